@@ -1,0 +1,108 @@
+// Every finding code pstate can report, with its default severity.
+//
+// Codes are stable: tools match on the names, and docs/diagnostics.md
+// explains each one. Add new codes at the end of their group; never rename.
+#ifndef PSTATE_DIAG_CODES_H_
+#define PSTATE_DIAG_CODES_H_
+
+#include <optional>
+#include <span>
+#include <string_view>
+
+namespace pstate::diag {
+
+enum class Severity { kError, kWarning, kNote };
+
+/// "error", "warning" or "note".
+std::string_view SeverityName(Severity s);
+
+enum class Code {
+  // Reading: these stop the input (exit 2).
+  kIoError,
+  kJsonSyntax,
+  kJsonInvalidUtf8,
+  kJsonTooDeep,
+  kNotAState,
+  kVersionUnsupported,
+  // JSON shape.
+  kJsonDuplicateKey,
+  kFieldType,
+  kFieldMissing,
+  kFieldUnknown,
+  kFieldValue,
+  // Envelope.
+  kFeaturesUnsupported,
+  kFeaturesIgnored,
+  kFeaturesUnsorted,
+  // Manifest.
+  kManifestTime,
+  kManifestMagic,
+  kManifestPlugin,
+  // Resources and integrity.
+  kUrnMalformed,
+  kUrnTypeMismatch,
+  kUrnStackMismatch,
+  kParentTypeChain,
+  kComponentHasId,
+  kProviderMalformed,
+  kProviderUnknown,
+  kProviderResourceInvalid,
+  kDependencyMissing,
+  kDependencyOrder,
+  kUrnDuplicate,
+  kSnippetUuid,
+  kPendingOperationType,
+  kPendingOperation,
+  kIntegrityErrorRecorded,
+  // Property values.
+  kSigUnknown,
+  kSigOutputValue,
+  kAssetInvalid,
+  kArchiveInvalid,
+  kSecretInvalid,
+  kSecretPlaintextInvalid,
+  kSecretCiphertextMalformed,
+  kResourceRefInvalid,
+  kResourceRefDangling,
+  kFloatInvalid,
+  kBytesInvalid,
+  // Secrets provider.
+  kSecretsProviderUnknown,
+  kSecretsProviderState,
+  kSecretsProviderMissing,
+  kConfigSecureInvalid,
+  // Asset audit (pstate assets, verify --assets).
+  kAssetHashMismatch,
+  kAssetMissing,
+  kAssetError,
+  kAssetUnverifiable,
+  kAssetNoHash,
+  kAssetAbsolutePath,
+  kAssetPathEscapesRoot,
+  kAssetBackslashPath,
+  kAssetHashMalformed,
+  // Plaintext secrets (pstate scan).
+  kLeakKnownSecret,
+  kLeakAdditionalSecretOutput,
+  kLeakSecretMismatch,
+  kLeakCredentialProperty,
+  kLeakCredentialFormat,
+};
+
+struct CodeInfo {
+  Code code;
+  std::string_view name;     ///< stable kebab-case name
+  Severity severity;         ///< default severity
+  std::string_view summary;  ///< one line, used for SARIF rule descriptions
+};
+
+const CodeInfo& Info(Code code);
+std::span<const CodeInfo> AllCodes();
+std::optional<Code> FindCode(std::string_view name);
+
+/// True for codes that mean the input could not be read as a state.
+bool IsFatal(Code code);
+
+}  // namespace pstate::diag
+
+#endif  // PSTATE_DIAG_CODES_H_

@@ -1,0 +1,50 @@
+// The findings of one input, with counts that are never capped.
+#ifndef PSTATE_DIAG_REPORT_H_
+#define PSTATE_DIAG_REPORT_H_
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "pstate/diag/finding.h"
+
+namespace pstate::diag {
+
+struct Summary {
+  std::uint64_t errors = 0;
+  std::uint64_t warnings = 0;
+  std::uint64_t notes = 0;
+  std::uint64_t resources = 0;
+};
+
+class Report {
+ public:
+  /// `max_kept` bounds the findings kept for printing (0 = no bound); counts
+  /// always include every finding.
+  explicit Report(std::string file, std::size_t max_kept = 0)
+      : file_(std::move(file)), max_kept_(max_kept) {}
+
+  void Add(Finding finding);
+
+  const std::string& file() const { return file_; }
+  const std::vector<Finding>& findings() const { return findings_; }
+  /// Findings counted but not kept because of max_kept.
+  std::uint64_t omitted() const { return omitted_; }
+  const Summary& summary() const { return summary_; }
+  void set_resources(std::uint64_t n) { summary_.resources = n; }
+  /// True once a finding with a fatal code (IsFatal) was added: the input
+  /// could not be read as a state.
+  bool fatal() const { return fatal_; }
+
+ private:
+  std::string file_;
+  std::size_t max_kept_;
+  std::vector<Finding> findings_;
+  std::uint64_t omitted_ = 0;
+  Summary summary_;
+  bool fatal_ = false;
+};
+
+}  // namespace pstate::diag
+
+#endif  // PSTATE_DIAG_REPORT_H_

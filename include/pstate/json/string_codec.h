@@ -1,0 +1,41 @@
+// Converting between JSON string text (escaped) and the bytes it denotes.
+#ifndef PSTATE_JSON_STRING_CODEC_H_
+#define PSTATE_JSON_STRING_CODEC_H_
+
+#include <string>
+#include <string_view>
+
+namespace pstate::json {
+
+/// Appends the bytes denoted by `escaped` (the text between the quotes of a
+/// JSON string the parser accepted) to `out`. A \u escape of a lone UTF-16
+/// surrogate becomes U+FFFD, as Go's encoding/json decodes it.
+void AppendUnescaped(std::string_view escaped, std::string* out);
+std::string Unescape(std::string_view escaped);
+
+/// How AppendEscaped writes characters Go treats specially.
+enum class EscapeStyle {
+  /// `pulumi stack export`: json.Encoder with SetEscapeHTML(false).
+  kExport,
+  /// json.Marshal (checkpoints before v3.238, secrets' plaintext): also
+  /// escapes <, > and & as \u003c, \u003e, \u0026.
+  kHtmlSafe,
+};
+
+/// Appends `decoded` escaped the way Go's encoding/json writes strings:
+/// \" \\ \n \r \t, other control characters as \u00XX, U+2028 and U+2029 as
+/// \u2028 and \u2029, and each invalid UTF-8 byte as \ufffd.
+void AppendEscaped(std::string_view decoded, std::string* out,
+                   EscapeStyle style = EscapeStyle::kExport);
+
+/// True when `bytes` is well-formed UTF-8 (no overlongs, no surrogates, at
+/// most U+10FFFF).
+bool IsValidUtf8(std::string_view bytes);
+
+/// Length of the well-formed UTF-8 sequence starting at `p` (1 to 4), or 0
+/// when it is not one. At least `avail` bytes are readable at `p`.
+int Utf8SequenceLength(const unsigned char* p, std::size_t avail);
+
+}  // namespace pstate::json
+
+#endif  // PSTATE_JSON_STRING_CODEC_H_

@@ -1,0 +1,276 @@
+#include "pstate/io/input.h"
+
+#include <archive.h>
+#include <archive_entry.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <vector>
+
+namespace pstate::io {
+namespace {
+
+constexpr std::size_t kPeekBytes = 4;
+
+std::string ErrnoMessage(const std::string& name, int err) {
+  return name + ": " + std::strerror(err);
+}
+
+/// Raw bytes of the underlying file: first the bytes already peeked for
+/// compression detection, then the rest of the descriptor.
+class ByteSource {
+ public:
+  ByteSource(int fd, bool owns_fd, std::string peeked)
+      : fd_(fd), owns_fd_(owns_fd), peeked_(std::move(peeked)) {}
+  ByteSource(std::string bytes) : memory_(std::move(bytes)) {}
+  ~ByteSource() {
+    if (owns_fd_ && fd_ >= 0) ::close(fd_);
+  }
+  ByteSource(const ByteSource&) = delete;
+  ByteSource& operator=(const ByteSource&) = delete;
+
+  /// Returns bytes read, 0 at end, -1 on error (errno set).
+  long Read(char* buf, std::size_t n) {
+    if (fd_ < 0) {
+      std::size_t take = std::min(n, memory_.size() - memory_pos_);
+      std::memcpy(buf, memory_.data() + memory_pos_, take);
+      memory_pos_ += take;
+      consumed_ += take;
+      return static_cast<long>(take);
+    }
+    if (peek_pos_ < peeked_.size()) {
+      std::size_t take = std::min(n, peeked_.size() - peek_pos_);
+      std::memcpy(buf, peeked_.data() + peek_pos_, take);
+      peek_pos_ += take;
+      consumed_ += take;
+      return static_cast<long>(take);
+    }
+    for (;;) {
+      ssize_t got = ::read(fd_, buf, n);
+      if (got < 0 && errno == EINTR) continue;
+      if (got > 0) consumed_ += static_cast<std::uint64_t>(got);
+      return static_cast<long>(got);
+    }
+  }
+  std::uint64_t consumed() const { return consumed_; }
+
+ private:
+  int fd_ = -1;
+  bool owns_fd_ = false;
+  std::string peeked_;
+  std::size_t peek_pos_ = 0;
+  std::string memory_;
+  std::size_t memory_pos_ = 0;
+  std::uint64_t consumed_ = 0;
+};
+
+class PlainInput : public InputStream {
+ public:
+  PlainInput(std::unique_ptr<ByteSource> source, std::string name,
+             std::optional<std::uint64_t> size)
+      : source_(std::move(source)) {
+    name_ = std::move(name);
+    source_size_ = size;
+  }
+  Result<std::size_t> Read(char* buf, std::size_t n) override {
+    long got = source_->Read(buf, n);
+    if (got < 0) return Status(Errc::kIo, ErrnoMessage(name_, errno));
+    return static_cast<std::size_t>(got);
+  }
+  std::uint64_t source_consumed() const override {
+    return source_->consumed();
+  }
+
+ private:
+  std::unique_ptr<ByteSource> source_;
+};
+
+/// gzip or zstd through libarchive's "raw" format: one entry, the
+/// decompressed stream.
+class DecompressingInput : public InputStream {
+ public:
+  DecompressingInput(std::unique_ptr<ByteSource> source, std::string name,
+                     std::optional<std::uint64_t> size, Compression c)
+      : source_(std::move(source)), buffer_(1 << 20) {
+    name_ = std::move(name);
+    source_size_ = size;
+    compression_ = c;
+  }
+  ~DecompressingInput() override {
+    if (archive_) archive_read_free(archive_);
+  }
+
+  Status Open() {
+    archive_ = archive_read_new();
+    if (!archive_) return Status(Errc::kIo, name_ + ": out of memory");
+    archive_read_support_filter_gzip(archive_);
+    archive_read_support_filter_zstd(archive_);
+    archive_read_support_format_raw(archive_);
+    if (archive_read_open(archive_, this, nullptr, &DecompressingInput::Fill,
+                          nullptr) != ARCHIVE_OK) {
+      return Failure();
+    }
+    archive_entry* entry = nullptr;
+    int r = archive_read_next_header(archive_, &entry);
+    if (r == ARCHIVE_EOF) return Status::Ok();
+    if (r != ARCHIVE_OK && r != ARCHIVE_WARN) return Failure();
+    return Status::Ok();
+  }
+
+  Result<std::size_t> Read(char* buf, std::size_t n) override {
+    la_ssize_t got = archive_read_data(archive_, buf, n);
+    if (got < 0) return Failure();
+    return static_cast<std::size_t>(got);
+  }
+  std::uint64_t source_consumed() const override {
+    return source_->consumed();
+  }
+
+ private:
+  static la_ssize_t Fill(archive* a, void* self_ptr, const void** out) {
+    auto* self = static_cast<DecompressingInput*>(self_ptr);
+    long got = self->source_->Read(self->buffer_.data(), self->buffer_.size());
+    if (got < 0) {
+      archive_set_error(a, errno, "%s", std::strerror(errno));
+      return -1;
+    }
+    *out = self->buffer_.data();
+    return got;
+  }
+
+  Status Failure() {
+    const char* why = archive_error_string(archive_);
+    std::string reason = why ? why : "unknown error";
+    return Status(Errc::kCorrupt, name_ + ": cannot decompress " +
+                                      std::string(CompressionName(compression_)) +
+                                      " input: " + reason);
+  }
+
+  std::unique_ptr<ByteSource> source_;
+  std::vector<char> buffer_;
+  archive* archive_ = nullptr;
+};
+
+}  // namespace
+
+std::string_view CompressionName(Compression c) {
+  switch (c) {
+    case Compression::kNone: return "none";
+    case Compression::kGzip: return "gzip";
+    case Compression::kZstd: return "zstd";
+  }
+  return "none";
+}
+
+Compression DetectCompression(std::string_view b) {
+  auto byte = [&](std::size_t i) { return static_cast<unsigned char>(b[i]); };
+  if (b.size() >= 3 && byte(0) == 0x1f && byte(1) == 0x8b && byte(2) == 0x08) {
+    return Compression::kGzip;
+  }
+  if (b.size() >= 4 && byte(0) == 0x28 && byte(1) == 0xb5 && byte(2) == 0x2f &&
+      byte(3) == 0xfd) {
+    return Compression::kZstd;
+  }
+  return Compression::kNone;
+}
+
+namespace {
+
+Result<std::unique_ptr<InputStream>> Finish(
+    std::unique_ptr<ByteSource> source, std::string peeked,
+    const std::string& name, std::optional<std::uint64_t> size) {
+  Compression c = DetectCompression(peeked);
+  if (c == Compression::kNone) {
+    return std::unique_ptr<InputStream>(
+        new PlainInput(std::move(source), name, size));
+  }
+  auto input = std::make_unique<DecompressingInput>(std::move(source), name,
+                                                    size, c);
+  Status s = input->Open();
+  if (!s.ok()) return s;
+  return std::unique_ptr<InputStream>(std::move(input));
+}
+
+std::string PeekFd(int fd, Status* status, const std::string& name) {
+  std::string head(kPeekBytes, '\0');
+  std::size_t have = 0;
+  while (have < kPeekBytes) {
+    ssize_t got = ::read(fd, head.data() + have, kPeekBytes - have);
+    if (got < 0 && errno == EINTR) continue;
+    if (got < 0) {
+      *status = Status(Errc::kIo, ErrnoMessage(name, errno));
+      return {};
+    }
+    if (got == 0) break;
+    have += static_cast<std::size_t>(got);
+  }
+  head.resize(have);
+  return head;
+}
+
+}  // namespace
+
+Result<std::unique_ptr<InputStream>> OpenInput(const std::string& path) {
+  int fd = 0;
+  bool owns = false;
+  std::string name = path;
+  std::optional<std::uint64_t> size;
+  if (path == "-") {
+    name = "<stdin>";
+  } else {
+    fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0) {
+      int err = errno;
+      return Status(err == ENOENT ? Errc::kNotFound : Errc::kIo,
+                    ErrnoMessage(path, err));
+    }
+    owns = true;
+    struct stat st {};
+    if (::fstat(fd, &st) == 0) {
+      if (S_ISDIR(st.st_mode)) {
+        ::close(fd);
+        return Status(Errc::kInvalidArgument, path + ": is a directory");
+      }
+      if (S_ISREG(st.st_mode)) size = static_cast<std::uint64_t>(st.st_size);
+    }
+#ifdef POSIX_FADV_SEQUENTIAL
+    ::posix_fadvise(fd, 0, 0, POSIX_FADV_SEQUENTIAL);
+#endif
+  }
+  Status status;
+  std::string head = PeekFd(fd, &status, name);
+  if (!status.ok()) {
+    if (owns) ::close(fd);
+    return status;
+  }
+  auto source = std::make_unique<ByteSource>(fd, owns, head);
+  return Finish(std::move(source), std::move(head), name, size);
+}
+
+std::unique_ptr<InputStream> MemoryInput(std::string bytes, std::string name) {
+  std::string head = bytes.substr(0, kPeekBytes);
+  auto size = static_cast<std::uint64_t>(bytes.size());
+  auto source = std::make_unique<ByteSource>(std::move(bytes));
+  auto result = Finish(std::move(source), head, name, size);
+  if (result.ok()) return std::move(result).value();
+  // A compressed header that libarchive rejects at open time: surface the
+  // failure on first Read instead of here.
+  class Failing : public InputStream {
+   public:
+    Failing(Status s, std::string n) : status_(std::move(s)) {
+      name_ = std::move(n);
+    }
+    Result<std::size_t> Read(char*, std::size_t) override { return status_; }
+    std::uint64_t source_consumed() const override { return 0; }
+
+   private:
+    Status status_;
+  };
+  return std::make_unique<Failing>(result.status(), name);
+}
+
+}  // namespace pstate::io

@@ -1,0 +1,110 @@
+#include "pstate/io/window.h"
+
+#include <cstring>
+#include <string>
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
+namespace pstate::io {
+
+std::uint64_t CountNewlines(const char* p, std::size_t n,
+                            std::size_t* after_last) {
+  std::uint64_t count = 0;
+  std::size_t last = static_cast<std::size_t>(-1);
+  std::size_t i = 0;
+#if defined(__SSE2__)
+  const __m128i nl = _mm_set1_epi8('\n');
+  for (; i + 16 <= n; i += 16) {
+    __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + i));
+    auto mask = static_cast<unsigned>(_mm_movemask_epi8(_mm_cmpeq_epi8(v, nl)));
+    if (mask) {
+      count += static_cast<std::uint64_t>(__builtin_popcount(mask));
+      last = i + 31 - static_cast<std::size_t>(__builtin_clz(mask));
+    }
+  }
+#endif
+  for (; i < n; ++i) {
+    if (p[i] == '\n') {
+      ++count;
+      last = i;
+    }
+  }
+  if (after_last) {
+    *after_last = last == static_cast<std::size_t>(-1) ? last : last + 1;
+  }
+  return count;
+}
+
+Window::Window(InputStream& input, std::size_t initial_size)
+    : input_(input), capacity_(initial_size) {
+  buffer_.reset(new char[capacity_ + kPadding]);
+  data_ = buffer_.get();
+  std::memset(data_, 0, kPadding);
+}
+
+Status Window::Fill(const char* keep) {
+  if (eof_) return Status::Ok();
+  if (keep < data_ || keep > data_ + size_) keep = data_ + size_;
+  auto discard = static_cast<std::size_t>(keep - data_);
+  if (discard > 0) {
+    std::size_t after_last = 0;
+    std::uint64_t lines = CountNewlines(data_, discard, &after_last);
+    if (lines > 0) {
+      base_line_ += lines;
+      base_line_start_ = base_ + after_last;
+    }
+    std::memmove(data_, keep, size_ - discard);
+    size_ -= discard;
+    base_ += discard;
+  }
+  if (size_ == capacity_) {
+    // One piece fills the whole window: grow it.
+    std::size_t grown = capacity_ * 2;
+    std::unique_ptr<char[]> bigger(new char[grown + kPadding]);
+    std::memcpy(bigger.get(), data_, size_);
+    buffer_ = std::move(bigger);
+    data_ = buffer_.get();
+    capacity_ = grown;
+  }
+  // Read until the window is full or the input ends: fewer, larger pieces.
+  while (size_ < capacity_) {
+    auto got = input_.Read(data_ + size_, capacity_ - size_);
+    if (!got.ok()) return got.status();
+    if (*got == 0) {
+      eof_ = true;
+      break;
+    }
+    size_ += *got;
+  }
+  std::memset(data_ + size_, 0, kPadding);
+  return Status::Ok();
+}
+
+LineColumn Window::Locate(std::uint64_t offset) {
+  if (offset < base_) offset = base_;
+  if (offset > base_ + size_) offset = base_ + size_;
+  std::uint64_t from = base_;
+  std::uint64_t line = base_line_;
+  std::uint64_t line_start = base_line_start_;
+  if (cache_offset_ >= base_ && cache_offset_ <= offset) {
+    from = cache_offset_;
+    line = cache_line_;
+    line_start = cache_line_start_;
+  }
+  std::size_t after_last = 0;
+  std::uint64_t lines = CountNewlines(data_ + (from - base_),
+                                      static_cast<std::size_t>(offset - from),
+                                      &after_last);
+  if (lines > 0) {
+    line += lines;
+    line_start = from + after_last;
+  }
+  cache_offset_ = offset;
+  cache_line_ = line;
+  cache_line_start_ = line_start;
+  return {line, offset - line_start + 1};
+}
+
+}  // namespace pstate::io

@@ -1,0 +1,425 @@
+#include "pstate/json/parser.h"
+
+#include <algorithm>
+#include <cstring>
+#include <string_view>
+#include <unordered_set>
+
+#include "pstate/json/string_codec.h"
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
+namespace pstate::json {
+namespace {
+
+bool IsDigit(char c) { return c >= '0' && c <= '9'; }
+
+bool IsHexDigit(char c) {
+  return IsDigit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
+}
+
+/// First byte in [p, end) that ends a plain run inside a string: a quote, a
+/// backslash, a control character or a non-ASCII byte; `end` if none.
+inline const char* ScanStringRun(const char* p, const char* end) {
+#if defined(__SSE2__)
+  const __m128i quote = _mm_set1_epi8('"');
+  const __m128i backslash = _mm_set1_epi8('\\');
+  const __m128i space = _mm_set1_epi8(0x20);
+  while (p < end) {
+    __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
+    // Signed compare: bytes >= 0x80 are negative, so they count as < 0x20.
+    __m128i special = _mm_or_si128(
+        _mm_or_si128(_mm_cmpeq_epi8(v, quote), _mm_cmpeq_epi8(v, backslash)),
+        _mm_cmplt_epi8(v, space));
+    int mask = _mm_movemask_epi8(special);
+    if (mask != 0) {
+      const char* hit = p + __builtin_ctz(static_cast<unsigned>(mask));
+      return hit < end ? hit : end;
+    }
+    p += 16;
+  }
+  return end;
+#else
+  while (p < end) {
+    auto c = static_cast<unsigned char>(*p);
+    if (c == '"' || c == '\\' || c < 0x20 || c >= 0x80) return p;
+    ++p;
+  }
+  return end;
+#endif
+}
+
+}  // namespace
+
+std::string DescribeByte(unsigned char c) {
+  static constexpr char kHex[] = "0123456789ABCDEF";
+  if (c >= 0x21 && c < 0x7F) return std::string("'") + static_cast<char>(c) + "'";
+  std::string s = c < 0x80 ? "U+00" : "byte 0x";
+  s.push_back(kHex[c >> 4]);
+  s.push_back(kHex[c & 0xF]);
+  if (c == ' ') s = "a space";
+  return s;
+}
+
+const char* Parser::SkipWhitespace(const char* p) const {
+  while (p < end_) {
+    char c = *p;
+    if (c == ' ') {
+#if defined(__SSE2__)
+      // Indentation comes in long runs of spaces in pretty-printed state.
+      while (end_ - p >= 16) {
+        __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
+        int mask = _mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_set1_epi8(' ')));
+        if (mask == 0xFFFF) {
+          p += 16;
+          continue;
+        }
+        p += __builtin_ctz(static_cast<unsigned>(~mask));
+        break;
+      }
+      if (p < end_ && *p == ' ') ++p;
+#else
+      ++p;
+#endif
+      continue;
+    }
+    if (c == '\n' || c == '\r' || c == '\t') {
+      ++p;
+      continue;
+    }
+    return p;
+  }
+  return end_;
+}
+
+bool Parser::Fail(const char* at, std::string_view code, std::string message) {
+  error_.code = code;
+  error_.message = std::move(message);
+  error_.offset = OffsetOf(at);
+  return false;
+}
+
+bool Parser::NeedMore(const char* at, std::string_view what) {
+  if (!at_eof_) {
+    incomplete_ = true;
+    return false;
+  }
+  return Fail(at, "json-syntax",
+              "unexpected end of input " + std::string(what));
+}
+
+ParseStatus Parser::Parse(const char* begin, const char* end, bool at_eof,
+                          std::uint64_t base_offset, Arena& arena, Value* out,
+                          const char** stop) {
+  begin_ = begin;
+  end_ = end;
+  at_eof_ = at_eof;
+  base_ = base_offset;
+  arena_ = &arena;
+  incomplete_ = false;
+  duplicates_.clear();
+  element_stack_.clear();
+  member_stack_.clear();
+  const char* p = begin;
+  bool ok = ParseValue(p, out, 0);
+  if (stop) *stop = p;
+  if (ok) return ParseStatus::kOk;
+  return incomplete_ ? ParseStatus::kIncomplete : ParseStatus::kError;
+}
+
+ParseStatus Parser::ParseDocument(std::string_view text,
+                                  std::uint64_t base_offset, Arena& arena,
+                                  Value* out) {
+  // Copy with padding so the scanners may read past the end.
+  char* copy = arena.Allocate<char>(text.size() + kParserPadding);
+  if (!text.empty()) std::memcpy(copy, text.data(), text.size());
+  std::memset(copy + text.size(), 0, kParserPadding);
+  const char* stop = nullptr;
+  ParseStatus status = Parse(copy, copy + text.size(), /*at_eof=*/true,
+                             base_offset, arena, out, &stop);
+  if (status != ParseStatus::kOk) return status;
+  stop = SkipWhitespace(stop);
+  if (stop != copy + text.size()) {
+    Fail(stop, "json-syntax",
+         "unexpected " + DescribeByte(static_cast<unsigned char>(*stop)) +
+             " after the JSON value");
+    return ParseStatus::kError;
+  }
+  return ParseStatus::kOk;
+}
+
+bool Parser::ParseValue(const char*& p, Value* out, int depth) {
+  p = SkipWhitespace(p);
+  if (p >= end_) return NeedMore(p, "where a value was expected");
+  out->offset = OffsetOf(p);
+  switch (*p) {
+    case '"': return ParseString(p, out);
+    case '{': return ParseObject(p, out, depth + 1);
+    case '[': return ParseArray(p, out, depth + 1);
+    case 't': return ParseLiteral(p, "true", Type::kTrue, out);
+    case 'f': return ParseLiteral(p, "false", Type::kFalse, out);
+    case 'n': return ParseLiteral(p, "null", Type::kNull, out);
+    default:
+      if (*p == '-' || IsDigit(*p)) return ParseNumber(p, out);
+      return Fail(p, "json-syntax",
+                  "unexpected " + DescribeByte(static_cast<unsigned char>(*p)) +
+                      " where a value was expected");
+  }
+}
+
+bool Parser::ParseLiteral(const char*& p, std::string_view word, Type type,
+                          Value* out) {
+  std::size_t avail = static_cast<std::size_t>(end_ - p);
+  std::size_t n = std::min(avail, word.size());
+  for (std::size_t i = 0; i < n; ++i) {
+    if (p[i] != word[i]) {
+      return Fail(p + i, "json-syntax",
+                  "invalid literal: expected '" + std::string(word) + "'");
+    }
+  }
+  if (n < word.size()) return NeedMore(p + n, "inside a literal");
+  out->type = type;
+  p += word.size();
+  return true;
+}
+
+bool Parser::ParseNumber(const char*& p, Value* out) {
+  const char* start = p;
+  const char* q = p;
+  auto need = [&](const char* at) { return NeedMore(at, "inside a number"); };
+  if (*q == '-') {
+    ++q;
+    if (q >= end_) return need(q);
+  }
+  if (*q == '0') {
+    ++q;
+    if (q < end_ && IsDigit(*q)) {
+      return Fail(q, "json-syntax", "invalid number: leading zero");
+    }
+  } else if (IsDigit(*q)) {
+    while (q < end_ && IsDigit(*q)) ++q;
+  } else {
+    return Fail(q, "json-syntax", "invalid number: expected a digit");
+  }
+  if (q < end_ && *q == '.') {
+    ++q;
+    if (q >= end_) return need(q);
+    if (!IsDigit(*q)) {
+      return Fail(q, "json-syntax",
+                  "invalid number: expected a digit after '.'");
+    }
+    while (q < end_ && IsDigit(*q)) ++q;
+  }
+  if (q < end_ && (*q == 'e' || *q == 'E')) {
+    ++q;
+    if (q < end_ && (*q == '+' || *q == '-')) ++q;
+    if (q >= end_) return need(q);
+    if (!IsDigit(*q)) {
+      return Fail(q, "json-syntax",
+                  "invalid number: expected a digit in the exponent");
+    }
+    while (q < end_ && IsDigit(*q)) ++q;
+  }
+  // A number touching the end of the window may continue in the next one.
+  if (q >= end_ && !at_eof_) return need(q);
+  out->type = Type::kNumber;
+  out->text = start;
+  out->size = static_cast<std::uint32_t>(q - start);
+  p = q;
+  return true;
+}
+
+bool Parser::ParseString(const char*& p, Value* out) {
+  const char* start = p + 1;
+  const char* q = start;
+  bool escapes = false;
+  for (;;) {
+    q = ScanStringRun(q, end_);
+    if (q >= end_) return NeedMore(q, "inside a string");
+    auto c = static_cast<unsigned char>(*q);
+    if (c == '"') break;
+    if (c == '\\') {
+      escapes = true;
+      if (end_ - q < 2) return NeedMore(q, "inside a string");
+      char e = q[1];
+      if (e == 'u') {
+        if (end_ - q < 6) {
+          for (const char* h = q + 2; h < end_; ++h) {
+            if (!IsHexDigit(*h)) {
+              return Fail(h, "json-syntax",
+                          "invalid \\u escape: expected 4 hex digits");
+            }
+          }
+          return NeedMore(q, "inside a string");
+        }
+        for (int i = 2; i < 6; ++i) {
+          if (!IsHexDigit(q[i])) {
+            return Fail(q + i, "json-syntax",
+                        "invalid \\u escape: expected 4 hex digits");
+          }
+        }
+        q += 6;
+        continue;
+      }
+      if (e == '"' || e == '\\' || e == '/' || e == 'b' || e == 'f' ||
+          e == 'n' || e == 'r' || e == 't') {
+        q += 2;
+        continue;
+      }
+      return Fail(q, "json-syntax",
+                  "invalid escape '\\" +
+                      std::string(1, static_cast<char>(e)) + "' in string");
+    }
+    if (c < 0x20) {
+      return Fail(q, "json-syntax",
+                  "control character " + DescribeByte(c) +
+                      " in string must be escaped");
+    }
+    // Non-ASCII: validate one UTF-8 sequence.
+    auto avail = static_cast<std::size_t>(end_ - q);
+    int len = Utf8SequenceLength(reinterpret_cast<const unsigned char*>(q),
+                                 avail);
+    if (len == 0) {
+      // A sequence cut by the window end may be completed by more input.
+      if (avail < 4 && !at_eof_) return NeedMore(q, "inside a string");
+      return Fail(q, "json-invalid-utf8",
+                  "invalid UTF-8 " + DescribeByte(c) + " in string");
+    }
+    q += len;
+  }
+  out->type = Type::kString;
+  out->has_escapes = escapes;
+  out->text = start;
+  out->size = static_cast<std::uint32_t>(q - start);
+  p = q + 1;
+  return true;
+}
+
+bool Parser::ParseArray(const char*& p, Value* out, int depth) {
+  if (depth > max_depth_) {
+    return Fail(p, "json-too-deep",
+                "nesting deeper than " + std::to_string(max_depth_) +
+                    " levels");
+  }
+  ++p;  // '['
+  std::size_t first = element_stack_.size();
+  p = SkipWhitespace(p);
+  if (p >= end_) return NeedMore(p, "inside an array");
+  if (*p != ']') {
+    for (;;) {
+      Value v;
+      if (!ParseValue(p, &v, depth)) return false;
+      element_stack_.push_back(v);
+      p = SkipWhitespace(p);
+      if (p >= end_) return NeedMore(p, "inside an array");
+      if (*p == ',') {
+        ++p;
+        continue;
+      }
+      if (*p == ']') break;
+      return Fail(p, "json-syntax",
+                  "expected ',' or ']' in array, found " +
+                      DescribeByte(static_cast<unsigned char>(*p)));
+    }
+  }
+  ++p;  // ']'
+  std::size_t count = element_stack_.size() - first;
+  Value* elements = arena_->Allocate<Value>(count);
+  std::copy(element_stack_.begin() + static_cast<std::ptrdiff_t>(first),
+            element_stack_.end(), elements);
+  element_stack_.resize(first);
+  out->type = Type::kArray;
+  out->elements = elements;
+  out->size = static_cast<std::uint32_t>(count);
+  return true;
+}
+
+bool Parser::ParseObject(const char*& p, Value* out, int depth) {
+  if (depth > max_depth_) {
+    return Fail(p, "json-too-deep",
+                "nesting deeper than " + std::to_string(max_depth_) +
+                    " levels");
+  }
+  ++p;  // '{'
+  std::size_t first = member_stack_.size();
+  p = SkipWhitespace(p);
+  if (p >= end_) return NeedMore(p, "inside an object");
+  if (*p != '}') {
+    for (;;) {
+      if (*p != '"') {
+        return Fail(p, "json-syntax",
+                    "expected a string key in object, found " +
+                        DescribeByte(static_cast<unsigned char>(*p)));
+      }
+      Member m;
+      m.key.offset = OffsetOf(p);
+      if (!ParseString(p, &m.key)) return false;
+      p = SkipWhitespace(p);
+      if (p >= end_) return NeedMore(p, "inside an object");
+      if (*p != ':') {
+        return Fail(p, "json-syntax",
+                    "expected ':' after object key, found " +
+                        DescribeByte(static_cast<unsigned char>(*p)));
+      }
+      ++p;
+      if (!ParseValue(p, &m.value, depth)) return false;
+      member_stack_.push_back(m);
+      p = SkipWhitespace(p);
+      if (p >= end_) return NeedMore(p, "inside an object");
+      if (*p == ',') {
+        ++p;
+        p = SkipWhitespace(p);
+        if (p >= end_) return NeedMore(p, "inside an object");
+        continue;
+      }
+      if (*p == '}') break;
+      return Fail(p, "json-syntax",
+                  "expected ',' or '}' in object, found " +
+                      DescribeByte(static_cast<unsigned char>(*p)));
+    }
+  }
+  ++p;  // '}'
+  std::size_t count = member_stack_.size() - first;
+  if (count > 1) CheckDuplicates(first, count);
+  Member* members = arena_->Allocate<Member>(count);
+  std::copy(member_stack_.begin() + static_cast<std::ptrdiff_t>(first),
+            member_stack_.end(), members);
+  member_stack_.resize(first);
+  out->type = Type::kObject;
+  out->members = members;
+  out->size = static_cast<std::uint32_t>(count);
+  return true;
+}
+
+void Parser::CheckDuplicates(std::size_t first, std::size_t count) {
+  const Member* m = member_stack_.data() + first;
+  auto key_of = [&](const Member& member) -> std::string {
+    return member.key.Str();
+  };
+  bool any_escapes = false;
+  for (std::size_t i = 0; i < count; ++i) any_escapes |= m[i].key.has_escapes;
+  if (count <= 16 && !any_escapes) {
+    for (std::size_t i = 1; i < count; ++i) {
+      std::string_view ki = m[i].key.raw();
+      for (std::size_t j = 0; j < i; ++j) {
+        if (m[j].key.raw() == ki) {
+          duplicates_.push_back({m[i].key.offset, std::string(ki)});
+          break;
+        }
+      }
+    }
+    return;
+  }
+  std::unordered_set<std::string> seen;
+  seen.reserve(count * 2);
+  for (std::size_t i = 0; i < count; ++i) {
+    std::string key = key_of(m[i]);
+    if (!seen.insert(key).second) {
+      duplicates_.push_back({m[i].key.offset, std::move(key)});
+    }
+  }
+}
+
+}  // namespace pstate::json

@@ -1,0 +1,196 @@
+#include "pstate/json/string_codec.h"
+
+#include <cstdint>
+
+namespace pstate::json {
+namespace {
+
+int HexDigit(char c) {
+  if (c >= '0' && c <= '9') return c - '0';
+  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+  return -1;
+}
+
+std::uint32_t ReadHex4(const char* p) {
+  std::uint32_t v = 0;
+  for (int i = 0; i < 4; ++i) {
+    v = (v << 4) | static_cast<std::uint32_t>(HexDigit(p[i]));
+  }
+  return v;
+}
+
+void AppendUtf8(std::uint32_t cp, std::string* out) {
+  if (cp < 0x80) {
+    out->push_back(static_cast<char>(cp));
+  } else if (cp < 0x800) {
+    out->push_back(static_cast<char>(0xC0 | (cp >> 6)));
+    out->push_back(static_cast<char>(0x80 | (cp & 0x3F)));
+  } else if (cp < 0x10000) {
+    out->push_back(static_cast<char>(0xE0 | (cp >> 12)));
+    out->push_back(static_cast<char>(0x80 | ((cp >> 6) & 0x3F)));
+    out->push_back(static_cast<char>(0x80 | (cp & 0x3F)));
+  } else {
+    out->push_back(static_cast<char>(0xF0 | (cp >> 18)));
+    out->push_back(static_cast<char>(0x80 | ((cp >> 12) & 0x3F)));
+    out->push_back(static_cast<char>(0x80 | ((cp >> 6) & 0x3F)));
+    out->push_back(static_cast<char>(0x80 | (cp & 0x3F)));
+  }
+}
+
+constexpr std::uint32_t kReplacement = 0xFFFD;
+
+}  // namespace
+
+void AppendUnescaped(std::string_view escaped, std::string* out) {
+  const char* p = escaped.data();
+  const char* end = p + escaped.size();
+  while (p < end) {
+    const char* run = p;
+    while (p < end && *p != '\\') ++p;
+    out->append(run, static_cast<std::size_t>(p - run));
+    if (p >= end) break;
+    // The parser guarantees a complete, valid escape here.
+    char e = p[1];
+    p += 2;
+    switch (e) {
+      case '"': out->push_back('"'); break;
+      case '\\': out->push_back('\\'); break;
+      case '/': out->push_back('/'); break;
+      case 'b': out->push_back('\b'); break;
+      case 'f': out->push_back('\f'); break;
+      case 'n': out->push_back('\n'); break;
+      case 'r': out->push_back('\r'); break;
+      case 't': out->push_back('\t'); break;
+      case 'u': {
+        std::uint32_t cp = ReadHex4(p);
+        p += 4;
+        if (cp >= 0xD800 && cp < 0xDC00) {
+          if (end - p >= 6 && p[0] == '\\' && p[1] == 'u') {
+            std::uint32_t lo = ReadHex4(p + 2);
+            if (lo >= 0xDC00 && lo < 0xE000) {
+              cp = 0x10000 + ((cp - 0xD800) << 10) + (lo - 0xDC00);
+              p += 6;
+            } else {
+              cp = kReplacement;
+            }
+          } else {
+            cp = kReplacement;
+          }
+        } else if (cp >= 0xDC00 && cp < 0xE000) {
+          cp = kReplacement;
+        }
+        AppendUtf8(cp, out);
+        break;
+      }
+      default: break;
+    }
+  }
+}
+
+std::string Unescape(std::string_view escaped) {
+  std::string out;
+  out.reserve(escaped.size());
+  AppendUnescaped(escaped, &out);
+  return out;
+}
+
+int Utf8SequenceLength(const unsigned char* p, std::size_t avail) {
+  unsigned char c = p[0];
+  if (c < 0x80) return 1;
+  auto cont = [&](std::size_t i) {
+    return i < avail && (p[i] & 0xC0) == 0x80;
+  };
+  if (c >= 0xC2 && c <= 0xDF) return cont(1) ? 2 : 0;
+  if (c >= 0xE0 && c <= 0xEF) {
+    if (avail < 3 || !cont(1) || !cont(2)) return 0;
+    if (c == 0xE0 && p[1] < 0xA0) return 0;   // overlong
+    if (c == 0xED && p[1] >= 0xA0) return 0;  // surrogate
+    return 3;
+  }
+  if (c >= 0xF0 && c <= 0xF4) {
+    if (avail < 4 || !cont(1) || !cont(2) || !cont(3)) return 0;
+    if (c == 0xF0 && p[1] < 0x90) return 0;   // overlong
+    if (c == 0xF4 && p[1] >= 0x90) return 0;  // above U+10FFFF
+    return 4;
+  }
+  return 0;
+}
+
+bool IsValidUtf8(std::string_view bytes) {
+  const auto* p = reinterpret_cast<const unsigned char*>(bytes.data());
+  std::size_t n = bytes.size();
+  std::size_t i = 0;
+  while (i < n) {
+    if (p[i] < 0x80) {
+      ++i;
+      continue;
+    }
+    int len = Utf8SequenceLength(p + i, n - i);
+    if (len == 0) return false;
+    i += static_cast<std::size_t>(len);
+  }
+  return true;
+}
+
+void AppendEscaped(std::string_view decoded, std::string* out,
+                   EscapeStyle style) {
+  static constexpr char kHex[] = "0123456789abcdef";
+  const auto* p = reinterpret_cast<const unsigned char*>(decoded.data());
+  std::size_t n = decoded.size();
+  std::size_t i = 0;
+  std::size_t run = 0;
+  auto flush = [&](std::size_t upto) {
+    out->append(decoded.data() + run, upto - run);
+  };
+  auto unicode = [&](unsigned v) {
+    out->append("\\u");
+    out->push_back(kHex[(v >> 12) & 0xF]);
+    out->push_back(kHex[(v >> 8) & 0xF]);
+    out->push_back(kHex[(v >> 4) & 0xF]);
+    out->push_back(kHex[v & 0xF]);
+  };
+  while (i < n) {
+    unsigned char c = p[i];
+    if (c >= 0x20 && c < 0x80 && c != '"' && c != '\\' &&
+        (style == EscapeStyle::kExport || (c != '<' && c != '>' && c != '&'))) {
+      ++i;
+      continue;
+    }
+    if (c >= 0x80) {
+      int len = Utf8SequenceLength(p + i, n - i);
+      if (len == 0) {
+        flush(i);
+        out->append("\\ufffd");
+        ++i;
+        run = i;
+        continue;
+      }
+      // U+2028 and U+2029 are E2 80 A8 / E2 80 A9.
+      if (len == 3 && c == 0xE2 && p[i + 1] == 0x80 &&
+          (p[i + 2] == 0xA8 || p[i + 2] == 0xA9)) {
+        flush(i);
+        unicode(p[i + 2] == 0xA8 ? 0x2028 : 0x2029);
+        i += 3;
+        run = i;
+        continue;
+      }
+      i += static_cast<std::size_t>(len);
+      continue;
+    }
+    flush(i);
+    switch (c) {
+      case '"': out->append("\\\""); break;
+      case '\\': out->append("\\\\"); break;
+      case '\n': out->append("\\n"); break;
+      case '\r': out->append("\\r"); break;
+      case '\t': out->append("\\t"); break;
+      default: unicode(c); break;
+    }
+    ++i;
+    run = i;
+  }
+  flush(n);
+}
+
+}  // namespace pstate::json
