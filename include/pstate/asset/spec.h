@@ -1,0 +1,59 @@
+// An asset or archive object from Pulumi state, and the options that say
+// where and how far to read it.
+#ifndef PSTATE_ASSET_SPEC_H_
+#define PSTATE_ASSET_SPEC_H_
+
+#include <cstdint>
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace pstate::asset {
+
+enum class Kind { kAsset, kArchive };
+
+/// Which field the engine reads, by its precedence: a non-empty `path`, else
+/// a non-empty `uri`, else text (assets) / the member map (archives); kNone
+/// for a hash-only placeholder that has no contents.
+enum class Source { kText, kPath, kUri, kAssets, kNone };
+
+/// An asset or archive object as decoded from state by the caller (strings
+/// already JSON-unescaped).
+struct Spec {
+  Kind kind = Kind::kAsset;
+  std::optional<std::string> hash, text, path, uri;  // absent when the key is absent
+  bool has_assets = false;                            // the `assets` key was present
+  /// Archive members in file order. Hashing sorts them bytewise by key; when
+  /// a key repeats, the last occurrence wins (as Go's JSON decoding does).
+  std::vector<std::pair<std::string, Spec>> assets;
+};
+
+/// Default safety limits. 8 GiB of content covers real deployment bundles
+/// (Lambda packages are capped at 250 MiB unzipped) while a zip bomb stops
+/// after seconds of hashing; 250000 members bounds the duplicate-name set
+/// and a zip's central directory held by libarchive; 32 nested archive maps
+/// is far beyond what any program writes.
+inline constexpr std::uint64_t kDefaultMaxExpandedBytes = std::uint64_t{8} << 30;
+inline constexpr std::uint64_t kDefaultMaxMembers = 250000;
+inline constexpr int kDefaultMaxNesting = 32;
+
+struct Options {
+  /// Where relative paths resolve (Pulumi: the program's working directory).
+  std::filesystem::path root = ".";
+  /// Limit on content bytes read for one object: file bytes and decompressed
+  /// member bytes (tar headers and padding are not counted).
+  std::uint64_t max_expanded_bytes = kDefaultMaxExpandedBytes;
+  /// Limit on members enumerated for one archive, duplicates included.
+  std::uint64_t max_members = kDefaultMaxMembers;
+  /// Limit on archive-in-asset-map nesting (the top-level archive is 0).
+  int max_nesting = kDefaultMaxNesting;
+};
+
+/// The field the engine would read for `spec` (see Source).
+Source SourceOf(const Spec& spec);
+
+}  // namespace pstate::asset
+
+#endif  // PSTATE_ASSET_SPEC_H_

@@ -1,0 +1,266 @@
+// The members of a tar, gzip'ed tar or zip/jar file, read with libarchive in
+// the order Go's readers produce: tar entries as stored, zip entries in
+// central-directory order (the seekable zip reader). Content is streamed
+// from libarchive, never extracted.
+#include <archive.h>
+#include <archive_entry.h>
+#include <fcntl.h>
+#include <locale.h>
+#include <unistd.h>
+
+#include <array>
+#include <cerrno>
+#include <cstring>
+
+#include "pstate/asset/go_path.h"
+#include "pstate/asset/member_source.h"
+
+namespace pstate::asset {
+namespace {
+
+constexpr std::size_t kLibarchiveBlock = 1 << 20;
+
+// libarchive converts PAX and UTF-8-flagged zip names from UTF-8 to the
+// current locale's charset; in the "C" locale non-ASCII names then fail. A
+// thread-local UTF-8 locale around each call keeps the bytes as stored
+// (without touching the process-wide locale).
+locale_t Utf8Locale() {
+  static const locale_t kLocale = [] {
+    locale_t loc = ::newlocale(LC_CTYPE_MASK, "C.UTF-8", locale_t{});
+    if (loc == locale_t{}) loc = ::newlocale(LC_CTYPE_MASK, "C.utf8", locale_t{});
+    return loc;
+  }();
+  return kLocale;
+}
+
+class ScopedUtf8Locale {
+ public:
+  ScopedUtf8Locale() {
+    if (locale_t loc = Utf8Locale(); loc != locale_t{}) previous_ = ::uselocale(loc);
+  }
+  ~ScopedUtf8Locale() {
+    if (previous_ != locale_t{}) ::uselocale(previous_);
+  }
+  ScopedUtf8Locale(const ScopedUtf8Locale&) = delete;
+  ScopedUtf8Locale& operator=(const ScopedUtf8Locale&) = delete;
+
+ private:
+  locale_t previous_{};
+};
+
+std::uint16_t Le16(const unsigned char* p) {
+  return static_cast<std::uint16_t>(p[0] | (p[1] << 8));
+}
+std::uint32_t Le32(const unsigned char* p) {
+  return static_cast<std::uint32_t>(Le16(p)) |
+         (static_cast<std::uint32_t>(Le16(p + 2)) << 16);
+}
+std::uint64_t Le64(const unsigned char* p) {
+  return static_cast<std::uint64_t>(Le32(p)) |
+         (static_cast<std::uint64_t>(Le32(p + 4)) << 32);
+}
+
+bool PreadAll(int fd, unsigned char* buffer, std::size_t size, off_t offset) {
+  std::size_t done = 0;
+  while (done < size) {
+    const ssize_t n = ::pread(fd, buffer + done, size - done,
+                              offset + static_cast<off_t>(done));
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) return false;
+    done += static_cast<std::size_t>(n);
+  }
+  return true;
+}
+
+// The entry count a zip's end-of-central-directory record declares (zip64
+// aware), or nullopt when no record is found (libarchive then reports the
+// file as invalid). libarchive's seekable reader loads the whole central
+// directory, so this is checked against the member limit first.
+std::optional<std::uint64_t> ZipDeclaredEntries(int fd) {
+  const off_t end = ::lseek(fd, 0, SEEK_END);
+  if (end < 22) return std::nullopt;
+  const off_t tail_size = std::min<off_t>(end, 22 + 65535);
+  std::vector<unsigned char> tail(static_cast<std::size_t>(tail_size));
+  if (!PreadAll(fd, tail.data(), tail.size(), end - tail_size)) return std::nullopt;
+  for (std::size_t i = tail.size() - 22 + 1; i-- > 0;) {
+    if (std::memcmp(tail.data() + i, "PK\5\6", 4) != 0) continue;
+    const std::uint64_t count = Le16(tail.data() + i + 10);
+    if (count != 0xFFFF || i < 20) return count;
+    const unsigned char* locator = tail.data() + i - 20;
+    if (std::memcmp(locator, "PK\6\7", 4) != 0) return count;
+    std::array<unsigned char, 56> eocd64{};
+    if (!PreadAll(fd, eocd64.data(), eocd64.size(),
+                  static_cast<off_t>(Le64(locator + 8))) ||
+        std::memcmp(eocd64.data(), "PK\6\6", 4) != 0) {
+      return count;
+    }
+    return Le64(eocd64.data() + 32);
+  }
+  return std::nullopt;
+}
+
+class ArchiveDataReader : public ContentReader {
+ public:
+  ArchiveDataReader(archive* a, std::string what) : archive_(a), what_(std::move(what)) {}
+  Result<std::size_t> Read(char* buffer, std::size_t size) override {
+    const la_ssize_t n = archive_read_data(archive_, buffer, size);
+    if (n < 0) {
+      const char* reason = archive_error_string(archive_);
+      return pstate::Status(Errc::kCorrupt, "failed to read " + what_ + ": " +
+                                                (reason ? reason : "unknown error"));
+    }
+    return static_cast<std::size_t>(n);
+  }
+
+ private:
+  archive* archive_;
+  std::string what_;
+};
+
+class ArchiveFileSource : public MemberSource {
+ public:
+  ArchiveFileSource(std::string path, ArchiveFormat format)
+      : path_(std::move(path)), format_(format) {}
+  ~ArchiveFileSource() override {
+    if (archive_ != nullptr) archive_read_free(archive_);
+    if (fd_ >= 0) ::close(fd_);
+  }
+  ArchiveFileSource(const ArchiveFileSource&) = delete;
+  ArchiveFileSource& operator=(const ArchiveFileSource&) = delete;
+
+  pstate::Status Open(const Options& options) {
+    // OpenFileBlob reports missing files and refuses directories and FIFOs.
+    Result<Blob> probe = OpenFileBlob(path_);
+    if (!probe.ok()) return probe.status();
+    probe->content.reset();
+    do {
+      fd_ = ::open(path_.c_str(), O_RDONLY | O_CLOEXEC | O_NOCTTY);
+    } while (fd_ < 0 && errno == EINTR);
+    if (fd_ < 0) {
+      return pstate::Status(errno == ENOENT ? Errc::kNotFound : Errc::kIo,
+                            "failed to open '" + path_ + "': " + std::strerror(errno));
+    }
+    if (format_ == ArchiveFormat::kZip) {
+      if (std::optional<std::uint64_t> count = ZipDeclaredEntries(fd_);
+          count && *count > options.max_members) {
+        return pstate::Status(Errc::kLimit,
+                              "zip '" + path_ + "' declares too many members (" +
+                                  std::to_string(*count) + ", limit " +
+                                  std::to_string(options.max_members) + ")");
+      }
+      ::lseek(fd_, 0, SEEK_SET);
+    }
+    ScopedUtf8Locale utf8;
+    archive_ = archive_read_new();
+    if (archive_ == nullptr) return pstate::Status(Errc::kIo, "libarchive: out of memory");
+    switch (format_) {
+      case ArchiveFormat::kTarGzip:
+        archive_read_support_filter_gzip(archive_);
+        [[fallthrough]];
+      case ArchiveFormat::kTar:
+        archive_read_support_format_tar(archive_);
+        // Go's tar reader accepts an empty stream as an empty archive.
+        archive_read_support_format_empty(archive_);
+        break;
+      case ArchiveFormat::kZip:
+        archive_read_support_format_zip_seekable(archive_);
+        break;
+      case ArchiveFormat::kNone:
+        return pstate::Status(Errc::kInvalidArgument, "not an archive format");
+    }
+    if (archive_read_open_fd(archive_, fd_, kLibarchiveBlock) != ARCHIVE_OK) {
+      return Failure("cannot open");
+    }
+    return pstate::Status::Ok();
+  }
+
+  Result<std::optional<Member>> Next() override {
+    while (true) {
+      archive_entry* entry = nullptr;
+      int rc;
+      {
+        ScopedUtf8Locale utf8;
+        rc = archive_read_next_header(archive_, &entry);
+      }
+      if (rc == ARCHIVE_EOF) {
+        if (pstate::Status gz = CheckGzip(); !gz.ok()) return gz;
+        return std::optional<Member>();
+      }
+      // Warnings include names that could not be converted: refuse rather
+      // than hash a name that may differ from the stored bytes.
+      if (rc != ARCHIVE_OK) return Failure("cannot read entry of");
+      if (pstate::Status gz = CheckGzip(); !gz.ok()) return gz;
+      const char* raw_name = archive_entry_pathname(entry);
+      if (raw_name == nullptr) {
+        return pstate::Status(Errc::kCorrupt, "entry without a readable name in '" + path_ + "'");
+      }
+      const std::string name = raw_name;
+      const mode_t type = archive_entry_filetype(entry);
+      if (type == AE_IFDIR) continue;
+      if (archive_entry_is_encrypted(entry)) {
+        return pstate::Status(Errc::kFormat, "entry '" + name + "' of '" + path_ +
+                                                 "' is encrypted");
+      }
+      Member member;
+      member.name = GoClean(name);
+      if (format_ == ArchiveFormat::kZip) {
+        if (type == AE_IFLNK) {
+          // Go's zip reader has no symlinks: the member is the link text.
+          const char* target = archive_entry_symlink(entry);
+          symlink_text_ = target ? target : "";
+          member.blob = TextBlob(symlink_text_);
+          return std::optional<Member>(std::move(member));
+        }
+      } else if (type != AE_IFREG || archive_entry_hardlink(entry) != nullptr ||
+                 archive_entry_sparse_count(entry) > 0) {
+        // The engine aborts (contract.Failf) on these; report instead.
+        return pstate::Status(Errc::kFormat,
+                              "tar entry '" + name + "' in '" + path_ +
+                                  "' is not a regular file or directory "
+                                  "(symlink, hard link, device, FIFO or sparse); "
+                                  "the engine cannot archive it");
+      }
+      if (!archive_entry_size_is_set(entry) || archive_entry_size(entry) < 0) {
+        return pstate::Status(Errc::kCorrupt, "entry '" + name + "' of '" + path_ +
+                                                  "' has no size");
+      }
+      member.blob.size = static_cast<std::uint64_t>(archive_entry_size(entry));
+      member.blob.content = std::make_unique<ArchiveDataReader>(
+          archive_, "entry '" + name + "' of '" + path_ + "'");
+      return std::optional<Member>(std::move(member));
+    }
+  }
+
+ private:
+  pstate::Status Failure(const std::string& what) {
+    const char* reason = archive_error_string(archive_);
+    return pstate::Status(Errc::kCorrupt, what + " '" + path_ + "': " +
+                                              (reason ? reason : "unknown error"));
+  }
+
+  // Go gunzips .tgz/.tar.gz first: a plain tar under that name is an error.
+  pstate::Status CheckGzip() {
+    if (format_ != ArchiveFormat::kTarGzip || archive_filter_count(archive_) < 1 ||
+        archive_filter_code(archive_, 0) == ARCHIVE_FILTER_GZIP) {
+      return pstate::Status::Ok();
+    }
+    return pstate::Status(Errc::kCorrupt, "'" + path_ + "' is not gzip-compressed");
+  }
+
+  std::string path_;
+  ArchiveFormat format_;
+  int fd_ = -1;
+  archive* archive_ = nullptr;
+  std::string symlink_text_;
+};
+
+}  // namespace
+
+Result<std::unique_ptr<MemberSource>> OpenArchiveFileMembers(
+    const std::string& path, ArchiveFormat format, const Options& options) {
+  auto source = std::make_unique<ArchiveFileSource>(path, format);
+  if (pstate::Status status = source->Open(options); !status.ok()) return status;
+  return std::unique_ptr<MemberSource>(std::move(source));
+}
+
+}  // namespace pstate::asset
