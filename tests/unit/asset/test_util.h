@@ -3,6 +3,8 @@
 #ifndef PSTATE_TESTS_UNIT_ASSET_TEST_UTIL_H_
 #define PSTATE_TESTS_UNIT_ASSET_TEST_UTIL_H_
 
+#include <archive.h>
+#include <archive_entry.h>
 #include <unistd.h>
 
 #include <cstdlib>
@@ -11,8 +13,11 @@
 #include <string>
 #include <string_view>
 #include <utility>
+#include <vector>
 
+#include "pstate/asset/sha256.h"
 #include "pstate/asset/spec.h"
+#include "pstate/asset/tar_stream.h"
 
 namespace pstate::asset::testing {
 
@@ -95,6 +100,63 @@ inline Spec MapArchive(std::vector<std::pair<std::string, Spec>> members) {
 inline Spec WithHash(Spec s, std::string hash) {
   s.hash = std::move(hash);
   return s;
+}
+
+struct Entry {
+  std::string name;
+  std::string content;
+  unsigned type = AE_IFREG;  // AE_IFDIR, AE_IFLNK (content = target), ...
+};
+
+/// Writes a test archive with libarchive: "tar" (pax), "tgz" or "zip".
+inline bool WriteArchive(const std::filesystem::path& path, std::string_view format,
+                         const std::vector<Entry>& entries) {
+  archive* a = archive_write_new();
+  if (format == "zip") {
+    archive_write_set_format_zip(a);
+  } else {
+    archive_write_set_format_pax_restricted(a);
+    if (format == "tgz") archive_write_add_filter_gzip(a);
+  }
+  if (archive_write_open_filename(a, path.c_str()) != ARCHIVE_OK) {
+    archive_write_free(a);
+    return false;
+  }
+  for (const Entry& e : entries) {
+    archive_entry* entry = archive_entry_new();
+    archive_entry_set_pathname(entry, e.name.c_str());
+    archive_entry_set_filetype(entry, e.type);
+    archive_entry_set_perm(entry, 0644);
+    if (e.type == AE_IFLNK) {
+      archive_entry_set_symlink(entry, e.content.c_str());
+      archive_entry_set_size(entry, 0);
+    } else if (e.type == AE_IFREG) {
+      archive_entry_set_size(entry, static_cast<la_int64_t>(e.content.size()));
+    } else {
+      archive_entry_set_size(entry, 0);
+    }
+    archive_write_header(a, entry);
+    if (e.type == AE_IFREG && !e.content.empty()) {
+      archive_write_data(a, e.content.data(), e.content.size());
+    }
+    archive_entry_free(entry);
+  }
+  const bool ok = archive_write_close(a) == ARCHIVE_OK;
+  archive_write_free(a);
+  return ok;
+}
+
+/// SHA-256 of the Pulumi tar stream of `members`, in the order given.
+inline std::string TarHash(const std::vector<std::pair<std::string, std::string>>& members) {
+  Sha256 sha;
+  TarStream tar([&sha](std::string_view d) { sha.Update(d); });
+  for (const auto& [name, content] : members) {
+    if (!tar.BeginMember(name, content.size()).ok()) return "begin failed";
+    if (!IsDirectoryEntryName(name) && !tar.Write(content).ok()) return "write failed";
+    if (!tar.EndMember().ok()) return "end failed";
+  }
+  tar.Finish();
+  return sha.FinishHex();
 }
 
 }  // namespace pstate::asset::testing
