@@ -1,0 +1,37 @@
+// Checks of the deployment's sections other than resources: manifest,
+// secrets provider, checkpoint config, metadata, snippets, extensions.
+#ifndef PSTATE_CHECK_SECTION_CHECKS_H_
+#define PSTATE_CHECK_SECTION_CHECKS_H_
+
+#include <set>
+#include <string>
+
+#include "pstate/check/check_context.h"
+#include "pstate/json/value.h"
+
+namespace pstate::check {
+
+/// time is RFC 3339, magic is SHA-256 of version (or both empty), plugins
+/// are well formed (pulumi-state-format.md §1.7, §4.3).
+void CheckManifest(const json::Value& manifest, Reporter& reporter);
+
+/// Known provider type and a state shaped as that provider writes it.
+/// Returns the provider type ("" when absent or not a string).
+std::string CheckSecretsProvider(const json::Value& provider,
+                                 Reporter& reporter);
+
+/// Checkpoint config: "<namespace>:<name>" keys, secure values well formed.
+void CheckConfig(const json::Value& config, std::string_view provider,
+                 Reporter& reporter);
+
+void CheckMetadata(const json::Value& metadata, Reporter& reporter);
+
+/// Field types, and uuid present and unique (`uuids` spans all snippets).
+void CheckSnippet(const json::Value& snippet, std::set<std::string>& uuids,
+                  Reporter& reporter);
+
+void CheckExtension(const json::Value& extension, Reporter& reporter);
+
+}  // namespace pstate::check
+
+#endif  // PSTATE_CHECK_SECTION_CHECKS_H_

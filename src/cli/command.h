@@ -1,0 +1,32 @@
+// The command table: one entry per subcommand, each in its own cmd_*.cc.
+#ifndef PSTATE_CLI_COMMAND_H_
+#define PSTATE_CLI_COMMAND_H_
+
+#include <CLI/CLI.hpp>
+
+#include <functional>
+#include <memory>
+#include <string_view>
+
+namespace pstate::cli {
+
+/// Registers a subcommand's flags on `app` and returns what runs it once
+/// the command line is parsed. The runner returns the exit code.
+using CommandSetup = std::function<std::function<int()>(CLI::App& app)>;
+
+struct Command {
+  std::string_view name;
+  std::string_view summary;
+  CommandSetup setup;
+};
+
+std::function<int()> SetupVerify(CLI::App& app);
+std::function<int()> SetupAssets(CLI::App& app);
+std::function<int()> SetupRedact(CLI::App& app);
+std::function<int()> SetupScan(CLI::App& app);
+std::function<int()> SetupDecrypt(CLI::App& app);
+std::function<int()> SetupEncrypt(CLI::App& app);
+
+}  // namespace pstate::cli
+
+#endif  // PSTATE_CLI_COMMAND_H_

@@ -1,0 +1,27 @@
+// What the CLI needs to know about the terminal: colour and progress.
+#ifndef PSTATE_CLI_TERMINAL_H_
+#define PSTATE_CLI_TERMINAL_H_
+
+#include <cstdint>
+#include <functional>
+#include <string>
+
+namespace pstate::cli {
+
+bool IsTerminal(int fd);
+
+/// --color auto|always|never. "auto" colours only a terminal, and never
+/// when NO_COLOR is set or TERM is "dumb".
+bool UseColor(const std::string& choice, int fd);
+
+/// A progress callback for state::ReadOptions that redraws one stderr line
+/// for inputs over 64 MB when stderr is a terminal; empty otherwise.
+std::function<void(std::uint64_t, std::uint64_t)> MakeProgress(
+    const std::string& name, bool quiet);
+
+/// Clears the progress line if one was drawn.
+void EndProgress();
+
+}  // namespace pstate::cli
+
+#endif  // PSTATE_CLI_TERMINAL_H_

@@ -1,0 +1,162 @@
+#include "pstate/diag/render.h"
+
+#include "pstate/json/string_codec.h"
+
+namespace pstate::diag {
+namespace {
+
+constexpr const char* kReset = "\033[0m";
+constexpr const char* kBold = "\033[1m";
+constexpr const char* kDim = "\033[2m";
+
+const char* SeverityColor(Severity s) {
+  switch (s) {
+    case Severity::kError: return "\033[1;31m";
+    case Severity::kWarning: return "\033[1;33m";
+    case Severity::kNote: return "\033[1;36m";
+  }
+  return "";
+}
+
+std::string Plural(std::uint64_t n, std::string_view word) {
+  return std::to_string(n) + " " + std::string(word) + (n == 1 ? "" : "s");
+}
+
+std::string_view SarifLevel(Severity s) {
+  switch (s) {
+    case Severity::kError: return "error";
+    case Severity::kWarning: return "warning";
+    case Severity::kNote: return "note";
+  }
+  return "error";
+}
+
+}  // namespace
+
+std::string JsonString(std::string_view s) {
+  std::string out = "\"";
+  json::AppendEscaped(s, &out);
+  out.push_back('"');
+  return out;
+}
+
+void RenderText(const Report& report, std::ostream& out,
+                const TextOptions& options) {
+  const bool c = options.color;
+  for (const Finding& f : report.findings()) {
+    if (c) out << kBold;
+    out << report.file() << ':';
+    if (f.line > 0) out << f.line << ':' << f.column << ':';
+    if (c) out << kReset;
+    out << ' ';
+    if (c) out << SeverityColor(f.severity);
+    out << SeverityName(f.severity);
+    if (c) out << kReset;
+    out << '[' << f.code_name() << "]: " << f.message << '\n';
+    if (!f.urn.empty()) {
+      if (c) out << kDim;
+      out << "    urn: " << f.urn << '\n';
+      if (c) out << kReset;
+    }
+    if (c) out << kDim;
+    out << "    at:  " << (f.pointer.empty() ? "/" : f.pointer) << '\n';
+    if (c) out << kReset;
+  }
+  const Summary& s = report.summary();
+  out << report.file() << ": " << Plural(s.errors, "error") << ", "
+      << Plural(s.warnings, "warning") << ", " << Plural(s.notes, "note")
+      << " in " << Plural(s.resources, "resource");
+  if (report.omitted() > 0) {
+    out << " (" << report.omitted() << " not shown; see --max-findings)";
+  }
+  out << '\n';
+}
+
+void RenderJsonLine(const Report& report, std::ostream& out) {
+  out << "{\"file\":" << JsonString(report.file()) << ",\"findings\":[";
+  bool first = true;
+  for (const Finding& f : report.findings()) {
+    if (!first) out << ',';
+    first = false;
+    out << "{\"code\":" << JsonString(f.code_name())
+        << ",\"severity\":" << JsonString(SeverityName(f.severity))
+        << ",\"message\":" << JsonString(f.message)
+        << ",\"pointer\":" << JsonString(f.pointer) << ",\"line\":";
+    if (f.line > 0) {
+      out << f.line << ",\"column\":" << f.column;
+    } else {
+      out << "null,\"column\":null";
+    }
+    out << ",\"urn\":";
+    if (f.urn.empty()) {
+      out << "null";
+    } else {
+      out << JsonString(f.urn);
+    }
+    out << '}';
+  }
+  const Summary& s = report.summary();
+  out << "],\"summary\":{\"errors\":" << s.errors
+      << ",\"warnings\":" << s.warnings << ",\"notes\":" << s.notes
+      << ",\"resources\":" << s.resources
+      << ",\"omitted\":" << report.omitted() << "}}\n";
+}
+
+void RenderSarif(std::span<const Report* const> reports, std::ostream& out,
+                 std::string_view tool_version) {
+  out << "{\"$schema\":\"https://json.schemastore.org/sarif-2.1.0.json\","
+         "\"version\":\"2.1.0\",\"runs\":[{\"tool\":{\"driver\":{"
+         "\"name\":\"pstate\",\"version\":"
+      << JsonString(tool_version)
+      << ","
+         "\"rules\":[";
+  bool first = true;
+  for (const CodeInfo& info : AllCodes()) {
+    if (!first) out << ',';
+    first = false;
+    out << "{\"id\":" << JsonString(info.name)
+        << ",\"name\":" << JsonString(info.name)
+        << ",\"shortDescription\":{\"text\":" << JsonString(info.summary)
+        << "},\"defaultConfiguration\":{\"level\":\""
+        << SarifLevel(info.severity) << "\"}}";
+  }
+  out << "]}},\"results\":[";
+  std::size_t written = 0;
+  std::uint64_t dropped = 0;
+  first = true;
+  for (const Report* report : reports) {
+    for (const Finding& f : report->findings()) {
+      if (written >= kSarifMaxResults) {
+        ++dropped;
+        continue;
+      }
+      ++written;
+      if (!first) out << ',';
+      first = false;
+      std::string uri = report->file() == "<stdin>" ? "stdin" : report->file();
+      out << "{\"ruleId\":" << JsonString(f.code_name())
+          << ",\"ruleIndex\":" << static_cast<int>(f.code)
+          << ",\"level\":\"" << SarifLevel(f.severity) << "\""
+          << ",\"message\":{\"text\":" << JsonString(f.message) << "}"
+          << ",\"locations\":[{\"physicalLocation\":{\"artifactLocation\":{"
+             "\"uri\":"
+          << JsonString(uri) << "},\"region\":{\"startLine\":"
+          << (f.line > 0 ? f.line : 1);
+      if (f.line > 0) out << ",\"startColumn\":" << f.column;
+      out << "}},\"logicalLocations\":[{\"fullyQualifiedName\":"
+          << JsonString(f.pointer.empty() ? "/" : f.pointer)
+          << ",\"kind\":\"member\"}]}]"
+          << ",\"properties\":{\"pointer\":" << JsonString(f.pointer);
+      if (!f.urn.empty()) out << ",\"urn\":" << JsonString(f.urn);
+      out << "}}";
+    }
+    dropped += report->omitted();
+  }
+  out << "]";
+  if (dropped > 0) {
+    out << ",\"properties\":{\"omittedResults\":" << dropped << "}";
+  }
+  out << "}]}\n";
+}
+
+}  // namespace pstate::diag

@@ -1,0 +1,36 @@
+#include "pstate/state/signature.h"
+
+namespace pstate::state {
+
+SigKind ClassifySignature(const json::Value& value) {
+  if (!value.is_object()) return SigKind::kNone;
+  const json::Value* sig = value.Find(kSigKey);
+  if (!sig) return SigKind::kNone;
+  if (!sig->is_string()) return SigKind::kUnknown;
+  std::string s = sig->Str();
+  if (s == kSigAsset) return SigKind::kAsset;
+  if (s == kSigArchive) return SigKind::kArchive;
+  if (s == kSigSecret) return SigKind::kSecret;
+  if (s == kSigResourceReference) return SigKind::kResourceReference;
+  if (s == kSigSpecialFloat) return SigKind::kSpecialFloat;
+  if (s == kSigByteString) return SigKind::kByteString;
+  if (s == kSigOutputValue) return SigKind::kOutputValue;
+  return SigKind::kUnknown;
+}
+
+std::string_view SigKindName(SigKind kind) {
+  switch (kind) {
+    case SigKind::kNone: return "value";
+    case SigKind::kAsset: return "asset";
+    case SigKind::kArchive: return "archive";
+    case SigKind::kSecret: return "secret";
+    case SigKind::kResourceReference: return "resource reference";
+    case SigKind::kSpecialFloat: return "special float";
+    case SigKind::kByteString: return "byte string";
+    case SigKind::kOutputValue: return "output value";
+    case SigKind::kUnknown: return "unknown signature";
+  }
+  return "value";
+}
+
+}  // namespace pstate::state
