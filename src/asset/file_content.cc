@@ -43,7 +43,7 @@ class TextReader : public ContentReader {
   explicit TextReader(std::string_view text) : rest_(text) {}
   Result<std::size_t> Read(char* buffer, std::size_t size) override {
     const std::size_t n = std::min(size, rest_.size());
-    std::memcpy(buffer, rest_.data(), n);
+    if (n > 0) std::memcpy(buffer, rest_.data(), n);
     rest_.remove_prefix(n);
     return n;
   }

@@ -33,7 +33,7 @@ using Block = std::array<char, kTarBlockSize>;
 // the trailing run (so buggy readers do not see a directory).
 void FormatString(Block& b, std::size_t off, std::size_t len,
                   std::string_view s) {
-  std::memcpy(b.data() + off, s.data(), std::min(len, s.size()));
+  if (!s.empty()) std::memcpy(b.data() + off, s.data(), std::min(len, s.size()));
   if (s.size() < len) b[off + s.size()] = '\0';
   if (s.size() > len && b[off + len - 1] == '/') {
     std::size_t n = len - 1;
