@@ -42,7 +42,7 @@ void PropertyChecker::CheckValue(const json::Value& value,
     case SigKind::kNone:
       for (const json::Member& m : value.object()) {
         if (m.value.is_array() || m.value.is_object()) {
-          PointerScope scope(reporter, m.key.Str());
+          PointerScope scope(reporter, m.key);
           CheckValue(m.value, reporter);
         }
       }
@@ -134,7 +134,7 @@ void PropertyChecker::CheckArchive(const json::Value& value,
         continue;
       }
       for (const json::Member& member : m.value.object()) {
-        PointerScope inner(reporter, member.key.Str());
+        PointerScope inner(reporter, member.key);
         SigKind kind = state::ClassifySignature(member.value);
         if (kind == SigKind::kAsset) {
           CheckAsset(member.value, reporter);

@@ -78,7 +78,7 @@ ResourceChecker::ResourceChecker() : properties_(env_) {
     ref.finding = diag::MakeFinding(Code::kResourceRefDangling,
                                     "resource reference names \"" +
                                         std::string(urn) + "\"",
-                                    reporter.pointer().str(), reporter.urn());
+                                    reporter.PointerString(), reporter.urn());
     io::LineColumn lc = reporter.context().Locate(
         reporter.offset_override() ? reporter.offset_override() : offset);
     ref.finding.line = lc.line;
@@ -97,7 +97,7 @@ void ResourceChecker::CheckReference(const json::Value& target,
   ref.finding = diag::MakeFinding(
       Code::kDependencyMissing,
       std::string(field) + " refers to \"" + urn + "\"",
-      reporter.pointer().str(), reporter.urn());
+      reporter.PointerString(), reporter.urn());
   io::LineColumn lc = reporter.context().Locate(target.offset);
   ref.finding.line = lc.line;
   ref.finding.column = lc.column;
@@ -192,7 +192,7 @@ void ResourceChecker::Check(const json::Value& resource, Reporter& reporter,
     PointerScope scope(reporter, "propertyDependencies");
     for (const json::Member& m : deps->object()) {
       if (!HasFieldType(m.value, FieldType::kStringArray)) {
-        PointerScope inner(reporter, m.key.Str());
+        PointerScope inner(reporter, m.key);
         reporter.Add(Code::kFieldType,
                      "propertyDependencies values must be arrays of URNs",
                      m.value);
@@ -228,7 +228,7 @@ void ResourceChecker::Check(const json::Value& resource, Reporter& reporter,
       PendingReference pending{text, {}, PendingReference::Kind::kProvider};
       pending.finding = diag::MakeFinding(
           Code::kProviderUnknown, "provider reference \"" + text + "\" names no earlier provider",
-          reporter.pointer().str(), reporter.urn());
+          reporter.PointerString(), reporter.urn());
       io::LineColumn lc = reporter.context().Locate(provider->offset);
       pending.finding.line = lc.line;
       pending.finding.column = lc.column;
@@ -309,7 +309,7 @@ void ResourceChecker::Check(const json::Value& resource, Reporter& reporter,
     bool deleted = BoolField(resource, "delete");
     if (tracker_.Seen(urn_text)) {
       diag::Finding at = diag::MakeFinding(Code::kUrnDuplicate, "",
-                                           reporter.pointer().str(), urn_text);
+                                           reporter.PointerString(), urn_text);
       io::LineColumn lc = reporter.context().Locate(resource.offset);
       at.line = lc.line;
       at.column = lc.column;

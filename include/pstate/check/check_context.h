@@ -4,32 +4,38 @@
 
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "pstate/diag/finding.h"
-#include "pstate/json/pointer.h"
 #include "pstate/json/value.h"
 #include "pstate/state/reader.h"
 
 namespace pstate::check {
 
-/// Reports findings for the leaf being checked: fills in the pointer kept
-/// in `pointer`, the URN of the resource being checked, and line:column.
+/// Reports findings for the leaf being checked: fills in the JSON pointer
+/// of the current position, the URN of the resource being checked, and
+/// line:column.
+///
+/// The pointer is kept as a stack of segments and only spelled out when a
+/// finding is made: checks descend into every value, findings are rare.
 class Reporter {
  public:
   Reporter(state::Context& context, std::string_view base_pointer)
-      : context_(context), pointer_(std::string(base_pointer)) {}
+      : context_(context), base_(base_pointer) {}
 
   void Add(diag::Code code, std::string message, const json::Value& at) {
     Add(code, std::move(message), at.offset);
   }
   void Add(diag::Code code, std::string message, std::uint64_t offset) {
     diag::Finding f =
-        diag::MakeFinding(code, std::move(message), pointer_.str(), urn_);
+        diag::MakeFinding(code, std::move(message), PointerString(), urn_);
     context_.Report(std::move(f),
                     offset_override_ ? offset_override_ : offset);
   }
 
-  json::PointerBuilder& pointer() { return pointer_; }
+  /// The JSON pointer of the current position.
+  std::string PointerString() const;
+
   state::Context& context() { return context_; }
   void set_urn(std::string urn) { urn_ = std::move(urn); }
   const std::string& urn() const { return urn_; }
@@ -39,26 +45,48 @@ class Reporter {
   std::uint64_t offset_override() const { return offset_override_; }
 
  private:
+  friend class PointerScope;
+  struct Segment {
+    std::string_view text;  ///< decoded key, or escaped JSON key text
+    std::size_t index = 0;
+    enum class Kind { kKey, kRawKey, kIndex } kind = Kind::kKey;
+  };
+
   state::Context& context_;
-  json::PointerBuilder pointer_;
+  std::string_view base_;
+  std::vector<Segment> segments_;
   std::string urn_;
   std::uint64_t offset_override_ = 0;
 };
 
-/// Scoped pointer segment: pushes on construction, pops on destruction.
+/// Scoped pointer segment: pushed on construction, popped on destruction.
+///
+/// IMPORTANT: the key is not copied; the string (or the json::Value key)
+/// must outlive the scope.
 class PointerScope {
  public:
-  PointerScope(Reporter& r, std::string_view key)
-      : r_(r), mark_(r.pointer().PushKey(key)) {}
-  PointerScope(Reporter& r, std::size_t index)
-      : r_(r), mark_(r.pointer().PushIndex(index)) {}
-  ~PointerScope() { r_.pointer().Pop(mark_); }
+  PointerScope(Reporter& r, std::string_view key) : r_(r) {
+    r_.segments_.push_back({key, 0, Reporter::Segment::Kind::kKey});
+  }
+  PointerScope(Reporter& r, const char* key)
+      : PointerScope(r, std::string_view(key)) {}
+  PointerScope(Reporter& r, const std::string& key)
+      : PointerScope(r, std::string_view(key)) {}
+  PointerScope(Reporter& r, const json::Value& key) : r_(r) {
+    r_.segments_.push_back({key.raw(), 0,
+                            key.has_escapes ? Reporter::Segment::Kind::kRawKey
+                                            : Reporter::Segment::Kind::kKey});
+  }
+  PointerScope(Reporter& r, std::size_t index) : r_(r) {
+    r_.segments_.push_back({{}, index, Reporter::Segment::Kind::kIndex});
+  }
+  PointerScope(Reporter& r, std::string&& key) = delete;
+  ~PointerScope() { r_.segments_.pop_back(); }
   PointerScope(const PointerScope&) = delete;
   PointerScope& operator=(const PointerScope&) = delete;
 
  private:
   Reporter& r_;
-  std::size_t mark_;
 };
 
 }  // namespace pstate::check
