@@ -1,0 +1,154 @@
+// Golden end-to-end tests: run the built pstate binary on fixture files and
+// compare what it prints and how it exits.
+//
+// Each case is a directory tests/golden/<command>/<case>/ holding:
+//   cmd     the arguments, one line, split on spaces; %FIXTURES% is the
+//           repository's fixtures/ directory, %CASE% the case directory,
+//           %TMP% a fresh temporary directory for the case
+//   stdin   optional: fed to standard input
+//   stdout  optional: expected standard output, byte for byte
+//   stderr  optional: expected standard error, byte for byte
+//   exit    optional: expected exit status (default 0)
+//   files/  optional: after the run, %TMP%/<name> must equal files/<name>
+// The binary runs with the case directory as working directory and with
+// NO_COLOR set. PSTATE_UPDATE_GOLDEN=1 rewrites stdout/stderr/exit.
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace fs = std::filesystem;
+
+namespace {
+
+std::string ReadFile(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+void WriteFile(const fs::path& p, const std::string& s) {
+  std::ofstream out(p, std::ios::binary);
+  out << s;
+}
+
+std::string Replace(std::string s, const std::string& from,
+                    const std::string& to) {
+  for (std::size_t pos = 0; (pos = s.find(from, pos)) != std::string::npos;
+       pos += to.size()) {
+    s.replace(pos, from.size(), to);
+  }
+  return s;
+}
+
+std::string ShellQuote(const std::string& s) {
+  std::string out = "'";
+  for (char c : s) {
+    if (c == '\'') {
+      out += "'\\''";
+    } else {
+      out.push_back(c);
+    }
+  }
+  return out + "'";
+}
+
+struct Case {
+  fs::path dir;
+  std::string name;
+};
+
+std::vector<Case> DiscoverCases() {
+  std::vector<Case> cases;
+  fs::path root = PSTATE_GOLDEN_DIR;
+  if (!fs::exists(root)) return cases;
+  for (const auto& entry : fs::recursive_directory_iterator(root)) {
+    if (entry.is_regular_file() && entry.path().filename() == "cmd") {
+      fs::path dir = entry.path().parent_path();
+      std::string name = fs::relative(dir, root).string();
+      for (char& c : name) {
+        if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
+      }
+      cases.push_back({dir, name});
+    }
+  }
+  std::sort(cases.begin(), cases.end(),
+            [](const Case& a, const Case& b) { return a.name < b.name; });
+  return cases;
+}
+
+class GoldenTest : public ::testing::TestWithParam<Case> {};
+
+TEST_P(GoldenTest, MatchesExpectedOutput) {
+  const Case& c = GetParam();
+  fs::path tmp = fs::temp_directory_path() /
+                 ("pstate-golden-" + c.name + "-" + std::to_string(::getpid()));
+  fs::remove_all(tmp);
+  fs::create_directories(tmp);
+
+  std::string line = ReadFile(c.dir / "cmd");
+  while (!line.empty() && (line.back() == '\n' || line.back() == '\r')) {
+    line.pop_back();
+  }
+  line = Replace(line, "%FIXTURES%", PSTATE_FIXTURES_DIR);
+  line = Replace(line, "%CASE%", c.dir.string());
+  line = Replace(line, "%TMP%", tmp.string());
+  std::string command = "cd " + ShellQuote(c.dir.string()) +
+                        " && NO_COLOR=1 " + ShellQuote(PSTATE_BINARY);
+  std::istringstream words(line);
+  for (std::string w; words >> w;) command += " " + ShellQuote(w);
+  fs::path out = tmp / ".stdout", err = tmp / ".stderr";
+  fs::path in = c.dir / "stdin";
+  command += fs::exists(in) ? " < " + ShellQuote(in.string()) : " < /dev/null";
+  command += " > " + ShellQuote(out.string()) + " 2> " +
+             ShellQuote(err.string());
+  int status = std::system(command.c_str());
+  ASSERT_NE(status, -1);
+  ASSERT_TRUE(WIFEXITED(status)) << "pstate did not exit normally";
+  int exit_code = WEXITSTATUS(status);
+  std::string got_out = Replace(ReadFile(out), tmp.string(), "%TMP%");
+  std::string got_err = Replace(ReadFile(err), tmp.string(), "%TMP%");
+  got_out = Replace(got_out, PSTATE_FIXTURES_DIR, "%FIXTURES%");
+  got_err = Replace(got_err, PSTATE_FIXTURES_DIR, "%FIXTURES%");
+
+  const char* update = std::getenv("PSTATE_UPDATE_GOLDEN");
+  if (update && std::string(update) == "1") {
+    WriteFile(c.dir / "stdout", got_out);
+    if (!got_err.empty() || fs::exists(c.dir / "stderr")) {
+      WriteFile(c.dir / "stderr", got_err);
+    }
+    WriteFile(c.dir / "exit", std::to_string(exit_code) + "\n");
+  }
+  int want_exit = 0;
+  if (fs::exists(c.dir / "exit")) want_exit = std::stoi(ReadFile(c.dir / "exit"));
+  EXPECT_EQ(exit_code, want_exit) << "stderr:\n" << got_err;
+  if (fs::exists(c.dir / "stdout")) {
+    EXPECT_EQ(got_out, ReadFile(c.dir / "stdout"));
+  }
+  if (fs::exists(c.dir / "stderr")) {
+    EXPECT_EQ(got_err, ReadFile(c.dir / "stderr"));
+  }
+  if (fs::exists(c.dir / "files")) {
+    for (const auto& f : fs::directory_iterator(c.dir / "files")) {
+      fs::path produced = tmp / f.path().filename();
+      ASSERT_TRUE(fs::exists(produced)) << produced << " was not written";
+      EXPECT_EQ(ReadFile(produced), ReadFile(f.path()))
+          << "content of " << f.path().filename();
+    }
+  }
+  fs::remove_all(tmp);
+}
+
+INSTANTIATE_TEST_SUITE_P(Cases, GoldenTest, ::testing::ValuesIn(DiscoverCases()),
+                         [](const ::testing::TestParamInfo<Case>& info) {
+                           return info.param.name;
+                         });
+
+}  // namespace
