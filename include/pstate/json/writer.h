@@ -1,0 +1,64 @@
+// Writes JSON the way Go's encoding/json does, so rewritten states look
+// like what Pulumi writes: `pulumi stack export`'s 4-space indented layout
+// (json.Encoder with SetIndent("", "    ") and SetEscapeHTML(false)) or the
+// compact one-line layout of file-backend checkpoints.
+//
+// Numbers are written exactly as they were read. Strings are re-escaped to
+// Go's canonical form only when their text differs from it; otherwise the
+// input bytes are copied as they are.
+#ifndef PSTATE_JSON_WRITER_H_
+#define PSTATE_JSON_WRITER_H_
+
+#include <string_view>
+#include <vector>
+
+#include "pstate/io/output.h"
+#include "pstate/json/string_codec.h"
+#include "pstate/json/value.h"
+
+namespace pstate::json {
+
+enum class Layout {
+  kIndented,  ///< 4 spaces, "key": value, trailing newline
+  kCompact,   ///< no whitespace, no trailing newline
+};
+
+class Writer {
+ public:
+  Writer(io::Output& out, Layout layout,
+         EscapeStyle style = EscapeStyle::kExport)
+      : out_(out), layout_(layout), style_(style) {}
+
+  void BeginObject();
+  void EndObject();
+  void BeginArray();
+  void EndArray();
+  /// `escaped` is JSON string text (without quotes) as the parser kept it.
+  void Key(std::string_view escaped, bool has_escapes);
+  /// A complete value, at the current position.
+  void Write(const Value& value);
+  /// Ends the document (a newline in the indented layout).
+  void Finish();
+
+ private:
+  void BeforeValue();
+  void Newline();
+  void WriteString(std::string_view escaped, bool has_escapes);
+  void WriteValue(const Value& value);
+
+  struct Frame {
+    bool is_object;
+    bool empty = true;
+  };
+
+  io::Output& out_;
+  Layout layout_;
+  EscapeStyle style_;
+  std::vector<Frame> stack_;
+  bool after_key_ = false;
+  std::string scratch_;
+};
+
+}  // namespace pstate::json
+
+#endif  // PSTATE_JSON_WRITER_H_

@@ -1,0 +1,122 @@
+#include "pstate/json/writer.h"
+
+namespace pstate::json {
+namespace {
+
+/// True when Go would write `escaped` differently: it has escapes (Go's
+/// set may differ), or raw characters Go escapes (U+2028, U+2029, and in
+/// the HTML-safe style <, > and &).
+bool NeedsCanonicalForm(std::string_view escaped, bool has_escapes,
+                        EscapeStyle style) {
+  if (has_escapes) return true;
+  for (char c : escaped) {
+    if (static_cast<unsigned char>(c) == 0xE2) return true;
+    if (style == EscapeStyle::kHtmlSafe && (c == '<' || c == '>' || c == '&')) {
+      return true;
+    }
+  }
+  return false;
+}
+
+}  // namespace
+
+void Writer::Newline() {
+  if (layout_ != Layout::kIndented) return;
+  out_.Put('\n');
+  for (std::size_t i = 0; i < stack_.size(); ++i) out_.Write("    ");
+}
+
+void Writer::BeforeValue() {
+  if (after_key_) {
+    after_key_ = false;
+    return;
+  }
+  if (stack_.empty()) return;
+  Frame& f = stack_.back();
+  if (!f.empty) out_.Put(',');
+  f.empty = false;
+  Newline();
+}
+
+void Writer::BeginObject() {
+  BeforeValue();
+  out_.Put('{');
+  stack_.push_back({true});
+}
+
+void Writer::EndObject() {
+  bool empty = stack_.back().empty;
+  stack_.pop_back();
+  if (!empty) Newline();
+  out_.Put('}');
+}
+
+void Writer::BeginArray() {
+  BeforeValue();
+  out_.Put('[');
+  stack_.push_back({false});
+}
+
+void Writer::EndArray() {
+  bool empty = stack_.back().empty;
+  stack_.pop_back();
+  if (!empty) Newline();
+  out_.Put(']');
+}
+
+void Writer::Key(std::string_view escaped, bool has_escapes) {
+  Frame& f = stack_.back();
+  if (!f.empty) out_.Put(',');
+  f.empty = false;
+  Newline();
+  WriteString(escaped, has_escapes);
+  out_.Write(layout_ == Layout::kIndented ? ": " : ":");
+  after_key_ = true;
+}
+
+void Writer::WriteString(std::string_view escaped, bool has_escapes) {
+  out_.Put('"');
+  if (!NeedsCanonicalForm(escaped, has_escapes, style_)) {
+    out_.Write(escaped);
+  } else {
+    scratch_.clear();
+    std::string decoded = Unescape(escaped);
+    AppendEscaped(decoded, &scratch_, style_);
+    out_.Write(scratch_);
+  }
+  out_.Put('"');
+}
+
+void Writer::Write(const Value& value) { WriteValue(value); }
+
+void Writer::WriteValue(const Value& value) {
+  switch (value.type) {
+    case Type::kNull: BeforeValue(); out_.Write("null"); return;
+    case Type::kTrue: BeforeValue(); out_.Write("true"); return;
+    case Type::kFalse: BeforeValue(); out_.Write("false"); return;
+    case Type::kNumber: BeforeValue(); out_.Write(value.raw()); return;
+    case Type::kString:
+      BeforeValue();
+      WriteString(value.raw(), value.has_escapes);
+      return;
+    case Type::kArray:
+      BeginArray();
+      for (const Value& e : value.array()) WriteValue(e);
+      EndArray();
+      return;
+    case Type::kObject:
+      BeginObject();
+      for (const Member& m : value.object()) {
+        Key(m.key.raw(), m.key.has_escapes);
+        WriteValue(m.value);
+      }
+      EndObject();
+      return;
+  }
+}
+
+void Writer::Finish() {
+  if (layout_ == Layout::kIndented) out_.Put('\n');
+}
+
+}  // namespace pstate::json

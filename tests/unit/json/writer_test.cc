@@ -1,0 +1,61 @@
+#include "pstate/json/writer.h"
+
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "pstate/json/parser.h"
+
+namespace pstate::json {
+namespace {
+
+std::string Rewrite(const std::string& text, Layout layout) {
+  Arena arena;
+  Parser parser;
+  Value v;
+  EXPECT_EQ(parser.ParseDocument(text, 0, arena, &v), ParseStatus::kOk);
+  io::StringOutput out;
+  Writer w(out, layout);
+  w.Write(v);
+  w.Finish();
+  return out.str();
+}
+
+TEST(WriterTest, IndentsLikeGoMarshalIndent) {
+  EXPECT_EQ(Rewrite(R"({"a":[1,{"b":null}],"c":{},"d":[]})", Layout::kIndented),
+            "{\n    \"a\": [\n        1,\n        {\n            \"b\": null\n"
+            "        }\n    ],\n    \"c\": {},\n    \"d\": []\n}\n");
+}
+
+TEST(WriterTest, CompactHasNoWhitespace) {
+  EXPECT_EQ(Rewrite("{ \"a\" : [ 1 , 2 ] }", Layout::kCompact),
+            R"({"a":[1,2]})");
+}
+
+TEST(WriterTest, NumbersKeepTheirText) {
+  EXPECT_EQ(Rewrite("[18446744073709552000,1.50,-0,6.02214076e+23]",
+                    Layout::kCompact),
+            "[18446744073709552000,1.50,-0,6.02214076e+23]");
+}
+
+TEST(WriterTest, StringsTakeGoExportEscaping) {
+  // \u0026 becomes & (export does not escape HTML); \/ becomes /; control
+  // characters use lowercase hex; U+2028 is escaped.
+  EXPECT_EQ(Rewrite(R"(["a\u0026b","x\/y","\u001B","\u2028"])",
+                    Layout::kCompact),
+            R"(["a&b","x/y","\u001b","\u2028"])");
+}
+
+TEST(WriterTest, HtmlSafeStyleEscapesAngleBrackets) {
+  Arena arena;
+  Parser parser;
+  Value v;
+  ASSERT_EQ(parser.ParseDocument(R"("<a&b>")", 0, arena, &v), ParseStatus::kOk);
+  io::StringOutput out;
+  Writer w(out, Layout::kCompact, EscapeStyle::kHtmlSafe);
+  w.Write(v);
+  EXPECT_EQ(out.str(), R"("\u003ca\u0026b\u003e")");
+}
+
+}  // namespace
+}  // namespace pstate::json
