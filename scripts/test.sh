@@ -1,0 +1,16 @@
+#!/usr/bin/env bash
+# Installs what is missing, builds everything with warnings as errors and
+# AddressSanitizer + UndefinedBehaviorSanitizer, and runs the whole test
+# suite (unit, golden and end-to-end). Usage: scripts/test.sh
+set -euo pipefail
+source "$(dirname "$0")/lib.sh"
+
+install_missing_packages
+configure_and_build "$PSTATE_ROOT/build/test" -DCMAKE_BUILD_TYPE=Debug \
+  -DPSTATE_WERROR=ON -DPSTATE_SANITIZE=ON -DPSTATE_BUILD_TESTS=ON
+
+log "running the test suite"
+cd "$PSTATE_ROOT/build/test"
+export ASAN_OPTIONS="detect_leaks=1:abort_on_error=1"
+export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"
+ctest --output-on-failure -j "$(nproc)" --timeout 600
