@@ -1,0 +1,109 @@
+// Secrets stored in the clear inside one resource: the rules behind
+// `pstate scan` (docs/scan.md), usable by other passes (`redact --leaks`).
+//
+// Rules, checked on a resource object (an element of "resources" or a pending
+// operation's "resource"):
+//  leak-additional-secret-output
+//      a name in `additionalSecretOutputs` whose `outputs.<name>` is present,
+//      not null, not "" / {} / [], and not a secret object.
+//  leak-secret-mismatch
+//      a top-level property that is a secret object in `inputs` but a
+//      non-empty plaintext value in `outputs`, or the reverse; the plaintext
+//      side is the location. (`__inputs` inside Kubernetes outputs is
+//      compared with `inputs` the same way.)
+//  leak-known-secret
+//      a non-secret string (a property value at any depth in inputs or
+//      outputs, the `id`, `importID` or the URN) containing the plaintext of a
+//      known secret (KnownSecrets: matchable plaintexts of the whole state).
+//  leak-credential-property
+//      a non-secret string under a credential property name
+//      (scan::IsCredentialPropertyName on the nearest member name), plausible
+//      (scan::IsPlausibleCredentialValue), not a passphrase-ciphertext shape;
+//      a `kubeconfig`-named value counts only when it carries credential
+//      material (token, password, client-key-data, ...), not when it only
+//      points at an exec plugin or a file.
+//  leak-credential-format
+//      a well-known credential format (scan::DetectCredentialFormat) inside a
+//      non-secret string in inputs, outputs, `id` or the URN.
+// Anything inside a secret object is secret and never reported. One value
+// gets at most one finding: a property flagged by a structural rule
+// (additional-secret-output, mismatch) is not searched further, and for a
+// string the first of known-secret, credential-property, credential-format
+// that applies wins.
+//
+// Messages name the kind and the property, never the value: a value is
+// described by a 12-hex-digit keyed fingerprint (secrets::Fingerprinter::
+// ShortFingerprint of the decoded string, or of the compact JSON text for a
+// non-string), so equal values give equal fingerprints within a run.
+#ifndef PSTATE_SECURE_LEAK_SCANNER_H_
+#define PSTATE_SECURE_LEAK_SCANNER_H_
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "pstate/diag/codes.h"
+#include "pstate/json/value.h"
+#include "pstate/secrets/fingerprint.h"
+#include "pstate/secure/known_secrets.h"
+
+namespace pstate::secure {
+
+struct LeakOptions {
+  /// Required: one per run, so equal values match across findings.
+  const secrets::Fingerprinter* fingerprinter = nullptr;
+  /// Optional: the state's known secrets (leak-known-secret needs it).
+  const KnownSecrets* known_secrets = nullptr;
+  bool additional_secret_outputs = true;
+  bool secret_mismatch = true;
+  bool known_secret = true;
+  bool credential_property = true;
+  bool credential_format = true;
+};
+
+struct Leak {
+  diag::Code code = diag::Code::kLeakCredentialFormat;
+  /// Never contains the secret; ends with "(fingerprint <12 hex>)".
+  std::string message;
+  std::string pointer;        ///< RFC 6901 pointer of the leaking value
+  std::uint64_t offset = 0;   ///< the value's absolute offset (json::Value::offset)
+  std::string urn;            ///< the resource's URN ("" if it has none)
+  /// The leaking string value inside the resource tree; nullptr when the
+  /// leak is not a single string (an object or array output, ...).
+  const json::Value* value = nullptr;
+};
+
+class LeakScanner {
+ public:
+  explicit LeakScanner(const LeakOptions& options);
+
+  /// Scans one resource object (a leaf of "resources" or a pending
+  /// operation's "resource"); `base_pointer` is that object's pointer.
+  /// Appends leaks in document order within each rule.
+  void ScanResource(const json::Value& resource, std::string_view base_pointer,
+                    std::vector<Leak>* out);
+
+ private:
+  struct Walk;
+  void ScanProperties(const json::Value& props, std::string_view section,
+                      Walk& walk);
+  void ScanValue(const json::Value& value, std::string_view nearest_key,
+                 Walk& walk);
+  bool ScanString(const json::Value& value, std::string_view nearest_key,
+                  bool by_name, Walk& walk);
+  std::string Fingerprint(const json::Value& value) const;
+
+  LeakOptions options_;
+  std::vector<std::size_t> ids_;
+  std::string scratch_;
+};
+
+/// Short fingerprint of a value: the decoded string, or the compact JSON text
+/// for other types (used by the scanner; exposed for tests and redact).
+std::string ValueFingerprint(const secrets::Fingerprinter& fingerprinter,
+                             const json::Value& value);
+
+}  // namespace pstate::secure
+
+#endif  // PSTATE_SECURE_LEAK_SCANNER_H_
