@@ -106,10 +106,10 @@ std::vector<diag::Finding> IntegrityTracker::Finish() {
         break;
       case PendingReference::Kind::kProvider:
         f.code = diag::Code::kProviderUnknown;
-        f.message += later ? ", which is defined later in the file; Pulumi "
-                             "needs providers to come first"
-                           : ", which is not a provider resource in the "
-                             "state";
+        f.message += later ? " names a provider resource that comes after "
+                             "it; Pulumi needs providers to come first"
+                           : " names no provider resource in the state with "
+                             "that URN and id";
         break;
       case PendingReference::Kind::kResourceReference:
         if (later) continue;  // forward references are fine

@@ -226,15 +226,14 @@ void ResourceChecker::Check(const json::Value& resource, Reporter& reporter,
     } else if (integrity && !BoolField(resource, "pendingReplacement") &&
                !tracker_.SeenProvider(text)) {
       PendingReference pending{text, {}, PendingReference::Kind::kProvider};
+      // IntegrityTracker::Finish completes the message once it knows
+      // whether the provider comes later or not at all.
       pending.finding = diag::MakeFinding(
-          Code::kProviderUnknown, "provider reference \"" + text + "\" names no earlier provider",
+          Code::kProviderUnknown, "provider reference \"" + text + "\"",
           reporter.PointerString(), reporter.urn());
       io::LineColumn lc = reporter.context().Locate(provider->offset);
       pending.finding.line = lc.line;
       pending.finding.column = lc.column;
-      pending.finding.message = "provider reference \"" + text +
-                                "\" names no earlier provider resource with "
-                                "that id";
       tracker_.Defer(std::move(pending));
     }
   }
@@ -245,7 +244,9 @@ void ResourceChecker::Check(const json::Value& resource, Reporter& reporter,
     PointerScope scope(reporter, "parent");
     if (integrity) CheckReference(*parent, "parent", reporter);
     // Rule 8: the qualified type extends the parent's (a warning in Pulumi).
-    auto parent_urn = state::ParseUrn(parent->Str());
+    // parent_urn views into parent_text, which must outlive it.
+    const std::string parent_text = parent->Str();
+    auto parent_urn = state::ParseUrn(parent_text);
     if (urn && parent_urn) {
       std::string expected =
           parent_urn->type() == state::kRootStackType
@@ -260,7 +261,7 @@ void ResourceChecker::Check(const json::Value& resource, Reporter& reporter,
       }
     } else if (!parent_urn) {
       reporter.Add(Code::kUrnMalformed,
-                   "parent \"" + parent->Str() + "\" is not a valid URN",
+                   "parent \"" + parent_text + "\" is not a valid URN",
                    *parent);
     }
   }
