@@ -89,8 +89,11 @@ void Verifier::CheckPendingOperation(const json::Value& op, Reporter& reporter,
     return;
   }
   if (!resource->is_object()) return;
-  PointerScope scope(reporter, "resource");
-  resources_.Check(*resource, reporter, /*integrity=*/false, version);
+  {
+    PointerScope scope(reporter, "resource");
+    resources_.Check(*resource, reporter, /*integrity=*/false, version);
+  }
+  // Located at the operation, so point at it (the resource's URN stays).
   if (!type_text.empty()) {
     reporter.Add(Code::kPendingOperation,
                  "an interrupted \"" + type_text +

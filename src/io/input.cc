@@ -116,8 +116,20 @@ class DecompressingInput : public InputStream {
     }
     archive_entry* entry = nullptr;
     int r = archive_read_next_header(archive_, &entry);
-    if (r == ARCHIVE_EOF) return Status::Ok();
-    if (r != ARCHIVE_OK && r != ARCHIVE_WARN) return Failure();
+    if (r != ARCHIVE_EOF && r != ARCHIVE_OK && r != ARCHIVE_WARN) {
+      return Failure();
+    }
+    // libarchive only recognizes a gzip stream with its whole 10-byte
+    // header; a shorter input starting with the magic bytes would pass
+    // through the raw format undecompressed. It is a cut-short file.
+    if (!FilterApplied()) {
+      return Status(Errc::kCorrupt,
+                    name_ + ": cannot decompress " +
+                        std::string(CompressionName(compression_)) +
+                        " input: truncated " +
+                        std::string(CompressionName(compression_)) +
+                        " input (the header is incomplete)");
+    }
     return Status::Ok();
   }
 
@@ -140,6 +152,15 @@ class DecompressingInput : public InputStream {
     }
     *out = self->buffer_.data();
     return got;
+  }
+
+  bool FilterApplied() const {
+    int want = compression_ == Compression::kGzip ? ARCHIVE_FILTER_GZIP
+                                                  : ARCHIVE_FILTER_ZSTD;
+    for (int i = 0; i < archive_filter_count(archive_); ++i) {
+      if (archive_filter_code(archive_, i) == want) return true;
+    }
+    return false;
   }
 
   Status Failure() {

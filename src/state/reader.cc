@@ -85,6 +85,7 @@ class StreamReader final : public Context {
   Envelope envelope_;
   std::uint64_t next_progress_ = kProgressStep;
   io::LineColumn features_at_;
+  std::uint64_t root_end_ = 0;
   bool fatal_ = false;
   Status fatal_status_;
 };
@@ -247,6 +248,7 @@ Status StreamReader::Run() {
   }
   s = ReadObject(Level::kRoot);
   if (!s.ok()) return s;
+  root_end_ = Offset() - 1;  // the root object's closing '}'
   s = Peek(&c);
   if (!s.ok()) return s;
   if (c != '\0') {
@@ -612,7 +614,9 @@ void StreamReader::InterpretFeatures(const json::Value& v) {
 }
 
 Status StreamReader::FinishEnvelope() {
-  std::uint64_t end = window_.OffsetOf(window_.end());
+  // Envelope problems are about the root object as a whole: point at its
+  // closing brace, not past the end of the input.
+  std::uint64_t end = root_end_;
   if (envelope_.kind == EnvelopeKind::kUnknown) {
     return Fatal(Code::kNotAState,
                  "not a Pulumi state: expected a \"deployment\" (pulumi stack "
