@@ -57,5 +57,16 @@ TEST(WriterTest, HtmlSafeStyleEscapesAngleBrackets) {
   EXPECT_EQ(out.str(), R"("\u003ca\u0026b\u003e")");
 }
 
+TEST(WriterTest, RawLineSeparatorsAreEscapedOtherTextCopied) {
+  // No backslash in the input, but Go escapes U+2028/U+2029 even when raw.
+  EXPECT_EQ(Rewrite("[\"a\xE2\x80\xA8" "b\",\"\xC3\xA9\xE2\x82\xAC\"]",
+                    Layout::kCompact),
+            "[\"a\\u2028b\",\"\xC3\xA9\xE2\x82\xAC\"]");
+}
+
+TEST(WriterTest, EscapedKeysAreCanonicalized) {
+  EXPECT_EQ(Rewrite(R"({"\u0061\/b":1})", Layout::kCompact), R"({"a/b":1})");
+}
+
 }  // namespace
 }  // namespace pstate::json

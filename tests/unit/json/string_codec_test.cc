@@ -1,0 +1,126 @@
+#include "pstate/json/string_codec.h"
+
+#include <gtest/gtest.h>
+
+#include <string>
+
+namespace pstate::json {
+namespace {
+
+const std::string kReplacement = "\xEF\xBF\xBD";
+
+TEST(UnescapeTest, SimpleEscapes) {
+  EXPECT_EQ(Unescape(""), "");
+  EXPECT_EQ(Unescape("plain"), "plain");
+  EXPECT_EQ(Unescape(R"(\"\\\/\b\f\n\r\t)"), "\"\\/\b\f\n\r\t");
+  EXPECT_EQ(Unescape(R"(a\nb)"), "a\nb");
+}
+
+TEST(UnescapeTest, UnicodeEscapes) {
+  EXPECT_EQ(Unescape(R"(\u0041)"), "A");
+  EXPECT_EQ(Unescape(R"(\u0000)"), std::string("\0", 1));
+  EXPECT_EQ(Unescape(R"(\u00e9\u00E9)"), "\xC3\xA9\xC3\xA9");
+  EXPECT_EQ(Unescape(R"(\u20ac)"), "\xE2\x82\xAC");
+  EXPECT_EQ(Unescape(R"(\uffff)"), "\xEF\xBF\xBF");
+}
+
+TEST(UnescapeTest, SurrogatePairs) {
+  EXPECT_EQ(Unescape(R"(\ud83d\ude00)"), "\xF0\x9F\x98\x80");
+  EXPECT_EQ(Unescape(R"(\uD800\uDC00)"), "\xF0\x90\x80\x80");   // U+10000
+  EXPECT_EQ(Unescape(R"(\udbff\udfff)"), "\xF4\x8F\xBF\xBF");   // U+10FFFF
+}
+
+TEST(UnescapeTest, LoneSurrogatesBecomeReplacementCharacters) {
+  // As Go's encoding/json decodes them.
+  EXPECT_EQ(Unescape(R"(\ud83d)"), kReplacement);
+  EXPECT_EQ(Unescape(R"(\ude00)"), kReplacement);
+  EXPECT_EQ(Unescape(R"(\ud83dx)"), kReplacement + "x");
+  EXPECT_EQ(Unescape(R"(\ud83d\u0041)"), kReplacement + "A");
+  EXPECT_EQ(Unescape(R"(\ud83d\n)"), kReplacement + "\n");
+  EXPECT_EQ(Unescape(R"(\ude00\ud83d)"), kReplacement + kReplacement);
+  // A high surrogate followed by a full pair: one replacement, one emoji.
+  EXPECT_EQ(Unescape(R"(\ud83d\ud83d\ude00)"),
+            kReplacement + "\xF0\x9F\x98\x80");
+}
+
+TEST(UnescapeTest, AppendsToExistingText) {
+  std::string out = "pre:";
+  AppendUnescaped(R"(a\tb)", &out);
+  EXPECT_EQ(out, "pre:a\tb");
+}
+
+std::string Escaped(std::string_view s, EscapeStyle style = EscapeStyle::kExport) {
+  std::string out;
+  AppendEscaped(s, &out, style);
+  return out;
+}
+
+TEST(AppendEscapedTest, GoExportRules) {
+  EXPECT_EQ(Escaped("plain text"), "plain text");
+  EXPECT_EQ(Escaped("a\"b\\c"), R"(a\"b\\c)");
+  EXPECT_EQ(Escaped("\n\r\t"), R"(\n\r\t)");
+  // Other control characters as \u00XX with lowercase hex.
+  EXPECT_EQ(Escaped(std::string("\0", 1)), R"(\u0000)");
+  EXPECT_EQ(Escaped("\x01\x1f\x1b"), R"(\u0001\u001f\u001b)");
+  EXPECT_EQ(Escaped("\b\f"), R"(\u0008\u000c)");
+  // DEL and '/' are not escaped; neither are <, >, & in the export style.
+  EXPECT_EQ(Escaped("\x7f/<>&"), "\x7f/<>&");
+  // Valid UTF-8 passes through, except U+2028 and U+2029.
+  EXPECT_EQ(Escaped("\xC3\xA9\xE2\x82\xAC\xF0\x9F\x98\x80"),
+            "\xC3\xA9\xE2\x82\xAC\xF0\x9F\x98\x80");
+  EXPECT_EQ(Escaped("a\xE2\x80\xA8" "b\xE2\x80\xA9"), R"(a\u2028b\u2029)");
+  EXPECT_EQ(Escaped("\xE2\x80\xA7"), "\xE2\x80\xA7");  // U+2027 is fine
+}
+
+TEST(AppendEscapedTest, HtmlSafeStyle) {
+  EXPECT_EQ(Escaped("<a href=\"x\">&</a>", EscapeStyle::kHtmlSafe),
+            R"(\u003ca href=\"x\"\u003e\u0026\u003c/a\u003e)");
+  EXPECT_EQ(Escaped("\xE2\x80\xA8\n", EscapeStyle::kHtmlSafe), R"(\u2028\n)");
+}
+
+TEST(AppendEscapedTest, InvalidUtf8BytesBecomeReplacementEscapes) {
+  // Go replaces each byte that does not start a valid sequence.
+  EXPECT_EQ(Escaped("a\xFF" "b"), R"(a\ufffdb)");
+  EXPECT_EQ(Escaped("\xC0\x80"), R"(\ufffd\ufffd)");          // overlong
+  EXPECT_EQ(Escaped("\xED\xA0\x80"), R"(\ufffd\ufffd\ufffd)");  // surrogate
+  EXPECT_EQ(Escaped("\xE2\x82"), R"(\ufffd\ufffd)");          // truncated
+  EXPECT_EQ(Escaped("\xF4\x90\x80\x80"), R"(\ufffd\ufffd\ufffd\ufffd)");
+  EXPECT_EQ(Escaped("x\xC3"), R"(x\ufffd)");
+}
+
+TEST(AppendEscapedTest, RoundTripsThroughUnescape) {
+  std::string all;
+  for (int c = 0; c < 0x80; ++c) all.push_back(static_cast<char>(c));
+  all += "\xC3\xA9\xE2\x80\xA8\xF0\x9F\x98\x80";
+  for (auto style : {EscapeStyle::kExport, EscapeStyle::kHtmlSafe}) {
+    std::string esc = Escaped(all, style);
+    EXPECT_EQ(Unescape(esc), all);
+    for (char c : esc) {
+      EXPECT_GE(static_cast<unsigned char>(c), 0x20) << "raw control byte";
+    }
+  }
+}
+
+TEST(AppendEscapedTest, AppendsToExistingText) {
+  std::string out = "\"";
+  AppendEscaped("a\nb", &out);
+  EXPECT_EQ(out, "\"a\\nb");
+}
+
+TEST(Utf8SequenceLengthTest, Lengths) {
+  auto len = [](std::string_view s) {
+    return Utf8SequenceLength(reinterpret_cast<const unsigned char*>(s.data()),
+                              s.size());
+  };
+  EXPECT_EQ(len("a"), 1);
+  EXPECT_EQ(len("\xC3\xA9"), 2);
+  EXPECT_EQ(len("\xE2\x82\xAC"), 3);
+  EXPECT_EQ(len("\xF0\x9F\x98\x80"), 4);
+  EXPECT_EQ(len("\xF0\x9F\x98\x80zz"), 4);
+  EXPECT_EQ(len("\xC0\x80"), 0);
+  EXPECT_EQ(len("\xE2\x82"), 0);  // not enough bytes available
+  EXPECT_EQ(len("\x80"), 0);
+}
+
+}  // namespace
+}  // namespace pstate::json

@@ -1,0 +1,171 @@
+#include "pstate/json/value.h"
+
+#include <gtest/gtest.h>
+
+#include <set>
+#include <string>
+
+#include "pstate/json/parser.h"
+#include "pstate/json/pointer.h"
+
+namespace pstate::json {
+namespace {
+
+Value Parse(std::string_view text, Arena& arena) {
+  Parser parser;
+  Value v;
+  EXPECT_EQ(parser.ParseDocument(text, 0, arena, &v), ParseStatus::kOk)
+      << parser.error().message;
+  return v;
+}
+
+TEST(ValueTest, FindComparesUnescapedKeys) {
+  Arena arena;
+  Value v = Parse(R"({"a":1,"b\u0063":2,"d\/e":3,"":4,"x":5,"x":6})", arena);
+  ASSERT_NE(v.Find("a"), nullptr);
+  EXPECT_EQ(v.Find("a")->raw(), "1");
+  ASSERT_NE(v.Find("bc"), nullptr);
+  EXPECT_EQ(v.Find("bc")->raw(), "2");
+  EXPECT_EQ(v.Find("b\\u0063"), nullptr);
+  ASSERT_NE(v.Find("d/e"), nullptr);
+  EXPECT_EQ(v.Find("d/e")->raw(), "3");
+  ASSERT_NE(v.Find(""), nullptr);
+  EXPECT_EQ(v.Find("")->raw(), "4");
+  EXPECT_EQ(v.Find("missing"), nullptr);
+  EXPECT_EQ(v.Find("A"), nullptr);
+  // The first of duplicate members.
+  EXPECT_EQ(v.Find("x")->raw(), "5");
+}
+
+TEST(ValueTest, FindOnNonObjects) {
+  Arena arena;
+  EXPECT_EQ(Parse(R"([{"a":1}])", arena).Find("a"), nullptr);
+  EXPECT_EQ(Parse(R"("a")", arena).Find("a"), nullptr);
+  EXPECT_EQ(Value().Find("a"), nullptr);
+}
+
+TEST(ValueTest, StrAndStrEquals) {
+  Arena arena;
+  Value v = Parse(R"(["plain","tab\there","\u00e9",1,null])", arena);
+  auto items = v.array();
+  EXPECT_EQ(items[0].Str(), "plain");
+  EXPECT_EQ(items[1].Str(), "tab\there");
+  EXPECT_EQ(items[1].raw(), R"(tab\there)");
+  EXPECT_TRUE(items[0].StrEquals("plain"));
+  EXPECT_FALSE(items[0].StrEquals("plai"));
+  EXPECT_TRUE(items[1].StrEquals("tab\there"));
+  EXPECT_FALSE(items[1].StrEquals(R"(tab\there)"));
+  EXPECT_TRUE(items[2].StrEquals("\xC3\xA9"));
+  // Not strings: never equal, even to their text.
+  EXPECT_FALSE(items[3].StrEquals("1"));
+  EXPECT_FALSE(items[4].StrEquals("null"));
+  EXPECT_FALSE(items[4].StrEquals(""));
+}
+
+TEST(ValueTest, TypeNames) {
+  EXPECT_EQ(TypeName(Type::kNull), "null");
+  EXPECT_EQ(TypeName(Type::kTrue), "boolean");
+  EXPECT_EQ(TypeName(Type::kFalse), "boolean");
+  EXPECT_EQ(TypeName(Type::kNumber), "number");
+  EXPECT_EQ(TypeName(Type::kString), "string");
+  EXPECT_EQ(TypeName(Type::kArray), "array");
+  EXPECT_EQ(TypeName(Type::kObject), "object");
+}
+
+TEST(ArenaTest, MakeStringEscapes) {
+  Arena arena;
+  Value plain = arena.MakeString("hello", 42);
+  EXPECT_TRUE(plain.is_string());
+  EXPECT_FALSE(plain.has_escapes);
+  EXPECT_EQ(plain.raw(), "hello");
+  EXPECT_EQ(plain.offset, 42u);
+  Value esc = arena.MakeString("a\"b\nc\x01");
+  EXPECT_TRUE(esc.has_escapes);
+  EXPECT_EQ(esc.raw(), R"(a\"b\nc\u0001)");
+  EXPECT_EQ(esc.Str(), "a\"b\nc\x01");
+  EXPECT_TRUE(esc.StrEquals("a\"b\nc\x01"));
+  Value empty = arena.MakeString("");
+  EXPECT_TRUE(empty.is_string());
+  EXPECT_EQ(empty.size, 0u);
+  EXPECT_EQ(empty.Str(), "");
+}
+
+TEST(ArenaTest, CopyIsOwnedAndTerminated) {
+  Arena arena;
+  std::string text = "abc";
+  std::string_view copy = arena.Copy(text);
+  text = "xyz";
+  EXPECT_EQ(copy, "abc");
+  EXPECT_EQ(copy.data()[3], '\0');
+  EXPECT_EQ(arena.Copy("").size(), 0u);
+}
+
+TEST(ArenaTest, AllocationsAreAlignedAndDistinct) {
+  Arena arena;
+  std::set<const void*> seen;
+  for (int i = 0; i < 1000; ++i) {
+    char* c = arena.Allocate<char>(3);
+    Value* v = arena.Allocate<Value>(2);
+    EXPECT_EQ(reinterpret_cast<std::uintptr_t>(v) % alignof(Value), 0u);
+    EXPECT_TRUE(seen.insert(c).second);
+    EXPECT_TRUE(seen.insert(v).second);
+  }
+  // A single allocation larger than any block.
+  char* big = arena.Allocate<char>(1 << 20);
+  big[0] = 'a';
+  big[(1 << 20) - 1] = 'z';
+}
+
+TEST(ArenaTest, ResetFreesAndReuses) {
+  Arena arena;
+  EXPECT_EQ(arena.used(), 0u);
+  arena.Reset();  // on an empty arena
+  arena.Allocate<char>(100);
+  arena.Allocate<Value>(10);
+  EXPECT_GE(arena.used(), 100u + 10 * sizeof(Value));
+  for (int i = 0; i < 100; ++i) arena.Allocate<char>(10000);  // several blocks
+  arena.Reset();
+  EXPECT_EQ(arena.used(), 0u);
+  // The kept block serves the next allocations (no growth needed for a
+  // piece of the same size).
+  char* first = arena.Allocate<char>(10000);
+  arena.Reset();
+  char* again = arena.Allocate<char>(10000);
+  EXPECT_EQ(first, again);
+  // Values made after a reset are intact.
+  Value s = arena.MakeString("after reset");
+  EXPECT_EQ(s.Str(), "after reset");
+}
+
+TEST(PointerTest, TokensAreEscaped) {
+  std::string p;
+  AppendPointerToken(&p, "a/b~c");
+  EXPECT_EQ(p, "/a~1b~0c");
+  p.clear();
+  AppendPointerToken(&p, "~1");
+  EXPECT_EQ(p, "/~01");
+  AppendPointerToken(&p, "");
+  EXPECT_EQ(p, "/~01/");
+  AppendPointerIndex(&p, 0);
+  AppendPointerIndex(&p, 123);
+  EXPECT_EQ(p, "/~01//0/123");
+}
+
+TEST(PointerTest, BuilderPushAndPop) {
+  PointerBuilder b("/deployment");
+  EXPECT_EQ(b.str(), "/deployment");
+  std::size_t m1 = b.PushKey("resources");
+  std::size_t m2 = b.PushIndex(7);
+  EXPECT_EQ(b.str(), "/deployment/resources/7");
+  std::size_t m3 = b.PushKey("a/b");
+  EXPECT_EQ(b.str(), "/deployment/resources/7/a~1b");
+  b.Pop(m3);
+  EXPECT_EQ(b.str(), "/deployment/resources/7");
+  b.Pop(m2);
+  b.Pop(m1);
+  EXPECT_EQ(b.str(), "/deployment");
+  EXPECT_EQ(PointerBuilder().str(), "");
+}
+
+}  // namespace
+}  // namespace pstate::json
