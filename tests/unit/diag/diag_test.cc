@@ -1,0 +1,367 @@
+#include <gtest/gtest.h>
+
+#include <set>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "pstate/diag/codes.h"
+#include "pstate/diag/finding.h"
+#include "pstate/diag/render.h"
+#include "pstate/diag/report.h"
+#include "pstate/json/parser.h"
+
+namespace pstate::diag {
+namespace {
+
+std::set<std::string> Keys(const json::Value& object) {
+  std::set<std::string> keys;
+  for (const json::Member& m : object.object()) keys.insert(m.key.Str());
+  return keys;
+}
+
+TEST(CodesTest, EveryEnumValueHasItsOwnEntryInOrder) {
+  auto all = AllCodes();
+  ASSERT_FALSE(all.empty());
+  for (std::size_t i = 0; i < all.size(); ++i) {
+    EXPECT_EQ(static_cast<std::size_t>(all[i].code), i) << all[i].name;
+    EXPECT_EQ(&Info(all[i].code), &all[i]);
+  }
+  // The last enumerator is the last entry: no enum value lacks an entry.
+  EXPECT_EQ(all.back().code, Code::kLeakCredentialFormat);
+}
+
+TEST(CodesTest, NamesAreUniqueKebabCaseAndRoundTrip) {
+  std::set<std::string_view> names;
+  for (const CodeInfo& info : AllCodes()) {
+    EXPECT_TRUE(names.insert(info.name).second) << "duplicate " << info.name;
+    ASSERT_FALSE(info.name.empty());
+    EXPECT_NE(info.name.front(), '-') << info.name;
+    EXPECT_NE(info.name.back(), '-') << info.name;
+    EXPECT_EQ(info.name.find("--"), std::string_view::npos) << info.name;
+    for (char c : info.name) {
+      EXPECT_TRUE((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-')
+          << info.name;
+    }
+    EXPECT_FALSE(info.summary.empty()) << info.name;
+    EXPECT_EQ(info.summary.back(), '.') << info.name;
+    auto found = FindCode(info.name);
+    ASSERT_TRUE(found.has_value()) << info.name;
+    EXPECT_EQ(*found, info.code);
+  }
+  EXPECT_FALSE(FindCode("no-such-code").has_value());
+  EXPECT_FALSE(FindCode("").has_value());
+  EXPECT_FALSE(FindCode("JSON-SYNTAX").has_value());
+}
+
+TEST(CodesTest, SomeStableNames) {
+  // Tools match on these; they must never change.
+  EXPECT_EQ(Info(Code::kIoError).name, "io-error");
+  EXPECT_EQ(Info(Code::kJsonSyntax).name, "json-syntax");
+  EXPECT_EQ(Info(Code::kJsonDuplicateKey).name, "json-duplicate-key");
+  EXPECT_EQ(Info(Code::kManifestMagic).name, "manifest-magic");
+  EXPECT_EQ(Info(Code::kUrnDuplicate).name, "urn-duplicate");
+  EXPECT_EQ(Info(Code::kFieldUnknown).severity, Severity::kNote);
+  EXPECT_EQ(Info(Code::kFeaturesIgnored).severity, Severity::kWarning);
+}
+
+TEST(CodesTest, FatalSet) {
+  std::set<Code> fatal = {Code::kIoError,     Code::kJsonSyntax,
+                          Code::kJsonInvalidUtf8, Code::kJsonTooDeep,
+                          Code::kNotAState,   Code::kVersionUnsupported};
+  for (const CodeInfo& info : AllCodes()) {
+    EXPECT_EQ(IsFatal(info.code), fatal.count(info.code) == 1) << info.name;
+    if (IsFatal(info.code)) {
+      EXPECT_EQ(info.severity, Severity::kError) << info.name;
+    }
+  }
+}
+
+TEST(CodesTest, SeverityNames) {
+  EXPECT_EQ(SeverityName(Severity::kError), "error");
+  EXPECT_EQ(SeverityName(Severity::kWarning), "warning");
+  EXPECT_EQ(SeverityName(Severity::kNote), "note");
+}
+
+TEST(FindingTest, MakeFindingTakesTheTableSeverity) {
+  Finding f = MakeFinding(Code::kFieldUnknown, "msg", "/a", "urn:x");
+  EXPECT_EQ(f.severity, Severity::kNote);
+  EXPECT_EQ(f.message, "msg");
+  EXPECT_EQ(f.pointer, "/a");
+  EXPECT_EQ(f.urn, "urn:x");
+  EXPECT_EQ(f.line, 0u);
+  EXPECT_EQ(f.code_name(), "field-unknown");
+  EXPECT_EQ(MakeFinding(Code::kPendingOperation, "").severity,
+            Severity::kWarning);
+}
+
+TEST(ReportTest, CountsBeyondMaxKept) {
+  Report report("state.json", 2);
+  report.Add(MakeFinding(Code::kFieldType, "1"));
+  report.Add(MakeFinding(Code::kFieldUnknown, "2"));
+  report.Add(MakeFinding(Code::kPendingOperation, "3"));
+  report.Add(MakeFinding(Code::kFieldType, "4"));
+  report.Add(MakeFinding(Code::kFieldUnknown, "5"));
+  ASSERT_EQ(report.findings().size(), 2u);
+  EXPECT_EQ(report.findings()[0].message, "1");
+  EXPECT_EQ(report.findings()[1].message, "2");
+  EXPECT_EQ(report.omitted(), 3u);
+  EXPECT_EQ(report.summary().errors, 2u);
+  EXPECT_EQ(report.summary().warnings, 1u);
+  EXPECT_EQ(report.summary().notes, 2u);
+  EXPECT_FALSE(report.fatal());
+  // A fatal finding counts even when it is not kept.
+  report.Add(MakeFinding(Code::kJsonSyntax, "6"));
+  EXPECT_TRUE(report.fatal());
+  EXPECT_EQ(report.omitted(), 4u);
+  EXPECT_EQ(report.summary().errors, 3u);
+}
+
+TEST(ReportTest, ZeroMeansUnbounded) {
+  Report report("x");
+  for (int i = 0; i < 1000; ++i) report.Add(MakeFinding(Code::kFieldType, ""));
+  EXPECT_EQ(report.findings().size(), 1000u);
+  EXPECT_EQ(report.omitted(), 0u);
+  report.set_resources(12);
+  EXPECT_EQ(report.summary().resources, 12u);
+  EXPECT_EQ(report.file(), "x");
+}
+
+/// A report with a located finding with URN and an unlocated one without.
+Report SampleReport() {
+  Report report("dir/state.json");
+  Finding a = MakeFinding(Code::kUrnMalformed, "URN \"x\" is bad",
+                          "/deployment/resources/0/urn",
+                          "urn:pulumi:dev::p::t::n");
+  a.line = 12;
+  a.column = 7;
+  report.Add(a);
+  report.Add(MakeFinding(Code::kFieldUnknown, "unknown field \"zz\"", ""));
+  report.set_resources(3);
+  return report;
+}
+
+TEST(RenderTextTest, ExactLines) {
+  std::ostringstream out;
+  RenderText(SampleReport(), out);
+  EXPECT_EQ(out.str(),
+            "dir/state.json:12:7: error[urn-malformed]: URN \"x\" is bad\n"
+            "    urn: urn:pulumi:dev::p::t::n\n"
+            "    at:  /deployment/resources/0/urn\n"
+            "dir/state.json: note[field-unknown]: unknown field \"zz\"\n"
+            "    at:  /\n"
+            "dir/state.json: 1 error, 0 warnings, 1 note in 3 resources\n");
+}
+
+TEST(RenderTextTest, SummaryPluralsAndOmitted) {
+  Report report("s.json", 1);
+  report.Add(MakeFinding(Code::kPendingOperation, "a"));
+  report.Add(MakeFinding(Code::kPendingOperation, "b"));
+  report.set_resources(1);
+  std::ostringstream out;
+  RenderText(report, out);
+  EXPECT_EQ(out.str(),
+            "s.json: warning[pending-operation]: a\n"
+            "    at:  /\n"
+            "s.json: 0 errors, 2 warnings, 0 notes in 1 resource "
+            "(1 not shown; see --max-findings)\n");
+}
+
+TEST(RenderTextTest, ColorWrapsButKeepsText) {
+  std::ostringstream plain, color;
+  RenderText(SampleReport(), plain);
+  RenderText(SampleReport(), color, TextOptions{true});
+  EXPECT_NE(color.str(), plain.str());
+  EXPECT_NE(color.str().find("\033["), std::string::npos);
+  std::string stripped;
+  const std::string& s = color.str();
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    if (s[i] == '\033') {
+      while (s[i] != 'm') ++i;
+      continue;
+    }
+    stripped.push_back(s[i]);
+  }
+  EXPECT_EQ(stripped, plain.str());
+}
+
+TEST(RenderJsonLineTest, ValidJsonWithExactlyTheDocumentedKeys) {
+  Report report = SampleReport();
+  // Characters that need escaping in file names and messages.
+  Report tricky("we\"ird\\name\n.json");
+  Finding f = MakeFinding(Code::kFieldType, "tab\there \xE2\x80\xA8 <&>", "/a~1b");
+  tricky.Add(f);
+  for (const Report* r : {&report, &tricky}) {
+    std::ostringstream out;
+    RenderJsonLine(*r, out);
+    std::string line = out.str();
+    ASSERT_FALSE(line.empty());
+    EXPECT_EQ(line.back(), '\n');
+    EXPECT_EQ(line.find('\n'), line.size() - 1) << "one line";
+    json::Arena arena;
+    json::Parser parser;
+    json::Value v;
+    ASSERT_EQ(parser.ParseDocument(line, 0, arena, &v), json::ParseStatus::kOk)
+        << parser.error().message << "\n" << line;
+    EXPECT_TRUE(parser.duplicates().empty());
+    EXPECT_EQ(Keys(v), (std::set<std::string>{"file", "findings", "summary"}));
+    EXPECT_EQ(v.Find("file")->Str(), r->file());
+    const json::Value* findings = v.Find("findings");
+    ASSERT_TRUE(findings->is_array());
+    ASSERT_EQ(findings->size, r->findings().size());
+    for (std::size_t i = 0; i < findings->size; ++i) {
+      const json::Value& fv = findings->array()[i];
+      const Finding& want = r->findings()[i];
+      EXPECT_EQ(Keys(fv), (std::set<std::string>{"code", "severity", "message",
+                                                 "pointer", "line", "column",
+                                                 "urn"}));
+      EXPECT_EQ(fv.Find("code")->Str(), want.code_name());
+      EXPECT_EQ(fv.Find("severity")->Str(), SeverityName(want.severity));
+      EXPECT_EQ(fv.Find("message")->Str(), want.message);
+      EXPECT_EQ(fv.Find("pointer")->Str(), want.pointer);
+      if (want.line > 0) {
+        EXPECT_EQ(fv.Find("line")->raw(), std::to_string(want.line));
+        EXPECT_EQ(fv.Find("column")->raw(), std::to_string(want.column));
+      } else {
+        EXPECT_TRUE(fv.Find("line")->is_null());
+        EXPECT_TRUE(fv.Find("column")->is_null());
+      }
+      if (want.urn.empty()) {
+        EXPECT_TRUE(fv.Find("urn")->is_null());
+      } else {
+        EXPECT_EQ(fv.Find("urn")->Str(), want.urn);
+      }
+    }
+    const json::Value* summary = v.Find("summary");
+    EXPECT_EQ(Keys(*summary), (std::set<std::string>{"errors", "warnings",
+                                                     "notes", "resources",
+                                                     "omitted"}));
+    EXPECT_EQ(summary->Find("errors")->raw(),
+              std::to_string(r->summary().errors));
+    EXPECT_EQ(summary->Find("notes")->raw(), std::to_string(r->summary().notes));
+    EXPECT_EQ(summary->Find("resources")->raw(),
+              std::to_string(r->summary().resources));
+    EXPECT_EQ(summary->Find("omitted")->raw(), "0");
+  }
+}
+
+TEST(RenderJsonLineTest, OmittedIsCounted) {
+  Report report("s.json", 1);
+  for (int i = 0; i < 4; ++i) report.Add(MakeFinding(Code::kFieldType, "x"));
+  std::ostringstream out;
+  RenderJsonLine(report, out);
+  EXPECT_NE(out.str().find("\"omitted\":3}"), std::string::npos) << out.str();
+}
+
+struct Sarif {
+  json::Arena arena;
+  json::Value root;
+};
+
+void ParseSarif(const std::string& text, Sarif* s) {
+  json::Parser parser;
+  ASSERT_EQ(parser.ParseDocument(text, 0, s->arena, &s->root),
+            json::ParseStatus::kOk)
+      << parser.error().message;
+  EXPECT_TRUE(parser.duplicates().empty());
+}
+
+TEST(RenderSarifTest, ValidSarifWithRulesAndResults) {
+  Report a = SampleReport();
+  Report b("<stdin>");
+  b.Add(MakeFinding(Code::kPendingOperation, "pending"));
+  const Report* reports[] = {&a, &b};
+  std::ostringstream out;
+  RenderSarif(reports, out, "1.2.3");
+  Sarif s;
+  ParseSarif(out.str(), &s);
+  EXPECT_EQ(s.root.Find("version")->Str(), "2.1.0");
+  ASSERT_TRUE(s.root.Find("$schema")->is_string());
+  const json::Value* runs = s.root.Find("runs");
+  ASSERT_EQ(runs->size, 1u);
+  const json::Value& run = runs->array()[0];
+  const json::Value* driver = run.Find("tool")->Find("driver");
+  EXPECT_EQ(driver->Find("name")->Str(), "pstate");
+  EXPECT_EQ(driver->Find("version")->Str(), "1.2.3");
+  const json::Value* rules = driver->Find("rules");
+  ASSERT_EQ(rules->size, AllCodes().size());
+  std::set<std::string> ids;
+  for (std::size_t i = 0; i < rules->size; ++i) {
+    const json::Value& rule = rules->array()[i];
+    EXPECT_EQ(rule.Find("id")->Str(), AllCodes()[i].name);
+    EXPECT_TRUE(ids.insert(rule.Find("id")->Str()).second);
+    EXPECT_EQ(rule.Find("shortDescription")->Find("text")->Str(),
+              AllCodes()[i].summary);
+    EXPECT_EQ(rule.Find("defaultConfiguration")->Find("level")->Str(),
+              SeverityName(AllCodes()[i].severity));
+  }
+  const json::Value* results = run.Find("results");
+  ASSERT_EQ(results->size, 3u);
+  const json::Value& r0 = results->array()[0];
+  EXPECT_EQ(r0.Find("ruleId")->Str(), "urn-malformed");
+  // ruleIndex points at the rule with that id.
+  std::size_t index = std::stoul(std::string(r0.Find("ruleIndex")->raw()));
+  EXPECT_EQ(rules->array()[index].Find("id")->Str(), "urn-malformed");
+  EXPECT_EQ(r0.Find("level")->Str(), "error");
+  EXPECT_EQ(r0.Find("message")->Find("text")->Str(), "URN \"x\" is bad");
+  const json::Value& loc = r0.Find("locations")->array()[0];
+  const json::Value* phys = loc.Find("physicalLocation");
+  EXPECT_EQ(phys->Find("artifactLocation")->Find("uri")->Str(),
+            "dir/state.json");
+  EXPECT_EQ(phys->Find("region")->Find("startLine")->raw(), "12");
+  EXPECT_EQ(phys->Find("region")->Find("startColumn")->raw(), "7");
+  EXPECT_EQ(loc.Find("logicalLocations")->array()[0]
+                .Find("fullyQualifiedName")->Str(),
+            "/deployment/resources/0/urn");
+  EXPECT_EQ(r0.Find("properties")->Find("urn")->Str(),
+            "urn:pulumi:dev::p::t::n");
+  // Unlocated findings start at line 1, without a column.
+  const json::Value& r1 = results->array()[1];
+  EXPECT_EQ(r1.Find("level")->Str(), "note");
+  const json::Value* region = r1.Find("locations")->array()[0]
+                                  .Find("physicalLocation")->Find("region");
+  EXPECT_EQ(region->Find("startLine")->raw(), "1");
+  EXPECT_EQ(region->Find("startColumn"), nullptr);
+  EXPECT_EQ(r1.Find("properties")->Find("urn"), nullptr);
+  const json::Value& r2 = results->array()[2];
+  EXPECT_EQ(r2.Find("level")->Str(), "warning");
+  EXPECT_EQ(r2.Find("locations")->array()[0].Find("physicalLocation")
+                ->Find("artifactLocation")->Find("uri")->Str(),
+            "stdin");
+  EXPECT_EQ(run.Find("properties"), nullptr);
+}
+
+TEST(RenderSarifTest, CappedAtTheResultLimit) {
+  Report a("a.json");
+  Report b("b.json", 10);
+  for (std::size_t i = 0; i < kSarifMaxResults - 5; ++i) {
+    a.Add(MakeFinding(Code::kFieldUnknown, "n"));
+  }
+  for (int i = 0; i < 20; ++i) b.Add(MakeFinding(Code::kFieldType, "t"));
+  const Report* reports[] = {&a, &b};
+  std::ostringstream out;
+  RenderSarif(reports, out, "0");
+  Sarif s;
+  ParseSarif(out.str(), &s);
+  const json::Value& run = s.root.Find("runs")->array()[0];
+  EXPECT_EQ(run.Find("results")->size, kSarifMaxResults);
+  // 5 of b's 10 kept findings are dropped, plus its 10 omitted ones.
+  EXPECT_EQ(run.Find("properties")->Find("omittedResults")->raw(), "15");
+}
+
+TEST(RenderSarifTest, NoReports) {
+  std::ostringstream out;
+  RenderSarif({}, out, "0");
+  Sarif s;
+  ParseSarif(out.str(), &s);
+  EXPECT_EQ(s.root.Find("runs")->array()[0].Find("results")->size, 0u);
+}
+
+TEST(JsonStringTest, QuotesAndEscapes) {
+  EXPECT_EQ(JsonString(""), "\"\"");
+  EXPECT_EQ(JsonString("a\"b\\c\n"), R"("a\"b\\c\n")");
+  EXPECT_EQ(JsonString("\xFF"), R"("\ufffd")");
+}
+
+}  // namespace
+}  // namespace pstate::diag
