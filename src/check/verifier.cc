@@ -35,6 +35,7 @@ void Verifier::OnLeaf(state::Leaf& leaf, state::Context& context) {
       break;
     case Role::kPendingOperation:
       CheckPendingOperation(v, reporter, version);
+      if (pending_hook_) pending_hook_(leaf, context);
       break;
     case Role::kMetadata:
       CheckMetadata(v, reporter);

@@ -9,6 +9,8 @@
 #include "cli/command.h"
 #include "cli/exit_code.h"
 #include "cli/terminal.h"
+#include "pstate/audit/auditor.h"
+#include "pstate/audit/ordered_handler.h"
 #include "pstate/check/verifier.h"
 #include "pstate/diag/render.h"
 #include "pstate/io/input.h"
@@ -27,6 +29,10 @@ struct VerifyFlags {
   std::string color = "auto";
   std::size_t max_findings = 10000;
   bool quiet = false;
+  // --assets: the asset audit of `pstate assets`, as findings.
+  bool assets = false;
+  std::string root = ".";
+  int jobs = audit::DefaultJobs();
 };
 
 /// Reads and checks one input; never fails: problems become findings.
@@ -43,8 +49,31 @@ std::unique_ptr<diag::Report> VerifyOne(const std::string& path,
   check::Verifier verifier;
   state::ReadOptions options;
   options.on_progress = MakeProgress(name, flags.quiet);
-  Status status = state::Read(**input, verifier, *report, options);
+  if (!flags.assets) {
+    Status status = state::Read(**input, verifier, *report, options);
+    EndProgress();
+    (void)status;  // the report holds the located reason
+    return report;
+  }
+  // --assets: asset results are hashed on worker threads; OrderedHandler
+  // keeps them and the verifier's findings in the state's order.
+  asset::Options asset_options;
+  asset_options.root = flags.root;
+  audit::Auditor auditor(asset_options, flags.jobs,
+                         [&report](audit::ItemResult&& r) {
+                           for (diag::Finding& f : audit::ToFindings(r)) {
+                             report->Add(std::move(f));
+                           }
+                         });
+  audit::OrderedHandler ordered(verifier, auditor, *report);
+  auto hook = [&ordered](const state::Leaf& leaf, state::Context& context) {
+    ordered.AuditLeaf(leaf, context);
+  };
+  verifier.set_resource_hook(hook);
+  verifier.set_pending_operation_hook(hook);
+  Status status = state::Read(**input, ordered, *report, options);
   EndProgress();
+  auditor.Finish();
   (void)status;  // the report holds the located reason
   return report;
 }
@@ -95,6 +124,18 @@ std::function<int()> SetupVerify(CLI::App& app) {
       ->check(CLI::IsMember({"auto", "always", "never"}))
       ->capture_default_str();
   app.add_flag("-q,--quiet", flags->quiet, "No progress line on stderr");
+  app.add_flag("--assets", flags->assets,
+               "Also check that every asset and archive hashes to what the "
+               "state recorded (see pstate assets)");
+  app.add_option("--root", flags->root,
+                 "With --assets: directory relative asset paths resolve "
+                 "against")
+      ->check(CLI::ExistingDirectory)
+      ->capture_default_str();
+  app.add_option("--jobs", flags->jobs,
+                 "With --assets: hash on N threads (default: the number of "
+                 "processors)")
+      ->check(CLI::Range(1, 1024));
   return [flags] { return RunVerify(*flags); };
 }
 

@@ -23,6 +23,8 @@ using pstate::cli::Command;
 const std::array kCommands = {
     Command{"verify", "Check states for every problem Pulumi would find and more",
             pstate::cli::SetupVerify},
+    Command{"assets", "Check that every asset and archive still hashes to what the state recorded",
+            pstate::cli::SetupAssets},
 };
 
 }  // namespace

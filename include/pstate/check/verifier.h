@@ -21,6 +21,10 @@ class Verifier : public state::Handler {
 
   Verifier() = default;
   void set_resource_hook(ResourceHook hook) { hook_ = std::move(hook); }
+  /// The same for each pending-operation leaf, after its checks.
+  void set_pending_operation_hook(ResourceHook hook) {
+    pending_hook_ = std::move(hook);
+  }
 
   void OnLeaf(state::Leaf& leaf, state::Context& context) override;
   void OnFinish(const state::Envelope& envelope,
@@ -36,6 +40,7 @@ class Verifier : public state::Handler {
   bool saw_provider_ = false;
   std::uint64_t deployment_leaves_ = 0;
   ResourceHook hook_;
+  ResourceHook pending_hook_;
 };
 
 }  // namespace pstate::check

@@ -1,0 +1,115 @@
+#include "pstate/audit/auditor.h"
+
+#include <memory>
+#include <utility>
+
+namespace pstate::audit {
+namespace {
+
+using diag::Code;
+
+std::size_t Index(asset::Status s) { return static_cast<std::size_t>(s); }
+
+Code CodeForNote(std::string_view note) {
+  if (note == asset::kNoteAbsolutePath) return Code::kAssetAbsolutePath;
+  if (note == asset::kNotePathEscapesRoot) return Code::kAssetPathEscapesRoot;
+  if (note == asset::kNoteBackslashPath) return Code::kAssetBackslashPath;
+  return Code::kAssetHashMalformed;
+}
+
+std::string_view KindName(asset::Kind kind) {
+  return kind == asset::Kind::kAsset ? "asset" : "archive";
+}
+
+}  // namespace
+
+asset::Outcome CheckItem(const FoundItem& item, const asset::Options& options) {
+  if (item.invalid.empty()) return asset::Hash(item.spec, options);
+  asset::Outcome outcome;
+  outcome.status = asset::Status::kError;
+  outcome.source = asset::SourceOf(item.spec);
+  outcome.message = "malformed " + std::string(KindName(item.spec.kind)) +
+                    ": " + item.invalid;
+  return outcome;
+}
+
+void Tally::Add(const ItemResult& r) {
+  ++by_status[Index(r.outcome.status)];
+  notes += r.item.notes.size();
+}
+
+std::uint64_t Tally::total() const {
+  std::uint64_t n = 0;
+  for (std::uint64_t c : by_status) n += c;
+  return n;
+}
+
+bool Tally::failed() const {
+  return by_status[Index(asset::Status::kMismatch)] +
+             by_status[Index(asset::Status::kMissing)] +
+             by_status[Index(asset::Status::kError)] >
+         0;
+}
+
+std::vector<diag::Finding> ToFindings(const ItemResult& result) {
+  std::vector<diag::Finding> out;
+  auto add = [&](Code code, std::string message, const std::string& pointer) {
+    diag::Finding f = diag::MakeFinding(code, std::move(message), pointer,
+                                        result.item.urn);
+    f.line = result.at.line;
+    f.column = result.at.column;
+    out.push_back(std::move(f));
+  };
+  const std::string kind(KindName(result.item.spec.kind));
+  const asset::Outcome& o = result.outcome;
+  switch (o.status) {
+    case asset::Status::kOk:
+      break;
+    case asset::Status::kMismatch:
+      add(Code::kAssetHashMismatch, kind + ": " + o.message, result.item.pointer);
+      break;
+    case asset::Status::kMissing:
+      add(Code::kAssetMissing, kind + ": " + o.message, result.item.pointer);
+      break;
+    case asset::Status::kError:
+      add(Code::kAssetError, kind + ": " + o.message, result.item.pointer);
+      break;
+    case asset::Status::kUnverifiable:
+      add(Code::kAssetUnverifiable, kind + ": " + o.message, result.item.pointer);
+      break;
+    case asset::Status::kNoHash:
+      add(Code::kAssetNoHash, kind + ": " + o.message, result.item.pointer);
+      break;
+  }
+  for (const PlacedNote& n : result.item.notes) {
+    add(CodeForNote(n.note.code), n.note.message, n.pointer);
+  }
+  return out;
+}
+
+Auditor::Auditor(asset::Options options, int jobs, Sink sink)
+    : options_(std::move(options)), sink_(std::move(sink)), pool_(jobs) {}
+
+void Auditor::OnLeaf(const state::Leaf& leaf, state::Context& context) {
+  FindInLeaf(leaf, options_, [&](FoundItem&& item) {
+    auto result = std::make_shared<ItemResult>();
+    result->at = context.Locate(item.offset);
+    result->item = std::move(item);
+    pool_.Submit(
+        [result, this] {
+          result->outcome = CheckItem(result->item, options_);
+          // Asset text may be a secret: drop it before it travels further.
+          result->item.spec.text.reset();
+          result->item.spec.assets.clear();
+        },
+        [result, this] { sink_(std::move(*result)); });
+  });
+}
+
+void Auditor::Enqueue(std::function<void()> deliver) {
+  pool_.Submit([] {}, std::move(deliver));
+}
+
+void Auditor::Finish() { pool_.Finish(); }
+
+}  // namespace pstate::audit
