@@ -60,7 +60,7 @@ class StreamReader final : public Context {
   std::uint64_t Offset() const { return window_.OffsetOf(pos_); }
 
   Status ReadObject(Level level);
-  Status ReadMember(Level level, std::string_view key, std::uint64_t key_offset);
+  Status ReadMember(Level level, std::string_view key, io::LineColumn key_at);
   Status ReadLeafArray(Role element_role, std::string_view name);
   Status ReadLeafObject(Role member_role, std::string_view name);
   Status ReadContainerOrLeaf(char open, Role element_role, std::string_view name,
@@ -68,6 +68,13 @@ class StreamReader final : public Context {
   Status EmitLeaf(Role role, std::string_view key, std::size_t index);
   void Note(Code code, std::string message, std::uint64_t offset) {
     Report(diag::MakeFinding(code, std::move(message), pointer_.str()), offset);
+  }
+  /// Like Note, at a place located before the window moved on.
+  void NoteAt(Code code, std::string message, io::LineColumn at) {
+    diag::Finding f = diag::MakeFinding(code, std::move(message), pointer_.str());
+    f.line = at.line;
+    f.column = at.column;
+    report_.Add(std::move(f));
   }
 
   void InterpretVersion(const json::Value& v);
@@ -291,6 +298,8 @@ Status StreamReader::ReadObject(Level level) {
     s = ParseValue(&key_value);
     if (!s.ok()) return s;
     std::string key = key_value.Str();
+    // Expect() may refill the window and move the key's bytes: copy them.
+    std::string raw_key(key_value.raw());
     if (!seen.insert(key).second) {
       Report(diag::MakeFinding(Code::kJsonDuplicateKey,
                                "duplicate key \"" + key +
@@ -298,11 +307,14 @@ Status StreamReader::ReadObject(Level level) {
                                pointer_.str()),
              key_offset);
     }
+    // Findings about the member point at its key: locate it before
+    // Expect() may refill the window past it.
+    io::LineColumn key_at = window_.Locate(key_offset);
     s = Expect(':', "after object key");
     if (!s.ok()) return s;
-    handler_.Key(key_value.raw());
+    handler_.Key(raw_key);
     std::size_t mark = pointer_.PushKey(key);
-    s = ReadMember(level, key, key_offset);
+    s = ReadMember(level, key, key_at);
     pointer_.Pop(mark);
     if (!s.ok()) return s;
     s = Peek(&c);
@@ -422,6 +434,8 @@ Status StreamReader::ReadLeafObject(Role member_role, std::string_view name) {
     s = ParseValue(&key_value);
     if (!s.ok()) return s;
     std::string key = key_value.Str();
+    // Expect() may refill the window and move the key's bytes: copy them.
+    std::string raw_key(key_value.raw());
     if (!seen.insert(key).second) {
       Report(diag::MakeFinding(Code::kJsonDuplicateKey,
                                "duplicate key \"" + key +
@@ -431,7 +445,7 @@ Status StreamReader::ReadLeafObject(Role member_role, std::string_view name) {
     }
     s = Expect(':', "after object key");
     if (!s.ok()) return s;
-    handler_.Key(key_value.raw());
+    handler_.Key(raw_key);
     std::size_t mark = pointer_.PushKey(key);
     s = EmitLeaf(member_role, key, 0);
     pointer_.Pop(mark);
@@ -460,11 +474,11 @@ Status StreamReader::ReadLeafObject(Role member_role, std::string_view name) {
 }
 
 Status StreamReader::ReadMember(Level level, std::string_view key,
-                                std::uint64_t key_offset) {
+                                io::LineColumn key_at) {
   auto unknown = [&]() -> Status {
-    Note(Code::kFieldUnknown,
-         "unknown field \"" + std::string(key) + "\"; Pulumi ignores it",
-         key_offset);
+    NoteAt(Code::kFieldUnknown,
+           "unknown field \"" + std::string(key) + "\"; Pulumi ignores it",
+           key_at);
     return EmitLeaf(Role::kUnknown, key, 0);
   };
   auto begin_kind = [&](EnvelopeKind kind) {
@@ -521,10 +535,10 @@ Status StreamReader::ReadMember(Level level, std::string_view key,
         if (key == "latest") return deployment_value(EnvelopeKind::kLegacyCheckpoint);
         if (key == "config") return EmitLeaf(Role::kConfig, key, 0);
         if (key == "target") {
-          Note(Code::kFieldUnknown,
-               "\"target\" is the pre-2018 name of \"stack\"; Pulumi ignores "
-               "it, so the checkpoint has no stack name",
-               key_offset);
+          NoteAt(Code::kFieldUnknown,
+                 "\"target\" is the pre-2018 name of \"stack\"; Pulumi ignores "
+                 "it, so the checkpoint has no stack name",
+                 key_at);
         }
         return EmitLeaf(Role::kStack, key, 0);
       }

@@ -1,0 +1,178 @@
+#include "pstate/state/urn.h"
+
+#include <gtest/gtest.h>
+
+#include "pstate/json/parser.h"
+#include "pstate/state/signature.h"
+
+namespace pstate::state {
+namespace {
+
+TEST(ParseUrnTest, Valid) {
+  auto urn = ParseUrn("urn:pulumi:dev::proj::aws:s3/bucket:Bucket::my-bucket");
+  ASSERT_TRUE(urn.has_value());
+  EXPECT_EQ(urn->stack, "dev");
+  EXPECT_EQ(urn->project, "proj");
+  EXPECT_EQ(urn->qualified_type, "aws:s3/bucket:Bucket");
+  EXPECT_EQ(urn->name, "my-bucket");
+  EXPECT_EQ(urn->type(), "aws:s3/bucket:Bucket");
+  EXPECT_EQ(urn->parent_chain(), "");
+}
+
+TEST(ParseUrnTest, QualifiedTypeWithParents) {
+  auto urn = ParseUrn(
+      "urn:pulumi:prod::web::my:mod:App$my:mod:Tier$aws:ec2/instance:Instance::vm");
+  ASSERT_TRUE(urn.has_value());
+  EXPECT_EQ(urn->qualified_type,
+            "my:mod:App$my:mod:Tier$aws:ec2/instance:Instance");
+  EXPECT_EQ(urn->type(), "aws:ec2/instance:Instance");
+  EXPECT_EQ(urn->parent_chain(), "my:mod:App$my:mod:Tier");
+  EXPECT_EQ(urn->name, "vm");
+}
+
+TEST(ParseUrnTest, NameMayContainSeparators) {
+  auto urn = ParseUrn("urn:pulumi:dev::proj::pkg:index:Res::a::b::c");
+  ASSERT_TRUE(urn.has_value());
+  EXPECT_EQ(urn->qualified_type, "pkg:index:Res");
+  EXPECT_EQ(urn->name, "a::b::c");
+  auto empty_name = ParseUrn("urn:pulumi:dev::proj::pkg:index:Res::");
+  ASSERT_TRUE(empty_name.has_value());
+  EXPECT_EQ(empty_name->name, "");
+}
+
+TEST(ParseUrnTest, Invalid) {
+  EXPECT_FALSE(ParseUrn("").has_value());
+  EXPECT_FALSE(ParseUrn("urn:pulumi:").has_value());
+  EXPECT_FALSE(ParseUrn("urn:pulumi:dev").has_value());
+  EXPECT_FALSE(ParseUrn("urn:pulumi:dev::proj").has_value());
+  EXPECT_FALSE(ParseUrn("urn:pulumi:dev::proj::type").has_value());
+  EXPECT_FALSE(ParseUrn("urn:pulumi:dev::proj::type:name").has_value());
+  EXPECT_FALSE(ParseUrn("urn:pulumu:dev::proj::type::name").has_value());
+  EXPECT_FALSE(ParseUrn("URN:pulumi:dev::proj::type::name").has_value());
+  EXPECT_FALSE(ParseUrn(" urn:pulumi:dev::proj::type::name").has_value());
+  EXPECT_FALSE(ParseUrn("pulumi:dev::proj::type::name").has_value());
+}
+
+TEST(IsProviderTypeTest, Cases) {
+  EXPECT_TRUE(IsProviderType("pulumi:providers:aws"));
+  EXPECT_TRUE(IsProviderType("pulumi:providers:kubernetes"));
+  EXPECT_FALSE(IsProviderType("pulumi:providers:"));
+  EXPECT_FALSE(IsProviderType("pulumi:providers"));
+  EXPECT_FALSE(IsProviderType("pulumi:providers:aws:extra"));
+  EXPECT_FALSE(IsProviderType("pulumi:pulumi:Stack"));
+  EXPECT_FALSE(IsProviderType("aws:s3/bucket:Bucket"));
+  EXPECT_FALSE(IsProviderType(""));
+}
+
+TEST(ParseProviderReferenceTest, SplitsAtTheLastSeparator) {
+  std::string_view why = "unset";
+  auto ref = ParseProviderReference(
+      "urn:pulumi:dev::proj::pulumi:providers:aws::default_6_0_0::"
+      "c1b2a3d4-0000-4000-8000-000000000000",
+      &why);
+  ASSERT_TRUE(ref.has_value()) << why;
+  EXPECT_EQ(ref->urn, "urn:pulumi:dev::proj::pulumi:providers:aws::default_6_0_0");
+  EXPECT_EQ(ref->id, "c1b2a3d4-0000-4000-8000-000000000000");
+  // A provider whose name contains "::": the id is after the last one.
+  ref = ParseProviderReference(
+      "urn:pulumi:dev::proj::pulumi:providers:aws::a::b::id", &why);
+  ASSERT_TRUE(ref.has_value());
+  EXPECT_EQ(ref->urn, "urn:pulumi:dev::proj::pulumi:providers:aws::a::b");
+  EXPECT_EQ(ref->id, "id");
+  // A provider under a component: the URN's own type counts.
+  const std::string under_component =
+      "urn:pulumi:dev::proj::my:C$pulumi:providers:gcp::p::" +
+      std::string(kUnknownId);
+  ref = ParseProviderReference(under_component, &why);
+  ASSERT_TRUE(ref.has_value());
+  EXPECT_EQ(ref->id, kUnknownId);
+  // An empty id is accepted, as Pulumi does.
+  ref = ParseProviderReference(
+      "urn:pulumi:dev::proj::pulumi:providers:aws::default::", &why);
+  ASSERT_TRUE(ref.has_value());
+  EXPECT_EQ(ref->id, "");
+}
+
+TEST(ParseProviderReferenceTest, Errors) {
+  std::string_view why;
+  EXPECT_FALSE(ParseProviderReference("no separator at all", &why));
+  EXPECT_NE(why.find("::"), std::string_view::npos) << why;
+  why = {};
+  EXPECT_FALSE(ParseProviderReference("not-a-urn::id", &why));
+  EXPECT_NE(why.find("not a valid URN"), std::string_view::npos) << why;
+  why = {};
+  // Three separators: the URN part is "urn:pulumi:dev::proj::pulumi:providers:aws"
+  // which has too few parts.
+  EXPECT_FALSE(ParseProviderReference(
+      "urn:pulumi:dev::proj::pulumi:providers:aws::id", &why));
+  EXPECT_NE(why.find("not a valid URN"), std::string_view::npos) << why;
+  why = {};
+  EXPECT_FALSE(ParseProviderReference(
+      "urn:pulumi:dev::proj::aws:s3/bucket:Bucket::b::id", &why));
+  EXPECT_NE(why.find("provider type"), std::string_view::npos) << why;
+  why = {};
+  EXPECT_FALSE(ParseProviderReference(
+      "urn:pulumi:dev::proj::pulumi:providers:aws:x::b::id", &why));
+  EXPECT_NE(why.find("provider type"), std::string_view::npos) << why;
+}
+
+SigKind Classify(const std::string& text) {
+  json::Arena arena;
+  json::Parser parser;
+  json::Value v;
+  EXPECT_EQ(parser.ParseDocument(text, 0, arena, &v), json::ParseStatus::kOk)
+      << text;
+  return ClassifySignature(v);
+}
+
+std::string SigObject(std::string_view sig, std::string_view rest = "") {
+  return "{\"" + std::string(kSigKey) + "\":\"" + std::string(sig) + "\"" +
+         std::string(rest) + "}";
+}
+
+TEST(ClassifySignatureTest, EachKind) {
+  EXPECT_EQ(Classify(SigObject(kSigAsset, ",\"hash\":\"\"")), SigKind::kAsset);
+  EXPECT_EQ(Classify(SigObject(kSigArchive)), SigKind::kArchive);
+  EXPECT_EQ(Classify(SigObject(kSigSecret, ",\"ciphertext\":\"x\"")),
+            SigKind::kSecret);
+  EXPECT_EQ(Classify(SigObject(kSigResourceReference)),
+            SigKind::kResourceReference);
+  EXPECT_EQ(Classify(SigObject(kSigSpecialFloat)), SigKind::kSpecialFloat);
+  EXPECT_EQ(Classify(SigObject(kSigByteString)), SigKind::kByteString);
+  EXPECT_EQ(Classify(SigObject(kSigOutputValue)), SigKind::kOutputValue);
+  EXPECT_EQ(Classify(SigObject("0123456789abcdef")), SigKind::kUnknown);
+  EXPECT_EQ(Classify(SigObject("")), SigKind::kUnknown);
+  EXPECT_EQ(Classify("{\"" + std::string(kSigKey) + "\":42}"), SigKind::kUnknown);
+  EXPECT_EQ(Classify("{\"" + std::string(kSigKey) + "\":null}"),
+            SigKind::kUnknown);
+}
+
+TEST(ClassifySignatureTest, PlainValuesAndEscapes) {
+  EXPECT_EQ(Classify("{}"), SigKind::kNone);
+  EXPECT_EQ(Classify(R"({"a":"1b47061264138c4ac30d75fd1eb44270"})"),
+            SigKind::kNone);
+  EXPECT_EQ(Classify("\"" + std::string(kSigSecret) + "\""), SigKind::kNone);
+  EXPECT_EQ(Classify("[" + SigObject(kSigSecret) + "]"), SigKind::kNone);
+  EXPECT_EQ(Classify("null"), SigKind::kNone);
+  // Key and value compared unescaped.
+  std::string key(kSigKey);
+  std::string escaped_key = key.substr(0, key.size() - 1) + "\\u0064";
+  ASSERT_EQ(key.back(), 'd');
+  EXPECT_EQ(Classify("{\"" + escaped_key + "\":\"" + std::string(kSigSecret) +
+                     "\"}"),
+            SigKind::kSecret);
+  std::string sig(kSigAsset);
+  EXPECT_EQ(Classify(SigObject(sig.substr(0, sig.size() - 1) + "\\u0037")),
+            SigKind::kAsset);
+  ASSERT_EQ(sig.back(), '7');
+}
+
+TEST(ClassifySignatureTest, Names) {
+  EXPECT_EQ(SigKindName(SigKind::kNone), "value");
+  EXPECT_EQ(SigKindName(SigKind::kSecret), "secret");
+  EXPECT_EQ(SigKindName(SigKind::kResourceReference), "resource reference");
+  EXPECT_EQ(SigKindName(SigKind::kUnknown), "unknown signature");
+}
+
+}  // namespace
+}  // namespace pstate::state
