@@ -62,7 +62,7 @@ class KnownSecrets {
   /// Number of distinct matchable plaintexts.
   std::size_t size() const { return patterns_.size(); }
   /// The id-th plaintext (ids are dense, in order of addition).
-  std::string_view plaintext(std::size_t id) const { return patterns_[id]; }
+  std::string_view plaintext(std::size_t id) const { return *patterns_[id]; }
 
   /// The distinct known plaintexts occurring in `text`, in order of first
   /// occurrence end, at most `limit` of them. Appends ids to `ids`.
@@ -76,8 +76,8 @@ class KnownSecrets {
   struct Automaton;
   void Flush() const;
 
-  std::vector<std::string> patterns_;
-  std::unordered_set<std::string_view> index_;  // views into patterns_' strings
+  std::unordered_set<std::string> set_;          // owns the plaintexts
+  std::vector<const std::string*> patterns_;     // by id, into set_ (stable)
   mutable std::vector<std::unique_ptr<Automaton>> automata_;
   mutable std::size_t built_ = 0;  // patterns_[0, built_) are in automata_
 };
@@ -94,6 +94,9 @@ class SecretCollector {
   /// `decrypt` may be null (plaintext secrets only).
   SecretCollector(KnownSecrets* known, const Decryptor* decrypt)
       : known_(known), decrypt_(decrypt) {}
+
+  /// Changes the decryptor (e.g. once the secrets provider was read).
+  void set_decryptor(const Decryptor* decrypt) { decrypt_ = decrypt; }
 
   /// Adds every secret found in `value` (secret objects at any depth).
   void Collect(const json::Value& value);

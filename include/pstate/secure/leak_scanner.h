@@ -10,7 +10,10 @@
 //      a top-level property that is a secret object in `inputs` but a
 //      non-empty plaintext value in `outputs`, or the reverse; the plaintext
 //      side is the location. (`__inputs` inside Kubernetes outputs is
-//      compared with `inputs` the same way.)
+//      compared with `inputs` the same way.) When the secret's value is
+//      known (a `plaintext` secret, or decryptable) and differs from the
+//      plaintext side (e.g. an output that is a hash of a secret input), it
+//      is not reported.
 //  leak-known-secret
 //      a non-secret string (a property value at any depth in inputs or
 //      outputs, the `id`, `importID` or the URN) containing the plaintext of a
@@ -18,7 +21,10 @@
 //  leak-credential-property
 //      a non-secret string under a credential property name
 //      (scan::IsCredentialPropertyName on the nearest member name), plausible
-//      (scan::IsPlausibleCredentialValue), not a passphrase-ciphertext shape;
+//      (scan::IsPlausibleCredentialValue), not a passphrase-ciphertext shape,
+//      not a setting word (required, optional, enabled, disabled, default,
+//      auto, automatic, manual, managed, inherit, generated, random, ...: the
+//      values of enum-typed properties such as EC2's `httpTokens`);
 //      a `kubeconfig`-named value counts only when it carries credential
 //      material (token, password, client-key-data, ...), not when it only
 //      points at an exec plugin or a file.
@@ -39,11 +45,15 @@
 #define PSTATE_SECURE_LEAK_SCANNER_H_
 
 #include <cstdint>
+#include <functional>
+#include <optional>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 #include "pstate/diag/codes.h"
+#include "pstate/json/parser.h"
 #include "pstate/json/value.h"
 #include "pstate/secrets/fingerprint.h"
 #include "pstate/secure/known_secrets.h"
@@ -55,6 +65,9 @@ struct LeakOptions {
   const secrets::Fingerprinter* fingerprinter = nullptr;
   /// Optional: the state's known secrets (leak-known-secret needs it).
   const KnownSecrets* known_secrets = nullptr;
+  /// Optional: decrypts `ciphertext` secrets so leak-secret-mismatch can
+  /// compare values (null: only `plaintext` secrets are compared).
+  const Decryptor* decryptor = nullptr;
   bool additional_secret_outputs = true;
   bool secret_mismatch = true;
   bool known_secret = true;
@@ -78,6 +91,9 @@ class LeakScanner {
  public:
   explicit LeakScanner(const LeakOptions& options);
 
+  /// Replaces LeakOptions::decryptor (e.g. once the provider is known).
+  void set_decryptor(const Decryptor* decryptor) { options_.decryptor = decryptor; }
+
   /// Scans one resource object (a leaf of "resources" or a pending
   /// operation's "resource"); `base_pointer` is that object's pointer.
   /// Appends leaks in document order within each rule.
@@ -93,10 +109,22 @@ class LeakScanner {
   bool ScanString(const json::Value& value, std::string_view nearest_key,
                   bool by_name, Walk& walk);
   std::string Fingerprint(const json::Value& value) const;
+  bool IsCredentialName(std::string_view key);
+  /// The compact JSON of a secret's value, when known.
+  std::optional<std::string> SecretValueText(const json::Value& secret);
+
+  struct StringHash {
+    using is_transparent = void;
+    std::size_t operator()(std::string_view s) const {
+      return std::hash<std::string_view>{}(s);
+    }
+  };
 
   LeakOptions options_;
   std::vector<std::size_t> ids_;
   std::string scratch_;
+  json::Parser parser_;
+  std::unordered_map<std::string, bool, StringHash, std::equal_to<>> name_cache_;
 };
 
 /// Short fingerprint of a value: the decoded string, or the compact JSON text

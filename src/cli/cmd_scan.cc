@@ -1,0 +1,215 @@
+// pstate scan FILE...: secrets stored in the clear (docs/scan.md).
+#include <unistd.h>
+
+#include <filesystem>
+#include <iostream>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "cli/command.h"
+#include "cli/exit_code.h"
+#include "cli/terminal.h"
+#include "pstate/diag/render.h"
+#include "pstate/io/input.h"
+#include "pstate/secrets/fingerprint.h"
+#include "pstate/secrets/passphrase_source.h"
+#include "pstate/secure/known_secrets.h"
+#include "pstate/secure/leak_scan_handler.h"
+#include "pstate/state/reader.h"
+
+#ifndef PSTATE_VERSION
+#define PSTATE_VERSION "0.0.0"
+#endif
+
+namespace pstate::cli {
+namespace {
+
+struct ScanFlags {
+  std::vector<std::string> files;
+  std::string format = "text";
+  std::string color = "auto";
+  std::size_t max_findings = 10000;
+  bool quiet = false;
+  bool decrypt = false;
+  std::string passphrase_file;
+  std::string key_file;
+};
+
+bool IsScanFinding(diag::Code code) {
+  switch (code) {
+    case diag::Code::kLeakKnownSecret:
+    case diag::Code::kLeakAdditionalSecretOutput:
+    case diag::Code::kLeakSecretMismatch:
+    case diag::Code::kLeakCredentialProperty:
+    case diag::Code::kLeakCredentialFormat:
+      return true;
+    default:
+      return diag::IsFatal(code);
+  }
+}
+
+/// Keeps what scan reports: leaks and the reasons an input is unreadable
+/// (the reader's other findings, e.g. duplicate keys, are verify's job).
+void CopyScanFindings(const diag::Report& from, diag::Report* to) {
+  for (const diag::Finding& f : from.findings()) {
+    if (IsScanFinding(f.code)) to->Add(f);
+  }
+  to->set_resources(from.summary().resources);
+}
+
+struct FileResult {
+  std::unique_ptr<diag::Report> report;
+  bool failed = false;  ///< a usage-level problem, already printed
+};
+
+FileResult ScanOne(const std::string& path, const ScanFlags& flags,
+                   const secrets::Fingerprinter& fingerprinter,
+                   const secure::DecryptOptions& decrypt) {
+  std::string name = path == "-" ? "<stdin>" : path;
+  FileResult result;
+  result.report = std::make_unique<diag::Report>(name, flags.max_findings);
+  std::error_code ec;
+  bool two_pass = path != "-" && std::filesystem::is_regular_file(path, ec);
+  auto fail = [&](const Status& status) {
+    std::cerr << "pstate: error: " << name << ": " << status.message() << "\n";
+    result.failed = true;
+  };
+
+  secure::KnownSecrets known;
+  secure::SecretCollectHandler collect(&known, decrypt);
+  state::ReadOptions options;
+  options.on_progress = MakeProgress(name, flags.quiet);
+  if (two_pass) {
+    auto input = io::OpenInput(path);
+    if (!input.ok()) {
+      result.report->Add(diag::MakeFinding(diag::Code::kIoError, input.status().message()));
+      return result;
+    }
+    diag::Report scratch(name);
+    Status status = state::Read(**input, collect, scratch, options);
+    EndProgress();
+    if (!status.ok()) {
+      CopyScanFindings(scratch, result.report.get());
+      return result;
+    }
+    if (!collect.error().ok()) {
+      fail(collect.error());
+      return result;
+    }
+    if (collect.undecryptable() > 0) {
+      std::cerr << "pstate: warning: " << name << ": " << collect.undecryptable()
+                << " secret(s) could not be decrypted and are not matched\n";
+    }
+  }
+  auto input = io::OpenInput(path);
+  if (!input.ok()) {
+    result.report->Add(diag::MakeFinding(diag::Code::kIoError, input.status().message()));
+    return result;
+  }
+  diag::Report scratch(name);
+  secure::LeakScanHandler scan(&fingerprinter, &known, /*collect=*/!two_pass, decrypt,
+                               two_pass ? collect.decryptor() : nullptr);
+  Status status = state::Read(**input, scan, scratch, options);
+  EndProgress();
+  (void)status;  // the report holds the located reason
+  if (!scan.error().ok()) {
+    fail(scan.error());
+    return result;
+  }
+  CopyScanFindings(scratch, result.report.get());
+  return result;
+}
+
+int RunScan(const ScanFlags& flags) {
+  std::optional<secrets::Fingerprinter> fingerprinter;
+  if (!flags.key_file.empty()) {
+    auto fp = secrets::Fingerprinter::FromKeyFile(flags.key_file);
+    if (!fp.ok()) {
+      std::cerr << "pstate: error: --key-file: " << fp.status().message() << "\n";
+      return kExitUnreadable;
+    }
+    fingerprinter.emplace(std::move(*fp));
+  } else {
+    fingerprinter.emplace(secrets::Fingerprinter::WithRandomKey());
+  }
+  secure::DecryptOptions decrypt;
+  decrypt.enabled = flags.decrypt || !flags.passphrase_file.empty();
+  if (decrypt.enabled) {
+    std::optional<std::filesystem::path> file;
+    if (!flags.passphrase_file.empty()) file = flags.passphrase_file;
+    auto passphrase = secrets::ResolvePassphrase(file);
+    if (passphrase.ok()) {
+      decrypt.passphrase = std::move(*passphrase);
+    } else if (file || passphrase.status().code() != Errc::kInvalidArgument) {
+      std::cerr << "pstate: error: " << passphrase.status().message() << "\n";
+      return kExitUnreadable;
+    }
+    // No passphrase anywhere: fine unless a state uses the passphrase provider.
+  }
+
+  std::vector<std::unique_ptr<diag::Report>> reports;
+  bool unreadable = false;
+  bool errors = false;
+  diag::TextOptions text;
+  text.color = UseColor(flags.color, STDOUT_FILENO);
+  for (const std::string& path : flags.files) {
+    FileResult result = ScanOne(path, flags, *fingerprinter, decrypt);
+    if (result.failed) {
+      unreadable = true;
+      continue;
+    }
+    auto& report = result.report;
+    unreadable |= report->fatal();
+    errors |= report->summary().errors > 0;
+    if (flags.format == "text") {
+      diag::RenderText(*report, std::cout, text);
+    } else if (flags.format == "json") {
+      diag::RenderJsonLine(*report, std::cout);
+    }
+    std::cout.flush();
+    if (flags.format == "sarif") reports.push_back(std::move(report));
+  }
+  if (flags.format == "sarif") {
+    std::vector<const diag::Report*> views;
+    for (const auto& r : reports) views.push_back(r.get());
+    diag::RenderSarif(views, std::cout, PSTATE_VERSION);
+  }
+  if (unreadable) return kExitUnreadable;
+  return errors ? kExitFindings : kExitOk;
+}
+
+}  // namespace
+
+std::function<int()> SetupScan(CLI::App& app) {
+  auto flags = std::make_shared<ScanFlags>();
+  app.add_option("files", flags->files,
+                 "State files (export or checkpoint; plain, gzip or zstd); "
+                 "- reads standard input")
+      ->required();
+  app.add_option("--format", flags->format, "Output format")
+      ->check(CLI::IsMember({"text", "json", "sarif"}))
+      ->capture_default_str();
+  app.add_flag("--decrypt", flags->decrypt,
+               "Also decrypt ciphertext secrets (passphrase or b64 provider) "
+               "so their plaintexts are searched for; the passphrase comes "
+               "from --passphrase-file, PULUMI_CONFIG_PASSPHRASE or "
+               "PULUMI_CONFIG_PASSPHRASE_FILE");
+  app.add_option("--passphrase-file", flags->passphrase_file,
+                 "Read the passphrase from this file (implies --decrypt)");
+  app.add_option("--key-file", flags->key_file,
+                 "Key for fingerprints, so they match across runs (default: "
+                 "a random key per run)");
+  app.add_option("--max-findings", flags->max_findings,
+                 "Print at most N findings per file (all are counted); 0 "
+                 "prints all")
+      ->capture_default_str();
+  app.add_option("--color", flags->color, "Colour text output")
+      ->check(CLI::IsMember({"auto", "always", "never"}))
+      ->capture_default_str();
+  app.add_flag("-q,--quiet", flags->quiet, "No progress line on stderr");
+  return [flags] { return RunScan(*flags); };
+}
+
+}  // namespace pstate::cli

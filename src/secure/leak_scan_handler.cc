@@ -1,0 +1,134 @@
+#include "pstate/secure/leak_scan_handler.h"
+
+#include <utility>
+
+#include "pstate/diag/finding.h"
+#include "pstate/secrets/b64_crypter.h"
+#include "pstate/secrets/passphrase.h"
+
+namespace pstate::secure {
+
+struct ProviderDecryption::Crypter {
+  std::optional<secrets::PassphraseCrypter> passphrase;
+  secrets::B64Crypter b64;
+};
+
+ProviderDecryption::~ProviderDecryption() = default;
+
+void ProviderDecryption::Configure(const json::Value& providers) {
+  if (!options_.enabled || !providers.is_object()) return;
+  const json::Value* type = providers.Find("type");
+  if (type == nullptr || !type->is_string()) return;
+  std::string kind = type->Str();
+  auto crypter = std::make_shared<Crypter>();
+  if (kind == "b64") {
+    decryptor_ = [crypter](std::string_view ct) -> std::optional<std::string> {
+      auto r = crypter->b64.Decrypt(ct);
+      if (!r.ok()) return std::nullopt;
+      return std::move(*r);
+    };
+  } else if (kind == "passphrase") {
+    const json::Value* state = providers.Find("state");
+    const json::Value* salt = state != nullptr && state->is_object() ? state->Find("salt") : nullptr;
+    if (salt == nullptr || !salt->is_string()) {
+      error_ = Status(Errc::kFormat,
+                      "cannot decrypt: the passphrase provider's state has no salt");
+      return;
+    }
+    if (!options_.passphrase) {
+      error_ = Status(Errc::kInvalidArgument,
+                      "cannot decrypt: the state uses the passphrase provider; give "
+                      "--passphrase-file or set PULUMI_CONFIG_PASSPHRASE or "
+                      "PULUMI_CONFIG_PASSPHRASE_FILE");
+      return;
+    }
+    auto unlocked = secrets::PassphraseCrypter::FromSalt(salt->Str(), *options_.passphrase);
+    if (!unlocked.ok()) {
+      error_ = Status(unlocked.status().code(),
+                      "cannot decrypt: " + unlocked.status().message());
+      return;
+    }
+    crypter->passphrase.emplace(std::move(*unlocked));
+    decryptor_ = [crypter](std::string_view ct) -> std::optional<std::string> {
+      auto r = crypter->passphrase->Decrypt(ct);
+      if (!r.ok()) return std::nullopt;
+      return std::move(*r);
+    };
+  } else {
+    error_ = Status(Errc::kUnsupported,
+                    "cannot decrypt offline: secrets provider \"" + kind +
+                        "\" needs its service or key management system");
+    return;
+  }
+  crypter_ = std::move(crypter);
+  ready_ = true;
+}
+
+namespace {
+
+const json::Value* ResourceOf(const state::Leaf& leaf) {
+  if (leaf.role == state::Role::kResource) return &leaf.value;
+  if (leaf.role == state::Role::kPendingOperation && leaf.value.is_object()) {
+    return leaf.value.Find("resource");
+  }
+  return nullptr;
+}
+
+}  // namespace
+
+SecretCollectHandler::SecretCollectHandler(KnownSecrets* known,
+                                           const DecryptOptions& decrypt)
+    : decryption_(decrypt), collector_(known, nullptr), known_(known) {}
+
+void SecretCollectHandler::OnLeaf(state::Leaf& leaf, state::Context& context) {
+  (void)context;
+  if (leaf.role == state::Role::kSecretsProviders) {
+    decryption_.Configure(leaf.value);
+    collector_.set_decryptor(decryption_.decryptor());
+    return;
+  }
+  const json::Value* resource = ResourceOf(leaf);
+  if (resource != nullptr) collector_.Collect(*resource);
+}
+
+LeakScanHandler::LeakScanHandler(const secrets::Fingerprinter* fingerprinter,
+                                 KnownSecrets* known, bool collect,
+                                 const DecryptOptions& decrypt,
+                                 const Decryptor* decryptor)
+    : decryption_(collect ? decrypt : DecryptOptions{}),
+      collector_(known, nullptr),
+      known_(known),
+      collect_(collect),
+      scanner_([&] {
+        LeakOptions options;
+        options.fingerprinter = fingerprinter;
+        options.known_secrets = known;
+        options.decryptor = decryptor;
+        return options;
+      }()) {}
+
+void LeakScanHandler::OnLeaf(state::Leaf& leaf, state::Context& context) {
+  if (leaf.role == state::Role::kSecretsProviders) {
+    if (collect_) {
+      decryption_.Configure(leaf.value);
+      collector_.set_decryptor(decryption_.decryptor());
+      scanner_.set_decryptor(decryption_.decryptor());
+    }
+    return;
+  }
+  const json::Value* resource = ResourceOf(leaf);
+  if (resource == nullptr) return;
+  if (collect_ && known_ != nullptr) collector_.Collect(*resource);
+  pointer_.assign(leaf.pointer);
+  if (resource != &leaf.value) pointer_ += "/resource";
+  found_.clear();
+  scanner_.ScanResource(*resource, pointer_, &found_);
+  for (Leak& leak : found_) {
+    ++leaks_;
+    context.Report(diag::MakeFinding(leak.code, std::move(leak.message),
+                                     std::move(leak.pointer), std::move(leak.urn)),
+                   leak.offset);
+  }
+}
+
+}  // namespace pstate::secure
