@@ -23,6 +23,7 @@ using pstate::cli::Command;
 const std::array kCommands = {
     Command{"verify", "Check states for every problem Pulumi would find and more",
             pstate::cli::SetupVerify},
+    Command{"scan", "Find secrets stored in the clear", pstate::cli::SetupScan},
     Command{"assets", "Check that every asset and archive still hashes to what the state recorded",
             pstate::cli::SetupAssets},
 };
