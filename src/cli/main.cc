@@ -26,6 +26,12 @@ const std::array kCommands = {
     Command{"scan", "Find secrets stored in the clear", pstate::cli::SetupScan},
     Command{"assets", "Check that every asset and archive still hashes to what the state recorded",
             pstate::cli::SetupAssets},
+    Command{"redact", "Write a copy of a state with every secret replaced",
+            pstate::cli::SetupRedact},
+    Command{"decrypt", "Decrypt every secret (passphrase or b64 provider) into the --show-secrets form",
+            pstate::cli::SetupDecrypt},
+    Command{"encrypt", "Encrypt every plaintext secret with the state's passphrase or b64 provider",
+            pstate::cli::SetupEncrypt},
 };
 
 }  // namespace

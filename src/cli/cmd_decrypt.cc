@@ -1,0 +1,112 @@
+// pstate decrypt IN [-o OUT] and pstate encrypt IN [-o OUT]: between a
+// state's encrypted form and the `pulumi stack export --show-secrets` form.
+#include <iostream>
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "cli/command.h"
+#include "cli/exit_code.h"
+#include "cli/terminal.h"
+#include "pstate/secure/crypt_pass.h"
+#include "pstate/secure/rewrite.h"
+
+namespace pstate::cli {
+namespace {
+
+struct CryptFlags {
+  secure::CryptMode mode = secure::CryptMode::kDecrypt;
+  std::string input;
+  std::string output = "-";
+  std::string passphrase_file;
+  unsigned threads = 0;
+  bool compact = false;
+  bool quiet = false;
+};
+
+int RunCrypt(const CryptFlags& flags) {
+  const char* name =
+      flags.mode == secure::CryptMode::kDecrypt ? "decrypt" : "encrypt";
+  secure::CryptOptions options;
+  options.mode = flags.mode;
+  if (!flags.passphrase_file.empty()) {
+    options.passphrase_file = flags.passphrase_file;
+  }
+  options.threads = flags.threads;
+  options.input_name = flags.input == "-" ? "<stdin>" : flags.input;
+
+  secure::RewriteOptions rewrite;
+  rewrite.input = flags.input;
+  rewrite.output = flags.output;
+  rewrite.layout =
+      flags.compact ? json::Layout::kCompact : json::Layout::kIndented;
+  rewrite.hold_output = true;  // nothing leaves before the passphrase is checked
+  rewrite.on_progress = MakeProgress(flags.input, flags.quiet);
+
+  std::unique_ptr<secure::CryptPass> pass;
+  secure::RewriteJob job;
+  job.make_pass = [&](secure::OutputGate* gate) -> state::StateWriter::Pass {
+    pass = std::make_unique<secure::CryptPass>(options, gate);
+    return [&](state::Leaf& leaf, state::Context& context) {
+      pass->Process(leaf, context);
+    };
+  };
+  job.pass_status = [&] { return pass->status(); };
+  Status status = secure::RewriteState(rewrite, job);
+  EndProgress();
+  if (!status.ok()) {
+    std::cerr << "pstate " << name << ": error: " << status.message() << "\n";
+    return kExitUnreadable;
+  }
+  if (!flags.quiet) {
+    const secure::CryptStats& s = pass->stats();
+    std::cerr << "pstate " << name << ": " << s.secrets << " secrets "
+              << (flags.mode == secure::CryptMode::kDecrypt ? "decrypted"
+                                                           : "encrypted")
+              << " (" << s.distinct << " distinct"
+              << (s.provider.empty() ? std::string()
+                                     : ", provider " + s.provider)
+              << ")\n";
+  }
+  return kExitOk;
+}
+
+std::function<int()> Setup(CLI::App& app, secure::CryptMode mode) {
+  auto flags = std::make_shared<CryptFlags>();
+  flags->mode = mode;
+  bool decrypt = mode == secure::CryptMode::kDecrypt;
+  app.add_option("input", flags->input,
+                 decrypt ? "State whose secrets to decrypt; - reads standard "
+                           "input"
+                         : "State in --show-secrets form to encrypt; - reads "
+                           "standard input")
+      ->required();
+  app.add_option("-o,--output", flags->output,
+                 "Where to write (default: standard output). A file appears "
+                 "only when every secret was handled")
+      ->capture_default_str();
+  app.add_option("--passphrase-file", flags->passphrase_file,
+                 "File holding the passphrase (trimmed); otherwise "
+                 "PULUMI_CONFIG_PASSPHRASE, then PULUMI_CONFIG_PASSPHRASE_FILE");
+  app.add_option("-j,--threads", flags->threads,
+                 "Threads for the crypto (0 = all cores)")
+      ->capture_default_str();
+  app.add_flag("--compact", flags->compact,
+               "One-line layout of file-backend checkpoints instead of "
+               "`pulumi stack export`'s 4-space layout");
+  app.add_flag("-q,--quiet", flags->quiet,
+               "No progress line and no summary on stderr");
+  return [flags] { return RunCrypt(*flags); };
+}
+
+}  // namespace
+
+std::function<int()> SetupDecrypt(CLI::App& app) {
+  return Setup(app, secure::CryptMode::kDecrypt);
+}
+
+std::function<int()> SetupEncrypt(CLI::App& app) {
+  return Setup(app, secure::CryptMode::kEncrypt);
+}
+
+}  // namespace pstate::cli
