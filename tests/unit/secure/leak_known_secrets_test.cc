@@ -1,0 +1,176 @@
+// KnownSecrets (matchable rule, Aho-Corasick search, incremental adds) and
+// SecretCollector (plaintext payloads, structured and nested secrets,
+// decryption).
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include "pstate/diag/render.h"
+#include "pstate/json/parser.h"
+#include "pstate/secrets/base64.h"
+#include "pstate/secure/known_secrets.h"
+
+namespace pstate::secure {
+namespace {
+
+std::vector<std::size_t> Find(const KnownSecrets& known, std::string_view text,
+                              std::size_t limit = 16) {
+  std::vector<std::size_t> ids;
+  known.FindIn(text, &ids, limit);
+  std::sort(ids.begin(), ids.end());
+  return ids;
+}
+
+TEST(MatchableSecret, RejectsShortCommonAndReferenceValues) {
+  EXPECT_TRUE(IsMatchableSecret("hunter2"));
+  EXPECT_TRUE(IsMatchableSecret("changeme"));
+  EXPECT_FALSE(IsMatchableSecret("abc12"));  // shorter than 6 bytes
+  EXPECT_FALSE(IsMatchableSecret("true"));
+  EXPECT_FALSE(IsMatchableSecret("123456789"));  // numbers
+  EXPECT_FALSE(IsMatchableSecret("[secret]"));   // redaction marker
+  EXPECT_FALSE(IsMatchableSecret("04da6b54-80e4-46f7-96ec-b56ff0331ba9"));
+  EXPECT_FALSE(IsMatchableSecret("arn:aws:secretsmanager:us-east-1:1:secret:x"));
+  EXPECT_FALSE(IsMatchableSecret("/etc/ssl/private/key.pem"));
+}
+
+TEST(KnownSecrets, AddDeduplicatesAndFiltersUnmatchable) {
+  KnownSecrets known;
+  EXPECT_TRUE(known.Add("hunter2"));
+  EXPECT_FALSE(known.Add("hunter2"));
+  EXPECT_FALSE(known.Add("true"));
+  EXPECT_EQ(known.size(), 1u);
+  EXPECT_TRUE(known.Contains("hunter2"));
+  EXPECT_FALSE(known.Contains("hunter"));
+}
+
+TEST(KnownSecrets, FindsShortAndLongPatternsAnywhere) {
+  KnownSecrets known;
+  ASSERT_TRUE(known.Add("hunter2"));
+  std::string pem = "-----BEGIN RSA PRIVATE KEY-----\n" + std::string(200, 'Q') +
+                    "zz9\n-----END RSA PRIVATE KEY-----\n";
+  ASSERT_TRUE(known.Add(pem));
+  EXPECT_EQ(Find(known, "hunter2"), (std::vector<std::size_t>{0}));
+  EXPECT_EQ(Find(known, "user=app pass=hunter2;"), (std::vector<std::size_t>{0}));
+  EXPECT_EQ(Find(known, "key: " + pem + " end"), (std::vector<std::size_t>{1}));
+  EXPECT_EQ(Find(known, "hunter2 and " + pem), (std::vector<std::size_t>{0, 1}));
+  // Negative: a prefix, a near miss and a truncated long pattern.
+  EXPECT_TRUE(Find(known, "hunter").empty());
+  EXPECT_TRUE(Find(known, "hunter3 huntex2").empty());
+  EXPECT_TRUE(Find(known, pem.substr(0, pem.size() - 2)).empty());
+  std::string altered = pem;
+  altered[100] = 'R';
+  EXPECT_TRUE(Find(known, altered).empty());
+}
+
+TEST(KnownSecrets, PatternsSharingAWindowAreAllVerified) {
+  KnownSecrets known;
+  // Same middle 32 bytes, different ends.
+  std::string middle(40, 'm');
+  ASSERT_TRUE(known.Add("aaaa" + middle + "aaaa"));
+  ASSERT_TRUE(known.Add("bbbb" + middle + "bbbb"));
+  EXPECT_EQ(Find(known, "x bbbb" + middle + "bbbb y"), (std::vector<std::size_t>{1}));
+  EXPECT_EQ(Find(known, "aaaa" + middle + "aaaa"), (std::vector<std::size_t>{0}));
+  EXPECT_TRUE(Find(known, "cccc" + middle + "cccc").empty());
+}
+
+TEST(KnownSecrets, OverlappingPatternsAndFailureLinks) {
+  KnownSecrets known;
+  ASSERT_TRUE(known.Add("abcabd"));
+  ASSERT_TRUE(known.Add("cabdxy"));
+  ASSERT_TRUE(known.Add("bdxyzz"));
+  EXPECT_EQ(Find(known, "abcabcabdxyzz"), (std::vector<std::size_t>{0, 1, 2}));
+  EXPECT_EQ(Find(known, "abcabcabdxyzz", 1).size(), 1u);
+}
+
+TEST(KnownSecrets, AddsAfterSearchesAreFound) {
+  KnownSecrets known;
+  std::vector<std::string> secrets;
+  for (int i = 0; i < 300; ++i) {
+    secrets.push_back("secret-value-" + std::to_string(i * 7919));
+    ASSERT_TRUE(known.Add(secrets.back()));
+    // Every earlier secret is still found after the automata were merged.
+    if (i % 37 == 0) {
+      for (int j = 0; j <= i; j += 13) {
+        auto ids = Find(known, "prefix " + secrets[static_cast<std::size_t>(j)] + " suffix");
+        ASSERT_FALSE(ids.empty()) << j;
+        EXPECT_NE(std::find(ids.begin(), ids.end(), static_cast<std::size_t>(j)), ids.end());
+      }
+    }
+  }
+  EXPECT_TRUE(Find(known, "secret-value-x").empty());
+}
+
+constexpr char kSig[] = "\"4dabf18193072939515e22adb298388d\":\"1b47061264138c4ac30d75fd1eb44270\"";
+
+json::Value ParseOrDie(std::string_view text, json::Arena& arena) {
+  json::Parser parser;
+  json::Value v;
+  EXPECT_EQ(parser.ParseDocument(text, 0, arena, &v), json::ParseStatus::kOk) << text;
+  return v;
+}
+
+std::string SecretObject(std::string_view field, std::string_view payload) {
+  return std::string("{") + kSig + ",\"" + std::string(field) + "\":" +
+         diag::JsonString(payload) + "}";
+}
+
+TEST(SecretCollector, PlaintextStringObjectAndNestedSecrets) {
+  KnownSecrets known;
+  SecretCollector collector(&known, nullptr);
+  // A nested secret inside a payload keeps its JSON text in `ciphertext`.
+  std::string inner = SecretObject("ciphertext", "\"nested-secret\"");
+  std::string object_payload =
+      "{\"user\":\"admin-user\",\"n\":123456789,\"inner\":" + inner + "}";
+  std::string doc = "{\"inputs\":{\"a\":" + SecretObject("plaintext", "\"hunter2-pw\"") +
+                    ",\"b\":[" + SecretObject("plaintext", object_payload) +
+                    "],\"c\":\"not-a-secret\"}}";
+  json::Arena arena;
+  collector.Collect(ParseOrDie(doc, arena));
+  EXPECT_TRUE(known.Contains("hunter2-pw"));
+  EXPECT_TRUE(known.Contains("admin-user"));
+  EXPECT_TRUE(known.Contains("nested-secret"));
+  EXPECT_FALSE(known.Contains("not-a-secret"));
+  EXPECT_FALSE(known.Contains("123456789"));
+  EXPECT_EQ(known.size(), 3u);
+}
+
+TEST(SecretCollector, PayloadThatIsNotJsonIsOneString) {
+  KnownSecrets known;
+  SecretCollector collector(&known, nullptr);
+  collector.AddPayload("raw-not-json-text");
+  EXPECT_TRUE(known.Contains("raw-not-json-text"));
+}
+
+TEST(SecretCollector, CiphertextNeedsADecryptor) {
+  std::string payload = "\"from-ciphertext\"";
+  std::string doc = std::string("{") + kSig + ",\"ciphertext\":\"" +
+                    secrets::Base64Encode(payload) + "\"}";
+  json::Arena arena;
+  json::Value v = ParseOrDie(doc, arena);
+  {
+    KnownSecrets known;
+    SecretCollector collector(&known, nullptr);
+    collector.Collect(v);
+    EXPECT_EQ(known.size(), 0u);
+  }
+  KnownSecrets known;
+  Decryptor decrypt = [](std::string_view ct) -> std::optional<std::string> {
+    auto r = secrets::Base64Decode(ct);
+    if (!r.ok()) return std::nullopt;
+    return std::move(*r);
+  };
+  SecretCollector collector(&known, &decrypt);
+  collector.Collect(v);
+  EXPECT_TRUE(known.Contains("from-ciphertext"));
+  Decryptor failing = [](std::string_view) -> std::optional<std::string> {
+    return std::nullopt;
+  };
+  SecretCollector failing_collector(&known, &failing);
+  failing_collector.Collect(v);
+  EXPECT_EQ(failing_collector.undecryptable(), 1u);
+}
+
+}  // namespace
+}  // namespace pstate::secure

@@ -1,0 +1,275 @@
+// LeakScanner: each rule with its negative cases.
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "pstate/diag/render.h"
+#include "pstate/json/parser.h"
+#include "pstate/secrets/fingerprint.h"
+#include "pstate/secure/known_secrets.h"
+#include "pstate/secure/leak_scanner.h"
+
+namespace pstate::secure {
+namespace {
+
+constexpr char kSig[] =
+    "\"4dabf18193072939515e22adb298388d\":\"1b47061264138c4ac30d75fd1eb44270\"";
+
+std::string Plain(std::string_view json_payload) {
+  return std::string("{") + kSig + ",\"plaintext\":" + diag::JsonString(json_payload) + "}";
+}
+std::string Cipher() {
+  return std::string("{") + kSig +
+         ",\"ciphertext\":\"v1:AAAAAAAAAAAAAAAA:AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA\"}";
+}
+
+class LeakScannerTest : public ::testing::Test {
+ protected:
+  LeakScannerTest() : fingerprinter_(*secrets::Fingerprinter::FromKey("test-key")) {}
+
+  /// Scans `resource` (JSON text) and returns its leaks.
+  std::vector<Leak> Scan(const std::string& resource, bool collect = true) {
+    json::Parser parser;
+    json::Value v;
+    EXPECT_EQ(parser.ParseDocument(resource, 0, arena_, &v), json::ParseStatus::kOk)
+        << resource;
+    if (collect) {
+      SecretCollector collector(&known_, nullptr);
+      collector.Collect(v);
+    }
+    LeakOptions options;
+    options.fingerprinter = &fingerprinter_;
+    options.known_secrets = &known_;
+    LeakScanner scanner(options);
+    std::vector<Leak> leaks;
+    scanner.ScanResource(v, "/deployment/resources/0", &leaks);
+    return leaks;
+  }
+
+  static std::string Resource(const std::string& inputs, const std::string& outputs,
+                              const std::string& extra = "") {
+    return "{\"urn\":\"urn:pulumi:dev::proj::t:m:R::name\",\"type\":\"t:m:R\","
+           "\"custom\":true,\"id\":\"res-id-1\",\"inputs\":" +
+           inputs + ",\"outputs\":" + outputs + extra + "}";
+  }
+
+  secrets::Fingerprinter fingerprinter_;
+  KnownSecrets known_;
+  json::Arena arena_;
+};
+
+// ---- leak-additional-secret-output
+
+TEST_F(LeakScannerTest, AdditionalSecretOutputInPlaintext) {
+  auto leaks = Scan(Resource("{}", "{\"result\":\"Zq8mK2pL9xVb\",\"other\":\"x\"}",
+                             ",\"additionalSecretOutputs\":[\"result\"]"));
+  ASSERT_EQ(leaks.size(), 1u);
+  EXPECT_EQ(leaks[0].code, diag::Code::kLeakAdditionalSecretOutput);
+  EXPECT_EQ(leaks[0].pointer, "/deployment/resources/0/outputs/result");
+  EXPECT_EQ(leaks[0].urn, "urn:pulumi:dev::proj::t:m:R::name");
+  ASSERT_NE(leaks[0].value, nullptr);
+  EXPECT_TRUE(leaks[0].value->StrEquals("Zq8mK2pL9xVb"));
+  EXPECT_NE(leaks[0].message.find("\"result\""), std::string::npos);
+  EXPECT_NE(leaks[0].message.find("(fingerprint " +
+                                  fingerprinter_.ShortFingerprint("Zq8mK2pL9xVb") + ")"),
+            std::string::npos);
+}
+
+TEST_F(LeakScannerTest, AdditionalSecretOutputNegatives) {
+  // Secret, null, empty, missing, non-string list entries: nothing.
+  auto leaks = Scan(Resource(
+      "{}", "{\"a\":" + Cipher() + ",\"b\":null,\"c\":\"\",\"d\":{},\"e\":[]}",
+      ",\"additionalSecretOutputs\":[\"a\",\"b\",\"c\",\"d\",\"e\",\"missing\",7]"));
+  EXPECT_TRUE(leaks.empty());
+}
+
+TEST_F(LeakScannerTest, AdditionalSecretOutputObjectHasNoSingleValue) {
+  auto leaks = Scan(Resource("{}", "{\"conf\":{\"k\":1}}",
+                             ",\"additionalSecretOutputs\":[\"conf\"]"));
+  ASSERT_EQ(leaks.size(), 1u);
+  EXPECT_EQ(leaks[0].value, nullptr);
+}
+
+// ---- leak-secret-mismatch
+
+TEST_F(LeakScannerTest, SecretInOutputsPlaintextInInputs) {
+  // pulumi/pulumi#13286: the private key in inputs, encrypted in outputs.
+  auto leaks = Scan(Resource("{\"privateKeyOpenssh\":\"some-key-material-text\"}",
+                             "{\"privateKeyOpenssh\":" + Cipher() + "}"));
+  ASSERT_EQ(leaks.size(), 1u);
+  EXPECT_EQ(leaks[0].code, diag::Code::kLeakSecretMismatch);
+  EXPECT_EQ(leaks[0].pointer, "/deployment/resources/0/inputs/privateKeyOpenssh");
+  EXPECT_NE(leaks[0].message.find("secret in outputs but plaintext in inputs"),
+            std::string::npos);
+}
+
+TEST_F(LeakScannerTest, SecretInInputsPlaintextInOutputs) {
+  auto leaks = Scan(Resource("{\"token\":" + Cipher() + "}",
+                             "{\"token\":\"abc-plain-token-value\"}"));
+  ASSERT_EQ(leaks.size(), 1u);
+  EXPECT_EQ(leaks[0].code, diag::Code::kLeakSecretMismatch);
+  EXPECT_EQ(leaks[0].pointer, "/deployment/resources/0/outputs/token");
+}
+
+TEST_F(LeakScannerTest, KubernetesInputsCopyInOutputs) {
+  // pulumi/pulumi-kubernetes#2300: outputs.data secret, outputs.__inputs.data not.
+  auto leaks = Scan(Resource(
+      "{\"kind\":\"Secret\"}",
+      "{\"__inputs\":{\"data\":{\"password\":\"czNjcjN0LXZhbHVl\"}},\"data\":" + Cipher() + "}"));
+  ASSERT_EQ(leaks.size(), 1u);
+  EXPECT_EQ(leaks[0].code, diag::Code::kLeakSecretMismatch);
+  EXPECT_EQ(leaks[0].pointer, "/deployment/resources/0/outputs/__inputs/data");
+  EXPECT_EQ(leaks[0].value, nullptr);  // an object
+}
+
+TEST_F(LeakScannerTest, MismatchNegatives) {
+  // Both secret; plaintext side empty or null; only on one side; and a known
+  // secret value that differs from the plaintext side (a hash of it).
+  auto leaks = Scan(Resource(
+      "{\"a\":" + Cipher() + ",\"b\":" + Cipher() + ",\"c\":" + Cipher() +
+          ",\"d\":" + Cipher() + ",\"userData\":" + Plain("\"#!/bin/sh\\necho hello-world\"") + "}",
+      "{\"a\":" + Cipher() + ",\"b\":\"\",\"c\":null,\"e\":\"plain\","
+      "\"userData\":\"9a3c1f5e7d2b4a6c8e0f1a3b5c7d9e1f2a4b6c8d\"}"));
+  EXPECT_TRUE(leaks.empty()) << leaks[0].pointer;
+}
+
+TEST_F(LeakScannerTest, MismatchWithKnownEqualValueIsReported) {
+  auto leaks = Scan(Resource("{\"apiKey\":" + Plain("\"same-value-123\"") + "}",
+                             "{\"apiKey\":\"same-value-123\"}"));
+  ASSERT_EQ(leaks.size(), 1u);  // one finding per value: mismatch wins
+  EXPECT_EQ(leaks[0].code, diag::Code::kLeakSecretMismatch);
+  EXPECT_NE(leaks[0].message.find(fingerprinter_.ShortFingerprint("same-value-123")),
+            std::string::npos);
+}
+
+// ---- leak-known-secret
+
+TEST_F(LeakScannerTest, KnownSecretAsResourceId) {
+  // pulumi/pulumi#8946: RandomId's key in the clear as the id.
+  auto leaks = Scan(
+      "{\"urn\":\"urn:pulumi:dev::proj::random:index/randomId:RandomId::k\","
+      "\"type\":\"random:index/randomId:RandomId\",\"custom\":true,"
+      "\"id\":\"q9Zx3Lk_wP0\",\"outputs\":{\"b64Url\":" + Plain("\"q9Zx3Lk_wP0\"") + "}}");
+  ASSERT_EQ(leaks.size(), 1u);
+  EXPECT_EQ(leaks[0].code, diag::Code::kLeakKnownSecret);
+  EXPECT_EQ(leaks[0].pointer, "/deployment/resources/0/id");
+  EXPECT_NE(leaks[0].message.find("equals"), std::string::npos);
+}
+
+TEST_F(LeakScannerTest, KnownSecretInsideStringsUrnAndDeepValues) {
+  known_.Add("my-db-password-1");
+  auto leaks = Scan(
+      "{\"urn\":\"urn:pulumi:dev::proj::t:m:R::my-db-password-1\",\"type\":\"t:m:R\","
+      "\"inputs\":{\"cfg\":{\"list\":[\"a\",\"conn=x;pw=my-db-password-1;\"]}},"
+      "\"outputs\":{\"k\":\"my-db-password-1\"}}");
+  ASSERT_EQ(leaks.size(), 3u);
+  EXPECT_EQ(leaks[0].pointer, "/deployment/resources/0/urn");
+  EXPECT_EQ(leaks[1].pointer, "/deployment/resources/0/inputs/cfg/list/1");
+  EXPECT_NE(leaks[1].message.find("contains"), std::string::npos);
+  EXPECT_EQ(leaks[2].pointer, "/deployment/resources/0/outputs/k");
+  for (const Leak& l : leaks) EXPECT_EQ(l.code, diag::Code::kLeakKnownSecret);
+}
+
+TEST_F(LeakScannerTest, KnownSecretNegatives) {
+  // The secret itself, keys equal to a secret, short and common secrets.
+  auto leaks = Scan(Resource(
+      "{\"pw\":" + Plain("\"abc12\"") + ",\"flag\":" + Plain("\"true\"") +
+          ",\"n\":" + Plain("\"16\"") + ",\"key\":" + Plain("\"long-enough-secret\"") + "}",
+      "{\"long-enough-secret\":1,\"mode\":\"abc12\",\"enabled\":\"true\","
+      "\"size\":\"16\",\"pw\":" + Cipher() + ",\"flag\":" + Cipher() +
+          ",\"n\":" + Cipher() + ",\"key\":" + Cipher() + "}"));
+  EXPECT_TRUE(leaks.empty()) << leaks[0].pointer;
+}
+
+// ---- leak-credential-property
+
+TEST_F(LeakScannerTest, CredentialPropertyAtAnyDepth) {
+  auto leaks = Scan(Resource(
+      "{\"environment\":{\"variables\":{\"DB_PASSWORD\":\"correct-horse-battery\"}}}",
+      "{\"connections\":[{\"connectionString\":\"Server=db;Database=x;Pwd=abc123xyz\"}]}"));
+  ASSERT_EQ(leaks.size(), 2u);
+  EXPECT_EQ(leaks[0].code, diag::Code::kLeakCredentialProperty);
+  EXPECT_EQ(leaks[0].pointer, "/deployment/resources/0/inputs/environment/variables/DB_PASSWORD");
+  EXPECT_NE(leaks[0].message.find("\"DB_PASSWORD\""), std::string::npos);
+  EXPECT_EQ(leaks[1].code, diag::Code::kLeakCredentialProperty);
+  EXPECT_EQ(leaks[1].pointer, "/deployment/resources/0/outputs/connections/0/connectionString");
+}
+
+TEST_F(LeakScannerTest, CredentialPropertyNegatives) {
+  auto leaks = Scan(Resource(
+      "{\"passwordLength\":16,\"password\":\"\",\"tokenTtl\":\"3600\","
+      "\"secretName\":\"prod/db\",\"masterPassword\":\"v1:AAAAAAAAAAAAAAAA:AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA\","
+      "\"metadataOptions\":{\"httpTokens\":\"required\"},\"adminPassword\":\"<your-password>\","
+      "\"apiKey\":\"${API_KEY}\",\"clientSecret\":\"true\",\"dbPassword\":" + Cipher() + ","
+      "\"secretArn\":\"arn:aws:secretsmanager:us-west-2:1:secret:x\",\"authToken\":\"********\","
+      "\"kubeconfig\":\"apiVersion: v1\\nusers:\\n- user:\\n    exec:\\n      args: [eks, get-token]\\n\"}",
+      "{\"password\":null}"));
+  EXPECT_TRUE(leaks.empty()) << leaks[0].pointer;
+}
+
+TEST_F(LeakScannerTest, KubeconfigWithCredentialMaterial) {
+  auto leaks = Scan(Resource(
+      "{}", "{\"kubeconfig\":\"apiVersion: v1\\nusers:\\n- user:\\n    token: abcdefabcdef0123\\n\"}"));
+  ASSERT_EQ(leaks.size(), 1u);
+  EXPECT_EQ(leaks[0].code, diag::Code::kLeakCredentialProperty);
+}
+
+// ---- leak-credential-format
+
+TEST_F(LeakScannerTest, CredentialFormatAnywhere) {
+  auto leaks = Scan(Resource(
+      "{\"description\":\"deploys with AKIA2E5Q7VJ3XK4M6ZTB for now\"}",
+      "{\"note\":[\"x\",\"ghp_Ab3dEf6hIj9kLm2nOp5qRs8tUv1wXy4zAb7c\"]}"));
+  ASSERT_EQ(leaks.size(), 2u);
+  EXPECT_EQ(leaks[0].code, diag::Code::kLeakCredentialFormat);
+  EXPECT_NE(leaks[0].message.find("aws-access-key-id"), std::string::npos);
+  EXPECT_NE(leaks[0].message.find(fingerprinter_.ShortFingerprint("AKIA2E5Q7VJ3XK4M6ZTB")),
+            std::string::npos);
+  EXPECT_NE(leaks[1].message.find("github-token"), std::string::npos);
+  EXPECT_EQ(leaks[1].pointer, "/deployment/resources/0/outputs/note/1");
+}
+
+TEST_F(LeakScannerTest, CredentialFormatNegatives) {
+  // Inside a secret (as a plaintext payload), test-mode keys, lookalikes.
+  auto leaks = Scan(Resource(
+      "{\"k\":" + Plain("\"AKIA2E5Q7VJ3XK4M6ZTB\"") + ",\"stripe\":\"sk_test_abcdefghijklmnopqrstuvwx\"}",
+      "{\"text\":\"XAKIA2E5Q7VJ3XK4M6ZTBX\",\"k\":" + Cipher() + "}"), /*collect=*/false);
+  EXPECT_TRUE(leaks.empty()) << leaks[0].pointer;
+}
+
+// ---- priority and pending operations
+
+TEST_F(LeakScannerTest, OneFindingPerValue) {
+  known_.Add("AKIA2E5Q7VJ3XK4M6ZTB");
+  auto leaks = Scan(Resource("{\"awsSecretKey\":\"AKIA2E5Q7VJ3XK4M6ZTB\"}", "{}"),
+                    /*collect=*/false);
+  ASSERT_EQ(leaks.size(), 1u);
+  EXPECT_EQ(leaks[0].code, diag::Code::kLeakKnownSecret);
+}
+
+TEST_F(LeakScannerTest, RulesCanBeTurnedOff) {
+  json::Parser parser;
+  json::Value v;
+  std::string text = Resource("{\"password\":\"correct-horse-battery\"}", "{}");
+  ASSERT_EQ(parser.ParseDocument(text, 0, arena_, &v), json::ParseStatus::kOk);
+  LeakOptions options;
+  options.fingerprinter = &fingerprinter_;
+  options.credential_property = false;
+  LeakScanner scanner(options);
+  std::vector<Leak> leaks;
+  scanner.ScanResource(v, "", &leaks);
+  EXPECT_TRUE(leaks.empty());
+}
+
+TEST_F(LeakScannerTest, ValueFingerprintOfNonStrings) {
+  json::Parser parser;
+  json::Value a, b;
+  ASSERT_EQ(parser.ParseDocument("{\"k\": [1, \"x\"]}", 0, arena_, &a), json::ParseStatus::kOk);
+  ASSERT_EQ(parser.ParseDocument("{\"k\":[1,\"x\"]}", 0, arena_, &b), json::ParseStatus::kOk);
+  EXPECT_EQ(ValueFingerprint(fingerprinter_, a), ValueFingerprint(fingerprinter_, b));
+  EXPECT_EQ(ValueFingerprint(fingerprinter_, a).size(), 12u);
+}
+
+}  // namespace
+}  // namespace pstate::secure
