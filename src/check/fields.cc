@@ -32,6 +32,12 @@ int Number(std::string_view s, std::size_t from, std::size_t n) {
   return v;
 }
 
+int DaysIn(int month, int year) {
+  static constexpr int kDays[] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+  bool leap = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0);
+  return month == 2 && leap ? 29 : kDays[month - 1];
+}
+
 }  // namespace
 
 bool HasFieldType(const json::Value& value, FieldType type) {
@@ -89,15 +95,15 @@ bool IsRfc3339(std::string_view s) {
   // YYYY-MM-DDTHH:MM:SS[.frac](Z|+HH:MM|-HH:MM)
   if (s.size() < 20) return false;
   if (!Digits(s, 0, 4) || s[4] != '-' || !Digits(s, 5, 2) || s[7] != '-' ||
-      !Digits(s, 8, 2) || (s[10] != 'T' && s[10] != 't') || !Digits(s, 11, 2) ||
+      !Digits(s, 8, 2) || s[10] != 'T' || !Digits(s, 11, 2) ||
       s[13] != ':' || !Digits(s, 14, 2) || s[16] != ':' || !Digits(s, 17, 2)) {
     return false;
   }
-  int month = Number(s, 5, 2), day = Number(s, 8, 2);
+  int year = Number(s, 0, 4), month = Number(s, 5, 2), day = Number(s, 8, 2);
   int hour = Number(s, 11, 2), minute = Number(s, 14, 2),
       second = Number(s, 17, 2);
-  if (month < 1 || month > 12 || day < 1 || day > 31 || hour > 23 ||
-      minute > 59 || second > 59) {
+  if (month < 1 || month > 12 || day < 1 || day > DaysIn(month, year) ||
+      hour > 23 || minute > 59 || second > 59) {
     return false;
   }
   std::size_t i = 19;
@@ -108,7 +114,7 @@ bool IsRfc3339(std::string_view s) {
     if (i == start) return false;
   }
   if (i >= s.size()) return false;
-  if (s[i] == 'Z' || s[i] == 'z') return i + 1 == s.size();
+  if (s[i] == 'Z') return i + 1 == s.size();
   if (s[i] != '+' && s[i] != '-') return false;
   return i + 6 == s.size() && Digits(s, i + 1, 2) && s[i + 3] == ':' &&
          Digits(s, i + 4, 2) && Number(s, i + 1, 2) < 24 &&

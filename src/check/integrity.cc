@@ -31,7 +31,8 @@ void FingerprintSet::Hash(std::string_view s, std::uint64_t* a,
     h2 ^= h2 >> 29;
   }
   std::uint64_t tail = 0;
-  std::memcpy(&tail, s.data() + i, s.size() - i);
+  // (An empty view may have a null data(): no memcpy from it.)
+  if (i < s.size()) std::memcpy(&tail, s.data() + i, s.size() - i);
   h1 = (h1 ^ Mix(tail ^ 0x1234567ULL)) * 0x100000001b3ULL;
   h2 = (h2 + tail) * 0xff51afd7ed558ccdULL;
   *a = Mix(h1);
