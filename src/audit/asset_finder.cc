@@ -129,7 +129,7 @@ class Finder {
       }
     }
     for (asset::AuditNote& note : asset::Audit(node.spec, options_)) {
-      node.notes.push_back({pointer_.str(), std::move(note)});
+      node.notes.push_back({pointer_.str(), std::move(note), obj.offset});
     }
     for (PlacedNote& note : member_notes) node.notes.push_back(std::move(note));
     return node;

@@ -1,5 +1,6 @@
 #include "pstate/audit/auditor.h"
 
+#include <algorithm>
 #include <memory>
 #include <utility>
 
@@ -53,11 +54,12 @@ bool Tally::failed() const {
 
 std::vector<diag::Finding> ToFindings(const ItemResult& result) {
   std::vector<diag::Finding> out;
-  auto add = [&](Code code, std::string message, const std::string& pointer) {
+  auto add = [&](Code code, std::string message, const std::string& pointer,
+                 io::LineColumn at) {
     diag::Finding f = diag::MakeFinding(code, std::move(message), pointer,
                                         result.item.urn);
-    f.line = result.at.line;
-    f.column = result.at.column;
+    f.line = at.line;
+    f.column = at.column;
     out.push_back(std::move(f));
   };
   const std::string kind(KindName(result.item.spec.kind));
@@ -66,23 +68,25 @@ std::vector<diag::Finding> ToFindings(const ItemResult& result) {
     case asset::Status::kOk:
       break;
     case asset::Status::kMismatch:
-      add(Code::kAssetHashMismatch, kind + ": " + o.message, result.item.pointer);
+      add(Code::kAssetHashMismatch, kind + ": " + o.message, result.item.pointer, result.at);
       break;
     case asset::Status::kMissing:
-      add(Code::kAssetMissing, kind + ": " + o.message, result.item.pointer);
+      add(Code::kAssetMissing, kind + ": " + o.message, result.item.pointer, result.at);
       break;
     case asset::Status::kError:
-      add(Code::kAssetError, kind + ": " + o.message, result.item.pointer);
+      add(Code::kAssetError, kind + ": " + o.message, result.item.pointer, result.at);
       break;
     case asset::Status::kUnverifiable:
-      add(Code::kAssetUnverifiable, kind + ": " + o.message, result.item.pointer);
+      add(Code::kAssetUnverifiable, kind + ": " + o.message, result.item.pointer, result.at);
       break;
     case asset::Status::kNoHash:
-      add(Code::kAssetNoHash, kind + ": " + o.message, result.item.pointer);
+      add(Code::kAssetNoHash, kind + ": " + o.message, result.item.pointer, result.at);
       break;
   }
-  for (const PlacedNote& n : result.item.notes) {
-    add(CodeForNote(n.note.code), n.note.message, n.pointer);
+  for (std::size_t i = 0; i < result.item.notes.size(); ++i) {
+    const PlacedNote& n = result.item.notes[i];
+    add(CodeForNote(n.note.code), n.note.message, n.pointer,
+        i < result.notes_at.size() ? result.notes_at[i] : result.at);
   }
   return out;
 }
@@ -91,10 +95,26 @@ Auditor::Auditor(asset::Options options, int jobs, Sink sink)
     : options_(std::move(options)), sink_(std::move(sink)), pool_(jobs) {}
 
 void Auditor::OnLeaf(const state::Leaf& leaf, state::Context& context) {
+  std::vector<std::shared_ptr<ItemResult>> results;
   FindInLeaf(leaf, options_, [&](FoundItem&& item) {
     auto result = std::make_shared<ItemResult>();
-    result->at = context.Locate(item.offset);
     result->item = std::move(item);
+    result->notes_at.resize(result->item.notes.size());
+    results.push_back(std::move(result));
+  });
+  // Locate is cheap only for increasing offsets, and a parent's notes on
+  // members come before the member items: locate everything sorted.
+  std::vector<std::pair<std::uint64_t, io::LineColumn*>> where;
+  for (const auto& r : results) {
+    where.emplace_back(r->item.offset, &r->at);
+    for (std::size_t i = 0; i < r->item.notes.size(); ++i) {
+      where.emplace_back(r->item.notes[i].offset, &r->notes_at[i]);
+    }
+  }
+  std::stable_sort(where.begin(), where.end(),
+                   [](const auto& a, const auto& b) { return a.first < b.first; });
+  for (auto& [offset, at] : where) *at = context.Locate(offset);
+  for (auto& result : results) {
     pool_.Submit(
         [result, this] {
           result->outcome = CheckItem(result->item, options_);
@@ -103,7 +123,8 @@ void Auditor::OnLeaf(const state::Leaf& leaf, state::Context& context) {
           result->item.spec.assets.clear();
         },
         [result, this] { sink_(std::move(*result)); });
-  });
+    result.reset();  // the pool holds it now
+  }
 }
 
 void Auditor::Enqueue(std::function<void()> deliver) {

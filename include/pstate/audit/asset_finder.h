@@ -20,6 +20,7 @@ namespace pstate::audit {
 struct PlacedNote {
   std::string pointer;  ///< RFC 6901 pointer of the object the note is about
   asset::AuditNote note;
+  std::uint64_t offset = 0;  ///< that object's offset in the decoded input
 };
 
 /// One asset or archive object to hash: a top-level object in a resource's

@@ -25,6 +25,7 @@ struct ItemResult {
   FoundItem item;          ///< spec.text is cleared once hashed (may be secret)
   asset::Outcome outcome;  ///< outcome.source is set even for invalid items
   io::LineColumn at;       ///< line:column of the object in the input
+  std::vector<io::LineColumn> notes_at;  ///< line:column of each item.notes
 };
 
 /// Hashes one item (unless invalid). Never throws for I/O problems.
