@@ -81,11 +81,13 @@ void PropertyChecker::CheckValue(const json::Value& value,
       return;
     case SigKind::kUnknown: {
       const json::Value* sig = value.Find(state::kSigKey);
-      std::string shown = sig && sig->is_string() ? "'" + sig->Str() + "'"
-                                                  : "of type " +
-                                                        std::string(json::TypeName(
-                                                            sig ? sig->type
-                                                                : json::Type::kNull));
+      std::string shown =
+          !(sig && sig->is_string())
+              ? "of type " + std::string(json::TypeName(sig ? sig->type
+                                                            : json::Type::kNull))
+          // Inside a secret's plaintext the signature is secret text too.
+          : plaintext_depth_ > 0 ? "(inside a secret's plaintext, not shown)"
+                                 : "'" + sig->Str() + "'";
       reporter.Add(Code::kSigUnknown,
                    "unrecognized signature " + shown + " in property value",
                    sig ? *sig : value);

@@ -75,9 +75,15 @@ ResourceChecker::ResourceChecker() : properties_(env_) {
     if (tracker_.Seen(urn)) return;
     PendingReference ref{std::string(urn), {},
                          PendingReference::Kind::kResourceReference};
+    // Inside a secret's plaintext (placed by an offset override) the URN
+    // is secret text: do not quote it.
+    std::string message =
+        reporter.offset_override()
+            ? std::string("resource reference inside a secret's plaintext "
+                          "names a URN")
+            : "resource reference names \"" + std::string(urn) + "\"";
     ref.finding = diag::MakeFinding(Code::kResourceRefDangling,
-                                    "resource reference names \"" +
-                                        std::string(urn) + "\"",
+                                    std::move(message),
                                     reporter.PointerString(), reporter.urn());
     io::LineColumn lc = reporter.context().Locate(
         reporter.offset_override() ? reporter.offset_override() : offset);
