@@ -62,8 +62,14 @@ bool HasFieldType(const json::Value& value, FieldType type) {
 void CheckFields(const json::Value& object, std::span<const FieldSpec> fields,
                  Reporter& reporter, std::string_view what,
                  bool report_unknown) {
+  std::string decoded;
   for (const json::Member& m : object.object()) {
-    std::string key = m.key.Str();
+    // Keys almost never carry escapes: compare the raw text, no allocation.
+    std::string_view key = m.key.raw();
+    if (m.key.has_escapes) {
+      decoded = m.key.Str();
+      key = decoded;
+    }
     const FieldSpec* spec = nullptr;
     for (const FieldSpec& f : fields) {
       if (f.name == key) {
@@ -75,15 +81,16 @@ void CheckFields(const json::Value& object, std::span<const FieldSpec> fields,
     if (!spec) {
       if (report_unknown) {
         reporter.Add(diag::Code::kFieldUnknown,
-                     "unknown " + std::string(what) + " field \"" + key +
-                         "\"; Pulumi ignores it",
+                     "unknown " + std::string(what) + " field \"" +
+                         std::string(key) + "\"; Pulumi ignores it",
                      m.key);
       }
       continue;
     }
     if (!HasFieldType(m.value, spec->type)) {
       reporter.Add(diag::Code::kFieldType,
-                   std::string(what) + " field \"" + key + "\" must be " +
+                   std::string(what) + " field \"" + std::string(key) +
+                       "\" must be " +
                        std::string(Describe(spec->type)) + ", found " +
                        std::string(json::TypeName(m.value.type)),
                    m.value);

@@ -24,10 +24,7 @@ std::uint64_t CountNewlines(const char* p, std::size_t n,
     std::size_t blocks = std::min<std::size_t>((n - i) / 16, 255);
     for (std::size_t b = 0; b < blocks; ++b, i += 16) {
       __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + i));
-      __m128i eq = _mm_cmpeq_epi8(v, nl);
-      acc = _mm_sub_epi8(acc, eq);
-      auto mask = static_cast<unsigned>(_mm_movemask_epi8(eq));
-      if (mask) last = i + 31 - static_cast<std::size_t>(__builtin_clz(mask));
+      acc = _mm_sub_epi8(acc, _mm_cmpeq_epi8(v, nl));
     }
     __m128i sums = _mm_sad_epu8(acc, _mm_setzero_si128());
     count += static_cast<std::uint64_t>(_mm_cvtsi128_si32(sums)) +
@@ -35,14 +32,14 @@ std::uint64_t CountNewlines(const char* p, std::size_t n,
                  _mm_cvtsi128_si32(_mm_srli_si128(sums, 8)));
   }
 #endif
-  for (; i < n; ++i) {
-    if (p[i] == '\n') {
-      ++count;
-      last = i;
-    }
-  }
+  for (; i < n; ++i) count += p[i] == '\n' ? 1 : 0;
   if (after_last) {
-    *after_last = last == static_cast<std::size_t>(-1) ? last : last + 1;
+    // The last newline is found separately: tracking it in the counting
+    // loop costs more than one backwards search.
+    const void* hit = count > 0 ? ::memrchr(p, '\n', n) : nullptr;
+    *after_last = hit ? static_cast<std::size_t>(static_cast<const char*>(hit) -
+                                                 p) + 1
+                      : last;
   }
   return count;
 }

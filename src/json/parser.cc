@@ -395,17 +395,21 @@ bool Parser::ParseObject(const char*& p, Value* out, int depth) {
 
 void Parser::CheckDuplicates(std::size_t first, std::size_t count) {
   const Member* m = member_stack_.data() + first;
-  auto key_of = [&](const Member& member) -> std::string {
-    return member.key.Str();
-  };
   bool any_escapes = false;
   for (std::size_t i = 0; i < count; ++i) any_escapes |= m[i].key.has_escapes;
   if (count <= 16 && !any_escapes) {
+    // A cheap signature (length and first bytes) rules out almost every
+    // pair without touching memcmp.
+    std::uint64_t sig[16];
+    for (std::size_t i = 0; i < count; ++i) {
+      std::uint64_t head = 0;
+      std::memcpy(&head, m[i].key.text, std::min<std::size_t>(m[i].key.size, 8));
+      sig[i] = head ^ (static_cast<std::uint64_t>(m[i].key.size) << 56);
+    }
     for (std::size_t i = 1; i < count; ++i) {
-      std::string_view ki = m[i].key.raw();
       for (std::size_t j = 0; j < i; ++j) {
-        if (m[j].key.raw() == ki) {
-          duplicates_.push_back({m[i].key.offset, std::string(ki)});
+        if (sig[j] == sig[i] && m[j].key.raw() == m[i].key.raw()) {
+          duplicates_.push_back({m[i].key.offset, std::string(m[i].key.raw())});
           break;
         }
       }
@@ -415,7 +419,7 @@ void Parser::CheckDuplicates(std::size_t first, std::size_t count) {
   std::unordered_set<std::string> seen;
   seen.reserve(count * 2);
   for (std::size_t i = 0; i < count; ++i) {
-    std::string key = key_of(m[i]);
+    std::string key = m[i].key.Str();
     if (!seen.insert(key).second) {
       duplicates_.push_back({m[i].key.offset, std::move(key)});
     }

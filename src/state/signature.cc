@@ -7,7 +7,8 @@ SigKind ClassifySignature(const json::Value& value) {
   const json::Value* sig = value.Find(kSigKey);
   if (!sig) return SigKind::kNone;
   if (!sig->is_string()) return SigKind::kUnknown;
-  std::string s = sig->Str();
+  std::string decoded = sig->has_escapes ? sig->Str() : std::string();
+  std::string_view s = sig->has_escapes ? std::string_view(decoded) : sig->raw();
   if (s == kSigAsset) return SigKind::kAsset;
   if (s == kSigArchive) return SigKind::kArchive;
   if (s == kSigSecret) return SigKind::kSecret;
