@@ -172,13 +172,14 @@ void CryptPass::OnProvider(const Value& provider, state::Context& context) {
     }
     return Fail(Errc::kUnsupported,
                 std::string("the secrets of this state cannot be ") + verb +
-                    " offline: its secrets provider is \"cloud\"; the data "
-                    "key (state.encryptedkey) is itself encrypted with a KMS "
+                    " offline: its secrets provider is \"cloud\", whose data key "
+                    "(state.encryptedkey) is itself encrypted by a cloud KMS "
                     "key" +
-                    (scheme.empty() ? std::string()
-                                    : " (" + scheme + ")") +
-                    " held by awskms, azurekeyvault, gcpkms or hashivault, "
-                    "which pstate cannot reach. Use `pulumi stack export "
+                    (scheme.empty()
+                         ? std::string(" (awskms, azurekeyvault, gcpkms or "
+                                       "hashivault)")
+                         : " (" + scheme + ")") +
+                    " that pstate cannot reach offline. Use `pulumi stack export "
                     "--show-secrets` with access to that key",
                 type->offset, context);
   }

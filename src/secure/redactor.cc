@@ -88,19 +88,77 @@ bool GlobMatch(std::string_view pattern, std::string_view text) {
 }
 
 #if PSTATE_HAVE_LEAK_SCANNER
+namespace {
+
+/// The value at `pointer` (RFC 6901) below `root`, whose own pointer is
+/// `base`; nullptr when it does not resolve.
+const Value* Resolve(const Value& root, std::string_view base,
+                     std::string_view pointer) {
+  if (pointer.substr(0, base.size()) != base) return nullptr;
+  pointer.remove_prefix(base.size());
+  const Value* v = &root;
+  while (!pointer.empty()) {
+    if (pointer[0] != '/') return nullptr;
+    pointer.remove_prefix(1);
+    std::size_t end = pointer.find('/');
+    std::string_view raw = pointer.substr(0, end);
+    pointer = end == std::string_view::npos ? std::string_view()
+                                            : pointer.substr(end);
+    std::string token;
+    for (std::size_t i = 0; i < raw.size(); ++i) {
+      if (raw[i] == '~' && i + 1 < raw.size()) {
+        token.push_back(raw[i + 1] == '1' ? '/' : '~');
+        ++i;
+      } else {
+        token.push_back(raw[i]);
+      }
+    }
+    if (v->is_object()) {
+      v = v->Find(token);
+    } else if (v->is_array()) {
+      std::size_t index = 0;
+      for (char c : token) {
+        if (c < '0' || c > '9') return nullptr;
+        index = index * 10 + static_cast<std::size_t>(c - '0');
+      }
+      v = index < v->size ? &v->elements[index] : nullptr;
+    } else {
+      return nullptr;
+    }
+    if (!v) return nullptr;
+  }
+  return v;
+}
+
+}  // namespace
+
 class Redactor::LeakHook {
  public:
-  LeakHook() : scanner_(LeakOptions{}) {}
+  LeakHook()
+      : fingerprinter_(secrets::Fingerprinter::WithRandomKey()),
+        scanner_(MakeOptions(fingerprinter_)) {}
   void Collect(const Value& resource, std::string_view base_pointer,
                std::unordered_set<const Value*>* out) {
     leaks_.clear();
     scanner_.ScanResource(resource, base_pointer, &leaks_);
     for (const Leak& leak : leaks_) {
-      if (leak.value) out->insert(leak.value);
+      const Value* v = leak.value;
+      if (!v) v = Resolve(resource, base_pointer, leak.pointer);
+      if (v) out->insert(v);
     }
   }
 
  private:
+  static LeakOptions MakeOptions(const secrets::Fingerprinter& f) {
+    LeakOptions options;
+    options.fingerprinter = &f;
+    // Known-secret matching needs every plaintext of the state first: not
+    // possible in one streaming pass.
+    options.known_secret = false;
+    return options;
+  }
+
+  secrets::Fingerprinter fingerprinter_;
   LeakScanner scanner_;
   std::vector<Leak> leaks_;
 };
