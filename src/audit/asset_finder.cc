@@ -13,16 +13,18 @@ namespace {
 using state::SigKind;
 
 // One decoded object: its spec, why it cannot be hashed (if so), the notes
-// that belong to it, and the items found below it (pre-order).
+// that belong to it, and where its first member item starts.
 struct Node {
   asset::Spec spec;
   std::string invalid;
   std::vector<PlacedNote> notes;
-  std::vector<FoundItem> items;
+  std::uint64_t first_member_item = kNoMemberItem;
 };
 
-bool HasRecordedHash(const asset::Spec& spec) {
-  return spec.hash.has_value() && !spec.hash->empty();
+// A member is an item of its own when it records a non-empty hash string.
+bool IsMemberItem(const json::Value& member) {
+  const json::Value* hash = member.Find("hash");
+  return hash && hash->is_string() && hash->size > 0;
 }
 
 class Finder {
@@ -71,19 +73,45 @@ class Finder {
   }
 
  private:
+  // Emits the object at pointer_ as an item, then its member items. Two
+  // passes over the members (decode the whole object, then emit members
+  // one by one) keep one archive's members out of memory as items.
   void Emit(const json::Value& v) {
-    Node node = Decode(v, state::ClassifySignature(v) == SigKind::kAsset
-                              ? asset::Kind::kAsset
-                              : asset::Kind::kArchive);
+    Node node = Decode(v, KindOf(v));
     FoundItem item;
     item.pointer = pointer_.str();
     item.urn = urn_;
     item.offset = v.offset;
+    item.first_member_item = node.first_member_item;
     item.spec = std::move(node.spec);
     item.invalid = std::move(node.invalid);
     item.notes = std::move(node.notes);
     found_(std::move(item));
-    for (FoundItem& member : node.items) found_(std::move(member));
+    EmitMembers(v);
+  }
+
+  void EmitMembers(const json::Value& v) {
+    if (KindOf(v) != asset::Kind::kArchive) return;
+    const json::Value* assets = v.Find("assets");
+    if (!assets || !assets->is_object()) return;
+    std::size_t base = pointer_.PushKey("assets");
+    for (const json::Member& m : assets->object()) {
+      SigKind sig = state::ClassifySignature(m.value);
+      if (sig != SigKind::kAsset && sig != SigKind::kArchive) continue;
+      std::size_t mark = pointer_.PushKey(m.key.Str());
+      if (IsMemberItem(m.value)) {
+        Emit(m.value);
+      } else {
+        EmitMembers(m.value);
+      }
+      pointer_.Pop(mark);
+    }
+    pointer_.Pop(base);
+  }
+
+  static asset::Kind KindOf(const json::Value& v) {
+    return state::ClassifySignature(v) == SigKind::kAsset ? asset::Kind::kAsset
+                                                          : asset::Kind::kArchive;
   }
 
   // Reads string field `key` into `out`; a present non-string is invalid.
@@ -145,25 +173,18 @@ class Finder {
       }
       return;
     }
-    Node child = Decode(v, sig == SigKind::kAsset ? asset::Kind::kAsset
-                                                  : asset::Kind::kArchive);
+    Node child = Decode(v, KindOf(v));
     if (!child.invalid.empty() && parent->invalid.empty()) {
       parent->invalid = "member '" + key + "': " + child.invalid;
     }
-    if (HasRecordedHash(child.spec)) {
-      // Checked on its own: its notes go with it, not with the parent.
-      FoundItem item;
-      item.pointer = pointer_.str();
-      item.urn = urn_;
-      item.offset = v.offset;
-      item.spec = child.spec;
-      item.invalid = std::move(child.invalid);
-      item.notes = std::move(child.notes);
-      parent->items.push_back(std::move(item));
-    } else {
+    if (parent->first_member_item == kNoMemberItem) {
+      parent->first_member_item =
+          IsMemberItem(v) ? v.offset : child.first_member_item;
+    }
+    // A member item carries its own notes (EmitMembers decodes it again).
+    if (!IsMemberItem(v)) {
       for (PlacedNote& n : child.notes) notes->push_back(std::move(n));
     }
-    for (FoundItem& i : child.items) parent->items.push_back(std::move(i));
     parent->spec.assets.emplace_back(std::move(key), std::move(child.spec));
   }
 

@@ -1,6 +1,5 @@
 #include "pstate/audit/auditor.h"
 
-#include <algorithm>
 #include <memory>
 #include <utility>
 
@@ -95,26 +94,18 @@ Auditor::Auditor(asset::Options options, int jobs, Sink sink)
     : options_(std::move(options)), sink_(std::move(sink)), pool_(jobs) {}
 
 void Auditor::OnLeaf(const state::Leaf& leaf, state::Context& context) {
-  std::vector<std::shared_ptr<ItemResult>> results;
   FindInLeaf(leaf, options_, [&](FoundItem&& item) {
     auto result = std::make_shared<ItemResult>();
-    result->item = std::move(item);
-    result->notes_at.resize(result->item.notes.size());
-    results.push_back(std::move(result));
-  });
-  // Locate is cheap only for increasing offsets, and a parent's notes on
-  // members come before the member items: locate everything sorted.
-  std::vector<std::pair<std::uint64_t, io::LineColumn*>> where;
-  for (const auto& r : results) {
-    where.emplace_back(r->item.offset, &r->at);
-    for (std::size_t i = 0; i < r->item.notes.size(); ++i) {
-      where.emplace_back(r->item.notes[i].offset, &r->notes_at[i]);
+    // Items come in increasing offset order, and Locate is cheap only
+    // forwards: a note past the next item (a parent's note on a member
+    // that follows a member item) takes the item's own position.
+    result->at = context.Locate(item.offset);
+    for (const PlacedNote& n : item.notes) {
+      result->notes_at.push_back(n.offset < item.first_member_item
+                                     ? context.Locate(n.offset)
+                                     : result->at);
     }
-  }
-  std::stable_sort(where.begin(), where.end(),
-                   [](const auto& a, const auto& b) { return a.first < b.first; });
-  for (auto& [offset, at] : where) *at = context.Locate(offset);
-  for (auto& result : results) {
+    result->item = std::move(item);
     pool_.Submit(
         [result, this] {
           result->outcome = CheckItem(result->item, options_);
@@ -123,8 +114,7 @@ void Auditor::OnLeaf(const state::Leaf& leaf, state::Context& context) {
           result->item.spec.assets.clear();
         },
         [result, this] { sink_(std::move(*result)); });
-    result.reset();  // the pool holds it now
-  }
+  });
 }
 
 void Auditor::Enqueue(std::function<void()> deliver) {

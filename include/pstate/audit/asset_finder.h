@@ -16,6 +16,9 @@
 
 namespace pstate::audit {
 
+/// FoundItem::first_member_item when no member below is an item.
+inline constexpr std::uint64_t kNoMemberItem = ~std::uint64_t{0};
+
 /// An audit note (asset::Audit) placed on the object it is about.
 struct PlacedNote {
   std::string pointer;  ///< RFC 6901 pointer of the object the note is about
@@ -31,6 +34,9 @@ struct FoundItem {
   std::string pointer;       ///< RFC 6901 pointer from the document root
   std::string urn;           ///< the resource's URN ("" when it has none)
   std::uint64_t offset = 0;  ///< the object's offset in the decoded input
+  /// Offset of the first member item below this one (the next item found),
+  /// or kNoMemberItem. Notes at or past it were found "out of order".
+  std::uint64_t first_member_item = kNoMemberItem;
   asset::Spec spec;
   /// Non-empty when the object (or a member) is malformed, e.g. a `path`
   /// that is not a string; the engine fails to deserialize it, so the item
@@ -47,6 +53,8 @@ using ItemCallback = std::function<void(FoundItem&& item)>;
 /// document order: "inputs" first, then "outputs" (whichever comes first in
 /// the file), depth first, an archive before its members. `base_pointer`
 /// is the resource's pointer. Values that are not objects are ignored.
+/// Items are handed over one at a time: an archive's member items are never
+/// all held at once (the archive's own spec does hold every member).
 /// Secrets are not looked into (their plaintext is a JSON string).
 void FindInResource(const json::Value& resource, std::string_view base_pointer,
                     const asset::Options& options, const ItemCallback& found);

@@ -85,6 +85,8 @@ TEST_F(FinderTest, MembersWithTheirOwnHashAreItems) {
   EXPECT_EQ(items[0].spec.assets[2].first, "lib");
   ASSERT_EQ(items[0].spec.assets[2].second.assets.size(), 1u);
   EXPECT_EQ(items[0].spec.assets[2].second.assets[0].second.path, "x");
+  EXPECT_EQ(items[0].first_member_item, items[1].offset);
+  EXPECT_EQ(items[1].first_member_item, kNoMemberItem);
   EXPECT_EQ(items[1].pointer, "/deployment/resources/0/inputs/code/assets/b.txt");
   EXPECT_EQ(items[1].spec.text, "b");
   EXPECT_EQ(items[1].urn, "u");
