@@ -185,6 +185,10 @@ void AppendEscaped(std::string_view decoded, std::string* out,
       case '\n': out->append("\\n"); break;
       case '\r': out->append("\\r"); break;
       case '\t': out->append("\\t"); break;
+      // Go 1.22+ (what current Pulumi CLIs are built with) writes these two
+      // short forms too.
+      case '\b': out->append("\\b"); break;
+      case '\f': out->append("\\f"); break;
       default: unicode(c); break;
     }
     ++i;

@@ -23,8 +23,9 @@ enum class EscapeStyle {
 };
 
 /// Appends `decoded` escaped the way Go's encoding/json writes strings:
-/// \" \\ \n \r \t, other control characters as \u00XX, U+2028 and U+2029 as
-/// \u2028 and \u2029, and each invalid UTF-8 byte as \ufffd.
+/// \" \\ \n \r \t \b \f (\b and \f since Go 1.22), other control
+/// characters as \u00XX, U+2028 and U+2029 as \u2028 and \u2029, and each
+/// invalid UTF-8 byte as \ufffd.
 void AppendEscaped(std::string_view decoded, std::string* out,
                    EscapeStyle style = EscapeStyle::kExport);
 

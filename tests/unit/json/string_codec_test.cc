@@ -62,7 +62,7 @@ TEST(AppendEscapedTest, GoExportRules) {
   // Other control characters as \u00XX with lowercase hex.
   EXPECT_EQ(Escaped(std::string("\0", 1)), R"(\u0000)");
   EXPECT_EQ(Escaped("\x01\x1f\x1b"), R"(\u0001\u001f\u001b)");
-  EXPECT_EQ(Escaped("\b\f"), R"(\u0008\u000c)");
+  EXPECT_EQ(Escaped("\b\f"), R"(\b\f)");
   // DEL and '/' are not escaped; neither are <, >, & in the export style.
   EXPECT_EQ(Escaped("\x7f/<>&"), "\x7f/<>&");
   // Valid UTF-8 passes through, except U+2028 and U+2029.
