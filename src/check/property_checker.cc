@@ -1,5 +1,7 @@
 #include "pstate/check/property_checker.h"
 
+#include <optional>
+
 #include "pstate/base/hex.h"
 #include "pstate/json/parser.h"
 #include "pstate/secrets/base64.h"
@@ -16,6 +18,20 @@ using state::SigKind;
 /// not checked (it can only come from a crafted file).
 constexpr int kMaxPlaintextDepth = 16;
 
+/// A pointer segment that is left out inside a secret's plaintext: there
+/// the pointer stops at the plaintext string, since a JSON pointer cannot
+/// address into a string and the keys are part of the secret.
+class Scope {
+ public:
+  template <typename Key>
+  Scope(Reporter& reporter, bool active, const Key& key) {
+    if (active) scope_.emplace(reporter, key);
+  }
+
+ private:
+  std::optional<PointerScope> scope_;
+};
+
 bool IsSigField(const json::Member& m) {
   return m.key.StrEquals(state::kSigKey);
 }
@@ -31,7 +47,7 @@ void PropertyChecker::CheckValue(const json::Value& value,
   if (value.is_array()) {
     std::size_t i = 0;
     for (const json::Value& e : value.array()) {
-      PointerScope scope(reporter, i++);
+      Scope scope(reporter, plaintext_depth_ == 0, i++);
       CheckValue(e, reporter);
     }
     return;
@@ -42,7 +58,7 @@ void PropertyChecker::CheckValue(const json::Value& value,
     case SigKind::kNone:
       for (const json::Member& m : value.object()) {
         if (m.value.is_array() || m.value.is_object()) {
-          PointerScope scope(reporter, m.key);
+          Scope scope(reporter, plaintext_depth_ == 0, m.key);
           CheckValue(m.value, reporter);
         }
       }
@@ -103,7 +119,7 @@ void PropertyChecker::CheckAsset(const json::Value& value,
     std::string key = m.key.Str();
     if (key == "hash" || key == "text" || key == "path" || key == "uri") {
       if (!m.value.is_string()) {
-        PointerScope scope(reporter, key);
+        Scope scope(reporter, plaintext_depth_ == 0, key);
         reporter.Add(Code::kAssetInvalid,
                      "asset field \"" + key + "\" must be a string, found " +
                          std::string(json::TypeName(m.value.type)),
@@ -118,7 +134,7 @@ void PropertyChecker::CheckArchive(const json::Value& value,
   for (const json::Member& m : value.object()) {
     if (IsSigField(m)) continue;
     std::string key = m.key.Str();
-    PointerScope scope(reporter, key);
+    Scope scope(reporter, plaintext_depth_ == 0, key);
     if (key == "hash" || key == "path" || key == "uri") {
       if (!m.value.is_string()) {
         reporter.Add(Code::kArchiveInvalid,
@@ -136,7 +152,7 @@ void PropertyChecker::CheckArchive(const json::Value& value,
         continue;
       }
       for (const json::Member& member : m.value.object()) {
-        PointerScope inner(reporter, member.key);
+        Scope inner(reporter, plaintext_depth_ == 0, member.key);
         SigKind kind = state::ClassifySignature(member.value);
         if (kind == SigKind::kAsset) {
           CheckAsset(member.value, reporter);
@@ -172,7 +188,7 @@ void PropertyChecker::CheckSecret(const json::Value& value,
   }
   const json::Value& text = has_c ? *ciphertext : *plaintext;
   std::string_view field = has_c ? "ciphertext" : "plaintext";
-  PointerScope scope(reporter, field);
+  Scope scope(reporter, plaintext_depth_ == 0, field);
   if (text.size == 0) {
     reporter.Add(Code::kSecretInvalid,
                  "secret \"" + std::string(field) + "\" is empty", text);
@@ -246,19 +262,19 @@ void PropertyChecker::CheckResourceReference(const json::Value& value,
   }
   if (const json::Value* v = value.Find("packageVersion");
       v && !v->is_string()) {
-    PointerScope scope(reporter, "packageVersion");
+    Scope scope(reporter, plaintext_depth_ == 0, "packageVersion");
     reporter.Add(Code::kResourceRefInvalid,
                  "resource reference \"packageVersion\" must be a string", *v);
   }
   if (const json::Value* id = value.Find("id");
       id && !id->is_string() && !id->is_object()) {
     // Legacy states wrote {"V": ...}; anything else is rejected.
-    PointerScope scope(reporter, "id");
+    Scope scope(reporter, plaintext_depth_ == 0, "id");
     reporter.Add(Code::kResourceRefInvalid,
                  "resource reference \"id\" must be a string", *id);
   }
   if (urn && urn->is_string() && env_.on_resource_reference) {
-    PointerScope scope(reporter, "urn");
+    Scope scope(reporter, plaintext_depth_ == 0, "urn");
     env_.on_resource_reference(urn->Str(), urn->offset, reporter);
   }
 }

@@ -58,6 +58,9 @@ class StreamReader final : public Context {
   Status Fatal(Code code, std::string message, std::uint64_t offset);
   Status Expect(char c, const char* context);
   std::uint64_t Offset() const { return window_.OffsetOf(pos_); }
+  /// After Peek returned '\0': true at the end of input, false for a NUL
+  /// byte in the input (which is never valid JSON there).
+  bool AtEnd() const { return pos_ >= window_.end() && window_.eof(); }
 
   Status ReadObject(Level level);
   Status ReadMember(Level level, std::string_view key, io::LineColumn key_at);
@@ -196,7 +199,7 @@ Status StreamReader::Expect(char c, const char* context) {
     ++pos_;
     return Status::Ok();
   }
-  std::string found = next == '\0' ? std::string("end of input")
+  std::string found = next == '\0' && AtEnd() ? std::string("end of input")
                                    : json::DescribeByte(
                                          static_cast<unsigned char>(next));
   return Fatal(Code::kJsonSyntax,
@@ -232,7 +235,7 @@ Status StreamReader::Run() {
   char c = 0;
   s = Peek(&c);
   if (!s.ok()) return s;
-  if (c == '\0') {
+  if (c == '\0' && AtEnd()) {
     return Fatal(Code::kJsonSyntax,
                  "the input is empty; expected a Pulumi state (a JSON object)",
                  Offset());
@@ -258,7 +261,7 @@ Status StreamReader::Run() {
   root_end_ = Offset() - 1;  // the root object's closing '}'
   s = Peek(&c);
   if (!s.ok()) return s;
-  if (c != '\0') {
+  if (!AtEnd()) {
     return Fatal(Code::kJsonSyntax,
                  "unexpected " +
                      json::DescribeByte(static_cast<unsigned char>(c)) +
@@ -287,7 +290,7 @@ Status StreamReader::ReadObject(Level level) {
   for (;;) {
     if (c != '"') {
       return Fatal(Code::kJsonSyntax,
-                   c == '\0' ? "unexpected end of input inside an object"
+                   c == '\0' && AtEnd() ? "unexpected end of input inside an object"
                              : "expected a string key in object, found " +
                                    json::DescribeByte(
                                        static_cast<unsigned char>(c)),
@@ -330,7 +333,7 @@ Status StreamReader::ReadObject(Level level) {
       break;
     }
     return Fatal(Code::kJsonSyntax,
-                 c == '\0' ? "unexpected end of input inside an object"
+                 c == '\0' && AtEnd() ? "unexpected end of input inside an object"
                            : "expected ',' or '}' in object, found " +
                                  json::DescribeByte(
                                      static_cast<unsigned char>(c)),
@@ -397,7 +400,7 @@ Status StreamReader::ReadLeafArray(Role element_role, std::string_view name) {
       break;
     }
     return Fatal(Code::kJsonSyntax,
-                 c == '\0' ? "unexpected end of input inside an array"
+                 c == '\0' && AtEnd() ? "unexpected end of input inside an array"
                            : "expected ',' or ']' in array, found " +
                                  json::DescribeByte(
                                      static_cast<unsigned char>(c)),
@@ -423,7 +426,7 @@ Status StreamReader::ReadLeafObject(Role member_role, std::string_view name) {
   for (;;) {
     if (c != '"') {
       return Fatal(Code::kJsonSyntax,
-                   c == '\0' ? "unexpected end of input inside an object"
+                   c == '\0' && AtEnd() ? "unexpected end of input inside an object"
                              : "expected a string key in object, found " +
                                    json::DescribeByte(
                                        static_cast<unsigned char>(c)),
@@ -463,7 +466,7 @@ Status StreamReader::ReadLeafObject(Role member_role, std::string_view name) {
       break;
     }
     return Fatal(Code::kJsonSyntax,
-                 c == '\0' ? "unexpected end of input inside an object"
+                 c == '\0' && AtEnd() ? "unexpected end of input inside an object"
                            : "expected ',' or '}' in object, found " +
                                  json::DescribeByte(
                                      static_cast<unsigned char>(c)),
