@@ -80,8 +80,8 @@ std::string EmbeddedGroup(const Case& c) {
 class Suite {
  public:
   static Suite& Get() {
-    static Suite* suite = new Suite();  // lives until exit, like the tmp dir
-    return *suite;
+    static Suite suite;  // destroyed at exit, removing the temp dir
+    return suite;
   }
 
   const fs::path& dir() const { return tmp_.path(); }
