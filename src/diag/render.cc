@@ -31,6 +31,28 @@ std::string_view SarifLevel(Severity s) {
   return "error";
 }
 
+/// A file path as a SARIF artifact URI (an RFC 3986 relative reference):
+/// bytes other than unreserved characters and '/' are percent-encoded, so
+/// names with spaces, '#', '%' or non-ASCII bytes stay valid URIs.
+std::string PathUri(std::string_view path) {
+  static constexpr char kHex[] = "0123456789ABCDEF";
+  std::string out;
+  for (char ch : path) {
+    auto c = static_cast<unsigned char>(ch);
+    bool keep = (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') ||
+                (c >= '0' && c <= '9') || c == '-' || c == '.' || c == '_' ||
+                c == '~' || c == '/';
+    if (keep) {
+      out.push_back(ch);
+    } else {
+      out.push_back('%');
+      out.push_back(kHex[c >> 4]);
+      out.push_back(kHex[c & 15]);
+    }
+  }
+  return out;
+}
+
 }  // namespace
 
 std::string JsonString(std::string_view s) {
@@ -133,7 +155,8 @@ void RenderSarif(std::span<const Report* const> reports, std::ostream& out,
       ++written;
       if (!first) out << ',';
       first = false;
-      std::string uri = report->file() == "<stdin>" ? "stdin" : report->file();
+      std::string uri =
+          report->file() == "<stdin>" ? "stdin" : PathUri(report->file());
       out << "{\"ruleId\":" << JsonString(f.code_name())
           << ",\"ruleIndex\":" << static_cast<int>(f.code)
           << ",\"level\":\"" << SarifLevel(f.severity) << "\""

@@ -136,6 +136,24 @@ class DecompressingInput : public InputStream {
   Result<std::size_t> Read(char* buf, std::size_t n) override {
     la_ssize_t got = archive_read_data(archive_, buf, n);
     if (got < 0) return Failure();
+    if (got == 0 && !end_checked_) {
+      end_checked_ = true;
+      // libarchive stops at the first bytes after the compressed stream
+      // that are not another gzip member or zstd frame, silently; Go's
+      // readers (and so Pulumi) fail on them.
+      la_int64_t used = archive_filter_bytes(archive_, -1);
+      bool more = used >= 0 &&
+                  static_cast<std::uint64_t>(used) < source_->consumed();
+      char probe = 0;
+      if (!more) more = source_->Read(&probe, 1) > 0;
+      if (more) {
+        return Status(Errc::kCorrupt,
+                      name_ + ": cannot decompress " +
+                          std::string(CompressionName(compression_)) +
+                          " input: unexpected data after the end of the "
+                          "compressed stream");
+      }
+    }
     return static_cast<std::size_t>(got);
   }
   std::uint64_t source_consumed() const override {
@@ -165,7 +183,10 @@ class DecompressingInput : public InputStream {
 
   Status Failure() {
     const char* why = archive_error_string(archive_);
-    std::string reason = why ? why : "unknown error";
+    // libarchive sets no message when a gzip stream ends inside its
+    // 8-byte trailer.
+    std::string reason =
+        why ? why : "the compressed stream is damaged or cut short";
     return Status(Errc::kCorrupt, name_ + ": cannot decompress " +
                                       std::string(CompressionName(compression_)) +
                                       " input: " + reason);
@@ -174,6 +195,7 @@ class DecompressingInput : public InputStream {
   std::unique_ptr<ByteSource> source_;
   std::vector<char> buffer_;
   archive* archive_ = nullptr;
+  bool end_checked_ = false;
 };
 
 }  // namespace
