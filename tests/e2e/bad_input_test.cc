@@ -466,6 +466,13 @@ TEST(BadInput, CompressedInputCutShort) {
     std::vector<std::size_t> cuts = {1, 2, 3, 4, 5, 9, 10, 11, 20, 100};
     for (std::size_t n = 1000; n < bytes.size(); n += bytes.size() / 7) cuts.push_back(n);
     for (std::size_t back : {1, 2, 4, 7, 8, 9}) cuts.push_back(bytes.size() - back);
+    // Followed by bytes that are not another member/frame.
+    for (const std::string& junk : {std::string("junk\n"), std::string(4, '\0')}) {
+      fs::path f = tmp.path() / (std::string("cut-") + tool + "-garbage-" +
+                                 std::to_string(junk.size()));
+      WriteFile(f, bytes + junk);
+      files.push_back(f);
+    }
     for (std::size_t n : cuts) {
       fs::path f = tmp.path() / (std::string("cut-") + tool + "-" + std::to_string(n));
       WriteFile(f, bytes.substr(0, n));
@@ -482,7 +489,7 @@ TEST(BadInput, CompressedInputCutShort) {
       continue;
     }
     // Too short to carry the magic: read as plain bytes, a syntax error.
-    // Otherwise an io-error naming the file.
+    // Otherwise an io-error (cut short, or data after the stream).
     const Finding* fatal = FatalOf(it->second);
     ASSERT_NE(fatal, nullptr) << "cut input accepted: " << Describe(it->second);
     EXPECT_TRUE(fatal->code == "io-error" || fatal->code == "json-syntax")
