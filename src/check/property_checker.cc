@@ -18,19 +18,9 @@ using state::SigKind;
 /// not checked (it can only come from a crafted file).
 constexpr int kMaxPlaintextDepth = 16;
 
-/// A pointer segment that is left out inside a secret's plaintext: there
-/// the pointer stops at the plaintext string, since a JSON pointer cannot
-/// address into a string and the keys are part of the secret.
-class Scope {
- public:
-  template <typename Key>
-  Scope(Reporter& reporter, bool active, const Key& key) {
-    if (active) scope_.emplace(reporter, key);
-  }
-
- private:
-  std::optional<PointerScope> scope_;
-};
+/// Inside a secret's plaintext, object keys are part of the secret: the
+/// pointer shows "*" in their place (the structure around them stays).
+constexpr std::string_view kHiddenKey = "*";
 
 bool IsSigField(const json::Member& m) {
   return m.key.StrEquals(state::kSigKey);
@@ -47,7 +37,7 @@ void PropertyChecker::CheckValue(const json::Value& value,
   if (value.is_array()) {
     std::size_t i = 0;
     for (const json::Value& e : value.array()) {
-      Scope scope(reporter, plaintext_depth_ == 0, i++);
+      PointerScope scope(reporter, i++);
       CheckValue(e, reporter);
     }
     return;
@@ -58,7 +48,12 @@ void PropertyChecker::CheckValue(const json::Value& value,
     case SigKind::kNone:
       for (const json::Member& m : value.object()) {
         if (m.value.is_array() || m.value.is_object()) {
-          Scope scope(reporter, plaintext_depth_ == 0, m.key);
+          std::optional<PointerScope> scope;
+          if (plaintext_depth_ > 0) {
+            scope.emplace(reporter, kHiddenKey);
+          } else {
+            scope.emplace(reporter, m.key);
+          }
           CheckValue(m.value, reporter);
         }
       }
@@ -119,7 +114,7 @@ void PropertyChecker::CheckAsset(const json::Value& value,
     std::string key = m.key.Str();
     if (key == "hash" || key == "text" || key == "path" || key == "uri") {
       if (!m.value.is_string()) {
-        Scope scope(reporter, plaintext_depth_ == 0, key);
+        PointerScope scope(reporter, key);
         reporter.Add(Code::kAssetInvalid,
                      "asset field \"" + key + "\" must be a string, found " +
                          std::string(json::TypeName(m.value.type)),
@@ -134,7 +129,7 @@ void PropertyChecker::CheckArchive(const json::Value& value,
   for (const json::Member& m : value.object()) {
     if (IsSigField(m)) continue;
     std::string key = m.key.Str();
-    Scope scope(reporter, plaintext_depth_ == 0, key);
+    PointerScope scope(reporter, key);
     if (key == "hash" || key == "path" || key == "uri") {
       if (!m.value.is_string()) {
         reporter.Add(Code::kArchiveInvalid,
@@ -152,7 +147,12 @@ void PropertyChecker::CheckArchive(const json::Value& value,
         continue;
       }
       for (const json::Member& member : m.value.object()) {
-        Scope inner(reporter, plaintext_depth_ == 0, member.key);
+        std::optional<PointerScope> inner;
+        if (plaintext_depth_ > 0) {
+          inner.emplace(reporter, kHiddenKey);
+        } else {
+          inner.emplace(reporter, member.key);
+        }
         SigKind kind = state::ClassifySignature(member.value);
         if (kind == SigKind::kAsset) {
           CheckAsset(member.value, reporter);
@@ -188,7 +188,7 @@ void PropertyChecker::CheckSecret(const json::Value& value,
   }
   const json::Value& text = has_c ? *ciphertext : *plaintext;
   std::string_view field = has_c ? "ciphertext" : "plaintext";
-  Scope scope(reporter, plaintext_depth_ == 0, field);
+  PointerScope scope(reporter, field);
   if (text.size == 0) {
     reporter.Add(Code::kSecretInvalid,
                  "secret \"" + std::string(field) + "\" is empty", text);
@@ -262,19 +262,19 @@ void PropertyChecker::CheckResourceReference(const json::Value& value,
   }
   if (const json::Value* v = value.Find("packageVersion");
       v && !v->is_string()) {
-    Scope scope(reporter, plaintext_depth_ == 0, "packageVersion");
+    PointerScope scope(reporter, "packageVersion");
     reporter.Add(Code::kResourceRefInvalid,
                  "resource reference \"packageVersion\" must be a string", *v);
   }
   if (const json::Value* id = value.Find("id");
       id && !id->is_string() && !id->is_object()) {
     // Legacy states wrote {"V": ...}; anything else is rejected.
-    Scope scope(reporter, plaintext_depth_ == 0, "id");
+    PointerScope scope(reporter, "id");
     reporter.Add(Code::kResourceRefInvalid,
                  "resource reference \"id\" must be a string", *id);
   }
   if (urn && urn->is_string() && env_.on_resource_reference) {
-    Scope scope(reporter, plaintext_depth_ == 0, "urn");
+    PointerScope scope(reporter, "urn");
     env_.on_resource_reference(urn->Str(), urn->offset, reporter);
   }
 }
