@@ -161,6 +161,7 @@ int RunScan(const ScanFlags& flags) {
       continue;
     }
     auto& report = result.report;
+    report->SortByLocation();
     unreadable |= report->fatal();
     errors |= report->summary().errors > 0;
     if (flags.format == "text") {

@@ -86,6 +86,7 @@ int RunVerify(const VerifyFlags& flags) {
   text.color = UseColor(flags.color, STDOUT_FILENO);
   for (const std::string& path : flags.files) {
     auto report = VerifyOne(path, flags);
+    report->SortByLocation();
     unreadable |= report->fatal();
     errors |= report->summary().errors > 0;
     if (flags.format == "text") {

@@ -16,7 +16,7 @@ constexpr std::array kCodes = {
     CodeInfo{Code::kJsonTooDeep, "json-too-deep", E, "Values are nested deeper than pstate accepts."},
     CodeInfo{Code::kNotAState, "not-a-state", E, "The JSON document is not a Pulumi state export or checkpoint."},
     CodeInfo{Code::kVersionUnsupported, "version-unsupported", E, "The state's version is too old, too new or not a version number."},
-    CodeInfo{Code::kJsonDuplicateKey, "json-duplicate-key", E, "An object has the same key twice; Pulumi keeps only the last one."},
+    CodeInfo{Code::kJsonDuplicateKey, "json-duplicate-key", W, "An object has the same key twice; Pulumi keeps only the last one."},
     CodeInfo{Code::kFieldType, "field-type", E, "A known field has the wrong JSON type."},
     CodeInfo{Code::kFieldMissing, "field-missing", E, "A required field is missing or empty."},
     CodeInfo{Code::kFieldUnknown, "field-unknown", N, "A field Pulumi does not know; Pulumi ignores it."},

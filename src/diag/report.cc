@@ -1,5 +1,7 @@
 #include "pstate/diag/report.h"
 
+#include <algorithm>
+
 namespace pstate::diag {
 
 void Report::Add(Finding finding) {
@@ -14,6 +16,15 @@ void Report::Add(Finding finding) {
     return;
   }
   findings_.push_back(std::move(finding));
+}
+
+void Report::SortByLocation() {
+  std::stable_sort(findings_.begin(), findings_.end(),
+                   [](const Finding& a, const Finding& b) {
+                     if ((a.line == 0) != (b.line == 0)) return b.line == 0;
+                     if (a.line != b.line) return a.line < b.line;
+                     return a.column < b.column;
+                   });
 }
 
 }  // namespace pstate::diag

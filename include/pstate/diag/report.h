@@ -32,6 +32,10 @@ class Report {
   std::uint64_t omitted() const { return omitted_; }
   const Summary& summary() const { return summary_; }
   void set_resources(std::uint64_t n) { summary_.resources = n; }
+  /// Orders kept findings by line and column (stable; findings without a
+  /// place keep their order after the located ones). Checks that only
+  /// conclude at the end of the input report late; readers want file order.
+  void SortByLocation();
   /// True once a finding with a fatal code (IsFatal) was added: the input
   /// could not be read as a state.
   bool fatal() const { return fatal_; }
