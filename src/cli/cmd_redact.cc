@@ -9,8 +9,13 @@
 #include "cli/command.h"
 #include "cli/exit_code.h"
 #include "cli/terminal.h"
+
+#include "pstate/diag/report.h"
+#include "pstate/io/input.h"
+#include "pstate/secure/leak_scan_handler.h"
 #include "pstate/secure/redactor.h"
 #include "pstate/secure/rewrite.h"
+#include "pstate/state/reader.h"
 
 namespace pstate::cli {
 namespace {
@@ -45,11 +50,22 @@ int RunRedact(const RedactFlags& flags) {
     }
   }
   options.also = flags.also;
-  if (flags.leaks && !secure::Redactor::LeakScanAvailable()) {
-    return Fail("--leaks is not available in this build (no leak "
-                          "scanner)");
-  }
   options.leaks = flags.leaks;
+  // --leaks also redacts plain copies of the state's own secrets, which may
+  // come before the secret: collect every plaintext in a first pass when
+  // the input can be read twice (a regular file).
+  secure::KnownSecrets known;
+  std::error_code ec;
+  if (flags.leaks && flags.input != "-" &&
+      std::filesystem::is_regular_file(flags.input, ec)) {
+    auto input = io::OpenInput(flags.input);
+    if (!input.ok()) return Fail(input.status().message());
+    secure::SecretCollectHandler collect(&known, secure::DecryptOptions{});
+    diag::Report scratch(flags.input);
+    Status status = state::Read(**input, collect, scratch);
+    if (!status.ok()) return Fail(status.message());
+    options.known_secrets = &known;
+  }
   secure::Redactor redactor(std::move(options));
   secure::RewriteOptions rewrite;
   rewrite.input = flags.input;

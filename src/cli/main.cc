@@ -21,11 +21,11 @@ namespace {
 using pstate::cli::Command;
 
 const std::array kCommands = {
-    Command{"verify", "Check states for every problem Pulumi would find and more",
+    Command{"verify", "Check states for every problem Pulumi would find, and more",
             pstate::cli::SetupVerify},
-    Command{"scan", "Find secrets stored in the clear", pstate::cli::SetupScan},
     Command{"assets", "Check that every asset and archive still hashes to what the state recorded",
             pstate::cli::SetupAssets},
+    Command{"scan", "Find secrets stored in the clear", pstate::cli::SetupScan},
     Command{"redact", "Write a copy of a state with every secret replaced",
             pstate::cli::SetupRedact},
     Command{"decrypt", "Decrypt every secret (passphrase or b64 provider) into the --show-secrets form",
@@ -41,7 +41,6 @@ int main(int argc, char** argv) {
                "pstate"};
   app.set_version_flag("--version", PSTATE_VERSION);
   app.require_subcommand(1);
-  std::function<int()> run;
   std::vector<std::pair<CLI::App*, std::function<int()>>> runners;
   for (const Command& command : kCommands) {
     CLI::App* sub = app.add_subcommand(std::string(command.name),

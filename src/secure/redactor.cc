@@ -10,12 +10,7 @@
 #include "pstate/state/signature.h"
 #include "pstate/state/state_writer.h"
 
-#if __has_include("pstate/secure/leak_scanner.h")
 #include "pstate/secure/leak_scanner.h"
-#define PSTATE_HAVE_LEAK_SCANNER 1
-#else
-#define PSTATE_HAVE_LEAK_SCANNER 0
-#endif
 
 namespace pstate::secure {
 namespace {
@@ -87,7 +82,6 @@ bool GlobMatch(std::string_view pattern, std::string_view text) {
   return p == pattern.size();
 }
 
-#if PSTATE_HAVE_LEAK_SCANNER
 namespace {
 
 /// The value at `pointer` (RFC 6901) below `root`, whose own pointer is
@@ -134,9 +128,9 @@ const Value* Resolve(const Value& root, std::string_view base,
 
 class Redactor::LeakHook {
  public:
-  LeakHook()
+  explicit LeakHook(const KnownSecrets* known)
       : fingerprinter_(secrets::Fingerprinter::WithRandomKey()),
-        scanner_(MakeOptions(fingerprinter_)) {}
+        scanner_(MakeOptions(fingerprinter_, known)) {}
   void Collect(const Value& resource, std::string_view base_pointer,
                std::unordered_set<const Value*>* out) {
     leaks_.clear();
@@ -149,12 +143,14 @@ class Redactor::LeakHook {
   }
 
  private:
-  static LeakOptions MakeOptions(const secrets::Fingerprinter& f) {
+  static LeakOptions MakeOptions(const secrets::Fingerprinter& f,
+                                 const KnownSecrets* known) {
     LeakOptions options;
     options.fingerprinter = &f;
-    // Known-secret matching needs every plaintext of the state first: not
-    // possible in one streaming pass.
-    options.known_secret = false;
+    // Known-secret matching needs every plaintext of the state first: the
+    // caller collects them in a first pass when it can read the input twice.
+    options.known_secrets = known;
+    options.known_secret = known != nullptr;
     return options;
   }
 
@@ -162,18 +158,9 @@ class Redactor::LeakHook {
   LeakScanner scanner_;
   std::vector<Leak> leaks_;
 };
-bool Redactor::LeakScanAvailable() { return true; }
-#else
-class Redactor::LeakHook {
- public:
-  void Collect(const Value&, std::string_view,
-               std::unordered_set<const Value*>*) {}
-};
-bool Redactor::LeakScanAvailable() { return false; }
-#endif
 
 Redactor::Redactor(RedactOptions options) : options_(std::move(options)) {
-  if (options_.leaks) leak_hook_ = new LeakHook();
+  if (options_.leaks) leak_hook_ = new LeakHook(options_.known_secrets);
 }
 
 Redactor::~Redactor() { delete leak_hook_; }

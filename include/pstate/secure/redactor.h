@@ -26,6 +26,7 @@
 
 #include "pstate/json/value.h"
 #include "pstate/secrets/fingerprint.h"
+#include "pstate/secure/known_secrets.h"
 #include "pstate/state/reader.h"
 
 namespace pstate::secure {
@@ -69,6 +70,10 @@ struct RedactOptions {
   std::vector<std::string> also;
   /// Also redact every value the leak scanner reports.
   bool leaks = false;
+  /// With `leaks`: every secret plaintext of the state (collected by a first
+  /// pass), so copies of them in plain values are redacted too. Null when
+  /// the input can be read only once (standard input).
+  const KnownSecrets* known_secrets = nullptr;
 };
 
 /// What a run replaced (counts only; never values).
@@ -92,8 +97,6 @@ class Redactor {
   void Process(state::Leaf& leaf, state::Context& context);
 
   const RedactStats& stats() const { return stats_; }
-  /// True when --leaks was asked for and this build has a leak scanner.
-  static bool LeakScanAvailable();
 
  private:
   class LeakHook;
