@@ -119,7 +119,7 @@ head_size_to_bytes() {
 free_bytes() { df -P -B1 "$1" | awk 'NR == 2 { print $4 }'; }
 
 mem_available_bytes() {
-  awk '/^MemAvailable:/ { printf "%d\n", $2 * 1024 }' /proc/meminfo
+  awk '/^MemAvailable:/ { printf "%.0f\n", $2 * 1024 }' /proc/meminfo
 }
 
 check_tools() {

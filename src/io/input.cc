@@ -3,6 +3,7 @@
 #include <archive.h>
 #include <archive_entry.h>
 #include <fcntl.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -57,6 +58,9 @@ class ByteSource {
     }
   }
   std::uint64_t consumed() const { return consumed_; }
+  int fd() const { return fd_; }
+  /// Nothing has been read past the peeked bytes.
+  bool untouched() const { return fd_ >= 0 && consumed_ == 0; }
 
  private:
   int fd_ = -1;
@@ -82,11 +86,56 @@ class PlainInput : public InputStream {
     return static_cast<std::size_t>(got);
   }
   std::uint64_t source_consumed() const override {
-    return source_->consumed();
+    return map_base_ ? released_ : source_->consumed();
+  }
+  ~PlainInput() override {
+    if (map_base_) ::munmap(map_base_, map_length_);
+  }
+
+  std::optional<Mapping> Map() override {
+    // Only regular files of a known, non-trivial size that nothing has read.
+    if (map_base_ || !source_size_ || *source_size_ < (1u << 20) ||
+        !source_->untouched()) {
+      return std::nullopt;
+    }
+    auto page = static_cast<std::size_t>(::sysconf(_SC_PAGESIZE));
+    std::size_t size = static_cast<std::size_t>(*source_size_);
+    std::size_t file_pages = (size + page - 1) / page * page;
+    // Reserve the file's pages plus one zero page, then map the file over
+    // the front: the tail of its last page and the extra page read as
+    // zeros, which is the padding the JSON scanners need.
+    std::size_t length = file_pages + page;
+    void* base = ::mmap(nullptr, length, PROT_READ,
+                        MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (base == MAP_FAILED) return std::nullopt;
+    void* file = ::mmap(base, size, PROT_READ, MAP_PRIVATE | MAP_FIXED,
+                        source_->fd(), 0);
+    if (file == MAP_FAILED) {
+      ::munmap(base, length);
+      return std::nullopt;
+    }
+    ::madvise(file, size, MADV_SEQUENTIAL);
+    map_base_ = static_cast<char*>(base);
+    map_length_ = length;
+    page_ = page;
+    return Mapping{map_base_, size};
+  }
+
+  void Release(std::uint64_t upto) override {
+    if (!map_base_) return;
+    std::uint64_t end = upto / page_ * page_;
+    if (end <= released_) return;
+    ::madvise(map_base_ + released_, static_cast<std::size_t>(end - released_),
+              MADV_DONTNEED);
+    released_ = end;
   }
 
  private:
   std::unique_ptr<ByteSource> source_;
+  char* map_base_ = nullptr;
+  std::size_t map_length_ = 0;
+  std::size_t page_ = 4096;
+  std::uint64_t released_ = 0;
 };
 
 /// gzip or zstd through libarchive's "raw" format: one entry, the

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <optional>
 #include <string>
 
 #if defined(__SSE2__)
@@ -46,9 +47,35 @@ std::uint64_t CountNewlines(const char* p, std::size_t n,
 
 Window::Window(InputStream& input, std::size_t initial_size)
     : input_(input), capacity_(initial_size) {
+  if (std::optional<InputStream::Mapping> map = input.Map()) {
+    // Never written through: Fill() returns at once (eof) and Release()
+    // only moves the view forward.
+    data_ = const_cast<char*>(map->data);
+    size_ = map->size;
+    capacity_ = map->size;
+    eof_ = true;
+    mapped_ = true;
+    return;
+  }
   buffer_.reset(new char[capacity_ + kPadding]);
   data_ = buffer_.get();
   std::memset(data_, 0, kPadding);
+}
+
+void Window::Release(const char* done) {
+  constexpr std::size_t kStep = 16u << 20;
+  if (!mapped_ || done < data_ + kStep || done > data_ + size_) return;
+  auto n = static_cast<std::size_t>(done - data_);
+  std::size_t after_last = 0;
+  std::uint64_t lines = CountNewlines(data_, n, &after_last);
+  if (lines > 0) {
+    base_line_ += lines;
+    base_line_start_ = base_ + after_last;
+  }
+  data_ += n;
+  size_ -= n;
+  base_ += n;
+  input_.Release(base_);
 }
 
 Status Window::Fill(const char* keep) {

@@ -416,14 +416,47 @@ void Parser::CheckDuplicates(std::size_t first, std::size_t count) {
     }
     return;
   }
-  std::unordered_set<std::string> seen;
-  seen.reserve(count * 2);
+  // Larger objects: sort by signature and compare neighbours, no hashing
+  // of whole keys and no allocation unless a key has escapes.
+  dup_order_.clear();
+  auto signature = [](std::string_view key) {
+    std::uint64_t head = 0;
+    std::memcpy(&head, key.data(), std::min<std::size_t>(key.size(), 8));
+    return head ^ (static_cast<std::uint64_t>(key.size()) << 56);
+  };
   for (std::size_t i = 0; i < count; ++i) {
-    std::string key = m[i].key.Str();
-    if (!seen.insert(key).second) {
-      duplicates_.push_back({m[i].key.offset, std::move(key)});
-    }
+    // Keys with escapes (rare) are signed by their decoded text, so "a"
+    // and "\u0061" meet.
+    std::uint64_t sig = m[i].key.has_escapes ? signature(m[i].key.Str())
+                                             : signature(m[i].key.raw());
+    dup_order_.push_back({sig, i});
   }
+  std::sort(dup_order_.begin(), dup_order_.end());
+  for (std::size_t a = 0; a < dup_order_.size();) {
+    std::size_t b = a + 1;
+    while (b < dup_order_.size() && dup_order_[b].first == dup_order_[a].first) ++b;
+    if (b - a > 1) {
+      // A run of equal signatures: compare its keys pairwise, decoded.
+      for (std::size_t i = a + 1; i < b; ++i) {
+        const Member& mi = m[dup_order_[i].second];
+        std::string ki = mi.key.Str();
+        for (std::size_t j = a; j < i; ++j) {
+          const Member& mj = m[dup_order_[j].second];
+          if (mj.key.Str() == ki) {
+            // Report the later occurrence in document order.
+            const Member& later = dup_order_[i].second > dup_order_[j].second ? mi : mj;
+            duplicates_.push_back({later.key.offset, ki});
+            break;
+          }
+        }
+      }
+    }
+    a = b;
+  }
+  std::sort(duplicates_.begin(), duplicates_.end(),
+            [](const DuplicateKey& x, const DuplicateKey& y) {
+              return x.offset < y.offset;
+            });
 }
 
 }  // namespace pstate::json

@@ -1,6 +1,7 @@
 #include "pstate/json/string_codec.h"
 
 #include <cstdint>
+#include <cstring>
 
 namespace pstate::json {
 namespace {
@@ -93,6 +94,118 @@ std::string Unescape(std::string_view escaped) {
   out.reserve(escaped.size());
   AppendUnescaped(escaped, &out);
   return out;
+}
+
+void AppendCanonical(std::string_view escaped, std::string* out,
+                     EscapeStyle style) {
+  static constexpr char kHex[] = "0123456789abcdef";
+  const char* p = escaped.data();
+  const char* end = p + escaped.size();
+  const char* run = p;
+  auto flush = [&](const char* upto) {
+    out->append(run, static_cast<std::size_t>(upto - run));
+  };
+  auto unicode = [&](std::uint32_t v) {
+    out->append("\\u");
+    out->push_back(kHex[(v >> 12) & 0xF]);
+    out->push_back(kHex[(v >> 8) & 0xF]);
+    out->push_back(kHex[(v >> 4) & 0xF]);
+    out->push_back(kHex[v & 0xF]);
+  };
+  // Writes one decoded code point the way AppendEscaped would.
+  auto emit = [&](std::uint32_t cp) {
+    switch (cp) {
+      case '"': out->append("\\\""); return;
+      case '\\': out->append("\\\\"); return;
+      case '\n': out->append("\\n"); return;
+      case '\r': out->append("\\r"); return;
+      case '\t': out->append("\\t"); return;
+      case '\b': out->append("\\b"); return;
+      case '\f': out->append("\\f"); return;
+      default: break;
+    }
+    if (cp < 0x20 || cp == 0x2028 || cp == 0x2029 ||
+        (style == EscapeStyle::kHtmlSafe &&
+         (cp == '<' || cp == '>' || cp == '&'))) {
+      unicode(cp);
+      return;
+    }
+    AppendUtf8(cp, out);
+  };
+  while (p < end) {
+    if (style == EscapeStyle::kExport) {
+      // Jump to the next byte that can need work: a backslash or the first
+      // byte of U+2028/U+2029. Plain runs are the common case.
+      const char* next = p;
+      while (next < end && *next != '\\' &&
+             static_cast<unsigned char>(*next) != 0xE2) {
+        const void* bs = std::memchr(next, '\\', static_cast<std::size_t>(end - next));
+        const char* stop = bs ? static_cast<const char*>(bs) : end;
+        const void* e2 = std::memchr(next, 0xE2, static_cast<std::size_t>(stop - next));
+        next = e2 ? static_cast<const char*>(e2) : stop;
+      }
+      p = next;
+      if (p >= end) break;
+    }
+    auto c = static_cast<unsigned char>(*p);
+    if (c == '\\') {
+      flush(p);
+      char e = p[1];
+      p += 2;
+      switch (e) {
+        case '"': emit('"'); break;
+        case '\\': emit('\\'); break;
+        case '/': emit('/'); break;
+        case 'b': emit('\b'); break;
+        case 'f': emit('\f'); break;
+        case 'n': emit('\n'); break;
+        case 'r': emit('\r'); break;
+        case 't': emit('\t'); break;
+        case 'u': {
+          std::uint32_t cp = ReadHex4(p);
+          p += 4;
+          if (cp >= 0xD800 && cp < 0xDC00) {
+            if (end - p >= 6 && p[0] == '\\' && p[1] == 'u') {
+              std::uint32_t lo = ReadHex4(p + 2);
+              if (lo >= 0xDC00 && lo < 0xE000) {
+                cp = 0x10000 + ((cp - 0xD800) << 10) + (lo - 0xDC00);
+                p += 6;
+              } else {
+                cp = kReplacement;
+              }
+            } else {
+              cp = kReplacement;
+            }
+          } else if (cp >= 0xDC00 && cp < 0xE000) {
+            cp = kReplacement;
+          }
+          emit(cp);
+          break;
+        }
+        default: break;
+      }
+      run = p;
+      continue;
+    }
+    if (c == 0xE2 && end - p >= 3 && static_cast<unsigned char>(p[1]) == 0x80 &&
+        (static_cast<unsigned char>(p[2]) == 0xA8 ||
+         static_cast<unsigned char>(p[2]) == 0xA9)) {
+      flush(p);
+      unicode(static_cast<unsigned char>(p[2]) == 0xA8 ? 0x2028 : 0x2029);
+      p += 3;
+      run = p;
+      continue;
+    }
+    if (style == EscapeStyle::kHtmlSafe && (c == '<' || c == '>' || c == '&')) {
+      flush(p);
+      unicode(c);
+      ++p;
+      run = p;
+      continue;
+    }
+    ++p;
+  }
+  flush(end);
 }
 
 int Utf8SequenceLength(const unsigned char* p, std::size_t avail) {

@@ -1,5 +1,7 @@
 #include "pstate/json/writer.h"
 
+#include <cstring>
+
 namespace pstate::json {
 namespace {
 
@@ -9,11 +11,10 @@ namespace {
 bool NeedsCanonicalForm(std::string_view escaped, bool has_escapes,
                         EscapeStyle style) {
   if (has_escapes) return true;
-  for (char c : escaped) {
-    if (static_cast<unsigned char>(c) == 0xE2) return true;
-    if (style == EscapeStyle::kHtmlSafe && (c == '<' || c == '>' || c == '&')) {
-      return true;
-    }
+  // U+2028 and U+2029 start with 0xE2; memchr is vectorized.
+  if (std::memchr(escaped.data(), 0xE2, escaped.size()) != nullptr) return true;
+  if (style == EscapeStyle::kHtmlSafe) {
+    return escaped.find_first_of("<>&") != std::string_view::npos;
   }
   return false;
 }
@@ -22,8 +23,10 @@ bool NeedsCanonicalForm(std::string_view escaped, bool has_escapes,
 
 void Writer::Newline() {
   if (layout_ != Layout::kIndented) return;
-  out_.Put('\n');
-  for (std::size_t i = 0; i < stack_.size(); ++i) out_.Write("    ");
+  // One write of "\n" plus 4 spaces per level, from a growing template.
+  std::size_t want = 1 + 4 * stack_.size();
+  while (indent_.size() < want) indent_.append(indent_.empty() ? "\n" : "    ");
+  out_.Write(std::string_view(indent_).substr(0, want));
 }
 
 void Writer::BeforeValue() {
@@ -80,8 +83,7 @@ void Writer::WriteString(std::string_view escaped, bool has_escapes) {
     out_.Write(escaped);
   } else {
     scratch_.clear();
-    std::string decoded = Unescape(escaped);
-    AppendEscaped(decoded, &scratch_, style_);
+    AppendCanonical(escaped, &scratch_, style_);
     out_.Write(scratch_);
   }
   out_.Put('"');

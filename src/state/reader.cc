@@ -52,6 +52,7 @@ class StreamReader final : public Context {
 
  private:
   Status Fill();
+  void ReportProgress();
   /// Skips whitespace; `*c` is the next byte, or '\0' at end of input.
   Status Peek(char* c);
   Status ParseValue(json::Value* out);
@@ -117,6 +118,7 @@ Status StreamReader::Fatal(Code code, std::string message,
 }
 
 Status StreamReader::Fill() {
+  if (window_.eof()) return Status::Ok();  // keeps pos_: nothing moves
   std::uint64_t at = Offset();
   Status s = window_.Fill(pos_);
   pos_ = window_.begin();
@@ -128,15 +130,17 @@ Status StreamReader::Fill() {
     }
     return s;
   }
-  if (options_.on_progress) {
-    std::uint64_t consumed = window_.input().source_consumed();
-    if (consumed >= next_progress_) {
-      next_progress_ = consumed + kProgressStep;
-      options_.on_progress(consumed,
-                           window_.input().source_size().value_or(0));
-    }
-  }
+  ReportProgress();
   return Status::Ok();
+}
+
+void StreamReader::ReportProgress() {
+  if (!options_.on_progress) return;
+  std::uint64_t consumed = window_.input().source_consumed();
+  if (consumed >= next_progress_) {
+    next_progress_ = consumed + kProgressStep;
+    options_.on_progress(consumed, window_.input().source_size().value_or(0));
+  }
 }
 
 Status StreamReader::Peek(char* c) {
@@ -224,6 +228,10 @@ Status StreamReader::EmitLeaf(Role role, std::string_view key,
   if (role == Role::kFeatures) InterpretFeatures(leaf.value);
   handler_.OnLeaf(leaf, *this);
   arena_.Reset();
+  if (window_.mapped()) {
+    window_.Release(pos_);
+    ReportProgress();
+  }
   if (fatal_) return fatal_status_;
   return Status::Ok();
 }

@@ -39,6 +39,20 @@ class InputStream {
   /// Bytes consumed from the underlying file so far.
   virtual std::uint64_t source_consumed() const = 0;
 
+  /// The whole input as one read-only mapping, followed by at least one
+  /// page of readable zero bytes; only for uncompressed regular files, and
+  /// only before the first Read. Parsing straight from the page cache saves
+  /// the copy into a buffer. nullopt when not possible: use Read.
+  struct Mapping {
+    const char* data = nullptr;
+    std::size_t size = 0;
+  };
+  virtual std::optional<Mapping> Map() { return std::nullopt; }
+  /// With a mapping: the caller is done with bytes [0, upto); their pages
+  /// are dropped from this process's memory (they stay in the page cache),
+  /// so resident memory does not grow with the file.
+  virtual void Release(std::uint64_t upto) { (void)upto; }
+
  protected:
   std::string name_;
   Compression compression_ = Compression::kNone;

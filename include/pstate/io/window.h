@@ -27,6 +27,8 @@ class Window {
   /// Bytes kept readable (and zeroed) after end(), for the JSON scanners.
   static constexpr std::size_t kPadding = 64;
 
+  /// Maps the input when it can (see InputStream::Map), else reads it
+  /// through a buffer of `initial_size` bytes.
   explicit Window(InputStream& input, std::size_t initial_size = 4u << 20);
 
   const char* begin() const { return data_; }
@@ -43,6 +45,13 @@ class Window {
   /// keep offsets across calls. Sets eof() at the end of input.
   Status Fill(const char* keep);
 
+  /// Tells the window the bytes before `done` will not be looked at again.
+  /// Reading through a mapping, this is where memory is given back (in
+  /// steps of several MiB); reading through the buffer, Fill() does it.
+  void Release(const char* done);
+  /// True when the window is a mapping of the whole file.
+  bool mapped() const { return mapped_; }
+
   /// Line and column of an absolute offset that is still in the window (or
   /// at its end). Cheap for offsets that increase between calls.
   LineColumn Locate(std::uint64_t offset);
@@ -57,6 +66,7 @@ class Window {
   std::size_t size_ = 0;
   std::uint64_t base_ = 0;  ///< absolute offset of data_[0]
   bool eof_ = false;
+  bool mapped_ = false;
 
   // Line bookkeeping for the discarded prefix [0, base_).
   std::uint64_t base_line_ = 1;        ///< line containing offset base_

@@ -14,6 +14,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "pstate/json/value.h"
@@ -97,6 +98,7 @@ class Parser {
   std::vector<Value> element_stack_;
   std::vector<Member> member_stack_;
   std::string scratch_;
+  std::vector<std::pair<std::uint64_t, std::size_t>> dup_order_;
 };
 
 /// Human-readable name of a byte for error messages: 'x', or U+000A / 0xFF.

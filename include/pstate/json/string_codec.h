@@ -29,6 +29,12 @@ enum class EscapeStyle {
 void AppendEscaped(std::string_view decoded, std::string* out,
                    EscapeStyle style = EscapeStyle::kExport);
 
+/// Appends `escaped` (JSON string text the parser accepted) rewritten to
+/// the form AppendEscaped(Unescape(escaped)) gives, in one pass without
+/// decoding the whole string: runs of plain text are copied as they are.
+void AppendCanonical(std::string_view escaped, std::string* out,
+                     EscapeStyle style = EscapeStyle::kExport);
+
 /// True when `bytes` is well-formed UTF-8 (no overlongs, no surrogates, at
 /// most U+10FFFF).
 bool IsValidUtf8(std::string_view bytes);

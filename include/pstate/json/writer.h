@@ -57,6 +57,7 @@ class Writer {
   std::vector<Frame> stack_;
   bool after_key_ = false;
   std::string scratch_;
+  std::string indent_;
 };
 
 }  // namespace pstate::json

@@ -124,3 +124,50 @@ TEST(Utf8SequenceLengthTest, Lengths) {
 
 }  // namespace
 }  // namespace pstate::json
+
+namespace pstate::json {
+namespace {
+
+// AppendCanonical must agree with decoding then escaping, in both styles.
+TEST(AppendCanonicalTest, MatchesUnescapeThenEscape) {
+  const char* cases[] = {
+      "plain", R"(a\"b\\c\/d)", R"(\n\r\t\b\f)", R"(\u0001\u001F\u007f)",
+      R"(\u003c\u003e\u0026<>&)", R"(\u2028\u2029)", "raw \xE2\x80\xA8 sep",
+      R"(\uD83D\uDE00 pair)", R"(\uD83D lone)", R"(\uDE00 lone low)",
+      R"(\u00e9t\u00E9 caf\u00e9)", "\xC3\xA9\xE5\x90\x8D", R"(end\\)", ""};
+  for (const char* text : cases) {
+    for (EscapeStyle style : {EscapeStyle::kExport, EscapeStyle::kHtmlSafe}) {
+      std::string want;
+      AppendEscaped(Unescape(text), &want, style);
+      std::string got;
+      AppendCanonical(text, &got, style);
+      EXPECT_EQ(got, want) << "input: " << text;
+    }
+  }
+}
+
+TEST(AppendCanonicalTest, RandomEscapedTextAgrees) {
+  // Build random valid escaped text from pieces and compare the two paths.
+  const char* pieces[] = {"a", "Z", "<", "&", R"(\")", R"(\\)", R"(\/)",
+                          R"(\n)", R"(\u0000)", R"(\u00ff)", R"(\u2028)",
+                          R"(\ud800)", R"(\udc00)", R"(\ud834\udd1e)",
+                          "\xE2\x80\xA9", "\xF0\x9F\x98\x80", " "};
+  unsigned seed = 12345;
+  for (int round = 0; round < 2000; ++round) {
+    std::string text;
+    int n = static_cast<int>(seed % 12);
+    for (int i = 0; i < n; ++i) {
+      seed = seed * 1103515245u + 12345u;
+      text += pieces[(seed >> 16) % (sizeof(pieces) / sizeof(pieces[0]))];
+    }
+    seed = seed * 1103515245u + 12345u;
+    std::string want;
+    AppendEscaped(Unescape(text), &want);
+    std::string got;
+    AppendCanonical(text, &got);
+    ASSERT_EQ(got, want) << "input: " << text;
+  }
+}
+
+}  // namespace
+}  // namespace pstate::json
