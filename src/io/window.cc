@@ -23,7 +23,17 @@ std::uint64_t CountNewlines(const char* p, std::size_t n,
   while (i + 16 <= n) {
     __m128i acc = _mm_setzero_si128();
     std::size_t blocks = std::min<std::size_t>((n - i) / 16, 255);
-    for (std::size_t b = 0; b < blocks; ++b, i += 16) {
+    std::size_t b = 0;
+    for (; b + 4 <= blocks; b += 4, i += 64) {
+      const auto* q = reinterpret_cast<const __m128i*>(p + i);
+      __m128i c0 = _mm_cmpeq_epi8(_mm_loadu_si128(q), nl);
+      __m128i c1 = _mm_cmpeq_epi8(_mm_loadu_si128(q + 1), nl);
+      __m128i c2 = _mm_cmpeq_epi8(_mm_loadu_si128(q + 2), nl);
+      __m128i c3 = _mm_cmpeq_epi8(_mm_loadu_si128(q + 3), nl);
+      acc = _mm_sub_epi8(acc, _mm_add_epi8(_mm_add_epi8(c0, c1),
+                                           _mm_add_epi8(c2, c3)));
+    }
+    for (; b < blocks; ++b, i += 16) {
       __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + i));
       acc = _mm_sub_epi8(acc, _mm_cmpeq_epi8(v, nl));
     }

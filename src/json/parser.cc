@@ -27,18 +27,22 @@ inline const char* ScanStringRun(const char* p, const char* end) {
   const __m128i quote = _mm_set1_epi8('"');
   const __m128i backslash = _mm_set1_epi8('\\');
   const __m128i space = _mm_set1_epi8(0x20);
-  while (p < end) {
-    __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
-    // Signed compare: bytes >= 0x80 are negative, so they count as < 0x20.
-    __m128i special = _mm_or_si128(
+  // Signed compare: bytes >= 0x80 are negative, so they count as < 0x20.
+  auto special = [&](const char* at) {
+    __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(at));
+    return static_cast<unsigned>(_mm_movemask_epi8(_mm_or_si128(
         _mm_or_si128(_mm_cmpeq_epi8(v, quote), _mm_cmpeq_epi8(v, backslash)),
-        _mm_cmplt_epi8(v, space));
-    int mask = _mm_movemask_epi8(special);
+        _mm_cmplt_epi8(v, space))));
+  };
+  // 32 bytes per step (two loads; the padding after `end` covers them):
+  // fewer branches on the long values state is full of.
+  while (p < end) {
+    unsigned mask = special(p) | (special(p + 16) << 16);
     if (mask != 0) {
-      const char* hit = p + __builtin_ctz(static_cast<unsigned>(mask));
+      const char* hit = p + __builtin_ctz(mask);
       return hit < end ? hit : end;
     }
-    p += 16;
+    p += 32;
   }
   return end;
 #else
@@ -402,9 +406,13 @@ void Parser::CheckDuplicates(std::size_t first, std::size_t count) {
     // pair without touching memcmp.
     std::uint64_t sig[16];
     for (std::size_t i = 0; i < count; ++i) {
+      // Always load 8 bytes (the buffer's padding makes that safe) and mask
+      // off what lies past the key: no variable-length copy.
       std::uint64_t head = 0;
-      std::memcpy(&head, m[i].key.text, std::min<std::size_t>(m[i].key.size, 8));
-      sig[i] = head ^ (static_cast<std::uint64_t>(m[i].key.size) << 56);
+      std::memcpy(&head, m[i].key.text, 8);
+      std::uint32_t n = m[i].key.size;
+      if (n < 8) head &= (std::uint64_t{1} << (8 * n)) - 1;
+      sig[i] = head ^ (static_cast<std::uint64_t>(n) << 56);
     }
     for (std::size_t i = 1; i < count; ++i) {
       for (std::size_t j = 0; j < i; ++j) {

@@ -22,7 +22,7 @@
 namespace pstate::json {
 
 /// Readable bytes the caller guarantees after `end` (any content). Lets the
-/// scanners load 16 bytes at a time without bounds checks.
+/// scanners load 32 bytes at a time without bounds checks.
 inline constexpr std::size_t kParserPadding = 64;
 
 /// Deeper nesting is rejected (code json-too-deep) instead of risking the
