@@ -236,7 +236,7 @@ std::string CheckSecretsProvider(const json::Value& provider,
 }
 
 void CheckConfig(const json::Value& config, std::string_view provider,
-                 Reporter& reporter) {
+                 Reporter& reporter, std::vector<diag::Finding>* unshaped) {
   if (config.is_null()) return;
   if (!config.is_object()) return RequireObject(config, "config", reporter);
   for (const json::Member& m : config.object()) {
@@ -256,12 +256,19 @@ void CheckConfig(const json::Value& config, std::string_view provider,
                    "secure config value must be a non-empty string", *secure);
       continue;
     }
-    if ((provider == "passphrase" || provider == "cloud") &&
-        !secrets::IsPassphraseCiphertextShape(secure->Str())) {
+    if (secrets::IsPassphraseCiphertextShape(secure->Str())) continue;
+    if (provider == "passphrase" || provider == "cloud") {
       reporter.Add(Code::kConfigSecureInvalid,
                    "secure config value is not shaped as the " +
                        std::string(provider) + " provider writes ciphertexts",
                    *secure);
+    } else if (provider.empty() && unshaped) {
+      diag::Finding f = diag::MakeFinding(Code::kConfigSecureInvalid, "",
+                                          reporter.PointerString());
+      io::LineColumn lc = reporter.context().Locate(secure->offset);
+      f.line = lc.line;
+      f.column = lc.column;
+      unshaped->push_back(std::move(f));
     }
   }
 }

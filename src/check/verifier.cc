@@ -27,7 +27,8 @@ void Verifier::OnLeaf(state::Leaf& leaf, state::Context& context) {
       break;
     case Role::kSecretsProviders:
       saw_provider_ = !v.is_null();
-      resources_.set_secrets_provider(CheckSecretsProvider(v, reporter));
+      provider_type_ = CheckSecretsProvider(v, reporter);
+      resources_.set_secrets_provider(provider_type_);
       break;
     case Role::kResource:
       resources_.Check(v, reporter, /*integrity=*/true, version);
@@ -47,7 +48,7 @@ void Verifier::OnLeaf(state::Leaf& leaf, state::Context& context) {
       CheckExtension(v, reporter);
       break;
     case Role::kConfig:
-      CheckConfig(v, "", reporter);
+      CheckConfig(v, provider_type_, reporter, &unshaped_config_);
       break;
     case Role::kStack:
       if (!v.is_string() && !v.is_null()) {
@@ -116,6 +117,14 @@ void Verifier::OnFinish(const state::Envelope& envelope,
         envelope.kind == state::EnvelopeKind::kExport ? "/deployment"
                                                       : "/checkpoint/latest"));
   }
+  if (provider_type_ == "passphrase" || provider_type_ == "cloud") {
+    for (diag::Finding& f : unshaped_config_) {
+      f.message = "secure config value is not shaped as the " +
+                  provider_type_ + " provider writes ciphertexts";
+      context.ReportUnlocated(std::move(f));
+    }
+  }
+  unshaped_config_.clear();
   if (!saw_provider_ && resources_.properties().ciphertexts() > 0) {
     context.ReportUnlocated(diag::MakeFinding(
         Code::kSecretsProviderMissing,

@@ -63,7 +63,7 @@ class FdOutput : public Output {
 
   void Abandon() override {
     committed_ = true;
-    buffer_.clear();
+    DiscardBuffer();
     if (temp_.empty()) return;
     if (fd_ >= 0) ::close(fd_);
     fd_ = -1;

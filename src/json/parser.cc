@@ -239,6 +239,7 @@ bool Parser::ParseString(const char*& p, Value* out) {
   const char* start = p + 1;
   const char* q = start;
   bool escapes = false;
+  bool ascii = true;
   for (;;) {
     q = ScanStringRun(q, end_);
     if (q >= end_) return NeedMore(q, "inside a string");
@@ -291,10 +292,12 @@ bool Parser::ParseString(const char*& p, Value* out) {
       return Fail(q, "json-invalid-utf8",
                   "invalid UTF-8 " + DescribeByte(c) + " in string");
     }
+    ascii = false;
     q += len;
   }
   out->type = Type::kString;
   out->has_escapes = escapes;
+  out->ascii = ascii;
   out->text = start;
   out->size = static_cast<std::uint32_t>(q - start);
   p = q + 1;

@@ -9,8 +9,9 @@ namespace {
 /// set may differ), or raw characters Go escapes (U+2028, U+2029, and in
 /// the HTML-safe style <, > and &).
 bool NeedsCanonicalForm(std::string_view escaped, bool has_escapes,
-                        EscapeStyle style) {
+                        bool ascii, EscapeStyle style) {
   if (has_escapes) return true;
+  if (ascii && style == EscapeStyle::kExport) return false;
   // U+2028 and U+2029 start with 0xE2; memchr is vectorized.
   if (std::memchr(escaped.data(), 0xE2, escaped.size()) != nullptr) return true;
   if (style == EscapeStyle::kHtmlSafe) {
@@ -67,19 +68,20 @@ void Writer::EndArray() {
   out_.Put(']');
 }
 
-void Writer::Key(std::string_view escaped, bool has_escapes) {
+void Writer::Key(std::string_view escaped, bool has_escapes, bool ascii) {
   Frame& f = stack_.back();
   if (!f.empty) out_.Put(',');
   f.empty = false;
   Newline();
-  WriteString(escaped, has_escapes);
+  WriteString(escaped, has_escapes, ascii);
   out_.Write(layout_ == Layout::kIndented ? ": " : ":");
   after_key_ = true;
 }
 
-void Writer::WriteString(std::string_view escaped, bool has_escapes) {
+void Writer::WriteString(std::string_view escaped, bool has_escapes,
+                         bool ascii) {
   out_.Put('"');
-  if (!NeedsCanonicalForm(escaped, has_escapes, style_)) {
+  if (!NeedsCanonicalForm(escaped, has_escapes, ascii, style_)) {
     out_.Write(escaped);
   } else {
     scratch_.clear();
@@ -99,7 +101,7 @@ void Writer::WriteValue(const Value& value) {
     case Type::kNumber: BeforeValue(); out_.Write(value.raw()); return;
     case Type::kString:
       BeforeValue();
-      WriteString(value.raw(), value.has_escapes);
+      WriteString(value.raw(), value.has_escapes, value.ascii);
       return;
     case Type::kArray:
       BeginArray();
@@ -109,7 +111,7 @@ void Writer::WriteValue(const Value& value) {
     case Type::kObject:
       BeginObject();
       for (const Member& m : value.object()) {
-        Key(m.key.raw(), m.key.has_escapes);
+        Key(m.key.raw(), m.key.has_escapes, m.key.ascii);
         WriteValue(m.value);
       }
       EndObject();

@@ -28,7 +28,7 @@ class GatedOutput : public io::Output, public OutputGate {
   void Discard() override {
     discarded_ = true;
     holding_ = false;
-    buffer_.clear();
+    DiscardBuffer();
     std::string().swap(held_);
   }
   Status Commit() override {

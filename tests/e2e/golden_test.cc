@@ -65,6 +65,9 @@ struct Case {
   std::string name;
 };
 
+// Lets GoogleTest name a case in messages instead of dumping its bytes.
+void PrintTo(const Case& c, std::ostream* os) { *os << c.name; }
+
 std::vector<Case> DiscoverCases() {
   std::vector<Case> cases;
   fs::path root = PSTATE_GOLDEN_DIR;

@@ -5,6 +5,7 @@
 
 #include <set>
 #include <string>
+#include <vector>
 
 #include "pstate/check/check_context.h"
 #include "pstate/json/value.h"
@@ -21,8 +22,13 @@ std::string CheckSecretsProvider(const json::Value& provider,
                                  Reporter& reporter);
 
 /// Checkpoint config: "<namespace>:<name>" keys, secure values well formed.
+/// A checkpoint's config comes before the deployment's secrets provider, so
+/// with `provider` unknown ("") every secure value that is not shaped like
+/// a passphrase/cloud ciphertext is added to `unshaped` (located, message
+/// to be completed) for the caller to report once the provider is known.
 void CheckConfig(const json::Value& config, std::string_view provider,
-                 Reporter& reporter);
+                 Reporter& reporter,
+                 std::vector<diag::Finding>* unshaped = nullptr);
 
 void CheckMetadata(const json::Value& metadata, Reporter& reporter);
 

@@ -6,6 +6,7 @@
 #include <functional>
 #include <set>
 #include <string>
+#include <vector>
 
 #include "pstate/check/resource_checker.h"
 #include "pstate/state/reader.h"
@@ -38,6 +39,9 @@ class Verifier : public state::Handler {
   std::set<std::string> snippet_uuids_;
   bool saw_manifest_ = false;
   bool saw_provider_ = false;
+  std::string provider_type_;
+  /// Checkpoint config values to judge once the provider is known.
+  std::vector<diag::Finding> unshaped_config_;
   std::uint64_t deployment_leaves_ = 0;
   ResourceHook hook_;
   ResourceHook pending_hook_;

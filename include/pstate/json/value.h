@@ -40,6 +40,9 @@ struct Value {
   Type type = Type::kNull;
   /// For strings: the text contains at least one backslash escape.
   bool has_escapes = false;
+  /// For strings: the parser saw only ASCII bytes (false when unknown).
+  /// Lets writers copy the text without looking for U+2028/U+2029.
+  bool ascii = false;
   /// Elements of an array, members of an object, bytes of a string or number.
   std::uint32_t size = 0;
   /// Absolute byte offset of the value's first byte in the decoded input.

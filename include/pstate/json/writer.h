@@ -33,8 +33,9 @@ class Writer {
   void EndObject();
   void BeginArray();
   void EndArray();
-  /// `escaped` is JSON string text (without quotes) as the parser kept it.
-  void Key(std::string_view escaped, bool has_escapes);
+  /// `escaped` is JSON string text (without quotes) as the parser kept it;
+  /// `ascii` when it is known to hold only ASCII bytes.
+  void Key(std::string_view escaped, bool has_escapes, bool ascii = false);
   /// A complete value, at the current position.
   void Write(const Value& value);
   /// Ends the document (a newline in the indented layout).
@@ -43,7 +44,8 @@ class Writer {
  private:
   void BeforeValue();
   void Newline();
-  void WriteString(std::string_view escaped, bool has_escapes);
+  void WriteString(std::string_view escaped, bool has_escapes,
+                   bool ascii = false);
   void WriteValue(const Value& value);
 
   struct Frame {
