@@ -118,6 +118,10 @@ TEST_P(GoldenTest, MatchesExpectedOutput) {
   int exit_code = WEXITSTATUS(status);
   std::string got_out = Replace(ReadFile(out), tmp.string(), "%TMP%");
   std::string got_err = Replace(ReadFile(err), tmp.string(), "%TMP%");
+  // Outputs name files by the paths given: make them independent of where
+  // the repository is checked out.
+  got_out = Replace(got_out, c.dir.string(), "%CASE%");
+  got_err = Replace(got_err, c.dir.string(), "%CASE%");
   got_out = Replace(got_out, PSTATE_FIXTURES_DIR, "%FIXTURES%");
   got_err = Replace(got_err, PSTATE_FIXTURES_DIR, "%FIXTURES%");
 
