@@ -3,6 +3,7 @@
 #include <openssl/sha.h>
 
 #include <array>
+#include <sstream>
 
 #include "pstate/base/hex.h"
 #include "pstate/check/fields.h"
@@ -286,7 +287,15 @@ void CheckMetadata(const json::Value& metadata, Reporter& reporter) {
   std::string message = "Pulumi recorded an integrity error when it saved this "
                         "state";
   if (command && command->is_string()) {
-    message += " (during `" + command->Str() + "`)";
+    // The command is the CLI's argv: flags and arguments may carry secrets
+    // (`-c key=value`, `config set --secret`). Name only the subcommand.
+    std::string shown;
+    std::istringstream words(command->Str());
+    std::string word;
+    for (int n = 0; n < 2 && words >> word && word[0] != '-'; ++n) {
+      shown += (shown.empty() ? "" : " ") + word;
+    }
+    if (!shown.empty()) message += " (during `" + shown + "`)";
   }
   if (text && text->is_string()) message += ": " + text->Str();
   reporter.Add(Code::kIntegrityErrorRecorded, message, *error);

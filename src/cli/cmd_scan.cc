@@ -1,5 +1,4 @@
 // pstate scan FILE...: secrets stored in the clear (docs/scan.md).
-#include <unistd.h>
 
 #include <filesystem>
 #include <iostream>
@@ -10,8 +9,8 @@
 
 #include "cli/command.h"
 #include "cli/exit_code.h"
+#include "cli/findings_output.h"
 #include "cli/terminal.h"
-#include "pstate/diag/render.h"
 #include "pstate/io/input.h"
 #include "pstate/secrets/fingerprint.h"
 #include "pstate/secrets/passphrase_source.h"
@@ -19,19 +18,10 @@
 #include "pstate/secure/leak_scan_handler.h"
 #include "pstate/state/reader.h"
 
-#ifndef PSTATE_VERSION
-#define PSTATE_VERSION "0.0.0"
-#endif
-
 namespace pstate::cli {
 namespace {
 
-struct ScanFlags {
-  std::vector<std::string> files;
-  std::string format = "text";
-  std::string color = "auto";
-  std::size_t max_findings = 10000;
-  bool quiet = false;
+struct ScanFlags : FindingsFlags {
   bool decrypt = false;
   std::string passphrase_file;
   std::string key_file;
@@ -149,49 +139,23 @@ int RunScan(const ScanFlags& flags) {
     // No passphrase anywhere: fine unless a state uses the passphrase provider.
   }
 
-  std::vector<std::unique_ptr<diag::Report>> reports;
-  bool unreadable = false;
-  bool errors = false;
-  diag::TextOptions text;
-  text.color = UseColor(flags.color, STDOUT_FILENO);
+  FindingsPrinter printer(flags);
   for (const std::string& path : flags.files) {
     FileResult result = ScanOne(path, flags, *fingerprinter, decrypt);
     if (result.failed) {
-      unreadable = true;
+      printer.MarkUnreadable();
       continue;
     }
-    auto& report = result.report;
-    report->SortByLocation();
-    unreadable |= report->fatal();
-    errors |= report->summary().errors > 0;
-    if (flags.format == "text") {
-      diag::RenderText(*report, std::cout, text);
-    } else if (flags.format == "json") {
-      diag::RenderJsonLine(*report, std::cout);
-    }
-    std::cout.flush();
-    if (flags.format == "sarif") reports.push_back(std::move(report));
+    printer.Print(std::move(result.report));
   }
-  if (flags.format == "sarif") {
-    std::vector<const diag::Report*> views;
-    for (const auto& r : reports) views.push_back(r.get());
-    diag::RenderSarif(views, std::cout, PSTATE_VERSION);
-  }
-  if (unreadable) return kExitUnreadable;
-  return errors ? kExitFindings : kExitOk;
+  return printer.Finish();
 }
 
 }  // namespace
 
 std::function<int()> SetupScan(CLI::App& app) {
   auto flags = std::make_shared<ScanFlags>();
-  app.add_option("files", flags->files,
-                 "State files (export or checkpoint; plain, gzip or zstd); "
-                 "- reads standard input")
-      ->required();
-  app.add_option("--format", flags->format, "Output format")
-      ->check(CLI::IsMember({"text", "json", "sarif"}))
-      ->capture_default_str();
+  AddFindingsOptions(app, *flags);
   app.add_flag("--decrypt", flags->decrypt,
                "Also decrypt ciphertext secrets (passphrase or b64 provider) "
                "so their plaintexts are searched for; the passphrase comes "
@@ -202,14 +166,6 @@ std::function<int()> SetupScan(CLI::App& app) {
   app.add_option("--key-file", flags->key_file,
                  "Key for fingerprints, so they match across runs (default: "
                  "a random key per run)");
-  app.add_option("--max-findings", flags->max_findings,
-                 "Print at most N findings per file (all are counted); 0 "
-                 "prints all")
-      ->capture_default_str();
-  app.add_option("--color", flags->color, "Colour text output")
-      ->check(CLI::IsMember({"auto", "always", "never"}))
-      ->capture_default_str();
-  app.add_flag("-q,--quiet", flags->quiet, "No progress line on stderr");
   return [flags] { return RunScan(*flags); };
 }
 

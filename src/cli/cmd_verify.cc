@@ -1,34 +1,21 @@
 // pstate verify FILE...: every problem in each state, with its location.
-#include <unistd.h>
-
-#include <iostream>
 #include <memory>
 #include <string>
 #include <vector>
 
 #include "cli/command.h"
-#include "cli/exit_code.h"
+#include "cli/findings_output.h"
 #include "cli/terminal.h"
 #include "pstate/audit/auditor.h"
 #include "pstate/audit/ordered_handler.h"
 #include "pstate/check/verifier.h"
-#include "pstate/diag/render.h"
 #include "pstate/io/input.h"
 #include "pstate/state/reader.h"
-
-#ifndef PSTATE_VERSION
-#define PSTATE_VERSION "0.0.0"
-#endif
 
 namespace pstate::cli {
 namespace {
 
-struct VerifyFlags {
-  std::vector<std::string> files;
-  std::string format = "text";
-  std::string color = "auto";
-  std::size_t max_findings = 10000;
-  bool quiet = false;
+struct VerifyFlags : FindingsFlags {
   // --assets: the asset audit of `pstate assets`, as findings.
   bool assets = false;
   std::string root = ".";
@@ -79,52 +66,18 @@ std::unique_ptr<diag::Report> VerifyOne(const std::string& path,
 }
 
 int RunVerify(const VerifyFlags& flags) {
-  std::vector<std::unique_ptr<diag::Report>> reports;
-  bool unreadable = false;
-  bool errors = false;
-  diag::TextOptions text;
-  text.color = UseColor(flags.color, STDOUT_FILENO);
+  FindingsPrinter printer(flags);
   for (const std::string& path : flags.files) {
-    auto report = VerifyOne(path, flags);
-    report->SortByLocation();
-    unreadable |= report->fatal();
-    errors |= report->summary().errors > 0;
-    if (flags.format == "text") {
-      diag::RenderText(*report, std::cout, text);
-    } else if (flags.format == "json") {
-      diag::RenderJsonLine(*report, std::cout);
-    }
-    std::cout.flush();
-    if (flags.format == "sarif") reports.push_back(std::move(report));
+    printer.Print(VerifyOne(path, flags));
   }
-  if (flags.format == "sarif") {
-    std::vector<const diag::Report*> views;
-    for (const auto& r : reports) views.push_back(r.get());
-    diag::RenderSarif(views, std::cout, PSTATE_VERSION);
-  }
-  if (unreadable) return kExitUnreadable;
-  return errors ? kExitFindings : kExitOk;
+  return printer.Finish();
 }
 
 }  // namespace
 
 std::function<int()> SetupVerify(CLI::App& app) {
   auto flags = std::make_shared<VerifyFlags>();
-  app.add_option("files", flags->files,
-                 "State files (export or checkpoint; plain, gzip or zstd); "
-                 "- reads standard input")
-      ->required();
-  app.add_option("--format", flags->format, "Output format")
-      ->check(CLI::IsMember({"text", "json", "sarif"}))
-      ->capture_default_str();
-  app.add_option("--max-findings", flags->max_findings,
-                 "Print at most N findings per file (all are counted); 0 "
-                 "prints all")
-      ->capture_default_str();
-  app.add_option("--color", flags->color, "Colour text output")
-      ->check(CLI::IsMember({"auto", "always", "never"}))
-      ->capture_default_str();
-  app.add_flag("-q,--quiet", flags->quiet, "No progress line on stderr");
+  AddFindingsOptions(app, *flags);
   app.add_flag("--assets", flags->assets,
                "Also check that every asset and archive hashes to what the "
                "state recorded (see pstate assets)");

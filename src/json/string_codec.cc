@@ -41,6 +41,35 @@ void AppendUtf8(std::uint32_t cp, std::string* out) {
 
 constexpr std::uint32_t kReplacement = 0xFFFD;
 
+/// Decodes the escape at `p` (a backslash the parser accepted) and moves
+/// `p` past it, joining a \uD8xx\uDCxx surrogate pair. A lone surrogate
+/// becomes U+FFFD, as Go's encoding/json decodes it.
+std::uint32_t DecodeEscape(const char*& p, const char* end) {
+  char e = p[1];
+  p += 2;
+  switch (e) {
+    case 'b': return '\b';
+    case 'f': return '\f';
+    case 'n': return '\n';
+    case 'r': return '\r';
+    case 't': return '\t';
+    case 'u': break;
+    default: return static_cast<unsigned char>(e);  // " \ /
+  }
+  std::uint32_t cp = ReadHex4(p);
+  p += 4;
+  if (cp >= 0xDC00 && cp < 0xE000) return kReplacement;
+  if (cp < 0xD800 || cp >= 0xDC00) return cp;
+  if (end - p >= 6 && p[0] == '\\' && p[1] == 'u') {
+    std::uint32_t lo = ReadHex4(p + 2);
+    if (lo >= 0xDC00 && lo < 0xE000) {
+      p += 6;
+      return 0x10000 + ((cp - 0xD800) << 10) + (lo - 0xDC00);
+    }
+  }
+  return kReplacement;
+}
+
 }  // namespace
 
 void AppendUnescaped(std::string_view escaped, std::string* out) {
@@ -52,40 +81,7 @@ void AppendUnescaped(std::string_view escaped, std::string* out) {
     out->append(run, static_cast<std::size_t>(p - run));
     if (p >= end) break;
     // The parser guarantees a complete, valid escape here.
-    char e = p[1];
-    p += 2;
-    switch (e) {
-      case '"': out->push_back('"'); break;
-      case '\\': out->push_back('\\'); break;
-      case '/': out->push_back('/'); break;
-      case 'b': out->push_back('\b'); break;
-      case 'f': out->push_back('\f'); break;
-      case 'n': out->push_back('\n'); break;
-      case 'r': out->push_back('\r'); break;
-      case 't': out->push_back('\t'); break;
-      case 'u': {
-        std::uint32_t cp = ReadHex4(p);
-        p += 4;
-        if (cp >= 0xD800 && cp < 0xDC00) {
-          if (end - p >= 6 && p[0] == '\\' && p[1] == 'u') {
-            std::uint32_t lo = ReadHex4(p + 2);
-            if (lo >= 0xDC00 && lo < 0xE000) {
-              cp = 0x10000 + ((cp - 0xD800) << 10) + (lo - 0xDC00);
-              p += 6;
-            } else {
-              cp = kReplacement;
-            }
-          } else {
-            cp = kReplacement;
-          }
-        } else if (cp >= 0xDC00 && cp < 0xE000) {
-          cp = kReplacement;
-        }
-        AppendUtf8(cp, out);
-        break;
-      }
-      default: break;
-    }
+    AppendUtf8(DecodeEscape(p, end), out);
   }
 }
 
@@ -136,54 +132,16 @@ void AppendCanonical(std::string_view escaped, std::string* out,
     if (style == EscapeStyle::kExport) {
       // Jump to the next byte that can need work: a backslash or the first
       // byte of U+2028/U+2029. Plain runs are the common case.
-      const char* next = p;
-      while (next < end && *next != '\\' &&
-             static_cast<unsigned char>(*next) != 0xE2) {
-        const void* bs = std::memchr(next, '\\', static_cast<std::size_t>(end - next));
-        const char* stop = bs ? static_cast<const char*>(bs) : end;
-        const void* e2 = std::memchr(next, 0xE2, static_cast<std::size_t>(stop - next));
-        next = e2 ? static_cast<const char*>(e2) : stop;
-      }
-      p = next;
+      const void* bs = std::memchr(p, '\\', static_cast<std::size_t>(end - p));
+      const char* stop = bs ? static_cast<const char*>(bs) : end;
+      const void* e2 = std::memchr(p, 0xE2, static_cast<std::size_t>(stop - p));
+      p = e2 ? static_cast<const char*>(e2) : stop;
       if (p >= end) break;
     }
     auto c = static_cast<unsigned char>(*p);
     if (c == '\\') {
       flush(p);
-      char e = p[1];
-      p += 2;
-      switch (e) {
-        case '"': emit('"'); break;
-        case '\\': emit('\\'); break;
-        case '/': emit('/'); break;
-        case 'b': emit('\b'); break;
-        case 'f': emit('\f'); break;
-        case 'n': emit('\n'); break;
-        case 'r': emit('\r'); break;
-        case 't': emit('\t'); break;
-        case 'u': {
-          std::uint32_t cp = ReadHex4(p);
-          p += 4;
-          if (cp >= 0xD800 && cp < 0xDC00) {
-            if (end - p >= 6 && p[0] == '\\' && p[1] == 'u') {
-              std::uint32_t lo = ReadHex4(p + 2);
-              if (lo >= 0xDC00 && lo < 0xE000) {
-                cp = 0x10000 + ((cp - 0xD800) << 10) + (lo - 0xDC00);
-                p += 6;
-              } else {
-                cp = kReplacement;
-              }
-            } else {
-              cp = kReplacement;
-            }
-          } else if (cp >= 0xDC00 && cp < 0xE000) {
-            cp = kReplacement;
-          }
-          emit(cp);
-          break;
-        }
-        default: break;
-      }
+      emit(DecodeEscape(p, end));
       run = p;
       continue;
     }

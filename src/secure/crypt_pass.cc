@@ -19,16 +19,6 @@ constexpr std::size_t kMaxCacheBytes = 256u << 20;
 /// thread: waking the pool costs more than a few AES-GCM calls.
 constexpr std::size_t kParallelThreshold = 8;
 
-bool IsSecret(const Value& v) {
-  if (!v.is_object()) return false;
-  for (const json::Member& m : v.object()) {
-    if (m.key.size == state::kSigKey.size() && m.key.raw() == state::kSigKey) {
-      return m.value.is_string() && m.value.StrEquals(state::kSigSecret);
-    }
-  }
-  return false;
-}
-
 /// The string member `want` of a secret, when the secret holds exactly that
 /// form (the other field is not a string).
 const Value* SecretField(const Value& secret, std::string_view want,
@@ -47,7 +37,7 @@ const Value* SecretField(const Value& secret, std::string_view want,
 void Collect(const Value& v, std::string_view want, std::string_view other,
              std::vector<const Value*>* out) {
   if (v.is_object()) {
-    if (IsSecret(v)) {
+    if (state::IsSecret(v)) {
       if (const Value* f = SecretField(v, want, other)) out->push_back(f);
       return;
     }
@@ -266,7 +256,7 @@ void CryptPass::OnSecrets(state::Leaf& leaf, state::Context& context) {
   json::Arena& arena = *leaf.arena;
   leaf.value = state::RewriteValue(
       leaf.value, arena, [&](const Value& v, const Value*) -> std::optional<Value> {
-        if (!v.is_object() || !IsSecret(v)) return std::nullopt;
+        if (!v.is_object() || !state::IsSecret(v)) return std::nullopt;
         auto* members = arena.Allocate<json::Member>(v.size);
         std::copy(v.members, v.members + v.size, members);
         bool changed = false;

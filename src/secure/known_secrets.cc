@@ -278,7 +278,7 @@ void SecretCollector::Collect(const json::Value& value) {
   if (value.is_array()) {
     for (const json::Value& e : value.array()) Collect(e);
   } else if (value.is_object()) {
-    if (state::ClassifySignature(value) == state::SigKind::kSecret) {
+    if (state::IsSecret(value)) {
       AddSecretObject(value, 0);
       return;
     }
@@ -338,7 +338,7 @@ void SecretCollector::AddLeaves(const json::Value& value, int depth) {
       for (const json::Value& e : value.array()) AddLeaves(e, depth + 1);
       break;
     case json::Type::kObject:
-      if (state::ClassifySignature(value) == state::SigKind::kSecret) {
+      if (state::IsSecret(value)) {
         AddSecretObject(value, depth);
         break;
       }

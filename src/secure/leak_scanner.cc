@@ -15,10 +15,6 @@
 namespace pstate::secure {
 namespace {
 
-bool IsSecret(const json::Value& v) {
-  return v.is_object() && state::ClassifySignature(v) == state::SigKind::kSecret;
-}
-
 /// Null, "", {} and [] carry nothing worth protecting.
 bool IsEmpty(const json::Value& v) {
   switch (v.type) {
@@ -199,7 +195,7 @@ void LeakScanner::ScanResource(const json::Value& resource,
       if (!name_value.is_string()) continue;
       std::string name = name_value.Str();
       const json::Value* v = outputs->Find(name);
-      if (v == nullptr || IsEmpty(*v) || IsSecret(*v)) continue;
+      if (v == nullptr || IsEmpty(*v) || state::IsSecret(*v)) continue;
       if (std::find(walk.flagged.begin(), walk.flagged.end(), v) != walk.flagged.end()) {
         continue;
       }
@@ -241,11 +237,11 @@ void LeakScanner::ScanResource(const json::Value& resource,
         const Side* plain_side = nullptr;
         const Side* secret_side = nullptr;
         const json::Value* plain = nullptr;
-        if (IsSecret(*va) && !IsSecret(*vb) && !IsEmpty(*vb)) {
+        if (state::IsSecret(*va) && !state::IsSecret(*vb) && !IsEmpty(*vb)) {
           plain_side = b;
           secret_side = a;
           plain = vb;
-        } else if (IsSecret(*vb) && !IsSecret(*va) && !IsEmpty(*va)) {
+        } else if (state::IsSecret(*vb) && !state::IsSecret(*va) && !IsEmpty(*va)) {
           plain_side = a;
           secret_side = b;
           plain = va;
@@ -324,7 +320,7 @@ void LeakScanner::ScanValue(const json::Value& value,
       break;
     }
     case json::Type::kObject: {
-      if (IsSecret(value)) return;  // secret: nothing inside is in the clear
+      if (state::IsSecret(value)) return;  // secret: nothing inside is in the clear
       for (const json::Member& m : value.object()) {
         std::string key_scratch;
         std::string_view key = Decoded(m.key, &key_scratch);

@@ -17,17 +17,6 @@ namespace {
 
 using json::Value;
 
-/// True for a secret object: the signature key holding the secret sig.
-bool IsSecret(const Value& v) {
-  if (!v.is_object()) return false;
-  for (const json::Member& m : v.object()) {
-    if (m.key.size == state::kSigKey.size() && m.key.raw() == state::kSigKey) {
-      return m.value.is_string() && m.value.StrEquals(state::kSigSecret);
-    }
-  }
-  return false;
-}
-
 bool HasSignature(const Value& v) {
   return v.is_object() && v.Find(state::kSigKey) != nullptr;
 }
@@ -220,7 +209,7 @@ Value Redactor::PlainFor(const Value& value, json::Arena& arena) {
 
 std::optional<Value> Redactor::RedactSecret(const Value& value,
                                             json::Arena& arena) {
-  if (!IsSecret(value)) return std::nullopt;
+  if (!state::IsSecret(value)) return std::nullopt;
   auto* members = arena.Allocate<json::Member>(value.size);
   std::copy(value.members, value.members + value.size, members);
   for (std::size_t i = 0; i < value.size; ++i) {

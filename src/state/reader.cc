@@ -63,10 +63,18 @@ class StreamReader final : public Context {
   /// byte in the input (which is never valid JSON there).
   bool AtEnd() const { return pos_ >= window_.end() && window_.eof(); }
 
+  /// Reads one object of the envelope: calls `read_member` with pos_ at each
+  /// member's value (the pointer already names it) and reports duplicate
+  /// keys. The reader's only loop over object members.
+  using MemberReader =
+      std::function<Status(std::string_view key, io::LineColumn key_at)>;
+  Status ReadMembers(const MemberReader& read_member);
   Status ReadObject(Level level);
   Status ReadMember(Level level, std::string_view key, io::LineColumn key_at);
-  Status ReadLeafArray(Role element_role, std::string_view name);
-  Status ReadLeafObject(Role member_role, std::string_view name);
+  Status ReadLeafArray(Role element_role);
+  Status ReadLeafObject(Role member_role);
+  /// A syntax error at `c`: the end of input, or `expected`, found `c`.
+  Status Unexpected(char c, std::string_view inside, std::string_view expected);
   Status ReadContainerOrLeaf(char open, Role element_role, std::string_view name,
                              Level level);
   Status EmitLeaf(Role role, std::string_view key, std::size_t index);
@@ -283,7 +291,17 @@ Status StreamReader::Run() {
   return Status::Ok();
 }
 
-Status StreamReader::ReadObject(Level level) {
+Status StreamReader::Unexpected(char c, std::string_view inside,
+                                std::string_view expected) {
+  return Fatal(Code::kJsonSyntax,
+               c == '\0' && AtEnd()
+                   ? "unexpected end of input " + std::string(inside)
+                   : std::string(expected) + ", found " +
+                         json::DescribeByte(static_cast<unsigned char>(c)),
+               Offset());
+}
+
+Status StreamReader::ReadMembers(const MemberReader& read_member) {
   ++pos_;  // '{'
   handler_.BeginObject();
   std::set<std::string> seen;
@@ -297,12 +315,8 @@ Status StreamReader::ReadObject(Level level) {
   }
   for (;;) {
     if (c != '"') {
-      return Fatal(Code::kJsonSyntax,
-                   c == '\0' && AtEnd() ? "unexpected end of input inside an object"
-                             : "expected a string key in object, found " +
-                                   json::DescribeByte(
-                                       static_cast<unsigned char>(c)),
-                   Offset());
+      return Unexpected(c, "inside an object",
+                        "expected a string key in object");
     }
     json::Value key_value;
     std::uint64_t key_offset = Offset();
@@ -325,7 +339,7 @@ Status StreamReader::ReadObject(Level level) {
     if (!s.ok()) return s;
     handler_.Key(raw_key);
     std::size_t mark = pointer_.PushKey(key);
-    s = ReadMember(level, key, key_at);
+    s = read_member(key, key_at);
     pointer_.Pop(mark);
     if (!s.ok()) return s;
     s = Peek(&c);
@@ -340,15 +354,16 @@ Status StreamReader::ReadObject(Level level) {
       ++pos_;
       break;
     }
-    return Fatal(Code::kJsonSyntax,
-                 c == '\0' && AtEnd() ? "unexpected end of input inside an object"
-                           : "expected ',' or '}' in object, found " +
-                                 json::DescribeByte(
-                                     static_cast<unsigned char>(c)),
-                 Offset());
+    return Unexpected(c, "inside an object", "expected ',' or '}' in object");
   }
   handler_.EndObject();
   return Status::Ok();
+}
+
+Status StreamReader::ReadObject(Level level) {
+  return ReadMembers([&](std::string_view key, io::LineColumn key_at) {
+    return ReadMember(level, key, key_at);
+  });
 }
 
 Status StreamReader::ReadContainerOrLeaf(char open, Role element_role,
@@ -357,9 +372,9 @@ Status StreamReader::ReadContainerOrLeaf(char open, Role element_role,
   Status s = Peek(&c);
   if (!s.ok()) return s;
   if (c == open) {
-    if (open == '[') return ReadLeafArray(element_role, name);
+    if (open == '[') return ReadLeafArray(element_role);
     if (element_role == Role::kExtension) {
-      return ReadLeafObject(element_role, name);
+      return ReadLeafObject(element_role);
     }
     return ReadObject(level);
   }
@@ -378,8 +393,7 @@ Status StreamReader::ReadContainerOrLeaf(char open, Role element_role,
   return Status::Ok();
 }
 
-Status StreamReader::ReadLeafArray(Role element_role, std::string_view name) {
-  (void)name;
+Status StreamReader::ReadLeafArray(Role element_role) {
   ++pos_;  // '['
   handler_.BeginArray();
   char c = 0;
@@ -407,81 +421,16 @@ Status StreamReader::ReadLeafArray(Role element_role, std::string_view name) {
       ++pos_;
       break;
     }
-    return Fatal(Code::kJsonSyntax,
-                 c == '\0' && AtEnd() ? "unexpected end of input inside an array"
-                           : "expected ',' or ']' in array, found " +
-                                 json::DescribeByte(
-                                     static_cast<unsigned char>(c)),
-                 Offset());
+    return Unexpected(c, "inside an array", "expected ',' or ']' in array");
   }
   handler_.EndArray();
   return Status::Ok();
 }
 
-Status StreamReader::ReadLeafObject(Role member_role, std::string_view name) {
-  (void)name;
-  ++pos_;  // '{'
-  handler_.BeginObject();
-  std::set<std::string> seen;
-  char c = 0;
-  Status s = Peek(&c);
-  if (!s.ok()) return s;
-  if (c == '}') {
-    ++pos_;
-    handler_.EndObject();
-    return Status::Ok();
-  }
-  for (;;) {
-    if (c != '"') {
-      return Fatal(Code::kJsonSyntax,
-                   c == '\0' && AtEnd() ? "unexpected end of input inside an object"
-                             : "expected a string key in object, found " +
-                                   json::DescribeByte(
-                                       static_cast<unsigned char>(c)),
-                   Offset());
-    }
-    json::Value key_value;
-    std::uint64_t key_offset = Offset();
-    s = ParseValue(&key_value);
-    if (!s.ok()) return s;
-    std::string key = key_value.Str();
-    // Expect() may refill the window and move the key's bytes: copy them.
-    std::string raw_key(key_value.raw());
-    if (!seen.insert(key).second) {
-      Report(diag::MakeFinding(Code::kJsonDuplicateKey,
-                               "duplicate key \"" + key +
-                                   "\" in object; Pulumi keeps the last one",
-                               pointer_.str()),
-             key_offset);
-    }
-    s = Expect(':', "after object key");
-    if (!s.ok()) return s;
-    handler_.Key(raw_key);
-    std::size_t mark = pointer_.PushKey(key);
-    s = EmitLeaf(member_role, key, 0);
-    pointer_.Pop(mark);
-    if (!s.ok()) return s;
-    s = Peek(&c);
-    if (!s.ok()) return s;
-    if (c == ',') {
-      ++pos_;
-      s = Peek(&c);
-      if (!s.ok()) return s;
-      continue;
-    }
-    if (c == '}') {
-      ++pos_;
-      break;
-    }
-    return Fatal(Code::kJsonSyntax,
-                 c == '\0' && AtEnd() ? "unexpected end of input inside an object"
-                           : "expected ',' or '}' in object, found " +
-                                 json::DescribeByte(
-                                     static_cast<unsigned char>(c)),
-                 Offset());
-  }
-  handler_.EndObject();
-  return Status::Ok();
+Status StreamReader::ReadLeafObject(Role member_role) {
+  return ReadMembers([&](std::string_view key, io::LineColumn) {
+    return EmitLeaf(member_role, key, 0);
+  });
 }
 
 Status StreamReader::ReadMember(Level level, std::string_view key,

@@ -19,6 +19,18 @@ SigKind ClassifySignature(const json::Value& value) {
   return SigKind::kUnknown;
 }
 
+bool IsSecret(const json::Value& value) {
+  if (!value.is_object()) return false;
+  for (const json::Member& m : value.object()) {
+    // The key never needs unescaping in what Pulumi writes; an escaped
+    // spelling still counts through StrEquals.
+    if (m.key.raw() == kSigKey || (m.key.has_escapes && m.key.StrEquals(kSigKey))) {
+      return m.value.is_string() && m.value.StrEquals(kSigSecret);
+    }
+  }
+  return false;
+}
+
 std::string_view SigKindName(SigKind kind) {
   switch (kind) {
     case SigKind::kNone: return "value";

@@ -23,21 +23,14 @@
 #include <string>
 #include <vector>
 
+#include "e2e_util.h"
+
 namespace fs = std::filesystem;
+using pstate_e2e::ReadFile;
+using pstate_e2e::ShellQuote;
+using pstate_e2e::WriteFile;
 
 namespace {
-
-std::string ReadFile(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-
-void WriteFile(const fs::path& p, const std::string& s) {
-  std::ofstream out(p, std::ios::binary);
-  out << s;
-}
 
 std::string Replace(std::string s, const std::string& from,
                     const std::string& to) {
@@ -46,18 +39,6 @@ std::string Replace(std::string s, const std::string& from,
     s.replace(pos, from.size(), to);
   }
   return s;
-}
-
-std::string ShellQuote(const std::string& s) {
-  std::string out = "'";
-  for (char c : s) {
-    if (c == '\'') {
-      out += "'\\''";
-    } else {
-      out.push_back(c);
-    }
-  }
-  return out + "'";
 }
 
 struct Case {

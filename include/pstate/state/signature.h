@@ -41,6 +41,10 @@ enum class SigKind {
 /// Classifies an object by its signature key; kNone for non-objects.
 SigKind ClassifySignature(const json::Value& value);
 
+/// True for a secret object. Cheaper than ClassifySignature: redaction and
+/// decryption ask it of every value they walk.
+bool IsSecret(const json::Value& value);
+
 std::string_view SigKindName(SigKind kind);
 
 }  // namespace pstate::state
