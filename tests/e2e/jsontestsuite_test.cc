@@ -210,8 +210,16 @@ TEST_P(JsonTestSuite, Embedded) {
     EXPECT_LE(at, static_cast<std::int64_t>(bytes.size())) << Describe(*r);
     return;
   }
-  // i_: accepted or rejected, but a complete report (no crash, no hang).
-  EXPECT_GE(r->errors, 0) << Describe(*r);
+  // i_: accepted or rejected, but a complete report (no crash, no hang);
+  // a rejection is a located JSON error, like an n_ case.
+  for (const Finding& f : r->findings) {
+    if (!IsFatalCode(f.code)) continue;
+    EXPECT_TRUE(f.code == "json-syntax" || f.code == "json-invalid-utf8" ||
+                f.code == "json-too-deep")
+        << Describe(*r);
+    EXPECT_GE(f.line, 1) << Describe(*r);
+    EXPECT_GE(f.column, 1) << Describe(*r);
+  }
 }
 
 TEST_P(JsonTestSuite, Bare) {
