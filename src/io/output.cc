@@ -1,15 +1,122 @@
 #include "pstate/io/output.h"
 
 #include <fcntl.h>
+#include <signal.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <atomic>
 #include <cerrno>
+#include <climits>
 #include <cstdlib>
 #include <cstring>
+#include <mutex>
 
 namespace pstate::io {
 namespace {
+
+// ---------------------------------------------------------------------------
+// Temporary files removed by a fatal signal.
+//
+// A temporary output file may hold decrypted plaintext; Ctrl-C, a `kill`,
+// a closed terminal or a dead pipe reader must not leave it behind. The
+// handler may only call async-signal-safe functions, so the live paths sit
+// in fixed slots (no allocation, no locks) and the handler only reads them
+// and calls unlink(2), then dies of the same signal with its default
+// action. pstate has one output open at a time; a few slots are plenty, and
+// an output that finds none still works (only without this cleanup).
+
+constexpr int kSlots = 8;
+constexpr std::size_t kMaxTempPath = PATH_MAX;
+
+enum SlotState : int { kFree = 0, kFilling = 1, kLive = 2 };
+
+struct TempSlot {
+  std::atomic<int> state{kFree};
+  char path[kMaxTempPath];
+};
+
+TempSlot g_slots[kSlots];
+
+constexpr int kCleanupSignals[] = {SIGINT, SIGTERM, SIGHUP, SIGPIPE};
+
+extern "C" void RemoveTempFilesAndDie(int sig) {
+  int saved_errno = errno;
+  for (TempSlot& slot : g_slots) {
+    if (slot.state.load(std::memory_order_acquire) == kLive) {
+      ::unlink(slot.path);
+    }
+  }
+  errno = saved_errno;
+  // SA_RESETHAND restored the default action, and `sig` stays blocked until
+  // this handler returns: the re-raised signal is delivered then and ends
+  // the process as if no handler had run (same exit status for the shell).
+  ::raise(sig);
+}
+
+void InstallCleanupHandlers() {
+  static std::once_flag once;
+  std::call_once(once, [] {
+    for (int sig : kCleanupSignals) {
+      struct sigaction old {};
+      if (::sigaction(sig, nullptr, &old) != 0) continue;
+      // A signal the program ignores (SIGPIPE often is) or handles itself
+      // is left alone: the write then fails, and the output is abandoned
+      // through the ordinary error path.
+      if ((old.sa_flags & SA_SIGINFO) != 0 || old.sa_handler != SIG_DFL) {
+        continue;
+      }
+      struct sigaction act {};
+      act.sa_handler = &RemoveTempFilesAndDie;
+      sigemptyset(&act.sa_mask);
+      act.sa_flags = SA_RESETHAND;
+      ::sigaction(sig, &act, nullptr);
+    }
+  });
+}
+
+/// Blocks the cleanup signals for its lifetime, so that a temporary file is
+/// never created without being registered.
+class BlockCleanupSignals {
+ public:
+  BlockCleanupSignals() {
+    sigset_t set;
+    sigemptyset(&set);
+    for (int sig : kCleanupSignals) sigaddset(&set, sig);
+    ::pthread_sigmask(SIG_BLOCK, &set, &old_);
+  }
+  ~BlockCleanupSignals() { ::pthread_sigmask(SIG_SETMASK, &old_, nullptr); }
+  BlockCleanupSignals(const BlockCleanupSignals&) = delete;
+  BlockCleanupSignals& operator=(const BlockCleanupSignals&) = delete;
+
+ private:
+  sigset_t old_;
+};
+
+/// The slot now holding `path`, or -1 when none is free (or it is too long).
+int RegisterTemp(const std::string& path) {
+  if (path.size() >= kMaxTempPath) return -1;
+  InstallCleanupHandlers();
+  for (int i = 0; i < kSlots; ++i) {
+    int expected = kFree;
+    if (!g_slots[i].state.compare_exchange_strong(expected, kFilling,
+                                                  std::memory_order_acq_rel)) {
+      continue;
+    }
+    std::memcpy(g_slots[i].path, path.c_str(), path.size() + 1);
+    g_slots[i].state.store(kLive, std::memory_order_release);
+    return i;
+  }
+  return -1;
+}
+
+void UnregisterTemp(int slot) {
+  if (slot >= 0) g_slots[slot].state.store(kFree, std::memory_order_release);
+}
+
+// ---------------------------------------------------------------------------
+// Writing.
 
 bool WriteAll(int fd, std::string_view bytes, int* err) {
   const char* p = bytes.data();
@@ -27,11 +134,22 @@ bool WriteAll(int fd, std::string_view bytes, int* err) {
   return true;
 }
 
+/// Where the bytes go and what Commit() does with them.
+enum class Mode {
+  kStdout,   ///< file descriptor 1, never closed
+  kInPlace,  ///< an opened device, FIFO or /proc link; closed by Commit
+  kRename,   ///< a temporary file renamed over the target by Commit
+};
+
 class FdOutput : public Output {
  public:
-  FdOutput(int fd, std::string name, std::string temp_path,
-           std::string final_path)
-      : fd_(fd), temp_(std::move(temp_path)), final_(std::move(final_path)) {
+  FdOutput(int fd, Mode mode, std::string name, std::string temp_path,
+           std::string final_path, int slot)
+      : fd_(fd),
+        mode_(mode),
+        temp_(std::move(temp_path)),
+        final_(std::move(final_path)),
+        slot_(slot) {
     name_ = std::move(name);
   }
   ~FdOutput() override {
@@ -45,29 +163,45 @@ class FdOutput : public Output {
       return Status(Errc::kIo, name_ + ": " + std::strerror(error_));
     }
     committed_ = true;
-    if (temp_.empty()) return Status::Ok();  // standard output
+    switch (mode_) {
+      case Mode::kStdout:
+        return Status::Ok();
+      case Mode::kInPlace: {
+        int rc = ::close(fd_);
+        int err = errno;
+        fd_ = -1;
+        if (rc != 0 && err != EINTR) {
+          return Status(Errc::kIo, name_ + ": " + std::strerror(err));
+        }
+        return Status::Ok();
+      }
+      case Mode::kRename:
+        break;
+    }
     if (::fsync(fd_) != 0 || ::close(fd_) != 0) {
       int err = errno;
       fd_ = -1;
-      ::unlink(temp_.c_str());
+      RemoveTemp();
       return Status(Errc::kIo, name_ + ": " + std::strerror(err));
     }
     fd_ = -1;
     if (::rename(temp_.c_str(), final_.c_str()) != 0) {
       int err = errno;
-      ::unlink(temp_.c_str());
+      RemoveTemp();
       return Status(Errc::kIo, name_ + ": " + std::strerror(err));
     }
+    UnregisterTemp(slot_);
+    slot_ = -1;
     return Status::Ok();
   }
 
   void Abandon() override {
     committed_ = true;
     DiscardBuffer();
-    if (temp_.empty()) return;
+    if (mode_ == Mode::kStdout) return;
     if (fd_ >= 0) ::close(fd_);
     fd_ = -1;
-    ::unlink(temp_.c_str());
+    if (mode_ == Mode::kRename) RemoveTemp();
   }
 
  private:
@@ -76,31 +210,162 @@ class FdOutput : public Output {
     WriteAll(fd_, bytes, &error_);
   }
 
+  void RemoveTemp() {
+    ::unlink(temp_.c_str());
+    UnregisterTemp(slot_);
+    slot_ = -1;
+  }
+
   int fd_;
+  Mode mode_;
   std::string temp_;
   std::string final_;
+  int slot_;
   int error_ = 0;
   bool committed_ = false;
 };
 
-}  // namespace
+// ---------------------------------------------------------------------------
+// Where `-o PATH` really points.
 
-Result<std::unique_ptr<Output>> OpenOutput(const std::string& path) {
-  if (path == "-") {
-    return std::unique_ptr<Output>(new FdOutput(STDOUT_FILENO, "<stdout>", "", ""));
+enum class TargetKind { kCreate, kReplace, kInPlace };
+
+struct Target {
+  TargetKind kind = TargetKind::kCreate;
+  std::string path;  ///< after following symbolic links
+  struct stat st {};  ///< of the existing file (kReplace, kInPlace)
+};
+
+std::string DirName(const std::string& path) {
+  std::size_t slash = path.find_last_of('/');
+  if (slash == std::string::npos) return ".";
+  if (slash == 0) return "/";
+  return path.substr(0, slash);
+}
+
+std::string BaseName(const std::string& path) {
+  std::size_t slash = path.find_last_of('/');
+  return slash == std::string::npos ? path : path.substr(slash + 1);
+}
+
+Status ErrnoStatus(const std::string& path, int err) {
+  return Status(err == ENOENT ? Errc::kNotFound : Errc::kIo,
+                path + ": cannot create output: " + std::strerror(err));
+}
+
+/// Follows symbolic links from `path` one level at a time (a dangling link
+/// names the file to create) and classifies what is at the end.
+Result<Target> ResolveTarget(const std::string& path) {
+  constexpr int kMaxLinks = 40;  // Linux's own limit (MAXSYMLINKS)
+  Target target;
+  target.path = path;
+  for (int hops = 0;; ++hops) {
+    const std::string& p = target.path;
+    struct stat st {};
+    if (::lstat(p.c_str(), &st) != 0) {
+      if (errno == ENOENT) return target;  // kCreate
+      return ErrnoStatus(path, errno);
+    }
+    // /proc links (/dev/stdout -> /proc/self/fd/1 -> "pipe:[…]") name open
+    // files, not paths: use them as they are.
+    const bool proc = p.rfind("/proc/", 0) == 0;
+    if (S_ISLNK(st.st_mode) && proc) {
+      if (::stat(p.c_str(), &st) != 0) return ErrnoStatus(path, errno);
+    } else if (S_ISLNK(st.st_mode)) {
+      if (hops >= kMaxLinks) return ErrnoStatus(path, ELOOP);
+      std::string link(PATH_MAX, '\0');
+      ssize_t n = ::readlink(p.c_str(), link.data(), link.size());
+      if (n < 0) return ErrnoStatus(path, errno);
+      link.resize(static_cast<std::size_t>(n));
+      target.path = link.starts_with('/') ? link : DirName(p) + "/" + link;
+      continue;
+    }
+    if (S_ISDIR(st.st_mode)) {
+      return Status(Errc::kInvalidArgument,
+                    path + ": is a directory; -o names the file to write");
+    }
+    target.st = st;
+    target.kind = S_ISREG(st.st_mode) && !proc ? TargetKind::kReplace
+                                               : TargetKind::kInPlace;
+    return target;
   }
-  std::string temp = path + ".pstate-tmp-XXXXXX";
-  int fd = ::mkstemp(temp.data());
-  if (fd < 0) {
-    int err = errno;
-    return Status(err == ENOENT ? Errc::kNotFound : Errc::kIo,
-                  path + ": cannot create output: " + std::strerror(err));
+}
+
+Result<std::unique_ptr<Output>> OpenInPlace(const std::string& path,
+                                            const Target& target) {
+  int flags = O_WRONLY | O_NOCTTY | O_CLOEXEC;
+  // A regular file behind a /proc link: replace its content, as the shell's
+  // `> /dev/stdout` would. O_TRUNC means nothing to devices and FIFOs.
+  if (S_ISREG(target.st.st_mode)) flags |= O_TRUNC;
+  int fd;
+  do {
+    fd = ::open(target.path.c_str(), flags);
+  } while (fd < 0 && errno == EINTR);
+  if (fd < 0) return ErrnoStatus(path, errno);
+  return std::unique_ptr<Output>(
+      new FdOutput(fd, Mode::kInPlace, path, "", "", -1));
+}
+
+/// The permission bits the final file gets.
+mode_t FinalMode(const Target& target, const OutputOptions& options) {
+  if (target.kind == TargetKind::kReplace) {
+    mode_t old = target.st.st_mode & 0777;
+    return options.holds_secrets ? (old & 0600) : old;
   }
-  // Keep the permissions an ordinary new file would get.
   mode_t mask = ::umask(0);
   ::umask(mask);
-  ::fchmod(fd, 0666 & ~mask);
-  return std::unique_ptr<Output>(new FdOutput(fd, path, temp, path));
+  return (options.holds_secrets ? 0600 : 0666) & ~mask;
+}
+
+}  // namespace
+
+Result<std::unique_ptr<Output>> OpenOutput(const std::string& path,
+                                           const OutputOptions& options) {
+  if (path == "-") {
+    return std::unique_ptr<Output>(
+        new FdOutput(STDOUT_FILENO, Mode::kStdout, "<stdout>", "", "", -1));
+  }
+  Result<Target> target = ResolveTarget(path);
+  if (!target.ok()) return target.status();
+  if (target->kind == TargetKind::kInPlace) return OpenInPlace(path, *target);
+
+  // The temporary name keeps the target's name recognizable but never goes
+  // past NAME_MAX, so any name the target can have works.
+  constexpr std::string_view kSuffix = ".pstate-tmp-XXXXXX";
+  std::string base = BaseName(target->path);
+  base.resize(std::min(base.size(), std::size_t{NAME_MAX} - kSuffix.size()));
+  std::string dir = DirName(target->path);
+  std::string temp = (target->path.find('/') == std::string::npos
+                          ? std::string()
+                          : (dir == "/" ? dir : dir + "/")) +
+                     base + std::string(kSuffix);
+  const mode_t mode = FinalMode(*target, options);
+  int fd;
+  int slot;
+  {
+    BlockCleanupSignals blocked;
+    // mkstemp creates the file 0600: no byte is ever readable by others
+    // before the mode below is set.
+    fd = ::mkstemp(temp.data());
+    if (fd < 0) return ErrnoStatus(path, errno);
+    slot = RegisterTemp(temp);
+  }
+  if (target->kind == TargetKind::kReplace && ::geteuid() == 0) {
+    // Replacing someone else's file as root: it stays theirs, as it would
+    // when truncated in place. Best effort.
+    (void)!::fchown(fd, target->st.st_uid, target->st.st_gid);
+  }
+  ::fchmod(fd, mode);
+  return std::unique_ptr<Output>(
+      new FdOutput(fd, Mode::kRename, path, temp, target->path, slot));
+}
+
+std::size_t LiveTempFilesForTesting() {
+  std::size_t n = 0;
+  for (const TempSlot& slot : g_slots) {
+    n += slot.state.load(std::memory_order_acquire) == kLive ? 1 : 0;
+  }
+  return n;
 }
 
 }  // namespace pstate::io

@@ -1,5 +1,18 @@
 // Where rewritten states go: standard output, or a file written through a
 // temporary file and renamed into place only when everything succeeded.
+//
+// The rule for `-o PATH` (docs/cli.md, "Output files"):
+//  - "-" is standard output;
+//  - a symbolic link is followed (every level) to its target, and the rules
+//    below apply to the target: the link itself stays a link;
+//  - a regular file, or a name that does not exist yet, is written to a
+//    temporary file in the target's directory and renamed over the target by
+//    Commit(): readers see the old file or the new one, never a mix;
+//  - anything else that is not a directory (a character or block device, a
+//    FIFO, a /proc/self/fd link such as /dev/stdout) is opened and written in
+//    place, as `cat > PATH` would: replacing /dev/null with a regular file
+//    is never right. There is no atomicity then;
+//  - a directory is an error (kInvalidArgument).
 #ifndef PSTATE_IO_OUTPUT_H_
 #define PSTATE_IO_OUTPUT_H_
 
@@ -65,11 +78,27 @@ class Output {
   std::size_t used_ = 0;
 };
 
-/// Opens `path` for writing ("-" is standard output). A file is written to
-/// a temporary file beside it and renamed over `path` by Commit(); if the
-/// Output is destroyed without Commit(), no file appears and an existing
-/// `path` is untouched.
-Result<std::unique_ptr<Output>> OpenOutput(const std::string& path);
+struct OutputOptions {
+  /// The output holds plaintext secrets (`pstate decrypt`). The temporary
+  /// file is created 0600 before the first byte is written, and the final
+  /// file keeps an existing target's mode only where it is stricter (the
+  /// mode is the intersection of 0600 and the old mode). Without it, a
+  /// replaced file keeps its mode and a new one gets 0666 & ~umask.
+  bool holds_secrets = false;
+};
+
+/// Opens `path` for writing (see the rule at the top of this file). A
+/// regular file is written to a temporary file and renamed over its target
+/// by Commit(); if the Output is destroyed without Commit(), no file
+/// appears and an existing file is untouched. While the temporary file
+/// exists, SIGINT, SIGTERM, SIGHUP and SIGPIPE (when their action is the
+/// default) remove it before the process dies of the signal. Fails with
+/// kNotFound (missing directory), kInvalidArgument (a directory) or kIo.
+Result<std::unique_ptr<Output>> OpenOutput(const std::string& path,
+                                           const OutputOptions& options = {});
+
+/// Test hook: the temporary files the signal handler would remove now.
+std::size_t LiveTempFilesForTesting();
 
 /// An output collecting bytes in memory (tests).
 class StringOutput : public Output {

@@ -1,11 +1,16 @@
 #include "pstate/io/output.h"
 
+#include <fcntl.h>
 #include <gtest/gtest.h>
+#include <signal.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <filesystem>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "unit/testing/temp_dir.h"
@@ -143,6 +148,204 @@ TEST(OpenOutputTest, DashIsStandardOutput) {
   ASSERT_TRUE(out.ok());
   EXPECT_EQ((*out)->name(), "<stdout>");
   EXPECT_TRUE((*out)->Commit().ok());
+}
+
+// --- The -o rule: links are followed, non-regular files written in place.
+
+mode_t ModeOf(const std::string& path) {
+  struct stat st {};
+  EXPECT_EQ(::lstat(path.c_str(), &st), 0) << path;
+  return st.st_mode;
+}
+
+TEST(OpenOutputTest, FifoIsWrittenInPlace) {
+  TempDir dir;
+  std::string fifo = dir.File("pipe");
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  std::string received;
+  std::thread reader([&] {
+    int fd = ::open(fifo.c_str(), O_RDONLY);
+    char buf[4096];
+    ssize_t n;
+    while ((n = ::read(fd, buf, sizeof buf)) > 0) {
+      received.append(buf, static_cast<std::size_t>(n));
+    }
+    ::close(fd);
+  });
+  {
+    auto out = OpenOutput(fifo);
+    ASSERT_TRUE(out.ok()) << out.status().message();
+    (*out)->Write("{\"through\":\"the fifo\"}\n");
+    ASSERT_TRUE((*out)->Commit().ok());
+  }
+  reader.join();
+  EXPECT_EQ(received, "{\"through\":\"the fifo\"}\n");
+  EXPECT_TRUE(S_ISFIFO(ModeOf(fifo)));
+  EXPECT_EQ(Entries(dir), std::vector<std::string>{"pipe"});
+}
+
+TEST(OpenOutputTest, LinkToADeviceWritesIntoTheDevice) {
+  TempDir dir;
+  std::string link = dir.File("null");
+  ASSERT_EQ(::symlink("/dev/null", link.c_str()), 0);
+  auto out = OpenOutput(link, OutputOptions{.holds_secrets = true});
+  ASSERT_TRUE(out.ok()) << out.status().message();
+  (*out)->Write("discarded");
+  ASSERT_TRUE((*out)->Commit().ok());
+  EXPECT_TRUE(S_ISLNK(ModeOf(link)));
+  EXPECT_TRUE(S_ISCHR(ModeOf("/dev/null")));
+  EXPECT_EQ(Entries(dir), std::vector<std::string>{"null"});
+}
+
+TEST(OpenOutputTest, ProcFdLinkIsWrittenInPlace) {
+  // /dev/stdout is a link to /proc/self/fd/1; any descriptor behaves alike.
+  int fds[2];
+  ASSERT_EQ(::pipe(fds), 0);
+  std::string path = "/proc/self/fd/" + std::to_string(fds[1]);
+  {
+    auto out = OpenOutput(path);
+    ASSERT_TRUE(out.ok()) << out.status().message();
+    (*out)->Write("to the pipe");
+    ASSERT_TRUE((*out)->Commit().ok());
+  }
+  ::close(fds[1]);
+  char buf[64] = {};
+  ssize_t n = ::read(fds[0], buf, sizeof buf);
+  ::close(fds[0]);
+  ASSERT_GT(n, 0);
+  EXPECT_EQ(std::string(buf, static_cast<std::size_t>(n)), "to the pipe");
+}
+
+TEST(OpenOutputTest, SymlinkIsFollowedAndItsTargetReplaced) {
+  TempDir dir;
+  std::filesystem::create_directory(dir.path() / "real");
+  std::string target = dir.Write("real/state.json", "old");
+  ASSERT_EQ(::chmod(target.c_str(), 0640), 0);
+  std::string link = dir.File("link.json");
+  ASSERT_EQ(::symlink("real/state.json", link.c_str()), 0);
+  {
+    auto out = OpenOutput(link);
+    ASSERT_TRUE(out.ok()) << out.status().message();
+    (*out)->Write("new");
+    // The temporary file sits beside the target, not beside the link.
+    EXPECT_EQ(Entries(dir).size(), 2u);
+    ASSERT_TRUE((*out)->Commit().ok());
+  }
+  EXPECT_TRUE(S_ISLNK(ModeOf(link)));
+  EXPECT_EQ(ReadFile(target), "new");
+  EXPECT_EQ(ModeOf(target) & 0777, 0640u);  // a replaced file keeps its mode
+  EXPECT_EQ(std::distance(std::filesystem::directory_iterator(dir.path() / "real"),
+                          std::filesystem::directory_iterator()),
+            1);
+}
+
+TEST(OpenOutputTest, DanglingSymlinkCreatesItsTarget) {
+  TempDir dir;
+  std::string link = dir.File("link.json");
+  ASSERT_EQ(::symlink("made.json", link.c_str()), 0);
+  auto out = OpenOutput(link);
+  ASSERT_TRUE(out.ok()) << out.status().message();
+  (*out)->Write("x");
+  ASSERT_TRUE((*out)->Commit().ok());
+  EXPECT_TRUE(S_ISLNK(ModeOf(link)));
+  EXPECT_EQ(ReadFile(dir.File("made.json")), "x");
+}
+
+TEST(OpenOutputTest, DirectoryIsAUsageError) {
+  TempDir dir;
+  auto out = OpenOutput(dir.path().string());
+  ASSERT_FALSE(out.ok());
+  EXPECT_EQ(out.status().code(), Errc::kInvalidArgument);
+  EXPECT_NE(out.status().message().find("directory"), std::string::npos);
+  EXPECT_TRUE(Entries(dir).empty());
+}
+
+TEST(OpenOutputTest, LongestFileNameWorks) {
+  TempDir dir;
+  std::string path = dir.File(std::string(250, 'n') + ".json");
+  auto out = OpenOutput(path);
+  ASSERT_TRUE(out.ok()) << out.status().message();
+  (*out)->Write("{}");
+  ASSERT_TRUE((*out)->Commit().ok());
+  EXPECT_EQ(ReadFile(path), "{}");
+}
+
+// --- Outputs holding secrets.
+
+TEST(OpenOutputTest, SecretOutputIsPrivateFromTheFirstByte) {
+  TempDir dir;
+  std::string path = dir.File("plain.json");
+  auto out = OpenOutput(path, OutputOptions{.holds_secrets = true});
+  ASSERT_TRUE(out.ok());
+  auto entries = Entries(dir);
+  ASSERT_EQ(entries.size(), 1u);
+  EXPECT_EQ(ModeOf(dir.File(entries[0])) & 0077, 0u);
+  (*out)->Write("secret");
+  ASSERT_TRUE((*out)->Commit().ok());
+  EXPECT_EQ(ModeOf(path) & 0077, 0u);
+  EXPECT_NE(ModeOf(path) & 0600, 0u);
+}
+
+TEST(OpenOutputTest, SecretOutputKeepsAStricterModeAndTightensALooserOne) {
+  TempDir dir;
+  std::string strict = dir.Write("strict.json", "x");
+  ASSERT_EQ(::chmod(strict.c_str(), 0400), 0);
+  std::string loose = dir.Write("loose.json", "x");
+  ASSERT_EQ(::chmod(loose.c_str(), 0644), 0);
+  for (const std::string& path : {strict, loose}) {
+    auto out = OpenOutput(path, OutputOptions{.holds_secrets = true});
+    ASSERT_TRUE(out.ok()) << out.status().message();
+    (*out)->Write("plaintext");
+    ASSERT_TRUE((*out)->Commit().ok());
+    EXPECT_EQ(ReadFile(path), "plaintext");
+  }
+  EXPECT_EQ(ModeOf(strict) & 0777, 0400u);
+  EXPECT_EQ(ModeOf(loose) & 0777, 0600u);
+}
+
+void ExpectSignalRemovesTempFile(int sig) {
+  TempDir dir;
+  std::string path = dir.File("out.json");
+  ::fflush(nullptr);
+  pid_t child = ::fork();
+  ASSERT_GE(child, 0);
+  if (child == 0) {
+    auto out = OpenOutput(path, OutputOptions{.holds_secrets = true});
+    if (!out.ok()) ::_exit(10);
+    (*out)->Write(std::string(3 << 20, 's'));  // some of it reaches the file
+    if (LiveTempFilesForTesting() != 1) ::_exit(11);
+    ::raise(sig);
+    ::_exit(12);  // not reached: the signal ends the process
+  }
+  int status = 0;
+  ASSERT_EQ(::waitpid(child, &status, 0), child);
+  ASSERT_TRUE(WIFSIGNALED(status)) << "exit " << WEXITSTATUS(status);
+  EXPECT_EQ(WTERMSIG(status), sig);
+  EXPECT_TRUE(Entries(dir).empty()) << "signal " << sig;
+}
+
+TEST(OpenOutputTest, FatalSignalsRemoveTheTemporaryFile) {
+  for (int sig : {SIGINT, SIGTERM, SIGHUP, SIGPIPE}) {
+    ExpectSignalRemovesTempFile(sig);
+  }
+}
+
+TEST(OpenOutputTest, CommitAndAbandonUnregisterTheTemporaryFile) {
+  TempDir dir;
+  std::size_t before = LiveTempFilesForTesting();
+  {
+    auto out = OpenOutput(dir.File("a.json"));
+    ASSERT_TRUE(out.ok());
+    EXPECT_EQ(LiveTempFilesForTesting(), before + 1);
+    ASSERT_TRUE((*out)->Commit().ok());
+    EXPECT_EQ(LiveTempFilesForTesting(), before);
+  }
+  {
+    auto out = OpenOutput(dir.File("b.json"));
+    ASSERT_TRUE(out.ok());
+    EXPECT_EQ(LiveTempFilesForTesting(), before + 1);
+  }
+  EXPECT_EQ(LiveTempFilesForTesting(), before);
 }
 
 TEST(StringOutputTest, CollectsBytes) {
