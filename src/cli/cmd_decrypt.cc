@@ -38,6 +38,9 @@ int RunCrypt(const CryptFlags& flags) {
   secure::RewriteOptions rewrite;
   rewrite.input = flags.input;
   rewrite.output = flags.output;
+  // Decrypted output holds every secret in plaintext: a private file.
+  rewrite.output_options.holds_secrets =
+      flags.mode == secure::CryptMode::kDecrypt;
   rewrite.layout =
       flags.compact ? json::Layout::kCompact : json::Layout::kIndented;
   rewrite.hold_output = true;  // nothing leaves before the passphrase is checked
@@ -89,7 +92,8 @@ std::function<int()> Setup(CLI::App& app, secure::CryptMode mode) {
                  "File holding the passphrase (trimmed); otherwise "
                  "PULUMI_CONFIG_PASSPHRASE, then PULUMI_CONFIG_PASSPHRASE_FILE");
   app.add_option("-j,--threads", flags->threads,
-                 "Threads for the crypto (0 = all cores)")
+                 "Threads for the crypto, 1 to 1024 (0 = all cores)")
+      ->check(CLI::Range(0u, 1024u))
       ->capture_default_str();
   app.add_flag("--compact", flags->compact,
                "One-line layout of file-backend checkpoints instead of "

@@ -89,7 +89,7 @@ Status RewriteState(const RewriteOptions& options, const RewriteJob& job) {
   }
   auto input = io::OpenInput(options.input);
   if (!input.ok()) return input.status();
-  auto output = io::OpenOutput(options.output);
+  auto output = io::OpenOutput(options.output, options.output_options);
   if (!output.ok()) return output.status();
   GatedOutput gated(**output, options.hold_output);
   json::Writer writer(gated, options.layout);

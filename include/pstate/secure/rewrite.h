@@ -12,6 +12,7 @@
 #include <string>
 
 #include "pstate/base/result.h"
+#include "pstate/io/output.h"
 #include "pstate/json/writer.h"
 #include "pstate/state/state_writer.h"
 
@@ -31,6 +32,8 @@ class OutputGate {
 struct RewriteOptions {
   std::string input = "-";   ///< path, or "-" for standard input
   std::string output = "-";  ///< path, or "-" for standard output
+  /// How the output file is made; `holds_secrets` for decrypt's plaintext.
+  io::OutputOptions output_options;
   json::Layout layout = json::Layout::kIndented;
   /// Hold all output in memory until the pass calls OutputGate::Release
   /// (or the input ends).
