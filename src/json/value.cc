@@ -1,8 +1,11 @@
 #include "pstate/json/value.h"
 
 #include <algorithm>
+#include <cassert>
 #include <cstring>
+#include <limits>
 
+#include "pstate/json/number.h"
 #include "pstate/json/string_codec.h"
 
 namespace pstate::json {
@@ -22,7 +25,11 @@ std::string_view TypeName(Type type) {
 
 const Value* Value::Find(std::string_view key) const {
   if (type != Type::kObject) return nullptr;
-  for (const Member& m : object()) {
+  // From the end: with duplicate keys the last member wins, as in Go's
+  // encoding/json decoder (each occurrence overwrites the map entry), which
+  // is how Pulumi reads a state.
+  for (std::uint32_t i = size; i > 0; --i) {
+    const Member& m = members[i - 1];
     if (!m.key.has_escapes) {
       if (m.key.raw() == key) return &m.value;
     } else if (m.key.StrEquals(key)) {
@@ -48,20 +55,27 @@ constexpr std::size_t kMinBlock = 64 * 1024;
 }  // namespace
 
 void* Arena::AllocateBytes(std::size_t bytes, std::size_t align) {
-  auto aligned = [&](char* p) {
+  // Padding needed to align `p`.
+  auto padding = [&](const char* p) {
     auto v = reinterpret_cast<std::uintptr_t>(p);
-    return reinterpret_cast<char*>((v + align - 1) & ~(align - 1));
+    return static_cast<std::size_t>((align - (v & (align - 1))) &
+                                    (align - 1));
   };
-  char* p = cursor_ ? aligned(cursor_) : nullptr;
-  if (!p || p + bytes > limit_) {
+  // Sizes are compared, never pointers past the end of the block (forming
+  // one is undefined behaviour).
+  std::size_t available =
+      cursor_ ? static_cast<std::size_t>(limit_ - cursor_) : 0;
+  std::size_t pad = cursor_ ? padding(cursor_) : 0;
+  if (!cursor_ || pad > available || bytes > available - pad) {
     std::size_t size = std::max(kMinBlock, bytes + align);
     if (!block_sizes_.empty()) size = std::max(size, block_sizes_.back() * 2);
     blocks_.emplace_back(new char[size]);
     block_sizes_.push_back(size);
     cursor_ = blocks_.back().get();
     limit_ = cursor_ + size;
-    p = aligned(cursor_);
+    pad = padding(cursor_);
   }
+  char* p = cursor_ + pad;
   cursor_ = p + bytes;
   used_ += bytes;
   return p;
@@ -84,6 +98,59 @@ Value Arena::MakeString(std::string_view decoded, std::uint64_t offset) {
   std::string_view copy = Copy(escaped);
   v.text = copy.data();
   v.size = static_cast<std::uint32_t>(copy.size());
+  v.offset = offset;
+  return v;
+}
+
+Value Arena::MakeNumber(std::string_view text, std::uint64_t offset) {
+  assert(IsNumberText(text));
+  Value v;
+  v.type = Type::kNumber;
+  std::string_view copy = Copy(text);
+  v.text = copy.data();
+  v.size = static_cast<std::uint32_t>(copy.size());
+  v.offset = offset;
+  return v;
+}
+
+Value Arena::MakeArray(std::span<const Value> elements, std::uint64_t offset) {
+  assert(elements.size() <= std::numeric_limits<std::uint32_t>::max());
+  Value* copy = Allocate<Value>(elements.size());
+  if (!elements.empty()) {
+    std::memcpy(copy, elements.data(), elements.size_bytes());
+  }
+  Value v;
+  v.type = Type::kArray;
+  v.elements = copy;
+  v.size = static_cast<std::uint32_t>(elements.size());
+  v.offset = offset;
+  return v;
+}
+
+Value Arena::MakeObject(std::span<const Member> members,
+                        std::uint64_t offset) {
+  assert(members.size() <= std::numeric_limits<std::uint32_t>::max());
+  Member* copy = Allocate<Member>(members.size());
+  if (!members.empty()) {
+    std::memcpy(copy, members.data(), members.size_bytes());
+  }
+  Value v;
+  v.type = Type::kObject;
+  v.members = copy;
+  v.size = static_cast<std::uint32_t>(members.size());
+  v.offset = offset;
+  return v;
+}
+
+Value MakeNull(std::uint64_t offset) {
+  Value v;
+  v.offset = offset;
+  return v;
+}
+
+Value MakeBool(bool b, std::uint64_t offset) {
+  Value v;
+  v.type = b ? Type::kTrue : Type::kFalse;
   v.offset = offset;
   return v;
 }

@@ -67,8 +67,10 @@ struct Value {
   std::span<const Value> array() const { return {elements, size}; }
   std::span<const Member> object() const;
 
-  /// The member named `key` (compared unescaped), or nullptr. Linear: state
-  /// objects are small and their keys are usually compared once.
+  /// The value of the member named `key` (compared unescaped), or nullptr.
+  /// With duplicate keys, the LAST occurrence: Go's encoding/json, and so
+  /// Pulumi, keeps the last one. Linear: state objects are small and their
+  /// keys are usually compared once.
   const Value* Find(std::string_view key) const;
   /// The decoded string (escapes resolved). Only for kString.
   std::string Str() const;
@@ -88,6 +90,10 @@ inline std::span<const Member> Value::object() const {
   return {members, size};
 }
 
+/// Values that need no storage.
+Value MakeNull(std::uint64_t offset = 0);
+Value MakeBool(bool b, std::uint64_t offset = 0);
+
 /// Bump allocator for Values and rewritten strings. Reset() frees everything
 /// at once, which is how pstate releases a resource after its passes ran.
 class Arena {
@@ -105,6 +111,16 @@ class Arena {
   std::string_view Copy(std::string_view text);
   /// A string Value holding `decoded`, escaped for JSON.
   Value MakeString(std::string_view decoded, std::uint64_t offset = 0);
+  /// A number Value whose text is a copy of `text`, which must be a JSON
+  /// number text (json::IsNumberText; checked in debug builds). The text is
+  /// kept as given, so "1.50" stays "1.50".
+  Value MakeNumber(std::string_view text, std::uint64_t offset = 0);
+  /// An array Value whose element array is a copy of `elements` (the
+  /// elements' own children are shared, not copied).
+  Value MakeArray(std::span<const Value> elements, std::uint64_t offset = 0);
+  /// An object Value whose member array is a copy of `members`, in order,
+  /// duplicates included (children are shared, not copied).
+  Value MakeObject(std::span<const Member> members, std::uint64_t offset = 0);
   /// Frees everything; keeps the largest block for reuse.
   void Reset();
   /// Bytes handed out since the last Reset (for limits and tests).
