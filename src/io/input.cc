@@ -3,13 +3,17 @@
 #include <archive.h>
 #include <archive_entry.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cerrno>
+#include <cstdint>
 #include <cstring>
+#include <mutex>
 #include <vector>
 
 namespace pstate::io {
@@ -72,6 +76,109 @@ class ByteSource {
   std::uint64_t consumed_ = 0;
 };
 
+// ---------------------------------------------------------------------------
+// Mapped files that shrink.
+//
+// A file truncated while it is mapped (`pulumi stack export > stack.json`
+// rewriting the state pstate is reading) makes every access past its new
+// end raise SIGBUS, which would kill the process and leave a temporary
+// output behind. The handler below turns such a fault into zero bytes: it
+// maps anonymous zero pages over the vanished part of the mapping and
+// marks the mapping as cut, then the faulting read is retried and sees a
+// NUL byte, where the JSON parser stops. The owner reports the cut as an
+// I/O error (mapping_status). Faults outside registered mappings go to the
+// previous handler. Release() also checks the size with fstat, so a cut is
+// usually found before any page is touched. The handler only reads atomics
+// and calls mmap(2), a plain system call on Linux.
+
+constexpr int kMapSlots = 16;
+
+struct MapSlot {
+  std::atomic<std::uintptr_t> begin{0};  ///< 0: free
+  std::atomic<std::uintptr_t> end{0};
+  std::atomic<bool> cut{false};
+};
+
+MapSlot g_maps[kMapSlots];
+std::uintptr_t g_page_size = 4096;
+struct sigaction g_previous_bus {};
+
+/// Replaces [from, end) of a mapping with zero pages; `from` page-aligned.
+bool ZeroPages(std::uintptr_t from, std::uintptr_t end) {
+  if (from >= end) return true;
+  void* p = ::mmap(reinterpret_cast<void*>(from), end - from, PROT_READ,
+                   MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0);
+  return p != MAP_FAILED;
+}
+
+extern "C" void OnBusError(int sig, siginfo_t* info, void* context) {
+  if (info != nullptr && info->si_code > 0) {  // a fault, not kill(2)
+    auto addr = reinterpret_cast<std::uintptr_t>(info->si_addr);
+    for (MapSlot& slot : g_maps) {
+      std::uintptr_t begin = slot.begin.load(std::memory_order_acquire);
+      std::uintptr_t end = slot.end.load(std::memory_order_acquire);
+      if (begin == 0 || addr < begin || addr >= end) continue;
+      // Everything from the faulting page on is gone (files shrink from the
+      // end): one call covers the rest of the mapping.
+      if (ZeroPages(addr & ~(g_page_size - 1), end)) {
+        slot.cut.store(true, std::memory_order_release);
+        return;  // the read is retried and sees zeros
+      }
+    }
+  }
+  // Not ours: hand over to whoever handled SIGBUS before.
+  if ((g_previous_bus.sa_flags & SA_SIGINFO) != 0 &&
+      g_previous_bus.sa_sigaction != nullptr) {
+    g_previous_bus.sa_sigaction(sig, info, context);
+    return;
+  }
+  if (g_previous_bus.sa_handler != SIG_DFL &&
+      g_previous_bus.sa_handler != SIG_IGN &&
+      g_previous_bus.sa_handler != nullptr) {
+    g_previous_bus.sa_handler(sig);
+    return;
+  }
+  ::signal(sig, SIG_DFL);
+  if (info == nullptr || info->si_code <= 0) ::raise(sig);
+  // A real fault re-faults on return, now with the default action.
+}
+
+void InstallBusHandler() {
+  static std::once_flag once;
+  std::call_once(once, [] {
+    g_page_size = static_cast<std::uintptr_t>(::sysconf(_SC_PAGESIZE));
+    struct sigaction act {};
+    act.sa_sigaction = &OnBusError;
+    sigemptyset(&act.sa_mask);
+    act.sa_flags = SA_SIGINFO;
+    ::sigaction(SIGBUS, &act, &g_previous_bus);
+  });
+}
+
+/// The slot guarding [begin, end), or -1 when none is free (the mapping is
+/// then not used: the caller reads through the buffer instead).
+int RegisterMapping(const char* begin, std::size_t length) {
+  InstallBusHandler();
+  for (int i = 0; i < kMapSlots; ++i) {
+    std::uintptr_t expected = 0;
+    auto b = reinterpret_cast<std::uintptr_t>(begin);
+    if (!g_maps[i].begin.compare_exchange_strong(expected, b,
+                                                 std::memory_order_acq_rel)) {
+      continue;
+    }
+    g_maps[i].cut.store(false, std::memory_order_relaxed);
+    g_maps[i].end.store(b + length, std::memory_order_release);
+    return i;
+  }
+  return -1;
+}
+
+void UnregisterMapping(int slot) {
+  if (slot < 0) return;
+  g_maps[slot].end.store(0, std::memory_order_release);
+  g_maps[slot].begin.store(0, std::memory_order_release);
+}
+
 class PlainInput : public InputStream {
  public:
   PlainInput(std::unique_ptr<ByteSource> source, std::string name,
@@ -89,6 +196,7 @@ class PlainInput : public InputStream {
     return map_base_ ? released_ : source_->consumed();
   }
   ~PlainInput() override {
+    UnregisterMapping(map_slot_);
     if (map_base_) ::munmap(map_base_, map_length_);
   }
 
@@ -114,20 +222,42 @@ class PlainInput : public InputStream {
       ::munmap(base, length);
       return std::nullopt;
     }
+    map_slot_ = RegisterMapping(static_cast<char*>(base), file_pages);
+    if (map_slot_ < 0) {
+      ::munmap(base, length);
+      return std::nullopt;
+    }
     ::madvise(file, size, MADV_SEQUENTIAL);
     map_base_ = static_cast<char*>(base);
     map_length_ = length;
+    map_file_pages_ = file_pages;
     page_ = page;
+    // The file may have shrunk between fstat and mmap.
+    CheckSize();
     return Mapping{map_base_, size};
   }
 
   void Release(std::uint64_t upto) override {
     if (!map_base_) return;
+    // Each step of the reader (several MiB) first checks that the file
+    // still has the bytes ahead: one fstat, no cost worth measuring.
+    CheckSize();
     std::uint64_t end = upto / page_ * page_;
     if (end <= released_) return;
     ::madvise(map_base_ + released_, static_cast<std::size_t>(end - released_),
               MADV_DONTNEED);
     released_ = end;
+  }
+
+  Status mapping_status() const override {
+    if (map_slot_ < 0 ||
+        !g_maps[map_slot_].cut.load(std::memory_order_acquire)) {
+      return Status::Ok();
+    }
+    return Status(Errc::kIo,
+                  name_ + ": the file shrank while it was being read "
+                          "(was it rewritten in place?); read it again once "
+                          "it is complete");
   }
 
  private:
@@ -136,6 +266,22 @@ class PlainInput : public InputStream {
   std::size_t map_length_ = 0;
   std::size_t page_ = 4096;
   std::uint64_t released_ = 0;
+  std::size_t map_file_pages_ = 0;
+  int map_slot_ = -1;
+
+  /// Zeroes the pages of the mapping past the file's current end, before
+  /// anything touches them.
+  void CheckSize() {
+    struct stat st {};
+    if (::fstat(source_->fd(), &st) != 0 || !source_size_) return;
+    auto now = static_cast<std::uint64_t>(st.st_size);
+    if (now >= *source_size_) return;
+    std::uint64_t keep = (now + page_ - 1) / page_ * page_;
+    auto begin = reinterpret_cast<std::uintptr_t>(map_base_);
+    if (ZeroPages(begin + keep, begin + map_file_pages_)) {
+      g_maps[map_slot_].cut.store(true, std::memory_order_release);
+    }
+  }
 };
 
 /// gzip or zstd through libarchive's "raw" format: one entry, the
@@ -143,8 +289,11 @@ class PlainInput : public InputStream {
 class DecompressingInput : public InputStream {
  public:
   DecompressingInput(std::unique_ptr<ByteSource> source, std::string name,
-                     std::optional<std::uint64_t> size, Compression c)
-      : source_(std::move(source)), buffer_(1 << 20) {
+                     std::optional<std::uint64_t> size, Compression c,
+                     const InputOptions& options)
+      : source_(std::move(source)),
+        buffer_(1 << 20),
+        max_decoded_(options.max_decoded_bytes) {
     name_ = std::move(name);
     source_size_ = size;
     compression_ = c;
@@ -159,6 +308,9 @@ class DecompressingInput : public InputStream {
     archive_read_support_filter_gzip(archive_);
     archive_read_support_filter_zstd(archive_);
     archive_read_support_format_raw(archive_);
+    // The raw format refuses a stream that decompresses to nothing; the
+    // empty format takes it, so it reads as the empty input it is.
+    archive_read_support_format_empty(archive_);
     if (archive_read_open(archive_, this, nullptr, &DecompressingInput::Fill,
                           nullptr) != ARCHIVE_OK) {
       return Failure();
@@ -168,6 +320,7 @@ class DecompressingInput : public InputStream {
     if (r != ARCHIVE_EOF && r != ARCHIVE_OK && r != ARCHIVE_WARN) {
       return Failure();
     }
+    empty_ = r == ARCHIVE_EOF;
     // libarchive only recognizes a gzip stream with its whole 10-byte
     // header; a shorter input starting with the magic bytes would pass
     // through the raw format undecompressed. It is a cut-short file.
@@ -183,8 +336,17 @@ class DecompressingInput : public InputStream {
   }
 
   Result<std::size_t> Read(char* buf, std::size_t n) override {
-    la_ssize_t got = archive_read_data(archive_, buf, n);
+    la_ssize_t got = empty_ ? 0 : archive_read_data(archive_, buf, n);
     if (got < 0) return Failure();
+    decoded_ += static_cast<std::uint64_t>(got);
+    if (decoded_ > max_decoded_) {
+      return Status(Errc::kLimit,
+                    name_ + ": the " +
+                        std::string(CompressionName(compression_)) +
+                        " input decompresses to more than " +
+                        std::to_string(max_decoded_) +
+                        " bytes (the limit; a decompression bomb?)");
+    }
     if (got == 0 && !end_checked_) {
       end_checked_ = true;
       // libarchive stops at the first bytes after the compressed stream
@@ -245,6 +407,9 @@ class DecompressingInput : public InputStream {
   std::vector<char> buffer_;
   archive* archive_ = nullptr;
   bool end_checked_ = false;
+  bool empty_ = false;  ///< the stream decompresses to nothing
+  std::uint64_t decoded_ = 0;
+  std::uint64_t max_decoded_;
 };
 
 }  // namespace
@@ -274,14 +439,15 @@ namespace {
 
 Result<std::unique_ptr<InputStream>> Finish(
     std::unique_ptr<ByteSource> source, std::string peeked,
-    const std::string& name, std::optional<std::uint64_t> size) {
+    const std::string& name, std::optional<std::uint64_t> size,
+    const InputOptions& options) {
   Compression c = DetectCompression(peeked);
   if (c == Compression::kNone) {
     return std::unique_ptr<InputStream>(
         new PlainInput(std::move(source), name, size));
   }
   auto input = std::make_unique<DecompressingInput>(std::move(source), name,
-                                                    size, c);
+                                                    size, c, options);
   Status s = input->Open();
   if (!s.ok()) return s;
   return std::unique_ptr<InputStream>(std::move(input));
@@ -306,7 +472,8 @@ std::string PeekFd(int fd, Status* status, const std::string& name) {
 
 }  // namespace
 
-Result<std::unique_ptr<InputStream>> OpenInput(const std::string& path) {
+Result<std::unique_ptr<InputStream>> OpenInput(const std::string& path,
+                                               const InputOptions& options) {
   int fd = 0;
   bool owns = false;
   std::string name = path;
@@ -340,14 +507,15 @@ Result<std::unique_ptr<InputStream>> OpenInput(const std::string& path) {
     return status;
   }
   auto source = std::make_unique<ByteSource>(fd, owns, head);
-  return Finish(std::move(source), std::move(head), name, size);
+  return Finish(std::move(source), std::move(head), name, size, options);
 }
 
-std::unique_ptr<InputStream> MemoryInput(std::string bytes, std::string name) {
+std::unique_ptr<InputStream> MemoryInput(std::string bytes, std::string name,
+                                         const InputOptions& options) {
   std::string head = bytes.substr(0, kPeekBytes);
   auto size = static_cast<std::uint64_t>(bytes.size());
   auto source = std::make_unique<ByteSource>(std::move(bytes));
-  auto result = Finish(std::move(source), head, name, size);
+  auto result = Finish(std::move(source), head, name, size, options);
   if (result.ok()) return std::move(result).value();
   // A compressed header that libarchive rejects at open time: surface the
   // failure on first Read instead of here.

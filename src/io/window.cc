@@ -55,8 +55,11 @@ std::uint64_t CountNewlines(const char* p, std::size_t n,
   return count;
 }
 
-Window::Window(InputStream& input, std::size_t initial_size)
-    : input_(input), capacity_(initial_size) {
+Window::Window(InputStream& input, std::size_t initial_size,
+               std::size_t max_size)
+    : input_(input),
+      capacity_(std::min(initial_size, max_size)),
+      max_size_(max_size) {
   if (std::optional<InputStream::Mapping> map = input.Map()) {
     // Never written through: Fill() returns at once (eof) and Release()
     // only moves the view forward.
@@ -104,8 +107,15 @@ Status Window::Fill(const char* keep) {
     base_ += discard;
   }
   if (size_ == capacity_) {
-    // One piece fills the whole window: grow it.
-    std::size_t grown = capacity_ * 2;
+    // One piece fills the whole window: grow it, up to the cap.
+    if (capacity_ >= max_size_) {
+      return Status(Errc::kLimit,
+                    "one value needs more than " +
+                        std::to_string(max_size_ >> 20) +
+                        " MiB of memory (the limit for a single resource or "
+                        "other top-level piece of a state)");
+    }
+    std::size_t grown = std::min(capacity_ * 2, max_size_);
     std::unique_ptr<char[]> bigger(new char[grown + kPadding]);
     std::memcpy(bigger.get(), data_, size_);
     buffer_ = std::move(bigger);

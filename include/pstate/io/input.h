@@ -15,6 +15,19 @@ namespace pstate::io {
 
 enum class Compression { kNone, kGzip, kZstd };
 
+/// Default cap on the bytes one gzip or zstd input may decompress to. Far
+/// above any real state (the largest seen are a few GiB), while a
+/// decompression bomb (1000:1 and more) stops after a minute of work.
+inline constexpr std::uint64_t kDefaultMaxDecodedBytes = std::uint64_t{64}
+                                                         << 30;
+
+struct InputOptions {
+  /// A compressed input that decompresses to more than this fails with
+  /// kLimit ("decompression bomb?"). Plain inputs are not affected: their
+  /// size is what is on disk.
+  std::uint64_t max_decoded_bytes = kDefaultMaxDecodedBytes;
+};
+
 /// "none", "gzip" or "zstd".
 std::string_view CompressionName(Compression c);
 
@@ -52,6 +65,12 @@ class InputStream {
   /// are dropped from this process's memory (they stay in the page cache),
   /// so resident memory does not grow with the file.
   virtual void Release(std::uint64_t upto) { (void)upto; }
+  /// With a mapping: Ok, or the I/O error to report because the file
+  /// shrank while it was mapped (someone rewrote it in place). Pages that
+  /// vanished read as zero bytes instead of killing the process with
+  /// SIGBUS, so a parse that ran into them stops at a NUL byte; the caller
+  /// should then report this status instead of the syntax error.
+  virtual Status mapping_status() const { return Status::Ok(); }
 
  protected:
   std::string name_;
@@ -60,12 +79,16 @@ class InputStream {
 };
 
 /// Opens `path` ("-" for standard input). Fails with kNotFound, kIo or
-/// kInvalidArgument (a directory) and a message naming the file.
-Result<std::unique_ptr<InputStream>> OpenInput(const std::string& path);
+/// kInvalidArgument (a directory) and a message naming the file. A gzip or
+/// zstd stream that decompresses to nothing is an empty input, like an
+/// empty plain file.
+Result<std::unique_ptr<InputStream>> OpenInput(
+    const std::string& path, const InputOptions& options = {});
 
 /// An in-memory input (tests, fuzzing, decrypted text). Decompresses too.
 std::unique_ptr<InputStream> MemoryInput(std::string bytes,
-                                         std::string name = "<memory>");
+                                         std::string name = "<memory>",
+                                         const InputOptions& options = {});
 
 }  // namespace pstate::io
 

@@ -3,8 +3,10 @@
 // The window holds the bytes from the reader's current piece (a resource
 // being parsed) to the end of what has been read. Fill() discards what lies
 // before the kept position, reads more, and grows the buffer only when one
-// piece is larger than the window. Memory therefore follows the largest
-// piece, never the file. Line numbers of discarded bytes are counted as they
+// piece is larger than the window, up to a cap (kDefaultMaxWindowSize).
+// Memory therefore follows the largest piece, never the file, and a piece
+// that would need more than the cap (a decompression bomb inflating one
+// string to gigabytes) is a located kLimit error instead. Line numbers of discarded bytes are counted as they
 // go, so any offset still inside the window can be turned into line:column.
 #ifndef PSTATE_IO_WINDOW_H_
 #define PSTATE_IO_WINDOW_H_
@@ -17,6 +19,12 @@
 
 namespace pstate::io {
 
+/// The largest piece the window holds: 512 MiB. Pulumi's SDKs cap one
+/// resource's gRPC message at 400 MiB (sdk/python/lib/pulumi/runtime/
+/// settings.py, _MAX_RPC_MESSAGE_SIZE), so no resource the engine wrote is
+/// near it, and the buffer peaks at 768 MiB while it grows to the cap.
+inline constexpr std::size_t kDefaultMaxWindowSize = std::size_t{512} << 20;
+
 struct LineColumn {
   std::uint64_t line = 0;    ///< 1-based
   std::uint64_t column = 0;  ///< 1-based, in bytes
@@ -28,8 +36,10 @@ class Window {
   static constexpr std::size_t kPadding = 64;
 
   /// Maps the input when it can (see InputStream::Map), else reads it
-  /// through a buffer of `initial_size` bytes.
-  explicit Window(InputStream& input, std::size_t initial_size = 4u << 20);
+  /// through a buffer of `initial_size` bytes that grows to at most
+  /// `max_size` bytes.
+  explicit Window(InputStream& input, std::size_t initial_size = 4u << 20,
+                  std::size_t max_size = kDefaultMaxWindowSize);
 
   const char* begin() const { return data_; }
   const char* end() const { return data_ + size_; }
@@ -42,8 +52,14 @@ class Window {
 
   /// Reads more input. Bytes before `keep` are discarded (and counted for
   /// line numbers); pointers into the window are invalidated, so callers
-  /// keep offsets across calls. Sets eof() at the end of input.
+  /// keep offsets across calls. Sets eof() at the end of input. Fails with
+  /// kLimit when the bytes from `keep` on already fill a window of
+  /// max_size bytes (one piece larger than the cap).
   Status Fill(const char* keep);
+
+  /// Ok, or the I/O error that explains a parse failure: the mapped file
+  /// shrank while it was read (see InputStream::mapping_status).
+  Status status() const { return input_.mapping_status(); }
 
   /// Tells the window the bytes before `done` will not be looked at again.
   /// Reading through a mapping, this is where memory is given back (in
@@ -62,6 +78,7 @@ class Window {
   InputStream& input_;
   std::unique_ptr<char[]> buffer_;
   std::size_t capacity_ = 0;
+  std::size_t max_size_ = kDefaultMaxWindowSize;
   char* data_ = nullptr;
   std::size_t size_ = 0;
   std::uint64_t base_ = 0;  ///< absolute offset of data_[0]

@@ -203,6 +203,53 @@ TEST(MemoryInputTest, TruncatedCompressedStreamIsAnErrorNotACrash) {
   }
 }
 
+// §6: `gzip < /dev/null` is an empty input, as an empty plain file is
+// (the reader then says "empty input"), not an unrecognized format.
+TEST(OpenInputTest, CompressedEmptyStreamsAreEmptyInputs) {
+  TempDir dir;
+  for (const std::string tool : {"gzip", "zstd"}) {
+    std::string bytes = Compress(dir, "", tool);
+    ASSERT_FALSE(bytes.empty());
+    std::string path = dir.Write("empty." + tool, bytes);
+    auto in = OpenInput(path);
+    ASSERT_TRUE(in.ok()) << tool << ": " << in.status().message();
+    auto text = ReadAll(**in);
+    ASSERT_TRUE(text.ok()) << tool << ": " << text.status().message();
+    EXPECT_EQ(*text, "");
+    auto mem = MemoryInput(bytes, "empty");
+    auto mem_text = ReadAll(*mem);
+    ASSERT_TRUE(mem_text.ok()) << tool << ": " << mem_text.status().message();
+    EXPECT_EQ(*mem_text, "");
+    // Data after the empty stream is still refused.
+    auto trailing = MemoryInput(bytes + "x", "trailing");
+    EXPECT_FALSE(ReadAll(*trailing).ok()) << tool;
+  }
+}
+
+// F8: a decompression bomb stops at the decoded-bytes limit.
+TEST(OpenInputTest, DecompressedBytesStopAtTheLimit) {
+  TempDir dir;
+  std::string plain(3u << 20, 'A');
+  for (const std::string tool : {"gzip", "zstd"}) {
+    std::string bytes = Compress(dir, plain, tool);
+    InputOptions options;
+    options.max_decoded_bytes = 1u << 20;
+    auto in = MemoryInput(bytes, "bomb", options);
+    auto text = ReadAll(*in, 64 << 10);
+    ASSERT_FALSE(text.ok()) << tool;
+    EXPECT_EQ(text.status().code(), Errc::kLimit);
+    EXPECT_NE(text.status().message().find("1048576"), std::string::npos)
+        << text.status().message();
+    // At the limit exactly is fine.
+    options.max_decoded_bytes = plain.size();
+    auto ok = MemoryInput(bytes, "fits", options);
+    auto all = ReadAll(*ok, 64 << 10);
+    ASSERT_TRUE(all.ok()) << all.status().message();
+    EXPECT_EQ(all->size(), plain.size());
+  }
+  EXPECT_EQ(kDefaultMaxDecodedBytes, std::uint64_t{64} << 30);
+}
+
 TEST(OpenInputTest, TruncatedGzipFileFailsOnRead) {
   TempDir dir;
   std::string gz = Compress(dir, SampleText(), "gzip");

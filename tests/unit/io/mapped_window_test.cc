@@ -81,6 +81,37 @@ TEST_F(MappedWindowTest, LocationsSurviveRelease) {
   EXPECT_GT((*input)->source_consumed(), 0u);
 }
 
+// A file truncated by another process while it is mapped: the vanished
+// bytes read as zeros (no SIGBUS), and the window reports an I/O error.
+TEST_F(MappedWindowTest, FileThatShrinksReadsZerosAndIsAnIoError) {
+  auto input = OpenInput(path_.string());
+  ASSERT_TRUE(input.ok());
+  Window window(**input);
+  ASSERT_TRUE(window.mapped());
+  EXPECT_TRUE(window.status().ok());
+  fs::resize_file(path_, 1u << 20);
+  // Touch a page past the new end that nothing has read yet.
+  const char* late = window.begin() + (20u << 20) + 123;
+  EXPECT_EQ(*static_cast<const volatile char*>(late), '\0');
+  Status s = window.status();
+  EXPECT_EQ(s.code(), Errc::kIo);
+  EXPECT_NE(s.message().find("shrank"), std::string::npos) << s.message();
+  // Bytes before the cut are intact.
+  EXPECT_EQ(std::string(window.begin(), 64), text_.substr(0, 64));
+}
+
+TEST_F(MappedWindowTest, ReleaseNoticesAShrinkBeforeThePagesAreTouched) {
+  auto input = OpenInput(path_.string());
+  ASSERT_TRUE(input.ok());
+  Window window(**input);
+  ASSERT_TRUE(window.mapped());
+  fs::resize_file(path_, 18u << 20);
+  window.Release(window.begin() + (17u << 20));
+  EXPECT_EQ(window.status().code(), Errc::kIo);
+  const char* late = window.begin() + (4u << 20);  // offset 21 MiB
+  EXPECT_EQ(*static_cast<const volatile char*>(late), '\0');
+}
+
 TEST(MappedWindowSmallFileTest, SmallFilesUseTheBuffer) {
   fs::path path = fs::temp_directory_path() / "pstate-mapped-small.json";
   std::ofstream(path, std::ios::binary) << "{}";

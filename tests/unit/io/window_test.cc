@@ -108,6 +108,30 @@ TEST(WindowTest, GrowsWhenOnePieceFillsTheWindow) {
   EXPECT_TRUE(w.eof());
 }
 
+// A gzip bomb that inflates one string to gigabytes: the buffer stops
+// growing at the cap and the reader gets a limit error, not an
+// out-of-memory kill.
+TEST(WindowTest, GrowthStopsAtTheCapWithALimitError) {
+  std::string data = Digits(300);
+  ChunkedInput in(data, 300);
+  Window w(in, 16, 100);
+  ASSERT_TRUE(w.Fill(w.begin()).ok());  // 16
+  ASSERT_TRUE(w.Fill(w.begin()).ok());  // 32
+  ASSERT_TRUE(w.Fill(w.begin()).ok());  // 64
+  ASSERT_TRUE(w.Fill(w.begin()).ok());  // 100, not 128
+  EXPECT_EQ(View(w), data.substr(0, 100));
+  Status s = w.Fill(w.begin());
+  EXPECT_EQ(s.code(), Errc::kLimit);
+  EXPECT_NE(s.message().find("MiB"), std::string::npos) << s.message();
+  // Bytes that are let go make room again.
+  ASSERT_TRUE(w.Fill(w.begin() + 50).ok());
+  EXPECT_EQ(View(w), data.substr(50, 100));
+}
+
+TEST(WindowTest, DefaultCapIsHalfAGibibyte) {
+  EXPECT_EQ(kDefaultMaxWindowSize, std::size_t{512} << 20);
+}
+
 TEST(WindowTest, KeepOutsideTheWindowMeansKeepNothing) {
   std::string data = Digits(30);
   ChunkedInput in(data, 30);
