@@ -4,6 +4,7 @@
 #include <cassert>
 #include <cstring>
 #include <limits>
+#include <new>
 
 #include "pstate/json/number.h"
 #include "pstate/json/string_codec.h"
@@ -140,6 +141,38 @@ Value Arena::MakeObject(std::span<const Member> members,
   v.size = static_cast<std::uint32_t>(members.size());
   v.offset = offset;
   return v;
+}
+
+Value Clone(const Value& value, Arena& arena) {
+  Value out = value;
+  switch (value.type) {
+    case Type::kNull:
+    case Type::kFalse:
+    case Type::kTrue:
+      return out;
+    case Type::kNumber:
+    case Type::kString:
+      out.text = arena.Copy(value.raw()).data();
+      return out;
+    case Type::kArray: {
+      Value* elements = arena.Allocate<Value>(value.size);
+      for (std::uint32_t i = 0; i < value.size; ++i) {
+        new (&elements[i]) Value(Clone(value.elements[i], arena));
+      }
+      out.elements = elements;
+      return out;
+    }
+    case Type::kObject: {
+      Member* members = arena.Allocate<Member>(value.size);
+      for (std::uint32_t i = 0; i < value.size; ++i) {
+        const Member& m = value.members[i];
+        new (&members[i]) Member{Clone(m.key, arena), Clone(m.value, arena)};
+      }
+      out.members = members;
+      return out;
+    }
+  }
+  return out;
 }
 
 Value MakeNull(std::uint64_t offset) {

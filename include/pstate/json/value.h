@@ -136,6 +136,12 @@ class Arena {
   std::size_t used_ = 0;
 };
 
+/// A deep copy of `value` whose string and number texts, keys, elements and
+/// members all live in `arena`, so it outlives the input window or arena
+/// the original points into. Offsets and flags (has_escapes, ascii) are
+/// kept; duplicate members are kept in order.
+Value Clone(const Value& value, Arena& arena);
+
 }  // namespace pstate::json
 
 #endif  // PSTATE_JSON_VALUE_H_

@@ -118,6 +118,59 @@ TEST(ArenaTest, MakeArrayAndObjectCopyTheOuterArrayOnly) {
   EXPECT_TRUE(arena.MakeObject({}).object().empty());
 }
 
+TEST(CloneTest, DeepCopyIntoAnotherArena) {
+  Arena clone_arena;
+  Value clone;
+  std::string text =
+      R"({"s":"a\u0041","n":-1.50e3,"arr":[true,false,null,[]],)"
+      R"("o":{},"s":"dup","\u00e9":"\u00e9"})";
+  {
+    Arena source;
+    Value original = Parse(text, source);
+    clone = Clone(original, clone_arena);
+    // Same shape, offsets and flags.
+    ASSERT_EQ(clone.size, original.size);
+    EXPECT_EQ(clone.offset, original.offset);
+    for (std::uint32_t i = 0; i < original.size; ++i) {
+      const Member& a = original.object()[i];
+      const Member& b = clone.object()[i];
+      EXPECT_EQ(a.key.raw(), b.key.raw());
+      EXPECT_NE(a.key.text, b.key.text);
+      EXPECT_EQ(a.key.offset, b.key.offset);
+      EXPECT_EQ(a.key.has_escapes, b.key.has_escapes);
+      EXPECT_EQ(a.key.ascii, b.key.ascii);
+      EXPECT_EQ(a.value.type, b.value.type);
+      EXPECT_EQ(a.value.offset, b.value.offset);
+      EXPECT_EQ(a.value.size, b.value.size);
+    }
+    source.Reset();
+    // Overwrite the freed source blocks' contents.
+    for (int i = 0; i < 100; ++i) source.Copy(std::string(1000, '#'));
+  }
+  ASSERT_TRUE(clone.is_object());
+  ASSERT_EQ(clone.object().size(), 6u);
+  EXPECT_EQ(clone.object()[0].value.raw(), "a\\u0041");
+  EXPECT_TRUE(clone.object()[0].value.has_escapes);
+  EXPECT_EQ(clone.object()[0].value.Str(), "aA");
+  EXPECT_EQ(clone.Find("n")->raw(), "-1.50e3");
+  EXPECT_EQ(clone.Find("s")->Str(), "dup");
+  EXPECT_EQ(clone.Find("arr")->array().size(), 4u);
+  EXPECT_TRUE(clone.Find("arr")->array()[3].is_array());
+  EXPECT_TRUE(clone.Find("o")->is_object());
+  EXPECT_EQ(clone.Find("\xC3\xA9")->Str(), "\xC3\xA9");
+}
+
+TEST(CloneTest, Scalars) {
+  Arena arena;
+  EXPECT_TRUE(Clone(Value(), arena).is_null());
+  EXPECT_EQ(Clone(MakeBool(true, 7), arena).offset, 7u);
+  Value n = Clone(arena.MakeNumber("12"), arena);
+  EXPECT_EQ(n.raw(), "12");
+  Value e = Clone(arena.MakeString(""), arena);
+  EXPECT_TRUE(e.is_string());
+  EXPECT_EQ(e.raw(), "");
+}
+
 TEST(ArenaTest, MakeStringEscapes) {
   Arena arena;
   Value plain = arena.MakeString("hello", 42);
