@@ -3,6 +3,7 @@
 #include <string>
 
 #include "pstate/types/encode.h"
+#include "pstate/types/pcl.h"
 #include "pstate/types/pulumi.h"
 #include "pstate/types/pulumi_schema.h"
 
@@ -13,6 +14,7 @@ Result<std::unique_ptr<TypeSystem>> MakeSystem(System system,
   switch (system) {
     case System::kPulumi: return MakePulumiSystem();
     case System::kPulumiSchema: return MakePulumiSchemaSystem(schemas);
+    case System::kPcl: return MakePclSystem();
     // The other languages add their line here when they work:
     //   case System::kCty: return MakeCtySystem();
     default:

@@ -1,0 +1,744 @@
+// Checking state values against PCL types (docs/types.md, "pcl").
+//
+// The model classifies conversions (pcl_type.cc); it defines no run-time
+// conversion of values, so pstate runs Safe and Unsafe conversions with
+// go-cty's primitive rules (cty/convert/conversion_primitive.go), plus the
+// int32 integrality rule for `int` (pkg/codegen/hcl2/model/type.go documents
+// IntType as the 32-bit integers). The checker walks the value and the type
+// together; at every node it applies exactly the kind the model gives for
+// the node's own type (§4.2: a literal's ConstType, a tuple for an array,
+// an object type for an object, output(T) for a secret), so a None kind is
+// an error before any run-time conversion is tried.
+//
+// Each check is two passes at most: the first decides (ok, convert or
+// error) without writing anything; only a convert runs the second pass,
+// which writes the converted value. Unions pick the same member in both.
+#include "pstate/types/pcl.h"
+
+#include <algorithm>
+#include <cstddef>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "pstate/json/compact.h"
+#include "pstate/json/equal.h"
+#include "pstate/json/number.h"
+#include "pstate/json/parser.h"
+#include "pstate/json/pointer.h"
+#include "pstate/json/string_codec.h"
+#include "pstate/types/state_value.h"
+#include "types/pcl_number.h"
+
+namespace pstate::types {
+namespace pcl {
+namespace {
+
+constexpr std::string_view kSigKey = "4dabf18193072939515e22adb298388d";
+constexpr std::string_view kSecretSig = "1b47061264138c4ac30d75fd1eb44270";
+constexpr std::string_view kFloatSig = "8ad145fe-0d11-4827-bfd7-1abcbf086f5c";
+constexpr int kMaxDepth = 512;
+
+enum class R { kFail, kSame, kChanged };
+
+std::string_view ValueKindName(const Node& node) {
+  switch (node.kind) {
+    case NodeKind::kNull: return "null";
+    case NodeKind::kBool: return "a bool";
+    case NodeKind::kNumber:
+    case NodeKind::kSpecialFloat: return "a number";
+    case NodeKind::kString:
+    case NodeKind::kByteString: return "a string";
+    case NodeKind::kUnknown: return "an unknown value";
+    case NodeKind::kArray: return "a tuple";
+    case NodeKind::kObject: return "an object";
+    case NodeKind::kSecret: return "a secret (an output)";
+    case NodeKind::kAsset: return "an Asset";
+    case NodeKind::kArchive: return "an Archive";
+    case NodeKind::kResourceRef: return "a resource reference object";
+    case NodeKind::kMalformed: return "a malformed value";
+  }
+  return "a value";
+}
+
+bool IsNaN(double d) { return d != d; }
+
+// The last member named `key` (Go's decoder keeps the last duplicate).
+const json::Value* FindLast(const json::Value& object, std::string_view key) {
+  const json::Value* found = nullptr;
+  for (const json::Member& m : object.object()) {
+    if (m.key.has_escapes ? m.key.StrEquals(key) : m.key.raw() == key) {
+      found = &m.value;
+    }
+  }
+  return found;
+}
+
+void AppendQuoted(std::string_view decoded, std::string* out) {
+  out->push_back('"');
+  json::AppendEscaped(decoded, out);
+  out->push_back('"');
+}
+
+// A special-float signature object for ±Inf (the state encoding of a
+// number JSON cannot spell).
+void AppendInfinity(bool negative, std::string* out) {
+  out->append("{\"");
+  out->append(kSigKey);
+  out->append("\":\"");
+  out->append(kFloatSig);
+  out->append(negative ? "\",\"value\":\"fff0000000000000\"}"
+                       : "\",\"value\":\"7ff0000000000000\"}");
+}
+
+class Checker {
+ public:
+  explicit Checker(json::Arena& arena) : arena_(arena) {}
+
+  R Check(const PclType& t, const json::Value& v, std::string* out) {
+    if (++depth_ > kMaxDepth) {
+      --depth_;
+      return Fail("the value is nested too deeply");
+    }
+    R r = CheckNode(t, v, out);
+    --depth_;
+    return r;
+  }
+
+  const std::string& error_pointer() const { return error_pointer_; }
+  const std::string& error_message() const { return error_message_; }
+
+ private:
+  // Inside a secret the message says so and never quotes the value (the
+  // same convention as the other languages, src/types/walk.h).
+  R Fail(std::string message) {
+    error_pointer_ = path_;
+    error_message_ = in_secret_ > 0 ? "inside a secret: " + message
+                                    : std::move(message);
+    return R::kFail;
+  }
+  R Mismatch(const Node& node, const PclType& t) {
+    std::string message = "cannot convert ";
+    message += ValueKindName(node);
+    message += " to ";
+    message += t.text;
+    return Fail(std::move(message));
+  }
+
+  // Pointer tokens. Inside a secret's plaintext, object keys are shown as
+  // '*' (they may be part of the secret); indices are kept.
+  std::size_t PushKey(const json::Value& key) {
+    std::size_t n = path_.size();
+    if (in_secret_ > 0) {
+      path_ += "/*";
+    } else if (key.has_escapes) {
+      json::AppendPointerToken(&path_, key.Str());
+    } else {
+      json::AppendPointerToken(&path_, key.raw());
+    }
+    return n;
+  }
+  std::size_t PushIndex(std::size_t i) {
+    std::size_t n = path_.size();
+    json::AppendPointerIndex(&path_, i);
+    return n;
+  }
+  void Pop(std::size_t n) { path_.resize(n); }
+
+  static void Emit(const json::Value& v, std::string* out) {
+    if (out) json::AppendCompactJson(v, out);
+  }
+
+  R CheckNode(const PclType& t, const json::Value& v, std::string* out) {
+    Node node = Decode(v, arena_);
+    if (node.kind == NodeKind::kMalformed) return Fail(node.reason);
+    if (node.kind == NodeKind::kUnknown) {
+      Emit(v, out);  // an unknown of the wanted type (§1.4)
+      return R::kSame;
+    }
+    switch (t.kind) {
+      case Kind::kAny:
+        if (!Validate(v, node)) return R::kFail;
+        Emit(v, out);
+        return R::kSame;
+      case Kind::kUnion:
+        return CheckUnion(t, v, node, out);
+      case Kind::kOutput:
+        if (node.kind == NodeKind::kSecret) {
+          return CheckSecret(*t.elements[0], v, node, out);
+        }
+        return Check(*t.elements[0], v, out);  // plain values are lifted
+      case Kind::kPromise:
+        if (node.kind == NodeKind::kSecret) {
+          return Fail("a secret is an output, and " + t.text +
+                      " does not accept outputs");
+        }
+        return Check(*t.elements[0], v, out);
+      default:
+        break;
+    }
+    if (node.kind == NodeKind::kSecret) {
+      // T <- output(U) has no conversion for a plain T (§4.8).
+      return Fail("a secret is an output, and " + t.text +
+                  " does not accept outputs; use output(" + t.text + ")");
+    }
+    switch (t.kind) {
+      case Kind::kNone:
+        if (node.kind != NodeKind::kNull) return Mismatch(node, t);
+        Emit(v, out);
+        return R::kSame;
+      case Kind::kString:
+        return ToString(t, v, node, out);
+      case Kind::kNumber:
+      case Kind::kInt:
+        return ToNumber(t, v, node, out);
+      case Kind::kBool:
+        return ToBool(t, v, node, out);
+      case Kind::kAsset:
+      case Kind::kArchive:
+        if (node.kind != (t.kind == Kind::kAsset ? NodeKind::kAsset
+                                                 : NodeKind::kArchive)) {
+          return Mismatch(node, t);
+        }
+        Emit(v, out);
+        return R::kSame;
+      case Kind::kList:
+      case Kind::kTuple:
+        if (node.kind != NodeKind::kArray) return Mismatch(node, t);
+        return CheckSequence(t, v, out);
+      case Kind::kSet:
+        if (node.kind != NodeKind::kArray) return Mismatch(node, t);
+        return CheckSet(t, v, out);
+      case Kind::kMap:
+        if (node.kind != NodeKind::kObject &&
+            node.kind != NodeKind::kResourceRef) {
+          return Mismatch(node, t);
+        }
+        return CheckMap(t, v, out);
+      case Kind::kObject:
+        if (node.kind != NodeKind::kObject &&
+            node.kind != NodeKind::kResourceRef) {
+          return Mismatch(node, t);
+        }
+        return CheckObject(t, v, out);
+      case Kind::kEnum:
+        return CheckEnum(t, v, node, out);
+      default:
+        return Mismatch(node, t);
+    }
+  }
+
+  // `any` accepts everything Pulumi can read: only malformed signatures
+  // (anywhere inside) are errors.
+  bool Validate(const json::Value& v, const Node& node) {
+    if (++depth_ > kMaxDepth) {
+      --depth_;
+      Fail("the value is nested too deeply");
+      return false;
+    }
+    bool ok = true;
+    if (node.kind == NodeKind::kMalformed) {
+      Fail(node.reason);
+      ok = false;
+    } else if (node.kind == NodeKind::kSecret && node.secret_inner) {
+      ++in_secret_;
+      ok = Validate(*node.secret_inner, Decode(*node.secret_inner, arena_));
+      --in_secret_;
+    } else if (node.kind == NodeKind::kArray) {
+      std::size_t i = 0;
+      for (const json::Value& e : v.array()) {
+        std::size_t mark = PushIndex(i++);
+        ok = Validate(e, Decode(e, arena_));
+        if (!ok) break;
+        Pop(mark);
+      }
+    } else if (node.kind == NodeKind::kObject ||
+               node.kind == NodeKind::kResourceRef) {
+      for (const json::Member& m : v.object()) {
+        std::size_t mark = PushKey(m.key);
+        ok = Validate(m.value, Decode(m.value, arena_));
+        if (!ok) break;
+        Pop(mark);
+      }
+    }
+    --depth_;
+    return ok;
+  }
+
+  R CheckSecret(const PclType& element, const json::Value& v,
+                const Node& node, std::string* out) {
+    if (!node.secret_inner) {
+      Emit(v, out);  // ciphertext only: content unknown (§9.8)
+      return R::kSame;
+    }
+    std::string inner;
+    ++in_secret_;
+    R r = Check(element, *node.secret_inner, out ? &inner : nullptr);
+    --in_secret_;
+    if (!out || r == R::kFail) return r;
+    if (r == R::kSame) {
+      Emit(v, out);
+      return r;
+    }
+    // The converted value stays a secret: a plaintext secret object whose
+    // plaintext is the JSON of the converted inner value.
+    out->append("{\"");
+    out->append(kSigKey);
+    out->append("\":\"");
+    out->append(kSecretSig);
+    out->append("\",\"plaintext\":");
+    AppendQuoted(inner, out);
+    out->push_back('}');
+    return r;
+  }
+
+  R CheckUnion(const PclType& t, const json::Value& v, const Node& node,
+               std::string* out) {
+    // Prefer a member that keeps the value unchanged, otherwise the first
+    // (in the union's sorted order) whose conversion succeeds.
+    const PclType* chosen = nullptr;
+    bool same = false;
+    std::string best_pointer;
+    std::string best_message;
+    const PclType* only_member = nullptr;
+    int real_members = 0;
+    for (const TypePtr& m : t.elements) {
+      R r = Check(*m, v, nullptr);
+      if (r == R::kSame) {
+        chosen = m.get();
+        same = true;
+        break;
+      }
+      if (r == R::kChanged) {
+        if (!chosen) chosen = m.get();
+        continue;
+      }
+      if (m->kind != Kind::kNone) {
+        ++real_members;
+        only_member = m.get();
+        if (best_message.empty() ||
+            error_pointer_.size() > best_pointer.size()) {
+          best_pointer = error_pointer_;
+          best_message = error_message_;
+        }
+      }
+    }
+    if (!chosen) {
+      if (real_members == 1 || best_pointer.size() > path_.size()) {
+        (void)only_member;
+        error_pointer_ = std::move(best_pointer);
+        error_message_ = std::move(best_message);
+        return R::kFail;
+      }
+      return Mismatch(node, t);
+    }
+    if (out) Check(*chosen, v, out);
+    return same ? R::kSame : R::kChanged;
+  }
+
+  R ToString(const PclType& t, const json::Value& v, const Node& node,
+             std::string* out) {
+    switch (node.kind) {
+      case NodeKind::kString:
+      case NodeKind::kByteString:
+        Emit(v, out);
+        return R::kSame;
+      case NodeKind::kBool:
+        // cty: bool -> string is "true" / "false" (safe).
+        if (out) out->append(v.type == json::Type::kTrue ? "\"true\""
+                                                         : "\"false\"");
+        return R::kChanged;
+      case NodeKind::kNumber: {
+        // cty: number -> string is big.Float.Text('f', -1) (safe).
+        std::string text = PlainText(FromJsonNumber(v.raw()));
+        if (text.empty()) {
+          return Fail("the number is too large to convert to a string");
+        }
+        if (out) AppendQuoted(text, out);
+        return R::kChanged;
+      }
+      case NodeKind::kSpecialFloat:
+        if (IsNaN(node.special)) return Fail("NaN is not a PCL number");
+        if (out) out->append(node.special < 0 ? "\"-Inf\"" : "\"+Inf\"");
+        return R::kChanged;
+      default:
+        return Mismatch(node, t);
+    }
+  }
+
+  R ToNumber(const PclType& t, const json::Value& v, const Node& node,
+             std::string* out) {
+    const bool want_int = t.kind == Kind::kInt;
+    switch (node.kind) {
+      case NodeKind::kNumber:
+        if (want_int && !IsInt32(FromJsonNumber(v.raw()))) {
+          return Fail(IntProblem(FromJsonNumber(v.raw())));
+        }
+        Emit(v, out);
+        return R::kSame;
+      case NodeKind::kSpecialFloat:
+        if (IsNaN(node.special)) return Fail("NaN is not a PCL number");
+        if (want_int) return Fail("an integer is required, not infinity");
+        Emit(v, out);
+        return R::kSame;
+      case NodeKind::kString: {
+        // Unsafe: cty.ParseNumberVal, and for int the int32 rule.
+        Decimal d;
+        switch (ParseCtyNumber(v.Str(), &d)) {
+          case CtyParse::kOk:
+            break;
+          case CtyParse::kInfinity:
+            if (want_int) return Fail("an integer is required, not infinity");
+            if (out) AppendInfinity(d.negative, out);
+            return R::kChanged;
+          case CtyParse::kInvalid:
+            return Fail("a number is required");
+          case CtyParse::kTooLarge:
+            return Fail("the number's exponent is too large");
+        }
+        if (want_int && !IsInt32(d)) return Fail(IntProblem(d));
+        if (out) out->append(JsonText(d));
+        return R::kChanged;
+      }
+      case NodeKind::kByteString:
+        // A string, but bytes that are not UTF-8 never parse as a number.
+        return Fail("a number is required");
+      default:
+        return Mismatch(node, t);
+    }
+  }
+
+  static std::string IntProblem(const Decimal& d) {
+    if (d.exponent < 0 && !d.digits.empty()) {
+      return "an integer is required (int), but the number has a fraction";
+    }
+    return "the number is outside the 32-bit range of int";
+  }
+
+  R ToBool(const PclType& t, const json::Value& v, const Node& node,
+           std::string* out) {
+    switch (node.kind) {
+      case NodeKind::kBool:
+        Emit(v, out);
+        return R::kSame;
+      case NodeKind::kString: {
+        // cty: exactly "true"/"1" and "false"/"0" (unsafe).
+        std::string s = v.Str();
+        if (s == "true" || s == "1") {
+          if (out) out->append("true");
+          return R::kChanged;
+        }
+        if (s == "false" || s == "0") {
+          if (out) out->append("false");
+          return R::kChanged;
+        }
+        std::string lower = s;
+        for (char& c : lower) {
+          if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+        }
+        if (lower == "true" || lower == "false") {
+          return Fail("a bool is required; to convert from string, use "
+                      "lowercase \"" + lower + "\"");
+        }
+        return Fail("a bool is required");
+      }
+      case NodeKind::kByteString:
+        return Fail("a bool is required");
+      default:
+        return Mismatch(node, t);
+    }
+  }
+
+  // list(T) <- tuple and tuple(T...) <- tuple (equal lengths).
+  R CheckSequence(const PclType& t, const json::Value& v, std::string* out) {
+    const bool tuple = t.kind == Kind::kTuple;
+    if (tuple && t.elements.size() != v.size) {
+      return Fail("a tuple of " + std::to_string(t.elements.size()) +
+                  " elements is required, but the value has " +
+                  std::to_string(v.size));
+    }
+    R result = R::kSame;
+    if (out) out->push_back('[');
+    std::size_t i = 0;
+    for (const json::Value& e : v.array()) {
+      if (out && i > 0) out->push_back(',');
+      std::size_t mark = PushIndex(i);
+      R r = Check(tuple ? *t.elements[i] : *t.elements[0], e, out);
+      if (r == R::kFail) return r;
+      Pop(mark);
+      if (r == R::kChanged) result = R::kChanged;
+      ++i;
+    }
+    if (out) out->push_back(']');
+    return result;
+  }
+
+  // set(T) <- tuple (unsafe): elements converted, duplicates removed (cty
+  // SetVal), listed in cty's order (cty/set_internals.go setRules.Less).
+  R CheckSet(const PclType& t, const json::Value& v, std::string* out) {
+    std::vector<std::string> texts;
+    texts.reserve(v.size);
+    bool changed = false;
+    std::size_t i = 0;
+    for (const json::Value& e : v.array()) {
+      std::size_t mark = PushIndex(i++);
+      std::string text;
+      R r = Check(*t.elements[0], e, &text);
+      if (r == R::kFail) return r;
+      Pop(mark);
+      changed = changed || r == R::kChanged;
+      texts.push_back(std::move(text));
+    }
+    std::vector<json::Value> values(texts.size());
+    json::Parser parser;
+    for (std::size_t k = 0; k < texts.size(); ++k) {
+      if (parser.ParseDocument(texts[k], 0, arena_, &values[k]) !=
+          json::ParseStatus::kOk) {
+        return Fail("internal error: a converted set element is not JSON");
+      }
+    }
+    std::vector<std::size_t> kept;
+    for (std::size_t k = 0; k < values.size(); ++k) {
+      bool duplicate = false;
+      Node node = Decode(values[k], arena_);
+      if (node.kind != NodeKind::kUnknown) {
+        for (std::size_t j : kept) {
+          if (json::Equal(values[j], values[k])) {
+            duplicate = true;
+            break;
+          }
+        }
+      }
+      if (duplicate) {
+        changed = true;
+      } else {
+        kept.push_back(k);
+      }
+    }
+    if (!changed) {
+      Emit(v, out);
+      return R::kSame;
+    }
+    if (out) {
+      SortLikeCty(values, &kept);
+      out->push_back('[');
+      for (std::size_t k = 0; k < kept.size(); ++k) {
+        if (k > 0) out->push_back(',');
+        out->append(texts[kept[k]]);
+      }
+      out->push_back(']');
+    }
+    return R::kChanged;
+  }
+
+  // Known before unknown and non-null before null; strings bytewise,
+  // numbers ascending, false before true. Other element kinds keep their
+  // order (cty orders them by hash, which nobody may rely on).
+  void SortLikeCty(const std::vector<json::Value>& values,
+                   std::vector<std::size_t>* kept) {
+    auto rank = [&](std::size_t k) {
+      Node node = Decode(values[k], arena_);
+      if (node.kind == NodeKind::kUnknown) return 2;
+      if (node.kind == NodeKind::kNull) return 1;
+      return 0;
+    };
+    std::stable_sort(kept->begin(), kept->end(),
+                     [&](std::size_t a, std::size_t b) {
+                       int ra = rank(a);
+                       int rb = rank(b);
+                       if (ra != rb) return ra < rb;
+                       const json::Value& x = values[a];
+                       const json::Value& y = values[b];
+                       if (x.type != y.type) return false;
+                       if (x.is_string()) return x.Str() < y.Str();
+                       if (x.is_number()) {
+                         return json::CompareNumbers(x.raw(), y.raw()) < 0;
+                       }
+                       return false;
+                     });
+    // Bools: false before true (both are literals of distinct types).
+    std::stable_sort(kept->begin(), kept->end(),
+                     [&](std::size_t a, std::size_t b) {
+                       return values[a].type == json::Type::kFalse &&
+                              values[b].type == json::Type::kTrue;
+                     });
+  }
+
+  R CheckMap(const PclType& t, const json::Value& v, std::string* out) {
+    R result = R::kSame;
+    if (out) out->push_back('{');
+    bool first = true;
+    for (const json::Member& m : v.object()) {
+      if (out) {
+        if (!first) out->push_back(',');
+        out->push_back('"');
+        out->append(m.key.raw());
+        out->append("\":");
+      }
+      first = false;
+      std::size_t mark = PushKey(m.key);
+      R r = Check(*t.elements[0], m.value, out);
+      if (r == R::kFail) return r;
+      Pop(mark);
+      if (r == R::kChanged) result = R::kChanged;
+    }
+    if (out) out->push_back('}');
+    return result;
+  }
+
+  // object(D) <- object(S): D's properties are converted, a missing one
+  // counts as none, and properties only in S are ignored (kept as they
+  // are in a converted value).
+  R CheckObject(const PclType& t, const json::Value& v, std::string* out) {
+    R result = R::kSame;
+    const PclType& none = *Primitive(Kind::kNone);
+    for (const auto& [name, pt] : t.properties) {
+      const json::Value* member = FindLast(v, name);
+      if (!member) {
+        if (ConversionFrom(*pt, none) == ConversionKind::kNone) {
+          return Fail("the object has no property \"" + name +
+                      "\", which " + pt->text + " requires");
+        }
+        continue;
+      }
+      std::size_t mark = path_.size();
+      if (in_secret_ > 0) {
+        path_ += "/*";
+      } else {
+        json::AppendPointerToken(&path_, name);
+      }
+      R r = Check(*pt, *member, nullptr);
+      if (r == R::kFail) return r;
+      Pop(mark);
+      if (r == R::kChanged) result = R::kChanged;
+    }
+    if (!out) return result;
+    if (result == R::kSame) {
+      Emit(v, out);
+      return result;
+    }
+    out->push_back('{');
+    bool first = true;
+    for (const json::Member& m : v.object()) {
+      if (!first) out->push_back(',');
+      first = false;
+      out->push_back('"');
+      out->append(m.key.raw());
+      out->append("\":");
+      std::string key = m.key.has_escapes ? m.key.Str()
+                                          : std::string(m.key.raw());
+      const PclType* pt = nullptr;
+      for (const auto& [name, type] : t.properties) {
+        if (name == key) pt = type.get();
+      }
+      if (pt && FindLast(v, key) == &m.value) {
+        std::size_t mark = PushKey(m.key);
+        Check(*pt, m.value, out);
+        Pop(mark);
+      } else {
+        Emit(m.value, out);
+      }
+    }
+    out->push_back('}');
+    return result;
+  }
+
+  // enum(T: v...): the value converts to T, and the result must be a member
+  // (pcl/binder_schema.go: a value outside the enum is rejected). Strings
+  // compare exactly, numbers by value.
+  R CheckEnum(const PclType& t, const json::Value& v, const Node& node,
+              std::string* out) {
+    std::string converted;
+    R r = Check(*t.elements[0], v, &converted);
+    if (r == R::kFail) return r;
+    json::Value value;
+    json::Parser parser;
+    if (parser.ParseDocument(converted, 0, arena_, &value) !=
+        json::ParseStatus::kOk) {
+      return Fail("internal error: a converted enum value is not JSON");
+    }
+    if (Decode(value, arena_).kind != NodeKind::kUnknown) {
+      bool member = false;
+      for (const Literal& l : t.literals) {
+        switch (l.kind) {
+          case Literal::Kind::kString:
+            member = member || (value.is_string() && value.StrEquals(l.text));
+            break;
+          case Literal::Kind::kNumber:
+            member = member || (value.is_number() &&
+                                json::NumbersEqual(value.raw(), l.text));
+            break;
+          case Literal::Kind::kBool:
+            member = member || (value.is_bool() &&
+                                (value.type == json::Type::kTrue) ==
+                                    (l.text == "true"));
+            break;
+        }
+      }
+      if (!member) {
+        std::string message;
+        if (in_secret_ == 0 && (node.kind == NodeKind::kString ||
+                                node.kind == NodeKind::kNumber ||
+                                node.kind == NodeKind::kBool)) {
+          message = json::ToCompactJson(v) + " is not";
+        } else {
+          message = "the value is not";
+        }
+        message += " a member of " + t.text;
+        return Fail(std::move(message));
+      }
+    }
+    if (out) out->append(converted);
+    return r;
+  }
+
+  json::Arena& arena_;
+  std::string path_;
+  int in_secret_ = 0;
+  int depth_ = 0;
+  std::string error_pointer_;
+  std::string error_message_;
+};
+
+class PclSystem final : public TypeSystem {
+ public:
+  System system() const override { return System::kPcl; }
+
+  Result<std::shared_ptr<const Type>> Parse(
+      const json::Value& spec) const override {
+    if (!spec.is_string()) {
+      return Status(Errc::kSyntax,
+                    "a pcl type is a string, such as \"list(string)\"");
+    }
+    Result<TypePtr> t = ParseType(spec.Str());
+    if (!t.ok()) return t.status();
+    return std::shared_ptr<const Type>(std::move(t).value());
+  }
+
+  Verdict Check(const Type& type, const json::Value& value) const override {
+    const auto& t = static_cast<const PclType&>(type);
+    thread_local json::Arena arena;
+    arena.Reset();
+    Checker checker(arena);
+    R r = checker.Check(t, value, nullptr);
+    if (r == R::kFail) {
+      return Verdict::Error(checker.error_pointer(), checker.error_message());
+    }
+    if (r == R::kSame) return Verdict::Ok();
+    std::string converted;
+    Checker writer(arena);
+    writer.Check(t, value, &converted);
+    return Verdict::Convert(std::move(converted));
+  }
+};
+
+}  // namespace
+}  // namespace pcl
+
+std::unique_ptr<TypeSystem> MakePclSystem() {
+  return std::make_unique<pcl::PclSystem>();
+}
+
+}  // namespace pstate::types
