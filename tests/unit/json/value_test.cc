@@ -8,7 +8,6 @@
 #include <vector>
 
 #include "pstate/json/parser.h"
-#include "pstate/json/pointer.h"
 
 namespace pstate::json {
 namespace {
@@ -264,36 +263,6 @@ TEST(ArenaTest, ResetFreesAndReuses) {
   // Values made after a reset are intact.
   Value s = arena.MakeString("after reset");
   EXPECT_EQ(s.Str(), "after reset");
-}
-
-TEST(PointerTest, TokensAreEscaped) {
-  std::string p;
-  AppendPointerToken(&p, "a/b~c");
-  EXPECT_EQ(p, "/a~1b~0c");
-  p.clear();
-  AppendPointerToken(&p, "~1");
-  EXPECT_EQ(p, "/~01");
-  AppendPointerToken(&p, "");
-  EXPECT_EQ(p, "/~01/");
-  AppendPointerIndex(&p, 0);
-  AppendPointerIndex(&p, 123);
-  EXPECT_EQ(p, "/~01//0/123");
-}
-
-TEST(PointerTest, BuilderPushAndPop) {
-  PointerBuilder b("/deployment");
-  EXPECT_EQ(b.str(), "/deployment");
-  std::size_t m1 = b.PushKey("resources");
-  std::size_t m2 = b.PushIndex(7);
-  EXPECT_EQ(b.str(), "/deployment/resources/7");
-  std::size_t m3 = b.PushKey("a/b");
-  EXPECT_EQ(b.str(), "/deployment/resources/7/a~1b");
-  b.Pop(m3);
-  EXPECT_EQ(b.str(), "/deployment/resources/7");
-  b.Pop(m2);
-  b.Pop(m1);
-  EXPECT_EQ(b.str(), "/deployment");
-  EXPECT_EQ(PointerBuilder().str(), "");
 }
 
 }  // namespace
