@@ -5,6 +5,7 @@
 #include "pstate/types/cty.h"
 #include "pstate/types/encode.h"
 #include "pstate/types/pcl.h"
+#include "pstate/types/puppet.h"
 #include "pstate/types/pulumi.h"
 #include "pstate/types/pulumi_schema.h"
 #include "pstate/types/terraform.h"
@@ -17,6 +18,7 @@ Result<std::unique_ptr<TypeSystem>> MakeSystem(System system,
     case System::kPulumi: return MakePulumiSystem();
     case System::kPulumiSchema: return MakePulumiSchemaSystem(schemas);
     case System::kPcl: return MakePclSystem();
+    case System::kPuppet: return MakePuppetSystem();
     case System::kCty: return MakeCtySystem();
     case System::kTerraform: return MakeTerraformSystem();
     // The other languages add their line here when they work:

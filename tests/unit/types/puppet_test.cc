@@ -1,0 +1,438 @@
+// The Puppet type language: syntax (§7.1), JSON to Puppet values (§7.2),
+// instance rules (§7.3), assignability (§7.4), the puppet column of §8 and
+// §9.2, §9.10, §9.11.
+#include "pstate/types/puppet.h"
+
+#include <gtest/gtest.h>
+
+#include <string>
+#include <string_view>
+
+#include "pstate/json/parser.h"
+#include "types/puppet_regex.h"
+
+namespace pstate::types {
+namespace {
+
+constexpr std::string_view kSig = "\"4dabf18193072939515e22adb298388d\"";
+constexpr std::string_view kUnknown =
+    "\"04da6b54-80e4-46f7-96ec-b56ff0331ba9\"";
+
+std::string Expand(std::string text) {
+  for (std::size_t at = text.find("SIG"); at != std::string::npos;
+       at = text.find("SIG")) {
+    text.replace(at, 3, kSig);
+  }
+  return text;
+}
+
+std::string Secret(std::string_view inner_json) {
+  std::string out = "{SIG:\"1b47061264138c4ac30d75fd1eb44270\",\"plaintext\":\"";
+  for (char c : inner_json) {
+    if (c == '"' || c == '\\') out += '\\';
+    out += c;
+  }
+  out += "\"}";
+  return out;
+}
+
+class PuppetTest : public ::testing::Test {
+ protected:
+  const json::Value& Parse(const std::string& text) {
+    auto* v = arena_.Allocate<json::Value>(1);
+    new (v) json::Value();
+    json::Parser parser;
+    EXPECT_EQ(parser.ParseDocument(Expand(text), 0, arena_, v),
+              json::ParseStatus::kOk)
+        << text;
+    return *v;
+  }
+
+  puppet::TypePtr T(std::string_view text) {
+    Result<puppet::TypePtr> t = puppet::ParseType(text);
+    EXPECT_TRUE(t.ok()) << text << ": " << t.status().message();
+    if (!t.ok()) return puppet::ParseType("Any").value();
+    return *t;
+  }
+
+  Verdict Check(std::string_view type, const std::string& value) {
+    json::Arena spec_arena;
+    Result<std::shared_ptr<const Type>> t =
+        system_->Parse(spec_arena.MakeString(type));
+    EXPECT_TRUE(t.ok()) << type << ": " << t.status().message();
+    if (!t.ok()) return Verdict::Error("", "type did not parse");
+    return system_->Check(**t, Parse(value));
+  }
+
+  void Ok(std::string_view type, const std::string& value) {
+    Verdict r = Check(type, value);
+    EXPECT_EQ(r.outcome, Outcome::kOk)
+        << type << " <- " << value << ": " << r.message;
+  }
+  void Err(std::string_view type, const std::string& value,
+           std::string_view pointer = "", std::string_view part = "") {
+    Verdict r = Check(type, value);
+    EXPECT_EQ(r.outcome, Outcome::kError) << type << " <- " << value;
+    EXPECT_EQ(r.pointer, pointer) << type << " <- " << value;
+    EXPECT_NE(r.message.find(part), std::string::npos)
+        << type << " <- " << value << ": " << r.message;
+  }
+  void SyntaxError(std::string_view type, std::size_t offset) {
+    Result<puppet::TypePtr> t = puppet::ParseType(type);
+    ASSERT_FALSE(t.ok()) << type;
+    EXPECT_EQ(t.status().code(), Errc::kSyntax);
+    EXPECT_NE(t.status().message().find("at offset " + std::to_string(offset) +
+                                        " "),
+              std::string::npos)
+        << type << ": " << t.status().message();
+  }
+  bool A(std::string_view a, std::string_view b) {
+    return puppet::IsAssignable(*T(a), *T(b));
+  }
+
+  json::Arena arena_;
+  std::unique_ptr<TypeSystem> system_ = MakePuppetSystem();
+};
+
+// --- §7.1 syntax -------------------------------------------------------------
+
+TEST_F(PuppetTest, ParsesParameters) {
+  EXPECT_EQ(T("Integer[1]")->from, "1");  // a single parameter is the minimum
+  EXPECT_FALSE(T("Integer[1]")->to.has_value());
+  EXPECT_EQ(T("Integer[default, 5]")->to, "5");
+  EXPECT_FALSE(T("Integer[default, 5]")->from.has_value());
+  EXPECT_EQ(T("Float[0, 1.5]")->to, "1.5");
+  EXPECT_EQ(T("String[1, 3]")->max_size, 3);
+  EXPECT_EQ(T("String[Integer[2, 4]]")->min_size, 2);
+  EXPECT_EQ(T("Enum['a', 'b', true]")->enum_values.size(), 2u);
+  EXPECT_TRUE(T("Enum['a', 'b', true]")->case_insensitive);
+  EXPECT_EQ(T("Pattern[/a/, 'b', Regexp[/c/]]")->patterns.size(), 3u);
+  EXPECT_EQ(T("Boolean[true]")->boolean, true);
+  EXPECT_EQ(T("Array[String, 1, 2]")->elements.size(), 1u);
+  EXPECT_EQ(T("Array[1, 2]")->elements.size(), 0u);  // T = Any
+  EXPECT_EQ(T("Hash[String, Integer, 1]")->min_size, 1);
+  EXPECT_EQ(T("Tuple[String, Integer, 1, default]")->min_size, 1);
+  EXPECT_EQ(T("Struct[{a => String, Optional['b'] => Integer, "
+              "NotUndef['c'] => Any}]")
+                ->members.size(),
+            3u);
+  EXPECT_EQ(T("Optional['abc']")->elements[0]->value, "abc");
+  EXPECT_EQ(T("Variant[String, Integer]")->elements.size(), 2u);
+  EXPECT_EQ(T("Callable[Integer]")->kind, puppet::Kind::kCallable);
+  EXPECT_EQ(T("Sensitive[String]")->kind, puppet::Kind::kSensitive);
+  EXPECT_EQ(T("Unit")->kind, puppet::Kind::kUnit);
+  EXPECT_EQ(T(" Array [ String ] ")->text, "Array [ String ]");
+  EXPECT_EQ(T("Collection[1]")->min_size, 1);
+  EXPECT_EQ(T("Integer[-5, -1]")->from, "-5");
+}
+
+TEST_F(PuppetTest, SyntaxErrorsSayWhere) {
+  SyntaxError("Strin", 0);
+  SyntaxError("string", 0);
+  SyntaxError("Array[String", 12);
+  SyntaxError("Integer[5, 1]", 8);  // from > to: ArgumentError
+  SyntaxError("Integer[1.5]", 8);
+  SyntaxError("Float[1, 'x']", 9);
+  SyntaxError("Struct[{a => 1}]", 13);
+  SyntaxError("Struct[{a => String, 'a' => Integer}]", 21);
+  SyntaxError("Pattern[/a(/]", 11);
+  SyntaxError("Pattern[/(?<=a)b/]", 10);
+  SyntaxError("Any[1]", 4);
+  SyntaxError("Array[String] x", 14);
+  SyntaxError("Hash[String]", 5);
+  json::Arena arena;
+  Result<std::shared_ptr<const Type>> t =
+      system_->Parse(arena.MakeString("Array[Strin]"));
+  ASSERT_FALSE(t.ok());
+  EXPECT_NE(t.status().message().find("at offset 6"), std::string::npos);
+  json::Value not_a_string;
+  EXPECT_FALSE(system_->Parse(not_a_string).ok());
+}
+
+// --- §7.2 and §7.3 ----------------------------------------------------------
+
+TEST_F(PuppetTest, IntegerAndFloatByToken) {
+  Ok("Integer", "1");
+  Err("Integer", "1.0", "", "expects Integer, got Float");
+  Err("Integer", "10.0");  // a Float never matches Integer
+  Err("Integer", "1e3");
+  Ok("Float", "1.0");
+  Ok("Float", "1e3");
+  Err("Float", "1", "", "expects Float, got Integer");
+  Ok("Numeric", "1");
+  Ok("Numeric", "1.5");
+  Err("Numeric", "\"1\"", "", "got String");
+  // Bignums are Integers and the range is unbounded (§9.10).
+  Ok("Integer", "123456789012345678901234567890");
+  Ok("Integer", "9007199254740993");  // §8: 2^53+1 is an Integer
+  Ok("Integer[0, 10]", "10");
+  Ok("Integer[0, 10]", "0");
+  Err("Integer[0, 10]", "11", "", "out of range");
+  Err("Integer[0, 10]", "-1");
+  Ok("Integer[1]", "1000000");  // one parameter = the minimum (§9.10)
+  Err("Integer[1]", "0");
+  Ok("Float[0.5, 1]", "0.75");
+  Err("Float[0.5, 1]", "1.25");
+  Ok("Numeric[0, 1]", "1");
+  Err("Numeric[0, 1]", "1.5");
+}
+
+TEST_F(PuppetTest, Strings) {
+  Ok("String", "\"\"");
+  Ok("String[1]", "\"a\"");  // at least one character (§9.10)
+  Err("String[1]", "\"\"", "", "at least 1");
+  Ok("String[1, 1]", "\"\\ud83d\\ude00\"");   // one code point
+  Err("String[1, 1]", "\"e\\u0301\"", "", "at most 1");  // two
+  Err("String", "1", "", "expects String, got Integer");
+  Err("String", "null", "", "got Undef");
+  Ok("Enum['a', 'b']", "\"b\"");
+  Err("Enum['a', 'b']", "\"c\"", "", "expects a match for Enum['a', 'b']");
+  Err("Enum['a']", "\"A\"");
+  Ok("Enum['a', true]", "\"A\"");  // casecmp
+  Err("Enum", "\"a\"");  // no values: matches nothing (§9.10)
+  Ok("Optional['abc']", "\"abc\"");
+  Err("Optional['abc']", "\"abd\"");
+  Ok("Optional['abc']", "null");
+}
+
+TEST_F(PuppetTest, Patterns) {
+  Ok("Pattern", "\"anything\"");
+  Ok("Pattern[/b/]", "\"abc\"");  // unanchored
+  Err("Pattern[/^b/]", "\"abc\"", "", "expects a match for Pattern[/^b/]");
+  Ok("Pattern[/^a$/]", "\"x\\na\"");  // line anchors
+  Err("Pattern[/\\Aa\\z/]", "\"x\\na\"");
+  Ok("Pattern[/\\Aa\\z/]", "\"a\"");
+  Ok("Pattern['^[0-9]+$']", "\"123\"");
+  Ok("Pattern[/x/, /y/]", "\"y\"");
+  Ok("Pattern[/(?i)abc/]", "\"ABC\"");
+  Ok("Pattern[/\\h+/]", "\"ff\"");  // \h is a hex digit in Ruby
+  Ok("Pattern[/^(a|b)+c{2}$/]", "\"abacc\"");
+  Ok("Pattern[/(\\w)\\1/]", "\"xx\"");
+  Err("Pattern[/(\\w)\\1/]", "\"xy\"");
+  Ok("Pattern[/a(?=b)/]", "\"ab\"");
+  Err("Pattern[/a(?!b)/]", "\"ab\"");
+  Err("Pattern[/a/]", "1");
+  // The work is bounded: a catastrophic pattern is an error, not a hang.
+  Verdict r = Check("Pattern[/^(a*)*b$/]", "\"" + std::string(40, 'a') + "\"");
+  EXPECT_EQ(r.outcome, Outcome::kError);
+}
+
+TEST_F(PuppetTest, RegexDirectly) {
+  puppet::Regex re;
+  std::string error;
+  std::size_t at = 0;
+  ASSERT_TRUE(re.Compile("a.c", "", &error, &at));
+  EXPECT_EQ(re.Search("xabcx"), puppet::Regex::Match::kYes);
+  EXPECT_EQ(re.Search("a\nc"), puppet::Regex::Match::kNo);  // . not \n
+  ASSERT_TRUE(re.Compile("a.c", "m", &error, &at));
+  EXPECT_EQ(re.Search("a\nc"), puppet::Regex::Match::kYes);  // Ruby /m
+  ASSERT_TRUE(re.Compile("^\\d{2,3}$", "", &error, &at));
+  EXPECT_EQ(re.Search("12"), puppet::Regex::Match::kYes);
+  EXPECT_EQ(re.Search("1234"), puppet::Regex::Match::kNo);
+  ASSERT_TRUE(re.Compile("[^a-c]", "", &error, &at));
+  EXPECT_EQ(re.Search("abc"), puppet::Regex::Match::kNo);
+  EXPECT_EQ(re.Search("abcd"), puppet::Regex::Match::kYes);
+  ASSERT_TRUE(re.Compile("a$", "", &error, &at));
+  EXPECT_EQ(re.Search("a\nb"), puppet::Regex::Match::kYes);
+  ASSERT_TRUE(re.Compile("a\\Z", "", &error, &at));
+  EXPECT_EQ(re.Search("a\n"), puppet::Regex::Match::kYes);
+  ASSERT_TRUE(re.Compile("(a*)*$", "", &error, &at));  // empty loops end
+  EXPECT_EQ(re.Search("b"), puppet::Regex::Match::kYes);
+  ASSERT_TRUE(re.Compile("é+", "", &error, &at));
+  EXPECT_EQ(re.Search("ééé"), puppet::Regex::Match::kYes);
+  EXPECT_FALSE(re.Compile("\\p{Alpha}", "", &error, &at));
+  EXPECT_FALSE(re.Compile("[[a]]", "", &error, &at));
+  EXPECT_FALSE(re.Compile("*a", "", &error, &at));
+  EXPECT_EQ(at, 0u);
+}
+
+TEST_F(PuppetTest, ScalarsBooleansUndef) {
+  Ok("Boolean", "true");
+  Ok("Boolean[true]", "true");
+  Err("Boolean[true]", "false");
+  Err("Boolean", "\"true\"");  // §8: no conversions in Puppet
+  Ok("Undef", "null");
+  Err("Undef", "0");
+  Ok("Any", "null");
+  Ok("Unit", "[1]");
+  Err("Default", "\"default\"");
+  Err("Callable", "\"x\"");
+  Ok("Scalar", "\"s\"");
+  Ok("Scalar", "1.5");
+  Err("Scalar", "null");
+  Err("Scalar", "[]");
+  Err("Scalar", "{}");
+  Ok("ScalarData", "true");
+  Err("ScalarData", "null");
+  Ok("NotUndef", "0");
+  Err("NotUndef", "null", "", "got Undef");
+  Ok("NotUndef[Optional[String]]", "\"s\"");
+  Err("NotUndef[Optional[String]]", "null");
+  Ok("Optional[Integer]", "null");
+  Err("Optional[Integer]", "\"1\"");
+  Ok("Variant[String, Integer]", "1");
+  Err("Variant[String, Integer]", "1.5", "", "expects Variant");
+}
+
+TEST_F(PuppetTest, ArraysHashesTuples) {
+  Ok("Array[String]", "[\"a\", \"b\"]");
+  Err("Array[String]", "[\"a\", null]", "/1", "got Undef");  // §8
+  Ok("Array[Optional[String]]", "[\"a\", null]");
+  Err("Array[String, 1]", "[]", "", "at least 1");
+  Err("Array[Integer, 0, 1]", "[1, 2]", "", "at most 1");
+  Ok("Array[1, 2]", "[null]");
+  Err("Array", "{}");
+  Ok("Hash[String, Integer]", "{\"a\": 1}");
+  Err("Hash[String, Integer]", "{\"a\": \"1\"}", "/a", "expects Integer");
+  Err("Hash[Enum['a'], Integer]", "{\"b\": 1}", "/b", "the key");
+  Err("Hash[String, Integer, 1]", "{}", "", "at least 1");
+  Ok("Tuple[String, Integer]", "[\"a\", 1]");
+  Err("Tuple[String, Integer]", "[\"a\"]", "", "at least 2");  // §8
+  Err("Tuple[String, Integer]", "[\"a\", 1, 2]", "", "at most 2");
+  Ok("Tuple[String, Integer, 1, default]", "[\"a\", 1, 2, 3]");  // last type
+  Err("Tuple[String, Integer, 1, default]", "[\"a\", 1, \"x\"]", "/2");
+  Ok("Tuple[String, 1]", "[\"a\", \"b\"]");
+  Ok("Collection[1, 2]", "{\"a\": 1}");
+  Err("Collection[1, 2]", "[]");
+  Err("Collection", "\"s\"");
+}
+
+TEST_F(PuppetTest, Structs) {
+  const std::string_view t = "Struct[{a => String, b => Optional[Integer]}]";
+  Ok(t, "{\"a\": \"x\"}");  // b may be missing: its type accepts undef
+  Ok(t, "{\"a\": \"x\", \"b\": null}");
+  Err(t, "{\"b\": 1}", "", "expects a value for key 'a'");  // §8
+  Err(t, "{\"a\": \"x\", \"c\": 1}", "/c", "unrecognized key 'c'");  // §8
+  Err(t, "{\"a\": 1}", "/a", "expects String");
+  Ok("Struct[{Optional['a'] => String}]", "{}");
+  Err("Struct[{Optional['a'] => String}]", "{\"a\": null}", "/a");
+  Err("Struct[{NotUndef['a'] => Optional[String]}]", "{}", "",
+      "key 'a'");
+  Ok("Struct[{NotUndef['a'] => Optional[String]}]", "{\"a\": null}");
+  Err("Struct[{a => String}]", "[]", "", "expects Struct");
+}
+
+TEST_F(PuppetTest, DataAlias) {
+  Ok("Data", "{\"a\": [1, 2.5, \"x\", null, true, {\"b\": []}]}");
+  Err("Data", Secret("\"x\""), "", "got Sensitive");
+  Err("Data", "{\"a\": [" + Secret("1") + "]}", "/a/0");
+}
+
+TEST_F(PuppetTest, SecretsAreSensitive) {
+  Ok("Sensitive[String]", Secret("\"x\""));
+  Ok("Sensitive", Secret("[1]"));
+  Err("Sensitive[Integer]", Secret("\"hunter2\""), "", "inside a secret");
+  Err("String", Secret("\"x\""), "", "got Sensitive");  // §8
+  Ok("Any", Secret("\"x\""));
+  Ok("Optional[Sensitive[String]]", Secret("\"x\""));
+  Err("Sensitive[String]", "\"x\"", "", "got String");
+  // Ciphertext only: any Sensitive accepts it (§9.8).
+  const std::string cipher =
+      "{SIG:\"1b47061264138c4ac30d75fd1eb44270\",\"ciphertext\":\"v1:x\"}";
+  Ok("Sensitive[Integer]", cipher);
+  Err("Integer", cipher);
+}
+
+TEST_F(PuppetTest, ErrorsInsideSecretsDoNotQuoteThePlaintext) {
+  Verdict r = Check("Sensitive[Enum['a']]", Secret("\"hunter2\""));
+  EXPECT_EQ(r.outcome, Outcome::kError);
+  EXPECT_EQ(r.message.find("hunter2"), std::string::npos) << r.message;
+  r = Check("Sensitive[Struct[{a => Integer}]]",
+            Secret("{\"hunter2\": 1}"));
+  EXPECT_EQ(r.outcome, Outcome::kError);
+  EXPECT_EQ(r.message.find("hunter2"), std::string::npos) << r.message;
+  EXPECT_EQ(r.pointer.find("hunter2"), std::string::npos) << r.pointer;
+  r = Check("Sensitive[Array[Integer[0, 5]]]", Secret("[1, 77777]"));
+  EXPECT_EQ(r.pointer, "/1");
+  EXPECT_EQ(r.message.find("77777"), std::string::npos) << r.message;
+}
+
+TEST_F(PuppetTest, StateEncodingsArePlainHashes) {
+  const std::string asset =
+      "{SIG:\"c44067f5952c0a294b673a41bacd8c17\",\"text\":\"hi\"}";
+  Err("String", asset, "", "got Hash");  // §8
+  Ok("Hash[String, String]", asset);
+  Ok("Hash", "{SIG:\"5cf8f73096256a8f31e491e813e4eb8e\",\"urn\":\"u\"}");
+  Err("Any",
+      "{SIG:\"d0e6a833031e9bbcd3f4e8bde6ca49a4\"}", "",
+      "unrecognized signature");
+}
+
+TEST_F(PuppetTest, UnknownsAreOk) {  // §1.4, §9.11 (a pstate rule)
+  for (std::string_view t : {"Integer", "Undef", "Struct[{a => String}]",
+                             "Enum['x']", "Sensitive[String]"}) {
+    Ok(t, std::string(kUnknown));
+  }
+  Ok("Array[Integer]", "[1, " + std::string(kUnknown) + "]");
+}
+
+// --- §7.4 assignability --------------------------------------------------------
+
+TEST_F(PuppetTest, Assignability) {
+  EXPECT_TRUE(A("Integer[0, 10]", "Integer[2, 5]"));
+  EXPECT_FALSE(A("Integer[2, 5]", "Integer[0, 10]"));
+  EXPECT_TRUE(A("Integer", "Integer[2, 5]"));
+  EXPECT_FALSE(A("Float", "Integer"));
+  EXPECT_FALSE(A("Integer", "Float"));
+  EXPECT_TRUE(A("Numeric", "Integer"));
+  EXPECT_TRUE(A("Numeric", "Float"));
+  EXPECT_TRUE(A("ScalarData", "Integer"));
+  EXPECT_FALSE(A("Scalar", "Data"));
+  EXPECT_TRUE(A("String[1, 3]", "Enum['ab', 'abc']"));
+  EXPECT_FALSE(A("String[1, 2]", "Enum['ab', 'abc']"));
+  EXPECT_TRUE(A("String", "Pattern[/a/]"));
+  EXPECT_TRUE(A("String", "Enum['a']"));
+  EXPECT_TRUE(A("Enum", "String"));  // permissive type relation (§9.10)
+  EXPECT_TRUE(A("Enum", "Enum['a']"));
+  EXPECT_TRUE(A("Enum", "Pattern[/a/]"));
+  EXPECT_TRUE(A("Enum['a', 'b']", "Enum['a']"));
+  EXPECT_FALSE(A("Enum['a']", "Enum['a', 'b']"));
+  EXPECT_FALSE(A("Enum['a']", "String"));
+  EXPECT_TRUE(A("Pattern[/^a/]", "Enum['ab', 'ac']"));
+  EXPECT_FALSE(A("Pattern[/^a/]", "Enum['ab', 'bc']"));
+  EXPECT_TRUE(A("Array[Integer]", "Tuple[Integer, Integer]"));
+  EXPECT_FALSE(A("Array[Integer]", "Array[Any]"));
+  EXPECT_FALSE(A("Tuple[Integer, 1]", "Array[Integer]"));
+  EXPECT_TRUE(A("Hash[String, Integer]", "Struct[{a => Integer}]"));
+  EXPECT_FALSE(A("Struct[{a => Integer}]", "Hash[String, Integer]"));
+  EXPECT_TRUE(A("Struct[{a => Integer}]", "Hash[String, Integer, 1, 1]"));
+  EXPECT_TRUE(A("Optional[String]", "Undef"));
+  EXPECT_TRUE(A("Optional[String]", "String"));
+  EXPECT_FALSE(A("String", "Optional[String]"));
+  EXPECT_TRUE(A("NotUndef[Optional[String]]", "String"));
+  EXPECT_FALSE(A("NotUndef[Optional[String]]", "Undef"));
+  EXPECT_TRUE(A("Data", "Undef"));
+  EXPECT_TRUE(A("Data", "Hash[String, Integer]"));
+  EXPECT_FALSE(A("Data", "Hash[Integer, Integer]"));
+  EXPECT_TRUE(A("Variant[String, Integer]", "Integer"));
+  EXPECT_FALSE(A("Variant[String, Integer]", "Float"));
+  EXPECT_TRUE(A("Boolean", "Boolean[true]"));
+  EXPECT_FALSE(A("Boolean[true]", "Boolean"));
+  EXPECT_TRUE(A("Callable[Integer]", "Callable[Numeric]"));
+  EXPECT_FALSE(A("Callable[Numeric]", "Callable[Integer]"));
+  EXPECT_TRUE(A("Any", "Callable"));
+  EXPECT_TRUE(A("Unit", "String"));
+  EXPECT_TRUE(A("String", "Unit"));
+  EXPECT_TRUE(A("Sensitive[Any]", "Sensitive[String]"));
+}
+
+// --- §8, the puppet column ------------------------------------------------
+
+TEST_F(PuppetTest, SideBySideColumn) {
+  Err("Integer", "\"42\"");
+  Err("String", "42");
+  Err("Boolean", "\"true\"");
+  Err("Struct[{a => Integer}]", "{\"a\": 1, \"b\": 2}", "/b");
+  Err("Struct[{a => Integer, b => Integer}]", "{\"a\": 1}");
+  Err("Array[String]", "[\"a\", null]", "/1");
+  Err("Tuple[Integer, Integer]", "[1]");
+  Ok("Integer", "9007199254740993");
+  Err("String", Secret("\"s\""));
+  Ok("String", std::string(kUnknown));
+  Err("String", "{SIG:\"c44067f5952c0a294b673a41bacd8c17\",\"text\":\"x\"}");
+  // No Puppet case is a conversion.
+  EXPECT_NE(Check("Integer", "1").outcome, Outcome::kConvert);
+}
+
+}  // namespace
+}  // namespace pstate::types
