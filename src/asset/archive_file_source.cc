@@ -6,11 +6,15 @@
 #include <archive_entry.h>
 #include <fcntl.h>
 #include <locale.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <array>
 #include <cerrno>
 #include <cstring>
+#include <optional>
+#include <vector>
 
 #include "pstate/asset/go_path.h"
 #include "pstate/asset/member_source.h"
@@ -72,11 +76,16 @@ bool PreadAll(int fd, unsigned char* buffer, std::size_t size, off_t offset) {
   return true;
 }
 
-// The entry count a zip's end-of-central-directory record declares (zip64
-// aware), or nullopt when no record is found (libarchive then reports the
-// file as invalid). libarchive's seekable reader loads the whole central
-// directory, so this is checked against the member limit first.
-std::optional<std::uint64_t> ZipDeclaredEntries(int fd) {
+// How many entries a zip's central directory really holds, counted up to
+// `limit` + 1. The count in the end-of-central-directory record cannot be
+// trusted: libarchive's seekable reader loads every consecutive
+// central-directory header from the directory's start, whatever the record
+// claims, so a zip claiming 5 entries can make it hold millions in memory.
+// This walks the same headers (each is 46 bytes plus its name, extra field
+// and comment) and stops one past the limit; nullopt when no
+// end-of-central-directory record is found (libarchive then reports the
+// file as invalid).
+std::optional<std::uint64_t> ZipEntryCount(int fd, std::uint64_t limit) {
   const off_t end = ::lseek(fd, 0, SEEK_END);
   if (end < 22) return std::nullopt;
   const off_t tail_size = std::min<off_t>(end, 22 + 65535);
@@ -84,17 +93,46 @@ std::optional<std::uint64_t> ZipDeclaredEntries(int fd) {
   if (!PreadAll(fd, tail.data(), tail.size(), end - tail_size)) return std::nullopt;
   for (std::size_t i = tail.size() - 22 + 1; i-- > 0;) {
     if (std::memcmp(tail.data() + i, "PK\5\6", 4) != 0) continue;
-    const std::uint64_t count = Le16(tail.data() + i + 10);
-    if (count != 0xFFFF || i < 20) return count;
-    const unsigned char* locator = tail.data() + i - 20;
-    if (std::memcmp(locator, "PK\6\7", 4) != 0) return count;
-    std::array<unsigned char, 56> eocd64{};
-    if (!PreadAll(fd, eocd64.data(), eocd64.size(),
-                  static_cast<off_t>(Le64(locator + 8))) ||
-        std::memcmp(eocd64.data(), "PK\6\6", 4) != 0) {
-      return count;
+    const off_t eocd_at = end - tail_size + static_cast<off_t>(i);
+    std::uint64_t declared = Le16(tail.data() + i + 10);
+    std::uint64_t cd_size = Le32(tail.data() + i + 12);
+    std::uint64_t cd_offset = Le32(tail.data() + i + 16);
+    off_t directory_end = eocd_at;
+    if (i >= 20 && std::memcmp(tail.data() + i - 20, "PK\6\7", 4) == 0) {
+      const unsigned char* locator = tail.data() + i - 20;
+      std::array<unsigned char, 56> eocd64{};
+      const auto eocd64_at = static_cast<off_t>(Le64(locator + 8));
+      if (PreadAll(fd, eocd64.data(), eocd64.size(), eocd64_at) &&
+          std::memcmp(eocd64.data(), "PK\6\6", 4) == 0) {
+        declared = Le64(eocd64.data() + 32);
+        cd_size = Le64(eocd64.data() + 40);
+        cd_offset = Le64(eocd64.data() + 48);
+        directory_end = eocd64_at;
+      }
     }
-    return Le64(eocd64.data() + 32);
+    // Where the first header is: the recorded offset, or (data prepended
+    // to the zip, as in self-extracting files) the directory's size counted
+    // back from its end, as libarchive also tries.
+    std::array<unsigned char, 46> header{};
+    off_t at = static_cast<off_t>(cd_offset);
+    auto is_header = [&](off_t pos) {
+      return pos >= 0 && PreadAll(fd, header.data(), 4, pos) &&
+             std::memcmp(header.data(), "PK\1\2", 4) == 0;
+    };
+    if (!is_header(at)) {
+      at = directory_end - static_cast<off_t>(cd_size);
+      if (cd_size > static_cast<std::uint64_t>(directory_end) || !is_header(at)) {
+        return declared;
+      }
+    }
+    std::uint64_t count = 0;
+    while (count <= limit && PreadAll(fd, header.data(), header.size(), at) &&
+           std::memcmp(header.data(), "PK\1\2", 4) == 0) {
+      ++count;
+      at += 46 + static_cast<off_t>(Le16(header.data() + 28)) +
+            Le16(header.data() + 30) + Le16(header.data() + 32);
+    }
+    return std::max(count, declared);
   }
   return std::nullopt;
 }
@@ -129,10 +167,12 @@ class ArchiveFileSource : public MemberSource {
   ArchiveFileSource& operator=(const ArchiveFileSource&) = delete;
 
   pstate::Status Open(const Options& options) {
-    // OpenFileBlob reports missing files and refuses directories and FIFOs.
-    Result<Blob> probe = OpenFileBlob(path_);
+    // OpenFileBlob reports missing files, refuses anything but a regular
+    // file, and applies the rule for files outside the root.
+    Result<Blob> probe = OpenFileBlob(path_, &options);
     if (!probe.ok()) return probe.status();
     probe->content.reset();
+    outside_root_ = probe->outside_root;
     do {
       fd_ = ::open(path_.c_str(), O_RDONLY | O_CLOEXEC | O_NOCTTY);
     } while (fd_ < 0 && errno == EINTR);
@@ -140,12 +180,17 @@ class ArchiveFileSource : public MemberSource {
       return pstate::Status(errno == ENOENT ? Errc::kNotFound : Errc::kIo,
                             "failed to open '" + path_ + "': " + std::strerror(errno));
     }
+    struct stat st {};
+    if (::fstat(fd_, &st) != 0 || !S_ISREG(st.st_mode) || !probe->file ||
+        static_cast<std::uint64_t>(st.st_ino) != probe->file->inode ||
+        static_cast<std::uint64_t>(st.st_dev) != probe->file->device) {
+      return pstate::Status(Errc::kIo, "'" + path_ + "' changed while it was being opened");
+    }
     if (format_ == ArchiveFormat::kZip) {
-      if (std::optional<std::uint64_t> count = ZipDeclaredEntries(fd_);
+      if (std::optional<std::uint64_t> count = ZipEntryCount(fd_, options.max_members);
           count && *count > options.max_members) {
         return pstate::Status(Errc::kLimit,
-                              "zip '" + path_ + "' declares too many members (" +
-                                  std::to_string(*count) + ", limit " +
+                              "zip '" + path_ + "' has too many members (more than " +
                                   std::to_string(options.max_members) + ")");
       }
       ::lseek(fd_, 0, SEEK_SET);
@@ -209,6 +254,7 @@ class ArchiveFileSource : public MemberSource {
           const char* target = archive_entry_symlink(entry);
           symlink_text_ = target ? target : "";
           member.blob = TextBlob(symlink_text_);
+          member.blob.outside_root = outside_root_;
           return std::optional<Member>(std::move(member));
         }
       } else if (type != AE_IFREG || archive_entry_hardlink(entry) != nullptr ||
@@ -225,6 +271,8 @@ class ArchiveFileSource : public MemberSource {
                                                   "' has no size");
       }
       member.blob.size = static_cast<std::uint64_t>(archive_entry_size(entry));
+      member.blob.expanded = true;
+      member.blob.outside_root = outside_root_;
       member.blob.content = std::make_unique<ArchiveDataReader>(
           archive_, "entry '" + name + "' of '" + path_ + "'");
       return std::optional<Member>(std::move(member));
@@ -252,6 +300,7 @@ class ArchiveFileSource : public MemberSource {
   int fd_ = -1;
   archive* archive_ = nullptr;
   std::string symlink_text_;
+  bool outside_root_ = false;
 };
 
 }  // namespace

@@ -69,6 +69,13 @@ class DirectorySource : public MemberSource {
 
   // Go readPath + the walk's first step on the root.
   pstate::Status Start(const std::string& root) {
+    if (options_.outside_root == OutsideRoot::kRefuse) {
+      const std::string canonical =
+          options_.run ? options_.run->canonical_root()
+                       : RunBudget(options_).canonical_root();
+      // Not even listed: the names in a directory can be secrets too.
+      if (!InsideRoot(root, canonical)) return OutsideRootStatus(root);
+    }
     struct stat st {};
     if (::stat(root.c_str(), &st) != 0) {
       return ErrnoStatus(errno, "couldn't read archive path '" + root + "'");
@@ -129,7 +136,7 @@ class DirectorySource : public MemberSource {
         }
         if (S_ISDIR(target.st_mode)) continue;
       }
-      Result<Blob> blob = OpenFileBlob(full);
+      Result<Blob> blob = OpenFileBlob(full, &options_);
       if (!blob.ok()) return blob.status();
       return std::optional<Member>(Member{std::move(rel), std::move(*blob)});
     }

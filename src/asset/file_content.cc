@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstdio>
 #include <cstring>
 
 #include "pstate/asset/member_source.h"
@@ -54,9 +55,52 @@ class TextReader : public ContentReader {
 
 }  // namespace
 
-Result<Blob> OpenFileBlob(const std::string& path) {
-  // O_NONBLOCK so that opening a FIFO cannot block (the engine would hang);
-  // it has no effect on regular files.
+pstate::Status OutsideRootStatus(const std::string& path) {
+  return pstate::Status(Errc::kUnsupported,
+                        "'" + path +
+                            "' is outside --root, so it was not read "
+                            "(--allow-outside-root reads it; its hash is "
+                            "never shown)");
+}
+
+Result<Blob> OpenFileBlob(const std::string& path, const Options* options) {
+  const bool confined =
+      options != nullptr && options->outside_root != OutsideRoot::kRead;
+  std::string root;
+  bool outside = false;
+  if (confined) {
+    root = options->run ? options->run->canonical_root()
+                        : RunBudget(*options).canonical_root();
+    outside = !InsideRoot(path, root);
+    // Not even stat'ed: whether it exists is not for the state to learn.
+    if (outside && options->outside_root == OutsideRoot::kRefuse) {
+      return OutsideRootStatus(path);
+    }
+  }
+  // Only regular files are opened: the type is checked before open(2),
+  // which for a device can have effects of its own.
+  struct stat st {};
+  if (::stat(path.c_str(), &st) != 0) {
+    if (errno == ELOOP) {
+      return pstate::Status(Errc::kIo, "failed to open '" + path +
+                                           "': too many levels of symbolic "
+                                           "links (symlink loop)");
+    }
+    return ErrnoStatus(errno, "failed to open '" + path + "'");
+  }
+  if (S_ISDIR(st.st_mode)) {
+    return pstate::Status(Errc::kIo, "'" + path +
+                                         "' is a directory; try using an "
+                                         "archive");
+  }
+  if (!S_ISREG(st.st_mode)) {
+    return pstate::Status(Errc::kIo,
+                          "'" + path +
+                              "' is not a regular file (a device, FIFO or "
+                              "socket); it was not opened");
+  }
+  // O_NONBLOCK so that a FIFO swapped in after the check cannot block; it
+  // has no effect on regular files.
   int fd;
   do {
     fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
@@ -69,26 +113,44 @@ Result<Blob> OpenFileBlob(const std::string& path) {
     }
     return ErrnoStatus(errno, "failed to open '" + path + "'");
   }
-  struct stat st {};
-  if (::fstat(fd, &st) != 0) {
+  struct stat opened {};
+  if (::fstat(fd, &opened) != 0) {
     const int err = errno;
     ::close(fd);
     return ErrnoStatus(err, "failed to stat '" + path + "'");
   }
-  if (S_ISDIR(st.st_mode)) {
+  if (!S_ISREG(opened.st_mode) || opened.st_dev != st.st_dev ||
+      opened.st_ino != st.st_ino) {
     ::close(fd);
     return pstate::Status(Errc::kIo, "'" + path +
-                                         "' is a directory; try using an "
-                                         "archive");
+                                         "' changed while it was being "
+                                         "opened");
   }
-  if (S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode)) {
-    ::close(fd);
-    return pstate::Status(Errc::kIo,
-                          "'" + path + "' is not a regular file (FIFO or socket)");
+  if (confined && !outside) {
+    // The name may have been switched to a link leading out between the
+    // check above and open(2): judge the file actually opened.
+    char link[64];
+    std::snprintf(link, sizeof link, "/proc/self/fd/%d", fd);
+    if (!InsideRoot(link, root)) {
+      outside = true;
+      if (options->outside_root == OutsideRoot::kRefuse) {
+        ::close(fd);
+        return OutsideRootStatus(path);
+      }
+    }
   }
   Blob blob;
-  blob.size = static_cast<std::uint64_t>(st.st_size);
+  blob.size = static_cast<std::uint64_t>(opened.st_size);
   blob.content = std::make_unique<FileReader>(fd, path);
+  blob.file = FileIdentity{
+      static_cast<std::uint64_t>(opened.st_dev),
+      static_cast<std::uint64_t>(opened.st_ino),
+      static_cast<std::uint64_t>(opened.st_size),
+      static_cast<std::int64_t>(opened.st_mtim.tv_sec) * 1000000000 +
+          opened.st_mtim.tv_nsec,
+      static_cast<std::int64_t>(opened.st_ctim.tv_sec) * 1000000000 +
+          opened.st_ctim.tv_nsec};
+  blob.outside_root = outside;
   return blob;
 }
 

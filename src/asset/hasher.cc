@@ -8,6 +8,7 @@
 
 #include "pstate/asset/go_path.h"
 #include "pstate/asset/member_source.h"
+#include "pstate/asset/run_budget.h"
 #include "pstate/asset/sha256.h"
 #include "pstate/asset/tar_stream.h"
 #include "pstate/asset/uri.h"
@@ -19,11 +20,15 @@ namespace {
 // Large reads keep hashing as fast as `openssl dgst` on big files.
 constexpr std::size_t kReadBlock = 1 << 20;
 
-// Per-object budget shared by every blob read for one Hash() call.
+// Per-object budget shared by every blob read for one Hash() call; the
+// run's totals are in options.run.
 struct Budget {
   const Options& options;
   std::uint64_t bytes = 0;
   std::uint64_t members = 0;
+  /// Some content came from outside the root (read under kReadHashHidden):
+  /// the computed hash must not be reported.
+  bool outside_root = false;
   std::vector<char> buffer = std::vector<char>(kReadBlock);
 };
 
@@ -41,6 +46,8 @@ pstate::Status CopyBlob(Blob& blob, std::string_view name, Budget& budget, Write
   if (blob.size > budget.options.max_expanded_bytes - std::min(budget.bytes, budget.options.max_expanded_bytes)) {
     return BytesLimit(budget);
   }
+  budget.outside_root |= blob.outside_root;
+  RunBudget& run = *budget.options.run;
   std::uint64_t total = 0;
   while (true) {
     Result<std::size_t> n = blob.content->Read(budget.buffer.data(), budget.buffer.size());
@@ -48,6 +55,10 @@ pstate::Status CopyBlob(Blob& blob, std::string_view name, Budget& budget, Write
     if (*n == 0) break;
     total += *n;
     budget.bytes += *n;
+    if (pstate::Status s = run.AddBytes(*n); !s.ok()) return s;
+    if (blob.expanded) {
+      if (pstate::Status s = run.AddExpandedBytes(*n); !s.ok()) return s;
+    }
     if (total > blob.size) {
       return pstate::Status(Errc::kIo, "incorrect blob size for " + std::string(name) +
                                            ": expected " + std::to_string(blob.size) +
@@ -67,6 +78,15 @@ pstate::Status CopyBlob(Blob& blob, std::string_view name, Budget& budget, Write
 }
 
 Result<std::string> HashBlob(Blob blob, std::string_view name, Budget& budget) {
+  // A file already hashed in this run (a state naming one file many times)
+  // is not read again.
+  if (blob.file) {
+    if (std::optional<std::string> known = budget.options.run->FindFileHash(*blob.file)) {
+      budget.outside_root |= blob.outside_root;
+      return *known;
+    }
+  }
+  const std::optional<FileIdentity> file = blob.file;
   Sha256 sha;
   pstate::Status s = CopyBlob(blob, name, budget, [&](std::string_view data) {
     sha.Update(data);
@@ -75,6 +95,7 @@ Result<std::string> HashBlob(Blob blob, std::string_view name, Budget& budget) {
   if (!s.ok()) return s;
   std::string hex = sha.FinishHex();
   if (hex.empty()) return pstate::Status(Errc::kIo, "SHA-256 failed (OpenSSL)");
+  if (file) budget.options.run->StoreFileHash(*file, hex);
   return hex;
 }
 
@@ -94,6 +115,7 @@ Result<std::string> HashTarStream(MemberSource& source, Budget& budget) {
                             "too many members (more than " +
                                 std::to_string(budget.options.max_members) + ")");
     }
+    if (pstate::Status s = budget.options.run->AddMembers(1); !s.ok()) return s;
     // First occurrence wins; the duplicate was opened (so a missing file
     // still fails) but is not read.
     if (!seen.insert(member.name).second) continue;
@@ -123,14 +145,14 @@ Result<std::string> ComputeArchive(const Spec& spec, Budget& budget) {
   if (source == Source::kPath) {
     const std::string path = ResolveAgainst(budget.options.root.native(), *spec.path);
     if (DetectArchiveFormat(path) != ArchiveFormat::kNone) {
-      Result<Blob> blob = OpenFileBlob(path);
+      Result<Blob> blob = OpenFileBlob(path, &budget.options);
       if (!blob.ok()) return blob.status();
       return HashBlob(std::move(*blob), path, budget);
     }
   } else if (source == Source::kUri) {
     Result<ArchiveFile> file = ArchiveUriFile(*spec.uri);
     if (!file.ok()) return file.status();
-    Result<Blob> blob = OpenFileBlob(file->path);
+    Result<Blob> blob = OpenFileBlob(file->path, &budget.options);
     if (!blob.ok()) return blob.status();
     return HashBlob(std::move(*blob), file->path, budget);
   }
@@ -148,6 +170,23 @@ Status StatusFor(Errc code) {
     default:
       return Status::kError;
   }
+}
+
+Outcome HiddenOutcome(const Spec& spec, const std::string& actual, Outcome outcome) {
+  const std::string_view recorded = spec.hash ? std::string_view(*spec.hash) : std::string_view();
+  const char* why = " (not shown: the content is outside --root)";
+  if (recorded.empty()) {
+    outcome.status = Status::kNoHash;
+    outcome.message = std::string("no hash recorded; the computed hash is not shown (the "
+                                  "content is outside --root)");
+  } else if (recorded == actual) {
+    outcome.status = Status::kOk;
+  } else {
+    outcome.status = Status::kMismatch;
+    outcome.message = "recorded hash " + std::string(recorded) +
+                      " differs from the content's hash" + why;
+  }
+  return outcome;
 }
 
 bool EqualsIgnoringCase(std::string_view a, std::string_view b) {
@@ -173,9 +212,12 @@ std::string_view StatusName(Status status) {
   return "error";
 }
 
-Outcome Hash(const Spec& spec, const Options& options) {
+Outcome Hash(const Spec& spec, const Options& caller_options) {
   Outcome outcome;
   outcome.source = SourceOf(spec);
+  // Without a run, this call is one (its totals equal the limits).
+  Options options = caller_options;
+  if (!options.run) options.run = std::make_shared<RunBudget>(options);
   Budget budget{options};
   Result<std::string> actual =
       spec.kind == Kind::kAsset ? ComputeAsset(spec, budget) : ComputeArchive(spec, budget);
@@ -184,6 +226,11 @@ Outcome Hash(const Spec& spec, const Options& options) {
     outcome.message = actual.status().message();
     if (outcome.message.empty()) outcome.message = "cannot compute the hash";
     return outcome;
+  }
+  if (budget.outside_root && options.outside_root == OutsideRoot::kReadHashHidden) {
+    // Compared, never shown: a full unkeyed SHA-256 of a file outside the
+    // root is an oracle for its content.
+    return HiddenOutcome(spec, *actual, std::move(outcome));
   }
   outcome.actual = std::move(*actual);
   const std::string_view recorded = spec.hash ? std::string_view(*spec.hash) : std::string_view();
@@ -230,10 +277,11 @@ std::vector<AuditNote> Audit(const Spec& spec, const Options& /*options*/) {
     const std::string& uri = *spec.uri;
     Result<ParsedUri> parsed = ParseUri(uri);
     if (parsed.ok() && parsed->scheme == "file") {
-      add(kNoteAbsolutePath, "file URI '" + uri + "' names an absolute path; it breaks on other machines");
+      add(kNoteAbsolutePath, "file URI '" + RedactUserinfo(uri) +
+                                 "' names an absolute path; it breaks on other machines");
     }
     if (uri.find('\\') != std::string::npos) {
-      add(kNoteBackslashPath, "uri '" + uri + "' contains a backslash");
+      add(kNoteBackslashPath, "uri '" + RedactUserinfo(uri) + "' contains a backslash");
     }
   }
   if (spec.kind == Kind::kArchive) {

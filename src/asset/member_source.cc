@@ -49,7 +49,7 @@ pstate::Status CheckFileUriParts(const ParsedUri& uri, std::string_view raw) {
   else if (!uri.fragment.empty()) what = "a fragment";
   if (what.empty()) return pstate::Status::Ok();
   return pstate::Status(Errc::kFormat, "file:// URIs cannot have " + what +
-                                           ": " + std::string(raw));
+                                           ": " + RedactUserinfo(raw));
 }
 
 // Go archive.readAssets + assetsArchiveReader.
@@ -140,7 +140,7 @@ Result<std::string> AssetUriPath(std::string_view raw) {
   Result<ParsedUri> uri = ParseUri(raw);
   if (!uri.ok()) return uri.status();
   if (IsHttp(*uri)) {
-    return Unverifiable("content at '" + std::string(raw) +
+    return Unverifiable("content at '" + RedactUserinfo(raw) +
                         "' needs a network fetch (never done)");
   }
   if (uri->scheme != "file") {
@@ -160,11 +160,11 @@ Result<ArchiveFile> ArchiveUriFile(std::string_view raw) {
   if (!uri.ok()) return uri.status();
   ArchiveFile file{uri->path, DetectArchiveFormat(uri->path)};
   if (file.format == ArchiveFormat::kNone) {
-    return pstate::Status(Errc::kFormat, "file at URL '" + std::string(raw) +
+    return pstate::Status(Errc::kFormat, "file at URL '" + RedactUserinfo(raw) +
                                              "' is not a recognized archive format");
   }
   if (IsHttp(*uri)) {
-    return Unverifiable("archive at '" + std::string(raw) +
+    return Unverifiable("archive at '" + RedactUserinfo(raw) +
                         "' needs a network fetch (never done)");
   }
   if (uri->scheme != "file") {
@@ -174,7 +174,7 @@ Result<ArchiveFile> ArchiveUriFile(std::string_view raw) {
   if (pstate::Status parts = CheckFileUriParts(*uri, raw); !parts.ok()) return parts;
   if (!uri->host.empty()) {
     return pstate::Status(Errc::kFormat, "file:// archive URIs cannot have a host: " +
-                                             std::string(raw));
+                                             RedactUserinfo(raw));
   }
   return file;
 }
@@ -184,11 +184,12 @@ Result<Blob> OpenAssetBlob(const Spec& asset, const Options& options) {
     case Source::kText:
       return TextBlob(asset.text ? std::string_view(*asset.text) : std::string_view());
     case Source::kPath:
-      return OpenFileBlob(ResolveAgainst(options.root.native(), *asset.path));
+      return OpenFileBlob(ResolveAgainst(options.root.native(), *asset.path),
+                          &options);
     case Source::kUri: {
       Result<std::string> path = AssetUriPath(*asset.uri);
       if (!path.ok()) return path.status();
-      return OpenFileBlob(*path);
+      return OpenFileBlob(*path, &options);
     }
     case Source::kAssets:
     case Source::kNone:

@@ -162,4 +162,17 @@ Result<ParsedUri> ParseUri(std::string_view raw) {
   return uri;
 }
 
+std::string RedactUserinfo(std::string_view raw) {
+  const std::size_t slashes = raw.find("//");
+  if (slashes == std::string_view::npos) return std::string(raw);
+  const std::size_t start = slashes + 2;
+  std::size_t end = raw.find_first_of("/?#", start);
+  if (end == std::string_view::npos) end = raw.size();
+  // The last '@' ends the user information, as in Go's url.Parse.
+  const std::size_t at = raw.substr(start, end - start).rfind('@');
+  if (at == std::string_view::npos) return std::string(raw);
+  return std::string(raw.substr(0, start)) + "***" +
+         std::string(raw.substr(start + at));
+}
+
 }  // namespace pstate::asset

@@ -3,6 +3,8 @@
 #include <memory>
 #include <utility>
 
+#include "pstate/asset/run_budget.h"
+
 namespace pstate::audit {
 namespace {
 
@@ -91,7 +93,10 @@ std::vector<diag::Finding> ToFindings(const ItemResult& result) {
 }
 
 Auditor::Auditor(asset::Options options, int jobs, Sink sink)
-    : options_(std::move(options)), sink_(std::move(sink)), pool_(jobs) {}
+    : options_(std::move(options)), sink_(std::move(sink)), pool_(jobs) {
+  // One run for every item this auditor hashes: the totals are per run.
+  if (!options_.run) options_.run = std::make_shared<asset::RunBudget>(options_);
+}
 
 void Auditor::OnLeaf(const state::Leaf& leaf, state::Context& context) {
   FindInLeaf(leaf, options_, [&](FoundItem&& item) {

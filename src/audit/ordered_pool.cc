@@ -1,6 +1,8 @@
 #include "pstate/audit/ordered_pool.h"
 
 #include <algorithm>
+#include <string>
+#include <system_error>
 
 namespace pstate::audit {
 
@@ -9,7 +11,19 @@ OrderedPool::OrderedPool(int jobs, std::size_t max_in_flight) {
   max_in_flight_ = max_in_flight == 0 ? 4 * static_cast<std::size_t>(jobs)
                                       : max_in_flight;
   workers_.reserve(static_cast<std::size_t>(jobs));
-  for (int i = 0; i < jobs; ++i) workers_.emplace_back([this] { WorkerLoop(); });
+  for (int i = 0; i < jobs; ++i) {
+    try {
+      workers_.emplace_back([this] { WorkerLoop(); });
+    } catch (const std::system_error& e) {
+      // Out of threads (ulimit -u, a container's pids limit): an error for
+      // the caller to report, not std::terminate. Work still runs, on the
+      // threads that did start or on the caller's.
+      status_ = Status(Errc::kIo, "cannot start " + std::to_string(jobs) +
+                                      " hashing threads (started " +
+                                      std::to_string(i) + "): " + e.what());
+      break;
+    }
+  }
 }
 
 OrderedPool::~OrderedPool() {
@@ -63,6 +77,13 @@ void OrderedPool::Deliver(std::unique_lock<std::mutex>& lock,
 
 void OrderedPool::Submit(std::function<void()> work,
                          std::function<void()> deliver) {
+  if (workers_.empty()) {
+    // No thread could be started: run in place, keeping the order.
+    Finish();
+    work();
+    deliver();
+    return;
+  }
   auto task = std::make_shared<Task>();
   task->work = std::move(work);
   task->deliver = std::move(deliver);

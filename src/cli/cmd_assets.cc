@@ -17,6 +17,7 @@
 #include "cli/exit_code.h"
 #include "cli/terminal.h"
 #include "pstate/asset/hasher.h"
+#include "pstate/asset/run_budget.h"
 #include "pstate/audit/auditor.h"
 #include "pstate/diag/codes.h"
 #include "pstate/diag/render.h"
@@ -37,6 +38,10 @@ struct AssetsFlags {
   std::string format = "text";
   int jobs = audit::DefaultJobs();
   bool quiet = false;
+  bool allow_outside_root = false;
+  std::uint64_t max_total_bytes = asset::kDefaultMaxTotalBytes;
+  std::uint64_t max_total_members = asset::kDefaultMaxTotalMembers;
+  std::uint64_t max_total_expanded_bytes = asset::kDefaultMaxTotalExpandedBytes;
 };
 
 std::string_view KindName(asset::Kind kind) {
@@ -255,7 +260,8 @@ void PrintFailure(const std::string& name, const ReadFailure& failure) {
 
 enum class FileResult { kClean, kFailed, kUnreadable };
 
-FileResult AuditOne(const std::string& path, const AssetsFlags& flags) {
+FileResult AuditOne(const std::string& path, const AssetsFlags& flags,
+                    const std::shared_ptr<asset::RunBudget>& run) {
   const std::string name = path == "-" ? "<stdin>" : path;
   std::unique_ptr<Printer> printer;
   if (flags.format == "json") {
@@ -273,13 +279,27 @@ FileResult AuditOne(const std::string& path, const AssetsFlags& flags) {
   }
   asset::Options options;
   options.root = flags.root;
+  options.outside_root = flags.allow_outside_root
+                             ? asset::OutsideRoot::kReadHashHidden
+                             : asset::OutsideRoot::kRefuse;
+  options.max_total_bytes = flags.max_total_bytes;
+  options.max_total_members = flags.max_total_members;
+  options.max_total_expanded_bytes = flags.max_total_expanded_bytes;
+  // One run for all files: the totals bound the whole command.
+  options.run = run;
   audit::Auditor auditor(options, flags.jobs, [&](ItemResult&& r) {
     tally.Add(r);
     printer->Row(std::move(r));
   });
+  if (!auditor.status().ok()) {
+    ReadFailure failure{"io-error", auditor.status().message(), 0, 0};
+    printer->End(tally, failure);
+    PrintFailure(name, failure);
+    return FileResult::kUnreadable;
+  }
   audit::AuditHandler handler(auditor);
-  // Only the fatal finding matters here; a few kept are enough to find it.
-  diag::Report report(name, 64);
+  // The reader adds only the fatal finding of an unreadable input.
+  diag::Report report(name);
   state::ReadOptions read_options;
   read_options.on_progress = MakeProgress(name, flags.quiet);
   Status status = state::Read(**input, handler, report, read_options);
@@ -298,8 +318,14 @@ FileResult AuditOne(const std::string& path, const AssetsFlags& flags) {
 
 int RunAssets(const AssetsFlags& flags) {
   bool unreadable = false, failed = false;
+  asset::Options limits;
+  limits.root = flags.root;
+  limits.max_total_bytes = flags.max_total_bytes;
+  limits.max_total_members = flags.max_total_members;
+  limits.max_total_expanded_bytes = flags.max_total_expanded_bytes;
+  auto run = std::make_shared<asset::RunBudget>(limits);
   for (const std::string& path : flags.files) {
-    FileResult r = AuditOne(path, flags);
+    FileResult r = AuditOne(path, flags, run);
     unreadable |= r == FileResult::kUnreadable;
     failed |= r == FileResult::kFailed;
   }
@@ -326,6 +352,24 @@ std::function<int()> SetupAssets(CLI::App& app) {
   app.add_option("--jobs", flags->jobs,
                  "Hash on N threads (default: the number of processors)")
       ->check(CLI::Range(1, 1024));
+  app.add_flag("--allow-outside-root", flags->allow_outside_root,
+               "Also read files outside --root (absolute paths, file: URIs, "
+               "../ paths, links leading out); their hashes are compared but "
+               "never printed");
+  app.add_option("--max-total-bytes", flags->max_total_bytes,
+                 "Stop hashing after N content bytes in this run (each file "
+                 "is hashed once per run)")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
+  app.add_option("--max-total-members", flags->max_total_members,
+                 "Stop after N archive members in this run")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
+  app.add_option("--max-total-expanded-bytes", flags->max_total_expanded_bytes,
+                 "Stop after N bytes read out of tar, tgz and zip files in "
+                 "this run")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
   app.add_flag("-q,--quiet", flags->quiet, "No progress line on stderr");
   return [flags] { return RunAssets(*flags); };
 }

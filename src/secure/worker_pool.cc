@@ -1,12 +1,22 @@
 #include "pstate/secure/worker_pool.h"
 
 #include <algorithm>
+#include <system_error>
 
 namespace pstate::secure {
 
 WorkerPool::WorkerPool(unsigned threads) {
   if (threads == 0) threads = std::max(1u, std::thread::hardware_concurrency());
-  for (unsigned i = 1; i < threads; ++i) threads_.emplace_back([this] { Work(); });
+  for (unsigned i = 1; i < threads; ++i) {
+    try {
+      threads_.emplace_back([this] { Work(); });
+    } catch (const std::system_error&) {
+      // No more threads to be had (`-j` beyond the process limit): the
+      // pool runs on those that started, the calling thread included, with
+      // the same results; never std::terminate.
+      break;
+    }
+  }
 }
 
 WorkerPool::~WorkerPool() {

@@ -2,8 +2,9 @@
 // archive Reader types provide (asset.ReadWithWD, archive.OpenWithWD).
 // Errors use pstate::Errc with one convention the hasher relies on:
 // kNotFound = something referenced does not exist (-> "missing"), and
-// kUnsupported = content cannot be had offline: an http(s) fetch or a
-// hash-only placeholder (-> "unverifiable"). Nothing else uses kUnsupported.
+// kUnsupported = content cannot be had offline: an http(s) fetch, a
+// hash-only placeholder, or a file outside the root that may not be read
+// (-> "unverifiable"). Nothing else uses kUnsupported.
 #ifndef PSTATE_ASSET_MEMBER_SOURCE_H_
 #define PSTATE_ASSET_MEMBER_SOURCE_H_
 
@@ -14,6 +15,7 @@
 #include <string>
 #include <string_view>
 
+#include "pstate/asset/run_budget.h"
 #include "pstate/asset/spec.h"
 #include "pstate/base/result.h"
 
@@ -32,6 +34,13 @@ class ContentReader {
 struct Blob {
   std::uint64_t size = 0;
   std::unique_ptr<ContentReader> content;
+  /// A whole file on disk: which one (for the per-run hash cache).
+  std::optional<FileIdentity> file;
+  /// Read from a file outside Options::root (allowed by kReadHashHidden or
+  /// kRead): a hash that covers it is not reported under kReadHashHidden.
+  bool outside_root = false;
+  /// A member read out of a tar, tgz or zip file (counted as expanded).
+  bool expanded = false;
 };
 
 struct Member {
@@ -54,9 +63,18 @@ enum class ArchiveFormat { kNone, kTar, kTarGzip, kZip };
 /// (.tar, .tgz, .tar.gz, .zip, .jar; a .jar is read as a zip).
 ArchiveFormat DetectArchiveFormat(std::string_view path);
 
-/// Opens a file for reading its bytes, following symlinks. Directories, FIFOs
-/// and sockets fail (the engine would fail or hang on them).
-Result<Blob> OpenFileBlob(const std::string& path);
+/// Opens a file for reading its bytes, following symlinks. Only regular
+/// files are ever opened: directories, devices, FIFOs and sockets fail
+/// before open(2) (opening a device can have effects: a watchdog arms, a
+/// tape rewinds). With `options`, a file outside options->root is handled
+/// as options->outside_root says: kRefuse fails with kUnsupported (status
+/// unverifiable) without touching the file.
+Result<Blob> OpenFileBlob(const std::string& path,
+                          const Options* options = nullptr);
+
+/// The kUnsupported status for a file that is not read because it lies
+/// outside the root.
+pstate::Status OutsideRootStatus(const std::string& path);
 
 /// A blob over bytes that outlive it.
 Blob TextBlob(std::string_view text);

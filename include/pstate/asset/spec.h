@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <memory>
 #include <optional>
 #include <string>
 #include <utility>
@@ -39,6 +40,31 @@ inline constexpr std::uint64_t kDefaultMaxExpandedBytes = std::uint64_t{8} << 30
 inline constexpr std::uint64_t kDefaultMaxMembers = 250000;
 inline constexpr int kDefaultMaxNesting = 32;
 
+/// Default limits per run (one Auditor: every item of every file of one
+/// `pstate assets` or `verify --assets`), so that a state naming the same
+/// big file or archive thousands of times costs a bounded amount of work.
+/// A whole file's hash is computed once per run (keyed on device, inode,
+/// size and modification time), so repeats of one file cost nothing.
+/// 64 GiB hashed is a minute or two of disk and SHA-256; 5 million members
+/// is 20 archives at the per-object limit.
+inline constexpr std::uint64_t kDefaultMaxTotalBytes = std::uint64_t{64} << 30;
+inline constexpr std::uint64_t kDefaultMaxTotalMembers = 5000000;
+inline constexpr std::uint64_t kDefaultMaxTotalExpandedBytes = std::uint64_t{64}
+                                                               << 30;
+
+/// What to do with a file outside `root` (an absolute path, a file: URI, a
+/// `../` path or a symlink leading out). An offline check run on a state
+/// from elsewhere must not read and publish the hash of any local file the
+/// state names: a full SHA-256 of a short secret (a PIN, a password file)
+/// is a brute-force oracle.
+enum class OutsideRoot {
+  kRefuse,           ///< not opened: status unverifiable (the CLI default)
+  kReadHashHidden,   ///< read and compared, but the hash is never reported
+  kRead,             ///< read like any file (the engine's behaviour; tests)
+};
+
+class RunBudget;
+
 struct Options {
   /// Where relative paths resolve (Pulumi: the program's working directory).
   std::filesystem::path root = ".";
@@ -49,6 +75,17 @@ struct Options {
   std::uint64_t max_members = kDefaultMaxMembers;
   /// Limit on archive-in-asset-map nesting (the top-level archive is 0).
   int max_nesting = kDefaultMaxNesting;
+
+  /// Files outside `root` (see OutsideRoot).
+  OutsideRoot outside_root = OutsideRoot::kRefuse;
+  /// Limits per run: content bytes hashed (files and members), archive
+  /// members enumerated, and member bytes read out of tar, tgz and zip files.
+  std::uint64_t max_total_bytes = kDefaultMaxTotalBytes;
+  std::uint64_t max_total_members = kDefaultMaxTotalMembers;
+  std::uint64_t max_total_expanded_bytes = kDefaultMaxTotalExpandedBytes;
+  /// The run these totals are counted in, shared by every Hash() call that
+  /// gets these options (thread-safe). Null: each Hash() call is a run.
+  std::shared_ptr<RunBudget> run;
 };
 
 /// The field the engine would read for `spec` (see Source).

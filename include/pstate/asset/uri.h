@@ -25,6 +25,12 @@ struct ParsedUri {
 /// character, a colon in the first segment of a scheme-less relative path.
 Result<ParsedUri> ParseUri(std::string_view raw);
 
+/// `raw` fit to print: user information in the authority
+/// ("https://user:pass@host/...") becomes "***" ("https://***@host/...").
+/// Credentials in a URL are secrets that `pstate scan` reports; no message
+/// may echo them.
+std::string RedactUserinfo(std::string_view raw);
+
 }  // namespace pstate::asset
 
 #endif  // PSTATE_ASSET_URI_H_

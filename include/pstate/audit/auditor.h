@@ -62,6 +62,8 @@ class Auditor {
   void Enqueue(std::function<void()> deliver);
   /// Delivers everything still queued.
   void Finish();
+  /// Ok, or why the hashing threads could not all be started.
+  const Status& status() const { return pool_.status(); }
 
  private:
   asset::Options options_;

@@ -13,6 +13,8 @@
 #include <thread>
 #include <vector>
 
+#include "pstate/base/result.h"
+
 namespace pstate::audit {
 
 /// Runs `work` functions on `jobs` worker threads and their `deliver`
@@ -29,7 +31,9 @@ namespace pstate::audit {
 /// One thread submits; the pool is not for use from several.
 class OrderedPool {
  public:
-  /// `jobs` < 1 counts as 1; `max_in_flight` 0 means 4 × jobs.
+  /// `jobs` < 1 counts as 1; `max_in_flight` 0 means 4 × jobs. A thread
+  /// that cannot be started makes status() an error (the pool still works,
+  /// on fewer threads, or on the submitting thread when none started).
   explicit OrderedPool(int jobs, std::size_t max_in_flight = 0);
   ~OrderedPool();
   OrderedPool(const OrderedPool&) = delete;
@@ -40,6 +44,8 @@ class OrderedPool {
   void Finish();
 
   int jobs() const { return static_cast<int>(workers_.size()); }
+  /// Ok, or why not every requested thread could be started.
+  const Status& status() const { return status_; }
   std::size_t max_in_flight() const { return max_in_flight_; }
 
  private:
@@ -63,6 +69,7 @@ class OrderedPool {
   std::deque<std::shared_ptr<Task>> queue_;  ///< submitted, not started
   bool stopping_ = false;
   std::vector<std::thread> workers_;
+  Status status_;
 };
 
 /// The number of processors (at least 1): the default for --jobs.

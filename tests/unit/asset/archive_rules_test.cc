@@ -14,6 +14,7 @@ namespace pstate::asset {
 namespace {
 
 namespace fs = std::filesystem;
+using testing::EngineOptions;
 using testing::Entry;
 using testing::MapArchive;
 using testing::PathArchive;
@@ -28,9 +29,9 @@ using testing::WriteArchive;
 constexpr std::string_view kTestDirHash =
     "489e9a9dad271922ecfbda590efc40e48788286a06bd406a357ab8d13f0b6abf";
 
-Outcome HashOf(const Spec& spec, const Options& options = Options()) { return Hash(spec, options); }
+Outcome HashOf(const Spec& spec, const Options& options = EngineOptions()) { return Hash(spec, options); }
 
-std::string ActualOf(const Spec& spec, const Options& options = Options()) {
+std::string ActualOf(const Spec& spec, const Options& options = EngineOptions()) {
   Outcome out = Hash(spec, options);
   EXPECT_TRUE(out.actual.has_value()) << StatusName(out.status) << ": " << out.message;
   return out.actual.value_or("");
@@ -160,7 +161,7 @@ TEST(AssetArchiveRules, NestedArchiveFilesAreExpanded) {
 }
 
 TEST(AssetArchiveRules, JarMembersInCentralDirectoryOrder) {
-  Options options;
+  Options options = EngineOptions();
   Result<std::unique_ptr<MemberSource>> source =
       OpenArchiveFileMembers(PulumiFixture("test_dir.jar").string(), ArchiveFormat::kZip, options);
   ASSERT_TRUE(source.ok()) << source.status().message();

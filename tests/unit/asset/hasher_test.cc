@@ -12,6 +12,7 @@ namespace pstate::asset {
 namespace {
 
 namespace fs = std::filesystem;
+using testing::EngineOptions;
 using testing::Entry;
 using testing::MapArchive;
 using testing::PathArchive;
@@ -36,76 +37,76 @@ TEST(AssetHasher, StatusNames) {
 }
 
 TEST(AssetHasher, OkMismatchNoHash) {
-  Outcome out = Hash(WithHash(TextAsset("hello"), kHelloHash), Options());
+  Outcome out = Hash(WithHash(TextAsset("hello"), kHelloHash), EngineOptions());
   EXPECT_EQ(out.status, Status::kOk);
   EXPECT_EQ(out.source, Source::kText);
   EXPECT_EQ(out.actual, kHelloHash);
 
-  out = Hash(WithHash(TextAsset("hello!"), kHelloHash), Options());
+  out = Hash(WithHash(TextAsset("hello!"), kHelloHash), EngineOptions());
   EXPECT_EQ(out.status, Status::kMismatch);
   EXPECT_NE(out.actual, kHelloHash);
   EXPECT_FALSE(out.message.empty());
 
   std::string upper = kHelloHash;
   for (char& c : upper) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
-  out = Hash(WithHash(TextAsset("hello"), upper), Options());
+  out = Hash(WithHash(TextAsset("hello"), upper), EngineOptions());
   EXPECT_EQ(out.status, Status::kMismatch);
   EXPECT_NE(out.message.find("letter case"), std::string::npos);
 
-  out = Hash(TextAsset("hello"), Options());
+  out = Hash(TextAsset("hello"), EngineOptions());
   EXPECT_EQ(out.status, Status::kNoHash);
   EXPECT_EQ(out.actual, kHelloHash);
-  out = Hash(WithHash(TextAsset("hello"), ""), Options());
+  out = Hash(WithHash(TextAsset("hello"), ""), EngineOptions());
   EXPECT_EQ(out.status, Status::kNoHash);
 }
 
 TEST(AssetHasher, TextIsHashedByteForByte) {
   const std::string text("a\0b\r\n\xc3\xa9", 7);
-  EXPECT_EQ(Hash(TextAsset(text), Options()).actual, Sha256::HexOf(text));
+  EXPECT_EQ(Hash(TextAsset(text), EngineOptions()).actual, Sha256::HexOf(text));
 }
 
 TEST(AssetHasher, PlaceholdersAreUnverifiable) {
   const std::string other(64, 'a');
   Spec asset;  // only a hash: no content
   asset.hash = other;
-  Outcome out = Hash(asset, Options());
+  Outcome out = Hash(asset, EngineOptions());
   EXPECT_EQ(out.status, Status::kUnverifiable);
   EXPECT_EQ(out.source, Source::kNone);
   EXPECT_FALSE(out.message.empty());
   // ... unless the hash is the empty-content hash: an empty text asset.
   asset.hash = std::string(kEmptyAssetHash);
-  out = Hash(asset, Options());
+  out = Hash(asset, EngineOptions());
   EXPECT_EQ(out.status, Status::kOk);
   EXPECT_EQ(out.source, Source::kText);
 
   Spec archive;
   archive.kind = Kind::kArchive;
   archive.hash = other;
-  out = Hash(archive, Options());
+  out = Hash(archive, EngineOptions());
   EXPECT_EQ(out.status, Status::kUnverifiable);
   EXPECT_EQ(out.source, Source::kNone);
   archive.hash = std::string(kEmptyArchiveHash);
-  out = Hash(archive, Options());
+  out = Hash(archive, EngineOptions());
   EXPECT_EQ(out.status, Status::kOk);
   EXPECT_EQ(out.source, Source::kAssets);
 
   // A placeholder member makes the whole archive unverifiable.
   Spec member;
   member.hash = other;
-  out = Hash(MapArchive({{"m", member}}), Options());
+  out = Hash(MapArchive({{"m", member}}), EngineOptions());
   EXPECT_EQ(out.status, Status::kUnverifiable);
 }
 
 TEST(AssetHasher, HttpIsNeverFetched) {
-  Outcome out = Hash(UriAsset("https://example.invalid/x.txt"), Options());
+  Outcome out = Hash(UriAsset("https://example.invalid/x.txt"), EngineOptions());
   EXPECT_EQ(out.status, Status::kUnverifiable);
   EXPECT_EQ(out.source, Source::kUri);
-  out = Hash(UriArchive("http://example.invalid/x.zip"), Options());
+  out = Hash(UriArchive("http://example.invalid/x.zip"), EngineOptions());
   EXPECT_EQ(out.status, Status::kUnverifiable);
-  out = Hash(MapArchive({{"m", UriAsset("https://example.invalid/y")}}), Options());
+  out = Hash(MapArchive({{"m", UriAsset("https://example.invalid/y")}}), EngineOptions());
   EXPECT_EQ(out.status, Status::kUnverifiable);
   // An http archive URI without an archive extension is an error offline too.
-  out = Hash(UriArchive("https://example.invalid/dir"), Options());
+  out = Hash(UriArchive("https://example.invalid/dir"), EngineOptions());
   EXPECT_EQ(out.status, Status::kError);
 }
 
@@ -115,7 +116,7 @@ TEST(AssetHasher, FieldPrecedence) {
   Spec spec = TextAsset("ignored");
   spec.path = "f.txt";
   spec.uri = "file:///nonexistent";
-  Options options;
+  Options options = EngineOptions();
   options.root = dir.path();
   Outcome out = Hash(spec, options);
   EXPECT_EQ(out.source, Source::kPath);
@@ -130,7 +131,7 @@ TEST(AssetHasher, PathAssets) {
   TempDir dir;
   dir.Write("d/f.txt", "hello");
   fs::create_symlink(dir / "d/f.txt", dir / "link");
-  Options options;
+  Options options = EngineOptions();
   options.root = dir.path() / "d";
   EXPECT_EQ(Hash(PathAsset("f.txt"), options).actual, kHelloHash);
   EXPECT_EQ(Hash(PathAsset("../link"), options).actual, kHelloHash);  // symlink followed
@@ -147,17 +148,17 @@ TEST(AssetHasher, PathAssets) {
 TEST(AssetHasher, FileUriAssets) {
   TempDir dir;
   const auto f = dir.Write("f.txt", "hello");
-  EXPECT_EQ(Hash(UriAsset("file://" + f.string()), Options()).actual, kHelloHash);
-  EXPECT_EQ(Hash(UriAsset("file://localhost" + f.string()), Options()).actual, kHelloHash);
+  EXPECT_EQ(Hash(UriAsset("file://" + f.string()), EngineOptions()).actual, kHelloHash);
+  EXPECT_EQ(Hash(UriAsset("file://localhost" + f.string()), EngineOptions()).actual, kHelloHash);
   for (const std::string& bad : {"file://host" + f.string(), "file://u@" + f.string(),
                                  "file://" + f.string() + "?q", "file://" + f.string() + "#x",
                                  std::string("ftp://h/x"), std::string("no-scheme")}) {
-    Outcome out = Hash(UriAsset(bad), Options());
+    Outcome out = Hash(UriAsset(bad), EngineOptions());
     EXPECT_EQ(out.status, Status::kError) << bad;
     EXPECT_FALSE(out.message.empty());
   }
-  EXPECT_EQ(Hash(UriAsset("file:///nonexistent/x"), Options()).status, Status::kMissing);
-  EXPECT_EQ(Hash(UriAsset("file:///dev/zero"), Options()).status, Status::kError);  // size 0, endless
+  EXPECT_EQ(Hash(UriAsset("file:///nonexistent/x"), EngineOptions()).status, Status::kMissing);
+  EXPECT_EQ(Hash(UriAsset("file:///dev/zero"), EngineOptions()).status, Status::kError);  // size 0, endless
 }
 
 TEST(AssetHasher, ArchivePathKinds) {
@@ -166,16 +167,16 @@ TEST(AssetHasher, ArchivePathKinds) {
   dir.Write("UPPER.ZIP", "x");
   dir.Write("garbage.zip", "not a zip");
   fs::create_directories(dir / "dir.zip");
-  EXPECT_EQ(Hash(PathArchive((dir / "plain.txt").string()), Options()).status, Status::kError);
-  EXPECT_EQ(Hash(PathArchive((dir / "UPPER.ZIP").string()), Options()).status, Status::kError);
-  EXPECT_EQ(Hash(PathArchive((dir / "garbage.zip").string()), Options()).actual,
+  EXPECT_EQ(Hash(PathArchive((dir / "plain.txt").string()), EngineOptions()).status, Status::kError);
+  EXPECT_EQ(Hash(PathArchive((dir / "UPPER.ZIP").string()), EngineOptions()).status, Status::kError);
+  EXPECT_EQ(Hash(PathArchive((dir / "garbage.zip").string()), EngineOptions()).actual,
             Sha256::HexOf("not a zip"));
-  EXPECT_EQ(Hash(PathArchive((dir / "dir.zip").string()), Options()).status, Status::kError);
-  EXPECT_EQ(Hash(PathArchive((dir / "none").string()), Options()).status, Status::kMissing);
-  EXPECT_EQ(Hash(PathArchive((dir / "none.tgz").string()), Options()).status, Status::kMissing);
-  EXPECT_EQ(Hash(UriArchive("file://localhost" + (dir / "garbage.zip").string()), Options()).status,
+  EXPECT_EQ(Hash(PathArchive((dir / "dir.zip").string()), EngineOptions()).status, Status::kError);
+  EXPECT_EQ(Hash(PathArchive((dir / "none").string()), EngineOptions()).status, Status::kMissing);
+  EXPECT_EQ(Hash(PathArchive((dir / "none.tgz").string()), EngineOptions()).status, Status::kMissing);
+  EXPECT_EQ(Hash(UriArchive("file://localhost" + (dir / "garbage.zip").string()), EngineOptions()).status,
             Status::kError);
-  EXPECT_EQ(Hash(UriArchive("file://" + (dir / "garbage.zip").string()), Options()).actual,
+  EXPECT_EQ(Hash(UriArchive("file://" + (dir / "garbage.zip").string()), EngineOptions()).actual,
             Sha256::HexOf("not a zip"));
 }
 
@@ -183,7 +184,7 @@ TEST(AssetHasher, LimitExpandedBytesStopsZipBomb) {
   TempDir dir;
   ASSERT_TRUE(WriteArchive(dir / "bomb.zip", "zip", {{"zeros", std::string(8 << 20, '\0')}}));
   ASSERT_LT(fs::file_size(dir / "bomb.zip"), 64u << 10);
-  Options options;
+  Options options = EngineOptions();
   options.max_expanded_bytes = 1 << 20;
   Outcome out = Hash(MapArchive({{"k", PathArchive((dir / "bomb.zip").string())}}), options);
   EXPECT_EQ(out.status, Status::kError);
@@ -200,7 +201,7 @@ TEST(AssetHasher, LimitMembers) {
   ASSERT_TRUE(WriteArchive(dir / "many.tar", "tar", entries));
   ASSERT_TRUE(WriteArchive(dir / "many.zip", "zip", entries));
   for (int i = 0; i < 20; ++i) dir.Write("many/f" + std::to_string(i), "x");
-  Options options;
+  Options options = EngineOptions();
   options.max_members = 10;
   for (const char* name : {"many.tar", "many.zip", "many"}) {
     Outcome out = Hash(MapArchive({{"k", PathArchive((dir / name).string())}}), options);
@@ -215,7 +216,7 @@ TEST(AssetHasher, LimitMembers) {
 TEST(AssetHasher, LimitNesting) {
   Spec spec = MapArchive({{"leaf", TextAsset("x")}});
   for (int i = 0; i < 3; ++i) spec = MapArchive({{"n", spec}});
-  Options options;
+  Options options = EngineOptions();
   options.max_nesting = 2;
   EXPECT_EQ(Hash(spec, options).status, Status::kError);
   options.max_nesting = 3;
@@ -227,7 +228,7 @@ TEST(AssetHasher, LargeFileStreamsInBlocks) {
   std::string data(3 * (1 << 20) + 123, '\0');
   for (std::size_t i = 0; i < data.size(); ++i) data[i] = static_cast<char>(i * 31 + (i >> 12));
   dir.Write("big.bin", data);
-  EXPECT_EQ(Hash(PathAsset((dir / "big.bin").string()), Options()).actual, Sha256::HexOf(data));
+  EXPECT_EQ(Hash(PathAsset((dir / "big.bin").string()), EngineOptions()).actual, Sha256::HexOf(data));
   Sha256 incremental;
   incremental.Update(std::string_view(data).substr(0, 1000));
   incremental.Update(std::string_view(data).substr(1000));
@@ -236,7 +237,7 @@ TEST(AssetHasher, LargeFileStreamsInBlocks) {
 
 std::vector<std::string> Codes(const Spec& spec) {
   std::vector<std::string> codes;
-  for (const AuditNote& note : Audit(spec, Options())) {
+  for (const AuditNote& note : Audit(spec, EngineOptions())) {
     EXPECT_FALSE(note.message.empty());
     codes.push_back(note.code);
   }

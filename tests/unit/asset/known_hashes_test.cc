@@ -9,6 +9,7 @@
 namespace pstate::asset {
 namespace {
 
+using testing::EngineOptions;
 using testing::MapArchive;
 using testing::PathArchive;
 using testing::PathAsset;
@@ -19,7 +20,7 @@ using testing::UriArchive;
 using testing::UriAsset;
 using testing::WithHash;
 
-std::string Actual(const Spec& spec, const Options& options = Options()) {
+std::string Actual(const Spec& spec, const Options& options = EngineOptions()) {
   Outcome out = Hash(spec, options);
   EXPECT_TRUE(out.actual.has_value()) << StatusName(out.status) << ": " << out.message;
   return out.actual.value_or("");
@@ -35,11 +36,13 @@ TEST(AssetKnownHashes, TextAssets) {
   EXPECT_EQ(Actual(TextAsset("")), kEmptyAssetHash);
 }
 
-TEST(AssetKnownHashes, EmptyFileAndDevNull) {
+// Pulumi's own tests hash /dev/null as the empty asset; pstate never opens
+// a device (review finding F18), so an empty file stands in for it.
+TEST(AssetKnownHashes, EmptyFileByPathAndUri) {
   TempDir dir;
   const auto empty = dir.Write("empty", "");
   EXPECT_EQ(Actual(PathAsset(empty.string())), kEmptyAssetHash);
-  EXPECT_EQ(Actual(UriAsset("file:///dev/null")), kEmptyAssetHash);
+  EXPECT_EQ(Actual(UriAsset("file://" + empty.string())), kEmptyAssetHash);
 }
 
 TEST(AssetKnownHashes, MapWithOneTextAsset) {
@@ -47,12 +50,12 @@ TEST(AssetKnownHashes, MapWithOneTextAsset) {
             "27ab4a14a617df10cff3e1cf4e30cf510302afe56bf4cc91f84041c9f7b62fd8");
 }
 
-TEST(AssetKnownHashes, MapWithEmptyFileOrDevNull) {
+TEST(AssetKnownHashes, MapWithEmptyFileByPathOrUri) {
   TempDir dir;
   const auto empty = dir.Write("empty", "");
   const std::string expected = "d2587a875f82cdf3d3e6cfe9f8c6e6032be5dde8c344466e664e628da15757b0";
   EXPECT_EQ(Actual(MapArchive({{"foo", PathAsset(empty.string())}})), expected);
-  EXPECT_EQ(Actual(MapArchive({{"foo", UriAsset("file:///dev/null")}})), expected);
+  EXPECT_EQ(Actual(MapArchive({{"foo", UriAsset("file://" + empty.string())}})), expected);
 }
 
 TEST(AssetKnownHashes, EmptyTarFileByPathAndUri) {
@@ -89,7 +92,7 @@ TEST(AssetKnownHashes, TestDirArchivesHashedRaw) {
 }
 
 TEST(AssetKnownHashes, RelativePathsResolveAgainstRoot) {
-  Options options;
+  Options options = EngineOptions();
   options.root = PulumiFixture("");
   Outcome out = Hash(WithHash(PathArchive("./sub/../test_dir/"),
                               "489e9a9dad271922ecfbda590efc40e48788286a06bd406a357ab8d13f0b6abf"),

@@ -63,6 +63,15 @@ class TempDir {
   std::filesystem::path path_;
 };
 
+/// Options that read files wherever they are, as Pulumi's engine does. The
+/// default (OutsideRoot::kRefuse) skips every file outside the root, and
+/// most tests hash files under temporary directories by absolute path.
+inline Options EngineOptions() {
+  Options options;
+  options.outside_root = OutsideRoot::kRead;
+  return options;
+}
+
 inline Spec TextAsset(std::string text) {
   Spec s;
   s.text = std::move(text);

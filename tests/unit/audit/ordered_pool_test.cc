@@ -2,11 +2,15 @@
 #include "pstate/audit/ordered_pool.h"
 
 #include <gtest/gtest.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <atomic>
 #include <chrono>
 #include <random>
 #include <stdexcept>
+#include <fstream>
 #include <thread>
 #include <vector>
 
@@ -80,6 +84,59 @@ TEST(OrderedPool, DestroyWithoutFinishDoesNotHang) {
   for (int i = 0; i < 5; ++i) pool->Submit([] {}, [] {});
   pool.reset();
   SUCCEED();
+}
+
+
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+#define PSTATE_NO_ADDRESS_LIMIT 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
+#define PSTATE_NO_ADDRESS_LIMIT 1
+#endif
+#endif
+
+// `--jobs 1024` where threads cannot be had (here: no address space for
+// their stacks) is an error status, not std::terminate, and the work is
+// still done in order on the threads that exist.
+TEST(OrderedPool, ThreadsThatCannotStartAreAStatusNotAnAbort) {
+#ifdef PSTATE_NO_ADDRESS_LIMIT
+  GTEST_SKIP() << "sanitizers reserve more address space than the limit";
+#else
+  pid_t child = ::fork();
+  ASSERT_GE(child, 0);
+  if (child == 0) {
+    std::ifstream statm("/proc/self/statm");
+    unsigned long pages = 0;
+    statm >> pages;
+    rlim_t now = static_cast<rlim_t>(pages) *
+                 static_cast<rlim_t>(::sysconf(_SC_PAGESIZE));
+    struct rlimit limit {now + (48u << 20), now + (48u << 20)};
+    if (::setrlimit(RLIMIT_AS, &limit) != 0) ::_exit(10);
+    int code = 0;
+    {
+      OrderedPool pool(1024);
+      if (pool.status().ok()) code = 11;
+      if (pool.jobs() >= 1024) code = 12;
+      std::vector<int> delivered;
+      for (int i = 0; i < 50; ++i) {
+        auto value = std::make_shared<int>(-1);
+        pool.Submit([value, i] { *value = i; },
+                    [value, &delivered] { delivered.push_back(*value); });
+      }
+      pool.Finish();
+      for (int i = 0; i < 50; ++i) {
+        if (delivered.size() != 50 || delivered[static_cast<std::size_t>(i)] != i) {
+          code = 13;
+        }
+      }
+    }
+    ::_exit(code);
+  }
+  int status = 0;
+  ASSERT_EQ(::waitpid(child, &status, 0), child);
+  ASSERT_TRUE(WIFEXITED(status)) << "killed by signal " << WTERMSIG(status);
+  EXPECT_EQ(WEXITSTATUS(status), 0);
+#endif
 }
 
 }  // namespace
