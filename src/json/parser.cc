@@ -14,6 +14,19 @@
 namespace pstate::json {
 namespace {
 
+// Value::size is 32 bits: a longer string or number (or a container with
+// more elements) cannot be represented, and truncating it would change the
+// data silently. Such a value is refused with a located error instead.
+constexpr std::uint64_t kMaxValueSize = 0xFFFFFFFFu;
+
+std::string TooLarge(std::string_view what, std::uint64_t size,
+                     std::string_view unit) {
+  return std::string(what) + " of " + std::to_string(size) + " " +
+         std::string(unit) + " is more than the " +
+         std::to_string(kMaxValueSize) + " " + std::string(unit) +
+         " one JSON value can hold";
+}
+
 bool IsDigit(char c) { return c >= '0' && c <= '9'; }
 
 bool IsHexDigit(char c) {
@@ -228,6 +241,11 @@ bool Parser::ParseNumber(const char*& p, Value* out) {
   }
   // A number touching the end of the window may continue in the next one.
   if (q >= end_ && !at_eof_) return need(q);
+  if (static_cast<std::uint64_t>(q - start) > kMaxValueSize) {
+    return Fail(start, "json-syntax",
+                TooLarge("a number", static_cast<std::uint64_t>(q - start),
+                         "bytes"));
+  }
   out->type = Type::kNumber;
   out->text = start;
   out->size = static_cast<std::uint32_t>(q - start);
@@ -295,6 +313,11 @@ bool Parser::ParseString(const char*& p, Value* out) {
     ascii = false;
     q += len;
   }
+  if (static_cast<std::uint64_t>(q - start) > kMaxValueSize) {
+    return Fail(start - 1, "json-syntax",
+                TooLarge("a string", static_cast<std::uint64_t>(q - start),
+                         "bytes"));
+  }
   out->type = Type::kString;
   out->has_escapes = escapes;
   out->ascii = ascii;
@@ -333,6 +356,10 @@ bool Parser::ParseArray(const char*& p, Value* out, int depth) {
   }
   ++p;  // ']'
   std::size_t count = element_stack_.size() - first;
+  if (count > kMaxValueSize) {
+    return Fail(p - 1, "json-syntax",
+                TooLarge("an array", count, "elements"));
+  }
   Value* elements = arena_->Allocate<Value>(count);
   std::copy(element_stack_.begin() + static_cast<std::ptrdiff_t>(first),
             element_stack_.end(), elements);
@@ -389,6 +416,10 @@ bool Parser::ParseObject(const char*& p, Value* out, int depth) {
   }
   ++p;  // '}'
   std::size_t count = member_stack_.size() - first;
+  if (count > kMaxValueSize) {
+    return Fail(p - 1, "json-syntax",
+                TooLarge("an object", count, "members"));
+  }
   if (count > 1) CheckDuplicates(first, count);
   Member* members = arena_->Allocate<Member>(count);
   std::copy(member_stack_.begin() + static_cast<std::ptrdiff_t>(first),
