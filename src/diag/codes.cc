@@ -20,6 +20,7 @@ constexpr std::array kCodes = {
     CodeInfo{Code::kFieldType, "field-type", E, "A known field has the wrong JSON type."},
     CodeInfo{Code::kFieldMissing, "field-missing", E, "A required field is missing or empty."},
     CodeInfo{Code::kFieldUnknown, "field-unknown", N, "A field Pulumi does not know; Pulumi ignores it."},
+    CodeInfo{Code::kFieldCase, "field-case", N, "A field name in another letter case than Pulumi writes; Go matches it case-insensitively."},
     CodeInfo{Code::kFieldValue, "field-value", E, "A known field has a value Pulumi does not accept."},
     CodeInfo{Code::kFeaturesUnsupported, "features-unsupported", E, "The state needs features this Pulumi format does not define; Pulumi refuses to load it."},
     CodeInfo{Code::kFeaturesIgnored, "features-ignored", W, "A features list on a state version below 4; Pulumi ignores it."},
@@ -71,6 +72,8 @@ constexpr std::array kCodes = {
     CodeInfo{Code::kLeakSecretMismatch, "leak-secret-mismatch", E, "A property is secret in inputs but plaintext in outputs, or the reverse."},
     CodeInfo{Code::kLeakCredentialProperty, "leak-credential-property", E, "A property named like a credential holds a plaintext value."},
     CodeInfo{Code::kLeakCredentialFormat, "leak-credential-format", E, "A plaintext value has the format of a well-known credential."},
+    CodeInfo{Code::kLeakPasswordHash, "leak-password-hash", W, "A non-secret value is a password hash, which can be cracked offline."},
+    CodeInfo{Code::kLeakSecretInName, "leak-secret-in-name", N, "A resource's URN contains the plaintext of a secret; names are never redacted."},
 };
 
 }  // namespace

@@ -105,6 +105,30 @@ bool IsConcatenatedCredential(std::string_view word) {
 
 }  // namespace
 
+namespace {
+
+/// "Secret/v1", "apps/v1beta1": text, '/', then v<digits> optionally
+/// followed by alpha<digits> or beta<digits>.
+bool IsKindVersionToken(std::string_view name) {
+  std::size_t slash = name.rfind('/');
+  if (slash == std::string_view::npos || slash == 0) return false;
+  std::string_view v = name.substr(slash + 1);
+  if (v.size() < 2 || v[0] != 'v' || !IsDigit(v[1])) return false;
+  std::size_t i = 1;
+  while (i < v.size() && IsDigit(v[i])) ++i;
+  std::string_view rest = v.substr(i);
+  if (rest.empty()) return true;
+  for (std::string_view stage : {std::string_view("alpha"), std::string_view("beta")}) {
+    if (rest.substr(0, stage.size()) != stage) continue;
+    rest.remove_prefix(stage.size());
+    return !rest.empty() &&
+           std::all_of(rest.begin(), rest.end(), [](char c) { return IsDigit(c); });
+  }
+  return false;
+}
+
+}  // namespace
+
 std::vector<std::string> SplitNameWords(std::string_view name) {
   std::vector<std::string> words;
   std::string current;
@@ -130,6 +154,7 @@ std::vector<std::string> SplitNameWords(std::string_view name) {
 }
 
 bool IsCredentialPropertyName(std::string_view name) {
+  if (IsKindVersionToken(name)) return false;  // rule 5
   std::vector<std::string> words = SplitNameWords(name);
   // Rule 1: drop encoding/version words at the end.
   while (words.size() > 1 &&

@@ -2,6 +2,9 @@
 
 #include <algorithm>
 #include <array>
+#include <cmath>
+#include <string_view>
+#include <vector>
 
 namespace pstate::scan {
 namespace {
@@ -150,6 +153,155 @@ bool IsPlausibleCredentialValue(std::string_view value) {
     if (v == sentinel) return false;
   }
   return !IsReference(v);
+}
+
+namespace {
+
+bool IsBcryptChar(char c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || IsDigit(c) ||
+         c == '.' || c == '/';
+}
+
+bool IsB64Char(char c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || IsDigit(c) ||
+         c == '+' || c == '/' || c == '=' || c == '.' || c == '-' || c == '_';
+}
+
+/// Splits `s` on '$' (s does not start with '$').
+std::vector<std::string_view> SplitDollar(std::string_view s) {
+  std::vector<std::string_view> parts;
+  while (true) {
+    std::size_t d = s.find('$');
+    parts.push_back(s.substr(0, d));
+    if (d == std::string_view::npos) break;
+    s.remove_prefix(d + 1);
+  }
+  return parts;
+}
+
+bool AllOf(std::string_view s, bool (*pred)(char)) {
+  return !s.empty() && std::all_of(s.begin(), s.end(), pred);
+}
+
+bool IsBcrypt(std::string_view v) {
+  // $2b$12$ + 22 salt + 31 hash characters.
+  std::size_t p = 0;
+  if (v.size() < 4 || v[0] != '$' || v[1] != '2') return false;
+  p = 2;
+  if (v[p] != '$') ++p;
+  if (p >= v.size() || v[p] != '$') return false;
+  ++p;
+  if (p + 3 > v.size() || !IsDigit(v[p]) || !IsDigit(v[p + 1]) ||
+      v[p + 2] != '$') {
+    return false;
+  }
+  std::string_view rest = v.substr(p + 3);
+  return rest.size() == 53 && AllOf(rest, IsBcryptChar);
+}
+
+bool IsCryptOrPhc(std::string_view v) {
+  if (v.size() < 2 || v[0] != '$') return false;
+  std::vector<std::string_view> parts = SplitDollar(v.substr(1));
+  if (parts.size() < 3) return false;
+  std::string_view id = parts[0];
+  static constexpr std::array<std::string_view, 9> kIds = {
+      "1", "5", "6", "apr1", "y", "7", "argon2i", "argon2d", "argon2id"};
+  if (std::find(kIds.begin(), kIds.end(), id) == kIds.end()) return false;
+  // Every field non-empty and from the hash alphabets (parameters such as
+  // "rounds=5000", "v=19" and "m=65536,t=3,p=4" allowed).
+  for (std::size_t i = 1; i < parts.size(); ++i) {
+    std::string_view f = parts[i];
+    if (f.empty()) return false;
+    for (char c : f) {
+      if (!IsB64Char(c) && c != ',' && c != '=') return false;
+    }
+  }
+  return parts.back().size() >= 16;  // the hash itself
+}
+
+bool IsFrameworkHash(std::string_view v) {
+  static constexpr std::array<std::string_view, 6> kPrefixes = {
+      "pbkdf2_sha1$", "pbkdf2_sha256$", "pbkdf2_sha512$", "bcrypt_sha256$",
+      "argon2$",      "scrypt$"};
+  for (std::string_view prefix : kPrefixes) {
+    if (!StartsWith(v, prefix)) continue;
+    std::vector<std::string_view> parts = SplitDollar(v);
+    return parts.size() >= 3 && parts.back().size() >= 16;
+  }
+  return false;
+}
+
+bool IsLdapHash(std::string_view v) {
+  static constexpr std::array<std::string_view, 6> kSchemes = {
+      "{SSHA}", "{SHA}", "{SSHA256}", "{SSHA512}", "{CRYPT}", "{PBKDF2"};
+  for (std::string_view scheme : kSchemes) {
+    if (!StartsWithIgnoreCase(v, scheme)) continue;
+    std::size_t close = v.find('}');
+    return close != std::string_view::npos && v.size() - close > 16;
+  }
+  return false;
+}
+
+}  // namespace
+
+bool IsPasswordHash(std::string_view value) {
+  const std::string_view v = TrimAscii(value);
+  if (v.size() < 20 || v.find_first_of(" \t\n") != std::string_view::npos) {
+    return false;
+  }
+  return IsBcrypt(v) || IsCryptOrPhc(v) || IsFrameworkHash(v) || IsLdapHash(v);
+}
+
+bool IsEncryptedBlob(std::string_view value) {
+  const std::string_view v = TrimAscii(value);
+  if (StartsWith(v, "ENC[") && v.back() == ']') return true;
+  if (StartsWith(v, "EJ[") && v.back() == ']') return true;
+  if (StartsWith(v, "vault:v") && v.size() > 8 && IsDigit(v[7])) return true;
+  if (StartsWith(v, "$ANSIBLE_VAULT;")) return true;
+  if (StartsWith(v, "-----BEGIN PGP MESSAGE-----")) return true;
+  if (StartsWith(v, "-----BEGIN AGE ENCRYPTED FILE-----") ||
+      StartsWith(v, "age-encryption.org/v1")) {
+    return true;
+  }
+  if ((StartsWith(v, "AQICAH") || StartsWith(v, "AQIBAH")) && v.size() >= 100) {
+    return std::all_of(v.begin(), v.end(), [](char c) {
+      return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || IsDigit(c) ||
+             c == '+' || c == '/' || c == '=';
+    });
+  }
+  return false;
+}
+
+bool IsStrongSecret(std::string_view value) {
+  const std::string_view v = TrimAscii(value);
+  if (v.size() < kMinStrongSecretLength) return false;
+  bool lower = false, upper = false, digit = false, other = false;
+  std::array<std::size_t, 256> counts{};
+  for (char ch : v) {
+    auto c = static_cast<unsigned char>(ch);
+    ++counts[c];
+    if (c >= 'a' && c <= 'z') {
+      lower = true;
+    } else if (c >= 'A' && c <= 'Z') {
+      upper = true;
+    } else if (c >= '0' && c <= '9') {
+      digit = true;
+    } else {
+      other = true;
+    }
+  }
+  int classes = int{lower} + int{upper} + int{digit} + int{other};
+  if (classes < 2) return false;
+  std::size_t distinct = 0;
+  double bits = 0;
+  const auto n = static_cast<double>(v.size());
+  for (std::size_t c : counts) {
+    if (c == 0) continue;
+    ++distinct;
+    double p = static_cast<double>(c) / n;
+    bits -= p * std::log2(p);
+  }
+  return distinct >= 5 && bits >= kMinStrongSecretBits;
 }
 
 }  // namespace pstate::scan

@@ -5,6 +5,7 @@
 #include <utility>
 
 #include "pstate/secrets/passphrase_source.h"
+#include "pstate/secure/secret_object.h"
 #include "pstate/state/signature.h"
 #include "pstate/state/state_writer.h"
 
@@ -19,26 +20,38 @@ constexpr std::size_t kMaxCacheBytes = 256u << 20;
 /// thread: waking the pool costs more than a few AES-GCM calls.
 constexpr std::size_t kParallelThreshold = 8;
 
-/// The string member `want` of a secret, when the secret holds exactly that
-/// form (the other field is not a string).
-const Value* SecretField(const Value& secret, std::string_view want,
-                         std::string_view other) {
-  const Value* field = nullptr;
-  for (const json::Member& m : secret.object()) {
-    if (m.key.StrEquals(want)) {
-      if (m.value.is_string()) field = &m.value;
-    } else if (m.key.StrEquals(other) && m.value.is_string()) {
-      return nullptr;
-    }
-  }
-  return field;
-}
+/// What one walk over a leaf found: every string `want` member of every
+/// secret object (duplicates included: Pulumi keeps the last one, and none
+/// may keep its text), and the first secret that has both forms.
+struct Found {
+  std::vector<const Value*> fields;
+  const Value* both = nullptr;
+};
 
+/// Secrets anywhere in `v`, by the conservative rule of secret_object.h
+/// (any signature member saying "secret"); members of a secret other than
+/// its payload are searched too.
 void Collect(const Value& v, std::string_view want, std::string_view other,
-             std::vector<const Value*>* out) {
+             Found* out) {
   if (v.is_object()) {
-    if (state::IsSecret(v)) {
-      if (const Value* f = SecretField(v, want, other)) out->push_back(f);
+    if (IsSecretObject(v)) {
+      bool has_other = false;
+      std::size_t before = out->fields.size();
+      for (const json::Member& m : v.object()) {
+        if (m.key.StrEquals(want)) {
+          if (m.value.is_string()) out->fields.push_back(&m.value);
+        } else if (m.key.StrEquals(other)) {
+          has_other = has_other || m.value.is_string();
+        } else if (!m.key.StrEquals(state::kSigKey)) {
+          Collect(m.value, want, other, out);
+        }
+      }
+      if (has_other && out->fields.size() > before) {
+        // Both forms: in the target form already, or malformed. Left alone;
+        // encrypt refuses it (the caller checks `both`).
+        if (out->both == nullptr) out->both = &v;
+        out->fields.resize(before);
+      }
       return;
     }
     for (const json::Member& m : v.object()) Collect(m.value, want, other, out);
@@ -184,8 +197,18 @@ void CryptPass::OnSecrets(state::Leaf& leaf, state::Context& context) {
   bool decrypt = options_.mode == CryptMode::kDecrypt;
   std::string_view want = decrypt ? "ciphertext" : "plaintext";
   std::string_view other = decrypt ? "plaintext" : "ciphertext";
-  std::vector<const Value*> found;
-  Collect(leaf.value, want, other, &found);
+  Found all;
+  Collect(leaf.value, want, other, &all);
+  if (!decrypt && all.both != nullptr) {
+    // Pulumi would keep the ciphertext and never encrypt the plaintext
+    // beside it: the output would carry that plaintext (F15).
+    return Fail(Errc::kFormat,
+                "a secret has both \"ciphertext\" and \"plaintext\"; pstate "
+                "cannot tell which is meant and will not leave a plaintext "
+                "in an encrypted state",
+                all.both->offset, context);
+  }
+  std::vector<const Value*>& found = all.fields;
   if (found.empty()) return;
   if (kind_ == Kind::kNone) {
     return Fail(Errc::kFormat,
@@ -254,25 +277,37 @@ void CryptPass::OnSecrets(state::Leaf& leaf, state::Context& context) {
     replacement.emplace(found[i], text);
   }
   json::Arena& arena = *leaf.arena;
-  leaf.value = state::RewriteValue(
-      leaf.value, arena, [&](const Value& v, const Value*) -> std::optional<Value> {
-        if (!v.is_object() || !state::IsSecret(v)) return std::nullopt;
-        auto* members = arena.Allocate<json::Member>(v.size);
-        std::copy(v.members, v.members + v.size, members);
-        bool changed = false;
-        for (std::size_t k = 0; k < v.size; ++k) {
-          auto it = replacement.find(&v.members[k].value);
-          if (it == replacement.end()) continue;
-          members[k].key = arena.MakeString(other, v.members[k].key.offset);
-          members[k].value = arena.MakeString(it->second, v.members[k].value.offset);
+  state::RewriteFn rewrite;
+  rewrite = [&](const Value& v, const Value*) -> std::optional<Value> {
+    if (!v.is_object() || !IsSecretObject(v)) return std::nullopt;
+    auto* members = arena.Allocate<json::Member>(v.size);
+    std::copy(v.members, v.members + v.size, members);
+    bool changed = false;
+    for (std::size_t k = 0; k < v.size; ++k) {
+      auto it = replacement.find(&v.members[k].value);
+      if (it == replacement.end()) {
+        // A secret among the other members (Collect found those too).
+        const Value& member = v.members[k].value;
+        if (!member.is_object() && !member.is_array()) continue;
+        std::uint64_t before = stats_.secrets;
+        Value inner = state::RewriteValue(member, arena, rewrite);
+        if (stats_.secrets != before) {
+          members[k].value = inner;
           changed = true;
         }
-        if (!changed) return v;
-        ++stats_.secrets;
-        Value out = v;
-        out.members = members;
-        return out;
-      });
+        continue;
+      }
+      members[k].key = arena.MakeString(other, v.members[k].key.offset);
+      members[k].value = arena.MakeString(it->second, v.members[k].value.offset);
+      changed = true;
+      ++stats_.secrets;
+    }
+    if (!changed) return v;
+    Value out = v;
+    out.members = members;
+    return out;
+  };
+  leaf.value = state::RewriteValue(leaf.value, arena, rewrite);
   for (std::size_t j = 0; j < results.size(); ++j) {
     if (!decrypt || !results[j]->ok()) continue;
     std::string& s = results[j]->value();
@@ -295,6 +330,9 @@ void CryptPass::Process(state::Leaf& leaf, state::Context& context) {
       OnSecrets(leaf, context);
       break;
     default:
+      // Secrets outside resources (snippets, extensions, unknown members, a
+      // second envelope Pulumi may read): none may stay behind (F14).
+      OnSecrets(leaf, context);
       break;
   }
 }

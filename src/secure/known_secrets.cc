@@ -4,14 +4,16 @@
 #include <cstring>
 #include <utility>
 
+#include "pstate/scan/credential_names.h"
 #include "pstate/scan/credential_value.h"
-#include "pstate/state/signature.h"
+#include "pstate/secure/secret_object.h"
 
 namespace pstate::secure {
 
 bool IsMatchableSecret(std::string_view plaintext) {
   return plaintext.size() >= kMinKnownSecretLength &&
-         scan::IsPlausibleCredentialValue(plaintext);
+         scan::IsPlausibleCredentialValue(plaintext) &&
+         scan::IsStrongSecret(plaintext) && !IsPstatePlaceholder(plaintext);
 }
 
 // ---------------------------------------------------------------------------
@@ -167,7 +169,8 @@ struct KnownSecrets::Automaton {
     }
   }
 
-  // Calls on_match(id) for each verified occurrence (may repeat ids).
+  // Calls on_match(id, begin) for each verified occurrence (may repeat
+  // ids); stops when it returns false.
   template <typename F>
   void Search(std::string_view text,
               const std::vector<const std::string*>& patterns, F&& on_match) const {
@@ -199,7 +202,7 @@ struct KnownSecrets::Automaton {
           std::size_t pos = window_begin - start;
           if (pos + p.size() > text.size()) continue;
           if (std::memcmp(text.data() + pos, p.data(), p.size()) == 0) {
-            if (!on_match(id)) return;
+            if (!on_match(id, pos)) return;
           }
         }
       }
@@ -211,15 +214,70 @@ KnownSecrets::KnownSecrets() = default;
 KnownSecrets::~KnownSecrets() = default;
 
 bool KnownSecrets::Add(std::string_view plaintext) {
-  if (!IsMatchableSecret(plaintext)) return false;
-  auto [it, inserted] = set_.emplace(plaintext);
-  if (!inserted) return false;
-  patterns_.push_back(&*it);
-  return true;
+  if (plaintext.size() < kMinKnownSecretLength ||
+      IsPstatePlaceholder(plaintext)) {
+    return false;
+  }
+  auto [it, inserted] = set_.emplace(std::string(plaintext), patterns_.size());
+  if (!inserted) return false;  // strength depends on the text only
+  bool strong = IsMatchableSecret(plaintext);
+  patterns_.push_back(&it->first);
+  searchable_.push_back(strong);
+  if (strong) ++searchable_count_;
+  return strong;
 }
 
 bool KnownSecrets::Contains(std::string_view text) const {
-  return set_.find(std::string(text)) != set_.end();
+  auto it = set_.find(std::string(text));
+  return it != set_.end() && searchable_[it->second];
+}
+
+template <typename F>
+void KnownSecrets::ForEachMatch(std::string_view text, F&& on_match) const {
+  if (patterns_.empty() || text.size() < kMinKnownSecretLength) return;
+  Flush();
+  for (const auto& automaton : automata_) {
+    bool go_on = true;
+    automaton->Search(text, patterns_, [&](std::size_t id, std::size_t pos) {
+      go_on = on_match(id, pos);
+      return go_on;
+    });
+    if (!go_on) return;
+  }
+}
+
+std::string KnownSecrets::Mask(std::string_view text) const {
+  std::vector<std::pair<std::size_t, std::size_t>> spans;
+  ForEachMatch(text, [&](std::size_t id, std::size_t pos) {
+    spans.emplace_back(pos, pos + patterns_[id]->size());
+    return true;
+  });
+  if (spans.empty()) return std::string(text);
+  std::sort(spans.begin(), spans.end());
+  std::string out;
+  std::size_t at = 0;
+  for (std::size_t i = 0; i < spans.size();) {
+    std::size_t begin = spans[i].first;
+    std::size_t end = spans[i].second;
+    for (++i; i < spans.size() && spans[i].first <= end; ++i) {
+      end = std::max(end, spans[i].second);
+    }
+    if (begin < at) begin = at;
+    out.append(text.substr(at, begin - at));
+    out.append(kMaskedText);
+    at = std::max(at, end);
+  }
+  out.append(text.substr(at));
+  return out;
+}
+
+bool KnownSecrets::NeedsMask(std::string_view text) const {
+  bool found = false;
+  ForEachMatch(text, [&](std::size_t, std::size_t) {
+    found = true;
+    return false;
+  });
+  return found;
 }
 
 void KnownSecrets::Flush() const {
@@ -242,14 +300,16 @@ void KnownSecrets::Flush() const {
 
 void KnownSecrets::FindIn(std::string_view text, std::vector<std::size_t>* ids,
                           std::size_t limit) const {
-  if (patterns_.empty() || text.size() < kMinKnownSecretLength || limit == 0) {
+  if (searchable_count_ == 0 || text.size() < kMinKnownSecretLength ||
+      limit == 0) {
     return;
   }
   Flush();
   std::size_t found = 0;
   std::size_t base = ids->size();
   for (const auto& automaton : automata_) {
-    automaton->Search(text, patterns_, [&](std::size_t id) {
+    automaton->Search(text, patterns_, [&](std::size_t id, std::size_t) {
+      if (!searchable_[id]) return true;
       if (std::find(ids->begin() + static_cast<std::ptrdiff_t>(base), ids->end(),
                     id) != ids->end()) {
         return true;
@@ -265,87 +325,154 @@ void KnownSecrets::FindIn(std::string_view text, std::vector<std::size_t>* ids,
 // SecretCollector
 
 namespace {
-constexpr int kMaxPayloadDepth = 16;
+
+/// Nested payloads deeper than this are not decoded. Each level is a JSON
+/// text inside a string of the level above, whose escaping at least doubles
+/// per level, so real data never comes near it; it only bounds recursion.
+constexpr int kMaxPayloadLevels = 64;
 
 std::string_view Decoded(const json::Value& v, std::string* scratch) {
   if (!v.has_escapes) return v.raw();
   *scratch = v.Str();
   return *scratch;
 }
+
+/// For the "value" member of a name/value pair ({"name": "DB_PASSWORD",
+/// "value": "..."}; Kubernetes env, ECS environment/secrets, Elastic
+/// Beanstalk settings), the pair's name; otherwise empty.
+std::string PairName(const json::Value& object, const json::Value& key) {
+  if (!key.StrEquals("value") && !key.StrEquals("Value")) return {};
+  for (const json::Member& m : object.object()) {
+    if ((m.key.StrEquals("name") || m.key.StrEquals("Name")) &&
+        m.value.is_string()) {
+      return m.value.Str();
+    }
+  }
+  return {};
+}
+
 }  // namespace
 
 void SecretCollector::Collect(const json::Value& value) {
-  if (value.is_array()) {
-    for (const json::Value& e : value.array()) Collect(e);
-  } else if (value.is_object()) {
-    if (state::IsSecret(value)) {
-      AddSecretObject(value, 0);
-      return;
+  // Iterative: a resource may nest deeper than the stack should.
+  std::vector<const json::Value*> stack{&value};
+  while (!stack.empty()) {
+    const json::Value* v = stack.back();
+    stack.pop_back();
+    if (v->is_array()) {
+      for (std::size_t i = v->size; i > 0; --i) stack.push_back(&v->elements[i - 1]);
+    } else if (v->is_object()) {
+      if (IsSecretObject(*v)) {
+        AddSecretObject(*v, 0);
+        continue;
+      }
+      for (std::size_t i = v->size; i > 0; --i) {
+        stack.push_back(&v->members[i - 1].value);
+      }
     }
-    for (const json::Member& m : value.object()) Collect(m.value);
   }
 }
 
-void SecretCollector::AddSecretObject(const json::Value& secret, int depth) {
-  if (depth > kMaxPayloadDepth) return;
-  const json::Value* plaintext = secret.Find("plaintext");
-  if (plaintext != nullptr && plaintext->is_string()) {
-    AddPayloadAt(plaintext->Str(), depth + 1);
-    return;
+void SecretCollector::AddSecretObject(const json::Value& secret, int level) {
+  if (level > kMaxPayloadLevels) return;
+  // Every plaintext/ciphertext member: duplicates may hide one from a
+  // first-wins reader, and Pulumi keeps the last.
+  bool any = false;
+  for (const json::Member& m : secret.object()) {
+    if (!m.value.is_string()) continue;
+    if (m.key.StrEquals("plaintext")) {
+      AddPayloadAt(m.value.Str(), level + 1);
+      any = true;
+    }
   }
-  const json::Value* ciphertext = secret.Find("ciphertext");
-  if (ciphertext == nullptr || !ciphertext->is_string()) return;
-  if (depth > 0) {
-    // Inside a decrypted payload, nested secrets hold the plain JSON text
-    // in `ciphertext` (serialized with a no-op encrypter).
-    AddPayloadAt(ciphertext->Str(), depth + 1);
-    return;
+  if (any) return;
+  for (const json::Member& m : secret.object()) {
+    if (!m.key.StrEquals("ciphertext") || !m.value.is_string()) continue;
+    if (level > 0) {
+      // Inside a decrypted payload, nested secrets hold the plain JSON text
+      // in `ciphertext` (serialized with a no-op encrypter).
+      AddPayloadAt(m.value.Str(), level + 1);
+      continue;
+    }
+    if (decrypt_ == nullptr || !*decrypt_) continue;
+    std::optional<std::string> payload = (*decrypt_)(m.value.Str());
+    if (!payload) {
+      ++undecryptable_;
+      continue;
+    }
+    AddPayloadAt(*payload, level + 1);
+    // Wipe the decrypted copy; the plaintext kept in KnownSecrets is needed.
+    std::fill(payload->begin(), payload->end(), '\0');
   }
-  if (decrypt_ == nullptr || !*decrypt_) return;
-  std::optional<std::string> payload = (*decrypt_)(ciphertext->Str());
-  if (!payload) {
-    ++undecryptable_;
-    return;
-  }
-  AddPayloadAt(*payload, depth + 1);
-  // Wipe the decrypted copy; the plaintext kept in KnownSecrets is needed.
-  std::fill(payload->begin(), payload->end(), '\0');
 }
 
 void SecretCollector::AddPayload(std::string_view json_text) {
   AddPayloadAt(json_text, 1);
 }
 
-void SecretCollector::AddPayloadAt(std::string_view json_text, int depth) {
+void SecretCollector::AddPayloadAt(std::string_view json_text, int level) {
   json::Arena arena;
   json::Value tree;
   if (parser_.ParseDocument(json_text, 0, arena, &tree) != json::ParseStatus::kOk) {
     known_->Add(json_text);  // not JSON: the text itself is the secret
     return;
   }
-  AddLeaves(tree, depth);
-}
-
-void SecretCollector::AddLeaves(const json::Value& value, int depth) {
-  if (depth > kMaxPayloadDepth) return;
-  switch (value.type) {
+  switch (tree.type) {
     case json::Type::kString: {
       std::string scratch;
-      known_->Add(Decoded(value, &scratch));
+      known_->Add(Decoded(tree, &scratch));  // a scalar secret
       break;
     }
     case json::Type::kArray:
-      for (const json::Value& e : value.array()) AddLeaves(e, depth + 1);
-      break;
     case json::Type::kObject:
-      if (state::IsSecret(value)) {
-        AddSecretObject(value, depth);
-        break;
+      if (IsSecretObject(tree)) {
+        AddSecretObject(tree, level);
+      } else {
+        AddStructured(tree, level);
       }
-      for (const json::Member& m : value.object()) AddLeaves(m.value, depth + 1);
       break;
     default:
-      break;
+      break;  // numbers, booleans, null: never matchable
+  }
+}
+
+void SecretCollector::AddStructured(const json::Value& value, int level) {
+  struct Item {
+    const json::Value* value;
+    std::string key;  // the nearest member name (or pair name)
+  };
+  std::vector<Item> stack{{&value, {}}};
+  std::string scratch;
+  while (!stack.empty()) {
+    Item item = std::move(stack.back());
+    stack.pop_back();
+    const json::Value& v = *item.value;
+    switch (v.type) {
+      case json::Type::kString:
+        if (!item.key.empty() && scan::IsCredentialPropertyName(item.key)) {
+          known_->Add(Decoded(v, &scratch));
+        }
+        break;
+      case json::Type::kArray:
+        for (std::size_t i = v.size; i > 0; --i) {
+          stack.push_back({&v.elements[i - 1], item.key});
+        }
+        break;
+      case json::Type::kObject:
+        if (IsSecretObject(v)) {
+          AddSecretObject(v, level);
+          break;
+        }
+        for (std::size_t i = v.size; i > 0; --i) {
+          const json::Member& m = v.members[i - 1];
+          std::string key = PairName(v, m.key);
+          if (key.empty()) key = m.key.Str();
+          stack.push_back({&m.value, std::move(key)});
+        }
+        break;
+      default:
+        break;
+    }
   }
 }
 

@@ -10,13 +10,19 @@
 #include "pstate/scan/credential_names.h"
 #include "pstate/scan/credential_value.h"
 #include "pstate/secrets/ciphertext.h"
+#include "pstate/secure/secret_object.h"
 #include "pstate/state/signature.h"
 
 namespace pstate::secure {
 namespace {
 
-/// Null, "", {} and [] carry nothing worth protecting.
+/// Null, "", {} and [] carry nothing worth protecting; neither does a
+/// placeholder `pstate redact` wrote (so a redacted state scans clean).
 bool IsEmpty(const json::Value& v) {
+  if (v.is_string() && v.size > 0 && v.size < 200) {
+    std::string text = v.Str();
+    if (IsPstatePlaceholder(text)) return true;
+  }
   switch (v.type) {
     case json::Type::kNull:
       return true;
@@ -136,14 +142,16 @@ bool IsSettingWord(std::string_view text) {
 
 }  // namespace
 
-std::string ValueFingerprint(const secrets::Fingerprinter& fingerprinter,
-                             const json::Value& value) {
-  if (value.is_string()) {
-    std::string scratch;
-    return fingerprinter.ShortFingerprint(Decoded(value, &scratch));
-  }
+std::string FingerprintText(const json::Value& value) {
+  if (value.is_string()) return value.Str();
   std::string text;
   AppendCompact(value, &text);
+  return text;
+}
+
+std::string ValueFingerprint(const secrets::Fingerprinter& fingerprinter,
+                             const json::Value& value) {
+  std::string text = FingerprintText(value);
   std::string fp = fingerprinter.ShortFingerprint(text);
   std::fill(text.begin(), text.end(), '\0');
   return fp;
@@ -151,6 +159,7 @@ std::string ValueFingerprint(const secrets::Fingerprinter& fingerprinter,
 
 struct LeakScanner::Walk {
   std::vector<Leak>* out;
+  const KnownSecrets* mask;  // hides known plaintexts in identifiers
   std::string urn;
   json::PointerBuilder pointer;
   std::vector<const json::Value*> flagged;  // structural leaks: skip subtree
@@ -164,6 +173,12 @@ struct LeakScanner::Walk {
     leak.pointer = pointer.str();
     leak.offset = value.offset;
     leak.urn = urn;
+    if (mask != nullptr) {
+      // A secret may sit in a URN, a property name or a map key (F5).
+      leak.message = mask->Mask(leak.message);
+      leak.pointer = mask->Mask(leak.pointer);
+      leak.urn = mask->Mask(leak.urn);
+    }
     leak.value = single && value.is_string() ? &value : nullptr;
     out->push_back(std::move(leak));
   }
@@ -179,23 +194,25 @@ void LeakScanner::ScanResource(const json::Value& resource,
                                std::string_view base_pointer,
                                std::vector<Leak>* out) {
   if (!resource.is_object() || options_.fingerprinter == nullptr) return;
-  Walk walk{out, {}, json::PointerBuilder(std::string(base_pointer)), {}, true};
-  const json::Value* urn = resource.Find("urn");
+  Walk walk{out, options_.known_secrets, {},
+            json::PointerBuilder(std::string(base_pointer)), {}, true};
+  const json::Value* urn = FindLast(resource, "urn");
   if (urn != nullptr && urn->is_string()) walk.urn = urn->Str();
-  const json::Value* inputs = resource.Find("inputs");
-  const json::Value* outputs = resource.Find("outputs");
+  // Go keeps the last of duplicate members.
+  const json::Value* inputs = FindLast(resource, "inputs");
+  const json::Value* outputs = FindLast(resource, "outputs");
   if (inputs != nullptr && !inputs->is_object()) inputs = nullptr;
   if (outputs != nullptr && !outputs->is_object()) outputs = nullptr;
 
   // leak-additional-secret-output
-  const json::Value* additional = resource.Find("additionalSecretOutputs");
+  const json::Value* additional = FindLast(resource, "additionalSecretOutputs");
   if (options_.additional_secret_outputs && outputs != nullptr &&
       additional != nullptr && additional->is_array()) {
     for (const json::Value& name_value : additional->array()) {
       if (!name_value.is_string()) continue;
       std::string name = name_value.Str();
-      const json::Value* v = outputs->Find(name);
-      if (v == nullptr || IsEmpty(*v) || state::IsSecret(*v)) continue;
+      const json::Value* v = FindLast(*outputs, name);
+      if (v == nullptr || IsEmpty(*v) || IsSecretObject(*v)) continue;
       if (std::find(walk.flagged.begin(), walk.flagged.end(), v) != walk.flagged.end()) {
         continue;
       }
@@ -214,7 +231,8 @@ void LeakScanner::ScanResource(const json::Value& resource,
   // leak-secret-mismatch: inputs vs outputs, and Kubernetes' copy of the
   // inputs (outputs.__inputs) vs both.
   if (options_.secret_mismatch) {
-    const json::Value* k8s_inputs = outputs != nullptr ? outputs->Find("__inputs") : nullptr;
+    const json::Value* k8s_inputs =
+        outputs != nullptr ? FindLast(*outputs, "__inputs") : nullptr;
     if (k8s_inputs != nullptr && !k8s_inputs->is_object()) k8s_inputs = nullptr;
     struct Side {
       const json::Value* props;
@@ -232,16 +250,16 @@ void LeakScanner::ScanResource(const json::Value& resource,
         if (a == &outs && m.key.StrEquals("__inputs")) continue;
         std::string key = m.key.Str();
         const json::Value* va = &m.value;
-        const json::Value* vb = b->props->Find(key);
+        const json::Value* vb = FindLast(*b->props, key);
         if (vb == nullptr) continue;
         const Side* plain_side = nullptr;
         const Side* secret_side = nullptr;
         const json::Value* plain = nullptr;
-        if (state::IsSecret(*va) && !state::IsSecret(*vb) && !IsEmpty(*vb)) {
+        if (IsSecretObject(*va) && !IsSecretObject(*vb) && !IsEmpty(*vb)) {
           plain_side = b;
           secret_side = a;
           plain = vb;
-        } else if (state::IsSecret(*vb) && !state::IsSecret(*va) && !IsEmpty(*va)) {
+        } else if (IsSecretObject(*vb) && !IsSecretObject(*va) && !IsEmpty(*va)) {
           plain_side = a;
           secret_side = b;
           plain = va;
@@ -276,21 +294,42 @@ void LeakScanner::ScanResource(const json::Value& resource,
     }
   }
 
-  // Value rules over the resource's strings.
-  if (urn != nullptr && urn->is_string()) {
-    auto mark = walk.pointer.PushKey("urn");
-    ScanString(*urn, "urn", false, walk);
-    walk.pointer.Pop(mark);
+  // The URN is a name, not a value: it is never reported as a leak (a
+  // resource named like a tag value or a cluster name is the normal case).
+  // A strong known secret inside it is worth a note, since no redaction can
+  // remove it without breaking every reference to the resource.
+  if (urn != nullptr && urn->is_string() && options_.known_secret &&
+      options_.known_secrets != nullptr) {
+    ids_.clear();
+    std::string text = urn->Str();
+    options_.known_secrets->FindIn(text, &ids_, 1);
+    if (!ids_.empty()) {
+      auto mark = walk.pointer.PushKey("urn");
+      walk.Add(diag::Code::kLeakSecretInName,
+               "the URN contains the plaintext of a secret stored in this "
+               "state (fingerprint " +
+                   options_.fingerprinter->ShortFingerprint(
+                       options_.known_secrets->plaintext(ids_.front())) +
+                   "); a name cannot be redacted without breaking references "
+                   "to it",
+               *urn, false);
+      walk.pointer.Pop(mark);
+    }
   }
   for (std::string_view field : {"id", "importID"}) {
-    const json::Value* v = resource.Find(field);
+    const json::Value* v = FindLast(resource, field);
     if (v == nullptr || !v->is_string()) continue;
     auto mark = walk.pointer.PushKey(field);
     ScanString(*v, field, false, walk);
     walk.pointer.Pop(mark);
   }
-  if (inputs != nullptr) ScanProperties(*inputs, "inputs", walk);
-  if (outputs != nullptr) ScanProperties(*outputs, "outputs", walk);
+  // Every "inputs"/"outputs" member: a shadowed duplicate is still in the
+  // file, and redact --leaks must see its leaks too.
+  for (const json::Member& m : resource.object()) {
+    if (!m.value.is_object()) continue;
+    if (m.key.StrEquals("inputs")) ScanProperties(m.value, "inputs", walk);
+    if (m.key.StrEquals("outputs")) ScanProperties(m.value, "outputs", walk);
+  }
 }
 
 void LeakScanner::ScanProperties(const json::Value& props,
@@ -320,13 +359,28 @@ void LeakScanner::ScanValue(const json::Value& value,
       break;
     }
     case json::Type::kObject: {
-      if (state::IsSecret(value)) return;  // secret: nothing inside is in the clear
+      if (IsSecretObject(value)) return;  // secret: nothing inside is in the clear
+      // A name/value pair ({"name": "DB_PASSWORD", "value": "..."}:
+      // Kubernetes container env, ECS environment and secrets, Elastic
+      // Beanstalk settings) names its value by the sibling "name".
+      const json::Value* pair_name = nullptr;
+      for (const json::Member& m : value.object()) {
+        if ((m.key.StrEquals("name") || m.key.StrEquals("Name")) &&
+            m.value.is_string()) {
+          pair_name = &m.value;
+        }
+      }
       for (const json::Member& m : value.object()) {
         std::string key_scratch;
         std::string_view key = Decoded(m.key, &key_scratch);
         if (key == state::kSigKey) continue;
         auto mark = walk.pointer.PushKey(key);
-        ScanValue(m.value, key, walk);
+        if (pair_name != nullptr && (key == "value" || key == "Value")) {
+          std::string name = pair_name->Str();
+          ScanValue(m.value, name, walk);
+        } else {
+          ScanValue(m.value, key, walk);
+        }
         walk.pointer.Pop(mark);
       }
       break;
@@ -340,7 +394,7 @@ bool LeakScanner::ScanString(const json::Value& value,
                              std::string_view nearest_key, bool by_name,
                              Walk& walk) {
   std::string_view text = Decoded(value, &scratch_);
-  if (text.empty()) return false;
+  if (text.empty() || IsPstatePlaceholder(text)) return false;
   if (options_.known_secret && options_.known_secrets != nullptr) {
     ids_.clear();
     options_.known_secrets->FindIn(text, &ids_, 1);
@@ -356,8 +410,17 @@ bool LeakScanner::ScanString(const json::Value& value,
       return true;
     }
   }
+  // A password hash is not the password, but it can be cracked offline:
+  // its own, lower-severity finding, wherever it is.
+  if (options_.credential_property && scan::IsPasswordHash(text)) {
+    walk.Add(diag::Code::kLeakPasswordHash,
+             "plaintext password hash (fingerprint " +
+                 options_.fingerprinter->ShortFingerprint(text) + ")",
+             value, true);
+    return true;
+  }
   if (options_.credential_property && by_name &&
-      scan::IsPlausibleCredentialValue(text) &&
+      scan::IsPlausibleCredentialValue(text) && !scan::IsEncryptedBlob(text) &&
       !secrets::IsPassphraseCiphertextShape(TrimAscii(text)) && !IsSettingWord(text) &&
       IsCredentialName(nearest_key) &&
       (!IsKubeconfigName(nearest_key) || KubeconfigHasCredential(text))) {
@@ -384,9 +447,10 @@ bool LeakScanner::ScanString(const json::Value& value,
 
 std::optional<std::string> LeakScanner::SecretValueText(const json::Value& secret) {
   std::string payload;
-  if (const json::Value* p = secret.Find("plaintext"); p != nullptr && p->is_string()) {
+  if (const json::Value* p = FindLast(secret, "plaintext");
+      p != nullptr && p->is_string()) {
     payload = p->Str();
-  } else if (const json::Value* c = secret.Find("ciphertext");
+  } else if (const json::Value* c = FindLast(secret, "ciphertext");
              c != nullptr && c->is_string() && options_.decryptor != nullptr &&
              *options_.decryptor) {
     auto decrypted = (*options_.decryptor)(c->Str());

@@ -11,14 +11,51 @@
 #include "pstate/state/state_writer.h"
 
 #include "pstate/secure/leak_scanner.h"
+#include "pstate/secure/secret_object.h"
 
 namespace pstate::secure {
 namespace {
 
 using json::Value;
 
-bool HasSignature(const Value& v) {
-  return v.is_object() && v.Find(state::kSigKey) != nullptr;
+bool HasSignature(const Value& v) { return HasSignatureMember(v); }
+
+/// The resource fields other fields and other resources refer to by value
+/// (pulumi-state-format.md §4). A redaction never changes them: a changed
+/// URN breaks every parent, dependency and provider reference to it.
+constexpr std::string_view kReferenceFields[] = {
+    "urn",          "parent",   "provider",    "dependencies",
+    "propertyDependencies",     "deletedWith", "replaceWith", "id"};
+
+bool IsReferenceField(std::string_view name) {
+  for (std::string_view f : kReferenceFields) {
+    if (name == f) return true;
+  }
+  return false;
+}
+
+/// True when `pointer` (below `base`) is a reference field or inside one.
+bool InReferenceField(std::string_view base, std::string_view pointer) {
+  if (pointer.substr(0, base.size()) != base) return false;
+  pointer.remove_prefix(base.size());
+  if (pointer.empty() || pointer[0] != '/') return false;
+  pointer.remove_prefix(1);
+  return IsReferenceField(pointer.substr(0, pointer.find('/')));
+}
+
+/// Words of a recorded command line that may stay: Pulumi writes the argv
+/// joined by spaces (pkg/backend/snapshot.go, integrity errors), so the
+/// program and its subcommand come first. A kept word is made of lowercase
+/// letters, '/', '.', '_' and '-' (not leading), which excludes flags and
+/// most values; at most two are kept, the rest is redacted.
+bool IsPlainCommandWord(std::string_view word) {
+  if (word.empty() || word[0] == '-') return false;
+  for (char c : word) {
+    bool ok = (c >= 'a' && c <= 'z') || c == '/' || c == '.' || c == '_' ||
+              c == '-';
+    if (!ok) return false;
+  }
+  return true;
 }
 
 /// A string Value whose text needs no escaping (ASCII placeholders).
@@ -120,15 +157,23 @@ class Redactor::LeakHook {
   explicit LeakHook(const KnownSecrets* known)
       : fingerprinter_(secrets::Fingerprinter::WithRandomKey()),
         scanner_(MakeOptions(fingerprinter_, known)) {}
-  void Collect(const Value& resource, std::string_view base_pointer,
-               std::unordered_set<const Value*>* out) {
+  /// Adds the leaking values of `resource` to `out`; returns how many leaks
+  /// sit in reference fields, which are left alone.
+  std::uint64_t Collect(const Value& resource, std::string_view base_pointer,
+                        std::unordered_set<const Value*>* out) {
     leaks_.clear();
     scanner_.ScanResource(resource, base_pointer, &leaks_);
+    std::uint64_t in_references = 0;
     for (const Leak& leak : leaks_) {
+      if (InReferenceField(base_pointer, leak.pointer)) {
+        ++in_references;
+        continue;
+      }
       const Value* v = leak.value;
       if (!v) v = Resolve(resource, base_pointer, leak.pointer);
       if (v) out->insert(v);
     }
+    return in_references;
   }
 
  private:
@@ -188,49 +233,72 @@ Value Redactor::CiphertextFor(const Value& ciphertext, json::Arena& arena,
 
 Value Redactor::PlainFor(const Value& value, json::Arena& arena) {
   if (!options_.fingerprinter) return Literal(kRedactedText, arena, value.offset);
-  // The value's JSON text, as Pulumi's json.Marshal would write it, so a
-  // plain value and an equal plaintext secret get the same fingerprint.
-  scratch_.clear();
-  if (value.is_string()) {
-    std::string decoded = value.Str();
-    scratch_.push_back('"');
-    json::AppendEscaped(decoded, &scratch_, json::EscapeStyle::kHtmlSafe);
-    scratch_.push_back('"');
-  } else if (value.type == json::Type::kTrue) {
-    scratch_ = "true";
-  } else if (value.type == json::Type::kFalse) {
-    scratch_ = "false";
-  } else {
-    scratch_.assign(value.raw());
+  // One definition with scan (FingerprintText): a plain "hunter2", a
+  // plaintext secret "hunter2" and scan's finding for either share the
+  // fingerprint (scan shows its first 12 hex digits).
+  std::string text = FingerprintText(value);
+  Value out =
+      Literal(options_.fingerprinter->Fingerprint(text), arena, value.offset);
+  std::fill(text.begin(), text.end(), '\0');
+  return out;
+}
+
+Value Redactor::PlaintextFor(const Value& plaintext, json::Arena& arena) {
+  if (!options_.fingerprinter) {
+    return Literal(kRedactedPlaintext, arena, plaintext.offset);
   }
-  return Literal(options_.fingerprinter->Fingerprint(scratch_), arena,
-                 value.offset);
+  // The payload is the JSON text of the secret's value: fingerprint that
+  // value as scan and PlainFor do. A payload that is not JSON is taken as
+  // the text itself.
+  std::string payload =
+      plaintext.is_string() ? plaintext.Str() : std::string(plaintext.raw());
+  json::Arena scratch_arena;
+  json::Value tree;
+  std::string text;
+  if (plaintext.is_string() &&
+      parser_.ParseDocument(payload, 0, scratch_arena, &tree) ==
+          json::ParseStatus::kOk) {
+    text = FingerprintText(tree);
+  } else {
+    text = payload;
+  }
+  std::string fp =
+      "\"" + options_.fingerprinter->Fingerprint(text) + "\"";
+  std::fill(payload.begin(), payload.end(), '\0');
+  std::fill(text.begin(), text.end(), '\0');
+  return Literal(fp, arena, plaintext.offset);
 }
 
 std::optional<Value> Redactor::RedactSecret(const Value& value,
                                             json::Arena& arena) {
-  if (!state::IsSecret(value)) return std::nullopt;
+  if (!IsSecretObject(value)) return std::nullopt;
   auto* members = arena.Allocate<json::Member>(value.size);
   std::copy(value.members, value.members + value.size, members);
   for (std::size_t i = 0; i < value.size; ++i) {
     json::Member& m = members[i];
-    if (m.key.StrEquals("ciphertext")) {
+    // Every spelling and every duplicate: Pulumi reads the last one, and
+    // none may keep its text.
+    if (KeyMatches(m.key, "ciphertext")) {
       m.value = CiphertextFor(m.value, arena, false);
-    } else if (m.key.StrEquals("plaintext")) {
-      if (!options_.fingerprinter) {
-        m.value = Literal(kRedactedPlaintext, arena, m.value.offset);
-      } else {
-        std::string text = m.value.is_string() ? m.value.Str()
-                                               : std::string(m.value.raw());
-        std::string fp = "\"" + options_.fingerprinter->Fingerprint(text) + "\"";
-        m.value = Literal(fp, arena, m.value.offset);
-      }
+    } else if (KeyMatches(m.key, "plaintext")) {
+      m.value = PlaintextFor(m.value, arena);
+    } else if (!m.key.StrEquals(state::kSigKey)) {
+      // A member Pulumi ignores may still hold secret objects.
+      m.value = RedactSecretsIn(m.value, arena);
     }
   }
   ++stats_.secrets;
   Value out = value;
   out.members = members;
   return out;
+}
+
+Value Redactor::RedactSecretsIn(const Value& value, json::Arena& arena) {
+  return state::RewriteValue(
+      value, arena, [&](const Value& v, const Value*) -> std::optional<Value> {
+        if (!v.is_object()) return std::nullopt;
+        return RedactSecret(v, arena);
+      });
 }
 
 Value Redactor::RedactPlainTree(const Value& value, json::Arena& arena,
@@ -252,13 +320,21 @@ Value Redactor::RedactResource(const Value& resource, json::Arena& arena,
                                std::string_view base_pointer) {
   leak_values_.clear();
   if (leak_hook_ && resource.is_object()) {
-    leak_hook_->Collect(resource, base_pointer, &leak_values_);
+    stats_.reference_leaks +=
+        leak_hook_->Collect(resource, base_pointer, &leak_values_);
   }
-  const Value* inputs = nullptr;
-  const Value* outputs = nullptr;
-  if (!options_.also.empty() && resource.is_object()) {
-    inputs = resource.Find("inputs");
-    outputs = resource.Find("outputs");
+  // Every "inputs"/"outputs" member, duplicates included.
+  std::unordered_set<const Value*> sections;
+  std::unordered_set<const Value*> references;
+  if (resource.is_object()) {
+    for (const json::Member& m : resource.object()) {
+      if (!options_.also.empty() &&
+          (m.key.StrEquals("inputs") || m.key.StrEquals("outputs"))) {
+        sections.insert(&m.value);
+      }
+      std::string key = m.key.Str();
+      if (IsReferenceField(key)) references.insert(&m.value);
+    }
   }
   auto leak = [&](const Value& v) -> std::optional<Value> {
     if (leak_values_.empty() || !leak_values_.count(&v)) return std::nullopt;
@@ -282,7 +358,10 @@ Value Redactor::RedactResource(const Value& resource, json::Arena& arena,
   return state::RewriteValue(
       resource, arena,
       [&](const Value& v, const Value*) -> std::optional<Value> {
-        if (inputs && (&v == inputs || &v == outputs)) return properties(v);
+        if (sections.count(&v)) return properties(v);
+        // Reference fields keep their text; only a (malformed) secret
+        // object inside one is rewritten.
+        if (references.count(&v)) return RedactSecretsIn(v, arena);
         if (auto secret = RedactSecret(v, arena)) return secret;
         if (auto l = leak(v)) return l;
         return std::nullopt;
@@ -290,13 +369,14 @@ Value Redactor::RedactResource(const Value& resource, json::Arena& arena,
 }
 
 Value Redactor::RedactConfig(const Value& config, json::Arena& arena) {
-  if (!config.is_object()) return config;
+  if (!config.is_object()) return RedactSecretsIn(config, arena);
   return state::RewriteValue(
       config, arena, [&](const Value& v, const Value* key) -> std::optional<Value> {
         if (key && key->StrEquals("secure") && v.is_string()) {
           ++stats_.config_values;
           return CiphertextFor(v, arena, true);
         }
+        if (auto secret = RedactSecret(v, arena)) return secret;
         // Top-level config keys ("ns:name") matching --also.
         if (key && &v != &config && v.is_object() == false &&
             MatchesAlso(*key)) {
@@ -306,60 +386,167 @@ Value Redactor::RedactConfig(const Value& config, json::Arena& arena) {
       });
 }
 
-Value Redactor::RedactProvider(const Value& provider, json::Arena& arena) {
-  if (!provider.is_object()) return provider;
-  if (const Value* type = provider.Find("type"); type && type->is_string()) {
-    provider_ = type->Str();
-  }
-  const Value* state = provider.Find("state");
-  if (!state) return provider;
+Value Redactor::RedactProviderState(const Value& state, json::Arena& arena) {
   return state::RewriteValue(
-      provider, arena, [&](const Value& v, const Value*) -> std::optional<Value> {
-        if (&v != state) return std::nullopt;
-        return state::RewriteValue(
-            v, arena,
-            [&](const Value& s, const Value* skey) -> std::optional<Value> {
-              if (s.is_string()) {
-                ++stats_.provider_values;
-                if (skey && skey->StrEquals("salt") &&
-                    provider_ == "passphrase") {
-                  return Literal(kRedactedSalt, arena, s.offset);
-                }
-                if (skey && skey->StrEquals("encryptedkey")) {
-                  return Literal(kRedactedBase64, arena, s.offset);
-                }
-                return Literal(kRedactedText, arena, s.offset);
-              }
-              if (s.is_number()) {
-                ++stats_.provider_values;
-                Value zero = s;
-                zero.text = "0";
-                zero.size = 1;
-                return zero;
-              }
-              return std::nullopt;
-            });
+      state, arena,
+      [&](const Value& s, const Value* skey) -> std::optional<Value> {
+        if (s.is_string()) {
+          ++stats_.provider_values;
+          if (skey && KeyMatches(*skey, "salt") && provider_ == "passphrase") {
+            return Literal(kRedactedSalt, arena, s.offset);
+          }
+          if (skey && KeyMatches(*skey, "encryptedkey")) {
+            return Literal(kRedactedBase64, arena, s.offset);
+          }
+          return Literal(kRedactedText, arena, s.offset);
+        }
+        if (s.is_number()) {
+          ++stats_.provider_values;
+          Value zero = s;
+          zero.text = "0";
+          zero.size = 1;
+          return zero;
+        }
+        return std::nullopt;
       });
 }
 
+Value Redactor::RedactProvider(const Value& provider, json::Arena& arena) {
+  if (!provider.is_object()) return RedactSecretsIn(provider, arena);
+  // Go keeps the last "type" (and matches the field name without case).
+  for (const json::Member& m : provider.object()) {
+    if (KeyMatches(m.key, "type") && m.value.is_string()) {
+      provider_ = m.value.Str();
+    }
+  }
+  // Every "state" member, duplicates and case variants included: whichever
+  // one Pulumi keeps, none still holds the salt or key.
+  auto* members = arena.Allocate<json::Member>(provider.size);
+  std::copy(provider.members, provider.members + provider.size, members);
+  for (std::size_t i = 0; i < provider.size; ++i) {
+    json::Member& m = members[i];
+    if (KeyMatches(m.key, "state")) {
+      m.value = RedactProviderState(m.value, arena);
+    } else if (!KeyMatches(m.key, "type")) {
+      m.value = RedactSecretsIn(m.value, arena);
+    }
+  }
+  Value out = provider;
+  out.members = members;
+  return out;
+}
+
+Value Redactor::RedactCommand(const Value& command, json::Arena& arena) {
+  std::string text = command.Str();
+  std::string kept;
+  std::size_t pos = 0;
+  int words = 0;
+  while (words < 2) {
+    std::size_t begin = text.find_first_not_of(' ', pos);
+    if (begin == std::string::npos) break;
+    std::size_t end = text.find(' ', begin);
+    std::string_view word =
+        std::string_view(text).substr(begin, end == std::string::npos
+                                                 ? std::string::npos
+                                                 : end - begin);
+    if (!IsPlainCommandWord(word)) break;
+    if (!kept.empty()) kept += ' ';
+    kept += word;
+    ++words;
+    pos = end == std::string::npos ? text.size() : end;
+  }
+  bool rest = text.find_first_not_of(' ', pos) != std::string::npos;
+  std::fill(text.begin(), text.end(), '\0');
+  if (!rest) return command;  // nothing beyond the program and subcommand
+  ++stats_.commands;
+  if (!kept.empty()) kept += ' ';
+  kept += kRedactedText;
+  return arena.MakeString(kept, command.offset);
+}
+
+Value Redactor::RedactIntegrityError(const Value& error, json::Arena& arena) {
+  if (!error.is_object()) return RedactSecretsIn(error, arena);
+  auto* members = arena.Allocate<json::Member>(error.size);
+  std::copy(error.members, error.members + error.size, members);
+  for (std::size_t i = 0; i < error.size; ++i) {
+    json::Member& m = members[i];
+    if (KeyMatches(m.key, "env_vars")) {
+      if (!m.value.is_object()) {
+        m.value = RedactPlainTree(m.value, arena, &stats_.env_vars);
+        continue;
+      }
+      const Value& env = m.value;
+      m.value = state::RewriteValue(
+          env, arena, [&](const Value& e, const Value*) -> std::optional<Value> {
+            if (&e == &env) return std::nullopt;
+            if (e.is_null()) return e;
+            return RedactPlainTree(e, arena, &stats_.env_vars);
+          });
+    } else if (KeyMatches(m.key, "command") && m.value.is_string()) {
+      // The CLI's argv: `-c key=value` and `config set --secret` put
+      // secrets there (F11).
+      m.value = RedactCommand(m.value, arena);
+    } else {
+      m.value = RedactSecretsIn(m.value, arena);
+    }
+  }
+  Value out = error;
+  out.members = members;
+  return out;
+}
+
 Value Redactor::RedactMetadata(const Value& metadata, json::Arena& arena) {
-  if (!metadata.is_object()) return metadata;
-  const Value* error = metadata.Find("integrity_error");
-  if (!error || !error->is_object()) return metadata;
-  const Value* env = error->Find("env_vars");
-  if (!env) return metadata;
+  if (!metadata.is_object()) return RedactSecretsIn(metadata, arena);
+  auto* members = arena.Allocate<json::Member>(metadata.size);
+  std::copy(metadata.members, metadata.members + metadata.size, members);
+  for (std::size_t i = 0; i < metadata.size; ++i) {
+    json::Member& m = members[i];
+    if (KeyMatches(m.key, "integrity_error")) {
+      m.value = RedactIntegrityError(m.value, arena);
+    } else {
+      m.value = RedactSecretsIn(m.value, arena);
+    }
+  }
+  Value out = metadata;
+  out.members = members;
+  return out;
+}
+
+Value Redactor::RedactPendingOperation(const Value& op, json::Arena& arena,
+                                       std::string_view base_pointer) {
+  if (!op.is_object()) return RedactSecretsIn(op, arena);
+  std::string pointer = std::string(base_pointer) + "/resource";
+  auto* members = arena.Allocate<json::Member>(op.size);
+  std::copy(op.members, op.members + op.size, members);
+  for (std::size_t i = 0; i < op.size; ++i) {
+    json::Member& m = members[i];
+    if (KeyMatches(m.key, "resource")) {
+      m.value = RedactResource(m.value, arena, pointer);
+    } else {
+      m.value = RedactSecretsIn(m.value, arena);
+    }
+  }
+  Value out = op;
+  out.members = members;
+  return out;
+}
+
+Value Redactor::RedactAnywhere(const Value& value, json::Arena& arena) {
   return state::RewriteValue(
-      metadata, arena, [&](const Value& v, const Value*) -> std::optional<Value> {
-        if (&v != env) return std::nullopt;
-        if (!v.is_object()) {
-          return RedactPlainTree(v, arena, &stats_.env_vars);
+      value, arena, [&](const Value& v, const Value* key) -> std::optional<Value> {
+        if (auto secret = RedactSecret(v, arena)) return secret;
+        if (key == nullptr) return std::nullopt;
+        if (v.is_object() && KeyMatches(*key, "integrity_error")) {
+          return RedactIntegrityError(v, arena);
         }
-        return state::RewriteValue(
-            v, arena, [&](const Value& e, const Value*) -> std::optional<Value> {
-              if (&e == &v) return std::nullopt;
-              if (e.is_null()) return e;
-              return RedactPlainTree(e, arena, &stats_.env_vars);
-            });
+        if (v.is_object() && KeyMatches(*key, "secrets_providers")) {
+          return RedactProvider(v, arena);
+        }
+        if (v.is_string() && key->StrEquals("secure")) {
+          ++stats_.config_values;
+          return CiphertextFor(v, arena, true);
+        }
+        return std::nullopt;
       });
 }
 
@@ -379,19 +566,16 @@ void Redactor::Process(state::Leaf& leaf, state::Context& context) {
     case state::Role::kResource:
       leaf.value = RedactResource(leaf.value, arena, leaf.pointer);
       break;
-    case state::Role::kPendingOperation: {
-      if (!leaf.value.is_object()) break;
-      const Value* resource = leaf.value.Find("resource");
-      if (!resource) break;
-      std::string pointer = std::string(leaf.pointer) + "/resource";
-      leaf.value = state::RewriteValue(
-          leaf.value, arena, [&](const Value& v, const Value*) -> std::optional<Value> {
-            if (&v == resource) return RedactResource(v, arena, pointer);
-            return std::nullopt;
-          });
+    case state::Role::kPendingOperation:
+      leaf.value = RedactPendingOperation(leaf.value, arena, leaf.pointer);
       break;
-    }
     default:
+      // Snippets, extensions, unknown members, a misshapen container, a
+      // second envelope: Pulumi may read some of them (the DIY backend
+      // reads "checkpoint" even next to "deployment"), so every secret
+      // object anywhere is rewritten (F14), and so are the other secret
+      // places of an envelope found inside them.
+      leaf.value = RedactAnywhere(leaf.value, arena);
       break;
   }
 }

@@ -29,6 +29,7 @@ enum class Code {
   kFieldType,
   kFieldMissing,
   kFieldUnknown,
+  kFieldCase,
   kFieldValue,
   // Envelope.
   kFeaturesUnsupported,
@@ -87,6 +88,8 @@ enum class Code {
   kLeakSecretMismatch,
   kLeakCredentialProperty,
   kLeakCredentialFormat,
+  kLeakPasswordHash,
+  kLeakSecretInName,
 };
 
 struct CodeInfo {

@@ -43,6 +43,9 @@
 //     encrypted, salted or masked modifier anywhere before the head means the
 //     value is not plaintext ("encryptedSecret", "hashedPassword";
 //     "passwordHash" already fails rule 2).
+//  5. A Kubernetes "Kind/version" token ("Secret/v1", "Secret.core/v1",
+//     "apps/v1beta1": the keys of a Helm Release's resourceNames, which list
+//     object names) is a type, not a property: the name is not a credential.
 #ifndef PSTATE_SCAN_CREDENTIAL_NAMES_H_
 #define PSTATE_SCAN_CREDENTIAL_NAMES_H_
 

@@ -16,12 +16,21 @@
 //      is not reported.
 //  leak-known-secret
 //      a non-secret string (a property value at any depth in inputs or
-//      outputs, the `id`, `importID` or the URN) containing the plaintext of a
+//      outputs, the `id` or `importID`) containing the plaintext of a
 //      known secret (KnownSecrets: matchable plaintexts of the whole state).
+//  leak-secret-in-name (note)
+//      the URN contains a known secret. A URN (and so a type token or a
+//      resource name) is never reported as a leak: names repeat values by
+//      design, and no redaction can change one without breaking references.
+//  leak-password-hash (warning)
+//      a non-secret string that is a password hash (scan::IsPasswordHash).
 //  leak-credential-property
 //      a non-secret string under a credential property name
-//      (scan::IsCredentialPropertyName on the nearest member name), plausible
-//      (scan::IsPlausibleCredentialValue), not a passphrase-ciphertext shape,
+//      (scan::IsCredentialPropertyName on the nearest member name; for the
+//      "value" of a name/value pair, the pair's "name": Kubernetes env, ECS
+//      environment/secrets, Elastic Beanstalk settings), plausible
+//      (scan::IsPlausibleCredentialValue), not an application-encrypted blob
+//      (scan::IsEncryptedBlob), not a passphrase-ciphertext shape,
 //      not a setting word (required, optional, enabled, disabled, default,
 //      auto, automatic, manual, managed, inherit, generated, random, ...: the
 //      values of enum-typed properties such as EC2's `httpTokens`);
@@ -31,7 +40,12 @@
 //  leak-credential-format
 //      a well-known credential format (scan::DetectCredentialFormat) inside a
 //      non-secret string in inputs, outputs, `id` or the URN.
-// Anything inside a secret object is secret and never reported. One value
+// Anything inside a secret object is secret and never reported (any
+// signature member saying "secret" makes one, secure/secret_object.h).
+// Placeholders written by `pstate redact` count as empty, so a redacted state
+// scans clean. Duplicate keys: the last "inputs"/"outputs"/... is the one
+// compared (Go's choice); every "inputs"/"outputs" member is searched. One
+// value
 // gets at most one finding: a property flagged by a structural rule
 // (additional-secret-output, mismatch) is not searched further, and for a
 // string the first of known-secret, credential-property, credential-format
@@ -39,8 +53,10 @@
 //
 // Messages name the kind and the property, never the value: a value is
 // described by a 12-hex-digit keyed fingerprint (secrets::Fingerprinter::
-// ShortFingerprint of the decoded string, or of the compact JSON text for a
-// non-string), so equal values give equal fingerprints within a run.
+// ShortFingerprint of FingerprintText), so equal values give equal
+// fingerprints within a run. Every known plaintext in the finding's URN,
+// pointer and message is replaced by KnownSecrets::Mask's "***", so a
+// secret that is also a name or a key is never printed.
 #ifndef PSTATE_SECURE_LEAK_SCANNER_H_
 #define PSTATE_SECURE_LEAK_SCANNER_H_
 
@@ -127,8 +143,13 @@ class LeakScanner {
   std::unordered_map<std::string, bool, StringHash, std::equal_to<>> name_cache_;
 };
 
-/// Short fingerprint of a value: the decoded string, or the compact JSON text
-/// for other types (used by the scanner; exposed for tests and redact).
+/// The text a value is fingerprinted over, the one definition scan and
+/// redact share: the decoded string for a string, the compact JSON text
+/// (keys in document order) for any other value.
+std::string FingerprintText(const json::Value& value);
+
+/// Short fingerprint of a value: the first 12 hex digits of the HMAC of
+/// FingerprintText (used by the scanner; exposed for tests and redact).
 std::string ValueFingerprint(const secrets::Fingerprinter& fingerprinter,
                              const json::Value& value);
 

@@ -2,17 +2,29 @@
 // without its secrets, while `pstate verify` still accepts it.
 //
 // What is replaced (pulumi-state-format.md §3, §5):
-//  - every secret object keeps its signature and key order, but the string
-//    under "ciphertext" or "plaintext" becomes a placeholder (or a keyed
-//    fingerprint, see RedactOptions::fingerprinter);
+//  - every secret object, wherever it sits in the file (resources, pending
+//    operations, snippets, extensions, unknown members, a second envelope,
+//    inside another secret's members), keeps its signature and key order,
+//    but every "ciphertext" or "plaintext" member (duplicates and case
+//    variants included) becomes a placeholder (or a keyed fingerprint, see
+//    RedactOptions::fingerprinter). An object is a secret when any of its
+//    signature members says so (secure/secret_object.h), so a duplicate
+//    signature key cannot hide one;
 //  - the secrets provider keeps its "type"; every string and number under
 //    its "state" is replaced (booleans and null stay: they are settings,
 //    not secrets). A passphrase "salt" becomes kRedactedSalt and a cloud
 //    "encryptedkey" kRedactedBase64, so both keep the shape verify checks;
 //  - checkpoint "config": every {"secure": "..."} value;
-//  - metadata.integrity_error.env_vars: every value;
+//  - metadata.integrity_error.env_vars: every value; .command (Pulumi's
+//    argv): everything after the program and subcommand words;
 //  - optionally plain values under property names matching a glob, and the
 //    values the leak scanner reports.
+// Reference fields (urn, parent, provider, dependencies,
+// propertyDependencies, deletedWith, replaceWith, id) are never changed, even
+// when the leak scanner reports a secret inside one: rewriting them would
+// break the state. Such leaks are counted in RedactStats::reference_leaks so
+// the command can say so. Duplicate keys: every occurrence is rewritten, so
+// the output is safe whichever one a reader keeps.
 // Everything else is shared with the input, so it is written back exactly.
 #ifndef PSTATE_SECURE_REDACTOR_H_
 #define PSTATE_SECURE_REDACTOR_H_
@@ -24,6 +36,7 @@
 #include <unordered_set>
 #include <vector>
 
+#include "pstate/json/parser.h"
 #include "pstate/json/value.h"
 #include "pstate/secrets/fingerprint.h"
 #include "pstate/secure/known_secrets.h"
@@ -58,10 +71,13 @@ struct RedactOptions {
   ///    ciphertext, written in the provider's ciphertext shape
   ///    ("v1:AAAAAAAAAAAAAAAA:<base64 of the 32 bytes>", or plain base64 for
   ///    service and b64 states);
-  ///  - plaintexts: the JSON text "\"hmac-sha256:<hex>\"" of the plaintext;
+  ///  - plaintexts: the JSON text "\"hmac-sha256:<hex>\"" of the HMAC of the
+  ///    secret's value as FingerprintText defines it (the decoded string, or
+  ///    compact JSON for other values);
   ///  - env vars, --also values and leaks: the string "hmac-sha256:<hex>" of
-  ///    the value's JSON text (so a plain "hunter2" and a plaintext secret
-  ///    "hunter2" fingerprint alike).
+  ///    the same FingerprintText. A plain "hunter2" and a plaintext secret
+  ///    "hunter2" fingerprint alike, and `pstate scan` with the same key
+  ///    shows the first 12 hex digits of that HMAC.
   /// The provider's state always gets fixed placeholders.
   std::optional<secrets::Fingerprinter> fingerprinter;
   /// Shell-style globs (`*`, `?`, case-insensitive) on property names: plain
@@ -84,6 +100,11 @@ struct RedactStats {
   std::uint64_t env_vars = 0;
   std::uint64_t also_values = 0;
   std::uint64_t leak_values = 0;
+  /// integrity_error.command values cut back to program and subcommand.
+  std::uint64_t commands = 0;
+  /// With `leaks`: leaks inside reference fields (a secret embedded in a
+  /// URN or id), reported by the scanner but deliberately left in place.
+  std::uint64_t reference_leaks = 0;
 };
 
 /// A state::StateWriter pass. One instance per input; not thread-safe.
@@ -105,10 +126,25 @@ class Redactor {
                              std::string_view base_pointer);
   json::Value RedactConfig(const json::Value& config, json::Arena& arena);
   json::Value RedactProvider(const json::Value& provider, json::Arena& arena);
+  json::Value RedactProviderState(const json::Value& state,
+                                  json::Arena& arena);
   json::Value RedactMetadata(const json::Value& metadata, json::Arena& arena);
+  json::Value RedactIntegrityError(const json::Value& error,
+                                   json::Arena& arena);
+  json::Value RedactCommand(const json::Value& command, json::Arena& arena);
+  json::Value RedactPendingOperation(const json::Value& op, json::Arena& arena,
+                                     std::string_view base_pointer);
   /// The replacement for a secret object (nullopt when it is not one).
   std::optional<json::Value> RedactSecret(const json::Value& value,
                                           json::Arena& arena);
+  /// For a leaf outside the modelled places: every secret object, and any
+  /// integrity_error, secrets_providers or {"secure": ...} config value
+  /// found at any depth (a second envelope), redacted.
+  json::Value RedactAnywhere(const json::Value& value, json::Arena& arena);
+  /// `value` with every secret object in it (at any depth) redacted.
+  json::Value RedactSecretsIn(const json::Value& value, json::Arena& arena);
+  /// The replacement for a secret's "plaintext" member.
+  json::Value PlaintextFor(const json::Value& plaintext, json::Arena& arena);
   /// A ciphertext-shaped replacement for the ciphertext `escaped`.
   json::Value CiphertextFor(const json::Value& ciphertext, json::Arena& arena,
                             bool config);
@@ -126,6 +162,7 @@ class Redactor {
   LeakHook* leak_hook_ = nullptr;
   std::unordered_set<const json::Value*> leak_values_;
   std::string scratch_;
+  json::Parser parser_;
 };
 
 /// Shell-style glob match: `*` any run of bytes, `?` one byte; ASCII letters

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -24,8 +25,18 @@ std::vector<std::size_t> Find(const KnownSecrets& known, std::string_view text,
 }
 
 TEST(MatchableSecret, RejectsShortCommonAndReferenceValues) {
-  EXPECT_TRUE(IsMatchableSecret("hunter2"));
-  EXPECT_TRUE(IsMatchableSecret("changeme"));
+  EXPECT_TRUE(IsMatchableSecret("hunter2-Xq"));
+  EXPECT_TRUE(IsMatchableSecret("q9Zx3Lk_wP0"));
+  // Too weak to mean anything when found elsewhere: words, names, short.
+  EXPECT_FALSE(IsMatchableSecret("hunter2"));
+  EXPECT_FALSE(IsMatchableSecret("changeme"));
+  EXPECT_FALSE(IsMatchableSecret("Private"));
+  EXPECT_FALSE(IsMatchableSecret("production"));
+  EXPECT_FALSE(IsMatchableSecret("aaaaaaaa11"));
+  // pstate's own placeholders.
+  EXPECT_FALSE(IsMatchableSecret("[redacted by pstate]"));
+  EXPECT_FALSE(IsMatchableSecret(
+      "hmac-sha256:00112233445566778899aabbccddeeff00112233445566778899aabbccddeeff"));
   EXPECT_FALSE(IsMatchableSecret("abc12"));  // shorter than 6 bytes
   EXPECT_FALSE(IsMatchableSecret("true"));
   EXPECT_FALSE(IsMatchableSecret("123456789"));  // numbers
@@ -37,27 +48,37 @@ TEST(MatchableSecret, RejectsShortCommonAndReferenceValues) {
 
 TEST(KnownSecrets, AddDeduplicatesAndFiltersUnmatchable) {
   KnownSecrets known;
-  EXPECT_TRUE(known.Add("hunter2"));
-  EXPECT_FALSE(known.Add("hunter2"));
+  EXPECT_TRUE(known.Add("hunter2-Xq"));
+  EXPECT_FALSE(known.Add("hunter2-Xq"));
   EXPECT_FALSE(known.Add("true"));
+  EXPECT_FALSE(known.Add("production"));  // kept for masking only
   EXPECT_EQ(known.size(), 1u);
-  EXPECT_TRUE(known.Contains("hunter2"));
+  EXPECT_TRUE(known.Contains("hunter2-Xq"));
   EXPECT_FALSE(known.Contains("hunter"));
+  EXPECT_FALSE(known.Contains("production"));
 }
 
 TEST(KnownSecrets, FindsShortAndLongPatternsAnywhere) {
   KnownSecrets known;
-  ASSERT_TRUE(known.Add("hunter2"));
-  std::string pem = "-----BEGIN RSA PRIVATE KEY-----\n" + std::string(200, 'Q') +
+  ASSERT_TRUE(known.Add("hunter2-Xq"));
+  // A key body as random as a real one (the strength rule needs entropy).
+  std::string body;
+  std::uint32_t x = 12345;
+  for (int i = 0; i < 200; ++i) {
+    x = x * 1103515245u + 12345u;
+    body.push_back("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
+                       [(x >> 16) & 63]);
+  }
+  std::string pem = "-----BEGIN RSA PRIVATE KEY-----\n" + body +
                     "zz9\n-----END RSA PRIVATE KEY-----\n";
   ASSERT_TRUE(known.Add(pem));
-  EXPECT_EQ(Find(known, "hunter2"), (std::vector<std::size_t>{0}));
-  EXPECT_EQ(Find(known, "user=app pass=hunter2;"), (std::vector<std::size_t>{0}));
+  EXPECT_EQ(Find(known, "hunter2-Xq"), (std::vector<std::size_t>{0}));
+  EXPECT_EQ(Find(known, "user=app pass=hunter2-Xq;"), (std::vector<std::size_t>{0}));
   EXPECT_EQ(Find(known, "key: " + pem + " end"), (std::vector<std::size_t>{1}));
-  EXPECT_EQ(Find(known, "hunter2 and " + pem), (std::vector<std::size_t>{0, 1}));
+  EXPECT_EQ(Find(known, "hunter2-Xq and " + pem), (std::vector<std::size_t>{0, 1}));
   // Negative: a prefix, a near miss and a truncated long pattern.
-  EXPECT_TRUE(Find(known, "hunter").empty());
-  EXPECT_TRUE(Find(known, "hunter3 huntex2").empty());
+  EXPECT_TRUE(Find(known, "hunter2-X").empty());
+  EXPECT_TRUE(Find(known, "hunter3-Xq huntex2-Xq").empty());
   EXPECT_TRUE(Find(known, pem.substr(0, pem.size() - 2)).empty());
   std::string altered = pem;
   altered[100] = 'R';
@@ -67,7 +88,8 @@ TEST(KnownSecrets, FindsShortAndLongPatternsAnywhere) {
 TEST(KnownSecrets, PatternsSharingAWindowAreAllVerified) {
   KnownSecrets known;
   // Same middle 32 bytes, different ends.
-  std::string middle(40, 'm');
+  std::string middle;
+  for (int i = 0; i < 5; ++i) middle += "Mx7-Qz9+";
   ASSERT_TRUE(known.Add("aaaa" + middle + "aaaa"));
   ASSERT_TRUE(known.Add("bbbb" + middle + "bbbb"));
   EXPECT_EQ(Find(known, "x bbbb" + middle + "bbbb y"), (std::vector<std::size_t>{1}));
@@ -77,11 +99,12 @@ TEST(KnownSecrets, PatternsSharingAWindowAreAllVerified) {
 
 TEST(KnownSecrets, OverlappingPatternsAndFailureLinks) {
   KnownSecrets known;
-  ASSERT_TRUE(known.Add("abcabd"));
-  ASSERT_TRUE(known.Add("cabdxy"));
-  ASSERT_TRUE(known.Add("bdxyzz"));
-  EXPECT_EQ(Find(known, "abcabcabdxyzz"), (std::vector<std::size_t>{0, 1, 2}));
-  EXPECT_EQ(Find(known, "abcabcabdxyzz", 1).size(), 1u);
+  ASSERT_TRUE(known.Add("Ab1-Ab2-Cd"));
+  ASSERT_TRUE(known.Add("Ab2-Cd3-Ef"));
+  ASSERT_TRUE(known.Add("Cd3-Ef4-Gh"));
+  EXPECT_EQ(Find(known, "Ab1-Ab1-Ab2-Cd3-Ef4-Gh"),
+            (std::vector<std::size_t>{0, 1, 2}));
+  EXPECT_EQ(Find(known, "Ab1-Ab1-Ab2-Cd3-Ef4-Gh", 1).size(), 1u);
 }
 
 TEST(KnownSecrets, AddsAfterSearchesAreFound) {
@@ -122,14 +145,17 @@ TEST(SecretCollector, PlaintextStringObjectAndNestedSecrets) {
   // A nested secret inside a payload keeps its JSON text in `ciphertext`.
   std::string inner = SecretObject("ciphertext", "\"nested-secret\"");
   std::string object_payload =
-      "{\"user\":\"admin-user\",\"n\":123456789,\"inner\":" + inner + "}";
+      "{\"user\":\"admin-user\",\"password\":\"Adm1n-pass!\","
+      "\"n\":123456789,\"inner\":" + inner + "}";
   std::string doc = "{\"inputs\":{\"a\":" + SecretObject("plaintext", "\"hunter2-pw\"") +
                     ",\"b\":[" + SecretObject("plaintext", object_payload) +
                     "],\"c\":\"not-a-secret\"}}";
   json::Arena arena;
   collector.Collect(ParseOrDie(doc, arena));
   EXPECT_TRUE(known.Contains("hunter2-pw"));
-  EXPECT_TRUE(known.Contains("admin-user"));
+  // Inside a structured secret only credential-named strings are seeded.
+  EXPECT_FALSE(known.Contains("admin-user"));
+  EXPECT_TRUE(known.Contains("Adm1n-pass!"));
   EXPECT_TRUE(known.Contains("nested-secret"));
   EXPECT_FALSE(known.Contains("not-a-secret"));
   EXPECT_FALSE(known.Contains("123456789"));

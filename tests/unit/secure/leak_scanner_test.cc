@@ -164,11 +164,137 @@ TEST_F(LeakScannerTest, KnownSecretInsideStringsUrnAndDeepValues) {
       "\"inputs\":{\"cfg\":{\"list\":[\"a\",\"conn=x;pw=my-db-password-1;\"]}},"
       "\"outputs\":{\"k\":\"my-db-password-1\"}}");
   ASSERT_EQ(leaks.size(), 3u);
+  // A URN is a name: a note, never a leak, and the URN is printed masked.
   EXPECT_EQ(leaks[0].pointer, "/deployment/resources/0/urn");
+  EXPECT_EQ(leaks[0].code, diag::Code::kLeakSecretInName);
   EXPECT_EQ(leaks[1].pointer, "/deployment/resources/0/inputs/cfg/list/1");
   EXPECT_NE(leaks[1].message.find("contains"), std::string::npos);
   EXPECT_EQ(leaks[2].pointer, "/deployment/resources/0/outputs/k");
-  for (const Leak& l : leaks) EXPECT_EQ(l.code, diag::Code::kLeakKnownSecret);
+  for (std::size_t i = 1; i < leaks.size(); ++i) {
+    EXPECT_EQ(leaks[i].code, diag::Code::kLeakKnownSecret);
+  }
+  for (const Leak& l : leaks) {
+    EXPECT_EQ(l.urn, "urn:pulumi:dev::proj::t:m:R::***");
+  }
+}
+
+// ---- F5: identifiers that contain a secret are printed masked
+
+TEST_F(LeakScannerTest, SecretInKeysAndNamesIsMasked) {
+  // A map key equal to a secret, a credential-named property whose name
+  // holds a secret, and a weak secret (too weak to search for) that is
+  // also the stack name.
+  known_.Add("keyleak-SECRET-S04");
+  known_.Add("production");
+  auto leaks = Scan(
+      "{\"urn\":\"urn:pulumi:production::proj::t:m:R::n\",\"type\":\"t:m:R\","
+      "\"inputs\":{\"m\":{\"keyleak-SECRET-S04\":{\"apiToken\":\"tok-Zq81xWvB3\"}},"
+      "\"keyleak-SECRET-S04_password\":\"Pw-Zq81xWvB3q\"}}");
+  ASSERT_EQ(leaks.size(), 2u);
+  for (const Leak& l : leaks) {
+    for (const std::string* text : {&l.message, &l.pointer, &l.urn}) {
+      EXPECT_EQ(text->find("keyleak-SECRET-S04"), std::string::npos) << l.pointer;
+      EXPECT_EQ(text->find("production"), std::string::npos);
+    }
+    EXPECT_EQ(l.urn, "urn:pulumi:***::proj::t:m:R::n");
+  }
+  EXPECT_EQ(leaks[0].pointer, "/deployment/resources/0/inputs/m/***/apiToken");
+  EXPECT_EQ(leaks[1].message.find("\"***_password\""), 9u) << "property name masked";
+}
+
+// ---- §5: real states
+
+TEST_F(LeakScannerTest, StructuredSecretsDoNotFloodKnownSecret) {
+  // awsx marks tagsAll secret; pulumi-kubernetes marks a Helm Release's
+  // __inputs secret. Their names, tags and chart data are everywhere.
+  std::string tags =
+      "{\"Name\":\"prod-eks-cluster-01\",\"Tier\":\"Private\"}";
+  std::string helm =
+      "{\"namespace\":\"ingress-system-01\",\"chart\":\"ingress-nginx-4\","
+      "\"repositoryOpts\":{\"repo\":\"https://kubernetes.github.io/ingress-nginx\"},"
+      "\"values\":{\"auth\":{\"password\":\"Helm-Pa55-word\"}}}";
+  auto leaks = Scan(
+      "{\"urn\":\"urn:pulumi:dev::proj::aws:eks/cluster:Cluster::prod-eks-cluster-01\","
+      "\"type\":\"aws:eks/cluster:Cluster\",\"custom\":true,"
+      "\"id\":\"prod-eks-cluster-01\",\"inputs\":{\"tags\":{\"Name\":"
+      "\"prod-eks-cluster-01\",\"Tier\":\"Private\"},\"ns\":\"ingress-system-01\","
+      "\"copy\":\"Helm-Pa55-word\"},\"outputs\":{\"tagsAll\":" +
+      Plain(tags) + ",\"__inputs\":" + Plain(helm) +
+      ",\"chart\":\"ingress-nginx-4\"}}");
+  ASSERT_EQ(leaks.size(), 1u) << leaks[0].pointer;
+  EXPECT_EQ(leaks[0].code, diag::Code::kLeakKnownSecret);
+  EXPECT_EQ(leaks[0].pointer, "/deployment/resources/0/inputs/copy");
+}
+
+TEST_F(LeakScannerTest, NameValuePairsUseTheSiblingName) {
+  auto leaks = Scan(Resource(
+      "{\"containers\":[{\"env\":[{\"name\":\"DB_PASSWORD\",\"value\":\"k8s-Pa55word\"},"
+      "{\"name\":\"LOG_LEVEL\",\"value\":\"verbose-debug\"}]}],"
+      "\"containerDefinitions\":[{\"environment\":[{\"name\":\"API_TOKEN\","
+      "\"value\":\"ecs-T0ken-value\"}],\"secrets\":[{\"name\":\"DB_PASSWORD\","
+      "\"valueFrom\":\"arn:aws:ssm:us-east-1:1:parameter/db\"}]}]}",
+      "{\"allSettings\":[{\"namespace\":\"aws:elasticbeanstalk:application:environment\","
+      "\"name\":\"SECRET_KEY\",\"value\":\"eb-S3cret-value\"}]}"));
+  ASSERT_EQ(leaks.size(), 3u);
+  for (const Leak& l : leaks) EXPECT_EQ(l.code, diag::Code::kLeakCredentialProperty);
+  EXPECT_EQ(leaks[0].pointer,
+            "/deployment/resources/0/inputs/containers/0/env/0/value");
+  EXPECT_NE(leaks[0].message.find("\"DB_PASSWORD\""), std::string::npos);
+  EXPECT_EQ(leaks[1].pointer,
+            "/deployment/resources/0/inputs/containerDefinitions/0/environment/0/value");
+  EXPECT_EQ(leaks[2].pointer, "/deployment/resources/0/outputs/allSettings/0/value");
+}
+
+TEST_F(LeakScannerTest, HelmResourceNamesAreNotCredentials) {
+  auto leaks = Scan(Resource(
+      "{}", "{\"resourceNames\":{\"Secret/v1\":[\"ingress/ingress-nginx-admission\"],"
+            "\"Secret.core/v1\":[\"ingress/tls-cert-store\"]}}"));
+  EXPECT_TRUE(leaks.empty()) << leaks[0].pointer;
+}
+
+TEST_F(LeakScannerTest, PasswordHashesAreTheirOwnWarning) {
+  auto leaks = Scan(Resource(
+      "{\"password\":\"$2b$12$R9h/cIPz0gi.URNNX3kh2OPST9/PgBkqquzi.Ss7KIUgO2t0jWMUW\","
+      "\"adminPassword\":\"$argon2id$v=19$m=65536,t=3,p=4$c2FsdHNhbHQ$RdescudvJCsgt3ub+b+dWRWJTmaaJObG\","
+      "\"rootPassword\":\"$6$rounds=5000$saltsalt$Xf0mQ1n8C2lxPZk2lq6Rk3Gs1vyMdxq.8XxRkNw0wJ2\","
+      "\"userPassword\":\"pbkdf2_sha256$600000$c2FsdA$Zm9vYmFyYmF6cXV4cXV1eA==\"}",
+      "{\"dbPassword\":\"ENC[AES256_GCM,data:Zm9vYmFy,iv:YWJj,tag:ZGVm,type:str]\","
+      "\"vaultPassword\":\"vault:v1:8SDd3WHDOjf7mq69CyCqYjBXAiQQAVZRkFM13ok481zoCmHnSeDX9vyf7w==\"}"));
+  ASSERT_EQ(leaks.size(), 4u);
+  for (const Leak& l : leaks) EXPECT_EQ(l.code, diag::Code::kLeakPasswordHash);
+  EXPECT_EQ(diag::Info(diag::Code::kLeakPasswordHash).severity, diag::Severity::kWarning);
+}
+
+TEST_F(LeakScannerTest, RedactionPlaceholdersScanClean) {
+  // What `pstate redact --leaks` leaves behind is not a leak (B9).
+  auto leaks = Scan(Resource(
+      "{\"contentType\":" + Plain("\"[redacted by pstate]\"") +
+          ",\"token\":\"[redacted by pstate]\"}",
+      "{\"contentType\":\"[redacted by pstate]\",\"result\":\"hmac-sha256:"
+      "00112233445566778899aabbccddeeff00112233445566778899aabbccddeeff\","
+      "\"apiKey\":\"hmac-sha256:00112233445566778899aabbccddeeff00112233445566778899aabbccddeeff\"}",
+      ",\"additionalSecretOutputs\":[\"result\"]"));
+  EXPECT_TRUE(leaks.empty()) << leaks[0].pointer;
+}
+
+TEST_F(LeakScannerTest, DuplicateOutputsAreAllScanned) {
+  // Go keeps the last "outputs" (S08); the first is still in the file.
+  auto leaks = Scan(
+      "{\"urn\":\"urn:pulumi:dev::proj::t:m:R::n\",\"type\":\"t:m:R\","
+      "\"outputs\":{\"password\":\"Zx9!kq2LmP0wQrT-first\"},"
+      "\"outputs\":{\"password\":\"Zx9!kq2LmP0wQrT-R28\"}}");
+  ASSERT_EQ(leaks.size(), 2u);
+  EXPECT_EQ(leaks[1].code, diag::Code::kLeakCredentialProperty);
+}
+
+TEST_F(LeakScannerTest, DuplicateSignatureKeyStillASecret) {
+  // First signature says asset, the last (Go's) says secret: nothing inside
+  // is reported as a plaintext credential.
+  auto leaks = Scan(Resource(
+      "{}", "{\"password\":{\"4dabf18193072939515e22adb298388d\":"
+            "\"c44067f5952c0a294b673a41bacd8c17\",\"4dabf18193072939515e22adb298388d\":"
+            "\"1b47061264138c4ac30d75fd1eb44270\",\"plaintext\":\"\\\"dup-Sig-S3cret\\\"\"}}"));
+  EXPECT_TRUE(leaks.empty()) << leaks[0].pointer;
 }
 
 TEST_F(LeakScannerTest, KnownSecretNegatives) {

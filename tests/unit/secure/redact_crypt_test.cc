@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -11,6 +12,7 @@
 
 #include "pstate/secrets/passphrase.h"
 #include "pstate/secure/crypt_pass.h"
+#include "pstate/secure/known_secrets.h"
 #include "pstate/secure/redactor.h"
 #include "pstate/secure/rewrite.h"
 
@@ -262,8 +264,11 @@ TEST_F(SecureTest, FingerprintsStableUnderOneKeyDifferentUnderTwo) {
   ExpectNoPlaintext(a, "fingerprinted");
   EXPECT_EQ(a, b);
   EXPECT_NE(a, c);
-  // The two equal "hunter2-s3cret" secrets share one fingerprint.
-  std::string fp = key1->Fingerprint("\"hunter2-s3cret\"");
+  // The two equal "hunter2-s3cret" secrets share one fingerprint: the HMAC
+  // of the decoded value, the definition scan uses too (B9, D1).
+  std::string fp = key1->Fingerprint("hunter2-s3cret");
+  EXPECT_EQ(fp.substr(std::strlen(secrets::kFingerprintPrefix), 12),
+            key1->ShortFingerprint("hunter2-s3cret"));
   std::size_t first = a.find(fp);
   ASSERT_NE(first, std::string::npos);
   EXPECT_NE(a.find(fp, first + 1), std::string::npos);
@@ -272,6 +277,165 @@ TEST_F(SecureTest, FingerprintsStableUnderOneKeyDifferentUnderTwo) {
   ASSERT_TRUE(Redact(kDir / "passphrase.json", tmp_ / "3.json", o1).ok());
   EXPECT_NE(ReadFile(tmp_ / "3.json").find("\"v1:AAAAAAAAAAAAAAAA:"),
             std::string::npos);
+}
+
+// ---- hostile shapes (review F3, F6, F11, F14, F15)
+
+constexpr char kSecretSig[] =
+    "\"4dabf18193072939515e22adb298388d\":\"1b47061264138c4ac30d75fd1eb44270\"";
+constexpr char kAssetSig[] =
+    "\"4dabf18193072939515e22adb298388d\":\"c44067f5952c0a294b673a41bacd8c17\"";
+
+std::string PlainSecret(std::string_view word) {
+  return std::string("{") + kSecretSig + ",\"plaintext\":\"\\\"" +
+         std::string(word) + "\\\"\"}";
+}
+
+/// An export whose one resource has `outputs`, plus `extra` deployment
+/// members and `root` root members.
+std::string Export(const std::string& outputs, const std::string& extra = "",
+                   const std::string& root = "") {
+  return "{\"version\":3," + root +
+         "\"deployment\":{\"manifest\":{\"time\":\"2024-01-01T00:00:00Z\","
+         "\"magic\":\"\",\"version\":\"\"},\"secrets_providers\":{\"type\":"
+         "\"b64\"},\"resources\":[{\"urn\":\"urn:pulumi:dev::p::pulumi:pulumi:"
+         "Stack::p-dev\",\"custom\":false,\"type\":\"pulumi:pulumi:Stack\","
+         "\"outputs\":" + outputs + "}]" + extra + "}}";
+}
+
+TEST_F(SecureTest, RedactRewritesEverySecretWhereverItIs) {
+  // Duplicate signature key (first asset, last secret: Go's reading),
+  // duplicate plaintext members, a secret inside a secret's extra member,
+  // and secrets in snippets, extensions, unknown members, a misshapen
+  // container, a pending operation's other fields, a duplicate provider
+  // state and a second "checkpoint" envelope.
+  std::string dup_sig = std::string("{") + kAssetSig + "," + kSecretSig +
+                        ",\"plaintext\":\"\\\"dupsig-SECRET-a1\\\"\"}";
+  std::string dup_plain = std::string("{") + kSecretSig +
+                          ",\"plaintext\":\"\\\"dupfirst-SECRET-a2\\\"\","
+                          "\"plaintext\":\"\\\"duplast-SECRET-a3\\\"\","
+                          "\"extra\":" + PlainSecret("inner-SECRET-a4") + "}";
+  std::string extra =
+      ",\"snippets\":[{\"uuid\":\"u\",\"x\":" + PlainSecret("snippet-SECRET-b1") +
+      "}],\"extensions\":{\"e\":" + PlainSecret("ext-SECRET-b2") +
+      "},\"unknownMember\":" + PlainSecret("unknown-SECRET-b3") +
+      ",\"pending_operations\":[{\"type\":\"creating\",\"resource\":{\"urn\":"
+      "\"urn:pulumi:dev::p::t:m:R::r\",\"type\":\"t:m:R\",\"custom\":true,"
+      "\"outputs\":{\"a\":" + PlainSecret("pendres-SECRET-b4") + "}},"
+      "\"resource\":{\"urn\":\"urn:pulumi:dev::p::t:m:R::r\",\"type\":\"t:m:R\","
+      "\"custom\":true,\"outputs\":{\"a\":" + PlainSecret("pendres2-SECRET-b5") +
+      "}},\"other\":" + PlainSecret("opextra-SECRET-b6") + "}],"
+      "\"metadata\":{\"integrity_error\":{\"command\":\"pulumi up -c "
+      "db:password=cmdline-SECRET-c1\",\"env_vars\":{\"A\":\"envfirst-SECRET-c2\"},"
+      "\"env_vars\":{\"A\":\"envlast-SECRET-c3\"}}}";
+  std::string root =
+      "\"checkpoint\":{\"stack\":\"dev\",\"latest\":{\"resources\":[{\"urn\":"
+      "\"urn:pulumi:dev::p::t:m:R::c\",\"outputs\":{\"a\":" +
+      PlainSecret("bothenv-SECRET-d1") + "}}]}},";
+  std::string state = Export(
+      "{\"a\":" + dup_sig + ",\"b\":" + dup_plain + "}", extra, root);
+  fs::path in = tmp_ / "in.json";
+  std::ofstream(in) << state;
+  RedactStats stats;
+  ASSERT_TRUE(Redact(in, tmp_ / "out.json", {}, &stats).ok());
+  std::string out = ReadFile(tmp_ / "out.json");
+  for (const char* p :
+       {"dupsig-SECRET-a1", "dupfirst-SECRET-a2", "duplast-SECRET-a3",
+        "inner-SECRET-a4", "snippet-SECRET-b1", "ext-SECRET-b2",
+        "unknown-SECRET-b3", "pendres-SECRET-b4", "pendres2-SECRET-b5",
+        "opextra-SECRET-b6", "cmdline-SECRET-c1", "envfirst-SECRET-c2",
+        "envlast-SECRET-c3", "bothenv-SECRET-d1"}) {
+    EXPECT_EQ(out.find(p), std::string::npos) << "a planted secret survived";
+  }
+  // Argv: program and subcommand stay for verify's message.
+  EXPECT_NE(out.find("\"pulumi up [redacted by pstate]\""), std::string::npos);
+  EXPECT_EQ(stats.commands, 1u);
+}
+
+TEST_F(SecureTest, RedactDuplicateProviderStateKeepsNoSalt) {
+  std::string state =
+      "{\"version\":3,\"deployment\":{\"manifest\":{\"time\":"
+      "\"2024-01-01T00:00:00Z\",\"magic\":\"\",\"version\":\"\"},"
+      "\"secrets_providers\":{\"type\":\"passphrase\",\"state\":{\"salt\":"
+      "\"v1:AAAAAAAAAAA=:first\"},\"State\":{\"salt\":\"v1:A87qv3df9vE=:last\"}},"
+      "\"resources\":[]}}";
+  fs::path in = tmp_ / "in.json";
+  std::ofstream(in) << state;
+  ASSERT_TRUE(Redact(in, tmp_ / "out.json", {}).ok());
+  std::string out = ReadFile(tmp_ / "out.json");
+  EXPECT_EQ(out.find("A87qv3df9vE"), std::string::npos);
+  EXPECT_EQ(out.find(":first"), std::string::npos);
+}
+
+TEST_F(SecureTest, RedactLeaksNeverTouchesReferenceFields) {
+  // The URN, id and dependencies hold a secret's plaintext (pulumi#8946
+  // style): --leaks redacts the secret and plain copies in values, keeps
+  // every reference as it is and counts them.
+  std::string state =
+      "{\"version\":3,\"deployment\":{\"manifest\":{\"time\":"
+      "\"2024-01-01T00:00:00Z\",\"magic\":\"\",\"version\":\"\"},"
+      "\"resources\":[{\"urn\":\"urn:pulumi:dev::p::random:index/randomId:"
+      "RandomId::k-Zq81xWvQ\",\"custom\":true,\"id\":\"k-Zq81xWvQ\",\"type\":"
+      "\"random:index/randomId:RandomId\",\"outputs\":{\"hex\":" +
+      PlainSecret("k-Zq81xWvQ") + ",\"copy\":\"k-Zq81xWvQ\"}},{\"urn\":"
+      "\"urn:pulumi:dev::p::t:m:R::r\",\"custom\":true,\"id\":\"r\",\"type\":"
+      "\"t:m:R\",\"parent\":\"urn:pulumi:dev::p::random:index/randomId:"
+      "RandomId::k-Zq81xWvQ\",\"dependencies\":[\"urn:pulumi:dev::p::random:"
+      "index/randomId:RandomId::k-Zq81xWvQ\"]}]}}";
+  fs::path in = tmp_ / "in.json";
+  std::ofstream(in) << state;
+  KnownSecrets known;
+  ASSERT_TRUE(known.Add("k-Zq81xWvQ"));
+  RedactOptions o;
+  o.leaks = true;
+  o.known_secrets = &known;
+  RedactStats stats;
+  ASSERT_TRUE(Redact(in, tmp_ / "out.json", o, &stats).ok());
+  std::string out = ReadFile(tmp_ / "out.json");
+  EXPECT_NE(out.find("\"urn\": \"urn:pulumi:dev::p::random:index/randomId:"
+                     "RandomId::k-Zq81xWvQ\""),
+            std::string::npos);
+  EXPECT_NE(out.find("\"id\": \"k-Zq81xWvQ\""), std::string::npos);
+  EXPECT_NE(out.find("\"copy\": \"[redacted by pstate]\""), std::string::npos);
+  EXPECT_EQ(stats.leak_values, 1u);
+  // The URN (a note, never a leak) and the id are left as they are.
+  EXPECT_EQ(stats.reference_leaks, 2u);
+}
+
+TEST_F(SecureTest, EncryptLeavesNoPlaintextAnywhere) {
+  std::string dup_sig = std::string("{") + kAssetSig + "," + kSecretSig +
+                        ",\"plaintext\":\"\\\"encdup-SECRET-E01\\\"\"}";
+  std::string state = Export(
+      "{\"a\":" + dup_sig + "}",
+      ",\"unknownMember\":" + PlainSecret("unk-SECRET-E03") +
+          ",\"snippets\":[{\"uuid\":\"u\",\"x\":" + PlainSecret("snip-SECRET-E04") +
+          "}]");
+  fs::path in = tmp_ / "in.json";
+  std::ofstream(in) << state;
+  ASSERT_TRUE(Crypt(CryptMode::kEncrypt, in, tmp_ / "out.json").ok()) << messages_;
+  std::string out = ReadFile(tmp_ / "out.json");
+  for (const char* p : {"encdup-SECRET-E01", "unk-SECRET-E03", "snip-SECRET-E04"}) {
+    EXPECT_EQ(out.find(p), std::string::npos) << "a plaintext survived encrypt";
+  }
+  // And back: decrypt restores every one.
+  ASSERT_TRUE(Crypt(CryptMode::kDecrypt, tmp_ / "out.json", tmp_ / "back.json").ok());
+  std::string back = ReadFile(tmp_ / "back.json");
+  for (const char* p : {"encdup-SECRET-E01", "unk-SECRET-E03", "snip-SECRET-E04"}) {
+    EXPECT_NE(back.find(p), std::string::npos) << "not decrypted back";
+  }
+}
+
+TEST_F(SecureTest, EncryptRefusesASecretWithBothForms) {
+  std::string both = std::string("{") + kSecretSig +
+                     ",\"ciphertext\":\"ImFiYyI=\",\"plaintext\":"
+                     "\"\\\"both-SECRET-E02\\\"\"}";
+  fs::path in = tmp_ / "in.json";
+  std::ofstream(in) << Export("{\"a\":" + both + "}");
+  Status s = Crypt(CryptMode::kEncrypt, in, tmp_ / "out.json");
+  EXPECT_FALSE(s.ok());
+  EXPECT_FALSE(fs::exists(tmp_ / "out.json"));
+  EXPECT_NE(s.message().find("both"), std::string::npos);
+  EXPECT_EQ(s.message().find("both-SECRET-E02"), std::string::npos);
 }
 
 /// Every golden case of these commands: its expected output and messages
