@@ -7,7 +7,10 @@
 #include <algorithm>
 #include <climits>
 #include <cstdlib>
+#include <map>
 #include <memory>
+#include <mutex>
+#include <string>
 
 #include "pstate/secrets/base64.h"
 #include "pstate/secrets/ciphertext.h"
@@ -53,6 +56,65 @@ bool DeriveKey(std::string_view passphrase, std::string_view salt,
                            static_cast<int>(salt.size()), kPbkdf2Iterations,
                            EVP_sha256(), static_cast<int>(key.size()),
                            key.data()) == 1;
+}
+
+// Derived keys of this process, so that one (passphrase, salt) pair costs
+// one PBKDF2 run however often a state repeats its secrets provider (a
+// state with 100 copies of `secrets_providers` took 100 derivations, about
+// 45 s). Distinct pairs are capped per run: each costs ~0.3 s of CPU, and a
+// real run needs one per stack it reads. Keyed by SHA-256 of the passphrase
+// and the salt bytes; the keys are wiped at exit.
+class DerivedKeys {
+ public:
+  ~DerivedKeys() {
+    for (auto& [id, key] : keys_) OPENSSL_cleanse(key.data(), key.size());
+  }
+
+  Status Derive(std::string_view passphrase, std::string_view salt,
+                std::array<std::uint8_t, kKeyBytes>& key) {
+    std::string id(EVP_MAX_MD_SIZE, '\0');
+    unsigned int id_size = 0;
+    if (EVP_Digest(passphrase.data(), passphrase.size(),
+                   reinterpret_cast<unsigned char*>(id.data()), &id_size,
+                   EVP_sha256(), nullptr) != 1) {
+      return Status(Errc::kCrypto, "SHA-256 failed (OpenSSL)");
+    }
+    id.resize(id_size);
+    id.append(salt);
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (auto it = keys_.find(id); it != keys_.end()) {
+      key = it->second;
+      return Status::Ok();
+    }
+    if (keys_.size() >= limit_) {
+      return Status(Errc::kLimit,
+                    "more than " + std::to_string(limit_) +
+                        " different passphrase salts in one run (each costs a "
+                        "1,000,000-round key derivation; a state has one)");
+    }
+    if (!DeriveKey(passphrase, salt, key)) {
+      return Status(Errc::kCrypto, "PBKDF2 key derivation failed");
+    }
+    keys_.emplace(std::move(id), key);
+    return Status::Ok();
+  }
+
+  void Reset(std::size_t limit) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    for (auto& [id, key] : keys_) OPENSSL_cleanse(key.data(), key.size());
+    keys_.clear();
+    limit_ = limit;
+  }
+
+ private:
+  std::mutex mutex_;
+  std::map<std::string, std::array<std::uint8_t, kKeyBytes>> keys_;
+  std::size_t limit_ = kMaxKeyDerivationsPerRun;
+};
+
+DerivedKeys& Keys() {
+  static DerivedKeys keys;
+  return keys;
 }
 
 // Runs EVP_{En,De}cryptUpdate over `in` in int-sized slices, appending to out.
@@ -115,8 +177,8 @@ Result<PassphraseCrypter> PassphraseCrypter::FromSalt(std::string_view salt_stat
         Errc::kFormat, "malformed passphrase salt state check value: " + *problem);
   }
   std::array<std::uint8_t, kKeyBytes> key;
-  if (!DeriveKey(passphrase, *salt, key)) {
-    return Result<PassphraseCrypter>(Errc::kCrypto, "PBKDF2 key derivation failed");
+  if (Status derived = Keys().Derive(passphrase, *salt, key); !derived.ok()) {
+    return Result<PassphraseCrypter>(derived);
   }
   PassphraseCrypter crypter(key);
   OPENSSL_cleanse(key.data(), key.size());
@@ -220,5 +282,7 @@ std::string PassphraseCrypter::Encrypt(std::string_view plaintext) const {
          Base64Encode(std::string_view(reinterpret_cast<const char*>(nonce), sizeof nonce)) +
          ":" + Base64Encode(sealed);
 }
+
+void ResetKeyDerivationsForTesting(std::size_t limit) { Keys().Reset(limit); }
 
 }  // namespace pstate::secrets

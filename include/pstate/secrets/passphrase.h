@@ -25,6 +25,15 @@ inline constexpr std::size_t kKeyBytes = 32;
 /// An AES-256-GCM crypter holding one derived key. Decrypt and Encrypt are
 /// const and safe to call concurrently from many threads (each call uses its
 /// own OpenSSL context). The key is wiped when the object is destroyed.
+/// Distinct (passphrase, salt) key derivations allowed per run (process).
+/// FromSalt derives each pair once and reuses the key after; past this many
+/// pairs it fails with kLimit instead of spending ~0.3 s on each.
+inline constexpr std::size_t kMaxKeyDerivationsPerRun = 64;
+
+/// Test hook: forgets the derived keys and sets the per-run limit.
+void ResetKeyDerivationsForTesting(
+    std::size_t limit = kMaxKeyDerivationsPerRun);
+
 class PassphraseCrypter {
  public:
   /// Unlocks a stack: parses `salt_state` (the `salt` of the passphrase
@@ -35,8 +44,9 @@ class PassphraseCrypter {
   /// expensive derivation; Pulumi reports a malformed check value as an
   /// incorrect passphrase, pstate says what is wrong), kSyntax when the salt
   /// is not base64, kCrypto "incorrect passphrase" when the check value does
-  /// not authenticate or is not "pulumi". Any decodable salt length is
-  /// accepted, as Pulumi does.
+  /// not authenticate or is not "pulumi", kLimit past
+  /// kMaxKeyDerivationsPerRun distinct pairs. Any decodable salt length is
+  /// accepted, as Pulumi does. A pair seen before costs no derivation.
   static Result<PassphraseCrypter> FromSalt(std::string_view salt_state,
                                             std::string_view passphrase);
 
