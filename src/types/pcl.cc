@@ -2,7 +2,8 @@
 //
 // The model classifies conversions (pcl_type.cc); it defines no run-time
 // conversion of values, so pstate runs Safe and Unsafe conversions with
-// go-cty's primitive rules (cty/convert/conversion_primitive.go), plus the
+// go-cty's primitive rules (cty/convert/conversion_primitive.go, through the
+// cty language's own NumberToString and ParseNumberString), plus the
 // int32 integrality rule for `int` (pkg/codegen/hcl2/model/type.go documents
 // IntType as the 32-bit integers). The checker walks the value and the type
 // together; at every node it applies exactly the kind the model gives for
@@ -29,6 +30,7 @@
 #include "pstate/json/parser.h"
 #include "pstate/json/pointer.h"
 #include "pstate/json/string_codec.h"
+#include "pstate/types/cty.h"
 #include "pstate/types/state_value.h"
 #include "types/pcl_number.h"
 
@@ -352,8 +354,8 @@ class Checker {
         return R::kChanged;
       case NodeKind::kNumber: {
         // cty: number -> string is big.Float.Text('f', -1) (safe).
-        std::string text = PlainText(FromJsonNumber(v.raw()));
-        if (text.empty()) {
+        std::string text;
+        if (!cty::NumberToString(v.raw(), &text)) {
           return Fail("the number is too large to convert to a string");
         }
         if (out) AppendQuoted(text, out);
@@ -385,21 +387,20 @@ class Checker {
         return R::kSame;
       case NodeKind::kString: {
         // Unsafe: cty.ParseNumberVal, and for int the int32 rule.
-        Decimal d;
-        switch (ParseCtyNumber(v.Str(), &d)) {
-          case CtyParse::kOk:
-            break;
-          case CtyParse::kInfinity:
-            if (want_int) return Fail("an integer is required, not infinity");
-            if (out) AppendInfinity(d.negative, out);
-            return R::kChanged;
-          case CtyParse::kInvalid:
-            return Fail("a number is required");
-          case CtyParse::kTooLarge:
-            return Fail("the number's exponent is too large");
+        std::string text;
+        int infinity = 0;
+        if (!cty::ParseNumberString(v.Str(), &text, &infinity)) {
+          return Fail("a number is required");
         }
-        if (want_int && !IsInt32(d)) return Fail(IntProblem(d));
-        if (out) out->append(JsonText(d));
+        if (infinity != 0) {
+          if (want_int) return Fail("an integer is required, not infinity");
+          if (out) AppendInfinity(infinity < 0, out);
+          return R::kChanged;
+        }
+        if (want_int && !IsInt32Text(text)) {
+          return Fail(IntProblem(FromJsonNumber(text)));
+        }
+        if (out) out->append(text);
         return R::kChanged;
       }
       case NodeKind::kByteString:
