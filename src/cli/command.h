@@ -26,6 +26,7 @@ std::function<int()> SetupRedact(CLI::App& app);
 std::function<int()> SetupScan(CLI::App& app);
 std::function<int()> SetupDecrypt(CLI::App& app);
 std::function<int()> SetupEncrypt(CLI::App& app);
+std::function<int()> SetupTypecheck(CLI::App& app);
 
 }  // namespace pstate::cli
 

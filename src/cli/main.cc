@@ -32,6 +32,7 @@ const std::array kCommands = {
             pstate::cli::SetupDecrypt},
     Command{"encrypt", "Encrypt every plaintext secret with the state's passphrase or b64 provider",
             pstate::cli::SetupEncrypt},
+    Command{"typecheck", "Check a value against a type in one of six type languages", pstate::cli::SetupTypecheck},
 };
 
 }  // namespace

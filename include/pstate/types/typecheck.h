@@ -1,0 +1,63 @@
+// `pstate typecheck`: the command's logic, kept out of the CLI so it can be
+// tested and reused (docs/cli.md, "typecheck"; docs/types.md).
+//
+// Two forms:
+//   single  one value (JSON text, a file, or a value inside a state) against
+//           one type; prints ok / convert VALUE / error at POINTER: REASON,
+//           or a JSON object with --format json;
+//   cases   JSON Lines of {"system", "type", "value"[, "expect",
+//           "converted"]}; one result line per case, in order.
+// RunTypecheck returns what the exit code should say; usage problems and
+// unreadable inputs go to `errors` (one message per line), results to
+// `out`.
+#ifndef PSTATE_TYPES_TYPECHECK_H_
+#define PSTATE_TYPES_TYPECHECK_H_
+
+#include <string>
+#include <vector>
+
+#include "pstate/io/output.h"
+#include "pstate/json/value.h"
+
+namespace pstate::types {
+
+struct TypecheckConfig {
+  enum class Source {
+    kValue,        ///< `value` is JSON text
+    kValueFile,    ///< `value` is a file name ("-" = stdin)
+    kStatePointer, ///< `state` + `pointer`
+    kStateOutput,  ///< `state` + `output` (a root stack output)
+    kCases,        ///< `cases` is a JSON Lines file ("-" = stdin)
+  };
+  Source source = Source::kValue;
+  std::string system;  ///< single form: the language name
+  std::string type;    ///< single form: the type as written on the command line
+  std::string value;
+  std::string state;
+  std::string pointer;
+  std::string output;
+  std::string cases;
+  std::vector<std::string> schemas;  ///< package schema files
+  bool json_format = false;
+  bool no_convert = false;
+};
+
+enum class TypecheckStatus {
+  kPassed,    ///< ok or convert (every case as expected)  → exit 0
+  kFailed,    ///< error, a refused convert, a failed case → exit 1
+  kUnusable,  ///< bad usage, unreadable input, an invalid case → exit 2
+};
+
+TypecheckStatus RunTypecheck(const TypecheckConfig& config, io::Output& out,
+                             std::string* errors);
+
+/// True when two values in state-JSON encoding are the same result
+/// (type-systems.md §0): numbers by value, strings unescaped, objects
+/// without regard to key order (the last duplicate wins), arrays in order,
+/// secrets by their decoded plaintext, the unknown sentinel equal to
+/// itself.
+bool SameResult(const json::Value& a, const json::Value& b);
+
+}  // namespace pstate::types
+
+#endif  // PSTATE_TYPES_TYPECHECK_H_

@@ -1,0 +1,148 @@
+// pstate typecheck: check a value against a type in one of six type
+// languages (docs/cli.md, docs/types.md). Flags become a TypecheckConfig;
+// the logic is types::RunTypecheck.
+#include <cstdio>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "cli/command.h"
+#include "cli/exit_code.h"
+#include "pstate/io/output.h"
+#include "pstate/types/typecheck.h"
+
+namespace pstate::cli {
+namespace {
+
+struct TypecheckFlags {
+  std::string system;
+  std::string type;
+  std::vector<std::string> schemas;
+  std::string value;
+  std::string value_file;
+  std::string state;
+  std::string pointer;
+  std::string output;
+  std::string cases;
+  std::string format = "text";
+  bool no_convert = false;
+  // Which options were given (an empty string is a valid value).
+  CLI::Option* value_opt = nullptr;
+  CLI::Option* value_file_opt = nullptr;
+  CLI::Option* state_opt = nullptr;
+  CLI::Option* pointer_opt = nullptr;
+  CLI::Option* output_opt = nullptr;
+  CLI::Option* cases_opt = nullptr;
+  CLI::Option* system_opt = nullptr;
+  CLI::Option* type_opt = nullptr;
+};
+
+int Usage(const std::string& message) {
+  std::fprintf(stderr, "pstate typecheck: %s\n", message.c_str());
+  return kExitUnreadable;
+}
+
+int RunTypecheck(const TypecheckFlags& flags) {
+  types::TypecheckConfig config;
+  config.schemas = flags.schemas;
+  config.json_format = flags.format == "json";
+  config.no_convert = flags.no_convert;
+  int sources = (*flags.value_opt ? 1 : 0) + (*flags.value_file_opt ? 1 : 0) +
+                (*flags.state_opt ? 1 : 0) + (*flags.cases_opt ? 1 : 0);
+  if (sources != 1) {
+    return Usage(
+        "give exactly one of VALUE, --value-file, --state or --cases");
+  }
+  if (*flags.cases_opt) {
+    if (*flags.system_opt || *flags.type_opt || flags.no_convert) {
+      return Usage(
+          "--cases takes each case's system and type from its line; "
+          "--system, --type and --no-convert apply to a single value");
+    }
+    config.source = types::TypecheckConfig::Source::kCases;
+    config.cases = flags.cases;
+  } else {
+    if (!*flags.system_opt || !*flags.type_opt) {
+      return Usage("--system and --type are required (or use --cases)");
+    }
+    config.system = flags.system;
+    config.type = flags.type;
+    if (*flags.state_opt) {
+      if (*flags.pointer_opt == *flags.output_opt) {
+        return Usage("--state needs exactly one of --pointer or --output");
+      }
+      config.state = flags.state;
+      if (*flags.pointer_opt) {
+        config.source = types::TypecheckConfig::Source::kStatePointer;
+        config.pointer = flags.pointer;
+      } else {
+        config.source = types::TypecheckConfig::Source::kStateOutput;
+        config.output = flags.output;
+      }
+    } else if (*flags.value_file_opt) {
+      config.source = types::TypecheckConfig::Source::kValueFile;
+      config.value = flags.value_file;
+    } else {
+      config.source = types::TypecheckConfig::Source::kValue;
+      config.value = flags.value;
+    }
+  }
+  if (!*flags.state_opt && (*flags.pointer_opt || *flags.output_opt)) {
+    return Usage("--pointer and --output need --state");
+  }
+  Result<std::unique_ptr<io::Output>> out = io::OpenOutput("-");
+  if (!out.ok()) return Usage(out.status().message());
+  std::string errors;
+  types::TypecheckStatus status = types::RunTypecheck(config, **out, &errors);
+  Status committed = (*out)->Commit();
+  if (!errors.empty()) std::fputs(errors.c_str(), stderr);
+  if (!committed.ok()) return Usage(committed.message());
+  switch (status) {
+    case types::TypecheckStatus::kPassed: return kExitOk;
+    case types::TypecheckStatus::kFailed: return kExitFindings;
+    case types::TypecheckStatus::kUnusable: return kExitUnreadable;
+  }
+  return kExitUnreadable;
+}
+
+}  // namespace
+
+std::function<int()> SetupTypecheck(CLI::App& app) {
+  auto flags = std::make_shared<TypecheckFlags>();
+  flags->value_opt = app.add_option(
+      "VALUE", flags->value, "The value, as JSON text in state encoding");
+  flags->system_opt = app.add_option(
+      "--system", flags->system,
+      "Type language: pulumi, pulumi-schema, pcl, cty, terraform, puppet");
+  flags->type_opt = app.add_option(
+      "--type", flags->type,
+      "The type in that language's syntax (JSON for cty and pulumi-schema)");
+  app.add_option("--schema", flags->schemas,
+                 "A Pulumi package schema (.json or .json.gz) that "
+                 "pulumi-schema $refs resolve against; repeatable")
+      ->allow_extra_args(false);
+  flags->value_file_opt = app.add_option(
+      "--value-file", flags->value_file,
+      "Read the value from a file ('-' for standard input)");
+  flags->state_opt = app.add_option(
+      "--state", flags->state, "Take the value from this state file");
+  flags->pointer_opt = app.add_option(
+      "--pointer", flags->pointer,
+      "With --state: the JSON pointer of the value, e.g. "
+      "/deployment/resources/3/outputs/tags");
+  flags->output_opt = app.add_option(
+      "--output", flags->output,
+      "With --state: an output of the root pulumi:pulumi:Stack resource");
+  flags->cases_opt = app.add_option(
+      "--cases", flags->cases,
+      "Check every case of a JSON Lines file ('-' for standard input): "
+      "{\"system\", \"type\", \"value\"[, \"expect\", \"converted\"]}");
+  app.add_option("--format", flags->format, "Output format: text or json")
+      ->check(CLI::IsMember({"text", "json"}))
+      ->capture_default_str();
+  app.add_flag("--no-convert", flags->no_convert,
+               "Count a conversion as a failure (exit 1): exact conformance");
+  return [flags] { return RunTypecheck(*flags); };
+}
+
+}  // namespace pstate::cli

@@ -1,0 +1,592 @@
+// `pstate typecheck`: the single-value form and the --cases batch form.
+#include "pstate/types/typecheck.h"
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "pstate/diag/report.h"
+#include "pstate/io/input.h"
+#include "pstate/json/number.h"
+#include "pstate/json/parser.h"
+#include "pstate/json/string_codec.h"
+#include "pstate/state/reader.h"
+#include "pstate/state/signature.h"
+#include "pstate/types/registry.h"
+#include "pstate/types/schema_set.h"
+#include "pstate/types/type_system.h"
+
+namespace pstate::types {
+namespace {
+
+// ------------------------------------------------------------- utilities
+
+Status ReadAll(const std::string& path, std::string* text) {
+  Result<std::unique_ptr<io::InputStream>> input = io::OpenInput(path);
+  if (!input.ok()) return input.status();
+  char buf[1 << 16];
+  for (;;) {
+    Result<std::size_t> n = (*input)->Read(buf, sizeof buf);
+    if (!n.ok()) return n.status();
+    if (*n == 0) return Status::Ok();
+    text->append(buf, *n);
+  }
+}
+
+// "line L, column C" of a byte offset in `text`.
+std::string Locate(std::string_view text, std::uint64_t offset) {
+  std::uint64_t line = 1;
+  std::uint64_t column = 1;
+  for (std::uint64_t i = 0; i < offset && i < text.size(); ++i) {
+    if (text[i] == '\n') {
+      ++line;
+      column = 1;
+    } else {
+      ++column;
+    }
+  }
+  return "line " + std::to_string(line) + ", column " + std::to_string(column);
+}
+
+bool LoadSchemas(const std::vector<std::string>& files, SchemaSet* set,
+                 std::string* errors) {
+  for (const std::string& file : files) {
+    Status s = set->LoadFile(file);
+    if (!s.ok()) {
+      errors->append("pstate typecheck: schema: " + s.message() + "\n");
+      return false;
+    }
+  }
+  return true;
+}
+
+// The "type" member of a command-line case: JSON for the languages whose
+// types are JSON (cty's type encoding, schema type specs), falling back to
+// the text as a string so `--type string` works for cty; a string for the
+// others.
+json::Value TypeSpecFromText(System system, const std::string& text,
+                             json::Arena& arena) {
+  if (system == System::kCty || system == System::kPulumiSchema) {
+    json::Parser parser;
+    json::Value v;
+    if (parser.ParseDocument(text, 0, arena, &v) == json::ParseStatus::kOk) {
+      return v;
+    }
+  }
+  return arena.MakeString(text);
+}
+
+// RFC 6901 resolution inside one value; the last of duplicate keys wins,
+// as in Go's decoder.
+const json::Value* ResolvePointer(const json::Value& root,
+                                  std::string_view pointer) {
+  const json::Value* v = &root;
+  while (!pointer.empty()) {
+    if (pointer[0] != '/') return nullptr;
+    pointer.remove_prefix(1);
+    std::size_t slash = pointer.find('/');
+    std::string_view raw = pointer.substr(0, slash);
+    pointer = slash == std::string_view::npos ? std::string_view()
+                                              : pointer.substr(slash);
+    std::string token;
+    for (std::size_t i = 0; i < raw.size(); ++i) {
+      if (raw[i] == '~' && i + 1 < raw.size() &&
+          (raw[i + 1] == '0' || raw[i + 1] == '1')) {
+        token.push_back(raw[i + 1] == '0' ? '~' : '/');
+        ++i;
+      } else {
+        token.push_back(raw[i]);
+      }
+    }
+    if (v->is_object()) {
+      const json::Value* found = nullptr;
+      for (const json::Member& m : v->object()) {
+        if (m.key.StrEquals(token)) found = &m.value;
+      }
+      if (!found) return nullptr;
+      v = found;
+    } else if (v->is_array()) {
+      if (token.empty() || (token.size() > 1 && token[0] == '0')) {
+        return nullptr;
+      }
+      std::size_t index = 0;
+      for (char c : token) {
+        if (c < '0' || c > '9' || index > (1u << 31)) return nullptr;
+        index = index * 10 + static_cast<std::size_t>(c - '0');
+      }
+      if (index >= v->size) return nullptr;
+      v = &v->elements[index];
+    } else {
+      return nullptr;
+    }
+  }
+  return v;
+}
+
+void AppendQuoted(std::string_view decoded, std::string* out) {
+  out->push_back('"');
+  json::AppendEscaped(decoded, out);
+  out->push_back('"');
+}
+
+// ------------------------------------------------------------ comparison
+
+bool SameResultImpl(const json::Value& a, const json::Value& b,
+                    json::Arena& arena, int depth);
+
+std::optional<json::Value> Plaintext(const json::Value& secret,
+                                     json::Arena& arena) {
+  const json::Value* p = secret.Find("plaintext");
+  if (!p || !p->is_string()) return std::nullopt;
+  json::Parser parser;
+  json::Value v;
+  if (parser.ParseDocument(p->Str(), 0, arena, &v) != json::ParseStatus::kOk) {
+    return std::nullopt;
+  }
+  return v;
+}
+
+const json::Value* LastMember(const json::Value& obj, const json::Value& key) {
+  const json::Value* found = nullptr;
+  for (const json::Member& m : obj.object()) {
+    if (m.key.raw() == key.raw() || m.key.Str() == key.Str()) {
+      found = &m.value;
+    }
+  }
+  return found;
+}
+
+bool SameResultImpl(const json::Value& a, const json::Value& b,
+                    json::Arena& arena, int depth) {
+  if (depth > json::kDefaultMaxDepth) return false;
+  if (state::IsSecret(a) && state::IsSecret(b)) {
+    std::optional<json::Value> pa = Plaintext(a, arena);
+    std::optional<json::Value> pb = Plaintext(b, arena);
+    if (pa && pb) return SameResultImpl(*pa, *pb, arena, depth + 1);
+    if (pa || pb) return false;
+  }
+  if (a.type != b.type) return false;
+  switch (a.type) {
+    case json::Type::kNull:
+    case json::Type::kTrue:
+    case json::Type::kFalse:
+      return true;
+    case json::Type::kNumber:
+      return json::NumbersEqual(a.raw(), b.raw());
+    case json::Type::kString:
+      return a.raw() == b.raw() || a.Str() == b.Str();
+    case json::Type::kArray:
+      if (a.size != b.size) return false;
+      for (std::size_t i = 0; i < a.size; ++i) {
+        if (!SameResultImpl(a.elements[i], b.elements[i], arena, depth + 1)) {
+          return false;
+        }
+      }
+      return true;
+    case json::Type::kObject: {
+      // Every key of one is in the other with the same (last) value.
+      for (const json::Member& m : a.object()) {
+        const json::Value* other = LastMember(b, m.key);
+        if (!other || !SameResultImpl(*LastMember(a, m.key), *other, arena,
+                                      depth + 1)) {
+          return false;
+        }
+      }
+      for (const json::Member& m : b.object()) {
+        if (!LastMember(a, m.key)) return false;
+      }
+      return true;
+    }
+  }
+  return false;
+}
+
+// ------------------------------------------------------------ single form
+
+class Single {
+ public:
+  Single(const TypecheckConfig& config, io::Output& out, std::string* errors)
+      : config_(config), out_(out), errors_(errors) {}
+
+  TypecheckStatus Run() {
+    std::optional<System> system = ParseSystem(config_.system);
+    if (!system) {
+      return Usage("unknown --system '" + config_.system +
+                   "' (pulumi, pulumi-schema, pcl, cty, terraform, puppet)");
+    }
+    if (!LoadSchemas(config_.schemas, &schemas_, errors_)) {
+      return TypecheckStatus::kUnusable;
+    }
+    TypeCache cache(&schemas_);
+    Result<const TypeSystem*> language = cache.GetSystem(*system);
+    if (!language.ok()) return Usage(language.status().message());
+    json::Value spec = TypeSpecFromText(*system, config_.type, arena_);
+    Result<std::shared_ptr<const Type>> type = cache.Parse(*system, spec);
+    if (!type.ok()) {
+      if (type.status().code() == Errc::kUnsupported) {
+        return Usage(type.status().message());
+      }
+      return Print(Verdict::Error("", type.status().message()));
+    }
+    language_ = *language;
+    type_ = *type;
+    switch (config_.source) {
+      case TypecheckConfig::Source::kValue:
+        return CheckText(config_.value, "the value");
+      case TypecheckConfig::Source::kValueFile: {
+        std::string text;
+        Status s = ReadAll(config_.value, &text);
+        if (!s.ok()) return Usage(s.message());
+        return CheckText(text, config_.value == "-" ? std::string("<stdin>")
+                                                    : config_.value);
+      }
+      case TypecheckConfig::Source::kStatePointer:
+      case TypecheckConfig::Source::kStateOutput:
+        return CheckState();
+      case TypecheckConfig::Source::kCases:
+        break;
+    }
+    return Usage("internal: no value source");
+  }
+
+ private:
+  TypecheckStatus Usage(const std::string& message) {
+    errors_->append("pstate typecheck: " + message + "\n");
+    return TypecheckStatus::kUnusable;
+  }
+
+  TypecheckStatus CheckText(const std::string& text, const std::string& name) {
+    json::Parser parser;
+    json::Value value;
+    if (parser.ParseDocument(text, 0, arena_, &value) !=
+        json::ParseStatus::kOk) {
+      return Usage(name + " is not valid JSON: " +
+                   Locate(text, parser.error().offset) + ": " +
+                   parser.error().message);
+    }
+    return Print(language_->Check(*type_, value));
+  }
+
+  // Finds the value in the state while the reader holds the leaf that
+  // contains it, and checks it there (a leaf's memory is reused after).
+  class Finder : public state::Handler {
+   public:
+    explicit Finder(const Single& single) : single_(single) {}
+    void OnLeaf(state::Leaf& leaf, state::Context&) override {
+      if (found_) return;
+      const TypecheckConfig& config = single_.config_;
+      const json::Value* value = nullptr;
+      if (config.source == TypecheckConfig::Source::kStateOutput) {
+        if (leaf.role != state::Role::kResource) return;
+        const json::Value* type = leaf.value.Find("type");
+        if (!type || !type->StrEquals("pulumi:pulumi:Stack")) return;
+        const json::Value* outputs = leaf.value.Find("outputs");
+        stack_seen_ = true;
+        if (!outputs || !outputs->is_object()) return;
+        for (const json::Member& m : outputs->object()) {
+          if (m.key.StrEquals(config.output)) value = &m.value;
+        }
+      } else {
+        std::string_view p = config.pointer;
+        std::string_view lp = leaf.pointer;
+        if (p == lp) {
+          value = &leaf.value;
+        } else if (p.size() > lp.size() && p.starts_with(lp) &&
+                   p[lp.size()] == '/') {
+          value = ResolvePointer(leaf.value, p.substr(lp.size()));
+          if (!value) missing_ = true;
+        } else {
+          return;
+        }
+      }
+      if (!value) return;
+      found_ = true;
+      verdict_ = single_.language_->Check(*single_.type_, *value);
+    }
+
+    bool found_ = false;
+    bool missing_ = false;
+    bool stack_seen_ = false;
+    Verdict verdict_;
+
+   private:
+    const Single& single_;
+  };
+
+  TypecheckStatus CheckState() {
+    Result<std::unique_ptr<io::InputStream>> input =
+        io::OpenInput(config_.state);
+    if (!input.ok()) return Usage(input.status().message());
+    std::string name = config_.state == "-" ? "<stdin>" : config_.state;
+    diag::Report report(name);
+    Finder finder(*this);
+    Status status = state::Read(**input, finder, report);
+    if (!status.ok() || report.fatal()) {
+      std::string why = status.message();
+      for (const diag::Finding& f : report.findings()) {
+        if (f.severity == diag::Severity::kError) {
+          why = f.message;
+          if (f.line > 0) {
+            why = "line " + std::to_string(f.line) + ", column " +
+                  std::to_string(f.column) + ": " + why;
+          }
+          break;
+        }
+      }
+      return Usage(name + " is not a readable state: " + why);
+    }
+    if (!finder.found_) {
+      if (config_.source == TypecheckConfig::Source::kStateOutput) {
+        return Usage(finder.stack_seen_
+                         ? name + " has no stack output '" + config_.output +
+                               "'"
+                         : name + " has no pulumi:pulumi:Stack resource");
+      }
+      return Usage(name + " has no value at '" + config_.pointer +
+                   "' (the pointer must lead to a resource or inside one, "
+                   "e.g. /deployment/resources/0/outputs)");
+    }
+    return Print(finder.verdict_);
+  }
+
+  TypecheckStatus Print(const Verdict& v) {
+    std::string line;
+    if (config_.json_format) {
+      line = "{\"result\":";
+      AppendQuoted(OutcomeName(v.outcome), &line);
+      line += ",\"converted\":";
+      line += v.outcome == Outcome::kConvert ? v.converted : "null";
+      line += ",\"message\":";
+      if (v.outcome == Outcome::kError) {
+        AppendQuoted(v.message, &line);
+      } else {
+        line += "null";
+      }
+      line += ",\"pointer\":";
+      if (v.outcome == Outcome::kError) {
+        AppendQuoted(v.pointer, &line);
+      } else {
+        line += "null";
+      }
+      line += "}\n";
+    } else {
+      switch (v.outcome) {
+        case Outcome::kOk: line = "ok\n"; break;
+        case Outcome::kConvert: line = "convert " + v.converted + "\n"; break;
+        case Outcome::kError:
+          line = v.pointer.empty() ? "error: " + v.message + "\n"
+                                   : "error at " + v.pointer + ": " +
+                                         v.message + "\n";
+          break;
+      }
+    }
+    out_.Write(line);
+    if (v.outcome == Outcome::kError) return TypecheckStatus::kFailed;
+    if (v.outcome == Outcome::kConvert && config_.no_convert) {
+      return TypecheckStatus::kFailed;
+    }
+    return TypecheckStatus::kPassed;
+  }
+
+  const TypecheckConfig& config_;
+  io::Output& out_;
+  std::string* errors_;
+  SchemaSet schemas_;
+  json::Arena arena_;
+  const TypeSystem* language_ = nullptr;
+  std::shared_ptr<const Type> type_;
+};
+
+// ------------------------------------------------------------- cases form
+
+class Cases {
+ public:
+  Cases(const TypecheckConfig& config, io::Output& out, std::string* errors)
+      : config_(config), out_(out), errors_(errors), cache_(&schemas_) {}
+
+  TypecheckStatus Run() {
+    if (!LoadSchemas(config_.schemas, &schemas_, errors_)) {
+      return TypecheckStatus::kUnusable;
+    }
+    std::string text;
+    Status s = ReadAll(config_.cases, &text);
+    if (!s.ok()) {
+      errors_->append("pstate typecheck: " + s.message() + "\n");
+      return TypecheckStatus::kUnusable;
+    }
+    std::size_t size = text.size();
+    // The parser reads ahead; the padding is never part of a line.
+    text.append(json::kParserPadding, ' ');
+    const char* data = text.data();
+    std::uint64_t line_no = 0;
+    std::string line_out;
+    for (std::size_t begin = 0; begin < size;) {
+      std::size_t end = text.find('\n', begin);
+      if (end == std::string::npos || end > size) end = size;
+      ++line_no;
+      line_out.clear();
+      OneLine(data, begin, end, line_no, &line_out);
+      out_.Write(line_out);
+      begin = end + 1;
+    }
+    if (invalid_) return TypecheckStatus::kUnusable;
+    if (failed_) return TypecheckStatus::kFailed;
+    return TypecheckStatus::kPassed;
+  }
+
+ private:
+  static bool IsSpace(char c) {
+    return c == ' ' || c == '\t' || c == '\r' || c == '\n';
+  }
+
+  void Invalid(std::uint64_t line_no, std::string_view message,
+               std::string* out) {
+    invalid_ = true;
+    *out = "{\"line\":" + std::to_string(line_no) +
+           ",\"result\":\"invalid\",\"message\":";
+    AppendQuoted(message, out);
+    out->append("}\n");
+  }
+
+  void OneLine(const char* data, std::size_t begin, std::size_t end,
+               std::uint64_t line_no, std::string* out) {
+    std::size_t b = begin;
+    while (b < end && IsSpace(data[b])) ++b;
+    if (b == end) return;  // blank lines hold no case
+    std::string where = "line " + std::to_string(line_no);
+    arena_.Reset();
+    json::Value root;
+    const char* stop = nullptr;
+    json::ParseStatus st = parser_.Parse(data + b, data + end, true, b, arena_,
+                                         &root, &stop);
+    if (st != json::ParseStatus::kOk) {
+      return Invalid(line_no,
+                     where + ", column " +
+                         std::to_string(parser_.error().offset - begin + 1) +
+                         ": not JSON: " + parser_.error().message,
+                     out);
+    }
+    for (const char* p = stop; p < data + end; ++p) {
+      if (!IsSpace(*p)) {
+        return Invalid(line_no,
+                       where + ", column " +
+                           std::to_string(static_cast<std::size_t>(
+                                              p - data) -
+                                          begin + 1) +
+                           ": unexpected text after the case",
+                       out);
+      }
+    }
+    if (!root.is_object()) {
+      return Invalid(line_no, where + ": a case is a JSON object", out);
+    }
+    const json::Value* system_v = nullptr;
+    const json::Value* type_v = nullptr;
+    const json::Value* value_v = nullptr;
+    const json::Value* expect_v = nullptr;
+    const json::Value* converted_v = nullptr;
+    for (const json::Member& m : root.object()) {
+      std::string_view k = m.key.raw();
+      if (k == "system") {
+        system_v = &m.value;
+      } else if (k == "type") {
+        type_v = &m.value;
+      } else if (k == "value") {
+        value_v = &m.value;
+      } else if (k == "expect") {
+        expect_v = &m.value;
+      } else if (k == "converted") {
+        converted_v = &m.value;
+      }
+    }
+    if (!system_v) return Invalid(line_no, where + ": missing \"system\"", out);
+    if (!type_v) return Invalid(line_no, where + ": missing \"type\"", out);
+    if (!value_v) return Invalid(line_no, where + ": missing \"value\"", out);
+    std::optional<System> system;
+    if (system_v->is_string()) system = ParseSystem(system_v->raw());
+    if (!system) {
+      return Invalid(line_no,
+                     where + ": \"system\" must be one of pulumi, "
+                             "pulumi-schema, pcl, cty, terraform, puppet",
+                     out);
+    }
+    std::optional<Outcome> expect;
+    if (expect_v) {
+      if (expect_v->is_string()) {
+        std::string_view e = expect_v->raw();
+        if (e == "ok") expect = Outcome::kOk;
+        if (e == "convert") expect = Outcome::kConvert;
+        if (e == "error") expect = Outcome::kError;
+      }
+      if (!expect) {
+        return Invalid(line_no,
+                       where + ": \"expect\" must be ok, convert or error",
+                       out);
+      }
+    }
+    Result<std::shared_ptr<const Type>> type = cache_.Parse(*system, *type_v);
+    Verdict verdict;
+    if (!type.ok()) {
+      if (type.status().code() == Errc::kUnsupported) {
+        return Invalid(line_no, where + ": " + type.status().message(), out);
+      }
+      verdict = Verdict::Error("", type.status().message());
+    } else {
+      verdict = (*cache_.GetSystem(*system))->Check(**type, *value_v);
+    }
+    out->append("{\"line\":");
+    out->append(std::to_string(line_no));
+    out->append(",\"result\":\"");
+    out->append(OutcomeName(verdict.outcome));
+    out->push_back('"');
+    if (verdict.outcome == Outcome::kConvert) {
+      out->append(",\"converted\":");
+      out->append(verdict.converted);
+    } else if (verdict.outcome == Outcome::kError) {
+      out->append(",\"message\":");
+      AppendQuoted(verdict.message, out);
+      out->append(",\"pointer\":");
+      AppendQuoted(verdict.pointer, out);
+    }
+    if (expect) {
+      bool pass = *expect == verdict.outcome;
+      if (pass && verdict.outcome == Outcome::kConvert && converted_v) {
+        json::Value got;
+        pass = parser_.ParseDocument(verdict.converted, 0, arena_, &got) ==
+                   json::ParseStatus::kOk &&
+               SameResult(got, *converted_v);
+      }
+      out->append(pass ? ",\"pass\":true" : ",\"pass\":false");
+      if (!pass) failed_ = true;
+    }
+    out->append("}\n");
+  }
+
+  const TypecheckConfig& config_;
+  io::Output& out_;
+  std::string* errors_;
+  SchemaSet schemas_;
+  TypeCache cache_;
+  json::Parser parser_;
+  json::Arena arena_;
+  bool invalid_ = false;
+  bool failed_ = false;
+};
+
+}  // namespace
+
+bool SameResult(const json::Value& a, const json::Value& b) {
+  json::Arena arena;
+  return SameResultImpl(a, b, arena, 0);
+}
+
+TypecheckStatus RunTypecheck(const TypecheckConfig& config, io::Output& out,
+                             std::string* errors) {
+  if (config.source == TypecheckConfig::Source::kCases) {
+    return Cases(config, out, errors).Run();
+  }
+  return Single(config, out, errors).Run();
+}
+
+}  // namespace pstate::types
