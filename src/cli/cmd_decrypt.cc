@@ -50,8 +50,12 @@ int RunCrypt(const CryptFlags& flags) {
   secure::RewriteJob job;
   job.make_pass = [&](secure::OutputGate* gate) -> state::StateWriter::Pass {
     pass = std::make_unique<secure::CryptPass>(options, gate);
-    return [&](state::Leaf& leaf, state::Context& context) {
+    return [&](state::Leaf& leaf,
+               state::Context& context) -> Result<state::Flow> {
       pass->Process(leaf, context);
+      // A wrong passphrase stops the read at once (nothing was written).
+      if (!pass->status().ok()) return pass->status();
+      return state::Flow::kContinue;
     };
   };
   job.pass_status = [&] { return pass->status(); };

@@ -75,8 +75,10 @@ int RunRedact(const RedactFlags& flags) {
   rewrite.on_progress = MakeProgress(flags.input, flags.quiet);
   secure::RewriteJob job;
   job.make_pass = [&](secure::OutputGate*) -> state::StateWriter::Pass {
-    return [&](state::Leaf& leaf, state::Context& context) {
+    return [&](state::Leaf& leaf,
+               state::Context& context) -> Result<state::Flow> {
       redactor.Process(leaf, context);
+      return state::Flow::kContinue;
     };
   };
   Status status = secure::RewriteState(rewrite, job);

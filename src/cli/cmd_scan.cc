@@ -27,28 +27,6 @@ struct ScanFlags : FindingsFlags {
   std::string key_file;
 };
 
-bool IsScanFinding(diag::Code code) {
-  switch (code) {
-    case diag::Code::kLeakKnownSecret:
-    case diag::Code::kLeakAdditionalSecretOutput:
-    case diag::Code::kLeakSecretMismatch:
-    case diag::Code::kLeakCredentialProperty:
-    case diag::Code::kLeakCredentialFormat:
-      return true;
-    default:
-      return diag::IsFatal(code);
-  }
-}
-
-/// Keeps what scan reports: leaks and the reasons an input is unreadable
-/// (the reader's other findings, e.g. duplicate keys, are verify's job).
-void CopyScanFindings(const diag::Report& from, diag::Report* to) {
-  for (const diag::Finding& f : from.findings()) {
-    if (IsScanFinding(f.code)) to->Add(f);
-  }
-  to->set_resources(from.summary().resources);
-}
-
 struct FileResult {
   std::unique_ptr<diag::Report> report;
   bool failed = false;  ///< a usage-level problem, already printed
@@ -77,13 +55,11 @@ FileResult ScanOne(const std::string& path, const ScanFlags& flags,
       result.report->Add(diag::MakeFinding(diag::Code::kIoError, input.status().message()));
       return result;
     }
-    diag::Report scratch(name);
-    Status status = state::Read(**input, collect, scratch, options);
+    // The reader reports only what makes the input unreadable, so the
+    // report holds nothing from this pass unless it failed.
+    Status status = state::Read(**input, collect, *result.report, options);
     EndProgress();
-    if (!status.ok()) {
-      CopyScanFindings(scratch, result.report.get());
-      return result;
-    }
+    if (!status.ok() && result.report->fatal()) return result;
     if (!collect.error().ok()) {
       fail(collect.error());
       return result;
@@ -98,17 +74,15 @@ FileResult ScanOne(const std::string& path, const ScanFlags& flags,
     result.report->Add(diag::MakeFinding(diag::Code::kIoError, input.status().message()));
     return result;
   }
-  diag::Report scratch(name);
   secure::LeakScanHandler scan(&fingerprinter, &known, /*collect=*/!two_pass, decrypt,
                                two_pass ? collect.decryptor() : nullptr);
-  Status status = state::Read(**input, scan, scratch, options);
+  Status status = state::Read(**input, scan, *result.report, options);
   EndProgress();
-  (void)status;  // the report holds the located reason
+  if (!status.ok() && result.report->fatal()) return result;
   if (!scan.error().ok()) {
     fail(scan.error());
     return result;
   }
-  CopyScanFindings(scratch, result.report.get());
   return result;
 }
 

@@ -7,7 +7,6 @@
 #include "cli/findings_output.h"
 #include "cli/terminal.h"
 #include "pstate/audit/auditor.h"
-#include "pstate/audit/ordered_handler.h"
 #include "pstate/check/verifier.h"
 #include "pstate/io/input.h"
 #include "pstate/state/reader.h"
@@ -42,8 +41,9 @@ std::unique_ptr<diag::Report> VerifyOne(const std::string& path,
     (void)status;  // the report holds the located reason
     return report;
   }
-  // --assets: asset results are hashed on worker threads; OrderedHandler
-  // keeps them and the verifier's findings in the state's order.
+  // --assets: the audit runs beside the checks; its results are hashed on
+  // worker threads and delivered on this one. The report keeps findings by
+  // their place in the file, so arrival order does not matter.
   asset::Options asset_options;
   asset_options.root = flags.root;
   audit::Auditor auditor(asset_options, flags.jobs,
@@ -52,13 +52,9 @@ std::unique_ptr<diag::Report> VerifyOne(const std::string& path,
                              report->Add(std::move(f));
                            }
                          });
-  audit::OrderedHandler ordered(verifier, auditor, *report);
-  auto hook = [&ordered](const state::Leaf& leaf, state::Context& context) {
-    ordered.AuditLeaf(leaf, context);
-  };
-  verifier.set_resource_hook(hook);
-  verifier.set_pending_operation_hook(hook);
-  Status status = state::Read(**input, ordered, *report, options);
+  audit::AuditHandler audit(auditor);
+  state::Tee both(verifier, audit);
+  Status status = state::Read(**input, both, *report, options);
   EndProgress();
   auditor.Finish();
   (void)status;  // the report holds the located reason

@@ -3,6 +3,17 @@
 #include <algorithm>
 
 namespace pstate::diag {
+namespace {
+
+/// File order: located findings by line and column, then unlocated ones
+/// (cross-resource results) in arrival order.
+bool Before(const Finding& a, const Finding& b) {
+  if ((a.line == 0) != (b.line == 0)) return b.line == 0;
+  if (a.line != b.line) return a.line < b.line;
+  return a.column < b.column;
+}
+
+}  // namespace
 
 void Report::Add(Finding finding) {
   switch (finding.severity) {
@@ -11,20 +22,34 @@ void Report::Add(Finding finding) {
     case Severity::kNote: ++summary_.notes; break;
   }
   if (IsFatal(finding.code)) fatal_ = true;
-  if (max_kept_ != 0 && findings_.size() >= max_kept_) {
-    ++omitted_;
+  if (max_kept_ == 0) {
+    findings_.push_back(std::move(finding));
     return;
   }
-  findings_.push_back(std::move(finding));
+  // Keep the first max_kept_ in file order, whatever order they arrive in:
+  // a max-heap on file order whose top is the last finding kept. A new
+  // finding that sorts before the top replaces it. Ties keep the earlier
+  // arrival (a fatal finding is never displaced by a later equal place).
+  if (findings_.size() < max_kept_) {
+    findings_.push_back(std::move(finding));
+    std::push_heap(findings_.begin(), findings_.end(), Before);
+    return;
+  }
+  ++omitted_;
+  if (!Before(finding, findings_.front())) return;
+  std::pop_heap(findings_.begin(), findings_.end(), Before);
+  findings_.back() = std::move(finding);
+  std::push_heap(findings_.begin(), findings_.end(), Before);
 }
 
 void Report::SortByLocation() {
-  std::stable_sort(findings_.begin(), findings_.end(),
-                   [](const Finding& a, const Finding& b) {
-                     if ((a.line == 0) != (b.line == 0)) return b.line == 0;
-                     if (a.line != b.line) return a.line < b.line;
-                     return a.column < b.column;
-                   });
+  if (max_kept_ != 0) {
+    // A heap is not stable: restore arrival order among equal places by
+    // sorting (line, column) only; equal places are rare after a cap.
+    std::sort_heap(findings_.begin(), findings_.end(), Before);
+    return;
+  }
+  std::stable_sort(findings_.begin(), findings_.end(), Before);
 }
 
 }  // namespace pstate::diag

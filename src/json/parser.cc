@@ -111,7 +111,7 @@ const char* Parser::SkipWhitespace(const char* p) const {
   return end_;
 }
 
-bool Parser::Fail(const char* at, std::string_view code, std::string message) {
+bool Parser::Fail(const char* at, SyntaxCode code, std::string message) {
   error_.code = code;
   error_.message = std::move(message);
   error_.offset = OffsetOf(at);
@@ -123,7 +123,7 @@ bool Parser::NeedMore(const char* at, std::string_view what) {
     incomplete_ = true;
     return false;
   }
-  return Fail(at, "json-syntax",
+  return Fail(at, SyntaxCode::kSyntax,
               "unexpected end of input " + std::string(what));
 }
 
@@ -159,7 +159,7 @@ ParseStatus Parser::ParseDocument(std::string_view text,
   if (status != ParseStatus::kOk) return status;
   stop = SkipWhitespace(stop);
   if (stop != copy + text.size()) {
-    Fail(stop, "json-syntax",
+    Fail(stop, SyntaxCode::kSyntax,
          "unexpected " + DescribeByte(static_cast<unsigned char>(*stop)) +
              " after the JSON value");
     return ParseStatus::kError;
@@ -180,7 +180,7 @@ bool Parser::ParseValue(const char*& p, Value* out, int depth) {
     case 'n': return ParseLiteral(p, "null", Type::kNull, out);
     default:
       if (*p == '-' || IsDigit(*p)) return ParseNumber(p, out);
-      return Fail(p, "json-syntax",
+      return Fail(p, SyntaxCode::kSyntax,
                   "unexpected " + DescribeByte(static_cast<unsigned char>(*p)) +
                       " where a value was expected");
   }
@@ -192,7 +192,7 @@ bool Parser::ParseLiteral(const char*& p, std::string_view word, Type type,
   std::size_t n = std::min(avail, word.size());
   for (std::size_t i = 0; i < n; ++i) {
     if (p[i] != word[i]) {
-      return Fail(p + i, "json-syntax",
+      return Fail(p + i, SyntaxCode::kSyntax,
                   "invalid literal: expected '" + std::string(word) + "'");
     }
   }
@@ -213,18 +213,18 @@ bool Parser::ParseNumber(const char*& p, Value* out) {
   if (*q == '0') {
     ++q;
     if (q < end_ && IsDigit(*q)) {
-      return Fail(q, "json-syntax", "invalid number: leading zero");
+      return Fail(q, SyntaxCode::kSyntax, "invalid number: leading zero");
     }
   } else if (IsDigit(*q)) {
     while (q < end_ && IsDigit(*q)) ++q;
   } else {
-    return Fail(q, "json-syntax", "invalid number: expected a digit");
+    return Fail(q, SyntaxCode::kSyntax, "invalid number: expected a digit");
   }
   if (q < end_ && *q == '.') {
     ++q;
     if (q >= end_) return need(q);
     if (!IsDigit(*q)) {
-      return Fail(q, "json-syntax",
+      return Fail(q, SyntaxCode::kSyntax,
                   "invalid number: expected a digit after '.'");
     }
     while (q < end_ && IsDigit(*q)) ++q;
@@ -234,7 +234,7 @@ bool Parser::ParseNumber(const char*& p, Value* out) {
     if (q < end_ && (*q == '+' || *q == '-')) ++q;
     if (q >= end_) return need(q);
     if (!IsDigit(*q)) {
-      return Fail(q, "json-syntax",
+      return Fail(q, SyntaxCode::kSyntax,
                   "invalid number: expected a digit in the exponent");
     }
     while (q < end_ && IsDigit(*q)) ++q;
@@ -242,7 +242,7 @@ bool Parser::ParseNumber(const char*& p, Value* out) {
   // A number touching the end of the window may continue in the next one.
   if (q >= end_ && !at_eof_) return need(q);
   if (static_cast<std::uint64_t>(q - start) > kMaxValueSize) {
-    return Fail(start, "json-syntax",
+    return Fail(start, SyntaxCode::kSyntax,
                 TooLarge("a number", static_cast<std::uint64_t>(q - start),
                          "bytes"));
   }
@@ -271,7 +271,7 @@ bool Parser::ParseString(const char*& p, Value* out) {
         if (end_ - q < 6) {
           for (const char* h = q + 2; h < end_; ++h) {
             if (!IsHexDigit(*h)) {
-              return Fail(h, "json-syntax",
+              return Fail(h, SyntaxCode::kSyntax,
                           "invalid \\u escape: expected 4 hex digits");
             }
           }
@@ -279,7 +279,7 @@ bool Parser::ParseString(const char*& p, Value* out) {
         }
         for (int i = 2; i < 6; ++i) {
           if (!IsHexDigit(q[i])) {
-            return Fail(q + i, "json-syntax",
+            return Fail(q + i, SyntaxCode::kSyntax,
                         "invalid \\u escape: expected 4 hex digits");
           }
         }
@@ -291,12 +291,12 @@ bool Parser::ParseString(const char*& p, Value* out) {
         q += 2;
         continue;
       }
-      return Fail(q, "json-syntax",
+      return Fail(q, SyntaxCode::kSyntax,
                   "invalid escape '\\" +
                       std::string(1, static_cast<char>(e)) + "' in string");
     }
     if (c < 0x20) {
-      return Fail(q, "json-syntax",
+      return Fail(q, SyntaxCode::kSyntax,
                   "control character " + DescribeByte(c) +
                       " in string must be escaped");
     }
@@ -307,14 +307,14 @@ bool Parser::ParseString(const char*& p, Value* out) {
     if (len == 0) {
       // A sequence cut by the window end may be completed by more input.
       if (avail < 4 && !at_eof_) return NeedMore(q, "inside a string");
-      return Fail(q, "json-invalid-utf8",
+      return Fail(q, SyntaxCode::kInvalidUtf8,
                   "invalid UTF-8 " + DescribeByte(c) + " in string");
     }
     ascii = false;
     q += len;
   }
   if (static_cast<std::uint64_t>(q - start) > kMaxValueSize) {
-    return Fail(start - 1, "json-syntax",
+    return Fail(start - 1, SyntaxCode::kSyntax,
                 TooLarge("a string", static_cast<std::uint64_t>(q - start),
                          "bytes"));
   }
@@ -329,7 +329,7 @@ bool Parser::ParseString(const char*& p, Value* out) {
 
 bool Parser::ParseArray(const char*& p, Value* out, int depth) {
   if (depth > max_depth_) {
-    return Fail(p, "json-too-deep",
+    return Fail(p, SyntaxCode::kTooDeep,
                 "nesting deeper than " + std::to_string(max_depth_) +
                     " levels");
   }
@@ -349,7 +349,7 @@ bool Parser::ParseArray(const char*& p, Value* out, int depth) {
         continue;
       }
       if (*p == ']') break;
-      return Fail(p, "json-syntax",
+      return Fail(p, SyntaxCode::kSyntax,
                   "expected ',' or ']' in array, found " +
                       DescribeByte(static_cast<unsigned char>(*p)));
     }
@@ -357,7 +357,7 @@ bool Parser::ParseArray(const char*& p, Value* out, int depth) {
   ++p;  // ']'
   std::size_t count = element_stack_.size() - first;
   if (count > kMaxValueSize) {
-    return Fail(p - 1, "json-syntax",
+    return Fail(p - 1, SyntaxCode::kSyntax,
                 TooLarge("an array", count, "elements"));
   }
   Value* elements = arena_->Allocate<Value>(count);
@@ -372,7 +372,7 @@ bool Parser::ParseArray(const char*& p, Value* out, int depth) {
 
 bool Parser::ParseObject(const char*& p, Value* out, int depth) {
   if (depth > max_depth_) {
-    return Fail(p, "json-too-deep",
+    return Fail(p, SyntaxCode::kTooDeep,
                 "nesting deeper than " + std::to_string(max_depth_) +
                     " levels");
   }
@@ -383,7 +383,7 @@ bool Parser::ParseObject(const char*& p, Value* out, int depth) {
   if (*p != '}') {
     for (;;) {
       if (*p != '"') {
-        return Fail(p, "json-syntax",
+        return Fail(p, SyntaxCode::kSyntax,
                     "expected a string key in object, found " +
                         DescribeByte(static_cast<unsigned char>(*p)));
       }
@@ -393,7 +393,7 @@ bool Parser::ParseObject(const char*& p, Value* out, int depth) {
       p = SkipWhitespace(p);
       if (p >= end_) return NeedMore(p, "inside an object");
       if (*p != ':') {
-        return Fail(p, "json-syntax",
+        return Fail(p, SyntaxCode::kSyntax,
                     "expected ':' after object key, found " +
                         DescribeByte(static_cast<unsigned char>(*p)));
       }
@@ -409,7 +409,7 @@ bool Parser::ParseObject(const char*& p, Value* out, int depth) {
         continue;
       }
       if (*p == '}') break;
-      return Fail(p, "json-syntax",
+      return Fail(p, SyntaxCode::kSyntax,
                   "expected ',' or '}' in object, found " +
                       DescribeByte(static_cast<unsigned char>(*p)));
     }
@@ -417,7 +417,7 @@ bool Parser::ParseObject(const char*& p, Value* out, int depth) {
   ++p;  // '}'
   std::size_t count = member_stack_.size() - first;
   if (count > kMaxValueSize) {
-    return Fail(p - 1, "json-syntax",
+    return Fail(p - 1, SyntaxCode::kSyntax,
                 TooLarge("an object", count, "members"));
   }
   if (count > 1) CheckDuplicates(first, count);

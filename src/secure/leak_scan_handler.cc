@@ -80,15 +80,19 @@ SecretCollectHandler::SecretCollectHandler(KnownSecrets* known,
                                            const DecryptOptions& decrypt)
     : decryption_(decrypt), collector_(known, nullptr), known_(known) {}
 
-void SecretCollectHandler::OnLeaf(state::Leaf& leaf, state::Context& context) {
+Result<state::Flow> SecretCollectHandler::OnLeaf(state::Leaf& leaf,
+                                                 state::Context& context) {
   (void)context;
   if (leaf.role == state::Role::kSecretsProviders) {
     decryption_.Configure(leaf.value);
     collector_.set_decryptor(decryption_.decryptor());
-    return;
+    // A wrong passphrase ends the scan at once.
+    if (!decryption_.error().ok()) return decryption_.error();
+    return state::Flow::kContinue;
   }
   const json::Value* resource = ResourceOf(leaf);
   if (resource != nullptr) collector_.Collect(*resource);
+  return state::Flow::kContinue;
 }
 
 LeakScanHandler::LeakScanHandler(const secrets::Fingerprinter* fingerprinter,
@@ -107,17 +111,19 @@ LeakScanHandler::LeakScanHandler(const secrets::Fingerprinter* fingerprinter,
         return options;
       }()) {}
 
-void LeakScanHandler::OnLeaf(state::Leaf& leaf, state::Context& context) {
+Result<state::Flow> LeakScanHandler::OnLeaf(state::Leaf& leaf,
+                                            state::Context& context) {
   if (leaf.role == state::Role::kSecretsProviders) {
     if (collect_) {
       decryption_.Configure(leaf.value);
       collector_.set_decryptor(decryption_.decryptor());
       scanner_.set_decryptor(decryption_.decryptor());
+      if (!decryption_.error().ok()) return decryption_.error();
     }
-    return;
+    return state::Flow::kContinue;
   }
   const json::Value* resource = ResourceOf(leaf);
-  if (resource == nullptr) return;
+  if (resource == nullptr) return state::Flow::kContinue;
   if (collect_ && known_ != nullptr) collector_.Collect(*resource);
   pointer_.assign(leaf.pointer);
   if (resource != &leaf.value) pointer_ += "/resource";
@@ -129,6 +135,7 @@ void LeakScanHandler::OnLeaf(state::Leaf& leaf, state::Context& context) {
                                      std::move(leak.pointer), std::move(leak.urn)),
                    leak.offset);
   }
+  return state::Flow::kContinue;
 }
 
 }  // namespace pstate::secure

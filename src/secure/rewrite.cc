@@ -99,10 +99,12 @@ Status RewriteState(const RewriteOptions& options, const RewriteJob& job) {
   state::ReadOptions read_options;
   read_options.on_progress = options.on_progress;
   Status status = state::Read(**input, handler, report, read_options);
-  if (!status.ok() || report.fatal()) {
+  if (!status.ok()) {
     gated.Abandon();
-    return Status(status.ok() ? Errc::kSyntax : status.code(),
-                  Located(report, status));
+    // An unreadable input is located in the report; a pass's own failure
+    // comes as its Status.
+    return report.fatal() ? Status(status.code(), Located(report, status))
+                          : status;
   }
   if (job.pass_status) {
     Status pass = job.pass_status();

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <charconv>
-#include <set>
+#include <unordered_set>
 
 #include "pstate/json/pointer.h"
 #include "pstate/json/string_codec.h"
@@ -48,7 +48,6 @@ class StreamReader final : public Context {
     return window_.Locate(offset);
   }
   const Envelope& envelope() const override { return envelope_; }
-  json::Parser& parser() override { return parser_; }
 
  private:
   Status Fill();
@@ -66,11 +65,15 @@ class StreamReader final : public Context {
   /// Reads one object of the envelope: calls `read_member` with pos_ at each
   /// member's value (the pointer already names it) and reports duplicate
   /// keys. The reader's only loop over object members.
+  using FieldResolver = std::function<std::string_view(std::string_view key)>;
   using MemberReader =
-      std::function<Status(std::string_view key, io::LineColumn key_at)>;
-  Status ReadMembers(const MemberReader& read_member);
+      std::function<Status(std::string_view key, std::string_view field)>;
+  Status ReadMembers(const FieldResolver& resolve,
+                     const MemberReader& read_member);
+  /// The Pulumi field `key` names in an object at `level` ("" if none).
+  std::string_view FieldAt(Level level, std::string_view key);
   Status ReadObject(Level level);
-  Status ReadMember(Level level, std::string_view key, io::LineColumn key_at);
+  Status ReadMember(Level level, std::string_view key, std::string_view field);
   Status ReadLeafArray(Role element_role);
   Status ReadLeafObject(Role member_role);
   /// A syntax error at `c`: the end of input, or `expected`, found `c`.
@@ -78,18 +81,13 @@ class StreamReader final : public Context {
   Status ReadContainerOrLeaf(char open, Role element_role, std::string_view name,
                              Level level);
   Status EmitLeaf(Role role, std::string_view key, std::size_t index);
-  void Note(Code code, std::string message, std::uint64_t offset) {
-    Report(diag::MakeFinding(code, std::move(message), pointer_.str()), offset);
-  }
-  /// Like Note, at a place located before the window moved on.
-  void NoteAt(Code code, std::string message, io::LineColumn at) {
-    diag::Finding f = diag::MakeFinding(code, std::move(message), pointer_.str());
-    f.line = at.line;
-    f.column = at.column;
-    report_.Add(std::move(f));
+  /// Unwinds the read after the handler asked to stop.
+  Status Stop() {
+    stopped_ = true;
+    return Status(Errc::kInvalidArgument, "stopped by the handler");
   }
 
-  void InterpretVersion(const json::Value& v);
+  Status InterpretVersion(const json::Value& v);
   void InterpretFeatures(const json::Value& v);
   Status FinishEnvelope();
 
@@ -103,25 +101,98 @@ class StreamReader final : public Context {
   json::PointerBuilder pointer_;
   Envelope envelope_;
   std::uint64_t next_progress_ = kProgressStep;
-  io::LineColumn features_at_;
   std::uint64_t root_end_ = 0;
+  /// Members of an update-history file (.pulumi/history/*.history.json)
+  /// seen at the root: such a file is named as what it is.
+  bool saw_history_member_ = false;
+  /// "latest", "stack" or "target": a legacy checkpoint for sure ("config"
+  /// alone is also a member of a history record).
+  bool saw_legacy_anchor_ = false;
   bool fatal_ = false;
+  bool stopped_ = false;
   Status fatal_status_;
 };
+
+/// Go's encoding/json matches a key to a struct field by exact name first,
+/// then case-insensitively (bytes.EqualFold-like folding, in which the
+/// Kelvin sign U+212A folds to 'k' and the long s U+017F to 's').
+bool FoldEquals(std::string_view key, std::string_view field) {
+  std::size_t i = 0;
+  for (char f : field) {
+    if (i >= key.size()) return false;
+    unsigned char c = static_cast<unsigned char>(key[i]);
+    char lower = static_cast<char>(c >= 'A' && c <= 'Z' ? c + 32 : c);
+    if (lower == f) {
+      ++i;
+      continue;
+    }
+    if (f == 'k' && key.substr(i, 3) == "\xE2\x84\xAA") {
+      i += 3;
+      continue;
+    }
+    if (f == 's' && key.substr(i, 2) == "\xC5\xBF") {
+      i += 2;
+      continue;
+    }
+    return false;
+  }
+  return i == key.size();
+}
+
+/// The field of `fields` that `key` names, as Go matches it; "" if none.
+template <std::size_t N>
+std::string_view MatchField(std::string_view key,
+                            const std::array<std::string_view, N>& fields) {
+  for (std::string_view f : fields) {
+    if (key == f) return f;
+  }
+  for (std::string_view f : fields) {
+    if (FoldEquals(key, f)) return f;
+  }
+  return {};
+}
+
+// Pulumi's envelope structs, by JSON field name
+// (sdk/go/common/apitype/core.go: UntypedDeployment, VersionedCheckpoint,
+// CheckpointV1..V3, DeploymentV3).
+constexpr std::array<std::string_view, 4> kRootFields = {
+    "version", "features", "deployment", "checkpoint"};
+constexpr std::array<std::string_view, 3> kLegacyRootFields = {"stack", "config",
+                                                               "latest"};
+constexpr std::array<std::string_view, 3> kCheckpointFields = {
+    "stack", "config", "latest"};
+constexpr std::array<std::string_view, 7> kDeploymentFields = {
+    "manifest", "secrets_providers", "resources", "pending_operations",
+    "metadata", "snippets", "extensions"};
+/// Members of apitype.UpdateInfo, the body of a DIY history file.
+constexpr std::array<std::string_view, 6> kHistoryFields = {
+    "kind", "startTime", "message", "environment", "result", "resourceChanges"};
+
+Errc ErrcOf(Code code) {
+  switch (code) {
+    case Code::kIoError: return Errc::kIo;
+    case Code::kNotAState:
+    case Code::kVersionUnsupported: return Errc::kFormat;
+    default: return Errc::kSyntax;
+  }
+}
+
+Code CodeOf(json::SyntaxCode code) {
+  switch (code) {
+    case json::SyntaxCode::kSyntax: return Code::kJsonSyntax;
+    case json::SyntaxCode::kInvalidUtf8: return Code::kJsonInvalidUtf8;
+    case json::SyntaxCode::kTooDeep: return Code::kJsonTooDeep;
+  }
+  return Code::kJsonSyntax;
+}
 
 Status StreamReader::Fatal(Code code, std::string message,
                            std::uint64_t offset) {
   if (!fatal_) {
     fatal_ = true;
-    Report(diag::MakeFinding(code, message, pointer_.str()), offset);
+    fatal_status_ = Status(ErrcOf(code), message);
+    Report(diag::MakeFinding(code, std::move(message), pointer_.str()), offset);
   }
-  io::LineColumn lc = window_.Locate(offset);
-  fatal_status_ = Status(code == Code::kIoError ? Errc::kIo
-                : (code == Code::kNotAState || code == Code::kVersionUnsupported)
-                    ? Errc::kFormat
-                    : Errc::kSyntax,
-                window_.input().name() + ":" + std::to_string(lc.line) + ":" +
-                    std::to_string(lc.column) + ": " + message);
   return fatal_status_;
 }
 
@@ -130,14 +201,7 @@ Status StreamReader::Fill() {
   std::uint64_t at = Offset();
   Status s = window_.Fill(pos_);
   pos_ = window_.begin();
-  if (!s.ok()) {
-    if (!fatal_) {
-      fatal_ = true;
-      Report(diag::MakeFinding(Code::kIoError, s.message(), pointer_.str()),
-             at);
-    }
-    return s;
-  }
+  if (!s.ok()) return Fatal(Code::kIoError, s.message(), at);
   ReportProgress();
   return Status::Ok();
 }
@@ -179,21 +243,11 @@ Status StreamReader::ParseValue(json::Value* out) {
                       out, &stop);
     if (st == json::ParseStatus::kOk) {
       pos_ = stop;
-      for (const json::DuplicateKey& d : parser_.duplicates()) {
-        Report(diag::MakeFinding(Code::kJsonDuplicateKey,
-                                 "duplicate key \"" + d.key +
-                                     "\" in object; Pulumi keeps the last one",
-                                 pointer_.str()),
-               d.offset);
-      }
       return Status::Ok();
     }
     if (st == json::ParseStatus::kError) {
       const json::SyntaxError& e = parser_.error();
-      Code code = e.code == "json-invalid-utf8" ? Code::kJsonInvalidUtf8
-                  : e.code == "json-too-deep"   ? Code::kJsonTooDeep
-                                                : Code::kJsonSyntax;
-      return Fatal(code, e.message, e.offset);
+      return Fatal(CodeOf(e.code), e.message, e.offset);
     }
     // Incomplete: keep the value's bytes, read more, parse again. Growth
     // doubles, so a value is re-parsed O(log size) times at most.
@@ -229,18 +283,24 @@ Status StreamReader::EmitLeaf(Role role, std::string_view key,
   leaf.arena = &arena_;
   Status s = ParseValue(&leaf.value);
   if (!s.ok()) return s;
+  leaf.end_offset = Offset();
   leaf.pointer = pointer_.str();
+  leaf.duplicates = parser_.duplicates();
   if (role == Role::kResource) ++envelope_.resources;
   if (role == Role::kPendingOperation) ++envelope_.pending_operations;
-  if (role == Role::kVersion) InterpretVersion(leaf.value);
+  if (role == Role::kVersion) {
+    s = InterpretVersion(leaf.value);
+    if (!s.ok()) return s;
+  }
   if (role == Role::kFeatures) InterpretFeatures(leaf.value);
-  handler_.OnLeaf(leaf, *this);
+  Result<Flow> flow = handler_.OnLeaf(leaf, *this);
   arena_.Reset();
+  if (!flow.ok()) return flow.status();
+  if (*flow == Flow::kStop) return Stop();
   if (window_.mapped()) {
     window_.Release(pos_);
     ReportProgress();
   }
-  if (fatal_) return fatal_status_;
   return Status::Ok();
 }
 
@@ -273,6 +333,7 @@ Status StreamReader::Run() {
                  Offset());
   }
   s = ReadObject(Level::kRoot);
+  if (stopped_) return Status::Ok();
   if (!s.ok()) return s;
   root_end_ = Offset() - 1;  // the root object's closing '}'
   s = Peek(&c);
@@ -287,8 +348,7 @@ Status StreamReader::Run() {
   s = FinishEnvelope();
   if (!s.ok()) return s;
   report_.set_resources(envelope_.resources);
-  handler_.OnFinish(envelope_, *this);
-  return Status::Ok();
+  return handler_.OnFinish(envelope_, *this);
 }
 
 Status StreamReader::Unexpected(char c, std::string_view inside,
@@ -301,10 +361,13 @@ Status StreamReader::Unexpected(char c, std::string_view inside,
                Offset());
 }
 
-Status StreamReader::ReadMembers(const MemberReader& read_member) {
+Status StreamReader::ReadMembers(const FieldResolver& resolve,
+                                 const MemberReader& read_member) {
   ++pos_;  // '{'
   handler_.BeginObject();
-  std::set<std::string> seen;
+  // Fields (or, for members Pulumi ignores, keys) already seen, as hashes:
+  // memory stays small even for an object with millions of members.
+  std::unordered_set<std::size_t> seen;
   char c = 0;
   Status s = Peek(&c);
   if (!s.ok()) return s;
@@ -313,6 +376,7 @@ Status StreamReader::ReadMembers(const MemberReader& read_member) {
     handler_.EndObject();
     return Status::Ok();
   }
+  std::string parent(pointer_.str());
   for (;;) {
     if (c != '"') {
       return Unexpected(c, "inside an object",
@@ -325,21 +389,23 @@ Status StreamReader::ReadMembers(const MemberReader& read_member) {
     std::string key = key_value.Str();
     // Expect() may refill the window and move the key's bytes: copy them.
     std::string raw_key(key_value.raw());
-    if (!seen.insert(key).second) {
-      Report(diag::MakeFinding(Code::kJsonDuplicateKey,
-                               "duplicate key \"" + key +
-                                   "\" in object; Pulumi keeps the last one",
-                               pointer_.str()),
-             key_offset);
-    }
-    // Findings about the member point at its key: locate it before
-    // Expect() may refill the window past it.
-    io::LineColumn key_at = window_.Locate(key_offset);
+    std::string_view field = resolve(key);
+    std::size_t id = std::hash<std::string_view>()(field.empty() ? key : field) ^
+                     (field.empty() ? 0x9e3779b97f4a7c15u : 0u);
+    EnvelopeMember member;
+    member.parent = parent;
+    member.key = key;
+    member.field = field;
+    member.key_offset = key_offset;
+    member.duplicate = !seen.insert(id).second;
+    // Announced before Expect() can move the window past the key, so the
+    // handler can still locate it.
+    handler_.OnEnvelopeMember(member, *this);
     s = Expect(':', "after object key");
     if (!s.ok()) return s;
     handler_.Key(raw_key);
     std::size_t mark = pointer_.PushKey(key);
-    s = read_member(key, key_at);
+    s = read_member(key, field);
     pointer_.Pop(mark);
     if (!s.ok()) return s;
     s = Peek(&c);
@@ -360,10 +426,31 @@ Status StreamReader::ReadMembers(const MemberReader& read_member) {
   return Status::Ok();
 }
 
+std::string_view StreamReader::FieldAt(Level level, std::string_view key) {
+  switch (level) {
+    case Level::kRoot: {
+      std::string_view field = MatchField(key, kRootFields);
+      if (!field.empty()) return field;
+      // Unversioned checkpoints are a CheckpointV1 at the top level.
+      if (!envelope_.version &&
+          (envelope_.kind == EnvelopeKind::kUnknown ||
+           envelope_.kind == EnvelopeKind::kLegacyCheckpoint)) {
+        return MatchField(key, kLegacyRootFields);
+      }
+      return {};
+    }
+    case Level::kCheckpoint: return MatchField(key, kCheckpointFields);
+    case Level::kDeployment: return MatchField(key, kDeploymentFields);
+  }
+  return {};
+}
+
 Status StreamReader::ReadObject(Level level) {
-  return ReadMembers([&](std::string_view key, io::LineColumn key_at) {
-    return ReadMember(level, key, key_at);
-  });
+  return ReadMembers(
+      [&](std::string_view key) { return FieldAt(level, key); },
+      [&](std::string_view key, std::string_view field) {
+        return ReadMember(level, key, field);
+      });
 }
 
 Status StreamReader::ReadContainerOrLeaf(char open, Role element_role,
@@ -378,19 +465,9 @@ Status StreamReader::ReadContainerOrLeaf(char open, Role element_role,
     }
     return ReadObject(level);
   }
-  // Not the container Pulumi writes: hand the whole value over as one leaf.
-  std::uint64_t at = Offset();
-  bool is_null = c == 'n';
-  s = EmitLeaf(Role::kMisshapenContainer, name, 0);
-  if (!s.ok()) return s;
-  // null is what Go reads as "absent" for slices, maps and pointers.
-  if (!is_null) {
-    Note(Code::kFieldType,
-         "\"" + std::string(name) + "\" must be " +
-             (open == '[' ? "an array" : "an object"),
-         at);
-  }
-  return Status::Ok();
+  // Not the container Pulumi writes (null is Go's "absent"): hand the whole
+  // value over as one leaf; verify judges it.
+  return EmitLeaf(Role::kMisshapenContainer, name, 0);
 }
 
 Status StreamReader::ReadLeafArray(Role element_role) {
@@ -428,19 +505,14 @@ Status StreamReader::ReadLeafArray(Role element_role) {
 }
 
 Status StreamReader::ReadLeafObject(Role member_role) {
-  return ReadMembers([&](std::string_view key, io::LineColumn) {
-    return EmitLeaf(member_role, key, 0);
-  });
+  return ReadMembers([](std::string_view key) { return key; },
+                     [&](std::string_view key, std::string_view) {
+                       return EmitLeaf(member_role, key, 0);
+                     });
 }
 
 Status StreamReader::ReadMember(Level level, std::string_view key,
-                                io::LineColumn key_at) {
-  auto unknown = [&]() -> Status {
-    NoteAt(Code::kFieldUnknown,
-           "unknown field \"" + std::string(key) + "\"; Pulumi ignores it",
-           key_at);
-    return EmitLeaf(Role::kUnknown, key, 0);
-  };
+                                std::string_view field) {
   auto begin_kind = [&](EnvelopeKind kind) {
     if (envelope_.kind == EnvelopeKind::kUnknown ||
         envelope_.kind == EnvelopeKind::kLegacyCheckpoint) {
@@ -449,141 +521,113 @@ Status StreamReader::ReadMember(Level level, std::string_view key,
     }
     return envelope_.kind == kind;
   };
-  auto deployment_value = [&](EnvelopeKind kind) -> Status {
+  auto deployment_value = [&](Level inner) -> Status {
     char c = 0;
     Status s = Peek(&c);
     if (!s.ok()) return s;
-    if (c == '{') {
-      if (kind != EnvelopeKind::kCheckpoint || level != Level::kRoot) {
-        envelope_.has_deployment = true;
-      }
-    }
-    return ReadContainerOrLeaf('{', Role::kUnknown, key,
-                               kind == EnvelopeKind::kCheckpoint &&
-                                       level == Level::kRoot
-                                   ? Level::kCheckpoint
-                                   : Level::kDeployment);
+    if (c == '{' && inner == Level::kDeployment) envelope_.has_deployment = true;
+    return ReadContainerOrLeaf('{', Role::kUnknown, key, inner);
   };
 
   switch (level) {
     case Level::kRoot:
-      if (key == "version") {
-        return EmitLeaf(Role::kVersion, key, 0);
+      if (field == "version") return EmitLeaf(Role::kVersion, key, 0);
+      if (field == "features") return EmitLeaf(Role::kFeatures, key, 0);
+      if (field == "deployment" && begin_kind(EnvelopeKind::kExport)) {
+        return deployment_value(Level::kDeployment);
       }
-      if (key == "features") {
-        char c = 0;
-        Status s = Peek(&c);
-        if (!s.ok()) return s;
-        features_at_ = window_.Locate(Offset());
-        return EmitLeaf(Role::kFeatures, key, 0);
+      if (field == "checkpoint" && begin_kind(EnvelopeKind::kCheckpoint)) {
+        return deployment_value(Level::kCheckpoint);
       }
-      if (key == "deployment") {
-        if (!begin_kind(EnvelopeKind::kExport)) return unknown();
-        return deployment_value(EnvelopeKind::kExport);
-      }
-      if (key == "checkpoint") {
-        if (!begin_kind(EnvelopeKind::kCheckpoint)) return unknown();
-        return deployment_value(EnvelopeKind::kCheckpoint);
-      }
-      // Unversioned checkpoints are a CheckpointV1 at the top level.
-      if (!envelope_.version &&
-          (envelope_.kind == EnvelopeKind::kUnknown ||
-           envelope_.kind == EnvelopeKind::kLegacyCheckpoint) &&
-          (key == "latest" || key == "stack" || key == "target" ||
-           key == "config")) {
+      if (field == "latest" || field == "stack" || field == "config") {
         envelope_.kind = EnvelopeKind::kLegacyCheckpoint;
-        if (key == "latest") return deployment_value(EnvelopeKind::kLegacyCheckpoint);
-        if (key == "config") return EmitLeaf(Role::kConfig, key, 0);
-        if (key == "target") {
-          NoteAt(Code::kFieldUnknown,
-                 "\"target\" is the pre-2018 name of \"stack\"; Pulumi ignores "
-                 "it, so the checkpoint has no stack name",
-                 key_at);
-        }
+        if (field != "config") saw_legacy_anchor_ = true;
+        if (field == "latest") return deployment_value(Level::kDeployment);
+        if (field == "config") return EmitLeaf(Role::kConfig, key, 0);
         return EmitLeaf(Role::kStack, key, 0);
       }
-      return unknown();
-    case Level::kCheckpoint:
-      if (key == "stack") return EmitLeaf(Role::kStack, key, 0);
-      if (key == "config") return EmitLeaf(Role::kConfig, key, 0);
-      if (key == "latest") {
-        char c = 0;
-        Status s = Peek(&c);
-        if (!s.ok()) return s;
-        if (c == '{') envelope_.has_deployment = true;
-        return ReadContainerOrLeaf('{', Role::kUnknown, key,
-                                   Level::kDeployment);
+      if (field.empty() && !envelope_.version &&
+          envelope_.kind != EnvelopeKind::kExport &&
+          envelope_.kind != EnvelopeKind::kCheckpoint) {
+        // "target" is the pre-2018 name of "stack" (Pulumi ignores it, but
+        // it marks an unversioned checkpoint).
+        if (key == "target") {
+          envelope_.kind = EnvelopeKind::kLegacyCheckpoint;
+          saw_legacy_anchor_ = true;
+        }
+        if (!MatchField(key, kHistoryFields).empty()) {
+          saw_history_member_ = true;
+        }
       }
-      return unknown();
+      return EmitLeaf(Role::kUnknown, key, 0);
+    case Level::kCheckpoint:
+      if (field == "stack") return EmitLeaf(Role::kStack, key, 0);
+      if (field == "config") return EmitLeaf(Role::kConfig, key, 0);
+      if (field == "latest") return deployment_value(Level::kDeployment);
+      return EmitLeaf(Role::kUnknown, key, 0);
     case Level::kDeployment:
-      if (key == "manifest") return EmitLeaf(Role::kManifest, key, 0);
-      if (key == "secrets_providers") {
+      if (field == "manifest") return EmitLeaf(Role::kManifest, key, 0);
+      if (field == "secrets_providers") {
         return EmitLeaf(Role::kSecretsProviders, key, 0);
       }
-      if (key == "resources") {
+      if (field == "resources") {
         return ReadContainerOrLeaf('[', Role::kResource, key, level);
       }
-      if (key == "pending_operations") {
+      if (field == "pending_operations") {
         return ReadContainerOrLeaf('[', Role::kPendingOperation, key, level);
       }
-      if (key == "metadata") return EmitLeaf(Role::kMetadata, key, 0);
-      if (key == "snippets") {
+      if (field == "metadata") return EmitLeaf(Role::kMetadata, key, 0);
+      if (field == "snippets") {
         return ReadContainerOrLeaf('[', Role::kSnippet, key, level);
       }
-      if (key == "extensions") {
+      if (field == "extensions") {
         return ReadContainerOrLeaf('{', Role::kExtension, key, level);
       }
-      return unknown();
+      return EmitLeaf(Role::kUnknown, key, 0);
   }
-  return unknown();
+  return EmitLeaf(Role::kUnknown, key, 0);
 }
 
-void StreamReader::InterpretVersion(const json::Value& v) {
+Status StreamReader::InterpretVersion(const json::Value& v) {
   if (!v.is_number()) {
-    static_cast<void>(Fatal(Code::kVersionUnsupported,
-          "\"version\" must be an integer, found " +
-              std::string(json::TypeName(v.type)),
-          v.offset));
-    return;
+    return Fatal(Code::kVersionUnsupported,
+                 "\"version\" must be an integer, found " +
+                     std::string(json::TypeName(v.type)),
+                 v.offset);
   }
   std::string_view text = v.raw();
   std::int64_t n = 0;
   auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), n);
   if (ec != std::errc() || ptr != text.data() + text.size()) {
-    static_cast<void>(Fatal(Code::kVersionUnsupported,
-          "\"version\" must be an integer, found " + std::string(text),
-          v.offset));
-    return;
+    return Fatal(Code::kVersionUnsupported,
+                 "\"version\" must be an integer, found " + std::string(text),
+                 v.offset);
   }
+  // Go reads an explicit 0 as its zero value: the same as no "version".
+  if (n == 0) return Status::Ok();
   envelope_.version = n;
   if (n > 4) {
-    static_cast<void>(Fatal(Code::kVersionUnsupported,
-          "state version " + std::to_string(n) +
-              " is too new: Pulumi and pstate read versions 1 to 4",
-          v.offset));
-  } else if (n < 1) {
-    static_cast<void>(Fatal(Code::kVersionUnsupported,
-          "state version " + std::to_string(n) +
-              " is too old: Pulumi reads versions 1 to 4 (unversioned "
-              "checkpoints have no \"version\" key)",
-          v.offset));
+    return Fatal(Code::kVersionUnsupported,
+                 "state version " + std::to_string(n) +
+                     " is too new: Pulumi and pstate read versions 1 to 4",
+                 v.offset);
   }
+  if (n < 1) {
+    return Fatal(Code::kVersionUnsupported,
+                 "state version " + std::to_string(n) +
+                     " is not a version: Pulumi reads versions 1 to 4 (and "
+                     "unversioned checkpoints)",
+                 v.offset);
+  }
+  return Status::Ok();
 }
 
 void StreamReader::InterpretFeatures(const json::Value& v) {
-  if (v.is_null()) return;
-  if (!v.is_array()) {
-    Note(Code::kFieldType, "\"features\" must be an array of strings",
-         v.offset);
-    return;
-  }
+  // Misshapen features are verify's to report; the envelope keeps what is
+  // readable.
+  if (!v.is_array()) return;
   for (const json::Value& e : v.array()) {
-    if (!e.is_string()) {
-      Note(Code::kFieldType, "\"features\" must be an array of strings",
-           e.offset);
-      continue;
-    }
-    envelope_.features.push_back(e.Str());
+    if (e.is_string()) envelope_.features.push_back(e.Str());
   }
 }
 
@@ -591,7 +635,17 @@ Status StreamReader::FinishEnvelope() {
   // Envelope problems are about the root object as a whole: point at its
   // closing brace, not past the end of the input.
   std::uint64_t end = root_end_;
-  if (envelope_.kind == EnvelopeKind::kUnknown) {
+  bool history = saw_history_member_ && !saw_legacy_anchor_ &&
+                 (envelope_.kind == EnvelopeKind::kUnknown ||
+                  envelope_.kind == EnvelopeKind::kLegacyCheckpoint);
+  if (envelope_.kind == EnvelopeKind::kUnknown || history) {
+    if (history) {
+      return Fatal(Code::kNotAState,
+                   "not a Pulumi state: this is an update-history record (a "
+                   "file-backend .pulumi/history/*.history.json file); the "
+                   "stack's state is in .pulumi/stacks/",
+                   end);
+    }
     return Fatal(Code::kNotAState,
                  "not a Pulumi state: expected a \"deployment\" (pulumi stack "
                  "export) or \"checkpoint\" (file backend) member",
@@ -606,43 +660,6 @@ Status StreamReader::FinishEnvelope() {
                      " has no \"version\"; Pulumi reads versions 1 to 4",
                  end);
   }
-  std::int64_t version = envelope_.version.value_or(0);
-  const auto& features = envelope_.features;
-  if (!features.empty()) {
-    // The window has moved on since "features"; use the place noted then.
-    auto finding = [&](Code code, std::string message) {
-      diag::Finding f = diag::MakeFinding(code, std::move(message), "/features");
-      f.line = features_at_.line;
-      f.column = features_at_.column;
-      report_.Add(std::move(f));
-    };
-    if (version < 4) {
-      finding(Code::kFeaturesIgnored,
-              "\"features\" is only read from version 4 states; Pulumi "
-              "ignores it in version " + std::to_string(version));
-    } else {
-      std::vector<std::string> unknown;
-      for (const std::string& f : features) {
-        if (!IsKnownFeature(f)) unknown.push_back(f);
-      }
-      if (!unknown.empty()) {
-        std::string list;
-        for (const std::string& f : unknown) {
-          list += (list.empty() ? "" : ", ") + ("\"" + f + "\"");
-        }
-        finding(Code::kFeaturesUnsupported,
-                "this state needs features Pulumi does not define: " + list);
-      }
-    }
-    std::vector<std::string> sorted = features;
-    std::sort(sorted.begin(), sorted.end());
-    bool unique = std::adjacent_find(sorted.begin(), sorted.end()) ==
-                  sorted.end();
-    if (sorted != features || !unique) {
-      finding(Code::kFeaturesUnsorted,
-              "Pulumi writes \"features\" sorted and without duplicates");
-    }
-  }
   return Status::Ok();
 }
 
@@ -656,6 +673,21 @@ std::string_view EnvelopeKindName(EnvelopeKind kind) {
     case EnvelopeKind::kLegacyCheckpoint: return "legacy-checkpoint";
   }
   return "unknown";
+}
+
+Result<Flow> Tee::OnLeaf(Leaf& leaf, Context& context) {
+  Result<Flow> a = first_.OnLeaf(leaf, context);
+  if (!a.ok()) return a;
+  Result<Flow> b = second_.OnLeaf(leaf, context);
+  if (!b.ok()) return b;
+  return *a == Flow::kStop || *b == Flow::kStop ? Flow::kStop
+                                                : Flow::kContinue;
+}
+
+Status Tee::OnFinish(const Envelope& envelope, Context& context) {
+  Status a = first_.OnFinish(envelope, context);
+  Status b = second_.OnFinish(envelope, context);
+  return a.ok() ? b : a;
 }
 
 bool IsKnownFeature(std::string_view name) {

@@ -273,17 +273,17 @@ class Single {
   class Finder : public state::Handler {
    public:
     explicit Finder(const Single& single) : single_(single) {}
-    void OnLeaf(state::Leaf& leaf, state::Context&) override {
-      if (found_) return;
+    Result<state::Flow> OnLeaf(state::Leaf& leaf, state::Context&) override {
+      if (found_) return state::Flow::kContinue;
       const TypecheckConfig& config = single_.config_;
       const json::Value* value = nullptr;
       if (config.source == TypecheckConfig::Source::kStateOutput) {
-        if (leaf.role != state::Role::kResource) return;
+        if (leaf.role != state::Role::kResource) return state::Flow::kContinue;
         const json::Value* type = leaf.value.Find("type");
-        if (!type || !type->StrEquals("pulumi:pulumi:Stack")) return;
+        if (!type || !type->StrEquals("pulumi:pulumi:Stack")) return state::Flow::kContinue;
         const json::Value* outputs = leaf.value.Find("outputs");
         stack_seen_ = true;
-        if (!outputs || !outputs->is_object()) return;
+        if (!outputs || !outputs->is_object()) return state::Flow::kContinue;
         for (const json::Member& m : outputs->object()) {
           if (m.key.StrEquals(config.output)) value = &m.value;
         }
@@ -297,12 +297,14 @@ class Single {
           value = ResolvePointer(leaf.value, p.substr(lp.size()));
           if (!value) missing_ = true;
         } else {
-          return;
+          return state::Flow::kContinue;
         }
       }
-      if (!value) return;
+      if (!value) return state::Flow::kContinue;
       found_ = true;
       verdict_ = single_.language_->Check(*single_.type_, *value);
+      // Found: the rest of the state need not be read.
+      return state::Flow::kStop;
     }
 
     bool found_ = false;

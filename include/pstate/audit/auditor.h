@@ -75,8 +75,15 @@ class Auditor {
 class AuditHandler : public state::Handler {
  public:
   explicit AuditHandler(Auditor& auditor) : auditor_(auditor) {}
-  void OnLeaf(state::Leaf& leaf, state::Context& context) override {
+  Result<state::Flow> OnLeaf(state::Leaf& leaf,
+                             state::Context& context) override {
     auditor_.OnLeaf(leaf, context);
+    return state::Flow::kContinue;
+  }
+  /// Delivers every result still queued.
+  Status OnFinish(const state::Envelope&, state::Context&) override {
+    auditor_.Finish();
+    return Status::Ok();
   }
 
  private:

@@ -3,7 +3,7 @@
 #ifndef PSTATE_CHECK_VERIFIER_H_
 #define PSTATE_CHECK_VERIFIER_H_
 
-#include <functional>
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
@@ -15,23 +15,21 @@ namespace pstate::check {
 
 class Verifier : public state::Handler {
  public:
-  /// Optional extra work per resource leaf after the checks (the asset
-  /// audit of `verify --assets` plugs in here).
-  using ResourceHook =
-      std::function<void(const state::Leaf& leaf, state::Context& context)>;
-
   Verifier() = default;
-  void set_resource_hook(ResourceHook hook) { hook_ = std::move(hook); }
-  /// The same for each pending-operation leaf, after its checks.
-  void set_pending_operation_hook(ResourceHook hook) {
-    pending_hook_ = std::move(hook);
-  }
 
-  void OnLeaf(state::Leaf& leaf, state::Context& context) override;
-  void OnFinish(const state::Envelope& envelope,
-                state::Context& context) override;
+  /// Unknown, duplicate and odd-case members of the envelope.
+  void OnEnvelopeMember(const state::EnvelopeMember& member,
+                        state::Context& context) override;
+  Result<state::Flow> OnLeaf(state::Leaf& leaf,
+                             state::Context& context) override;
+  Status OnFinish(const state::Envelope& envelope,
+                  state::Context& context) override;
 
  private:
+  void CheckDuplicateKeys(const state::Leaf& leaf, state::Context& context);
+  void CheckFeatures(const json::Value& features, Reporter& reporter);
+  void FinishFeatures(const state::Envelope& envelope,
+                      state::Context& context);
   void CheckPendingOperation(const json::Value& op, Reporter& reporter,
                              std::int64_t version);
 
@@ -43,8 +41,9 @@ class Verifier : public state::Handler {
   /// Checkpoint config values to judge once the provider is known.
   std::vector<diag::Finding> unshaped_config_;
   std::uint64_t deployment_leaves_ = 0;
-  ResourceHook hook_;
-  ResourceHook pending_hook_;
+  /// Where "features" was, to place the findings about it that can only
+  /// be decided once the version is known.
+  std::optional<io::LineColumn> features_at_;
 };
 
 }  // namespace pstate::check

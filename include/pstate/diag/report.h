@@ -19,7 +19,9 @@ struct Summary {
 
 class Report {
  public:
-  /// `max_kept` bounds the findings kept for printing (0 = no bound); counts
+  /// `max_kept` bounds the findings kept for printing (0 = no bound): the
+  /// first `max_kept` in file order are kept, whatever order they arrive
+  /// in, in memory bounded by `max_kept`; counts
   /// always include every finding.
   explicit Report(std::string file, std::size_t max_kept = 0)
       : file_(std::move(file)), max_kept_(max_kept) {}
@@ -27,6 +29,7 @@ class Report {
   void Add(Finding finding);
 
   const std::string& file() const { return file_; }
+  /// The kept findings; in file order only after SortByLocation().
   const std::vector<Finding>& findings() const { return findings_; }
   /// Findings counted but not kept because of max_kept.
   std::uint64_t omitted() const { return omitted_; }

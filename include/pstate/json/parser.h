@@ -35,8 +35,15 @@ enum class ParseStatus {
   kError,
 };
 
+/// Why a text is not JSON. The state reader maps each to a finding code.
+enum class SyntaxCode {
+  kSyntax,       ///< not JSON grammar (includes an early end of input)
+  kInvalidUtf8,  ///< a string holds bytes that are not UTF-8
+  kTooDeep,      ///< nesting beyond the parser's depth limit
+};
+
 struct SyntaxError {
-  std::string_view code;  ///< json-syntax, json-invalid-utf8, json-too-deep
+  SyntaxCode code = SyntaxCode::kSyntax;
   std::string message;
   std::uint64_t offset = 0;  ///< absolute offset of the offending byte
 };
@@ -80,7 +87,7 @@ class Parser {
   bool ParseObject(const char*& p, Value* out, int depth);
   void CheckDuplicates(std::size_t first, std::size_t count);
   const char* SkipWhitespace(const char* p) const;
-  bool Fail(const char* at, std::string_view code, std::string message);
+  bool Fail(const char* at, SyntaxCode code, std::string message);
   bool NeedMore(const char* at, std::string_view what);
   std::uint64_t OffsetOf(const char* p) const {
     return base_ + static_cast<std::uint64_t>(p - begin_);

@@ -61,7 +61,8 @@ class ProviderDecryption {
 class SecretCollectHandler : public state::Handler {
  public:
   SecretCollectHandler(KnownSecrets* known, const DecryptOptions& decrypt);
-  void OnLeaf(state::Leaf& leaf, state::Context& context) override;
+  Result<state::Flow> OnLeaf(state::Leaf& leaf,
+                             state::Context& context) override;
   /// The decryptor configured from the state (null when none); lives as
   /// long as this handler. Pass it to the LeakScanHandler of pass 2.
   const Decryptor* decryptor() const { return decryption_.decryptor(); }
@@ -85,7 +86,8 @@ class LeakScanHandler : public state::Handler {
   LeakScanHandler(const secrets::Fingerprinter* fingerprinter, KnownSecrets* known,
                   bool collect, const DecryptOptions& decrypt,
                   const Decryptor* decryptor = nullptr);
-  void OnLeaf(state::Leaf& leaf, state::Context& context) override;
+  Result<state::Flow> OnLeaf(state::Leaf& leaf,
+                             state::Context& context) override;
   const Status& error() const { return decryption_.error(); }
   std::uint64_t leaks() const { return leaks_; }
 

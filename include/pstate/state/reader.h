@@ -24,6 +24,7 @@
 #include <cstdint>
 #include <functional>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -88,7 +89,33 @@ struct Leaf {
   /// with values allocated in `arena`.
   json::Value value;
   json::Arena* arena = nullptr;
+  /// The value's bytes are [value.offset, end_offset) of the decoded input
+  /// (for sizes, and to read the leaf again by range on a second pass).
+  std::uint64_t end_offset = 0;
+  /// Keys that repeat inside `value`, as the parser found them (Go's
+  /// decoder keeps the last occurrence). Valid during OnLeaf only.
+  std::span<const json::DuplicateKey> duplicates;
 };
+
+/// A member of an object of the envelope (the root, "checkpoint", the
+/// deployment), announced before its value is read. The reader matches
+/// keys to Pulumi's struct fields as Go's encoding/json does: an exact
+/// match first, otherwise case-insensitively ("Resources" is "resources").
+struct EnvelopeMember {
+  std::string_view parent;  ///< JSON pointer of the object holding it
+  std::string_view key;     ///< the key as written (decoded)
+  /// The Pulumi field the key matched ("" for a member Pulumi ignores).
+  std::string_view field;
+  std::uint64_t key_offset = 0;
+  /// The object already had a member for the same field (or, for an
+  /// unknown member, the same key). Go keeps the last one.
+  bool duplicate = false;
+};
+
+/// Whether the read goes on after a handler call (ripgrep's sink contract):
+/// kStop ends the read at once, successfully, without OnFinish. A handler
+/// that fails returns its Status instead; Read returns that Status.
+enum class Flow { kContinue, kStop };
 
 /// Services the reader offers to handlers while a leaf is current.
 class Context {
@@ -102,25 +129,72 @@ class Context {
   virtual void ReportUnlocated(diag::Finding finding) = 0;
   virtual io::LineColumn Locate(std::uint64_t offset) = 0;
   virtual const Envelope& envelope() const = 0;
-  /// A parser for values embedded in strings (a secret's plaintext).
-  virtual json::Parser& parser() = 0;
 };
 
 class Handler {
  public:
   virtual ~Handler() = default;
+
   // Containers the reader descends into. `raw_key` is the escaped key text.
   virtual void BeginObject() {}
   virtual void Key(std::string_view raw_key) { (void)raw_key; }
   virtual void EndObject() {}
   virtual void BeginArray() {}
   virtual void EndArray() {}
-  virtual void OnLeaf(Leaf& leaf, Context& context) = 0;
-  /// After the whole input was read without a fatal error.
-  virtual void OnFinish(const Envelope& envelope, Context& context) {
-    (void)envelope;
+
+  /// Each member of an envelope object, before its value (a leaf or a
+  /// container) is read.
+  virtual void OnEnvelopeMember(const EnvelopeMember& member,
+                                Context& context) {
+    (void)member;
     (void)context;
   }
+  virtual Result<Flow> OnLeaf(Leaf& leaf, Context& context) = 0;
+  /// After the whole input was read without a fatal error or a stop.
+  virtual Status OnFinish(const Envelope& envelope, Context& context) {
+    (void)envelope;
+    (void)context;
+    return Status::Ok();
+  }
+};
+
+/// Two handlers fed the same events, `first` before `second` for each (e.g.
+/// verify's checks and the asset audit of `verify --assets`). The read
+/// stops when either stops, and fails with the first failure.
+class Tee : public Handler {
+ public:
+  Tee(Handler& first, Handler& second) : first_(first), second_(second) {}
+  void BeginObject() override {
+    first_.BeginObject();
+    second_.BeginObject();
+  }
+  void Key(std::string_view raw_key) override {
+    first_.Key(raw_key);
+    second_.Key(raw_key);
+  }
+  void EndObject() override {
+    first_.EndObject();
+    second_.EndObject();
+  }
+  void BeginArray() override {
+    first_.BeginArray();
+    second_.BeginArray();
+  }
+  void EndArray() override {
+    first_.EndArray();
+    second_.EndArray();
+  }
+  void OnEnvelopeMember(const EnvelopeMember& member,
+                        Context& context) override {
+    first_.OnEnvelopeMember(member, context);
+    second_.OnEnvelopeMember(member, context);
+  }
+  Result<Flow> OnLeaf(Leaf& leaf, Context& context) override;
+  Status OnFinish(const Envelope& envelope, Context& context) override;
+
+ private:
+  Handler& first_;
+  Handler& second_;
 };
 
 struct ReadOptions {
@@ -130,10 +204,14 @@ struct ReadOptions {
   std::function<void(std::uint64_t, std::uint64_t)> on_progress;
 };
 
-/// Reads `input` to its end, calling `handler`. Findings go to `report`.
-/// Returns an error Status when the input cannot be read as a state (I/O,
-/// invalid JSON, not a state envelope, unsupported version); the same
-/// problem is then also in `report` as a located fatal finding.
+/// Reads `input` to its end (or until the handler stops), calling
+/// `handler`. The reader has no policy: it reports only what makes the
+/// input unreadable as a state (I/O, invalid JSON, not a state envelope,
+/// an unsupported version). Such a failure is added to `report` as one
+/// located fatal finding (diag::IsFatal), the single place its text lives,
+/// and the returned Status carries only its class. A handler's failure is
+/// returned as the handler's Status, and nothing is added to `report`.
+/// Findings handlers add through Context go to `report`.
 Status Read(io::InputStream& input, Handler& handler, diag::Report& report,
             const ReadOptions& options = {});
 

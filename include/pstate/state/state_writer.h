@@ -20,8 +20,9 @@ namespace pstate::state {
 class StateWriter : public Handler {
  public:
   /// Runs on each leaf before it is written; may replace leaf.value with
-  /// values allocated in leaf.arena.
-  using Pass = std::function<void(Leaf& leaf, Context& context)>;
+  /// values allocated in leaf.arena. A failure stops the read at once and
+  /// nothing more is written.
+  using Pass = std::function<Result<Flow>(Leaf& leaf, Context& context)>;
 
   StateWriter(json::Writer& writer, Pass pass = {})
       : writer_(writer), pass_(std::move(pass)) {}
@@ -33,14 +34,17 @@ class StateWriter : public Handler {
   void EndObject() override { writer_.EndObject(); }
   void BeginArray() override { writer_.BeginArray(); }
   void EndArray() override { writer_.EndArray(); }
-  void OnLeaf(Leaf& leaf, Context& context) override {
-    if (pass_) pass_(leaf, context);
-    writer_.Write(leaf.value);
+  Result<Flow> OnLeaf(Leaf& leaf, Context& context) override {
+    Result<Flow> flow = Flow::kContinue;
+    if (pass_) flow = pass_(leaf, context);
+    if (flow.ok()) writer_.Write(leaf.value);
+    return flow;
   }
-  void OnFinish(const Envelope& envelope, Context& context) override {
+  Status OnFinish(const Envelope& envelope, Context& context) override {
     (void)envelope;
     (void)context;
     writer_.Finish();
+    return Status::Ok();
   }
 
  private:

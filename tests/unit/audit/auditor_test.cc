@@ -9,8 +9,8 @@
 #include <vector>
 
 #include "pstate/asset/sha256.h"
-#include "pstate/audit/ordered_handler.h"
 #include "pstate/io/input.h"
+#include "pstate/state/reader.h"
 
 namespace pstate::audit {
 namespace {
@@ -156,34 +156,37 @@ TEST(Auditor, InvalidItemsAreErrorsWithTheReason) {
   EXPECT_FALSE(o.actual.has_value());
 }
 
-// Reports one finding per resource, then asks for its audit, as the
-// verifier does with its hook.
+// Reports one finding per resource, as verify's checks do.
 class FakeVerifier : public state::Handler {
  public:
-  OrderedHandler* ordered = nullptr;
-  void OnLeaf(state::Leaf& leaf, state::Context& context) override {
-    if (leaf.role != state::Role::kResource) return;
+  Result<state::Flow> OnLeaf(state::Leaf& leaf,
+                             state::Context& context) override {
+    if (leaf.role != state::Role::kResource) return state::Flow::kContinue;
     context.Report(diag::MakeFinding(diag::Code::kFieldUnknown, "check",
                                      std::string(leaf.pointer)),
                    leaf.value.offset);
-    ordered->AuditLeaf(leaf, context);
+    return state::Flow::kContinue;
   }
-  void OnFinish(const state::Envelope&, state::Context& context) override {
+  Status OnFinish(const state::Envelope&, state::Context& context) override {
     context.ReportUnlocated(diag::MakeFinding(diag::Code::kUrnDuplicate, "end"));
+    return Status::Ok();
   }
 };
 
-TEST(OrderedHandler, OneOrderForCheckAndAssetFindings) {
+// verify --assets: checks and audit side by side; the report puts their
+// findings in file order whatever order the worker threads finish in.
+TEST(AuditHandler, ChecksAndAssetFindingsInOneFileOrder) {
   diag::Report report("mem.json");
   Auditor auditor(asset::Options(), 4, [&](ItemResult&& r) {
     for (diag::Finding& f : ToFindings(r)) report.Add(std::move(f));
   });
   FakeVerifier fake;
-  OrderedHandler ordered(fake, auditor, report);
-  fake.ordered = &ordered;
+  AuditHandler audit(auditor);
+  state::Tee both(fake, audit);
   auto input = io::MemoryInput(ManyAssets(300), "mem.json");
-  ASSERT_TRUE(state::Read(*input, ordered, report).ok());
+  ASSERT_TRUE(state::Read(*input, both, report).ok());
   auditor.Finish();
+  report.SortByLocation();
   // Per resource: its check finding, then (every third) its mismatch.
   std::size_t k = 0;
   const auto& f = report.findings();
@@ -201,6 +204,25 @@ TEST(OrderedHandler, OneOrderForCheckAndAssetFindings) {
   }
   ASSERT_EQ(k + 1, f.size());
   EXPECT_EQ(f[k].code, diag::Code::kUrnDuplicate);
+}
+
+// B1: with a cap, the first findings in file order are kept, not the first
+// to arrive (asset results arrive late, from worker threads).
+TEST(AuditHandler, CappedReportKeepsTheFirstInFileOrder) {
+  diag::Report report("mem.json", 1);
+  Auditor auditor(asset::Options(), 4, [&](ItemResult&& r) {
+    for (diag::Finding& f : ToFindings(r)) report.Add(std::move(f));
+  });
+  AuditHandler audit(auditor);
+  auto input = io::MemoryInput(ManyAssets(30), "mem.json");
+  ASSERT_TRUE(state::Read(*input, audit, report).ok());
+  auditor.Finish();
+  // A late finding at the end of the file must not displace the first.
+  report.Add(diag::MakeFinding(diag::Code::kUrnDuplicate, "late"));
+  report.SortByLocation();
+  ASSERT_EQ(report.findings().size(), 1u);
+  EXPECT_EQ(report.findings()[0].pointer, "/deployment/resources/2/inputs/f");
+  EXPECT_EQ(report.omitted(), 10u);
 }
 
 }  // namespace

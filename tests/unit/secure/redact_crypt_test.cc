@@ -67,7 +67,10 @@ class SecureTest : public ::testing::Test {
     options.output = out.string();
     RewriteJob job;
     job.make_pass = [&](OutputGate*) -> state::StateWriter::Pass {
-      return [&](state::Leaf& l, state::Context& c) { redactor.Process(l, c); };
+      return [&](state::Leaf& l, state::Context& c) -> Result<state::Flow> {
+        redactor.Process(l, c);
+        return state::Flow::kContinue;
+      };
     };
     Status s = RewriteState(options, job);
     if (stats) *stats = redactor.stats();
@@ -90,7 +93,11 @@ class SecureTest : public ::testing::Test {
     RewriteJob job;
     job.make_pass = [&](OutputGate* gate) -> state::StateWriter::Pass {
       pass = std::make_unique<CryptPass>(co, gate);
-      return [&](state::Leaf& l, state::Context& c) { pass->Process(l, c); };
+      return [&](state::Leaf& l, state::Context& c) -> Result<state::Flow> {
+        pass->Process(l, c);
+        if (!pass->status().ok()) return pass->status();
+        return state::Flow::kContinue;
+      };
     };
     job.pass_status = [&] { return pass->status(); };
     Status s = RewriteState(options, job);

@@ -71,10 +71,12 @@ TEST(StateWriterTest, CompactLayoutKeepsNumbersAndKeyOrder) {
 
 TEST(StateWriterTest, PassReplacesLeaves) {
   std::string out = Rewrite(
-      kState, json::Layout::kCompact, 4u << 20, [](Leaf& leaf, Context&) {
+      kState, json::Layout::kCompact, 4u << 20,
+      [](Leaf& leaf, Context&) -> Result<Flow> {
         if (leaf.role == Role::kResource && leaf.index == 1) {
           leaf.value = leaf.arena->MakeString("replaced");
         }
+        return Flow::kContinue;
       });
   EXPECT_NE(out.find("\"resources\":[{"), std::string::npos);
   EXPECT_NE(out.find("},\"replaced\"],"), std::string::npos) << out;

@@ -27,7 +27,6 @@ class FakeContext : public state::Context {
     return {1, offset + 1};
   }
   const state::Envelope& envelope() const override { return envelope_; }
-  json::Parser& parser() override { return parser_; }
 
   /// "code pointer @offset" per finding.
   std::vector<std::string> Lines() const {

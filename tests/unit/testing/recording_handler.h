@@ -52,7 +52,8 @@ class RecordingHandler : public state::Handler {
   void EndObject() override { events.push_back("}"); }
   void BeginArray() override { events.push_back("["); }
   void EndArray() override { events.push_back("]"); }
-  void OnLeaf(state::Leaf& leaf, state::Context& context) override {
+  Result<state::Flow> OnLeaf(state::Leaf& leaf,
+                             state::Context& context) override {
     (void)context;
     std::string e = "leaf " + std::string(RoleName(leaf.role)) + " " +
                     std::string(leaf.pointer);
@@ -65,18 +66,22 @@ class RecordingHandler : public state::Handler {
     if (record_offsets) e += " @" + std::to_string(leaf.value.offset);
     e += " " + CompactJson(leaf.value);
     events.push_back(std::move(e));
+    return stop_at_leaf-- == 0 ? state::Flow::kStop : state::Flow::kContinue;
   }
-  void OnFinish(const state::Envelope& env,
-                state::Context& context) override {
+  Status OnFinish(const state::Envelope& env,
+                  state::Context& context) override {
     (void)context;
     finished = true;
     envelope = env;
     events.push_back("finish " +
                      std::string(state::EnvelopeKindName(env.kind)));
+    return Status::Ok();
   }
 
   /// Offsets differ between layouts; turn off to compare rewritten text.
   bool record_offsets = true;
+  /// Returns Flow::kStop from the leaf with this number (0 = the first).
+  long stop_at_leaf = -1;
   std::vector<std::string> events;
   bool finished = false;
   state::Envelope envelope;
