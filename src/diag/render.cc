@@ -55,6 +55,45 @@ std::string PathUri(std::string_view path) {
 
 }  // namespace
 
+std::string TerminalSafe(std::string_view s) {
+  static constexpr char kOctal[] = "01234567";
+  std::string out;
+  out.reserve(s.size());
+  auto octal = [&](unsigned char c) {
+    out.push_back('\\');
+    out.push_back(kOctal[(c >> 6) & 3]);
+    out.push_back(kOctal[(c >> 3) & 7]);
+    out.push_back(kOctal[c & 7]);
+  };
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    auto c = static_cast<unsigned char>(s[i]);
+    if (c == 0xC2 && i + 1 < s.size() &&
+        static_cast<unsigned char>(s[i + 1]) >= 0x80 &&
+        static_cast<unsigned char>(s[i + 1]) <= 0x9F) {
+      // A C1 control (U+0080..U+009F) in UTF-8: CSI and OSC for some
+      // terminals. Both bytes shown, as git does.
+      octal(c);
+      octal(static_cast<unsigned char>(s[++i]));
+      continue;
+    }
+    if (c >= 0x20 && c != 0x7F) {
+      out.push_back(s[i]);
+      continue;
+    }
+    switch (c) {
+      case '\a': out += "\\a"; break;
+      case '\b': out += "\\b"; break;
+      case '\t': out += "\\t"; break;
+      case '\n': out += "\\n"; break;
+      case '\v': out += "\\v"; break;
+      case '\f': out += "\\f"; break;
+      case '\r': out += "\\r"; break;
+      default: octal(c); break;
+    }
+  }
+  return out;
+}
+
 std::string JsonString(std::string_view s) {
   std::string out = "\"";
   json::AppendEscaped(s, &out);
@@ -65,27 +104,32 @@ std::string JsonString(std::string_view s) {
 void RenderText(const Report& report, std::ostream& out,
                 const TextOptions& options) {
   const bool c = options.color;
+  // Everything that comes from the state or the command line goes through
+  // TerminalSafe: a state must not move the cursor, erase a finding or
+  // print a line that looks like one (review F10, B3).
+  const std::string file = TerminalSafe(report.file());
   for (const Finding& f : report.findings()) {
     if (c) out << kBold;
-    out << report.file() << ':';
+    out << file << ':';
     if (f.line > 0) out << f.line << ':' << f.column << ':';
     if (c) out << kReset;
     out << ' ';
     if (c) out << SeverityColor(f.severity);
     out << SeverityName(f.severity);
     if (c) out << kReset;
-    out << '[' << f.code_name() << "]: " << f.message << '\n';
+    out << '[' << f.code_name() << "]: " << TerminalSafe(f.message) << '\n';
     if (!f.urn.empty()) {
       if (c) out << kDim;
-      out << "    urn: " << f.urn << '\n';
+      out << "    urn: " << TerminalSafe(f.urn) << '\n';
       if (c) out << kReset;
     }
     if (c) out << kDim;
-    out << "    at:  " << (f.pointer.empty() ? "/" : f.pointer) << '\n';
+    out << "    at:  " << (f.pointer.empty() ? "/" : TerminalSafe(f.pointer))
+        << '\n';
     if (c) out << kReset;
   }
   const Summary& s = report.summary();
-  out << report.file() << ": " << Plural(s.errors, "error") << ", "
+  out << file << ": " << Plural(s.errors, "error") << ", "
       << Plural(s.warnings, "warning") << ", " << Plural(s.notes, "note")
       << " in " << Plural(s.resources, "resource");
   if (report.omitted() > 0) {

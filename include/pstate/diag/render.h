@@ -1,7 +1,8 @@
 // Renderers: the three ways findings leave pstate.
 //
 //   text   file:line:column: severity[code]: message, then the URN and the
-//          JSON pointer, then a summary line per input.
+//          JSON pointer, then a summary line per input. Control characters
+//          from the input are escaped (TerminalSafe).
 //   json   one JSON object per input per line (JSON Lines).
 //   sarif  one SARIF 2.1.0 log for all inputs, as GitHub code scanning
 //          accepts it.
@@ -33,6 +34,16 @@ inline constexpr std::size_t kSarifMaxResults = 25000;
 
 void RenderSarif(std::span<const Report* const> reports, std::ostream& out,
                  std::string_view tool_version);
+
+/// `s` with every control character escaped as git quotes paths
+/// (core.quotePath): \a \b \t \n \v \f \r by name, other C0 bytes and
+/// DEL as three-digit octal (ESC is \033), and C1 controls (U+0080..U+009F,
+/// UTF-8 C2 80..C2 9F) as the octal of both bytes. Everything else,
+/// backslashes included, is unchanged. Text output runs every string that
+/// comes from a state or the command line through it, so a state can
+/// neither move the cursor, recolour or erase lines, nor forge a finding
+/// line.
+std::string TerminalSafe(std::string_view s);
 
 /// `s` as a JSON string literal, quotes included.
 std::string JsonString(std::string_view s);

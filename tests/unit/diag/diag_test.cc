@@ -1,5 +1,6 @@
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <set>
 #include <sstream>
 #include <string>
@@ -28,7 +29,7 @@ TEST(CodesTest, EveryEnumValueHasItsOwnEntryInOrder) {
     EXPECT_EQ(&Info(all[i].code), &all[i]);
   }
   // The last enumerator is the last entry: no enum value lacks an entry.
-  EXPECT_EQ(all.back().code, Code::kLeakCredentialFormat);
+  EXPECT_EQ(all.back().code, Code::kLeakSecretInName);
 }
 
 TEST(CodesTest, NamesAreUniqueKebabCaseAndRoundTrip) {
@@ -151,6 +152,42 @@ TEST(RenderTextTest, ExactLines) {
             "dir/state.json: note[field-unknown]: unknown field \"zz\"\n"
             "    at:  /\n"
             "dir/state.json: 1 error, 0 warnings, 1 note in 3 resources\n");
+}
+
+TEST(TerminalSafeTest, EscapesControlCharactersLikeGit) {
+  EXPECT_EQ(TerminalSafe("plain text / with \\ and \"quotes\""),
+            "plain text / with \\ and \"quotes\"");
+  EXPECT_EQ(TerminalSafe("a\033[2Kb"), "a\\033[2Kb");
+  EXPECT_EQ(TerminalSafe("\r\n\t\a\b\v\f"), "\\r\\n\\t\\a\\b\\v\\f");
+  EXPECT_EQ(TerminalSafe(std::string("x\0y", 3)), "x\\000y");
+  EXPECT_EQ(TerminalSafe("\x7f"), "\\177");
+  EXPECT_EQ(TerminalSafe("\xc2\x9b" "31m"), "\\302\\23331m");  // C1 CSI
+  EXPECT_EQ(TerminalSafe("caf\xc3\xa9 \xc2\xa0"), "caf\xc3\xa9 \xc2\xa0");
+}
+
+TEST(RenderTextTest, StateTextCannotForgeOrHideFindings) {
+  // A URN that erases the lines above and a message that starts a new,
+  // forged finding line (review F10, B3).
+  Report report("in\033]0;x\a.json");
+  Finding f = MakeFinding(Code::kUrnMalformed,
+                          "URN bad\nfake.json:1:1: error[forged]: x",
+                          "/deployment/resources/0/\r",
+                          "urn:pulumi:dev::p::t::n\033[1A\033[2K\r");
+  f.line = 1;
+  f.column = 2;
+  report.Add(f);
+  std::ostringstream out;
+  RenderText(report, out);
+  std::string text = out.str();
+  EXPECT_EQ(text.find('\033'), std::string::npos);
+  EXPECT_EQ(text.find('\r'), std::string::npos);
+  EXPECT_EQ(text.find('\a'), std::string::npos);
+  EXPECT_EQ(text.find("\nfake.json"), std::string::npos);
+  EXPECT_NE(text.find("URN bad\\nfake.json:1:1"), std::string::npos);
+  EXPECT_NE(text.find("urn: urn:pulumi:dev::p::t::n\\033[1A\\033[2K\\r\n"),
+            std::string::npos);
+  // Exactly one finding line, its urn and pointer lines, and the summary.
+  EXPECT_EQ(std::count(text.begin(), text.end(), '\n'), 4);
 }
 
 TEST(RenderTextTest, SummaryPluralsAndOmitted) {

@@ -61,5 +61,17 @@ TEST(CredentialNameTest, SettingsAndReferencesAreNotCredentials) {
   }
 }
 
+
+TEST(CredentialNamesTest, KubernetesKindVersionTokensAreNotNames) {
+  // Keys of a Helm Release's resourceNames list object names (§5c).
+  for (const char* token : {"Secret/v1", "Secret.core/v1", "apps/v1beta1",
+                            "Deployment.apps/v1", "SealedSecret.bitnami.com/v1alpha1"}) {
+    EXPECT_FALSE(IsCredentialPropertyName(token)) << token;
+  }
+  // A '/' alone does not make a name harmless.
+  EXPECT_TRUE(IsCredentialPropertyName("db/password"));
+  EXPECT_TRUE(IsCredentialPropertyName("vault.hashicorp.com/secret"));
+}
+
 }  // namespace
 }  // namespace pstate::scan

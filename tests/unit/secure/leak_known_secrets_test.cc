@@ -198,5 +198,65 @@ TEST(SecretCollector, CiphertextNeedsADecryptor) {
   EXPECT_EQ(failing_collector.undecryptable(), 1u);
 }
 
+
+TEST(SecretCollector, FollowsSecretsToAnyDepth) {
+  // Review F22: 20 arrays deep (under a credential name), and a secret
+  // nested in a secret's payload 20 times.
+  std::string deep = "\"Deep-Arr4y-S3cret\"";
+  for (int i = 0; i < 20; ++i) deep = "[" + deep + "]";
+  std::string payload = "{\"password\":" + deep + "}";
+  std::string nested = "\"Deep-Nest3d-S3cret\"";
+  for (int i = 0; i < 20; ++i) nested = SecretObject("plaintext", nested);
+  std::string doc = "{\"a\":" + SecretObject("plaintext", payload) +
+                    ",\"b\":" + nested + "}";
+  KnownSecrets known;
+  SecretCollector collector(&known, nullptr);
+  json::Arena arena;
+  collector.Collect(ParseOrDie(doc, arena));
+  EXPECT_TRUE(known.Contains("Deep-Arr4y-S3cret"));
+  EXPECT_TRUE(known.Contains("Deep-Nest3d-S3cret"));
+}
+
+TEST(SecretCollector, StructuredSecretsSeedOnlyCredentialStrings) {
+  // awsx tagsAll, a Helm Release's __inputs, a container env list.
+  std::string tags =
+      "{\"Name\":\"platform-prod-eks\",\"Tier\":\"Private\"}";
+  std::string helm =
+      "{\"namespace\":\"ingress-system\",\"chart\":\"ingress-nginx\","
+      "\"repositoryOpts\":{\"repo\":\"https://kubernetes.github.io/ingress-nginx\"},"
+      "\"values\":{\"auth\":{\"password\":\"Hx7-q2Lw9-Pz4v\"}}}";
+  std::string env =
+      "[{\"name\":\"LOG_LEVEL\",\"value\":\"verbose-debug-1\"},"
+      "{\"name\":\"DB_PASSWORD\",\"value\":\"k8s-Pa55w0rd-7\"}]";
+  std::string doc = "{\"t\":" + SecretObject("plaintext", tags) +
+                    ",\"h\":" + SecretObject("plaintext", helm) +
+                    ",\"e\":" + SecretObject("plaintext", env) + "}";
+  KnownSecrets known;
+  SecretCollector collector(&known, nullptr);
+  json::Arena arena;
+  collector.Collect(ParseOrDie(doc, arena));
+  EXPECT_EQ(known.size(), 2u);
+  EXPECT_TRUE(known.Contains("Hx7-q2Lw9-Pz4v"));
+  EXPECT_TRUE(known.Contains("k8s-Pa55w0rd-7"));
+  EXPECT_FALSE(known.Contains("platform-prod-eks"));
+  EXPECT_FALSE(known.Contains("verbose-debug-1"));
+  EXPECT_EQ(known.Mask("urn:pulumi:dev::p::t::platform-prod-eks"),
+            "urn:pulumi:dev::p::t::platform-prod-eks");
+}
+
+TEST(KnownSecrets, MaskHidesBothTiers) {
+  KnownSecrets known;
+  known.Add("Zq81-xWvB3");   // searchable
+  known.Add("production");   // too weak to search for: masked only
+  EXPECT_EQ(known.Mask("urn:pulumi:production::p::t::Zq81-xWvB3"),
+            "urn:pulumi:***::p::t::***");
+  EXPECT_EQ(known.Mask("/a/Zq81-xWvB3Zq81-xWvB3/b"), "/a/***/b");
+  EXPECT_EQ(known.Mask("nothing here"), "nothing here");
+  EXPECT_TRUE(known.NeedsMask("x production"));
+  EXPECT_FALSE(known.NeedsMask("x prod"));
+  // Only the searchable tier is reported as a leak.
+  EXPECT_EQ(Find(known, "production Zq81-xWvB3"), (std::vector<std::size_t>{0}));
+}
+
 }  // namespace
 }  // namespace pstate::secure
