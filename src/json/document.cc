@@ -1,26 +1,9 @@
 #include "pstate/json/document.h"
 
 #include <algorithm>
-#include <string_view>
-#include <type_traits>
 #include <utility>
 
 namespace pstate::json {
-namespace {
-
-/// Whether the parser stopped at its depth limit. Written against either
-/// form of SyntaxError::code (the SyntaxCode enum, or the finding code
-/// text it replaces) so this file builds on both sides of that change.
-template <typename Code>
-bool IsTooDeep(const Code& code) {
-  if constexpr (std::is_enum_v<Code>) {
-    return code == Code::kTooDeep;
-  } else {
-    return code == std::string_view("json-too-deep");
-  }
-}
-
-}  // namespace
 
 Result<Document> Document::Parse(std::string text, int max_depth,
                                  DocumentError* error) {
@@ -39,7 +22,7 @@ Result<Document> Document::Parse(std::string text, int max_depth,
                           std::to_string(at.column) + " (offset " +
                           std::to_string(e.offset) + "): " + e.message;
     if (error != nullptr) *error = {e.code, e.message, e.offset, at};
-    return Status(IsTooDeep(e.code) ? Errc::kLimit : Errc::kSyntax,
+    return Status(e.code == SyntaxCode::kTooDeep ? Errc::kLimit : Errc::kSyntax,
                   std::move(message));
   }
   auto dups = parser.duplicates();

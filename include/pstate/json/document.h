@@ -20,8 +20,7 @@ namespace pstate::json {
 
 /// Where and why a text is not a JSON document.
 struct DocumentError {
-  /// The parser's classification (SyntaxError::code).
-  decltype(SyntaxError::code) code{};
+  SyntaxCode code = SyntaxCode::kSyntax;
   std::string message;       ///< the parser's message, without location
   std::uint64_t offset = 0;  ///< of the offending byte, from 0
   io::LineColumn at;         ///< 1-based line and byte column of `offset`

@@ -53,6 +53,7 @@ TEST(DocumentTest, LocatedSyntaxError) {
                                          kDefaultMaxDepth, &error);
   ASSERT_FALSE(doc.ok());
   EXPECT_EQ(doc.status().code(), Errc::kSyntax);
+  EXPECT_EQ(error.code, SyntaxCode::kSyntax);
   EXPECT_EQ(error.offset, 19u);
   EXPECT_EQ(error.at.line, 3u);
   EXPECT_EQ(error.at.column, 8u);
@@ -83,7 +84,7 @@ TEST(DocumentTest, ErrorsAtTheEdges) {
 
   Result<Document> utf8 = Document::Parse("\"\xFF\"", kDefaultMaxDepth, &error);
   ASSERT_FALSE(utf8.ok());
-  EXPECT_FALSE(error.message.empty());
+  EXPECT_EQ(error.code, SyntaxCode::kInvalidUtf8);
   EXPECT_EQ(utf8.status().code(), Errc::kSyntax);
 }
 
@@ -95,6 +96,7 @@ TEST(DocumentTest, DepthLimit) {
   Result<Document> too_deep = Document::Parse(deep, 9, &error);
   ASSERT_FALSE(too_deep.ok());
   EXPECT_EQ(too_deep.status().code(), Errc::kLimit);
+  EXPECT_EQ(error.code, SyntaxCode::kTooDeep);
   EXPECT_EQ(error.at.column, 10u);  // the tenth '['
 }
 
