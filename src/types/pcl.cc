@@ -116,7 +116,8 @@ class Checker {
   // Inside a secret the message says so and never quotes the value (the
   // same convention as the other languages, src/types/walk.h).
   R Fail(std::string message) {
-    error_pointer_ = path_;
+    error_pointer_ = PointerText();
+    error_depth_ = path_.size();
     error_message_ = in_secret_ > 0 ? "inside a secret: " + message
                                     : std::move(message);
     return R::kFail;
@@ -129,25 +130,49 @@ class Checker {
     return Fail(std::move(message));
   }
 
-  // Pointer tokens. Inside a secret's plaintext, object keys are shown as
-  // '*' (they may be part of the secret); indices are kept.
+  // The place in the value, as segments; the pointer text is built only
+  // when a check fails. Inside a secret's plaintext, object keys are shown
+  // as '*' (they may be part of the secret); indices are kept.
+  struct Segment {
+    const json::Value* key = nullptr;  ///< an object member's key
+    std::string_view name;             ///< a property name (when !key)
+    std::size_t index = 0;             ///< an array index (when both unset)
+    bool is_index = false;
+    bool hidden = false;
+  };
   std::size_t PushKey(const json::Value& key) {
     std::size_t n = path_.size();
-    if (in_secret_ > 0) {
-      path_ += "/*";
-    } else if (key.has_escapes) {
-      json::AppendPointerToken(&path_, key.Str());
-    } else {
-      json::AppendPointerToken(&path_, key.raw());
-    }
+    path_.push_back({&key, {}, 0, false, in_secret_ > 0});
+    return n;
+  }
+  std::size_t PushName(std::string_view name) {
+    std::size_t n = path_.size();
+    path_.push_back({nullptr, name, 0, false, in_secret_ > 0});
     return n;
   }
   std::size_t PushIndex(std::size_t i) {
     std::size_t n = path_.size();
-    json::AppendPointerIndex(&path_, i);
+    path_.push_back({nullptr, {}, i, true, false});
     return n;
   }
   void Pop(std::size_t n) { path_.resize(n); }
+  std::string PointerText() const {
+    std::string out;
+    for (const Segment& s : path_) {
+      if (s.is_index) {
+        json::AppendPointerIndex(&out, s.index);
+      } else if (s.hidden) {
+        out += "/*";
+      } else if (s.key) {
+        json::AppendPointerToken(&out, s.key->has_escapes
+                                           ? s.key->Str()
+                                           : std::string(s.key->raw()));
+      } else {
+        json::AppendPointerToken(&out, s.name);
+      }
+    }
+    return out;
+  }
 
   static void Emit(const json::Value& v, std::string* out) {
     if (out) json::AppendCompactJson(v, out);
@@ -233,8 +258,35 @@ class Checker {
   }
 
   // `any` accepts everything Pulumi can read: only malformed signatures
-  // (anywhere inside) are errors.
+  // (anywhere inside) are errors. Only objects can be signatures, so only
+  // they are decoded.
   bool Validate(const json::Value& v, const Node& node) {
+    if (node.kind == NodeKind::kArray) {
+      std::size_t i = 0;
+      for (const json::Value& e : v.array()) {
+        if (!e.is_array() && !e.is_object()) {
+          ++i;
+          continue;
+        }
+        std::size_t mark = PushIndex(i++);
+        if (!Validate(e, Decode(e, arena_))) return false;
+        Pop(mark);
+      }
+      return true;
+    }
+    if (node.kind == NodeKind::kObject) {
+      for (const json::Member& m : v.object()) {
+        if (!m.value.is_array() && !m.value.is_object()) continue;
+        std::size_t mark = PushKey(m.key);
+        if (!Validate(m.value, Decode(m.value, arena_))) return false;
+        Pop(mark);
+      }
+      return true;
+    }
+    return ValidateSlow(v, node);
+  }
+
+  bool ValidateSlow(const json::Value& v, const Node& node) {
     if (++depth_ > kMaxDepth) {
       --depth_;
       Fail("the value is nested too deeply");
@@ -304,9 +356,18 @@ class Checker {
     bool same = false;
     std::string best_pointer;
     std::string best_message;
-    const PclType* only_member = nullptr;
+    std::size_t best_depth = 0;
+    bool have_best = false;
     int real_members = 0;
     for (const TypePtr& m : t.elements) {
+      if (m->kind == Kind::kNone) {
+        if (node.kind == NodeKind::kNull) {
+          chosen = m.get();
+          same = true;
+          break;
+        }
+        continue;  // none <- anything else: no conversion
+      }
       R r = Check(*m, v, nullptr);
       if (r == R::kSame) {
         chosen = m.get();
@@ -317,21 +378,21 @@ class Checker {
         if (!chosen) chosen = m.get();
         continue;
       }
-      if (m->kind != Kind::kNone) {
-        ++real_members;
-        only_member = m.get();
-        if (best_message.empty() ||
-            error_pointer_.size() > best_pointer.size()) {
-          best_pointer = error_pointer_;
-          best_message = error_message_;
-        }
+      ++real_members;
+      if (!have_best || error_depth_ > best_depth) {
+        best_pointer = error_pointer_;
+        best_message = error_message_;
+        best_depth = error_depth_;
+        have_best = true;
       }
     }
     if (!chosen) {
-      if (real_members == 1 || best_pointer.size() > path_.size()) {
-        (void)only_member;
+      // One real member, or a member that got deeper into the value: its
+      // own error says more than "no member matches".
+      if (have_best && (real_members == 1 || best_depth > path_.size())) {
         error_pointer_ = std::move(best_pointer);
         error_message_ = std::move(best_message);
+        error_depth_ = best_depth;
         return R::kFail;
       }
       return Mismatch(node, t);
@@ -479,6 +540,28 @@ class Checker {
   // set(T) <- tuple (unsafe): elements converted, duplicates removed (cty
   // SetVal), listed in cty's order (cty/set_internals.go setRules.Less).
   R CheckSet(const PclType& t, const json::Value& v, std::string* out) {
+    if (!out) {
+      // Deciding only: any changed element makes a convert; otherwise the
+      // set changes only when it holds duplicates.
+      R result = R::kSame;
+      std::size_t i = 0;
+      for (const json::Value& e : v.array()) {
+        std::size_t mark = PushIndex(i++);
+        R r = Check(*t.elements[0], e, nullptr);
+        if (r == R::kFail) return r;
+        Pop(mark);
+        if (r == R::kChanged) result = R::kChanged;
+      }
+      if (result == R::kChanged) return result;
+      const auto elements = v.array();
+      for (std::size_t a = 0; a < elements.size(); ++a) {
+        if (Decode(elements[a], arena_).kind == NodeKind::kUnknown) continue;
+        for (std::size_t b = a + 1; b < elements.size(); ++b) {
+          if (json::Equal(elements[a], elements[b])) return R::kChanged;
+        }
+      }
+      return R::kSame;
+    }
     std::vector<std::string> texts;
     texts.reserve(v.size);
     bool changed = false;
@@ -604,12 +687,7 @@ class Checker {
         }
         continue;
       }
-      std::size_t mark = path_.size();
-      if (in_secret_ > 0) {
-        path_ += "/*";
-      } else {
-        json::AppendPointerToken(&path_, name);
-      }
+      std::size_t mark = PushName(name);
       R r = Check(*pt, *member, nullptr);
       if (r == R::kFail) return r;
       Pop(mark);
@@ -696,7 +774,8 @@ class Checker {
   }
 
   json::Arena& arena_;
-  std::string path_;
+  std::vector<Segment> path_;
+  std::size_t error_depth_ = 0;
   int in_secret_ = 0;
   int depth_ = 0;
   std::string error_pointer_;

@@ -49,6 +49,15 @@ bool IsInt32(const Decimal& d) {
 }
 
 bool IsInt32Text(std::string_view json_number) {
+  // Fast path: a plain integer token of at most 10 digits.
+  std::size_t i = !json_number.empty() && json_number[0] == '-' ? 1 : 0;
+  std::size_t digits = json_number.size() - i;
+  if (digits > 0 && digits <= 10 &&
+      json_number.find_first_not_of("0123456789", i) == std::string::npos) {
+    std::int64_t v = 0;
+    for (; i < json_number.size(); ++i) v = v * 10 + (json_number[i] - '0');
+    return json_number[0] == '-' ? v <= 2147483648LL : v <= 2147483647LL;
+  }
   return IsInt32(FromJsonNumber(json_number));
 }
 

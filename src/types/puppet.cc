@@ -8,6 +8,7 @@
 #include <string>
 #include <string_view>
 #include <utility>
+#include <vector>
 
 #include "pstate/json/compact.h"
 #include "pstate/json/number.h"
@@ -63,13 +64,16 @@ class Checker {
     return ok;
   }
 
-  /// Fails on the first malformed signature anywhere in `v`.
+  /// Fails on the first malformed signature anywhere in `v`. Only objects
+  /// can be signatures, so scalars are not decoded.
   bool Validate(const json::Value& v) {
+    if (!v.is_array() && !v.is_object()) return true;
     if (++depth_ > kMaxDepth) {
       --depth_;
       return Fail("the value is nested too deeply");
     }
-    Node node = Decode(v, arena_);
+    Node node = v.is_array() ? Node{NodeKind::kArray, &v, nullptr, 0, {}}
+                             : Decode(v, arena_);
     bool ok = true;
     if (node.kind == NodeKind::kMalformed) {
       ok = Fail(node.reason);
@@ -100,7 +104,8 @@ class Checker {
 
  private:
   bool Fail(std::string message) {
-    error_pointer_ = path_;
+    error_pointer_ = PointerText();
+    error_depth_ = path_.size();
     error_message_ = in_secret_ > 0 ? "inside a secret: " + message
                                     : std::move(message);
     return false;
@@ -113,22 +118,49 @@ class Checker {
     return Fail(std::move(m));
   }
 
+  // The place in the value, as segments; the pointer text is built only
+  // when a check fails. Inside a secret's plaintext, object keys are shown
+  // as '*' (they may be part of the secret); indices are kept.
+  struct Segment {
+    const json::Value* key = nullptr;  ///< an object member's key
+    std::string_view name;             ///< a property name (when !key)
+    std::size_t index = 0;             ///< an array index (when both unset)
+    bool is_index = false;
+    bool hidden = false;
+  };
   std::size_t PushKey(const json::Value& key) {
     std::size_t n = path_.size();
-    if (in_secret_ > 0) {
-      path_ += "/*";
-    } else {
-      json::AppendPointerToken(&path_, key.has_escapes ? key.Str()
-                                                       : std::string(key.raw()));
-    }
+    path_.push_back({&key, {}, 0, false, in_secret_ > 0});
+    return n;
+  }
+  std::size_t PushName(std::string_view name) {
+    std::size_t n = path_.size();
+    path_.push_back({nullptr, name, 0, false, in_secret_ > 0});
     return n;
   }
   std::size_t PushIndex(std::size_t i) {
     std::size_t n = path_.size();
-    json::AppendPointerIndex(&path_, i);
+    path_.push_back({nullptr, {}, i, true, false});
     return n;
   }
   void Pop(std::size_t n) { path_.resize(n); }
+  std::string PointerText() const {
+    std::string out;
+    for (const Segment& s : path_) {
+      if (s.is_index) {
+        json::AppendPointerIndex(&out, s.index);
+      } else if (s.hidden) {
+        out += "/*";
+      } else if (s.key) {
+        json::AppendPointerToken(&out, s.key->has_escapes
+                                           ? s.key->Str()
+                                           : std::string(s.key->raw()));
+      } else {
+        json::AppendPointerToken(&out, s.name);
+      }
+    }
+    return out;
+  }
 
   // Quotes a scalar for a message, never inside a secret.
   std::string Quote(const json::Value& v) const {
@@ -151,9 +183,29 @@ class Checker {
     return true;
   }
 
+  // CompareNumbers, with a fast path for short integers (the common case).
+  static int Compare(std::string_view a, std::string_view b) {
+    auto small = [](std::string_view s, long long* out) {
+      if (s.empty() || s.size() > 18) return false;
+      long long v = 0;
+      std::size_t i = s[0] == '-' ? 1 : 0;
+      if (i == s.size()) return false;
+      for (; i < s.size(); ++i) {
+        if (s[i] < '0' || s[i] > '9') return false;
+        v = v * 10 + (s[i] - '0');
+      }
+      *out = s[0] == '-' ? -v : v;
+      return true;
+    };
+    long long x = 0;
+    long long y = 0;
+    if (small(a, &x) && small(b, &y)) return x < y ? -1 : x > y ? 1 : 0;
+    return json::CompareNumbers(a, b);
+  }
+
   bool InRange(const PuppetType& t, std::string_view raw) const {
-    if (t.from && json::CompareNumbers(raw, *t.from) < 0) return false;
-    if (t.to && json::CompareNumbers(raw, *t.to) > 0) return false;
+    if (t.from && Compare(raw, *t.from) < 0) return false;
+    if (t.to && Compare(raw, *t.to) > 0) return false;
     return true;
   }
 
@@ -279,16 +331,21 @@ class Checker {
                     const Node& node) {
     std::string best_pointer;
     std::string best_message;
+    std::size_t best_depth = 0;
+    bool have_best = false;
     for (const TypePtr& m : t.elements) {
       if (Check(*m, v)) return true;
-      if (best_message.empty() || error_pointer_.size() > best_pointer.size()) {
+      if (!have_best || error_depth_ > best_depth) {
         best_pointer = error_pointer_;
         best_message = error_message_;
+        best_depth = error_depth_;
+        have_best = true;
       }
     }
-    if (t.elements.size() == 1 || best_pointer.size() > path_.size()) {
+    if (have_best && (t.elements.size() == 1 || best_depth > path_.size())) {
       error_pointer_ = std::move(best_pointer);
       error_message_ = std::move(best_message);
+      error_depth_ = best_depth;
       return false;
     }
     return Expects(t, v, node);
@@ -428,12 +485,7 @@ class Checker {
         }
         continue;
       }
-      std::size_t mark = path_.size();
-      if (in_secret_ > 0) {
-        path_ += "/*";
-      } else {
-        json::AppendPointerToken(&path_, m.key);
-      }
+      std::size_t mark = PushName(m.key);
       if (!Check(*m.type, *found)) return false;
       Pop(mark);
     }
@@ -454,7 +506,8 @@ class Checker {
   }
 
   json::Arena& arena_;
-  std::string path_;
+  std::vector<Segment> path_;
+  std::size_t error_depth_ = 0;
   int in_secret_ = 0;
   int depth_ = 0;
   std::string error_pointer_;
