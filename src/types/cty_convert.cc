@@ -89,10 +89,14 @@ struct ConvImpl {
   }
   static void Pop(Converter& c, std::size_t n) { c.pointer_.resize(n); }
 
+  // Inside a secret the message says so (the convention of every pstate
+  // type language) and never quotes the value.
   static bool Fail(Converter& c, std::string message) {
     if (c.failure_ != nullptr) {
       c.failure_->pointer = c.pointer_;
-      c.failure_->message = std::move(message);
+      c.failure_->message = c.secret_depth_ > 0
+                                ? "inside a secret: " + message
+                                : std::move(message);
     }
     return false;
   }

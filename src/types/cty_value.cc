@@ -507,7 +507,8 @@ struct Reader {
 
   bool Fail(std::string message) {
     failure->pointer = pointer;
-    failure->message = std::move(message);
+    failure->message =
+        secret_depth > 0 ? "inside a secret: " + message : std::move(message);
     return false;
   }
 
@@ -572,14 +573,23 @@ struct Reader {
       }
       case NodeKind::kMalformed:
         return Fail(node.reason);
+      case NodeKind::kSpecialFloat:
+        // Pulumi reads ±Inf as a number, and so can cty
+        // (cty.PositiveInfinity); cty has no NaN (NumberFloatVal panics).
+        if (node.special != node.special) {
+          return Fail("NaN is not a valid cty number");
+        }
+        out->type = NumberType();
+        out->str = "0";
+        out->inf = node.special > 0 ? 1 : -1;
+        return true;
       case NodeKind::kObject:
       case NodeKind::kAsset:
       case NodeKind::kArchive:
       case NodeKind::kResourceRef:
-      case NodeKind::kSpecialFloat:
       case NodeKind::kByteString:
-        // Signatures other than secrets have no cty meaning: the object is
-        // what cty sees (type-systems §1.4).
+        // These signatures have no cty meaning: the object is what cty
+        // sees (type-systems §1.4).
         return ReadObject(value, out, depth);
     }
     return Fail("unreadable value");

@@ -660,7 +660,9 @@ class TypeReader {
   Status Read(const Expr& e, const cty::Type** type,
               std::unique_ptr<Defaults>* defaults) {
     defaults->reset();
-    if (e.kind == Expr::Kind::kIdent) {
+    bool literal = e.kind == Expr::Kind::kIdent &&
+                   (e.text == "true" || e.text == "false" || e.text == "null");
+    if (e.kind == Expr::Kind::kIdent && !literal) {
       const std::string& kw = e.text;
       if (kw == "bool") return Set(type, cty::BoolType());
       if (kw == "string") return Set(type, cty::StringType());

@@ -179,6 +179,27 @@ TEST_F(CtyTest, AssetsArchivesAndReferencesArePlainObjects) {
                 R"({"urn":"urn:pulumi:s::p::t::n"})");
 }
 
+TEST_F(CtyTest, SpecialFloatsAreInfiniteNumbers) {
+  const std::string inf =
+      R"({"4dabf18193072939515e22adb298388d":"8ad145fe-0d11-4827-bfd7-1abcbf086f5c","value":"7ff0000000000000"})";
+  const std::string neg_inf =
+      R"({"4dabf18193072939515e22adb298388d":"8ad145fe-0d11-4827-bfd7-1abcbf086f5c","value":"fff0000000000000"})";
+  const std::string nan =
+      R"({"4dabf18193072939515e22adb298388d":"8ad145fe-0d11-4827-bfd7-1abcbf086f5c","value":"7ff8000000000001"})";
+  ExpectOk(R"("number")", inf);
+  ExpectConvert(R"("string")", inf, R"("+Inf")");
+  ExpectConvert(R"(["set","number"])", "[" + inf + ",1," + neg_inf + "]",
+                "[" + neg_inf + ",1," + inf + "]");
+  ExpectError(R"("number")", nan, "", "NaN is not a valid cty number");
+}
+
+TEST_F(CtyTest, ByteStringsArePlainObjects) {
+  ExpectError(
+      R"("string")",
+      R"({"4dabf18193072939515e22adb298388d":"803fd3297a5875dc03ca845dda5d2a98","value":"/w=="})",
+      "", "string required, but have object");
+}
+
 TEST_F(CtyTest, MalformedSignaturesAreErrors) {
   ExpectError(R"("dynamic")",
               R"({"x":{"4dabf18193072939515e22adb298388d":"1b47061264138c4ac30d75fd1eb44270"}})",
@@ -405,12 +426,12 @@ TEST_F(CtyTest, ErrorsInsideSecretsDoNotShowThePlaintext) {
   EXPECT_EQ(v.outcome, Outcome::kError);
   EXPECT_EQ(v.message.find("hunter2"), std::string::npos) << v.message;
   EXPECT_EQ(v.pointer, "/*");
-  EXPECT_EQ(v.message, "a number is required");
+  EXPECT_EQ(v.message, "inside a secret: a number is required");
 
   // The casing hint would describe the secret text.
   v = Check(R"("bool")", Secret(R"("TRUE")"));
   EXPECT_EQ(v.outcome, Outcome::kError);
-  EXPECT_EQ(v.message, "a bool is required");
+  EXPECT_EQ(v.message, "inside a secret: a bool is required");
 
   v = Check(R"(["map","number"])", Secret(R"({"token":"abc"})"));
   EXPECT_EQ(v.outcome, Outcome::kError);

@@ -151,6 +151,27 @@ TEST_F(TerraformTest, GrammarErrorsSayTheOffset) {
                   "newline or comma");
 }
 
+TEST_F(TerraformTest, HclTypeexprCases) {
+  // Cases of hashicorp/hcl ext/typeexpr/get_type_test.go, checked here.
+  EXPECT_EQ(Canonical("list(object({}))"), "list(object({}))");
+  EXPECT_EQ(Canonical("list(map(tuple([])))"), "list(map(tuple([])))");
+  EXPECT_EQ(Canonical("object({name=string,meta=optional(any)})"),
+            "object({meta=optional(any),name=string})");
+  ExpectTypeError("object({name=nope})", 13,
+                  "\"nope\" is not a valid type specification");
+  ExpectTypeError("tuple([nope])", 7, "\"nope\" is not a valid type");
+  ExpectTypeError("list(\"string\")", 5, "a type specification is either");
+  ExpectTypeError("object()", 6, "object type constructor requires one");
+  ExpectTypeError("tuple()", 5, "tuple type constructor requires one");
+  ExpectTypeError("shwoop(string)", 0, "\"shwoop\" is not a valid type "
+                                       "constructor");
+  ExpectTypeError("optional", 0, "\"optional\" is not a valid type");
+  ExpectTypeError("bool()", 4, "does not expect arguments");
+  ExpectTypeError("a.b", 0, "a type specification is either");
+  // true, false and null are literals in HCL, not keywords.
+  ExpectTypeError("list(null)", 5, "a type specification is either");
+}
+
 TEST_F(TerraformTest, DefaultsAreConvertedWhenParsed) {
   EXPECT_TRUE(terraform::ParseConstraint("object({a=optional(string, 5)})")
                   ->has_defaults);
