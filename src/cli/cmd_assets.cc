@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cstdint>
 #include <iostream>
 #include <memory>
 #include <optional>
@@ -359,16 +360,16 @@ std::function<int()> SetupAssets(CLI::App& app) {
   app.add_option("--max-total-bytes", flags->max_total_bytes,
                  "Stop hashing after N content bytes in this run (each file "
                  "is hashed once per run)")
-      ->check(CLI::PositiveNumber)
+      ->check(CLI::Range(std::uint64_t{1}, UINT64_MAX))
       ->capture_default_str();
   app.add_option("--max-total-members", flags->max_total_members,
                  "Stop after N archive members in this run")
-      ->check(CLI::PositiveNumber)
+      ->check(CLI::Range(std::uint64_t{1}, UINT64_MAX))
       ->capture_default_str();
   app.add_option("--max-total-expanded-bytes", flags->max_total_expanded_bytes,
                  "Stop after N bytes read out of tar, tgz and zip files in "
                  "this run")
-      ->check(CLI::PositiveNumber)
+      ->check(CLI::Range(std::uint64_t{1}, UINT64_MAX))
       ->capture_default_str();
   app.add_flag("-q,--quiet", flags->quiet, "No progress line on stderr");
   return [flags] { return RunAssets(*flags); };
