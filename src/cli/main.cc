@@ -4,8 +4,15 @@
 // command; every command lives in its own cmd_*.cc.
 #include <CLI/CLI.hpp>
 
+#include <poll.h>
+#include <unistd.h>
+
 #include <array>
+#include <cerrno>
+#include <csignal>
 #include <cstdio>
+#include <cstring>
+#include <exception>
 #include <iostream>
 #include <new>
 
@@ -35,9 +42,38 @@ const std::array kCommands = {
     Command{"typecheck", "Check a value against a type in one of six type languages", pstate::cli::SetupTypecheck},
 };
 
+/// True when standard output is a pipe or socket whose reader went away
+/// (`pstate verify big.json | head`): the write end then polls POLLERR.
+bool StdoutReaderGone() {
+  struct pollfd p{};
+  p.fd = STDOUT_FILENO;
+  p.events = 0;
+  return ::poll(&p, 1, 0) == 1 && (p.revents & (POLLERR | POLLHUP)) != 0;
+}
+
+/// The exit code once standard output is flushed. A reader that went away
+/// ends the command quietly with the status it would have had (as ripgrep
+/// does; no 141 from SIGPIPE). Any other write failure (a full disk) means
+/// the report was lost: exit 2 with the reason.
+int FinishStdout(int code) {
+  std::cout.flush();
+  errno = 0;
+  bool failed = !std::cout.good() | (std::fflush(stdout) != 0) |
+                (std::ferror(stdout) != 0);
+  int error = errno;
+  if (!failed) return code;
+  if (error == EPIPE || StdoutReaderGone()) return code;
+  std::fprintf(stderr, "pstate: error: cannot write to standard output: %s\n",
+               std::strerror(error != 0 ? error : EIO));
+  return pstate::cli::kExitUnreadable;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
+  // A closed pipe is a failed write (EPIPE), handled as such, not a signal
+  // that kills the process halfway through an output file.
+  std::signal(SIGPIPE, SIG_IGN);
   CLI::App app{"pstate: fast, safe, offline tooling for Pulumi state files",
                "pstate"};
   app.set_version_flag("--version", PSTATE_VERSION);
@@ -56,10 +92,14 @@ int main(int argc, char** argv) {
   }
   try {
     for (auto& [sub, runner] : runners) {
-      if (sub->parsed()) return runner();
+      if (sub->parsed()) return FinishStdout(runner());
     }
   } catch (const std::bad_alloc&) {
     std::fputs("pstate: error: out of memory\n", stderr);
+    return pstate::cli::kExitUnreadable;
+  } catch (const std::exception& e) {
+    // No pstate API throws; this is a library's (or a bug's) last word.
+    std::fprintf(stderr, "pstate: error: internal error: %s\n", e.what());
     return pstate::cli::kExitUnreadable;
   }
   return pstate::cli::kExitUnreadable;

@@ -10,7 +10,8 @@ namespace {
 bool Before(const Finding& a, const Finding& b) {
   if ((a.line == 0) != (b.line == 0)) return b.line == 0;
   if (a.line != b.line) return a.line < b.line;
-  return a.column < b.column;
+  if (a.column != b.column) return a.column < b.column;
+  return a.sequence < b.sequence;
 }
 
 }  // namespace
@@ -22,6 +23,7 @@ void Report::Add(Finding finding) {
     case Severity::kNote: ++summary_.notes; break;
   }
   if (IsFatal(finding.code)) fatal_ = true;
+  finding.sequence = next_sequence_++;
   if (max_kept_ == 0) {
     findings_.push_back(std::move(finding));
     return;
@@ -30,6 +32,10 @@ void Report::Add(Finding finding) {
   // a max-heap on file order whose top is the last finding kept. A new
   // finding that sorts before the top replaces it. Ties keep the earlier
   // arrival (a fatal finding is never displaced by a later equal place).
+  if (sorted_) {  // a finding after SortByLocation: back to a heap
+    std::make_heap(findings_.begin(), findings_.end(), Before);
+    sorted_ = false;
+  }
   if (findings_.size() < max_kept_) {
     findings_.push_back(std::move(finding));
     std::push_heap(findings_.begin(), findings_.end(), Before);
@@ -43,13 +49,13 @@ void Report::Add(Finding finding) {
 }
 
 void Report::SortByLocation() {
-  if (max_kept_ != 0) {
-    // A heap is not stable: restore arrival order among equal places by
-    // sorting (line, column) only; equal places are rare after a cap.
+  // Before() is a total order (arrival breaks ties), so this is stable.
+  if (max_kept_ == 0) {
+    std::sort(findings_.begin(), findings_.end(), Before);
+  } else if (!sorted_) {
     std::sort_heap(findings_.begin(), findings_.end(), Before);
-    return;
   }
-  std::stable_sort(findings_.begin(), findings_.end(), Before);
+  sorted_ = true;
 }
 
 }  // namespace pstate::diag

@@ -4,44 +4,21 @@
 #include <cstring>
 #include <new>
 
-#include "pstate/io/output.h"
+#include "pstate/json/compact.h"
 #include "pstate/json/number.h"
-#include "pstate/json/writer.h"
 #include "pstate/state/signature.h"
 
 namespace pstate::types {
-namespace {
 
-// An io::Output appending to a caller's string. One per thread, reused:
-// an Output owns a large buffer that is not worth allocating per value.
-class AppendOutput : public io::Output {
- public:
-  void set_target(std::string* target) { target_ = target; }
-  Status Commit() override {
-    Flush();
-    return Status::Ok();
-  }
-  void Abandon() override { DiscardBuffer(); }
-
- private:
-  void WriteOut(std::string_view bytes) override { target_->append(bytes); }
-  std::string* target_ = nullptr;
-};
-
-}  // namespace
-
+// json::AppendCompactJson keeps every string as stored: a converted value
+// differs from the input only where a conversion changed it.
 void AppendCompactJson(const json::Value& value, std::string* out) {
-  thread_local AppendOutput output;
-  output.set_target(out);
-  json::Writer writer(output, json::Layout::kCompact);
-  writer.Write(value);
-  writer.Finish();
-  (void)output.Commit();
+  json::AppendCompactJson(value, out);
 }
 
 std::string CompactJson(const json::Value& value) {
   std::string out;
-  AppendCompactJson(value, &out);
+  types::AppendCompactJson(value, &out);
   return out;
 }
 

@@ -24,6 +24,9 @@ struct Finding {
   std::uint64_t line = 0;    ///< 1-based; 0 when unknown
   std::uint64_t column = 0;  ///< 1-based byte column; 0 when unknown
   std::string urn;           ///< the resource concerned, when there is one
+  /// Arrival order in its Report (set by Report::Add): findings at the same
+  /// place keep the order the checks made them in.
+  std::uint64_t sequence = 0;
 
   /// The code's stable name, e.g. "urn-malformed".
   std::string_view code_name() const { return Info(code).name; }

@@ -48,6 +48,9 @@ class Report {
   std::size_t max_kept_;
   std::vector<Finding> findings_;
   std::uint64_t omitted_ = 0;
+  std::uint64_t next_sequence_ = 0;
+  /// The kept findings are in file order (else, when capped, a heap).
+  bool sorted_ = false;
   Summary summary_;
   bool fatal_ = false;
 };

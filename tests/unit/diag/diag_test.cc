@@ -103,6 +103,7 @@ TEST(ReportTest, CountsBeyondMaxKept) {
   report.Add(MakeFinding(Code::kPendingOperation, "3"));
   report.Add(MakeFinding(Code::kFieldType, "4"));
   report.Add(MakeFinding(Code::kFieldUnknown, "5"));
+  report.SortByLocation();
   ASSERT_EQ(report.findings().size(), 2u);
   EXPECT_EQ(report.findings()[0].message, "1");
   EXPECT_EQ(report.findings()[1].message, "2");
