@@ -330,6 +330,23 @@ struct ConvImpl {
       }
     }
     if (all_equal) return types[0];
+    // Repeated types change nothing but the cost (sortTypes compares every
+    // pair): unify the distinct ones, in order of first appearance.
+    std::vector<const Type*> distinct;
+    for (const Type* t : types) {
+      bool seen = false;
+      for (const Type* d : distinct) {
+        if (TypesEqual(d, t)) {
+          seen = true;
+          break;
+        }
+      }
+      if (!seen) distinct.push_back(t);
+      if (distinct.size() > 64) break;  // many shapes: no saving to expect
+    }
+    if (distinct.size() <= 64 && distinct.size() < types.size()) {
+      return Unify(c, distinct, unsafe);
+    }
     std::size_t maps = 0, lists = 0, sets = 0, objects = 0, tuples = 0,
                 dyns = 0, n = types.size();
     for (const Type* t : types) {

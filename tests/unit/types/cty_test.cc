@@ -279,6 +279,24 @@ TEST_F(CtyTest, BigNumbersAreExact) {
 
 // ---- §5.4.2 collections -----------------------------------------------------
 
+TEST_F(CtyTest, LongMixedListsUnifyQuickly) {
+  // Unification compares every pair of distinct element types; repeated
+  // types must not make it quadratic in the length.
+  std::string value = "[";
+  std::string converted = "[";
+  for (int i = 0; i < 20000; ++i) {
+    if (i > 0) {
+      value += ',';
+      converted += ',';
+    }
+    value += i % 2 ? "\"a\"" : "1";
+    converted += i % 2 ? "\"a\"" : "\"1\"";
+  }
+  value += ']';
+  converted += ']';
+  ExpectConvert(R"(["list","dynamic"])", value, converted);
+}
+
 TEST_F(CtyTest, TupleToListConvertsEachElement) {
   ExpectOk(R"(["list","string"])", R"(["a","b"])");
   ExpectOk(R"(["list","string"])", "[]");
