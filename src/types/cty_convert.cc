@@ -759,6 +759,13 @@ struct ConvImpl {
     return v;
   }
 
+  static bool AllSame(const Val* a, const Val* b, std::uint32_t n) {
+    for (std::uint32_t i = 0; i < n; ++i) {
+      if (a[i].src == nullptr || a[i].src != b[i].src) return false;
+    }
+    return true;
+  }
+
   static Val UnmarkDeep(Converter& c, const Val& v, bool* had) {
     if (!HasMarksDeep(v)) return v;
     *had = true;
@@ -783,35 +790,20 @@ struct ConvImpl {
   }
 
   // cty.SetVal: marks of the elements move to the set; equal elements
-  // merge; the order is set_internals.go's.
+  // merge; the order is set_internals.go's. The set is unchanged (kOk) when
+  // no element changed, merged or gave up a mark: a set's order carries no
+  // meaning (type-systems §0), so an input in another order is still `ok`,
+  // and a converted set is written in cty's order.
   static Val MakeSet(Converter& c, Val* elems, std::uint32_t n,
                      const Type* ety, const json::Value* in_src,
                      const Val* originals) {
     bool marked = false;
-    bool unchanged = in_src != nullptr;
     for (std::uint32_t i = 0; i < n; ++i) {
       elems[i] = UnmarkDeep(c, elems[i], &marked);
     }
-    // Remember identity before reordering: unchanged means the same
-    // elements, in the same order, none merged.
-    std::vector<const json::Value*> before;
-    if (unchanged) {
-      for (std::uint32_t i = 0; i < n; ++i) {
-        if (elems[i].src == nullptr || elems[i].src != originals[i].src) {
-          unchanged = false;
-          break;
-        }
-        before.push_back(elems[i].src);
-      }
-    }
+    bool unchanged = in_src != nullptr && !marked &&
+                     AllSame(elems, originals, n);
     std::uint32_t m = CanonicalizeSet(elems, n);
-    if (unchanged && m == n) {
-      for (std::uint32_t i = 0; i < n; ++i) {
-        if (elems[i].src != before[i]) unchanged = false;
-      }
-    } else {
-      unchanged = false;
-    }
     Val r;
     r.type = c.tb_.Collection(Kind::kSet, ety);
     r.count = m;
@@ -819,7 +811,7 @@ struct ConvImpl {
     if (marked) {
       r.marked = true;
       r.inner_src = nullptr;
-    } else if (unchanged) {
+    } else if (unchanged && m == n) {
       r.src = in_src;
     }
     return r;
@@ -1154,13 +1146,6 @@ struct ConvImpl {
     }
     *res = MakeMap(c, in.keys, elems, in.count, common);
     if (unchanged) res->src = in.src;
-    return true;
-  }
-
-  static bool AllSame(const Val* a, const Val* b, std::uint32_t n) {
-    for (std::uint32_t i = 0; i < n; ++i) {
-      if (a[i].src == nullptr || a[i].src != b[i].src) return false;
-    }
     return true;
   }
 

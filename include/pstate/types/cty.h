@@ -17,7 +17,8 @@
 //      and set elements ordered and de-duplicated as cty.SetVal does;
 //   3. the result is written back in state-JSON encoding (a marked value is
 //      a plaintext secret object); a result that is the input unchanged is
-//      kOk, anything else kConvert.
+//      kOk (a set counts as unchanged in any order: its order means
+//      nothing), anything else kConvert.
 //
 // Everything lives in one json::Arena per check: types and values are
 // trivially copyable nodes pointing into it, so a check costs a few bump
