@@ -796,3 +796,56 @@ TEST(Output, ColorFollowsNoColorAndFlag) {
 
 }  // namespace
 }  // namespace pstate_e2e
+
+namespace pstate_e2e {
+namespace {
+
+/// A state with `n` resources, each with a duplicate key (one finding each).
+std::string ManyFindings(int n) {
+  std::string s = R"({"version":3,"deployment":{"resources":[)";
+  for (int i = 0; i < n; ++i) {
+    if (i > 0) s += ',';
+    s += R"({"urn":"urn:pulumi:s::p::t:m:R::r)" + std::to_string(i) +
+         R"(","type":"t:m:R","custom":true,"custom":true})";
+  }
+  return s + "]}}";
+}
+
+// `pstate verify … | head -1`: the reader going away ends the command with
+// the status it would have had, not 141 (SIGPIPE), and nothing on stderr.
+TEST(BrokenOutput, ClosedPipeExitsWithTheUsualStatus) {
+  TempDir dir("broken-pipe");
+  WriteFile(dir.path() / "s.json", ManyFindings(50000));
+  std::string command =
+      "set -o pipefail; " + ShellQuote(PSTATE_BINARY) + " verify " +
+      "--max-findings 0 " + ShellQuote((dir.path() / "s.json").string()) +
+      " 2> " + ShellQuote((dir.path() / "err").string()) + " | head -c 1 >/dev/null";
+  int status = std::system(("bash -c " + ShellQuote(command)).c_str());
+  ASSERT_TRUE(WIFEXITED(status));
+  RunResult unpiped = RunPstate(
+      "verify --max-findings 0 " + ShellQuote((dir.path() / "s.json").string()),
+      dir.path());
+  ASSERT_TRUE(unpiped.exited);
+  EXPECT_EQ(WEXITSTATUS(status), unpiped.exit_code);
+  EXPECT_NE(WEXITSTATUS(status), 141 & 0xff);
+  EXPECT_EQ(ReadFile(dir.path() / "err"), "");
+}
+
+// A report that cannot be written (a full disk) is a failure: exit 2.
+TEST(BrokenOutput, FullDiskIsExitTwo) {
+  if (!fs::exists("/dev/full")) GTEST_SKIP() << "no /dev/full";
+  TempDir dir("full-disk");
+  WriteFile(dir.path() / "s.json", ManyFindings(2000));
+  std::string command = ShellQuote(PSTATE_BINARY) + " verify --max-findings 0 " +
+                        ShellQuote((dir.path() / "s.json").string()) +
+                        " > /dev/full 2> " +
+                        ShellQuote((dir.path() / "err").string());
+  int status = std::system(("bash -c " + ShellQuote(command)).c_str());
+  ASSERT_TRUE(WIFEXITED(status));
+  EXPECT_EQ(WEXITSTATUS(status), 2);
+  EXPECT_NE(ReadFile(dir.path() / "err").find("cannot write to standard output"),
+            std::string::npos);
+}
+
+}  // namespace
+}  // namespace pstate_e2e
