@@ -373,6 +373,75 @@ std::string TypeString(const Type* type) {
   return out;
 }
 
+namespace {
+
+std::string QuoteName(std::string_view name) {
+  std::string out = "\"";
+  json::AppendEscaped(name, &out);
+  out += '"';
+  return out;
+}
+
+void Conformance(const Type* given, const Type* want, std::string& path,
+                 std::vector<Failure>* errs) {
+  if (want->kind == Kind::kDynamic || TypesEqual(given, want)) return;
+  if (given->kind == Kind::kObject && want->kind == Kind::kObject) {
+    for (const Attr& g : given->attributes()) {
+      if (want->FindAttr(g.name) == nullptr) {
+        errs->push_back({path, "unsupported attribute " + QuoteName(g.name)});
+      }
+    }
+    for (const Attr& w : want->attributes()) {
+      if (given->FindAttr(w.name) == nullptr) {
+        errs->push_back(
+            {path, "missing required attribute " + QuoteName(w.name)});
+      }
+    }
+    for (const Attr& w : want->attributes()) {
+      const Attr* g = given->FindAttr(w.name);
+      if (g == nullptr) continue;
+      std::size_t n = path.size();
+      json::AppendPointerToken(&path, w.name);
+      Conformance(g->type, w.type, path, errs);
+      path.resize(n);
+    }
+    return;
+  }
+  if (given->kind == Kind::kTuple && want->kind == Kind::kTuple) {
+    if (given->count != want->count) {
+      errs->push_back({path, std::to_string(want->count) +
+                                 " elements are required, but got " +
+                                 std::to_string(given->count)});
+      return;
+    }
+    for (std::uint32_t i = 0; i < want->count; ++i) {
+      std::size_t n = path.size();
+      json::AppendPointerIndex(&path, i);
+      Conformance(given->elems[i], want->elems[i], path, errs);
+      path.resize(n);
+    }
+    return;
+  }
+  if (given->kind == want->kind && given->is_collection()) {
+    std::size_t n = path.size();
+    path += "/*";
+    Conformance(given->elem, want->elem, path, errs);
+    path.resize(n);
+    return;
+  }
+  errs->push_back({path, FriendlyName(want) + " required, but received " +
+                             FriendlyName(given)});
+}
+
+}  // namespace
+
+std::vector<Failure> TestConformance(const Type* given, const Type* want) {
+  std::vector<Failure> errs;
+  std::string path;
+  Conformance(given, want, path, &errs);
+  return errs;
+}
+
 Result<const Type*> ParseJsonType(const json::Value& spec, TypeBuilder& tb) {
   std::string where;
   return ReadJsonType(spec, tb, where, 0);

@@ -31,6 +31,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "pstate/base/result.h"
 #include "pstate/json/value.h"
@@ -92,6 +93,13 @@ const Type* NumberType();
 const Type* StringType();
 const Type* DynamicType();
 
+/// A failed conversion or reading: where (RFC 6901 pointer inside the
+/// checked value) and why.
+struct Failure {
+  std::string pointer;
+  std::string message;
+};
+
 /// Structural equality, optional-attribute sets included (cty Type.Equals).
 bool TypesEqual(const Type* a, const Type* b);
 /// Equality after removing optional markers everywhere in `b`
@@ -113,6 +121,13 @@ class TypeBuilder {
  private:
   json::Arena& arena_;
 };
+
+/// Type.TestConformance (cty/type_conform.go): whether `given` is `want`,
+/// where `dynamic` inside `want` matches anything. Every difference, with
+/// its place as a pointer into the type ("/*" for any collection element):
+/// "unsupported attribute", "missing required attribute", "N elements are
+/// required, but got M", "T required, but received U". Empty = conforms.
+std::vector<Failure> TestConformance(const Type* given, const Type* want);
 
 /// "string", "list of number", "map of object", ... (Type.FriendlyName);
 /// `for_constraint` names `dynamic` "any type".
@@ -153,13 +168,6 @@ struct Val {
   bool is_known() const { return state == State::kKnown; }
   bool is_null() const { return state == State::kNull; }
   std::span<const Val> elements() const { return {elems, count}; }
-};
-
-/// A failed conversion or reading: where (RFC 6901 pointer inside the
-/// checked value) and why.
-struct Failure {
-  std::string pointer;
-  std::string message;
 };
 
 /// Converts state JSON to a cty value of its implied type (step 1 above).

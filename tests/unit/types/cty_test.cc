@@ -472,7 +472,41 @@ TEST_F(CtyTest, ErrorsInsideSecretsDoNotShowThePlaintext) {
   EXPECT_EQ(v.message.find("abc"), std::string::npos);
 }
 
-// ---- §5.6 unification, and the engine API ---------------------------------
+// ---- §5.6 conformance, unification, and the engine API ---------------------
+
+TEST_F(CtyTest, ConformanceIsEqualityWithDynamicAsWildcard) {
+  json::Arena arena;
+  cty::TypeBuilder tb(arena);
+  auto parse = [&](const std::string& text) {
+    auto t = cty::ParseJsonType(ParseJson(text), tb);
+    EXPECT_TRUE(t.ok()) << text;
+    return t.ok() ? *t : cty::DynamicType();
+  };
+  EXPECT_TRUE(cty::TestConformance(parse(R"(["list","string"])"),
+                                   parse(R"(["list","dynamic"])"))
+                  .empty());
+  EXPECT_TRUE(cty::TestConformance(parse(R"("number")"), parse(R"("dynamic")"))
+                  .empty());
+  auto errs = cty::TestConformance(parse(R"(["object",{"a":"string","x":"bool"}])"),
+                                   parse(R"(["object",{"a":"number","b":"bool"}])"));
+  ASSERT_EQ(errs.size(), 3u);
+  EXPECT_EQ(errs[0].message, "unsupported attribute \"x\"");
+  EXPECT_EQ(errs[1].message, "missing required attribute \"b\"");
+  EXPECT_EQ(errs[2].pointer, "/a");
+  EXPECT_EQ(errs[2].message, "number required, but received string");
+  errs = cty::TestConformance(parse(R"(["tuple",["string"]])"),
+                              parse(R"(["tuple",["string","string"]])"));
+  ASSERT_EQ(errs.size(), 1u);
+  EXPECT_EQ(errs[0].message, "2 elements are required, but got 1");
+  errs = cty::TestConformance(parse(R"(["map","string"])"),
+                              parse(R"(["map","number"])"));
+  ASSERT_EQ(errs.size(), 1u);
+  EXPECT_EQ(errs[0].pointer, "/*");
+  // Conformance is not conversion: a tuple does not conform to a list.
+  EXPECT_FALSE(cty::TestConformance(parse(R"(["tuple",["string"]])"),
+                                    parse(R"(["list","string"])"))
+                   .empty());
+}
 
 TEST_F(CtyTest, UnifyPrefersStringAndFailsWithoutACommonType) {
   json::Arena arena;
