@@ -164,6 +164,24 @@ struct LeakScanner::Walk {
   json::PointerBuilder pointer;
   std::vector<const json::Value*> flagged;  // structural leaks: skip subtree
   bool by_name = true;                      // credential-property applies
+  std::string name;  // the resource name (the URN's last segment)
+  std::string type;  // the type token
+
+  /// A value that is the resource's own name or type, or Pulumi's
+  /// auto-name "<name>-<7 hex digits>" (sdk resource.NewUniqueHex): names
+  /// repeat by design and are never reported as known-secret leaks.
+  bool IsOwnName(std::string_view text) const {
+    if (text.empty()) return false;
+    if (text == name || text == type) return true;
+    if (name.empty() || text.size() != name.size() + 8 ||
+        text.substr(0, name.size()) != name || text[name.size()] != '-') {
+      return false;
+    }
+    for (char c : text.substr(name.size() + 1)) {
+      if (!((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'))) return false;
+    }
+    return true;
+  }
 
   void Add(diag::Code code, std::string message, const json::Value& value,
            bool single) {
@@ -195,9 +213,17 @@ void LeakScanner::ScanResource(const json::Value& resource,
                                std::vector<Leak>* out) {
   if (!resource.is_object() || options_.fingerprinter == nullptr) return;
   Walk walk{out, options_.known_secrets, {},
-            json::PointerBuilder(std::string(base_pointer)), {}, true};
+            json::PointerBuilder(std::string(base_pointer)), {}, true, {}, {}};
   const json::Value* urn = FindLast(resource, "urn");
-  if (urn != nullptr && urn->is_string()) walk.urn = urn->Str();
+  if (urn != nullptr && urn->is_string()) {
+    walk.urn = urn->Str();
+    std::size_t sep = walk.urn.rfind("::");
+    if (sep != std::string::npos) walk.name = walk.urn.substr(sep + 2);
+  }
+  if (const json::Value* type = FindLast(resource, "type");
+      type != nullptr && type->is_string()) {
+    walk.type = type->Str();
+  }
   // Go keeps the last of duplicate members.
   const json::Value* inputs = FindLast(resource, "inputs");
   const json::Value* outputs = FindLast(resource, "outputs");
@@ -395,7 +421,8 @@ bool LeakScanner::ScanString(const json::Value& value,
                              Walk& walk) {
   std::string_view text = Decoded(value, &scratch_);
   if (text.empty() || IsPstatePlaceholder(text)) return false;
-  if (options_.known_secret && options_.known_secrets != nullptr) {
+  if (options_.known_secret && options_.known_secrets != nullptr &&
+      !walk.IsOwnName(text)) {
     ids_.clear();
     options_.known_secrets->FindIn(text, &ids_, 1);
     if (!ids_.empty()) {

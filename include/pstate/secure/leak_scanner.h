@@ -18,6 +18,8 @@
 //      a non-secret string (a property value at any depth in inputs or
 //      outputs, the `id` or `importID`) containing the plaintext of a
 //      known secret (KnownSecrets: matchable plaintexts of the whole state).
+//      A value that is the resource's own name, its type token or its
+//      auto-name (name + "-" + 7 hex digits) is not reported: names repeat.
 //  leak-secret-in-name (note)
 //      the URN contains a known secret. A URN (and so a type token or a
 //      resource name) is never reported as a leak: names repeat values by

@@ -160,7 +160,7 @@ TEST_F(LeakScannerTest, KnownSecretAsResourceId) {
 TEST_F(LeakScannerTest, KnownSecretInsideStringsUrnAndDeepValues) {
   known_.Add("my-db-password-1");
   auto leaks = Scan(
-      "{\"urn\":\"urn:pulumi:dev::proj::t:m:R::my-db-password-1\",\"type\":\"t:m:R\","
+      "{\"urn\":\"urn:pulumi:dev::proj::t:m:R::x-my-db-password-1\",\"type\":\"t:m:R\","
       "\"inputs\":{\"cfg\":{\"list\":[\"a\",\"conn=x;pw=my-db-password-1;\"]}},"
       "\"outputs\":{\"k\":\"my-db-password-1\"}}");
   ASSERT_EQ(leaks.size(), 3u);
@@ -174,7 +174,7 @@ TEST_F(LeakScannerTest, KnownSecretInsideStringsUrnAndDeepValues) {
     EXPECT_EQ(leaks[i].code, diag::Code::kLeakKnownSecret);
   }
   for (const Leak& l : leaks) {
-    EXPECT_EQ(l.urn, "urn:pulumi:dev::proj::t:m:R::***");
+    EXPECT_EQ(l.urn, "urn:pulumi:dev::proj::t:m:R::x-***");
   }
 }
 
@@ -224,6 +224,22 @@ TEST_F(LeakScannerTest, StructuredSecretsDoNotFloodKnownSecret) {
   ASSERT_EQ(leaks.size(), 1u) << leaks[0].pointer;
   EXPECT_EQ(leaks[0].code, diag::Code::kLeakKnownSecret);
   EXPECT_EQ(leaks[0].pointer, "/deployment/resources/0/inputs/copy");
+}
+
+TEST_F(LeakScannerTest, ResourceNamesAreNeverKnownSecretLeaks) {
+  // A secret that happens to be the resource name: the name, its auto-name
+  // and the type in values are names, not leaks (the URN gets a note).
+  known_.Add("db-Zq81xWvB3");
+  auto leaks = Scan(
+      "{\"urn\":\"urn:pulumi:dev::proj::aws:rds/instance:Instance::db-Zq81xWvB3\","
+      "\"type\":\"aws:rds/instance:Instance\",\"custom\":true,"
+      "\"id\":\"db-Zq81xWvB3-4f2a9c1\",\"outputs\":{\"identifier\":"
+      "\"db-Zq81xWvB3-4f2a9c1\",\"name\":\"db-Zq81xWvB3\",\"other\":"
+      "\"copy db-Zq81xWvB3 here\"}}");
+  ASSERT_EQ(leaks.size(), 2u);
+  EXPECT_EQ(leaks[0].code, diag::Code::kLeakSecretInName);
+  EXPECT_EQ(leaks[1].code, diag::Code::kLeakKnownSecret);
+  EXPECT_EQ(leaks[1].pointer, "/deployment/resources/0/outputs/other");
 }
 
 TEST_F(LeakScannerTest, NameValuePairsUseTheSiblingName) {
