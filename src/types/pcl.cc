@@ -729,14 +729,17 @@ class Checker {
   // compare exactly, numbers by value.
   R CheckEnum(const PclType& t, const json::Value& v, const Node& node,
               std::string* out) {
-    std::string converted;
-    R r = Check(*t.elements[0], v, &converted);
+    R r = Check(*t.elements[0], v, nullptr);
     if (r == R::kFail) return r;
-    json::Value value;
-    json::Parser parser;
-    if (parser.ParseDocument(converted, 0, arena_, &value) !=
-        json::ParseStatus::kOk) {
-      return Fail("internal error: a converted enum value is not JSON");
+    std::string converted;
+    json::Value value = v;
+    if (r == R::kChanged) {
+      Check(*t.elements[0], v, &converted);
+      json::Parser parser;
+      if (parser.ParseDocument(converted, 0, arena_, &value) !=
+          json::ParseStatus::kOk) {
+        return Fail("internal error: a converted enum value is not JSON");
+      }
     }
     if (Decode(value, arena_).kind != NodeKind::kUnknown) {
       bool member = false;
@@ -769,7 +772,13 @@ class Checker {
         return Fail(std::move(message));
       }
     }
-    if (out) out->append(converted);
+    if (out) {
+      if (r == R::kChanged) {
+        out->append(converted);
+      } else {
+        Emit(v, out);
+      }
+    }
     return r;
   }
 
