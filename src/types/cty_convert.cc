@@ -20,7 +20,8 @@ namespace {
 
 bool HasDynamicTypes(const Type* t) {
   switch (t->kind) {
-    case Kind::kDynamic: return true;
+    case Kind::kDynamic:
+      return true;
     case Kind::kList:
     case Kind::kMap:
     case Kind::kSet:
@@ -94,9 +95,8 @@ struct ConvImpl {
   static bool Fail(Converter& c, std::string message) {
     if (c.failure_ != nullptr) {
       c.failure_->pointer = c.pointer_;
-      c.failure_->message = c.secret_depth_ > 0
-                                ? "inside a secret: " + message
-                                : std::move(message);
+      c.failure_->message = c.secret_depth_ > 0 ? "inside a secret: " + message
+                                                : std::move(message);
     }
     return false;
   }
@@ -351,13 +351,26 @@ struct ConvImpl {
                 dyns = 0, n = types.size();
     for (const Type* t : types) {
       switch (t->kind) {
-        case Kind::kMap: ++maps; break;
-        case Kind::kList: ++lists; break;
-        case Kind::kSet: ++sets; break;
-        case Kind::kObject: ++objects; break;
-        case Kind::kTuple: ++tuples; break;
-        case Kind::kDynamic: ++dyns; break;
-        default: break;
+        case Kind::kMap:
+          ++maps;
+          break;
+        case Kind::kList:
+          ++lists;
+          break;
+        case Kind::kSet:
+          ++sets;
+          break;
+        case Kind::kObject:
+          ++objects;
+          break;
+        case Kind::kTuple:
+          ++tuples;
+          break;
+        case Kind::kDynamic:
+          ++dyns;
+          break;
+        default:
+          break;
       }
     }
     if (maps > 0 && maps + dyns == n) {
@@ -419,8 +432,7 @@ struct ConvImpl {
     return HasElems(c, etys, ety, unsafe);
   }
 
-  static bool Has(Converter& c, const Type* in, const Type* out,
-                  bool unsafe) {
+  static bool Has(Converter& c, const Type* in, const Type* out, bool unsafe) {
     if (out->kind == Kind::kDynamic) return true;
     if (unsafe && in->kind == Kind::kDynamic) return true;
     if (in->is_primitive() && out->is_primitive()) {
@@ -488,22 +500,22 @@ struct ConvImpl {
     if (in == nullptr || in->kind == Kind::kDynamic) return out;
     TypeBuilder& tb = c.tb_;
     switch (out->kind) {
-      case Kind::kDynamic: return in;
+      case Kind::kDynamic:
+        return in;
       case Kind::kBool:
       case Kind::kNumber:
       case Kind::kString:
         return out;
       case Kind::kMap:
         if (in->kind == Kind::kMap) {
-          return tb.Collection(Kind::kMap, DynamicReplace(c, in->elem,
-                                                          out->elem));
+          return tb.Collection(Kind::kMap,
+                               DynamicReplace(c, in->elem, out->elem));
         }
         if (in->kind == Kind::kObject) {
           std::vector<const Type*> atys;
           for (const Attr& a : in->attributes()) atys.push_back(a.type);
           return tb.Collection(
-              Kind::kMap,
-              DynamicReplace(c, Unify(c, atys, true), out->elem));
+              Kind::kMap, DynamicReplace(c, Unify(c, atys, true), out->elem));
         }
         return out;
       case Kind::kObject: {
@@ -597,8 +609,7 @@ struct ConvImpl {
     return "attributes " + list + " are required";
   }
 
-  static std::string Mismatch(Converter& c, const Type* got,
-                              const Type* want) {
+  static std::string Mismatch(Converter& c, const Type* got, const Type* want) {
     if (got->kind == Kind::kObject && want->kind == Kind::kObject) {
       std::string missing = MissingAttrs(c, got, want);
       if (!missing.empty()) return missing;
@@ -657,8 +668,7 @@ struct ConvImpl {
     }
     if (got->is_collection() && want->is_collection()) {
       bool got_seq = got->kind == Kind::kList || got->kind == Kind::kSet;
-      if ((want->kind == Kind::kList || want->kind == Kind::kSet) &&
-          !got_seq) {
+      if ((want->kind == Kind::kList || want->kind == Kind::kSet) && !got_seq) {
         return Required(want);
       }
       if (want->kind == Kind::kMap && got->kind != Kind::kMap) {
@@ -704,8 +714,7 @@ struct ConvImpl {
           continue;
         }
         std::size_t mark = PushKey(c, wa.name);
-        const Val& child =
-            v.elems[static_cast<std::size_t>(ga - got->attrs)];
+        const Val& child = v.elems[static_cast<std::size_t>(ga - got->attrs)];
         bool r = Locate(c, child, wa.type);
         Pop(c, mark);
         return r;
@@ -717,8 +726,8 @@ struct ConvImpl {
          want->kind == Kind::kTuple)) {
       if (want->kind != Kind::kTuple || want->count == got->count) {
         for (std::uint32_t i = 0; i < got->count; ++i) {
-          const Type* w = want->kind == Kind::kTuple ? want->elems[i]
-                                                     : want->elem;
+          const Type* w =
+              want->kind == Kind::kTuple ? want->elems[i] : want->elem;
           const Type* e = got->elems[i];
           if (TypesEqual(e, w) || Has(c, e, w, true)) continue;
           std::size_t mark = PushIndex(c, i);
@@ -794,15 +803,14 @@ struct ConvImpl {
   // no element changed, merged or gave up a mark: a set's order carries no
   // meaning (type-systems §0), so an input in another order is still `ok`,
   // and a converted set is written in cty's order.
-  static Val MakeSet(Converter& c, Val* elems, std::uint32_t n,
-                     const Type* ety, const json::Value* in_src,
-                     const Val* originals) {
+  static Val MakeSet(Converter& c, Val* elems, std::uint32_t n, const Type* ety,
+                     const json::Value* in_src, const Val* originals) {
     bool marked = false;
     for (std::uint32_t i = 0; i < n; ++i) {
       elems[i] = UnmarkDeep(c, elems[i], &marked);
     }
-    bool unchanged = in_src != nullptr && !marked &&
-                     AllSame(elems, originals, n);
+    bool unchanged =
+        in_src != nullptr && !marked && AllSame(elems, originals, n);
     std::uint32_t m = CanonicalizeSet(elems, n);
     Val r;
     r.type = c.tb_.Collection(Kind::kSet, ety);
@@ -849,7 +857,8 @@ struct ConvImpl {
       return true;
     }
     if (!in.is_known() || in.is_null()) {
-      const Type* t = DynamicReplace(c, in.type, c.tb_.WithoutOptionalDeep(out));
+      const Type* t =
+          DynamicReplace(c, in.type, c.tb_.WithoutOptionalDeep(out));
       *res = in;
       res->type = t;
       res->count = 0;
@@ -860,8 +869,8 @@ struct ConvImpl {
   }
 
   // A child conversion that go-cty skips when the types are equal.
-  static bool Child(Converter& c, const Val& v, const Type* want,
-                    bool unsafe, Val* res) {
+  static bool Child(Converter& c, const Val& v, const Type* want, bool unsafe,
+                    Val* res) {
     if (TypesEqual(v.type, want)) {
       *res = v;
       return true;
@@ -925,8 +934,10 @@ struct ConvImpl {
         if (ch >= 'A' && ch <= 'Z') ch = static_cast<char>(ch - 'A' + 'a');
       }
       if (lower == "true" || lower == "false") {
-        return Fail(c, "a bool is required; to convert from string, use "
-                       "lowercase \"" + lower + "\"");
+        return Fail(c,
+                    "a bool is required; to convert from string, use "
+                    "lowercase \"" +
+                        lower + "\"");
       }
     }
     return Fail(c, "a bool is required");
@@ -1179,9 +1190,9 @@ struct ConvImpl {
     bool unchanged = AllSame(elems, in.elems, in.count);
     const Type* common;
     if (!CommonElementType({elems, in.count}, &common)) {
-      return Fail(c, to_list
-                         ? "element types must all match for conversion to list"
-                         : "element types must all match for conversion to set");
+      return Fail(
+          c, to_list ? "element types must all match for conversion to list"
+                     : "element types must all match for conversion to set");
     }
     if (to_list) {
       *res = MakeList(c, elems, in.count, common);
@@ -1210,8 +1221,7 @@ struct ConvImpl {
       }
     }
     Val* elems = Alloc(c, in.count);
-    std::string_view* keys =
-        c.arena().Allocate<std::string_view>(in.count);
+    std::string_view* keys = c.arena().Allocate<std::string_view>(in.count);
     for (std::uint32_t i = 0; i < in.count; ++i) {
       keys[i] = in.type->attrs[i].name;
       std::size_t mark = PushKey(c, keys[i]);
@@ -1248,10 +1258,10 @@ struct ConvImpl {
       Val r = in.elems[i];
       if (!TypesEqual(oa->type, mety)) {
         if (!Has(c, mety, oa->type, unsafe)) {
-          std::string msg = "map element type is incompatible with "
-                            "attribute " +
-                            Quote(oa->name) + ": " +
-                            Mismatch(c, r.type, oa->type);
+          std::string msg =
+              "map element type is incompatible with "
+              "attribute " +
+              Quote(oa->name) + ": " + Mismatch(c, r.type, oa->type);
           Fail(c, msg);
           Pop(c, mark);
           return false;
@@ -1268,12 +1278,12 @@ struct ConvImpl {
       vals.push_back(r);
     }
     for (const Attr& oa : out->attributes()) {
-      bool present = std::find(names.begin(), names.end(), oa.name) !=
-                     names.end();
+      bool present =
+          std::find(names.begin(), names.end(), oa.name) != names.end();
       if (present) continue;
       if (!oa.optional) {
-        return Fail(c, "map has no element for required attribute " +
-                           Quote(oa.name));
+        return Fail(
+            c, "map has no element for required attribute " + Quote(oa.name));
       }
       names.push_back(oa.name);
       vals.push_back(c.MakeNull(oa.type));
@@ -1309,11 +1319,13 @@ struct ConvImpl {
         break;
       case Kind::kList:
         if (in_seq) return SeqToList(c, in, out, unsafe, res);
-        if (it->kind == Kind::kTuple) return TupleToSeq(c, in, out, unsafe, res);
+        if (it->kind == Kind::kTuple)
+          return TupleToSeq(c, in, out, unsafe, res);
         break;
       case Kind::kSet:
         if (in_seq) return SeqToSet(c, in, out, unsafe, res);
-        if (it->kind == Kind::kTuple) return TupleToSeq(c, in, out, unsafe, res);
+        if (it->kind == Kind::kTuple)
+          return TupleToSeq(c, in, out, unsafe, res);
         break;
       case Kind::kMap:
         if (it->kind == Kind::kMap) return MapToMap(c, in, out, unsafe, res);
@@ -1357,8 +1369,7 @@ bool Converter::ConvertKnownToExist(const Val& in, const Type* want,
   return ConvImpl::Conv(*this, in, want, true, out);
 }
 
-const Type* Converter::Unify(std::span<const Type* const> types,
-                             bool unsafe) {
+const Type* Converter::Unify(std::span<const Type* const> types, bool unsafe) {
   return ConvImpl::Unify(*this, types, unsafe);
 }
 
@@ -1421,10 +1432,9 @@ Val Converter::MakeObject(std::span<const std::string_view> names,
   std::uint32_t n = static_cast<std::uint32_t>(names.size());
   std::vector<std::uint32_t> order(n);
   for (std::uint32_t i = 0; i < n; ++i) order[i] = i;
-  std::stable_sort(order.begin(), order.end(),
-                   [&](std::uint32_t a, std::uint32_t b) {
-                     return names[a] < names[b];
-                   });
+  std::stable_sort(
+      order.begin(), order.end(),
+      [&](std::uint32_t a, std::uint32_t b) { return names[a] < names[b]; });
   Attr* attrs = arena().Allocate<Attr>(n);
   Val* vals = ConvImpl::Alloc(*this, n);
   std::uint32_t m = 0;

@@ -52,10 +52,18 @@ bool Equal(const Type* a, const Type* b, bool ignore_optional) {
 
 void AppendTypeString(const Type* t, std::string* out) {
   switch (t->kind) {
-    case Kind::kBool: *out += "bool"; return;
-    case Kind::kNumber: *out += "number"; return;
-    case Kind::kString: *out += "string"; return;
-    case Kind::kDynamic: *out += "any"; return;
+    case Kind::kBool:
+      *out += "bool";
+      return;
+    case Kind::kNumber:
+      *out += "number";
+      return;
+    case Kind::kString:
+      *out += "string";
+      return;
+    case Kind::kDynamic:
+      *out += "any";
+      return;
     case Kind::kList:
     case Kind::kMap:
     case Kind::kSet:
@@ -89,8 +97,8 @@ void AppendTypeString(const Type* t, std::string* out) {
 }
 
 Status TypeError(const std::string& where, std::string message) {
-  return Status(Errc::kSyntax, "at " + (where.empty() ? std::string("/")
-                                                      : where) +
+  return Status(Errc::kSyntax, "at " +
+                                   (where.empty() ? std::string("/") : where) +
                                    " of the type: " + message);
 }
 
@@ -110,9 +118,10 @@ Result<const Type*> ReadJsonType(const json::Value& spec, TypeBuilder& tb,
     return TypeError(where, "invalid primitive type name \"" + quoted + "\"");
   }
   if (!spec.is_array()) {
-    return TypeError(where, "invalid type description: a type is a string "
-                            "or an array, not " +
-                                std::string(json::TypeName(spec.type)));
+    return TypeError(where,
+                     "invalid type description: a type is a string "
+                     "or an array, not " +
+                         std::string(json::TypeName(spec.type)));
   }
   auto items = spec.array();
   if (items.empty() || !items[0].is_string()) {
@@ -121,10 +130,9 @@ Result<const Type*> ReadJsonType(const json::Value& spec, TypeBuilder& tb,
   std::string kind = items[0].Str();
   auto expect_count = [&](std::size_t n) -> Status {
     if (items.size() < n) {
-      return TypeError(where, "incomplete \"" + kind +
-                                  "\" type description: it needs " +
-                                  std::to_string(n - 1) + " argument" +
-                                  (n == 2 ? "" : "s"));
+      return TypeError(
+          where, "incomplete \"" + kind + "\" type description: it needs " +
+                     std::to_string(n - 1) + " argument" + (n == 2 ? "" : "s"));
     }
     return Status::Ok();
   };
@@ -138,7 +146,7 @@ Result<const Type*> ReadJsonType(const json::Value& spec, TypeBuilder& tb,
     auto elem = ReadJsonType(items[1], tb, where, depth + 1);
     if (!elem.ok()) return elem.status();
     where.resize(n);
-    Kind k = kind == "list" ? Kind::kList
+    Kind k = kind == "list"  ? Kind::kList
              : kind == "map" ? Kind::kMap
                              : Kind::kSet;
     result = tb.Collection(k, *elem);
@@ -167,15 +175,17 @@ Result<const Type*> ReadJsonType(const json::Value& spec, TypeBuilder& tb,
     if (items.size() > 2) {
       json::AppendPointerIndex(&where, 2);
       if (!items[2].is_array()) {
-        return TypeError(where, "optional attribute names must be an array "
-                                "of strings");
+        return TypeError(where,
+                         "optional attribute names must be an array "
+                         "of strings");
       }
       for (std::size_t i = 0; i < items[2].size; ++i) {
         const json::Value& opt = items[2].array()[i];
         if (!opt.is_string()) {
           json::AppendPointerIndex(&where, i);
-          return TypeError(where, "an optional attribute name must be a "
-                                  "string");
+          return TypeError(where,
+                           "an optional attribute name must be a "
+                           "string");
         }
         std::string name = opt.Str();
         bool found = false;
@@ -346,10 +356,14 @@ const Type* TypeBuilder::WithoutOptionalDeep(const Type* type) {
 
 std::string FriendlyName(const Type* type, bool for_constraint) {
   switch (type->kind) {
-    case Kind::kBool: return "bool";
-    case Kind::kNumber: return "number";
-    case Kind::kString: return "string";
-    case Kind::kDynamic: return for_constraint ? "any type" : "dynamic";
+    case Kind::kBool:
+      return "bool";
+    case Kind::kNumber:
+      return "number";
+    case Kind::kString:
+      return "string";
+    case Kind::kDynamic:
+      return for_constraint ? "any type" : "dynamic";
     case Kind::kList:
     case Kind::kMap:
     case Kind::kSet: {
@@ -361,8 +375,10 @@ std::string FriendlyName(const Type* type, bool for_constraint) {
       }
       return prefix + FriendlyName(type->elem, for_constraint);
     }
-    case Kind::kObject: return "object";
-    case Kind::kTuple: return "tuple";
+    case Kind::kObject:
+      return "object";
+    case Kind::kTuple:
+      return "tuple";
   }
   return "dynamic";
 }

@@ -148,15 +148,33 @@ void AppendGoQuoted(std::string_view s, std::string* out) {
     }
     if (len == 1) {
       switch (c) {
-        case '\a': *out += "\\a"; break;
-        case '\b': *out += "\\b"; break;
-        case '\f': *out += "\\f"; break;
-        case '\n': *out += "\\n"; break;
-        case '\r': *out += "\\r"; break;
-        case '\t': *out += "\\t"; break;
-        case '\v': *out += "\\v"; break;
-        case '"': *out += "\\\""; break;
-        case '\\': *out += "\\\\"; break;
+        case '\a':
+          *out += "\\a";
+          break;
+        case '\b':
+          *out += "\\b";
+          break;
+        case '\f':
+          *out += "\\f";
+          break;
+        case '\n':
+          *out += "\\n";
+          break;
+        case '\r':
+          *out += "\\r";
+          break;
+        case '\t':
+          *out += "\\t";
+          break;
+        case '\v':
+          *out += "\\v";
+          break;
+        case '"':
+          *out += "\\\"";
+          break;
+        case '\\':
+          *out += "\\\\";
+          break;
         default:
           if (GoPrintable(c)) {
             *out += static_cast<char>(c);
@@ -171,7 +189,9 @@ void AppendGoQuoted(std::string_view s, std::string* out) {
     }
     std::uint32_t cp = c & (0xff >> (len + 1));
     for (int k = 1; k < len; ++k) {
-      cp = (cp << 6) | (static_cast<unsigned char>(s[i + static_cast<std::size_t>(k)]) & 0x3f);
+      cp = (cp << 6) |
+           (static_cast<unsigned char>(s[i + static_cast<std::size_t>(k)]) &
+            0x3f);
     }
     if (GoPrintable(cp)) {
       out->append(s.substr(i, static_cast<std::size_t>(len)));
@@ -378,11 +398,21 @@ void AppendSourceString(const json::Value& v, std::string* out) {
 
 void AppendSourceJson(const json::Value& v, std::string* out) {
   switch (v.type) {
-    case json::Type::kNull: *out += "null"; return;
-    case json::Type::kTrue: *out += "true"; return;
-    case json::Type::kFalse: *out += "false"; return;
-    case json::Type::kNumber: out->append(v.raw()); return;
-    case json::Type::kString: AppendSourceString(v, out); return;
+    case json::Type::kNull:
+      *out += "null";
+      return;
+    case json::Type::kTrue:
+      *out += "true";
+      return;
+    case json::Type::kFalse:
+      *out += "false";
+      return;
+    case json::Type::kNumber:
+      out->append(v.raw());
+      return;
+    case json::Type::kString:
+      AppendSourceString(v, out);
+      return;
     case json::Type::kArray: {
       *out += '[';
       bool first = true;
@@ -449,7 +479,9 @@ void AppendValue(const Val& v, std::string* out) {
     return;
   }
   switch (v.type->kind) {
-    case Kind::kBool: *out += v.b ? "true" : "false"; return;
+    case Kind::kBool:
+      *out += v.b ? "true" : "false";
+      return;
     case Kind::kNumber:
       if (v.inf != 0) {
         AppendSpecialFloat(v.inf, out);
@@ -457,7 +489,9 @@ void AppendValue(const Val& v, std::string* out) {
         out->append(v.str);
       }
       return;
-    case Kind::kString: AppendJsonString(v.str, out); return;
+    case Kind::kString:
+      AppendJsonString(v.str, out);
+      return;
     case Kind::kList:
     case Kind::kSet:
     case Kind::kTuple: {
@@ -626,18 +660,16 @@ struct Reader {
     for (std::uint32_t i = 0; i < n; ++i) {
       items.push_back({Decoded(value.members[i].key), i});
     }
-    std::stable_sort(items.begin(), items.end(),
-                     [](const Item& a, const Item& b) {
-                       return a.name < b.name;
-                     });
+    std::stable_sort(
+        items.begin(), items.end(),
+        [](const Item& a, const Item& b) { return a.name < b.name; });
     Attr* attrs = arena.Allocate<Attr>(n);
     Val* vals = arena.Allocate<Val>(n);
     std::uint32_t count = 0;
     for (std::size_t k = 0; k < items.size(); ++k) {
       const Item& item = items[k];
       std::size_t mark = pointer.size();
-      json::AppendPointerToken(&pointer,
-                               secret_depth > 0 ? "*" : item.name);
+      json::AppendPointerToken(&pointer, secret_depth > 0 ? "*" : item.name);
       Val v;
       if (!Read(value.members[item.index].value, &v, depth + 1)) return false;
       if (count > 0 && attrs[count - 1].name == item.name) {
@@ -763,10 +795,14 @@ bool ValuesEqual(const Val& a, const Val& b) {
   if (a.is_null() || b.is_null()) return a.is_null() && b.is_null();
   if (a.type->kind != b.type->kind) return false;
   switch (a.type->kind) {
-    case Kind::kBool: return a.b == b.b;
-    case Kind::kNumber: return CompareNumberVals(a, b) == 0;
-    case Kind::kString: return a.str == b.str;
-    case Kind::kDynamic: return false;
+    case Kind::kBool:
+      return a.b == b.b;
+    case Kind::kNumber:
+      return CompareNumberVals(a, b) == 0;
+    case Kind::kString:
+      return a.str == b.str;
+    case Kind::kDynamic:
+      return false;
     case Kind::kMap:
       if (a.count != b.count) return false;
       for (std::uint32_t i = 0; i < a.count; ++i) {

@@ -98,7 +98,8 @@ Status Lex(std::string_view s, std::vector<Token>* out) {
       } else if (c == '\n') {
         newline = true;
         ++i;
-      } else if (c == '#' || (c == '/' && i + 1 < s.size() && s[i + 1] == '/')) {
+      } else if (c == '#' ||
+                 (c == '/' && i + 1 < s.size() && s[i + 1] == '/')) {
         while (i < s.size() && s[i] != '\n') ++i;
       } else if (c == '/' && i + 1 < s.size() && s[i + 1] == '*') {
         std::size_t close = s.find("*/", i + 2);
@@ -163,8 +164,9 @@ Status Lex(std::string_view s, std::vector<Token>* out) {
           break;
         }
         if ((d == '$' || d == '%') && j + 1 < s.size() && s[j + 1] == '{') {
-          return SyntaxError(j, "template interpolation and directives are "
-                                "not supported in type constraints");
+          return SyntaxError(j,
+                             "template interpolation and directives are "
+                             "not supported in type constraints");
         }
         if ((d == '$' || d == '%') && j + 2 < s.size() && s[j + 1] == d &&
             s[j + 2] == '{') {
@@ -181,11 +183,26 @@ Status Lex(std::string_view s, std::vector<Token>* out) {
         if (j + 1 >= s.size()) return SyntaxError(j, "invalid escape sequence");
         char e = s[j + 1];
         switch (e) {
-          case 'n': text += '\n'; j += 2; break;
-          case 'r': text += '\r'; j += 2; break;
-          case 't': text += '\t'; j += 2; break;
-          case '"': text += '"'; j += 2; break;
-          case '\\': text += '\\'; j += 2; break;
+          case 'n':
+            text += '\n';
+            j += 2;
+            break;
+          case 'r':
+            text += '\r';
+            j += 2;
+            break;
+          case 't':
+            text += '\t';
+            j += 2;
+            break;
+          case '"':
+            text += '"';
+            j += 2;
+            break;
+          case '\\':
+            text += '\\';
+            j += 2;
+            break;
           case 'u':
           case 'U': {
             std::size_t digits = e == 'u' ? 4 : 8;
@@ -195,7 +212,7 @@ Status Lex(std::string_view s, std::vector<Token>* out) {
             }
             for (std::size_t k = 0; k < digits; ++k) {
               char h = s[j + 2 + k];
-              int v = IsDigit(h)                ? h - '0'
+              int v = IsDigit(h)               ? h - '0'
                       : (h >= 'a' && h <= 'f') ? h - 'a' + 10
                       : (h >= 'A' && h <= 'F') ? h - 'A' + 10
                                                : -1;
@@ -217,23 +234,50 @@ Status Lex(std::string_view s, std::vector<Token>* out) {
       t.text = std::move(text);
       i = j;
     } else if (c == '<' && i + 1 < s.size() && s[i + 1] == '<') {
-      return SyntaxError(i, "heredoc templates are not supported in type "
-                            "constraints");
+      return SyntaxError(i,
+                         "heredoc templates are not supported in type "
+                         "constraints");
     } else {
       switch (c) {
-        case '(': t.kind = Tok::kOParen; break;
-        case ')': t.kind = Tok::kCParen; break;
-        case '[': t.kind = Tok::kOBrack; break;
-        case ']': t.kind = Tok::kCBrack; break;
-        case '{': t.kind = Tok::kOBrace; break;
-        case '}': t.kind = Tok::kCBrace; break;
-        case ',': t.kind = Tok::kComma; break;
-        case '=': t.kind = Tok::kEqual; break;
-        case ':': t.kind = Tok::kColon; break;
-        case '-': t.kind = Tok::kMinus; break;
-        case '!': t.kind = Tok::kBang; break;
-        case '.': t.kind = Tok::kDot; break;
-        default: t.kind = Tok::kOther; break;
+        case '(':
+          t.kind = Tok::kOParen;
+          break;
+        case ')':
+          t.kind = Tok::kCParen;
+          break;
+        case '[':
+          t.kind = Tok::kOBrack;
+          break;
+        case ']':
+          t.kind = Tok::kCBrack;
+          break;
+        case '{':
+          t.kind = Tok::kOBrace;
+          break;
+        case '}':
+          t.kind = Tok::kCBrace;
+          break;
+        case ',':
+          t.kind = Tok::kComma;
+          break;
+        case '=':
+          t.kind = Tok::kEqual;
+          break;
+        case ':':
+          t.kind = Tok::kColon;
+          break;
+        case '-':
+          t.kind = Tok::kMinus;
+          break;
+        case '!':
+          t.kind = Tok::kBang;
+          break;
+        case '.':
+          t.kind = Tok::kDot;
+          break;
+        default:
+          t.kind = Tok::kOther;
+          break;
       }
       ++i;
       if (t.kind == Tok::kEqual && i < s.size() &&
@@ -278,8 +322,9 @@ class Parser {
     auto e = ParseExpr(0);
     if (!e.ok()) return e;
     if (Peek().kind != Tok::kEof) {
-      return SyntaxError(Peek().begin, "extra characters after the type "
-                                       "expression");
+      return SyntaxError(Peek().begin,
+                         "extra characters after the type "
+                         "expression");
     }
     return e;
   }
@@ -310,8 +355,9 @@ class Parser {
     if (!e.ok()) return e;
     const Token& after = Peek();
     if (after.kind == Tok::kOther || after.kind == Tok::kMinus) {
-      return SyntaxError(after.begin, "operators are not supported in type "
-                                      "constraints");
+      return SyntaxError(after.begin,
+                         "operators are not supported in type "
+                         "constraints");
     }
     return e;
   }
@@ -329,8 +375,9 @@ class Parser {
           Next();
           while (Peek().kind != Tok::kCParen) {
             if (Peek().kind == Tok::kEof) {
-              return SyntaxError(t.begin, "there is no closing parenthesis "
-                                          "for this function call");
+              return SyntaxError(t.begin,
+                                 "there is no closing parenthesis "
+                                 "for this function call");
             }
             auto arg = ParseExpr(depth + 1);
             if (!arg.ok()) return arg;
@@ -338,8 +385,9 @@ class Parser {
             if (Peek().kind == Tok::kComma) {
               Next();
             } else if (Peek().kind == Tok::kEof) {
-              return SyntaxError(t.begin, "there is no closing parenthesis "
-                                          "for this function call");
+              return SyntaxError(t.begin,
+                                 "there is no closing parenthesis "
+                                 "for this function call");
             } else if (Peek().kind != Tok::kCParen) {
               return SyntaxError(Peek().begin,
                                  "a comma is required to separate each "
@@ -355,8 +403,9 @@ class Parser {
           Next();
           const Token& name = Next();
           if (name.kind != Tok::kIdent && name.kind != Tok::kNumber) {
-            return SyntaxError(name.begin, "an attribute name is required "
-                                           "after a dot");
+            return SyntaxError(name.begin,
+                               "an attribute name is required "
+                               "after a dot");
           }
           e.kind = Expr::Kind::kTraversal;
           e.end = name.end;
@@ -377,8 +426,9 @@ class Parser {
         auto inner = ParseExpr(depth + 1);
         if (!inner.ok()) return inner;
         if (Peek().kind != Tok::kCParen) {
-          return SyntaxError(Peek().begin, "a closing parenthesis is "
-                                           "required");
+          return SyntaxError(Peek().begin,
+                             "a closing parenthesis is "
+                             "required");
         }
         Next();
         return inner;
@@ -387,8 +437,9 @@ class Parser {
         e.kind = Expr::Kind::kTuple;
         while (Peek().kind != Tok::kCBrack) {
           if (Peek().kind == Tok::kEof) {
-            return SyntaxError(t.begin, "there is no closing bracket for "
-                                        "this tuple");
+            return SyntaxError(t.begin,
+                               "there is no closing bracket for "
+                               "this tuple");
           }
           auto elem = ParseExpr(depth + 1);
           if (!elem.ok()) return elem;
@@ -396,8 +447,9 @@ class Parser {
           if (Peek().kind == Tok::kComma) {
             Next();
           } else if (Peek().kind != Tok::kCBrack) {
-            return SyntaxError(Peek().begin, "a comma is required between "
-                                             "tuple elements");
+            return SyntaxError(Peek().begin,
+                               "a comma is required between "
+                               "tuple elements");
           }
         }
         e.end = Next().end;
@@ -407,15 +459,17 @@ class Parser {
         e.kind = Expr::Kind::kObject;
         while (Peek().kind != Tok::kCBrace) {
           if (Peek().kind == Tok::kEof) {
-            return SyntaxError(t.begin, "there is no closing brace for this "
-                                        "object");
+            return SyntaxError(t.begin,
+                               "there is no closing brace for this "
+                               "object");
           }
           auto key = ParseExpr(depth + 1);
           if (!key.ok()) return key;
           if (Peek().kind != Tok::kEqual && Peek().kind != Tok::kColon) {
-            return SyntaxError(Peek().begin, "expected an equals sign (\"=\") "
-                                             "to mark the beginning of the "
-                                             "attribute value");
+            return SyntaxError(Peek().begin,
+                               "expected an equals sign (\"=\") "
+                               "to mark the beginning of the "
+                               "attribute value");
           }
           Next();
           auto value = ParseExpr(depth + 1);
@@ -426,9 +480,10 @@ class Parser {
           if (sep.kind == Tok::kComma) {
             Next();
           } else if (sep.kind != Tok::kCBrace && !sep.newline_before) {
-            return SyntaxError(sep.begin, "expected a newline or comma to "
-                                          "mark the beginning of the next "
-                                          "attribute");
+            return SyntaxError(sep.begin,
+                               "expected a newline or comma to "
+                               "mark the beginning of the next "
+                               "attribute");
           }
         }
         e.end = Next().end;
@@ -554,16 +609,15 @@ cty::Val ApplyDefaults(const Defaults& d, const cty::Val& in,
     }
     if (!done) {
       result = conv.MakeTuple(values);
-      unchanged = kind == cty::Kind::kTuple && SameSources(values,
-                                                           v.elements());
+      unchanged =
+          kind == cty::Kind::kTuple && SameSources(values, v.elements());
     }
   } else if (kind == cty::Kind::kObject || kind == cty::Kind::kMap) {
     std::vector<std::string_view> names;
     std::vector<cty::Val> values;
     for (std::uint32_t i = 0; i < v.count; ++i) {
-      std::string_view key = kind == cty::Kind::kObject
-                                 ? v.type->attrs[i].name
-                                 : v.keys[i];
+      std::string_view key =
+          kind == cty::Kind::kObject ? v.type->attrs[i].name : v.keys[i];
       const Defaults* child = GetChild(d, false, 0, key);
       names.push_back(key);
       values.push_back(child ? ApplyDefaults(*child, v.elems[i], conv)
@@ -593,10 +647,9 @@ cty::Val ApplyDefaults(const Defaults& d, const cty::Val& in,
         // unifyAsMap works in key order.
         std::vector<std::size_t> order(names.size());
         for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
-        std::sort(order.begin(), order.end(), [&](std::size_t a,
-                                                  std::size_t b) {
-          return names[a] < names[b];
-        });
+        std::sort(
+            order.begin(), order.end(),
+            [&](std::size_t a, std::size_t b) { return names[a] < names[b]; });
         std::vector<std::string_view> sorted_names;
         std::vector<cty::Val> sorted_values;
         for (std::size_t i : order) {
@@ -669,9 +722,10 @@ class TypeReader {
       if (kw == "number") return Set(type, cty::NumberType());
       if (kw == "any") return Set(type, cty::DynamicType());
       if (kw == "list" || kw == "map" || kw == "set") {
-        return SyntaxError(e.begin, "the " + kw + " type constructor requires "
-                                    "one argument specifying the element "
-                                    "type");
+        return SyntaxError(e.begin, "the " + kw +
+                                        " type constructor requires "
+                                        "one argument specifying the element "
+                                        "type");
       }
       if (kw == "object") return SyntaxError(e.begin, kObjectArgs);
       if (kw == "tuple") return SyntaxError(e.begin, kTupleArgs);
@@ -679,10 +733,11 @@ class TypeReader {
                                       "\" is not a valid type specification");
     }
     if (e.kind != Expr::Kind::kCall) {
-      return SyntaxError(e.begin, "a type specification is either a "
-                                  "primitive type keyword (bool, number, "
-                                  "string) or a complex type constructor "
-                                  "call, like list(string)");
+      return SyntaxError(e.begin,
+                         "a type specification is either a "
+                         "primitive type keyword (bool, number, "
+                         "string) or a complex type constructor "
+                         "call, like list(string)");
     }
     const std::string& name = e.text;
     if (name == "bool" || name == "string" || name == "number") {
@@ -690,8 +745,9 @@ class TypeReader {
                                            "\" does not expect arguments");
     }
     if (name == "any") {
-      return SyntaxError(e.args_begin, "type constraint keyword \"any\" does "
-                                       "not expect arguments");
+      return SyntaxError(e.args_begin,
+                         "type constraint keyword \"any\" does "
+                         "not expect arguments");
     }
     bool constructor = name == "list" || name == "set" || name == "map" ||
                        name == "object" || name == "tuple";
@@ -699,9 +755,10 @@ class TypeReader {
       std::size_t at = e.args.size() > 1 ? e.args[1].begin : e.args_begin;
       if (name == "object") return SyntaxError(at, kObjectArgs);
       if (name == "tuple") return SyntaxError(at, kTupleArgs);
-      return SyntaxError(at, "the " + name + " type constructor requires one "
-                                             "argument specifying the "
-                                             "element type");
+      return SyntaxError(at, "the " + name +
+                                 " type constructor requires one "
+                                 "argument specifying the "
+                                 "element type");
     }
     if (name == "list" || name == "set" || name == "map") {
       const cty::Type* ety;
@@ -724,11 +781,12 @@ class TypeReader {
     if (name == "object") return ReadObject(e, type, defaults);
     if (name == "tuple") return ReadTuple(e, type, defaults);
     if (name == "optional") {
-      return SyntaxError(e.begin, "keyword \"optional\" is valid only as a "
-                                  "modifier for object type attributes");
+      return SyntaxError(e.begin,
+                         "keyword \"optional\" is valid only as a "
+                         "modifier for object type attributes");
     }
-    return SyntaxError(e.begin, "keyword \"" + name +
-                                    "\" is not a valid type constructor");
+    return SyntaxError(
+        e.begin, "keyword \"" + name + "\" is not a valid type constructor");
   }
 
  private:
@@ -748,10 +806,11 @@ class TypeReader {
                     std::unique_ptr<Defaults>* defaults) {
     const Expr& map = e.args[0];
     if (map.kind != Expr::Kind::kObject) {
-      return SyntaxError(map.begin, "the object type constructor requires a "
-                                    "map whose keys are attribute names and "
-                                    "whose values are the corresponding "
-                                    "attribute types");
+      return SyntaxError(map.begin,
+                         "the object type constructor requires a "
+                         "map whose keys are attribute names and "
+                         "whose values are the corresponding "
+                         "attribute types");
     }
     std::vector<cty::Attr> attrs;
     std::map<std::string, cty::Val, std::less<>> values;
@@ -759,31 +818,34 @@ class TypeReader {
     for (std::size_t i = 0; i < map.keys.size(); ++i) {
       const Expr& key = map.keys[i];
       if (key.kind != Expr::Kind::kIdent) {
-        return SyntaxError(key.begin, "object constructor map keys must be "
-                                      "attribute names");
+        return SyntaxError(key.begin,
+                           "object constructor map keys must be "
+                           "attribute names");
       }
       for (const cty::Attr& a : attrs) {
         if (a.name == key.text) {
-          return SyntaxError(key.begin, "object constructor map keys must "
-                                        "be unique");
+          return SyntaxError(key.begin,
+                             "object constructor map keys must "
+                             "be unique");
         }
       }
       const Expr* aty_expr = &map.args[i];
       bool optional = false;
       const Expr* default_expr = nullptr;
-      if (aty_expr->kind == Expr::Kind::kCall &&
-          aty_expr->text == "optional") {
+      if (aty_expr->kind == Expr::Kind::kCall && aty_expr->text == "optional") {
         const Expr& call = *aty_expr;
         if (call.args.empty()) {
-          return SyntaxError(call.args_begin, "optional attribute modifier "
-                                              "requires the attribute type "
-                                              "as its argument");
+          return SyntaxError(call.args_begin,
+                             "optional attribute modifier "
+                             "requires the attribute type "
+                             "as its argument");
         }
         if (call.args.size() > 2) {
-          return SyntaxError(call.args_begin, "optional attribute modifier "
-                                              "expects at most two "
-                                              "arguments: the attribute "
-                                              "type, and a default value");
+          return SyntaxError(call.args_begin,
+                             "optional attribute modifier "
+                             "expects at most two "
+                             "arguments: the attribute "
+                             "type, and a default value");
         }
         optional = true;
         if (call.args.size() == 2) default_expr = &call.args[1];
@@ -829,8 +891,9 @@ class TypeReader {
                    std::unique_ptr<Defaults>* defaults) {
     const Expr& list = e.args[0];
     if (list.kind != Expr::Kind::kTuple) {
-      return SyntaxError(list.begin, "the tuple type constructor requires a "
-                                     "list of element types");
+      return SyntaxError(list.begin,
+                         "the tuple type constructor requires a "
+                         "list of element types");
     }
     std::vector<const cty::Type*> elems;
     std::map<std::string, std::unique_ptr<Defaults>, std::less<>> children;
@@ -880,19 +943,22 @@ class TypeReader {
         }
         [[fallthrough]];
       case Expr::Kind::kTraversal:
-        return SyntaxError(e.begin, "variables may not be used in a default "
-                                    "value");
+        return SyntaxError(e.begin,
+                           "variables may not be used in a default "
+                           "value");
       case Expr::Kind::kCall:
-        return SyntaxError(e.begin, "functions may not be called in a "
-                                    "default value");
+        return SyntaxError(e.begin,
+                           "functions may not be called in a "
+                           "default value");
       case Expr::Kind::kNeg: {
         cty::Val v;
         Status st = Evaluate(e.args[0], &v, depth + 1);
         if (!st.ok()) return st;
         if (v.type->kind != cty::Kind::kNumber || !v.is_known() ||
             v.is_null()) {
-          return SyntaxError(e.begin, "unsuitable value for unary operand: "
-                                      "a number is required");
+          return SyntaxError(e.begin,
+                             "unsuitable value for unary operand: "
+                             "a number is required");
         }
         std::string text(v.str);
         if (!text.empty() && text[0] == '-') {
@@ -907,10 +973,10 @@ class TypeReader {
         cty::Val v;
         Status st = Evaluate(e.args[0], &v, depth + 1);
         if (!st.ok()) return st;
-        if (v.type->kind != cty::Kind::kBool || !v.is_known() ||
-            v.is_null()) {
-          return SyntaxError(e.begin, "unsuitable value for unary operand: "
-                                      "a bool is required");
+        if (v.type->kind != cty::Kind::kBool || !v.is_known() || v.is_null()) {
+          return SyntaxError(e.begin,
+                             "unsuitable value for unary operand: "
+                             "a bool is required");
         }
         *out = conv_.MakeBool(!v.b);
         return Status::Ok();
@@ -936,8 +1002,9 @@ class TypeReader {
             // ObjectConsKeyExpr); literals are converted to strings.
             names.push_back(conv_.arena().Copy(key.text));
           } else {
-            return SyntaxError(key.begin, "object keys in a default value "
-                                          "must be names or literals");
+            return SyntaxError(key.begin,
+                               "object keys in a default value "
+                               "must be names or literals");
           }
           Status st = Evaluate(e.args[i], &vals[i], depth + 1);
           if (!st.ok()) return st;

@@ -69,9 +69,9 @@ struct Attr {
 /// are the static primitives below).
 struct Type {
   Kind kind = Kind::kDynamic;
-  std::uint32_t count = 0;          ///< attributes or tuple elements
-  const Type* elem = nullptr;       ///< list, map, set
-  const Attr* attrs = nullptr;      ///< object
+  std::uint32_t count = 0;             ///< attributes or tuple elements
+  const Type* elem = nullptr;          ///< list, map, set
+  const Attr* attrs = nullptr;         ///< object
   const Type* const* elems = nullptr;  ///< tuple
 
   bool is_primitive() const {
@@ -151,9 +151,9 @@ enum class State : std::uint8_t { kKnown, kNull, kUnknown };
 struct Val {
   const Type* type = nullptr;
   State state = State::kKnown;
-  bool marked = false;   ///< the "sensitive" mark (a Pulumi secret)
-  bool b = false;        ///< kBool
-  std::int8_t inf = 0;   ///< kNumber: +1 / -1 for infinities
+  bool marked = false;      ///< the "sensitive" mark (a Pulumi secret)
+  bool b = false;           ///< kBool
+  std::int8_t inf = 0;      ///< kNumber: +1 / -1 for infinities
   std::uint32_t count = 0;  ///< elements or attributes
   /// kString: the decoded UTF-8 text. kNumber: a JSON number text.
   std::string_view str;

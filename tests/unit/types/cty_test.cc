@@ -102,7 +102,8 @@ TEST_F(CtyTest, JsonTypeCollectionsAndStructures) {
 }
 
 TEST_F(CtyTest, JsonTypeErrorsSayWhere) {
-  ExpectTypeError(R"("strin")", "at / of the type: invalid primitive type name");
+  ExpectTypeError(R"("strin")",
+                  "at / of the type: invalid primitive type name");
   ExpectTypeError(R"(["list"])", "at / of the type");
   ExpectTypeError(R"(["list","string","x"])",
                   "at /2 of the type: unexpected extra data");
@@ -132,9 +133,8 @@ TEST_F(CtyTest, TypeStringIsCanonical) {
   ASSERT_TRUE(t.ok());
   EXPECT_EQ(cty::TypeString(*t),
             "object({a=tuple([string]),b=optional(number)})");
-  EXPECT_EQ(cty::FriendlyName(tb.Collection(cty::Kind::kList,
-                                            cty::DynamicType()),
-                              true),
+  EXPECT_EQ(cty::FriendlyName(
+                tb.Collection(cty::Kind::kList, cty::DynamicType()), true),
             "list of any single type");
 }
 
@@ -188,8 +188,7 @@ TEST_F(CtyTest, SpecialFloatsAreInfiniteNumbers) {
       R"({"4dabf18193072939515e22adb298388d":"8ad145fe-0d11-4827-bfd7-1abcbf086f5c","value":"7ff8000000000001"})";
   ExpectOk(R"("number")", inf);
   ExpectConvert(R"("string")", inf, R"("+Inf")");
-  ExpectConvert(R"(["set","number"])",
-                "[" + inf + ",1," + neg_inf + ",1]",
+  ExpectConvert(R"(["set","number"])", "[" + inf + ",1," + neg_inf + ",1]",
                 "[" + neg_inf + ",1," + inf + "]");
   ExpectError(R"("number")", nan, "", "NaN is not a valid cty number");
 }
@@ -202,12 +201,14 @@ TEST_F(CtyTest, ByteStringsArePlainObjects) {
 }
 
 TEST_F(CtyTest, MalformedSignaturesAreErrors) {
-  ExpectError(R"("dynamic")",
-              R"({"x":{"4dabf18193072939515e22adb298388d":"1b47061264138c4ac30d75fd1eb44270"}})",
-              "/x", "malformed secret");
-  ExpectError(R"("dynamic")",
-              R"({"4dabf18193072939515e22adb298388d":"d0e6a833031e9bbcd3f4e8bde6ca49a4"})",
-              "", "");
+  ExpectError(
+      R"("dynamic")",
+      R"({"x":{"4dabf18193072939515e22adb298388d":"1b47061264138c4ac30d75fd1eb44270"}})",
+      "/x", "malformed secret");
+  ExpectError(
+      R"("dynamic")",
+      R"({"4dabf18193072939515e22adb298388d":"d0e6a833031e9bbcd3f4e8bde6ca49a4"})",
+      "", "");
 }
 
 // ---- §5.4.1 primitive conversions ------------------------------------------
@@ -237,10 +238,12 @@ TEST_F(CtyTest, StringToNumberRejectsWhatGoRejects) {
 }
 
 TEST_F(CtyTest, InfinityIsANumberWrittenAsASpecialFloat) {
-  ExpectConvert(R"("number")", R"("Inf")",
-                R"({"4dabf18193072939515e22adb298388d":"8ad145fe-0d11-4827-bfd7-1abcbf086f5c","value":"7ff0000000000000"})");
-  ExpectConvert(R"("number")", R"("-inf")",
-                R"({"4dabf18193072939515e22adb298388d":"8ad145fe-0d11-4827-bfd7-1abcbf086f5c","value":"fff0000000000000"})");
+  ExpectConvert(
+      R"("number")", R"("Inf")",
+      R"({"4dabf18193072939515e22adb298388d":"8ad145fe-0d11-4827-bfd7-1abcbf086f5c","value":"7ff0000000000000"})");
+  ExpectConvert(
+      R"("number")", R"("-inf")",
+      R"({"4dabf18193072939515e22adb298388d":"8ad145fe-0d11-4827-bfd7-1abcbf086f5c","value":"fff0000000000000"})");
 }
 
 TEST_F(CtyTest, NumberToStringIsPlainDecimal) {
@@ -355,8 +358,7 @@ TEST_F(CtyTest, SetsOfObjectsOrderByCtyHashText) {
   ExpectConvert(R"(["set",["object",{"a":"string"}]])",
                 R"([{"a":"y"},{"a":"x"},{"a":"y"}])",
                 R"([{"a":"x"},{"a":"y"}])");
-  ExpectConvert(R"(["set",["list","number"]])", "[[2],[10],[2]]",
-                "[[10],[2]]");
+  ExpectConvert(R"(["set",["list","number"]])", "[[2],[10],[2]]", "[[10],[2]]");
 }
 
 TEST_F(CtyTest, ObjectToMap) {
@@ -376,14 +378,14 @@ TEST_F(CtyTest, NoConversionBetweenKinds) {
   ExpectError(R"(["list","string"])", R"({"a":"x"})", "",
               "list of string required");
   ExpectError(R"(["map","string"])", R"(["x"])", "", "map of string required");
-  ExpectError(R"(["list","string"])", R"("x")", "",
-              "list of string required");
+  ExpectError(R"(["list","string"])", R"("x")", "", "list of string required");
   ExpectError(R"("string")", R"(["x"])", "", "string required");
   ExpectError(R"(["object",{"a":"string"}])", R"(["x"])", "",
               "object required");
 }
 
-// ---- §5.4.3 objects and tuples -----------------------------------------------
+// ---- §5.4.3 objects and tuples
+// -----------------------------------------------
 
 TEST_F(CtyTest, ExtraAttributesAreDropped) {
   ExpectConvert(R"(["object",{"a":"string"}])", R"({"a":"x","b":1})",
@@ -402,12 +404,12 @@ TEST_F(CtyTest, MissingAttributes) {
 }
 
 TEST_F(CtyTest, NestedFailuresPointAtTheDeepestPlace) {
-  ExpectError(R"(["object",{"o":["object",{"x":"bool"}]}])",
-              R"({"o":{"x":1}})", "/o/x", "bool required, but have number");
+  ExpectError(R"(["object",{"o":["object",{"x":"bool"}]}])", R"({"o":{"x":1}})",
+              "/o/x", "bool required, but have number");
   ExpectError(R"(["list",["object",{"n":"number"}]])",
               R"([{"n":1},{"n":"two"}])", "/1/n", "a number is required");
-  ExpectError(R"(["map",["list","bool"]])", R"({"k":["true","maybe"]})",
-              "/k/1", "a bool is required");
+  ExpectError(R"(["map",["list","bool"]])", R"({"k":["true","maybe"]})", "/k/1",
+              "a bool is required");
 }
 
 TEST_F(CtyTest, TupleLengthMustMatch) {
@@ -419,7 +421,8 @@ TEST_F(CtyTest, TupleLengthMustMatch) {
               "1 elements are required, but got 2");
 }
 
-// ---- §5.4.4 nulls, unknowns, marks -------------------------------------------
+// ---- §5.4.4 nulls, unknowns, marks
+// -------------------------------------------
 
 TEST_F(CtyTest, NullsAreAllowedEverywhere) {
   ExpectOk(R"("string")", "null");
@@ -434,8 +437,8 @@ TEST_F(CtyTest, SecretsKeepTheirMark) {
   ExpectOk(R"(["list","string"])", "[\"a\"," + Secret(R"("b")") + "]");
   ExpectConvert(R"(["list","string"])", "[" + Secret("1") + "]",
                 "[" + Secret(R"("1")") + "]");
-  ExpectConvert(R"(["object",{"a":"string"}])",
-                Secret(R"({"a":"x","b":1})"), Secret(R"({"a":"x"})"));
+  ExpectConvert(R"(["object",{"a":"string"}])", Secret(R"({"a":"x","b":1})"),
+                Secret(R"({"a":"x"})"));
 }
 
 TEST_F(CtyTest, SetElementsGiveTheirMarkToTheSet) {
@@ -453,8 +456,8 @@ TEST_F(CtyTest, CiphertextOnlySecretsAreUnknownContent) {
 }
 
 TEST_F(CtyTest, ErrorsInsideSecretsDoNotShowThePlaintext) {
-  Verdict v = Check(R"(["object",{"pw":"number"}])",
-                    Secret(R"({"pw":"hunter2"})"));
+  Verdict v =
+      Check(R"(["object",{"pw":"number"}])", Secret(R"({"pw":"hunter2"})"));
   EXPECT_EQ(v.outcome, Outcome::kError);
   EXPECT_EQ(v.message.find("hunter2"), std::string::npos) << v.message;
   EXPECT_EQ(v.pointer, "/*");
@@ -487,8 +490,9 @@ TEST_F(CtyTest, ConformanceIsEqualityWithDynamicAsWildcard) {
                   .empty());
   EXPECT_TRUE(cty::TestConformance(parse(R"("number")"), parse(R"("dynamic")"))
                   .empty());
-  auto errs = cty::TestConformance(parse(R"(["object",{"a":"string","x":"bool"}])"),
-                                   parse(R"(["object",{"a":"number","b":"bool"}])"));
+  auto errs =
+      cty::TestConformance(parse(R"(["object",{"a":"string","x":"bool"}])"),
+                           parse(R"(["object",{"a":"number","b":"bool"}])"));
   ASSERT_EQ(errs.size(), 3u);
   EXPECT_EQ(errs[0].message, "unsupported attribute \"x\"");
   EXPECT_EQ(errs[1].message, "missing required attribute \"b\"");
@@ -567,8 +571,7 @@ TEST_F(CtyTest, ListValuesConvertToSetsAndMapsToObjects) {
   cty::Val out;
   cty::Failure failure;
   ASSERT_TRUE(conv.Convert(
-      list, tb.Collection(cty::Kind::kSet, cty::StringType()), &out,
-      &failure));
+      list, tb.Collection(cty::Kind::kSet, cty::StringType()), &out, &failure));
   std::string json;
   cty::WriteStateJson(out, &json);
   EXPECT_EQ(json, R"(["a","b"])");
@@ -604,7 +607,8 @@ TEST_F(CtyTest, NumberTextHelpers) {
   EXPECT_FALSE(cty::ParseNumberString("INF", &s, &inf));
 }
 
-// ---- §8 the cty column --------------------------------------------------------
+// ---- §8 the cty column
+// --------------------------------------------------------
 
 TEST_F(CtyTest, SideBySideTableRows) {
   ExpectConvert(R"("number")", R"("42")", "42");

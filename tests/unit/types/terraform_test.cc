@@ -86,7 +86,8 @@ class TerraformTest : public ::testing::Test {
   std::unique_ptr<TypeSystem> system_ = MakeTerraformSystem();
 };
 
-// ---- §6.1 grammar ------------------------------------------------------------
+// ---- §6.1 grammar
+// ------------------------------------------------------------
 
 TEST_F(TerraformTest, PrimitivesAndConstructors) {
   EXPECT_EQ(Canonical("string"), "string");
@@ -147,8 +148,7 @@ TEST_F(TerraformTest, GrammarErrorsSayTheOffset) {
   ExpectTypeError("\"string\"", 0, "a type specification is either");
   ExpectTypeError("", 0, "a type expression is required");
   ExpectTypeError("list(string) + 1", 13, "operators are not supported");
-  ExpectTypeError("object({a = string b = number})", 19,
-                  "newline or comma");
+  ExpectTypeError("object({a = string b = number})", 19, "newline or comma");
 }
 
 TEST_F(TerraformTest, HclTypeexprCases) {
@@ -163,8 +163,9 @@ TEST_F(TerraformTest, HclTypeexprCases) {
   ExpectTypeError("list(\"string\")", 5, "a type specification is either");
   ExpectTypeError("object()", 6, "object type constructor requires one");
   ExpectTypeError("tuple()", 5, "tuple type constructor requires one");
-  ExpectTypeError("shwoop(string)", 0, "\"shwoop\" is not a valid type "
-                                       "constructor");
+  ExpectTypeError("shwoop(string)", 0,
+                  "\"shwoop\" is not a valid type "
+                  "constructor");
   ExpectTypeError("optional", 0, "\"optional\" is not a valid type");
   ExpectTypeError("bool()", 4, "does not expect arguments");
   ExpectTypeError("a.b", 0, "a type specification is either");
@@ -211,8 +212,9 @@ TEST_F(TerraformTest, NoDefaultsForNullsAndUnknowns) {
 }
 
 TEST_F(TerraformTest, NestedDefaults) {
-  ExpectConvert("object({ a = optional(object({ b = optional(number, 5) }), {}) })",
-                "{}", R"({"a":{"b":5}})");
+  ExpectConvert(
+      "object({ a = optional(object({ b = optional(number, 5) }), {}) })", "{}",
+      R"({"a":{"b":5}})");
   ExpectConvert("map(object({ a = string, b = optional(number, 5) }))",
                 R"({"k":{"a":"x"},"l":{"a":"y","b":1}})",
                 R"({"k":{"a":"x","b":5},"l":{"a":"y","b":1}})");
@@ -236,9 +238,10 @@ TEST_F(TerraformTest, NestedDefaults) {
 }
 
 TEST_F(TerraformTest, DefaultsOfDifferentTypesAreConvertedToTheAttribute) {
-  ExpectConvert("object({ a = optional(string, \"hello\"), b = optional(number, "
-                "-2.5) })",
-                "{}", R"({"a":"hello","b":-2.5})");
+  ExpectConvert(
+      "object({ a = optional(string, \"hello\"), b = optional(number, "
+      "-2.5) })",
+      "{}", R"({"a":"hello","b":-2.5})");
   ExpectConvert("object({ flag = optional(bool, !false) })", "{}",
                 R"({"flag":true})");
 }
@@ -250,8 +253,7 @@ TEST_F(TerraformTest, ConversionsAreCtys) {
   ExpectConvert("list(string)", R"([1,"a"])", R"(["1","a"])");
   ExpectConvert("set(string)", R"(["b","a","b"])", R"(["a","b"])");
   ExpectConvert("map(string)", R"({"a":1})", R"({"a":"1"})");
-  ExpectConvert("object({a=string})", R"({"a":"x","extra":1})",
-                R"({"a":"x"})");
+  ExpectConvert("object({a=string})", R"({"a":"x","extra":1})", R"({"a":"x"})");
   ExpectError("list(string)", R"("x")", "", "list of string required");
   ExpectError("tuple([string])", R"(["a","b"])", "",
               "1 elements are required, but got 2");
