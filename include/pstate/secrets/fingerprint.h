@@ -1,6 +1,12 @@
 // Keyed fingerprints of secret values: lets reports and redacted copies say
 // "these two values are equal" without revealing them. HMAC-SHA256, so
 // without the key a fingerprint cannot be used to test guesses offline.
+//
+// One definition serves `pstate scan` and `pstate redact --fingerprint`: both
+// fingerprint a value's text as secure::FingerprintText defines it (the
+// decoded string, or compact JSON for other values). redact writes the full
+// Fingerprint ("hmac-sha256:" + 64 hex); scan prints ShortFingerprint, the
+// first 12 of those hex digits. So under one key the two outputs match.
 #ifndef PSTATE_SECRETS_FINGERPRINT_H_
 #define PSTATE_SECRETS_FINGERPRINT_H_
 
@@ -40,7 +46,8 @@ class Fingerprinter {
   /// "hmac-sha256:" + 64 lowercase hex digits of HMAC-SHA256(key, value).
   std::string Fingerprint(std::string_view value) const;
 
-  /// The first 12 hex digits of the same HMAC, no prefix (for scan findings).
+  /// The first 12 hex digits of the same HMAC, no prefix (for scan
+  /// findings): always a prefix of Fingerprint(value)'s digest.
   std::string ShortFingerprint(std::string_view value) const;
 
  private:
