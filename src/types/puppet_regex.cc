@@ -717,17 +717,15 @@ bool Regex::ClassHas(const Class& c, char32_t ch) const {
 }
 
 bool Regex::Run(const std::u32string& s, std::size_t start, std::size_t pc,
-                std::size_t* steps, std::size_t* end) const {
-  struct Frame {
-    std::uint32_t pc;
-    std::size_t sp;
-    int restore;  // -1: a branch; >= 0: capture slot; < -1: mark -(r+2)
-    std::size_t old;
-  };
+                std::size_t* steps, std::size_t* end,
+                Scratch* scratch) const {
   constexpr std::size_t kUnset = static_cast<std::size_t>(-1);
-  std::vector<std::size_t> caps(2 * (groups_ + 1), kUnset);
-  std::vector<std::size_t> marks(marks_, kUnset);
-  std::vector<Frame> stack;
+  std::vector<std::size_t>& caps = scratch->caps;
+  std::vector<std::size_t>& marks = scratch->marks;
+  std::vector<Frame>& stack = scratch->stack;
+  caps.assign(2 * (groups_ + 1), kUnset);
+  marks.assign(marks_, kUnset);
+  stack.clear();
   std::size_t sp = start;
   const std::size_t n = s.size();
   auto budget = kStepBudget + 64 * n;
@@ -833,7 +831,8 @@ bool Regex::Run(const std::u32string& s, std::size_t start, std::size_t pc,
       }
       case Op::kLook: {
         std::size_t ignored;
-        bool matched = Run(s, sp, inst.a, steps, &ignored);
+        Scratch inner;  // lookahead runs on its own state
+        bool matched = Run(s, sp, inst.a, steps, &ignored, &inner);
         if (*steps > budget) return false;
         if (matched != (inst.b == 1)) {
           ++pc;
@@ -872,9 +871,10 @@ Regex::Match Regex::Search(std::string_view subject) const {
   const std::size_t budget = kStepBudget + 64 * s.size();
   bool anchored = !program_.empty() && program_[0].op == Op::kAssert &&
                   program_[0].a == kStringStart;
+  Scratch scratch;
   for (std::size_t start = 0; start <= s.size(); ++start) {
     std::size_t end;
-    if (Run(s, start, 0, &steps, &end)) return Match::kYes;
+    if (Run(s, start, 0, &steps, &end, &scratch)) return Match::kYes;
     if (steps > budget) return Match::kTooComplex;
     if (anchored) break;
   }

@@ -82,8 +82,20 @@ class Regex {
 
  private:
   friend class RegexCompiler;
+  struct Frame {
+    std::uint32_t pc;
+    std::size_t sp;
+    int restore;  // -1: a branch; >= 0: capture slot; < -1: mark -(r+2)
+    std::size_t old;
+  };
+  /// Buffers a search reuses across start positions.
+  struct Scratch {
+    std::vector<std::size_t> caps;
+    std::vector<std::size_t> marks;
+    std::vector<Frame> stack;
+  };
   bool Run(const std::u32string& s, std::size_t start, std::size_t pc,
-           std::size_t* steps, std::size_t* end) const;
+           std::size_t* steps, std::size_t* end, Scratch* scratch) const;
   bool ClassHas(const Class& c, char32_t ch) const;
 
   std::vector<Inst> program_;
