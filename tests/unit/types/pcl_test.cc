@@ -526,6 +526,33 @@ TEST_F(PclTest, MalformedSignaturesAreErrors) {
   ExpectError("any", "{\"a\": [{SIG:\"bogus\"}]}", "/a/0");
 }
 
+TEST_F(PclTest, SpecialFloatsAndByteStrings) {
+  const std::string inf =
+      "{SIG:\"8ad145fe-0d11-4827-bfd7-1abcbf086f5c\","
+      "\"value\":\"7ff0000000000000\"}";
+  const std::string nan =
+      "{SIG:\"8ad145fe-0d11-4827-bfd7-1abcbf086f5c\","
+      "\"value\":\"7ff8000000000001\"}";
+  const std::string bytes =
+      "{SIG:\"803fd3297a5875dc03ca845dda5d2a98\",\"value\":\"/w==\"}";
+  ExpectOk("number", inf);
+  ExpectConvert("string", inf, "\"+Inf\"");
+  ExpectError("int", inf, "", "infinity");
+  ExpectError("number", nan, "", "NaN");
+  ExpectOk("any", nan);
+  ExpectOk("string", bytes);
+  ExpectError("number", bytes, "", "a number is required");
+  ExpectError("bool", bytes, "", "a bool is required");
+}
+
+TEST_F(PclTest, AnyStillRejectsMalformedInsideSecrets) {
+  ExpectOk("any", Secret("{\"a\":[1,2]}"));
+  Verdict r = Check("any", Secret(Expand("{\"k\":{SIG:\"bogus\"}}")));
+  EXPECT_EQ(r.outcome, Outcome::kError);
+  EXPECT_EQ(r.pointer, "/*");
+  EXPECT_NE(r.message.find("inside a secret"), std::string::npos);
+}
+
 // --- §4.5 assignability -------------------------------------------------------
 
 TEST_F(PclTest, Assignability) {
