@@ -1,5 +1,6 @@
 // Walks a resource's property values for asset and archive objects and
 // decodes them into asset::Spec, the way the engine's Deserialize reads them.
+#include "pstate/state/resource.h"
 #include "pstate/audit/asset_finder.h"
 
 #include <utility>
@@ -212,15 +213,8 @@ void FindInResource(const json::Value& resource, std::string_view base_pointer,
 
 void FindInLeaf(const state::Leaf& leaf, const asset::Options& options,
                 const ItemCallback& found) {
-  if (leaf.role == state::Role::kResource) {
-    FindInResource(leaf.value, leaf.pointer, options, found);
-  } else if (leaf.role == state::Role::kPendingOperation &&
-             leaf.value.is_object()) {
-    if (const json::Value* r = leaf.value.Find("resource")) {
-      std::string base(leaf.pointer);
-      json::AppendPointerToken(&base, "resource");
-      FindInResource(*r, base, options, found);
-    }
+  if (const json::Value* r = state::ResourceOf(leaf)) {
+    FindInResource(*r, state::ResourcePointer(leaf), options, found);
   }
 }
 

@@ -87,11 +87,11 @@ void CheckFields(const json::Value& object, std::span<const FieldSpec> fields,
       }
       continue;
     }
-    if (!HasFieldType(m.value, spec->type)) {
+    if (!HasFieldType(m.value, spec->kind)) {
       reporter.Add(diag::Code::kFieldType,
                    std::string(what) + " field \"" + std::string(key) +
                        "\" must be " +
-                       std::string(Describe(spec->type)) + ", found " +
+                       std::string(Describe(spec->kind)) + ", found " +
                        std::string(json::TypeName(m.value.type)),
                    m.value);
     }

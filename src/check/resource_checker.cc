@@ -9,52 +9,9 @@ namespace pstate::check {
 namespace {
 
 using diag::Code;
-using F = FieldType;
 
-// ResourceV3 (sdk/go/common/apitype/core.go), in Pulumi's output order.
-constexpr std::array<FieldSpec, 37> kResourceFields = {{
-    {"urn", F::kString},
-    {"custom", F::kBool},
-    {"delete", F::kBool},
-    {"id", F::kString},
-    {"type", F::kString},
-    {"inputs", F::kObject},
-    {"outputs", F::kObject},
-    {"parent", F::kString},
-    {"protect", F::kBool},
-    {"taint", F::kBool},
-    {"external", F::kBool},
-    {"dependencies", F::kStringArray},
-    {"initErrors", F::kStringArray},
-    {"provider", F::kString},
-    {"propertyDependencies", F::kObject},
-    {"pendingReplacement", F::kBool},
-    {"additionalSecretOutputs", F::kStringArray},
-    {"aliases", F::kStringArray},
-    {"customTimeouts", F::kObject},
-    {"importID", F::kString},
-    {"retainOnDelete", F::kBool},
-    {"deletedWith", F::kString},
-    {"replaceWith", F::kStringArray},
-    {"created", F::kString},
-    {"modified", F::kString},
-    {"sourcePosition", F::kString},
-    {"stackTrace", F::kArray},
-    {"ignoreChanges", F::kStringArray},
-    {"hideDiff", F::kArray},
-    {"replaceOnChanges", F::kStringArray},
-    {"replacementTrigger", F::kAny},
-    {"refreshBeforeUpdate", F::kBool},
-    {"viewOf", F::kString},
-    {"resourceHooks", F::kObject},
-    {"extensionRef", F::kString},
-    {"snippetID", F::kString},
-    {"defaults", F::kObject},  // ResourceV1 only; see Check()
-}};
-
-constexpr std::array<FieldSpec, 4> kTimeoutFields = {{
-    {"create", F::kNumber}, {"update", F::kNumber}, {"delete", F::kNumber},
-    {"read", F::kNumber}}};
+using state::kResourceFields;
+constexpr const auto& kTimeoutFields = state::kCustomTimeoutsFields;
 
 bool BoolField(const json::Value& resource, std::string_view name) {
   const json::Value* v = resource.Find(name);

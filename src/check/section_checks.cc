@@ -14,30 +14,15 @@ namespace pstate::check {
 namespace {
 
 using diag::Code;
-using F = FieldType;
 
-constexpr std::array<FieldSpec, 4> kManifestFields = {{
-    {"time", F::kString}, {"magic", F::kString}, {"version", F::kString},
-    {"plugins", F::kArray}}};
-constexpr std::array<FieldSpec, 4> kPluginFields = {{
-    {"name", F::kString}, {"path", F::kString}, {"type", F::kString},
-    {"version", F::kString}}};
-constexpr std::array<FieldSpec, 2> kProviderFields = {{
-    {"type", F::kString}, {"state", F::kAny}}};
-constexpr std::array<FieldSpec, 1> kMetadataFields = {{
-    {"integrity_error", F::kObject}}};
-constexpr std::array<FieldSpec, 4> kIntegrityErrorFields = {{
-    {"version", F::kString}, {"command", F::kString}, {"error", F::kString},
-    {"env_vars", F::kObject}}};
-constexpr std::array<FieldSpec, 6> kSnippetFields = {{
-    {"uuid", F::kString}, {"name", F::kString}, {"type", F::kString},
-    {"code", F::kString}, {"descriptor", F::kObject},
-    {"references", F::kObject}}};
-constexpr std::array<FieldSpec, 4> kDescriptorFields = {{
-    {"name", F::kString}, {"version", F::kString},
-    {"downloadURL", F::kString}, {"parameterization", F::kObject}}};
-constexpr std::array<FieldSpec, 3> kExtensionFields = {{
-    {"name", F::kString}, {"version", F::kString}, {"value", F::kString}}};
+using state::kDescriptorFields;
+using state::kExtensionFields;
+using state::kIntegrityErrorFields;
+using state::kManifestFields;
+using state::kMetadataFields;
+using state::kPluginFields;
+using state::kSnippetFields;
+constexpr const auto& kProviderFields = state::kSecretsProviderFields;
 
 std::string Sha256Hex(std::string_view text) {
   std::array<unsigned char, SHA256_DIGEST_LENGTH> digest{};

@@ -6,6 +6,7 @@
 #include "pstate/check/fields.h"
 #include "pstate/check/section_checks.h"
 #include "pstate/json/pointer.h"
+#include "pstate/state/resource.h"
 
 namespace pstate::check {
 namespace {
@@ -13,8 +14,7 @@ namespace {
 using diag::Code;
 using state::Role;
 
-constexpr std::array<FieldSpec, 2> kOperationFields = {{
-    {"resource", FieldType::kObject}, {"type", FieldType::kString}}};
+using state::kOperationFields;
 
 /// Appends to `pointer` the path from `value` to the object that holds the
 /// member whose key starts at `key_offset`; false if there is none.
@@ -45,15 +45,8 @@ bool PathToKey(const json::Value& value, std::uint64_t key_offset,
 
 /// The URN of the resource a leaf is about ("" for other leaves).
 std::string LeafUrn(const state::Leaf& leaf) {
-  const json::Value* resource = &leaf.value;
-  if (leaf.role == Role::kPendingOperation && resource->is_object()) {
-    resource = resource->Find("resource");
-  } else if (leaf.role != Role::kResource) {
-    return {};
-  }
-  if (!resource || !resource->is_object()) return {};
-  const json::Value* urn = resource->Find("urn");
-  return urn && urn->is_string() ? urn->Str() : std::string();
+  const json::Value* resource = state::ResourceOf(leaf);
+  return resource ? state::ResourceView::Of(*resource).Urn() : std::string();
 }
 
 }  // namespace

@@ -1,3 +1,4 @@
+#include "pstate/state/resource.h"
 #include "pstate/secure/leak_scan_handler.h"
 
 #include <utility>
@@ -66,13 +67,7 @@ void ProviderDecryption::Configure(const json::Value& providers) {
 
 namespace {
 
-const json::Value* ResourceOf(const state::Leaf& leaf) {
-  if (leaf.role == state::Role::kResource) return &leaf.value;
-  if (leaf.role == state::Role::kPendingOperation && leaf.value.is_object()) {
-    return leaf.value.Find("resource");
-  }
-  return nullptr;
-}
+using state::ResourceOf;
 
 }  // namespace
 

@@ -7,6 +7,7 @@
 
 #include "pstate/json/pointer.h"
 #include "pstate/json/string_codec.h"
+#include "pstate/state/schema.h"
 
 namespace pstate::state {
 namespace {
@@ -113,60 +114,15 @@ class StreamReader final : public Context {
   Status fatal_status_;
 };
 
-/// Go's encoding/json matches a key to a struct field by exact name first,
-/// then case-insensitively (bytes.EqualFold-like folding, in which the
-/// Kelvin sign U+212A folds to 'k' and the long s U+017F to 's').
-bool FoldEquals(std::string_view key, std::string_view field) {
-  std::size_t i = 0;
-  for (char f : field) {
-    if (i >= key.size()) return false;
-    unsigned char c = static_cast<unsigned char>(key[i]);
-    char lower = static_cast<char>(c >= 'A' && c <= 'Z' ? c + 32 : c);
-    if (lower == f) {
-      ++i;
-      continue;
-    }
-    if (f == 'k' && key.substr(i, 3) == "\xE2\x84\xAA") {
-      i += 3;
-      continue;
-    }
-    if (f == 's' && key.substr(i, 2) == "\xC5\xBF") {
-      i += 2;
-      continue;
-    }
-    return false;
-  }
-  return i == key.size();
-}
-
-/// The field of `fields` that `key` names, as Go matches it; "" if none.
-template <std::size_t N>
-std::string_view MatchField(std::string_view key,
-                            const std::array<std::string_view, N>& fields) {
-  for (std::string_view f : fields) {
-    if (key == f) return f;
-  }
-  for (std::string_view f : fields) {
-    if (FoldEquals(key, f)) return f;
-  }
-  return {};
-}
-
-// Pulumi's envelope structs, by JSON field name
-// (sdk/go/common/apitype/core.go: UntypedDeployment, VersionedCheckpoint,
-// CheckpointV1..V3, DeploymentV3).
-constexpr std::array<std::string_view, 4> kRootFields = {
-    "version", "features", "deployment", "checkpoint"};
-constexpr std::array<std::string_view, 3> kLegacyRootFields = {"stack", "config",
-                                                               "latest"};
-constexpr std::array<std::string_view, 3> kCheckpointFields = {
-    "stack", "config", "latest"};
-constexpr std::array<std::string_view, 7> kDeploymentFields = {
-    "manifest", "secrets_providers", "resources", "pending_operations",
-    "metadata", "snippets", "extensions"};
+/// The root of both envelopes: UntypedDeployment and VersionedCheckpoint.
+constexpr std::array<Field, 4> kRootFields = {{
+    kExportFields[0], kExportFields[1], kExportFields[2],
+    kVersionedCheckpointFields[2]}};
 /// Members of apitype.UpdateInfo, the body of a DIY history file.
-constexpr std::array<std::string_view, 6> kHistoryFields = {
-    "kind", "startTime", "message", "environment", "result", "resourceChanges"};
+constexpr std::array<Field, 6> kHistoryFields = {{
+    {"kind", K::kString},        {"startTime", K::kNumber},
+    {"message", K::kString},     {"environment", K::kObject},
+    {"result", K::kString},      {"resourceChanges", K::kObject}}};
 
 Errc ErrcOf(Code code) {
   switch (code) {
@@ -435,7 +391,7 @@ std::string_view StreamReader::FieldAt(Level level, std::string_view key) {
       if (!envelope_.version &&
           (envelope_.kind == EnvelopeKind::kUnknown ||
            envelope_.kind == EnvelopeKind::kLegacyCheckpoint)) {
-        return MatchField(key, kLegacyRootFields);
+        return MatchField(key, kCheckpointFields);
       }
       return {};
     }

@@ -8,23 +8,13 @@
 
 #include "pstate/check/check_context.h"
 #include "pstate/json/value.h"
+#include "pstate/state/schema.h"
 
 namespace pstate::check {
 
-enum class FieldType {
-  kString,
-  kBool,
-  kNumber,
-  kObject,
-  kArray,
-  kStringArray,  ///< array of strings
-  kAny,
-};
-
-struct FieldSpec {
-  std::string_view name;
-  FieldType type;
-};
+// The tables themselves are Pulumi's structs, in state/schema.h.
+using FieldType = state::FieldKind;
+using FieldSpec = state::Field;
 
 /// Reports field-type for known fields of the wrong type (JSON null is
 /// accepted everywhere: Go leaves the zero value) and, when

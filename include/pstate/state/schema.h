@@ -1,0 +1,181 @@
+// Pulumi's state structs as data: one table per Go struct of
+// sdk/go/common/apitype/core.go (and plugins.go, snippets, extensions),
+// each field with its JSON kind and whether Go omits it when empty
+// (`json:",omitempty"`), in Go's declaration order, which is the order
+// encoding/json writes them in.
+//
+// One table for one fact: verify checks objects against these tables, the
+// reader matches envelope keys with them, and writers (normalize, convert,
+// edits) write members in their order and drop omitempty fields as Go does.
+#ifndef PSTATE_STATE_SCHEMA_H_
+#define PSTATE_STATE_SCHEMA_H_
+
+#include <array>
+#include <cstdint>
+#include <span>
+#include <string_view>
+
+namespace pstate::state {
+
+/// The JSON a Go field's type produces (JSON null is Go's zero value for
+/// slices, maps and pointers, and accepted for every kind).
+enum class FieldKind : std::uint8_t {
+  kString,
+  kBool,
+  kNumber,
+  kObject,
+  kArray,
+  kStringArray,  ///< []string
+  kAny,          ///< raw JSON or interface{}
+};
+
+struct Field {
+  std::string_view name;
+  FieldKind kind;
+  /// Go drops the member when it is false, 0, "", empty or nil.
+  bool omitempty = true;
+};
+
+using K = FieldKind;
+
+/// ResourceV3 (deployment versions 3 and 4), in output order. The last
+/// entry, `defaults`, exists only in ResourceV1 (version 1 states).
+inline constexpr std::array<Field, 37> kResourceFields = {{
+    {"urn", K::kString, false},
+    {"custom", K::kBool, false},
+    {"delete", K::kBool},
+    {"id", K::kString},
+    {"type", K::kString, false},
+    {"inputs", K::kObject},
+    {"outputs", K::kObject},
+    {"parent", K::kString},
+    {"protect", K::kBool},
+    {"taint", K::kBool},
+    {"external", K::kBool},
+    {"dependencies", K::kStringArray},
+    {"initErrors", K::kStringArray},
+    {"provider", K::kString},
+    {"propertyDependencies", K::kObject},
+    {"pendingReplacement", K::kBool},
+    {"additionalSecretOutputs", K::kStringArray},
+    {"aliases", K::kStringArray},
+    {"customTimeouts", K::kObject},
+    {"importID", K::kString},
+    {"retainOnDelete", K::kBool},
+    {"deletedWith", K::kString},
+    {"replaceWith", K::kStringArray},
+    {"created", K::kString},
+    {"modified", K::kString},
+    {"sourcePosition", K::kString},
+    {"stackTrace", K::kArray},
+    {"ignoreChanges", K::kStringArray},
+    {"hideDiff", K::kArray},
+    {"replaceOnChanges", K::kStringArray},
+    {"replacementTrigger", K::kAny},
+    {"refreshBeforeUpdate", K::kBool},
+    {"viewOf", K::kString},
+    {"resourceHooks", K::kObject},
+    {"extensionRef", K::kString},
+    {"snippetID", K::kString},
+    {"defaults", K::kObject},
+}};
+
+/// CustomTimeouts (sdk/go/common/resource/custom_timeouts.go): seconds.
+inline constexpr std::array<Field, 4> kCustomTimeoutsFields = {{
+    {"create", K::kNumber}, {"update", K::kNumber}, {"delete", K::kNumber},
+    {"read", K::kNumber}}};
+
+/// OperationV2: a pending operation.
+inline constexpr std::array<Field, 2> kOperationFields = {{
+    {"resource", K::kObject, false}, {"type", K::kString, false}}};
+
+/// DeploymentV3. `metadata` is a struct value: Go writes it even if empty.
+inline constexpr std::array<Field, 7> kDeploymentFields = {{
+    {"manifest", K::kObject, false},
+    {"secrets_providers", K::kObject},
+    {"resources", K::kArray},
+    {"pending_operations", K::kArray},
+    {"metadata", K::kObject, false},
+    {"snippets", K::kArray},
+    {"extensions", K::kObject},
+}};
+
+/// UntypedDeployment: the `pulumi stack export` envelope.
+inline constexpr std::array<Field, 3> kExportFields = {{
+    {"version", K::kNumber},
+    {"features", K::kStringArray},
+    {"deployment", K::kObject},
+}};
+
+/// VersionedCheckpoint: the file-backend envelope.
+inline constexpr std::array<Field, 3> kVersionedCheckpointFields = {{
+    {"version", K::kNumber, false},
+    {"features", K::kStringArray},
+    {"checkpoint", K::kObject, false},
+}};
+
+/// CheckpointV3 (and the unversioned CheckpointV1 at the top level).
+inline constexpr std::array<Field, 3> kCheckpointFields = {{
+    {"stack", K::kString, false},
+    {"config", K::kObject},
+    {"latest", K::kObject},
+}};
+
+/// ManifestV1.
+inline constexpr std::array<Field, 4> kManifestFields = {{
+    {"time", K::kString, false}, {"magic", K::kString, false},
+    {"version", K::kString, false}, {"plugins", K::kArray}}};
+
+/// PluginInfoV1 (sdk/go/common/apitype/plugins.go).
+inline constexpr std::array<Field, 4> kPluginFields = {{
+    {"name", K::kString, false}, {"path", K::kString, false},
+    {"type", K::kString, false}, {"version", K::kString, false}}};
+
+/// SecretsProvidersV1.
+inline constexpr std::array<Field, 2> kSecretsProviderFields = {{
+    {"type", K::kString, false}, {"state", K::kAny}}};
+
+/// SnapshotMetadataV1.
+inline constexpr std::array<Field, 1> kMetadataFields = {{
+    {"integrity_error", K::kObject}}};
+
+/// SnapshotIntegrityErrorMetadataV1.
+inline constexpr std::array<Field, 4> kIntegrityErrorFields = {{
+    {"version", K::kString}, {"command", K::kString}, {"error", K::kString},
+    {"env_vars", K::kObject}}};
+
+/// SnippetV1.
+inline constexpr std::array<Field, 6> kSnippetFields = {{
+    {"uuid", K::kString}, {"name", K::kString}, {"type", K::kString},
+    {"code", K::kString}, {"descriptor", K::kObject},
+    {"references", K::kObject}}};
+
+/// PackageDescriptorV1 (a snippet's descriptor).
+inline constexpr std::array<Field, 4> kDescriptorFields = {{
+    {"name", K::kString}, {"version", K::kString},
+    {"downloadURL", K::kString}, {"parameterization", K::kObject}}};
+
+/// ExtensionV1 (one member of `extensions`).
+inline constexpr std::array<Field, 3> kExtensionFields = {{
+    {"name", K::kString}, {"version", K::kString}, {"value", K::kString}}};
+
+/// Resource fields that name other resources: what an edit must rewrite
+/// and what a redaction must never touch. `provider` holds a provider
+/// reference (`<provider URN>::<ID>`), `propertyDependencies` an object of
+/// URN arrays; the others hold a URN or an array of URNs.
+inline constexpr std::array<std::string_view, 8> kReferenceFields = {
+    "parent",      "dependencies", "propertyDependencies", "deletedWith",
+    "replaceWith", "provider",     "aliases",              "viewOf"};
+
+/// The name of the field of `fields` that `key` names, matched as Go's
+/// encoding/json matches a key to a struct field: an exact match first,
+/// then case-insensitively (with Go's folding of the Kelvin sign and the
+/// long s); "" when none. Property-map keys are not fields: never fold them.
+std::string_view MatchField(std::string_view key, std::span<const Field> fields);
+
+/// The field of `fields` called `name` (exact match), or nullptr.
+const Field* FindField(std::span<const Field> fields, std::string_view name);
+
+}  // namespace pstate::state
+
+#endif  // PSTATE_STATE_SCHEMA_H_
