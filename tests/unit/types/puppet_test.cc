@@ -9,7 +9,6 @@
 #include <string_view>
 
 #include "pstate/json/parser.h"
-#include "types/puppet_regex.h"
 
 namespace pstate::types {
 namespace {
@@ -217,33 +216,25 @@ TEST_F(PuppetTest, Patterns) {
   EXPECT_EQ(r.outcome, Outcome::kError);
 }
 
-TEST_F(PuppetTest, RegexDirectly) {
-  puppet::Regex re;
-  std::string error;
-  std::size_t at = 0;
-  ASSERT_TRUE(re.Compile("a.c", "", &error, &at));
-  EXPECT_EQ(re.Search("xabcx"), puppet::Regex::Match::kYes);
-  EXPECT_EQ(re.Search("a\nc"), puppet::Regex::Match::kNo);  // . not \n
-  ASSERT_TRUE(re.Compile("a.c", "m", &error, &at));
-  EXPECT_EQ(re.Search("a\nc"), puppet::Regex::Match::kYes);  // Ruby /m
-  ASSERT_TRUE(re.Compile("^\\d{2,3}$", "", &error, &at));
-  EXPECT_EQ(re.Search("12"), puppet::Regex::Match::kYes);
-  EXPECT_EQ(re.Search("1234"), puppet::Regex::Match::kNo);
-  ASSERT_TRUE(re.Compile("[^a-c]", "", &error, &at));
-  EXPECT_EQ(re.Search("abc"), puppet::Regex::Match::kNo);
-  EXPECT_EQ(re.Search("abcd"), puppet::Regex::Match::kYes);
-  ASSERT_TRUE(re.Compile("a$", "", &error, &at));
-  EXPECT_EQ(re.Search("a\nb"), puppet::Regex::Match::kYes);
-  ASSERT_TRUE(re.Compile("a\\Z", "", &error, &at));
-  EXPECT_EQ(re.Search("a\n"), puppet::Regex::Match::kYes);
-  ASSERT_TRUE(re.Compile("(a*)*$", "", &error, &at));  // empty loops end
-  EXPECT_EQ(re.Search("b"), puppet::Regex::Match::kYes);
-  ASSERT_TRUE(re.Compile("é+", "", &error, &at));
-  EXPECT_EQ(re.Search("ééé"), puppet::Regex::Match::kYes);
-  EXPECT_FALSE(re.Compile("\\p{Alpha}", "", &error, &at));
-  EXPECT_FALSE(re.Compile("[[a]]", "", &error, &at));
-  EXPECT_FALSE(re.Compile("*a", "", &error, &at));
-  EXPECT_EQ(at, 0u);
+TEST_F(PuppetTest, RegexSemantics) {
+  Ok("Pattern[/a.c/]", "\"xabcx\"");
+  Err("Pattern[/a.c/]", "\"a\\nc\"");      // . does not match a newline
+  Ok("Pattern[/(?m)a.c/]", "\"a\\nc\"");   // Ruby's m: dot matches newline
+  Ok("Pattern[/^\\d{2,3}$/]", "\"12\"");
+  Err("Pattern[/^\\d{2,3}$/]", "\"1234\"");
+  Err("Pattern[/[^a-c]/]", "\"abc\"");
+  Ok("Pattern[/[^a-c]/]", "\"abcd\"");
+  Ok("Pattern[/a$/]", "\"a\\nb\"");         // $ is a line anchor
+  Ok("Pattern[/a\\Z/]", "\"a\\n\"");
+  Ok("Pattern[/(a*)*$/]", "\"b\"");          // empty loops terminate
+  Ok("Pattern[/\u00e9+/]", "\"\u00e9\u00e9\"");
+  Ok("Pattern[/x{1,}?y/]", "\"xxy\"");
+  Ok("Pattern[/[[:alpha:]]+[[:digit:]]/]", "\"ab1\"");
+  Ok("Pattern[/\\bword\\b/]", "\"a word here\"");
+  Err("Pattern[/\\bword\\b/]", "\"swordfish\"");
+  SyntaxError("Pattern[/\\p{Alpha}/]", 10);
+  SyntaxError("Pattern[/[[a]]/]", 10);
+  SyntaxError("Pattern[/*a/]", 9);
 }
 
 TEST_F(PuppetTest, ScalarsBooleansUndef) {
