@@ -201,20 +201,23 @@ void PropertyChecker::CheckSecret(const json::Value& value,
     return;
   }
   ++ciphertexts_;
-  std::string_view provider = env_.secrets_provider;
-  if (provider == "passphrase" || provider == "cloud") {
+  const state::ProviderKind kind = env_.secrets_provider;
+  const std::string provider(state::ProviderKindName(kind));
+  if (kind == state::ProviderKind::kPassphrase ||
+      kind == state::ProviderKind::kCloud) {
     std::string decoded = text.Str();
     if (auto problem = secrets::PassphraseCiphertextShapeProblem(decoded)) {
       reporter.Add(Code::kSecretCiphertextMalformed,
-                   "ciphertext is not shaped as the " + std::string(provider) +
+                   "ciphertext is not shaped as the " + provider +
                        " provider writes it: " + *problem,
                    text);
     }
-  } else if (provider == "service" || provider == "b64") {
+  } else if (kind == state::ProviderKind::kService ||
+             kind == state::ProviderKind::kB64) {
     if (!secrets::IsBase64(text.Str())) {
       reporter.Add(Code::kSecretCiphertextMalformed,
-                   "ciphertext is not standard base64, as the " +
-                       std::string(provider) + " provider writes it",
+                   "ciphertext is not standard base64, as the " + provider +
+                       " provider writes it",
                    text);
     }
   }

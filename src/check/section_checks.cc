@@ -149,13 +149,14 @@ void CheckManifest(const json::Value& manifest, Reporter& reporter) {
   }
 }
 
-std::string CheckSecretsProvider(const json::Value& provider,
-                                 Reporter& reporter) {
+state::SecretsProvider CheckSecretsProvider(const json::Value& provider,
+                                            Reporter& reporter) {
   if (provider.is_null()) return {};
   if (!provider.is_object()) {
     RequireObject(provider, "secrets_providers", reporter);
     return {};
   }
+  state::SecretsProvider model = state::ParseSecretsProvider(provider);
   CheckFields(provider, kProviderFields, reporter, "secrets provider");
   const json::Value* type = provider.Find("type");
   if (!type || !type->is_string() || type->size == 0) {
@@ -163,7 +164,7 @@ std::string CheckSecretsProvider(const json::Value& provider,
                  provider);
     return {};
   }
-  std::string t = type->Str();
+  const std::string& t = model.type;
   const json::Value* state = provider.Find("state");
   auto state_string = [&](std::string_view field) -> const json::Value* {
     if (!state || !state->is_object()) return nullptr;
@@ -174,7 +175,7 @@ std::string CheckSecretsProvider(const json::Value& provider,
     PointerScope scope(reporter, "state");
     reporter.Add(Code::kSecretsProviderState, std::move(message), at);
   };
-  if (t == "passphrase") {
+  if (model.kind == state::ProviderKind::kPassphrase) {
     const json::Value* salt = state_string("salt");
     if (!salt) {
       problem("passphrase provider state needs a \"salt\" string",
@@ -187,7 +188,7 @@ std::string CheckSecretsProvider(const json::Value& provider,
                        *why,
                    *salt);
     }
-  } else if (t == "service") {
+  } else if (model.kind == state::ProviderKind::kService) {
     for (std::string_view field : {"owner", "project", "stack"}) {
       if (!state_string(field)) {
         problem("service provider state needs \"" + std::string(field) +
@@ -195,7 +196,7 @@ std::string CheckSecretsProvider(const json::Value& provider,
                 state ? *state : provider);
       }
     }
-  } else if (t == "cloud") {
+  } else if (model.kind == state::ProviderKind::kCloud) {
     if (!state_string("url")) {
       problem("cloud provider state needs the key \"url\" as a string",
               state ? *state : provider);
@@ -211,17 +212,17 @@ std::string CheckSecretsProvider(const json::Value& provider,
                    "cloud provider \"encryptedkey\" is not standard base64",
                    *key);
     }
-  } else if (t != "b64") {
+  } else if (model.kind == state::ProviderKind::kOther) {
     PointerScope scope(reporter, "type");
     reporter.Add(Code::kSecretsProviderUnknown,
                  "no known secrets provider for type \"" + t +
                      "\" (Pulumi knows passphrase, service and cloud)",
                  *type);
   }
-  return t;
+  return model;
 }
 
-void CheckConfig(const json::Value& config, std::string_view provider,
+void CheckConfig(const json::Value& config, state::ProviderKind provider,
                  Reporter& reporter, std::vector<diag::Finding>* unshaped) {
   if (config.is_null()) return;
   if (!config.is_object()) return RequireObject(config, "config", reporter);
@@ -243,12 +244,14 @@ void CheckConfig(const json::Value& config, std::string_view provider,
       continue;
     }
     if (secrets::IsPassphraseCiphertextShape(secure->Str())) continue;
-    if (provider == "passphrase" || provider == "cloud") {
+    if (provider == state::ProviderKind::kPassphrase ||
+        provider == state::ProviderKind::kCloud) {
       reporter.Add(Code::kConfigSecureInvalid,
                    "secure config value is not shaped as the " +
-                       std::string(provider) + " provider writes ciphertexts",
+                       std::string(state::ProviderKindName(provider)) +
+                       " provider writes ciphertexts",
                    *secure);
-    } else if (provider.empty() && unshaped) {
+    } else if (provider == state::ProviderKind::kNone && unshaped) {
       diag::Finding f = diag::MakeFinding(Code::kConfigSecureInvalid, "",
                                           reporter.PointerString());
       io::LineColumn lc = reporter.context().Locate(secure->offset);

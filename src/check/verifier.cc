@@ -163,8 +163,8 @@ Result<state::Flow> Verifier::OnLeaf(state::Leaf& leaf,
       break;
     case Role::kSecretsProviders:
       saw_provider_ = !v.is_null();
-      provider_type_ = CheckSecretsProvider(v, reporter);
-      resources_.set_secrets_provider(provider_type_);
+      provider_ = CheckSecretsProvider(v, reporter);
+      resources_.set_secrets_provider(provider_.kind);
       break;
     case Role::kResource:
       resources_.Check(v, reporter, /*integrity=*/true, version);
@@ -182,7 +182,7 @@ Result<state::Flow> Verifier::OnLeaf(state::Leaf& leaf,
       CheckExtension(v, reporter);
       break;
     case Role::kConfig:
-      CheckConfig(v, provider_type_, reporter, &unshaped_config_);
+      CheckConfig(v, provider_.kind, reporter, &unshaped_config_);
       break;
     case Role::kStack:
       if (!v.is_string() && !v.is_null()) {
@@ -265,10 +265,11 @@ Status Verifier::OnFinish(const state::Envelope& envelope,
         envelope.kind == state::EnvelopeKind::kExport ? "/deployment"
                                                       : "/checkpoint/latest"));
   }
-  if (provider_type_ == "passphrase" || provider_type_ == "cloud") {
+  if (provider_.writes_v1_ciphertexts()) {
     for (diag::Finding& f : unshaped_config_) {
       f.message = "secure config value is not shaped as the " +
-                  provider_type_ + " provider writes ciphertexts";
+                  std::string(state::ProviderKindName(provider_.kind)) +
+                  " provider writes ciphertexts";
       context.ReportUnlocated(std::move(f));
     }
   }

@@ -9,6 +9,7 @@
 #include <string>
 #include <string_view>
 
+#include "pstate/state/provider.h"
 #include "pstate/check/check_context.h"
 #include "pstate/json/value.h"
 
@@ -16,9 +17,9 @@ namespace pstate::check {
 
 /// Facts the property checker needs from the rest of the state.
 struct PropertyEnvironment {
-  /// The secrets provider type ("passphrase", "service", ...), or "" when
-  /// none is known (yet). Decides the ciphertext shape to expect.
-  std::string_view secrets_provider;
+  /// The secrets provider's kind (kNone while none is known). Decides the
+  /// ciphertext shape to expect.
+  state::ProviderKind secrets_provider = state::ProviderKind::kNone;
   /// Called for each resource reference's URN, to check it names a resource.
   std::function<void(std::string_view urn, std::uint64_t offset,
                      Reporter& reporter)>

@@ -25,9 +25,8 @@ class ResourceChecker {
   void Check(const json::Value& resource, Reporter& reporter, bool integrity,
              std::int64_t version);
 
-  void set_secrets_provider(std::string type) {
-    provider_type_ = std::move(type);
-    env_.secrets_provider = provider_type_;
+  void set_secrets_provider(state::ProviderKind kind) {
+    env_.secrets_provider = kind;
   }
   PropertyChecker& properties() { return properties_; }
   IntegrityTracker& tracker() { return tracker_; }
@@ -36,7 +35,6 @@ class ResourceChecker {
   void CheckReference(const json::Value& target, std::string_view field,
                       Reporter& reporter);
 
-  std::string provider_type_;
   PropertyEnvironment env_;
   PropertyChecker properties_;
   IntegrityTracker tracker_;

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "pstate/state/provider.h"
 #include "pstate/check/check_context.h"
 #include "pstate/json/value.h"
 
@@ -17,8 +18,8 @@ namespace pstate::check {
 void CheckManifest(const json::Value& manifest, Reporter& reporter);
 
 /// Known provider type and a state shaped as that provider writes it.
-/// Returns the provider type ("" when absent or not a string).
-std::string CheckSecretsProvider(const json::Value& provider,
+/// Returns the provider as the state model reads it.
+state::SecretsProvider CheckSecretsProvider(const json::Value& provider,
                                  Reporter& reporter);
 
 /// Checkpoint config: "<namespace>:<name>" keys, secure values well formed.
@@ -26,7 +27,7 @@ std::string CheckSecretsProvider(const json::Value& provider,
 /// with `provider` unknown ("") every secure value that is not shaped like
 /// a passphrase/cloud ciphertext is added to `unshaped` (located, message
 /// to be completed) for the caller to report once the provider is known.
-void CheckConfig(const json::Value& config, std::string_view provider,
+void CheckConfig(const json::Value& config, state::ProviderKind provider,
                  Reporter& reporter,
                  std::vector<diag::Finding>* unshaped = nullptr);
 

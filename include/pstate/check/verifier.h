@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "pstate/check/resource_checker.h"
+#include "pstate/state/provider.h"
 #include "pstate/state/reader.h"
 
 namespace pstate::check {
@@ -37,7 +38,7 @@ class Verifier : public state::Handler {
   std::set<std::string> snippet_uuids_;
   bool saw_manifest_ = false;
   bool saw_provider_ = false;
-  std::string provider_type_;
+  state::SecretsProvider provider_;
   /// Checkpoint config values to judge once the provider is known.
   std::vector<diag::Finding> unshaped_config_;
   std::uint64_t deployment_leaves_ = 0;
