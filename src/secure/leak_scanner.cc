@@ -17,19 +17,31 @@ namespace pstate::secure {
 namespace {
 
 /// Null, "", {} and [] carry nothing worth protecting; neither does a
-/// placeholder `pstate redact` wrote (so a redacted state scans clean).
+/// placeholder `pstate redact` wrote, nor a container whose every value is
+/// one of those (what `redact --leaks` leaves of a leaked object), so a
+/// redacted state scans clean. Signature objects (secrets, assets,
+/// references) hold nothing in the clear here: redact keeps them.
 bool IsEmpty(const json::Value& v) {
-  if (v.is_string() && v.size > 0 && v.size < 200) {
-    std::string text = v.Str();
-    if (IsPstatePlaceholder(text)) return true;
-  }
   switch (v.type) {
     case json::Type::kNull:
       return true;
-    case json::Type::kString:
+    case json::Type::kString: {
+      if (v.size == 0) return true;
+      if (v.size >= 200) return false;
+      std::string text = v.Str();
+      return IsPstatePlaceholder(text);
+    }
     case json::Type::kArray:
+      for (const json::Value& e : v.array()) {
+        if (!IsEmpty(e)) return false;
+      }
+      return true;
     case json::Type::kObject:
-      return v.size == 0;
+      if (HasSignatureMember(v)) return true;
+      for (const json::Member& m : v.object()) {
+        if (!IsEmpty(m.value)) return false;
+      }
+      return true;
     default:
       return false;
   }

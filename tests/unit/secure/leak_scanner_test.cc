@@ -293,6 +293,24 @@ TEST_F(LeakScannerTest, RedactionPlaceholdersScanClean) {
   EXPECT_TRUE(leaks.empty()) << leaks[0].pointer;
 }
 
+TEST_F(LeakScannerTest, RedactedLeakedTreesScanClean) {
+  // What `redact --leaks` leaves of a leaked object: placeholders, nested
+  // secrets and null (B9 on a generated state).
+  auto leaks = Scan(Resource(
+      "{\"environment\":{\"variables\":{\"API_KEY\":" + Cipher() +
+          ",\"STAGE\":\"[redacted by pstate]\",\"X\":null}}}",
+      "{\"environment\":" + Cipher() + ",\"tags\":[\"[redacted by pstate]\"]}",
+      ",\"additionalSecretOutputs\":[\"tags\"]"));
+  EXPECT_TRUE(leaks.empty()) << leaks[0].pointer;
+  // One plain value left is still a leak.
+  auto more = Scan(Resource(
+      "{\"environment\":{\"variables\":{\"STAGE\":\"[redacted by pstate]\","
+      "\"X\":\"prod\"}}}",
+      "{\"environment\":" + Cipher() + "}"));
+  ASSERT_EQ(more.size(), 1u);
+  EXPECT_EQ(more[0].code, diag::Code::kLeakSecretMismatch);
+}
+
 TEST_F(LeakScannerTest, DuplicateOutputsAreAllScanned) {
   // Go keeps the last "outputs" (S08); the first is still in the file.
   auto leaks = Scan(
