@@ -70,6 +70,32 @@ std::vector<Case> DiscoverCases() {
 
 class GoldenTest : public ::testing::TestWithParam<Case> {};
 
+/// True when `text` looks like a Pulumi state a command wrote (an export
+/// or a checkpoint), as opposed to a report.
+bool LooksLikeState(const std::string& text) {
+  std::size_t i = text.find_first_not_of(" \t\r\n");
+  if (i == std::string::npos || text[i] != '{') return false;
+  return text.find("\"deployment\"") != std::string::npos ||
+         text.find("\"checkpoint\"") != std::string::npos;
+}
+
+/// bloaty's CheckConsistency: every state a golden case writes must itself
+/// be readable by `pstate verify` (exit 0 or 1, never 2: unreadable).
+/// Returns "" or why not.
+std::string VerifyWritten(const fs::path& state, const fs::path& tmp) {
+  fs::path out = tmp / ".verify.stdout";
+  std::string command = "NO_COLOR=1 " + ShellQuote(PSTATE_BINARY) +
+                        " verify --format json " + ShellQuote(state.string()) +
+                        " > " + ShellQuote(out.string()) + " 2>&1";
+  int status = std::system(command.c_str());
+  if (status == -1 || !WIFEXITED(status)) return "verify did not run";
+  std::string report = ReadFile(out);
+  if (WEXITSTATUS(status) == 2) {
+    return "pstate verify cannot read it:\n" + report;
+  }
+  return "";
+}
+
 TEST_P(GoldenTest, MatchesExpectedOutput) {
   const Case& c = GetParam();
   fs::path tmp = fs::temp_directory_path() /
@@ -109,8 +135,10 @@ TEST_P(GoldenTest, MatchesExpectedOutput) {
   const char* update = std::getenv("PSTATE_UPDATE_GOLDEN");
   if (update && std::string(update) == "1") {
     WriteFile(c.dir / "stdout", got_out);
-    if (!got_err.empty() || fs::exists(c.dir / "stderr")) {
+    if (!got_err.empty()) {
       WriteFile(c.dir / "stderr", got_err);
+    } else if (fs::exists(c.dir / "stderr")) {
+      fs::remove(c.dir / "stderr");  // a missing file means "empty"
     }
     WriteFile(c.dir / "exit", std::to_string(exit_code) + "\n");
   }
@@ -120,8 +148,13 @@ TEST_P(GoldenTest, MatchesExpectedOutput) {
   if (fs::exists(c.dir / "stdout")) {
     EXPECT_EQ(got_out, ReadFile(c.dir / "stdout"));
   }
-  if (fs::exists(c.dir / "stderr")) {
-    EXPECT_EQ(got_err, ReadFile(c.dir / "stderr"));
+  // A missing stderr file means stderr must be empty: a stray warning or
+  // progress line fails the case.
+  EXPECT_EQ(got_err, fs::exists(c.dir / "stderr") ? ReadFile(c.dir / "stderr")
+                                                  : std::string());
+  // Every state a case writes, to stdout or to a file, must verify.
+  if (exit_code == 0 && LooksLikeState(ReadFile(out))) {
+    EXPECT_EQ(VerifyWritten(out, tmp), "") << "stdout of " << c.name;
   }
   if (fs::exists(c.dir / "files")) {
     for (const auto& f : fs::directory_iterator(c.dir / "files")) {
@@ -129,6 +162,10 @@ TEST_P(GoldenTest, MatchesExpectedOutput) {
       ASSERT_TRUE(fs::exists(produced)) << produced << " was not written";
       EXPECT_EQ(ReadFile(produced), ReadFile(f.path()))
           << "content of " << f.path().filename();
+      if (LooksLikeState(ReadFile(produced))) {
+        EXPECT_EQ(VerifyWritten(produced, tmp), "")
+            << f.path().filename() << " of " << c.name;
+      }
     }
   }
   fs::remove_all(tmp);
