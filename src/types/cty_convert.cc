@@ -413,12 +413,11 @@ struct ConvImpl {
   static bool HasFromStructural(Converter& c, const Type* in, Kind out_kind,
                                 const Type* ety, bool unsafe) {
     if (in->count == 0) return true;
-    std::vector<const Type*> etys;
-    etys.reserve(in->count);
-    if (in->kind == Kind::kTuple) {
-      for (const Type* e : in->elements()) etys.push_back(e);
-    } else {
-      for (const Attr& a : in->attributes()) etys.push_back(a.type);
+    std::span<const Type* const> etys = in->elements();
+    if (in->kind == Kind::kObject) {
+      const Type** atys = c.arena().Allocate<const Type*>(in->count);
+      for (std::uint32_t i = 0; i < in->count; ++i) atys[i] = in->attrs[i].type;
+      etys = {atys, in->count};
     }
     if (ety->kind == Kind::kDynamic) {
       ety = Unify(c, etys, unsafe);
@@ -945,10 +944,11 @@ struct ConvImpl {
 
   static bool ObjectToObject(Converter& c, const Val& in, const Type* out,
                              bool unsafe, Val* res) {
-    std::vector<std::string_view> names;
-    std::vector<Val> vals;
-    names.reserve(out->count);
-    vals.reserve(out->count);
+    // Arena arrays: at most every input attribute plus every optional one.
+    std::size_t cap = std::size_t{in.count} + out->count;
+    auto* names = c.arena().Allocate<std::string_view>(cap);
+    Val* vals = Alloc(c, cap);
+    std::uint32_t n = 0;
     bool unchanged = true;
     for (std::uint32_t i = 0; i < in.count; ++i) {
       const Attr& ia = in.type->attrs[i];
@@ -964,16 +964,16 @@ struct ConvImpl {
       if (!ok) return false;
       RetypeNull(c, &r);
       if (r.src == nullptr || r.src != in.elems[i].src) unchanged = false;
-      names.push_back(ia.name);
-      vals.push_back(r);
+      names[n] = ia.name;
+      vals[n++] = r;
     }
     for (const Attr& oa : out->attributes()) {
       if (!oa.optional || in.type->FindAttr(oa.name) != nullptr) continue;
-      names.push_back(oa.name);
-      vals.push_back(c.MakeNull(c.tb_.WithoutOptionalDeep(oa.type)));
+      names[n] = oa.name;
+      vals[n++] = c.MakeNull(c.tb_.WithoutOptionalDeep(oa.type));
       unchanged = false;
     }
-    *res = c.MakeObject(names, vals);
+    *res = c.MakeObject({names, n}, {vals, n});
     if (unchanged) res->src = in.src;
     return true;
   }
@@ -1032,9 +1032,9 @@ struct ConvImpl {
   // own types are unified and converted again.
   static bool UnifyElements(Converter& c, Val* elems, std::uint32_t n,
                             bool unsafe, const std::string_view* keys) {
-    std::vector<const Type*> types(n);
+    const Type** types = c.arena().Allocate<const Type*>(n);
     for (std::uint32_t i = 0; i < n; ++i) types[i] = elems[i].type;
-    const Type* u = Unify(c, types, unsafe);
+    const Type* u = Unify(c, {types, n}, unsafe);
     if (u == nullptr) {
       return Fail(c, "cannot find a common base type for all elements");
     }
@@ -1430,11 +1430,11 @@ Val Converter::MakeTuple(std::span<const Val> elems) {
 Val Converter::MakeObject(std::span<const std::string_view> names,
                           std::span<const Val> values) {
   std::uint32_t n = static_cast<std::uint32_t>(names.size());
-  std::vector<std::uint32_t> order(n);
+  std::uint32_t* order = arena().Allocate<std::uint32_t>(n);
   for (std::uint32_t i = 0; i < n; ++i) order[i] = i;
-  std::stable_sort(
-      order.begin(), order.end(),
-      [&](std::uint32_t a, std::uint32_t b) { return names[a] < names[b]; });
+  SmallStableSort(order, order + n, [&](std::uint32_t a, std::uint32_t b) {
+    return names[a] < names[b];
+  });
   Attr* attrs = arena().Allocate<Attr>(n);
   Val* vals = ConvImpl::Alloc(*this, n);
   std::uint32_t m = 0;

@@ -301,9 +301,8 @@ const Type* TypeBuilder::Object(std::span<const Attr> attrs) {
   std::uint32_t n = 0;
   for (const Attr& a : attrs) copy[n++] = a;
   // Stable, so among duplicates the last stays last; then keep the last.
-  std::stable_sort(copy, copy + n, [](const Attr& x, const Attr& y) {
-    return x.name < y.name;
-  });
+  SmallStableSort(copy, copy + n,
+                  [](const Attr& x, const Attr& y) { return x.name < y.name; });
   std::uint32_t out = 0;
   for (std::uint32_t i = 0; i < n; ++i) {
     if (i + 1 < n && copy[i + 1].name == copy[i].name) continue;

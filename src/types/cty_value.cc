@@ -655,13 +655,13 @@ struct Reader {
       std::string_view name;
       std::uint32_t index;
     };
-    std::vector<Item> items;
-    items.reserve(n);
+    // In the arena: no heap allocation per object.
+    std::span<Item> items(arena.Allocate<Item>(n), n);
     for (std::uint32_t i = 0; i < n; ++i) {
-      items.push_back({Decoded(value.members[i].key), i});
+      items[i] = Item{Decoded(value.members[i].key), i};
     }
-    std::stable_sort(
-        items.begin(), items.end(),
+    SmallStableSort(
+        items.data(), items.data() + items.size(),
         [](const Item& a, const Item& b) { return a.name < b.name; });
     Attr* attrs = arena.Allocate<Attr>(n);
     Val* vals = arena.Allocate<Val>(n);

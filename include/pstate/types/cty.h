@@ -26,6 +26,7 @@
 #ifndef PSTATE_TYPES_CTY_H_
 #define PSTATE_TYPES_CTY_H_
 
+#include <algorithm>
 #include <cstdint>
 #include <memory>
 #include <span>
@@ -218,6 +219,25 @@ class Converter {
   int secret_depth_ = 0;  // > 0 inside a marked value: keys are hidden
   Failure* failure_ = nullptr;
 };
+
+/// A stable sort that allocates nothing for the small arrays objects
+/// usually are (insertion sort up to 16 elements, std::stable_sort above).
+template <typename T, typename Less>
+void SmallStableSort(T* first, T* last, Less less) {
+  if (last - first > 16) {
+    std::stable_sort(first, last, less);
+    return;
+  }
+  for (T* i = first + 1; i < last; ++i) {
+    T v = *i;
+    T* j = i;
+    while (j > first && less(v, *(j - 1))) {
+      *j = *(j - 1);
+      --j;
+    }
+    *j = v;
+  }
+}
 
 /// Sorts and de-duplicates set elements as cty.SetVal does (equal values
 /// merge; order of set_internals.go setRules.Less). Returns the new count.
