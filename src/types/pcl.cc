@@ -118,8 +118,8 @@ class Checker {
   R Fail(std::string message) {
     error_pointer_ = PointerText();
     error_depth_ = path_.size();
-    error_message_ = in_secret_ > 0 ? "inside a secret: " + message
-                                    : std::move(message);
+    error_message_ =
+        in_secret_ > 0 ? "inside a secret: " + message : std::move(message);
     return R::kFail;
   }
   R Mismatch(const Node& node, const PclType& t) {
@@ -190,8 +190,7 @@ class Checker {
         if (!Validate(v, node)) return R::kFail;
         Emit(v, out);
         return R::kSame;
-      case Kind::kUnion:
-        return CheckUnion(t, v, node, out);
+      case Kind::kUnion: return CheckUnion(t, v, node, out);
       case Kind::kOutput:
         if (node.kind == NodeKind::kSecret) {
           return CheckSecret(*t.elements[0], v, node, out);
@@ -203,8 +202,7 @@ class Checker {
                       " does not accept outputs");
         }
         return Check(*t.elements[0], v, out);
-      default:
-        break;
+      default: break;
     }
     if (node.kind == NodeKind::kSecret) {
       // T <- output(U) has no conversion for a plain T (§4.8).
@@ -216,17 +214,14 @@ class Checker {
         if (node.kind != NodeKind::kNull) return Mismatch(node, t);
         Emit(v, out);
         return R::kSame;
-      case Kind::kString:
-        return ToString(t, v, node, out);
+      case Kind::kString: return ToString(t, v, node, out);
       case Kind::kNumber:
-      case Kind::kInt:
-        return ToNumber(t, v, node, out);
-      case Kind::kBool:
-        return ToBool(t, v, node, out);
+      case Kind::kInt: return ToNumber(t, v, node, out);
+      case Kind::kBool: return ToBool(t, v, node, out);
       case Kind::kAsset:
       case Kind::kArchive:
-        if (node.kind != (t.kind == Kind::kAsset ? NodeKind::kAsset
-                                                 : NodeKind::kArchive)) {
+        if (node.kind !=
+            (t.kind == Kind::kAsset ? NodeKind::kAsset : NodeKind::kArchive)) {
           return Mismatch(node, t);
         }
         Emit(v, out);
@@ -250,10 +245,8 @@ class Checker {
           return Mismatch(node, t);
         }
         return CheckObject(t, v, out);
-      case Kind::kEnum:
-        return CheckEnum(t, v, node, out);
-      default:
-        return Mismatch(node, t);
+      case Kind::kEnum: return CheckEnum(t, v, node, out);
+      default: return Mismatch(node, t);
     }
   }
 
@@ -321,8 +314,8 @@ class Checker {
     return ok;
   }
 
-  R CheckSecret(const PclType& element, const json::Value& v,
-                const Node& node, std::string* out) {
+  R CheckSecret(const PclType& element, const json::Value& v, const Node& node,
+                std::string* out) {
     if (!node.secret_inner) {
       Emit(v, out);  // ciphertext only: content unknown (§9.8)
       return R::kSame;
@@ -405,13 +398,11 @@ class Checker {
              std::string* out) {
     switch (node.kind) {
       case NodeKind::kString:
-      case NodeKind::kByteString:
-        Emit(v, out);
-        return R::kSame;
+      case NodeKind::kByteString: Emit(v, out); return R::kSame;
       case NodeKind::kBool:
         // cty: bool -> string is "true" / "false" (safe).
-        if (out) out->append(v.type == json::Type::kTrue ? "\"true\""
-                                                         : "\"false\"");
+        if (out)
+          out->append(v.type == json::Type::kTrue ? "\"true\"" : "\"false\"");
         return R::kChanged;
       case NodeKind::kNumber: {
         // cty: number -> string is big.Float.Text('f', -1) (safe).
@@ -426,8 +417,7 @@ class Checker {
         if (IsNaN(node.special)) return Fail("NaN is not a PCL number");
         if (out) out->append(node.special < 0 ? "\"-Inf\"" : "\"+Inf\"");
         return R::kChanged;
-      default:
-        return Mismatch(node, t);
+      default: return Mismatch(node, t);
     }
   }
 
@@ -467,8 +457,7 @@ class Checker {
       case NodeKind::kByteString:
         // A string, but bytes that are not UTF-8 never parse as a number.
         return Fail("a number is required");
-      default:
-        return Mismatch(node, t);
+      default: return Mismatch(node, t);
     }
   }
 
@@ -482,9 +471,7 @@ class Checker {
   R ToBool(const PclType& t, const json::Value& v, const Node& node,
            std::string* out) {
     switch (node.kind) {
-      case NodeKind::kBool:
-        Emit(v, out);
-        return R::kSame;
+      case NodeKind::kBool: Emit(v, out); return R::kSame;
       case NodeKind::kString: {
         // cty: exactly "true"/"1" and "false"/"0" (unsafe).
         std::string s = v.Str();
@@ -501,15 +488,15 @@ class Checker {
           if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
         }
         if (lower == "true" || lower == "false") {
-          return Fail("a bool is required; to convert from string, use "
-                      "lowercase \"" + lower + "\"");
+          return Fail(
+              "a bool is required; to convert from string, use "
+              "lowercase \"" +
+              lower + "\"");
         }
         return Fail("a bool is required");
       }
-      case NodeKind::kByteString:
-        return Fail("a bool is required");
-      default:
-        return Mismatch(node, t);
+      case NodeKind::kByteString: return Fail("a bool is required");
+      default: return Mismatch(node, t);
     }
   }
 
@@ -682,8 +669,8 @@ class Checker {
       const json::Value* member = FindLast(v, name);
       if (!member) {
         if (ConversionFrom(*pt, none) == ConversionKind::kNone) {
-          return Fail("the object has no property \"" + name +
-                      "\", which " + pt->text + " requires");
+          return Fail("the object has no property \"" + name + "\", which " +
+                      pt->text + " requires");
         }
         continue;
       }
@@ -706,8 +693,8 @@ class Checker {
       out->push_back('"');
       out->append(m.key.raw());
       out->append("\":");
-      std::string key = m.key.has_escapes ? m.key.Str()
-                                          : std::string(m.key.raw());
+      std::string key =
+          m.key.has_escapes ? m.key.Str() : std::string(m.key.raw());
       const PclType* pt = nullptr;
       for (const auto& [name, type] : t.properties) {
         if (name == key) pt = type.get();
@@ -753,17 +740,17 @@ class Checker {
                                 json::NumbersEqual(value.raw(), l.text));
             break;
           case Literal::Kind::kBool:
-            member = member || (value.is_bool() &&
-                                (value.type == json::Type::kTrue) ==
-                                    (l.text == "true"));
+            member = member ||
+                     (value.is_bool() &&
+                      (value.type == json::Type::kTrue) == (l.text == "true"));
             break;
         }
       }
       if (!member) {
         std::string message;
-        if (in_secret_ == 0 && (node.kind == NodeKind::kString ||
-                                node.kind == NodeKind::kNumber ||
-                                node.kind == NodeKind::kBool)) {
+        if (in_secret_ == 0 &&
+            (node.kind == NodeKind::kString || node.kind == NodeKind::kNumber ||
+             node.kind == NodeKind::kBool)) {
           message = json::ToCompactJson(v) + " is not";
         } else {
           message = "the value is not";

@@ -60,10 +60,8 @@ bool IsOpaque(Kind kind) {
     case Kind::kInt:
     case Kind::kBool:
     case Kind::kAsset:
-    case Kind::kArchive:
-      return true;
-    default:
-      return false;
+    case Kind::kArchive: return true;
+    default: return false;
   }
 }
 
@@ -71,10 +69,8 @@ bool IsOpaque(Kind kind) {
 // only promise(U) (`ResolvePromises`).
 TypePtr Resolve(const TypePtr& t, bool outputs_too) {
   switch (t->kind) {
-    case Kind::kOutput:
-      return outputs_too ? Resolve(t->elements[0], true) : t;
-    case Kind::kPromise:
-      return Resolve(t->elements[0], outputs_too);
+    case Kind::kOutput: return outputs_too ? Resolve(t->elements[0], true) : t;
+    case Kind::kPromise: return Resolve(t->elements[0], outputs_too);
     case Kind::kList:
     case Kind::kSet:
     case Kind::kMap: {
@@ -102,8 +98,7 @@ TypePtr Resolve(const TypePtr& t, bool outputs_too) {
       }
       return changed ? ObjectOf(std::move(props)) : t;
     }
-    default:
-      return t;
+    default: return t;
   }
 }
 
@@ -199,10 +194,9 @@ TypePtr UnionOf(std::vector<TypePtr> members) {
       flat.push_back(std::move(m));
     }
   }
-  std::stable_sort(flat.begin(), flat.end(),
-                   [](const TypePtr& a, const TypePtr& b) {
-                     return a->text < b->text;
-                   });
+  std::stable_sort(
+      flat.begin(), flat.end(),
+      [](const TypePtr& a, const TypePtr& b) { return a->text < b->text; });
   std::vector<TypePtr> unique;
   for (TypePtr& m : flat) {
     if (!unique.empty() && Equal(*unique.back(), *m)) continue;
@@ -233,10 +227,9 @@ TypePtr TupleOf(std::vector<TypePtr> elements) {
 }
 
 TypePtr ObjectOf(std::vector<std::pair<std::string, TypePtr>> properties) {
-  std::stable_sort(properties.begin(), properties.end(),
-                   [](const auto& a, const auto& b) {
-                     return a.first < b.first;
-                   });
+  std::stable_sort(
+      properties.begin(), properties.end(),
+      [](const auto& a, const auto& b) { return a.first < b.first; });
   auto t = NewType(Kind::kObject);
   t->text = "object({";
   for (std::size_t i = 0; i < properties.size(); ++i) {
@@ -369,16 +362,13 @@ CK Opaque(const PclType& dest, const PclType& src, bool unifying,
       if (s == Kind::kInt) return CK::kSafe;
       return s == Kind::kString ? CK::kUnsafe : CK::kNone;
     case Kind::kInt:
-      return s == Kind::kNumber || s == Kind::kString ? CK::kUnsafe
-                                                       : CK::kNone;
-    case Kind::kBool:
-      return s == Kind::kString ? CK::kUnsafe : CK::kNone;
+      return s == Kind::kNumber || s == Kind::kString ? CK::kUnsafe : CK::kNone;
+    case Kind::kBool: return s == Kind::kString ? CK::kUnsafe : CK::kNone;
     case Kind::kString:
       return s == Kind::kBool || s == Kind::kNumber || s == Kind::kInt
                  ? CK::kSafe
                  : CK::kNone;
-    default:
-      return CK::kNone;
+    default: return CK::kNone;
   }
 }
 
@@ -427,8 +417,7 @@ CK Conv(const PclType& dest, const PclType& src, bool unifying) {
   if (src.kind == Kind::kAny) return CK::kUnsafe;
 
   switch (dest.kind) {
-    case Kind::kNone:
-      return CK::kNone;
+    case Kind::kNone: return CK::kNone;
     case Kind::kList: {
       const PclType& e = *dest.elements[0];
       if (src.kind == Kind::kList || src.kind == Kind::kSet) {
@@ -447,9 +436,8 @@ CK Conv(const PclType& dest, const PclType& src, bool unifying) {
       const PclType& e = *dest.elements[0];
       if (src.kind == Kind::kSet) return Conv(e, *src.elements[0], unifying);
       if (src.kind == Kind::kList) {
-        return Conv(e, *src.elements[0], unifying) == CK::kNone
-                   ? CK::kNone
-                   : CK::kUnsafe;
+        return Conv(e, *src.elements[0], unifying) == CK::kNone ? CK::kNone
+                                                                : CK::kUnsafe;
       }
       if (src.kind == Kind::kTuple) {
         CK kind = CK::kSafe;
@@ -478,8 +466,8 @@ CK Conv(const PclType& dest, const PclType& src, bool unifying) {
         CK kind = CK::kSafe;
         for (const auto& [name, pt] : dest.properties) {
           const PclType* s = FindProperty(src, name);
-          kind = Min(kind, Conv(*pt, s ? *s : *Primitive(Kind::kNone),
-                                unifying));
+          kind =
+              Min(kind, Conv(*pt, s ? *s : *Primitive(Kind::kNone), unifying));
           if (kind == CK::kNone) break;
         }
         return kind;
@@ -499,8 +487,7 @@ CK Conv(const PclType& dest, const PclType& src, bool unifying) {
         if (dest.elements.size() != src.elements.size()) return CK::kNone;
         CK kind = CK::kSafe;
         for (std::size_t i = 0; i < dest.elements.size(); ++i) {
-          kind = Min(kind, Conv(*dest.elements[i], *src.elements[i],
-                                unifying));
+          kind = Min(kind, Conv(*dest.elements[i], *src.elements[i], unifying));
         }
         return kind;
       }
@@ -539,15 +526,12 @@ CK Conv(const PclType& dest, const PclType& src, bool unifying) {
           if (LiteralsEqual(m, src.literals[0])) return CK::kSafe;
         }
       }
-      return Conv(under, src, unifying) == CK::kNone ? CK::kNone
-                                                       : CK::kUnsafe;
+      return Conv(under, src, unifying) == CK::kNone ? CK::kNone : CK::kUnsafe;
     }
     case Kind::kConst:
-      return Conv(*dest.elements[0], src, false) == CK::kNone
-                 ? CK::kNone
-                 : CK::kUnsafe;
-    default:
-      return CK::kNone;
+      return Conv(*dest.elements[0], src, false) == CK::kNone ? CK::kNone
+                                                              : CK::kUnsafe;
+    default: return CK::kNone;
   }
 }
 
@@ -599,8 +583,7 @@ Unified Specific(const TypePtr& t, const TypePtr& other) {
     return {Primitive(Kind::kAny), CK::kSafe};
   }
   switch (k) {
-    case Kind::kNone:
-      return {t, Conv(*other, *t, false)};
+    case Kind::kNone: return {t, Conv(*other, *t, false)};
     case Kind::kList:
       if (ok == Kind::kTuple) {
         Unified u = Fold(t->elements[0], CK::kSafe, other->elements);
@@ -669,8 +652,8 @@ Unified Specific(const TypePtr& t, const TypePtr& other) {
           kind = Min(kind, u.kind);
           elements.push_back(u.type);
         }
-        const auto& longer = t->elements.size() > n ? t->elements
-                                                    : other->elements;
+        const auto& longer =
+            t->elements.size() > n ? t->elements : other->elements;
         for (std::size_t i = n; i < longer.size(); ++i) {
           elements.push_back(OptionalOf(longer[i]));
         }
@@ -685,8 +668,7 @@ Unified Specific(const TypePtr& t, const TypePtr& other) {
         return {ListOf(Kind::kSet, u.type), u.kind};
       }
       return {t, Conv(*t, *other, true)};
-    case Kind::kUnion:
-      return UnionUnifyTo(t, other);
+    case Kind::kUnion: return UnionUnifyTo(t, other);
     case Kind::kOutput:
       if (ok == Kind::kOutput || ok == Kind::kPromise) {
         Unified u = UnifyImpl(t->elements[0], other->elements[0]);
@@ -703,11 +685,9 @@ Unified Specific(const TypePtr& t, const TypePtr& other) {
         return {OutputOf(u.type), u.kind};
       }
       return {t, Conv(*t, *other, true)};
-    case Kind::kConst:
-      return {t, Conv(*other, *t, false)};
+    case Kind::kConst: return {t, Conv(*other, *t, false)};
     case Kind::kEnum:
-    default:
-      return {nullptr, CK::kNone};  // enums unify with nothing
+    default: return {nullptr, CK::kNone};  // enums unify with nothing
   }
 }
 
@@ -769,8 +749,7 @@ bool Assignable(const PclType& dest, const PclType& src) {
     case Kind::kTuple:
       if (src.kind != Kind::kTuple) return false;
       for (std::size_t i = 0; i < dest.elements.size(); ++i) {
-        const PclType& s =
-            i < src.elements.size() ? *src.elements[i] : none;
+        const PclType& s = i < src.elements.size() ? *src.elements[i] : none;
         if (!Assignable(*dest.elements[i], s)) return false;
       }
       return true;
@@ -789,8 +768,7 @@ bool Assignable(const PclType& dest, const PclType& src) {
         return Assignable(*dest.elements[0], *src.elements[0]);
       }
       return Assignable(*dest.elements[0], src);
-    default:
-      return false;  // opaque types, none and enums: only themselves
+    default: return false;  // opaque types, none and enums: only themselves
   }
 }
 
@@ -822,8 +800,7 @@ std::pair<TypePtr, TypePtr> UnifyTypes(std::span<const TypePtr> types) {
       unsafe = t;
     } else {
       Unified u = UnifyImpl(unsafe, t);
-      unsafe = u.kind >= CK::kUnsafe && u.type ? u.type
-                                               : UnionOf({unsafe, t});
+      unsafe = u.kind >= CK::kUnsafe && u.type ? u.type : UnionOf({unsafe, t});
     }
   }
   if (!safe) safe = Primitive(Kind::kNone);
@@ -862,8 +839,8 @@ class Parser {
 
   void SkipSpace() {
     while (pos_ < text_.size() &&
-           (text_[pos_] == ' ' || text_[pos_] == '\t' ||
-            text_[pos_] == '\n' || text_[pos_] == '\r')) {
+           (text_[pos_] == ' ' || text_[pos_] == '\t' || text_[pos_] == '\n' ||
+            text_[pos_] == '\r')) {
       ++pos_;
     }
   }
@@ -1010,12 +987,11 @@ class Parser {
         return false;
       }
     }
-    bool fits = (underlying == Kind::kString &&
-                 out->kind == Literal::Kind::kString) ||
-                ((underlying == Kind::kNumber || underlying == Kind::kInt) &&
-                 out->kind == Literal::Kind::kNumber) ||
-                (underlying == Kind::kBool &&
-                 out->kind == Literal::Kind::kBool);
+    bool fits =
+        (underlying == Kind::kString && out->kind == Literal::Kind::kString) ||
+        ((underlying == Kind::kNumber || underlying == Kind::kInt) &&
+         out->kind == Literal::Kind::kNumber) ||
+        (underlying == Kind::kBool && out->kind == Literal::Kind::kBool);
     if (!fits) {
       FailAt(start, "the enum value does not have the enum's type");
       return false;
@@ -1153,8 +1129,7 @@ TypePtr TypeOf(const json::Value& value, json::Arena& arena, int depth) {
   if (depth > 512) return Primitive(Kind::kAny);
   Node node = Decode(value, arena);
   switch (node.kind) {
-    case NodeKind::kNull:
-      return Primitive(Kind::kNone);
+    case NodeKind::kNull: return Primitive(Kind::kNone);
     case NodeKind::kBool:
       return ConstOf(Primitive(Kind::kBool),
                      {Literal::Kind::kBool,
@@ -1164,15 +1139,12 @@ TypePtr TypeOf(const json::Value& value, json::Arena& arena, int depth) {
       Kind k = IsInt32Text(text) ? Kind::kInt : Kind::kNumber;
       return ConstOf(Primitive(k), {Literal::Kind::kNumber, std::move(text)});
     }
-    case NodeKind::kSpecialFloat:
-      return Primitive(Kind::kNumber);
+    case NodeKind::kSpecialFloat: return Primitive(Kind::kNumber);
     case NodeKind::kString:
       return ConstOf(Primitive(Kind::kString),
                      {Literal::Kind::kString, value.Str()});
-    case NodeKind::kByteString:
-      return Primitive(Kind::kString);
-    case NodeKind::kUnknown:
-      return Primitive(Kind::kAny);
+    case NodeKind::kByteString: return Primitive(Kind::kString);
+    case NodeKind::kUnknown: return Primitive(Kind::kAny);
     case NodeKind::kArray: {
       std::vector<TypePtr> elements;
       for (const json::Value& e : value.array()) {
@@ -1200,26 +1172,21 @@ TypePtr TypeOf(const json::Value& value, json::Arena& arena, int depth) {
       }
       return ObjectOf(std::move(props));
     }
-    case NodeKind::kAsset:
-      return Primitive(Kind::kAsset);
-    case NodeKind::kArchive:
-      return Primitive(Kind::kArchive);
+    case NodeKind::kAsset: return Primitive(Kind::kAsset);
+    case NodeKind::kArchive: return Primitive(Kind::kArchive);
     case NodeKind::kSecret: {
       if (!node.secret_inner) return OutputOf(Primitive(Kind::kAny));
       TypePtr inner = TypeOf(*node.secret_inner, arena, depth + 1);
       return inner ? OutputOf(inner) : nullptr;
     }
-    case NodeKind::kMalformed:
-      return nullptr;
+    case NodeKind::kMalformed: return nullptr;
   }
   return nullptr;
 }
 
 }  // namespace
 
-Result<TypePtr> ParseType(std::string_view text) {
-  return Parser(text).Run();
-}
+Result<TypePtr> ParseType(std::string_view text) { return Parser(text).Run(); }
 
 TypePtr TypeOfValue(const json::Value& value) {
   json::Arena arena;

@@ -106,8 +106,8 @@ class Checker {
   bool Fail(std::string message) {
     error_pointer_ = PointerText();
     error_depth_ = path_.size();
-    error_message_ = in_secret_ > 0 ? "inside a secret: " + message
-                                    : std::move(message);
+    error_message_ =
+        in_secret_ > 0 ? "inside a secret: " + message : std::move(message);
     return false;
   }
   bool Expects(const PuppetType& t, const json::Value& v, const Node& node) {
@@ -226,8 +226,7 @@ class Checker {
     const bool is_secret = node.kind == NodeKind::kSecret;
     switch (t.kind) {
       case Kind::kAny:
-      case Kind::kUnit:
-        return true;
+      case Kind::kUnit: return true;
       case Kind::kOptional:
         if (node.kind == NodeKind::kNull || t.elements.empty()) return true;
         return Check(*t.elements[0], v);
@@ -236,8 +235,7 @@ class Checker {
           return Fail("expects a value (" + t.text + "), got Undef");
         }
         return t.elements.empty() || Check(*t.elements[0], v);
-      case Kind::kVariant:
-        return CheckVariant(t, v, node);
+      case Kind::kVariant: return CheckVariant(t, v, node);
       case Kind::kSensitive:
         if (!is_secret) return Expects(t, v, node);
         if (!node.secret_inner || t.elements.empty()) return true;
@@ -247,8 +245,7 @@ class Checker {
           --in_secret_;
           return ok;
         }
-      default:
-        break;
+      default: break;
     }
     if (is_secret) {
       return Fail("expects " + t.text +
@@ -268,8 +265,7 @@ class Checker {
           return true;
         }
         return Expects(t, v, node);
-      case Kind::kData:
-        return CheckData(t, v, node);
+      case Kind::kData: return CheckData(t, v, node);
       case Kind::kNumeric:
       case Kind::kInteger:
       case Kind::kFloat: {
@@ -291,29 +287,23 @@ class Checker {
         std::string s = v.Str();
         if (t.value) {
           if (s == *t.value) return true;
-          return Fail("expects the string '" + *t.value + "', got " +
-                      Quote(v));
+          return Fail("expects the string '" + *t.value + "', got " + Quote(v));
         }
         return SizeOk(static_cast<std::int64_t>(CodePoints(s)), t.min_size,
                       t.max_size, "String");
       }
       case Kind::kEnum:
-      case Kind::kPattern:
-        return CheckStringMatch(t, v, node);
+      case Kind::kPattern: return CheckStringMatch(t, v, node);
       case Kind::kBoolean:
         if (node.kind != NodeKind::kBool) return Expects(t, v, node);
         if (t.boolean && (v.type == json::Type::kTrue) != *t.boolean) {
           return Expects(t, v, node);
         }
         return true;
-      case Kind::kArray:
-        return CheckArray(t, v, node);
-      case Kind::kTuple:
-        return CheckTuple(t, v, node);
-      case Kind::kHash:
-        return CheckHash(t, v, node);
-      case Kind::kStruct:
-        return CheckStruct(t, v, node);
+      case Kind::kArray: return CheckArray(t, v, node);
+      case Kind::kTuple: return CheckTuple(t, v, node);
+      case Kind::kHash: return CheckHash(t, v, node);
+      case Kind::kStruct: return CheckStruct(t, v, node);
       case Kind::kCollection:
         if (v.is_array()) {
           return SizeOk(v.size, t.min_size, t.max_size, "Collection");
@@ -322,8 +312,7 @@ class Checker {
           return SizeOk(v.size, t.min_size, t.max_size, "Collection");
         }
         return Expects(t, v, node);
-      default:
-        return Expects(t, v, node);
+      default: return Expects(t, v, node);
     }
   }
 
@@ -400,20 +389,17 @@ class Checker {
     if (t.patterns.empty()) return true;
     for (const Pattern& p : t.patterns) {
       switch (p.regex->Search(s)) {
-        case Regex::Match::kYes:
-          return true;
+        case Regex::Match::kYes: return true;
         case Regex::Match::kTooComplex:
           return Fail("the pattern /" + p.source +
                       "/ needs too much work on this value");
-        case Regex::Match::kNo:
-          break;
+        case Regex::Match::kNo: break;
       }
     }
     return Fail("expects a match for " + t.text + ", got " + Quote(v));
   }
 
-  bool CheckArray(const PuppetType& t, const json::Value& v,
-                  const Node& node) {
+  bool CheckArray(const PuppetType& t, const json::Value& v, const Node& node) {
     if (!v.is_array()) return Expects(t, v, node);
     if (!SizeOk(v.size, t.min_size, t.max_size, "Array")) return false;
     if (t.elements.empty()) return true;
@@ -426,8 +412,7 @@ class Checker {
     return true;
   }
 
-  bool CheckTuple(const PuppetType& t, const json::Value& v,
-                  const Node& node) {
+  bool CheckTuple(const PuppetType& t, const json::Value& v, const Node& node) {
     if (!v.is_array()) return Expects(t, v, node);
     if (t.elements.empty() && !t.has_size) return true;  // plain Tuple
     std::int64_t lo = static_cast<std::int64_t>(t.elements.size());
@@ -441,8 +426,7 @@ class Checker {
     std::size_t i = 0;
     for (const json::Value& e : v.array()) {
       // Positions past the last type use the last type.
-      const PuppetType& et =
-          *t.elements[std::min(i, t.elements.size() - 1)];
+      const PuppetType& et = *t.elements[std::min(i, t.elements.size() - 1)];
       std::size_t mark = PushIndex(i++);
       if (!Check(et, e)) return false;
       Pop(mark);
@@ -450,8 +434,7 @@ class Checker {
     return true;
   }
 
-  bool CheckHash(const PuppetType& t, const json::Value& v,
-                 const Node& node) {
+  bool CheckHash(const PuppetType& t, const json::Value& v, const Node& node) {
     if (!v.is_object()) return Expects(t, v, node);
     if (!SizeOk(v.size, t.min_size, t.max_size, "Hash")) return false;
     if (t.elements.empty()) return true;
@@ -476,10 +459,9 @@ class Checker {
         if (member.key.StrEquals(m.key)) found = &member.value;
       }
       if (!found) {
-        bool optional =
-            m.key_kind == StructMember::KeyKind::kOptional ||
-            (m.key_kind == StructMember::KeyKind::kPlain &&
-             AcceptsUndef(*m.type));
+        bool optional = m.key_kind == StructMember::KeyKind::kOptional ||
+                        (m.key_kind == StructMember::KeyKind::kPlain &&
+                         AcceptsUndef(*m.type));
         if (!optional) {
           return Fail("expects a value for key '" + m.key + "'");
         }
@@ -497,9 +479,9 @@ class Checker {
       if (!declared) {
         std::size_t mark = PushKey(member.key);
         (void)mark;
-        return Fail(in_secret_ > 0 ? "unrecognized key"
-                                   : "unrecognized key '" + member.key.Str() +
-                                         "'");
+        return Fail(in_secret_ > 0
+                        ? "unrecognized key"
+                        : "unrecognized key '" + member.key.Str() + "'");
       }
     }
     return true;

@@ -16,14 +16,17 @@ std::u32string DecodeUtf8(std::string_view s) {
   std::size_t i = 0;
   while (i < s.size()) {
     auto c = static_cast<unsigned char>(s[i]);
-    int len = c < 0x80 ? 1 : (c >> 5) == 6 ? 2 : (c >> 4) == 14 ? 3
-                           : (c >> 3) == 30 ? 4 : 0;
+    int len = c < 0x80         ? 1
+              : (c >> 5) == 6  ? 2
+              : (c >> 4) == 14 ? 3
+              : (c >> 3) == 30 ? 4
+                               : 0;
     if (len == 0 || i + static_cast<std::size_t>(len) > s.size()) {
       out.push_back(0xFFFD);
       ++i;
       continue;
     }
-    char32_t cp = len == 1 ? c
+    char32_t cp = len == 1   ? c
                   : len == 2 ? (c & 0x1Fu)
                   : len == 3 ? (c & 0x0Fu)
                              : (c & 0x07u);
@@ -56,10 +59,9 @@ char32_t FoldAscii(char32_t c) {
 using Ranges = std::vector<Regex::Range>;
 
 Ranges Complement(Ranges r) {
-  std::sort(r.begin(), r.end(),
-            [](const Regex::Range& a, const Regex::Range& b) {
-              return a.lo < b.lo;
-            });
+  std::sort(
+      r.begin(), r.end(),
+      [](const Regex::Range& a, const Regex::Range& b) { return a.lo < b.lo; });
   Ranges out;
   char32_t next = 0;
   for (const Regex::Range& x : r) {
@@ -73,8 +75,17 @@ Ranges Complement(Ranges r) {
 // The AST the parser builds before code generation.
 struct Node {
   enum Kind {
-    kEmpty, kChar, kAny, kClass, kGroup, kConcat, kAlt, kRepeat, kAssert,
-    kBackref, kLook
+    kEmpty,
+    kChar,
+    kAny,
+    kClass,
+    kGroup,
+    kConcat,
+    kAlt,
+    kRepeat,
+    kAssert,
+    kBackref,
+    kLook
   } kind = kEmpty;
   char32_t ch = 0;
   std::uint32_t index = 0;  // class, group (0 = non-capturing), assert
@@ -123,8 +134,7 @@ class RegexCompiler {
 
   char32_t NextCodePoint() {
     auto c = static_cast<unsigned char>(pattern_[pos_]);
-    std::size_t len = c < 0x80 ? 1 : (c >> 5) == 6 ? 2 : (c >> 4) == 14 ? 3
-                                                                        : 4;
+    std::size_t len = c < 0x80 ? 1 : (c >> 5) == 6 ? 2 : (c >> 4) == 14 ? 3 : 4;
     len = std::min(len, pattern_.size() - pos_);
     std::u32string cp = DecodeUtf8(pattern_.substr(pos_, len));
     pos_ += len;
@@ -317,14 +327,38 @@ class RegexCompiler {
       return braced ? n > 0 : n == count;
     };
     switch (c) {
-      case 'n': ++pos_; *out = '\n'; return true;
-      case 't': ++pos_; *out = '\t'; return true;
-      case 'r': ++pos_; *out = '\r'; return true;
-      case 'f': ++pos_; *out = '\f'; return true;
-      case 'v': ++pos_; *out = '\v'; return true;
-      case 'a': ++pos_; *out = 7; return true;
-      case 'e': ++pos_; *out = 27; return true;
-      case '0': ++pos_; *out = 0; return true;
+      case 'n':
+        ++pos_;
+        *out = '\n';
+        return true;
+      case 't':
+        ++pos_;
+        *out = '\t';
+        return true;
+      case 'r':
+        ++pos_;
+        *out = '\r';
+        return true;
+      case 'f':
+        ++pos_;
+        *out = '\f';
+        return true;
+      case 'v':
+        ++pos_;
+        *out = '\v';
+        return true;
+      case 'a':
+        ++pos_;
+        *out = 7;
+        return true;
+      case 'e':
+        ++pos_;
+        *out = 27;
+        return true;
+      case '0':
+        ++pos_;
+        *out = 0;
+        return true;
       case 'x':
         ++pos_;
         if (Peek() == '{') {
@@ -375,8 +409,8 @@ class RegexCompiler {
       first = false;
       if (c == '[') {
         static constexpr std::pair<std::string_view, int> kPosix[] = {
-            {"[:alpha:]", 0}, {"[:digit:]", 1}, {"[:alnum:]", 2},
-            {"[:space:]", 3}, {"[:upper:]", 4}, {"[:lower:]", 5},
+            {"[:alpha:]", 0}, {"[:digit:]", 1},  {"[:alnum:]", 2},
+            {"[:space:]", 3}, {"[:upper:]", 4},  {"[:lower:]", 5},
             {"[:word:]", 6},  {"[:xdigit:]", 7}, {"[:punct:]", 8},
         };
         bool matched = false;
@@ -385,19 +419,33 @@ class RegexCompiler {
             pos_ += name.size();
             matched = true;
             switch (id) {
-              case 0: ranges.push_back({'a', 'z'});
-                      ranges.push_back({'A', 'Z'}); break;
+              case 0:
+                ranges.push_back({'a', 'z'});
+                ranges.push_back({'A', 'Z'});
+                break;
               case 1: ranges.push_back({'0', '9'}); break;
-              case 2: ranges.push_back({'a', 'z'}); ranges.push_back({'A', 'Z'});
-                      ranges.push_back({'0', '9'}); break;
-              case 3: for (auto r : Spaces()) ranges.push_back(r); break;
+              case 2:
+                ranges.push_back({'a', 'z'});
+                ranges.push_back({'A', 'Z'});
+                ranges.push_back({'0', '9'});
+                break;
+              case 3:
+                for (auto r : Spaces()) ranges.push_back(r);
+                break;
               case 4: ranges.push_back({'A', 'Z'}); break;
               case 5: ranges.push_back({'a', 'z'}); break;
-              case 6: for (auto r : Words()) ranges.push_back(r); break;
-              case 7: for (auto r : Hex()) ranges.push_back(r); break;
-              case 8: ranges.push_back({'!', '/'}); ranges.push_back({':', '@'});
-                      ranges.push_back({'[', '`'}); ranges.push_back({'{', '~'});
-                      break;
+              case 6:
+                for (auto r : Words()) ranges.push_back(r);
+                break;
+              case 7:
+                for (auto r : Hex()) ranges.push_back(r);
+                break;
+              case 8:
+                ranges.push_back({'!', '/'});
+                ranges.push_back({':', '@'});
+                ranges.push_back({'[', '`'});
+                ranges.push_back({'{', '~'});
+                break;
             }
           }
         }
@@ -490,25 +538,18 @@ class RegexCompiler {
         ++pos_;
         return group;
       }
-      case '[':
-        return ParseClass();
+      case '[': return ParseClass();
       case '.': {
         ++pos_;
         Node n;
         n.kind = Node::kAny;
         return n;
       }
-      case '^':
-        ++pos_;
-        return Assert(Regex::kLineStart);
-      case '$':
-        ++pos_;
-        return Assert(Regex::kLineEnd);
+      case '^': ++pos_; return Assert(Regex::kLineStart);
+      case '$': ++pos_; return Assert(Regex::kLineEnd);
       case '*':
       case '+':
-      case '?':
-        Fail("nothing to repeat");
-        return {};
+      case '?': Fail("nothing to repeat"); return {};
       case '\\': {
         ++pos_;
         if (AtEnd()) {
@@ -547,8 +588,7 @@ class RegexCompiler {
         }
         return CharNode(ch);
       }
-      default:
-        return CharNode(NextCodePoint());
+      default: return CharNode(NextCodePoint());
     }
   }
 
@@ -570,23 +610,14 @@ class RegexCompiler {
   void Emit(const Node& n) {
     if (re_.program_.size() > kMaxProgram) return;
     switch (n.kind) {
-      case Node::kEmpty:
-        return;
-      case Node::kChar:
-        Add({Regex::Op::kChar, n.ch});
-        return;
+      case Node::kEmpty: return;
+      case Node::kChar: Add({Regex::Op::kChar, n.ch}); return;
       case Node::kAny:
         Add({dot_all_ ? Regex::Op::kAnyNewline : Regex::Op::kAny});
         return;
-      case Node::kClass:
-        Add({Regex::Op::kClass, n.index});
-        return;
-      case Node::kAssert:
-        Add({Regex::Op::kAssert, n.index});
-        return;
-      case Node::kBackref:
-        Add({Regex::Op::kBackref, n.index});
-        return;
+      case Node::kClass: Add({Regex::Op::kClass, n.index}); return;
+      case Node::kAssert: Add({Regex::Op::kAssert, n.index}); return;
+      case Node::kBackref: Add({Regex::Op::kBackref, n.index}); return;
       case Node::kConcat:
         for (const Node& c : n.children) Emit(c);
         return;
@@ -717,8 +748,7 @@ bool Regex::ClassHas(const Class& c, char32_t ch) const {
 }
 
 bool Regex::Run(const std::u32string& s, std::size_t start, std::size_t pc,
-                std::size_t* steps, std::size_t* end,
-                Scratch* scratch) const {
+                std::size_t* steps, std::size_t* end, Scratch* scratch) const {
   constexpr std::size_t kUnset = static_cast<std::size_t>(-1);
   std::vector<std::size_t>& caps = scratch->caps;
   std::vector<std::size_t>& marks = scratch->marks;
@@ -763,17 +793,14 @@ bool Regex::Run(const std::u32string& s, std::size_t start, std::size_t pc,
         stack.push_back({inst.b, sp, -1, 0});
         pc = inst.a;
         break;
-      case Op::kJmp:
-        pc = inst.a;
-        break;
+      case Op::kJmp: pc = inst.a; break;
       case Op::kSave:
         stack.push_back({0, 0, static_cast<int>(inst.a), caps[inst.a]});
         caps[inst.a] = sp;
         ++pc;
         break;
       case Op::kMark:
-        stack.push_back({0, 0, -static_cast<int>(inst.a) - 2,
-                         marks[inst.a]});
+        stack.push_back({0, 0, -static_cast<int>(inst.a) - 2, marks[inst.a]});
         marks[inst.a] = sp;
         ++pc;
         break;
@@ -841,9 +868,7 @@ bool Regex::Run(const std::u32string& s, std::size_t start, std::size_t pc,
         }
         break;
       }
-      case Op::kMatch:
-        *end = sp;
-        return true;
+      case Op::kMatch: *end = sp; return true;
     }
     if (!fail) continue;
     // Backtrack: undo saves and marks until a branch is found.

@@ -48,23 +48,28 @@ class Regex {
   static constexpr std::size_t kStepBudget = 200000;
 
   enum class Op : std::uint8_t {
-    kChar,         ///< a: code point
-    kAny,          ///< any code point but "\n"
-    kAnyNewline,   ///< any code point
-    kClass,        ///< a: class index
-    kSplit,        ///< try a first, then b
-    kJmp,          ///< a
-    kSave,         ///< a: capture slot
-    kMark,         ///< a: progress register (loop entry position)
-    kProgress,     ///< fail unless the position moved past register a
-    kAssert,       ///< a: AssertKind
-    kBackref,      ///< a: group number
-    kLook,         ///< a: program start, b: 1 = negative lookahead
+    kChar,        ///< a: code point
+    kAny,         ///< any code point but "\n"
+    kAnyNewline,  ///< any code point
+    kClass,       ///< a: class index
+    kSplit,       ///< try a first, then b
+    kJmp,         ///< a
+    kSave,        ///< a: capture slot
+    kMark,        ///< a: progress register (loop entry position)
+    kProgress,    ///< fail unless the position moved past register a
+    kAssert,      ///< a: AssertKind
+    kBackref,     ///< a: group number
+    kLook,        ///< a: program start, b: 1 = negative lookahead
     kMatch,
   };
   enum AssertKind : std::uint32_t {
-    kLineStart, kLineEnd, kStringStart, kStringEnd, kStringEndNewline,
-    kWordBoundary, kNotWordBoundary,
+    kLineStart,
+    kLineEnd,
+    kStringStart,
+    kStringEnd,
+    kStringEndNewline,
+    kWordBoundary,
+    kNotWordBoundary,
   };
   struct Inst {
     Op op;

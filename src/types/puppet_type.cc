@@ -18,8 +18,17 @@ constexpr int kMaxDepth = 64;
 
 // One parameter between the brackets.
 struct Param {
-  enum class K { kType, kInteger, kFloat, kDefault, kString, kRegex, kHash,
-                 kBool, kUndef };
+  enum class K {
+    kType,
+    kInteger,
+    kFloat,
+    kDefault,
+    kString,
+    kRegex,
+    kHash,
+    kBool,
+    kUndef
+  };
   K k = K::kType;
   std::size_t offset = 0;
   TypePtr type;
@@ -61,8 +70,8 @@ class Parser {
 
   void SkipSpace() {
     while (pos_ < text_.size() &&
-           (text_[pos_] == ' ' || text_[pos_] == '\t' ||
-            text_[pos_] == '\n' || text_[pos_] == '\r')) {
+           (text_[pos_] == ' ' || text_[pos_] == '\t' || text_[pos_] == '\n' ||
+            text_[pos_] == '\r')) {
       ++pos_;
     }
   }
@@ -104,12 +113,11 @@ class Parser {
             case 't': out->push_back('\t'); break;
             case 'r': out->push_back('\r'); break;
             case 's': out->push_back(' '); break;
-            case '"': case '\\': case '\'': case '$':
-              out->push_back(e);
-              break;
-            default:
-              out->push_back('\\');
-              out->push_back(e);
+            case '"':
+            case '\\':
+            case '\'':
+            case '$': out->push_back(e); break;
+            default: out->push_back('\\'); out->push_back(e);
           }
         }
       } else {
@@ -166,8 +174,7 @@ class Parser {
       bool is_float = false;
       while (pos_ < text_.size() &&
              ((text_[pos_] >= '0' && text_[pos_] <= '9') ||
-              text_[pos_] == '.' || text_[pos_] == 'e' ||
-              text_[pos_] == 'E' ||
+              text_[pos_] == '.' || text_[pos_] == 'e' || text_[pos_] == 'E' ||
               ((text_[pos_] == '-' || text_[pos_] == '+') &&
                (text_[pos_ - 1] == 'e' || text_[pos_ - 1] == 'E')))) {
         if (text_[pos_] == '.' || text_[pos_] == 'e' || text_[pos_] == 'E') {
@@ -319,8 +326,7 @@ class Parser {
     return p.k == Param::K::kInteger || p.k == Param::K::kDefault;
   }
 
-  bool NumberRange(const std::vector<Param>& params, Kind kind,
-                   PuppetType* t) {
+  bool NumberRange(const std::vector<Param>& params, Kind kind, PuppetType* t) {
     if (params.size() > 2) {
       FailAt(params[2].offset, "too many parameters");
       return false;
@@ -365,8 +371,7 @@ class Parser {
     std::size_t at = 0;
     if (!re->Compile(source, "", &error, &at)) {
       // The offset of a regexp literal's content is after its '/'.
-      FailAt(p.offset + 1 + at,
-             "bad regular expression: " + error);
+      FailAt(p.offset + 1 + at, "bad regular expression: " + error);
       return false;
     }
     t->patterns.push_back({std::move(source), std::move(re)});
@@ -385,18 +390,30 @@ class Parser {
   bool Build(std::string_view name, std::size_t at, bool bracket,
              const std::vector<Param>& params, PuppetType* t) {
     static constexpr std::pair<std::string_view, Kind> kNames[] = {
-        {"Any", Kind::kAny},           {"Unit", Kind::kUnit},
-        {"Undef", Kind::kUndef},       {"Default", Kind::kDefault},
-        {"Scalar", Kind::kScalar},     {"ScalarData", Kind::kScalarData},
-        {"Data", Kind::kData},         {"Numeric", Kind::kNumeric},
-        {"Integer", Kind::kInteger},   {"Float", Kind::kFloat},
-        {"String", Kind::kString},     {"Enum", Kind::kEnum},
-        {"Pattern", Kind::kPattern},   {"Boolean", Kind::kBoolean},
-        {"Array", Kind::kArray},       {"Hash", Kind::kHash},
-        {"Tuple", Kind::kTuple},       {"Struct", Kind::kStruct},
-        {"Collection", Kind::kCollection}, {"Optional", Kind::kOptional},
-        {"NotUndef", Kind::kNotUndef}, {"Variant", Kind::kVariant},
-        {"Callable", Kind::kCallable}, {"Sensitive", Kind::kSensitive},
+        {"Any", Kind::kAny},
+        {"Unit", Kind::kUnit},
+        {"Undef", Kind::kUndef},
+        {"Default", Kind::kDefault},
+        {"Scalar", Kind::kScalar},
+        {"ScalarData", Kind::kScalarData},
+        {"Data", Kind::kData},
+        {"Numeric", Kind::kNumeric},
+        {"Integer", Kind::kInteger},
+        {"Float", Kind::kFloat},
+        {"String", Kind::kString},
+        {"Enum", Kind::kEnum},
+        {"Pattern", Kind::kPattern},
+        {"Boolean", Kind::kBoolean},
+        {"Array", Kind::kArray},
+        {"Hash", Kind::kHash},
+        {"Tuple", Kind::kTuple},
+        {"Struct", Kind::kStruct},
+        {"Collection", Kind::kCollection},
+        {"Optional", Kind::kOptional},
+        {"NotUndef", Kind::kNotUndef},
+        {"Variant", Kind::kVariant},
+        {"Callable", Kind::kCallable},
+        {"Sensitive", Kind::kSensitive},
         {"Regexp", Kind::kRegexp},
     };
     bool known = false;
@@ -417,12 +434,10 @@ class Parser {
       case Kind::kDefault:
       case Kind::kScalar:
       case Kind::kScalarData:
-      case Kind::kData:
-        return NoParams(at, bracket, params);
+      case Kind::kData: return NoParams(at, bracket, params);
       case Kind::kNumeric:
       case Kind::kInteger:
-      case Kind::kFloat:
-        return NumberRange(params, t->kind, t);
+      case Kind::kFloat: return NumberRange(params, t->kind, t);
       case Kind::kString:
         if (!params.empty() && params[0].k == Param::K::kType &&
             params[0].type->kind == Kind::kInteger) {
@@ -446,8 +461,9 @@ class Parser {
                      i > 0) {
             t->case_insensitive = p.boolean;
           } else {
-            FailAt(p.offset, "an Enum takes strings (and a final true for "
-                             "case-insensitive matching)");
+            FailAt(p.offset,
+                   "an Enum takes strings (and a final true for "
+                   "case-insensitive matching)");
             return false;
           }
         }
@@ -546,8 +562,9 @@ class Parser {
                              ? StructMember::KeyKind::kOptional
                              : StructMember::KeyKind::kNotUndef;
           } else {
-            FailAt(k.offset, "a Struct key is a string, Optional['key'] or "
-                             "NotUndef['key']");
+            FailAt(k.offset,
+                   "a Struct key is a string, Optional['key'] or "
+                   "NotUndef['key']");
             return false;
           }
           if (h.values[i].k != Param::K::kType) {
@@ -623,8 +640,7 @@ bool RangeWithin(const PuppetType& outer, const PuppetType& inner) {
 }
 
 bool SizeWithin(std::int64_t outer_min, std::optional<std::int64_t> outer_max,
-                std::int64_t inner_min,
-                std::optional<std::int64_t> inner_max) {
+                std::int64_t inner_min, std::optional<std::int64_t> inner_max) {
   if (inner_min < outer_min) return false;
   if (outer_max && (!inner_max || *inner_max > *outer_max)) return false;
   return true;
@@ -699,8 +715,7 @@ bool StringMatches(const PuppetType& t, std::string_view s) {
         if (p.regex->Search(s) == Regex::Match::kYes) return true;
       }
       return false;
-    default:
-      return false;
+    default: return false;
   }
 }
 
@@ -709,9 +724,8 @@ bool IsStringish(Kind k) {
 }
 
 bool ScalarDataKind(Kind k) {
-  return k == Kind::kScalarData || k == Kind::kNumeric ||
-         k == Kind::kInteger || k == Kind::kFloat || IsStringish(k) ||
-         k == Kind::kBoolean;
+  return k == Kind::kScalarData || k == Kind::kNumeric || k == Kind::kInteger ||
+         k == Kind::kFloat || IsStringish(k) || k == Kind::kBoolean;
 }
 
 bool Sub(const PuppetType& t, const PuppetType& o) {
@@ -742,17 +756,13 @@ bool Sub(const PuppetType& t, const PuppetType& o) {
                                   : SubOrAny(t.elements, *o.elements[0]);
       }
       return !Sub(o, UndefType()) && SubOrAny(t.elements, o);
-    case Kind::kUndef:
-      return o.kind == Kind::kUndef;
-    case Kind::kDefault:
-      return o.kind == Kind::kDefault;
+    case Kind::kUndef: return o.kind == Kind::kUndef;
+    case Kind::kDefault: return o.kind == Kind::kDefault;
     case Kind::kData:
       switch (o.kind) {
         case Kind::kData:
-        case Kind::kUndef:
-          return true;
-        case Kind::kArray:
-          return !o.elements.empty() && Sub(t, *o.elements[0]);
+        case Kind::kUndef: return true;
+        case Kind::kArray: return !o.elements.empty() && Sub(t, *o.elements[0]);
         case Kind::kHash:
           if (o.elements.empty()) return false;
           return Sub(StringType(), *o.elements[0]) && Sub(t, *o.elements[1]);
@@ -769,21 +779,18 @@ bool Sub(const PuppetType& t, const PuppetType& o) {
         case Kind::kOptional:
         case Kind::kNotUndef:
           return !o.elements.empty() && Sub(t, *o.elements[0]);
-        default:
-          return ScalarDataKind(o.kind);
+        default: return ScalarDataKind(o.kind);
       }
     case Kind::kScalar:
       return o.kind == Kind::kScalar || o.kind == Kind::kRegexp ||
              ScalarDataKind(o.kind);
-    case Kind::kScalarData:
-      return ScalarDataKind(o.kind);
+    case Kind::kScalarData: return ScalarDataKind(o.kind);
     case Kind::kNumeric:
       return (o.kind == Kind::kNumeric || o.kind == Kind::kInteger ||
               o.kind == Kind::kFloat) &&
              RangeWithin(t, o);
     case Kind::kInteger:
-    case Kind::kFloat:
-      return o.kind == t.kind && RangeWithin(t, o);
+    case Kind::kFloat: return o.kind == t.kind && RangeWithin(t, o);
     case Kind::kString:
       if (o.kind == Kind::kString) {
         if (t.value) return o.value && *o.value == *t.value;
@@ -839,8 +846,7 @@ bool Sub(const PuppetType& t, const PuppetType& o) {
     case Kind::kBoolean:
       return o.kind == Kind::kBoolean &&
              (!t.boolean || (o.boolean && *o.boolean == *t.boolean));
-    case Kind::kRegexp:
-      return o.kind == Kind::kRegexp;
+    case Kind::kRegexp: return o.kind == Kind::kRegexp;
     case Kind::kArray: {
       const PuppetType& te = t.elements.empty() ? AnyType() : *t.elements[0];
       if (o.kind == Kind::kArray) {
@@ -869,13 +875,10 @@ bool Sub(const PuppetType& t, const PuppetType& o) {
         TupleSize(o, &olo, &ohi);
         if (!SizeWithin(lo, hi, olo, ohi)) return false;
         std::size_t n = std::max(t.elements.size(), o.elements.size());
-        for (std::size_t i = 0; i < n && !t.elements.empty() &&
-                                !o.elements.empty();
-             ++i) {
-          const PuppetType& a =
-              *t.elements[std::min(i, t.elements.size() - 1)];
-          const PuppetType& b =
-              *o.elements[std::min(i, o.elements.size() - 1)];
+        for (std::size_t i = 0;
+             i < n && !t.elements.empty() && !o.elements.empty(); ++i) {
+          const PuppetType& a = *t.elements[std::min(i, t.elements.size() - 1)];
+          const PuppetType& b = *o.elements[std::min(i, o.elements.size() - 1)];
           if (!Sub(a, b)) return false;
         }
         return true;
@@ -908,10 +911,9 @@ bool Sub(const PuppetType& t, const PuppetType& o) {
           key.kind = Kind::kString;
           key.value = m.key;
           if (!Sub(tk, key) || !Sub(tv, *m.type)) return false;
-          bool optional =
-              m.key_kind == StructMember::KeyKind::kOptional ||
-              (m.key_kind == StructMember::KeyKind::kPlain &&
-               Sub(*m.type, UndefType()));
+          bool optional = m.key_kind == StructMember::KeyKind::kOptional ||
+                          (m.key_kind == StructMember::KeyKind::kPlain &&
+                           Sub(*m.type, UndefType()));
           if (!optional) ++required;
         }
         return SizeWithin(t.min_size, t.max_size, required,
@@ -931,10 +933,9 @@ bool Sub(const PuppetType& t, const PuppetType& o) {
           for (const StructMember& n : o.members) {
             if (n.key == m.key) other = &n;
           }
-          bool optional =
-              m.key_kind == StructMember::KeyKind::kOptional ||
-              (m.key_kind == StructMember::KeyKind::kPlain &&
-               Sub(*m.type, UndefType()));
+          bool optional = m.key_kind == StructMember::KeyKind::kOptional ||
+                          (m.key_kind == StructMember::KeyKind::kPlain &&
+                           Sub(*m.type, UndefType()));
           if (!other) {
             if (!optional) return false;
             continue;
@@ -949,10 +950,9 @@ bool Sub(const PuppetType& t, const PuppetType& o) {
         // and value types fit every member (the §7.4 quirk).
         std::int64_t required = 0;
         for (const StructMember& m : t.members) {
-          bool optional =
-              m.key_kind == StructMember::KeyKind::kOptional ||
-              (m.key_kind == StructMember::KeyKind::kPlain &&
-               Sub(*m.type, UndefType()));
+          bool optional = m.key_kind == StructMember::KeyKind::kOptional ||
+                          (m.key_kind == StructMember::KeyKind::kPlain &&
+                           Sub(*m.type, UndefType()));
           if (!optional) ++required;
         }
         if (!o.max_size || o.min_size < required ||
@@ -997,16 +997,13 @@ bool Sub(const PuppetType& t, const PuppetType& o) {
         if (!Sub(*o.elements[i], *t.elements[i])) return false;
       }
       return true;
-    default:
-      return false;
+    default: return false;
   }
 }
 
 }  // namespace
 
-Result<TypePtr> ParseType(std::string_view text) {
-  return Parser(text).Run();
-}
+Result<TypePtr> ParseType(std::string_view text) { return Parser(text).Run(); }
 
 bool IsAssignable(const PuppetType& type, const PuppetType& other) {
   return Sub(type, other);

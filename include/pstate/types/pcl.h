@@ -40,11 +40,11 @@ namespace pcl {
 enum class ConversionKind { kNone = 0, kUnsafe = 1, kSafe = 2 };
 
 enum class Kind {
-  kAny,      ///< `any` (the model's DynamicType)
-  kNone,     ///< the type of null
+  kAny,   ///< `any` (the model's DynamicType)
+  kNone,  ///< the type of null
   kString,
-  kNumber,   ///< arbitrary precision
-  kInt,      ///< 32-bit integers
+  kNumber,  ///< arbitrary precision
+  kInt,     ///< 32-bit integers
   kBool,
   kAsset,    ///< opaque (pkg/codegen/pcl/type.go)
   kArchive,  ///< opaque
@@ -57,7 +57,7 @@ enum class Kind {
   kOutput,
   kPromise,
   kEnum,
-  kConst,    ///< a literal's type (only from TypeOfValue, never parsed)
+  kConst,  ///< a literal's type (only from TypeOfValue, never parsed)
 };
 
 /// A literal: an enum member or a ConstType's value.

@@ -32,7 +32,8 @@ std::string Expand(std::string text) {
 }
 
 std::string Secret(std::string_view inner_json) {
-  std::string out = "{SIG:\"1b47061264138c4ac30d75fd1eb44270\",\"plaintext\":\"";
+  std::string out =
+      "{SIG:\"1b47061264138c4ac30d75fd1eb44270\",\"plaintext\":\"";
   for (char c : inner_json) {
     if (c == '"' || c == '\\') out += '\\';
     out += c;
@@ -59,9 +60,7 @@ class PclTest : public ::testing::Test {
     return t.ok() ? *t : pcl::Primitive(pcl::Kind::kAny);
   }
 
-  TypePtr V(const std::string& value) {
-    return pcl::TypeOfValue(Parse(value));
-  }
+  TypePtr V(const std::string& value) { return pcl::TypeOfValue(Parse(value)); }
 
   Verdict Check(std::string_view type, const std::string& value) {
     const json::Value& v = Parse(value);
@@ -129,7 +128,8 @@ TEST_F(PclTest, ParsesEveryConstructor) {
   EXPECT_EQ(T("Archive")->text, "Archive");
   EXPECT_EQ(T("none")->text, "none");
   EXPECT_EQ(T("any")->text, "any");
-  EXPECT_EQ(T("enum(string: \"a\", \"b\")")->text, "enum(string: \"a\", \"b\")");
+  EXPECT_EQ(T("enum(string: \"a\", \"b\")")->text,
+            "enum(string: \"a\", \"b\")");
   EXPECT_EQ(T("enum(int: 1, 2)")->kind, pcl::Kind::kEnum);
   EXPECT_EQ(T("object({\"x-y\" = string})")->properties[0].first, "x-y");
   EXPECT_EQ(T("object({\n  a = string,\n  b = int,\n})")->properties.size(),
@@ -181,7 +181,7 @@ TEST_F(PclTest, TypeOfValue) {
   EXPECT_EQ(V("null")->text, "none");
   EXPECT_EQ(V("true")->elements[0]->text, "bool");
   EXPECT_EQ(V("42")->elements[0]->text, "int");
-  EXPECT_EQ(V("1.0")->elements[0]->text, "int");   // exact integer
+  EXPECT_EQ(V("1.0")->elements[0]->text, "int");  // exact integer
   EXPECT_EQ(V("1e3")->elements[0]->text, "int");
   EXPECT_EQ(V("2147483647")->elements[0]->text, "int");
   EXPECT_EQ(V("-2147483648")->elements[0]->text, "int");
@@ -190,11 +190,10 @@ TEST_F(PclTest, TypeOfValue) {
   EXPECT_EQ(V("\"s\"")->elements[0]->text, "string");
   EXPECT_EQ(V("[1, \"a\"]")->kind, pcl::Kind::kTuple);
   EXPECT_EQ(V("{\"a\": 1}")->kind, pcl::Kind::kObject);
-  EXPECT_EQ(V("{SIG:\"c44067f5952c0a294b673a41bacd8c17\",\"text\":\"x\"}")
-                ->text,
-            "Asset");
-  EXPECT_EQ(V("{SIG:\"0def7320c3a5731c473e5ecbe6d01bc7\",\"assets\":{}}")
-                ->text,
+  EXPECT_EQ(
+      V("{SIG:\"c44067f5952c0a294b673a41bacd8c17\",\"text\":\"x\"}")->text,
+      "Asset");
+  EXPECT_EQ(V("{SIG:\"0def7320c3a5731c473e5ecbe6d01bc7\",\"assets\":{}}")->text,
             "Archive");
   TypePtr secret = V(Secret("\"x\""));
   ASSERT_EQ(secret->kind, pcl::Kind::kOutput);
@@ -282,8 +281,7 @@ TEST_F(PclTest, UnionOutputPromiseEnumConstTable) {
   EXPECT_EQ(Kind("union(int, bool)", T("string")), ConversionKind::kUnsafe);
   EXPECT_EQ(Kind("union(Asset, bool)", T("number")), ConversionKind::kNone);
   EXPECT_EQ(Kind("output(int)", T("output(int)")), ConversionKind::kSafe);
-  EXPECT_EQ(Kind("output(int)", T("promise(string)")),
-            ConversionKind::kUnsafe);
+  EXPECT_EQ(Kind("output(int)", T("promise(string)")), ConversionKind::kUnsafe);
   EXPECT_EQ(Kind("output(number)", T("int")), ConversionKind::kSafe);
   EXPECT_EQ(Kind("promise(int)", T("promise(int)")), ConversionKind::kSafe);
   EXPECT_EQ(Kind("promise(int)", T("int")), ConversionKind::kSafe);
@@ -304,7 +302,8 @@ TEST_F(PclTest, UnionOutputPromiseEnumConstTable) {
   EXPECT_EQ(pcl::ConversionFrom(*c, *c), ConversionKind::kSafe);
 }
 
-// --- §4.4 results --------------------------------------------------------------
+// --- §4.4 results
+// --------------------------------------------------------------
 
 TEST_F(PclTest, Primitives) {
   ExpectOk("string", "\"x\"");
@@ -553,15 +552,16 @@ TEST_F(PclTest, AnyStillRejectsMalformedInsideSecrets) {
   EXPECT_NE(r.message.find("inside a secret"), std::string::npos);
 }
 
-// --- §4.5 assignability -------------------------------------------------------
+// --- §4.5 assignability
+// -------------------------------------------------------
 
 TEST_F(PclTest, Assignability) {
   auto A = [&](std::string_view d, const TypePtr& s) {
     return pcl::AssignableFrom(*T(d), *s);
   };
   EXPECT_TRUE(A("any", T("list(int)")));
-  EXPECT_TRUE(A("int", V("5")));         // const uses its type
-  EXPECT_FALSE(A("number", T("int")));   // stricter than conversion
+  EXPECT_TRUE(A("int", V("5")));        // const uses its type
+  EXPECT_FALSE(A("number", T("int")));  // stricter than conversion
   EXPECT_FALSE(A("string", T("int")));
   EXPECT_TRUE(A("list(int)", T("list(int)")));
   EXPECT_TRUE(A("list(int)", V("[1, 2]")));
@@ -586,7 +586,8 @@ TEST_F(PclTest, Assignability) {
   EXPECT_FALSE(A("enum(int: 1)", T("int")));
 }
 
-// --- §4.7 unification ---------------------------------------------------------
+// --- §4.7 unification
+// ---------------------------------------------------------
 
 TEST_F(PclTest, Unification) {
   auto U = [&](std::string_view a, std::string_view b) {
@@ -620,8 +621,7 @@ TEST_F(PclTest, Unification) {
   EXPECT_EQ(U("set(string)", "list(string)").type->kind, pcl::Kind::kList);
   EXPECT_EQ(U("set(int)", "set(int)").type->text, "set(int)");
   EXPECT_EQ(pcl::Unify(T("list(int)"), V("[1, 2]")).type->text, "list(int)");
-  EXPECT_EQ(pcl::Unify(T("map(int)"), V("{\"a\": 1}")).type->text,
-            "map(int)");
+  EXPECT_EQ(pcl::Unify(T("map(int)"), V("{\"a\": 1}")).type->text, "map(int)");
   // Tuples of different lengths: extra positions become optional.
   u = pcl::Unify(T("tuple([int, string])"), T("tuple([int])"));
   EXPECT_EQ(u.type->text, "tuple([int, union(none, string)])");

@@ -26,7 +26,8 @@ std::string Expand(std::string text) {
 }
 
 std::string Secret(std::string_view inner_json) {
-  std::string out = "{SIG:\"1b47061264138c4ac30d75fd1eb44270\",\"plaintext\":\"";
+  std::string out =
+      "{SIG:\"1b47061264138c4ac30d75fd1eb44270\",\"plaintext\":\"";
   for (char c : inner_json) {
     if (c == '"' || c == '\\') out += '\\';
     out += c;
@@ -80,9 +81,9 @@ class PuppetTest : public ::testing::Test {
     Result<puppet::TypePtr> t = puppet::ParseType(type);
     ASSERT_FALSE(t.ok()) << type;
     EXPECT_EQ(t.status().code(), Errc::kSyntax);
-    EXPECT_NE(t.status().message().find("at offset " + std::to_string(offset) +
-                                        " "),
-              std::string::npos)
+    EXPECT_NE(
+        t.status().message().find("at offset " + std::to_string(offset) + " "),
+        std::string::npos)
         << type << ": " << t.status().message();
   }
   bool A(std::string_view a, std::string_view b) {
@@ -180,7 +181,7 @@ TEST_F(PuppetTest, Strings) {
   Ok("String", "\"\"");
   Ok("String[1]", "\"a\"");  // at least one character (§9.10)
   Err("String[1]", "\"\"", "", "at least 1");
-  Ok("String[1, 1]", "\"\\ud83d\\ude00\"");   // one code point
+  Ok("String[1, 1]", "\"\\ud83d\\ude00\"");              // one code point
   Err("String[1, 1]", "\"e\\u0301\"", "", "at most 1");  // two
   Err("String", "1", "", "expects String, got Integer");
   Err("String", "null", "", "got Undef");
@@ -188,7 +189,7 @@ TEST_F(PuppetTest, Strings) {
   Err("Enum['a', 'b']", "\"c\"", "", "expects a match for Enum['a', 'b']");
   Err("Enum['a']", "\"A\"");
   Ok("Enum['a', true]", "\"A\"");  // casecmp
-  Err("Enum", "\"a\"");  // no values: matches nothing (§9.10)
+  Err("Enum", "\"a\"");            // no values: matches nothing (§9.10)
   Ok("Optional['abc']", "\"abc\"");
   Err("Optional['abc']", "\"abd\"");
   Ok("Optional['abc']", "null");
@@ -218,15 +219,15 @@ TEST_F(PuppetTest, Patterns) {
 
 TEST_F(PuppetTest, RegexSemantics) {
   Ok("Pattern[/a.c/]", "\"xabcx\"");
-  Err("Pattern[/a.c/]", "\"a\\nc\"");      // . does not match a newline
-  Ok("Pattern[/(?m)a.c/]", "\"a\\nc\"");   // Ruby's m: dot matches newline
+  Err("Pattern[/a.c/]", "\"a\\nc\"");     // . does not match a newline
+  Ok("Pattern[/(?m)a.c/]", "\"a\\nc\"");  // Ruby's m: dot matches newline
   Ok("Pattern[/^\\d{2,3}$/]", "\"12\"");
   Err("Pattern[/^\\d{2,3}$/]", "\"1234\"");
   Err("Pattern[/[^a-c]/]", "\"abc\"");
   Ok("Pattern[/[^a-c]/]", "\"abcd\"");
-  Ok("Pattern[/a$/]", "\"a\\nb\"");         // $ is a line anchor
+  Ok("Pattern[/a$/]", "\"a\\nb\"");  // $ is a line anchor
   Ok("Pattern[/a\\Z/]", "\"a\\n\"");
-  Ok("Pattern[/(a*)*$/]", "\"b\"");          // empty loops terminate
+  Ok("Pattern[/(a*)*$/]", "\"b\"");  // empty loops terminate
   Ok("Pattern[/\u00e9+/]", "\"\u00e9\u00e9\"");
   Ok("Pattern[/x{1,}?y/]", "\"xxy\"");
   Ok("Pattern[/[[:alpha:]]+[[:digit:]]/]", "\"ab1\"");
@@ -292,13 +293,12 @@ TEST_F(PuppetTest, Structs) {
   const std::string_view t = "Struct[{a => String, b => Optional[Integer]}]";
   Ok(t, "{\"a\": \"x\"}");  // b may be missing: its type accepts undef
   Ok(t, "{\"a\": \"x\", \"b\": null}");
-  Err(t, "{\"b\": 1}", "", "expects a value for key 'a'");  // §8
+  Err(t, "{\"b\": 1}", "", "expects a value for key 'a'");           // §8
   Err(t, "{\"a\": \"x\", \"c\": 1}", "/c", "unrecognized key 'c'");  // §8
   Err(t, "{\"a\": 1}", "/a", "expects String");
   Ok("Struct[{Optional['a'] => String}]", "{}");
   Err("Struct[{Optional['a'] => String}]", "{\"a\": null}", "/a");
-  Err("Struct[{NotUndef['a'] => Optional[String]}]", "{}", "",
-      "key 'a'");
+  Err("Struct[{NotUndef['a'] => Optional[String]}]", "{}", "", "key 'a'");
   Ok("Struct[{NotUndef['a'] => Optional[String]}]", "{\"a\": null}");
   Err("Struct[{a => String}]", "[]", "", "expects Struct");
 }
@@ -328,8 +328,7 @@ TEST_F(PuppetTest, ErrorsInsideSecretsDoNotQuoteThePlaintext) {
   Verdict r = Check("Sensitive[Enum['a']]", Secret("\"hunter2\""));
   EXPECT_EQ(r.outcome, Outcome::kError);
   EXPECT_EQ(r.message.find("hunter2"), std::string::npos) << r.message;
-  r = Check("Sensitive[Struct[{a => Integer}]]",
-            Secret("{\"hunter2\": 1}"));
+  r = Check("Sensitive[Struct[{a => Integer}]]", Secret("{\"hunter2\": 1}"));
   EXPECT_EQ(r.outcome, Outcome::kError);
   EXPECT_EQ(r.message.find("hunter2"), std::string::npos) << r.message;
   EXPECT_EQ(r.pointer.find("hunter2"), std::string::npos) << r.pointer;
@@ -344,8 +343,7 @@ TEST_F(PuppetTest, StateEncodingsArePlainHashes) {
   Err("String", asset, "", "got Hash");  // §8
   Ok("Hash[String, String]", asset);
   Ok("Hash", "{SIG:\"5cf8f73096256a8f31e491e813e4eb8e\",\"urn\":\"u\"}");
-  Err("Any",
-      "{SIG:\"d0e6a833031e9bbcd3f4e8bde6ca49a4\"}", "",
+  Err("Any", "{SIG:\"d0e6a833031e9bbcd3f4e8bde6ca49a4\"}", "",
       "unrecognized signature");
 }
 
@@ -357,7 +355,8 @@ TEST_F(PuppetTest, UnknownsAreOk) {  // §1.4, §9.11 (a pstate rule)
   Ok("Array[Integer]", "[1, " + std::string(kUnknown) + "]");
 }
 
-// --- §7.4 assignability --------------------------------------------------------
+// --- §7.4 assignability
+// --------------------------------------------------------
 
 TEST_F(PuppetTest, Assignability) {
   EXPECT_TRUE(A("Integer[0, 10]", "Integer[2, 5]"));
