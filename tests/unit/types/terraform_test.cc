@@ -237,6 +237,23 @@ TEST_F(TerraformTest, NestedDefaults) {
       "{}", R"({"list":[]})");
 }
 
+TEST_F(TerraformTest, DefaultListsAreFilledAndUnifiedAgain) {
+  // The default is converted to list(object) when parsed; applying it fills
+  // the elements' own defaults and the list is unified again.
+  ExpectConvert(
+      "object({ l = optional(list(object({ a = optional(string, \"x\"), "
+      "b = optional(number) })), [{ b = 1 }, { a = \"y\" }]) })",
+      "{}", R"({"l":[{"a":"x","b":1},{"a":"y","b":null}]})");
+}
+
+TEST_F(TerraformTest, DefaultsReachIntoSecrets) {
+  ExpectConvert("list(object({ a = string, b = optional(number, 5) }))",
+                "[" + Secret(R"({"a":"x"})") + "]",
+                "[" + Secret(R"({"a":"x","b":5})") + "]");
+  // A present value inside a secret is kept.
+  ExpectOk("object({ b = optional(number, 5) })", Secret(R"({"b":1})"));
+}
+
 TEST_F(TerraformTest, DefaultsOfDifferentTypesAreConvertedToTheAttribute) {
   ExpectConvert(
       "object({ a = optional(string, \"hello\"), b = optional(number, "
