@@ -156,8 +156,9 @@ Target Resolve(const SchemaSet& set, std::string_view ref,
       t.error = "type '" + t.token + "' is not a JSON object";
     } else if (t.def->Find("enum")) {
       t.kind = Target::Kind::kEnum;
-    } else if (t.def->Find("properties") ||
-               (t.def->Find("type") && t.def->Find("type")->StrEquals("object"))) {
+    } else if (const json::Value* type = t.def->Find("type");
+               t.def->Find("properties") ||
+               (type && type->StrEquals("object"))) {
       t.kind = Target::Kind::kObject;
     } else {
       t.kind = Target::Kind::kToken;
@@ -511,8 +512,8 @@ class SchemaChecker {
       if (!node.secret_inner) return Outcome::kOk;
       walk_.EnterSecret();
       json::Value inner;
-      Outcome o = CheckPrimitive(name, Decode(*node.secret_inner, walk_.arena()),
-                                 &inner);
+      Outcome o = CheckPrimitive(
+          name, Decode(*node.secret_inner, walk_.arena()), &inner);
       walk_.LeaveSecret();
       if (o == Outcome::kConvert) {
         *out = MakePlaintextSecret(inner, walk_.arena());

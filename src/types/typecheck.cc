@@ -10,6 +10,7 @@
 #include "pstate/io/input.h"
 #include "pstate/json/number.h"
 #include "pstate/json/parser.h"
+#include "pstate/json/pointer.h"
 #include "pstate/json/string_codec.h"
 #include "pstate/state/reader.h"
 #include "pstate/state/signature.h"
@@ -75,53 +76,6 @@ json::Value TypeSpecFromText(System system, const std::string& text,
     }
   }
   return arena.MakeString(text);
-}
-
-// RFC 6901 resolution inside one value; the last of duplicate keys wins,
-// as in Go's decoder.
-const json::Value* ResolvePointer(const json::Value& root,
-                                  std::string_view pointer) {
-  const json::Value* v = &root;
-  while (!pointer.empty()) {
-    if (pointer[0] != '/') return nullptr;
-    pointer.remove_prefix(1);
-    std::size_t slash = pointer.find('/');
-    std::string_view raw = pointer.substr(0, slash);
-    pointer = slash == std::string_view::npos ? std::string_view()
-                                              : pointer.substr(slash);
-    std::string token;
-    for (std::size_t i = 0; i < raw.size(); ++i) {
-      if (raw[i] == '~' && i + 1 < raw.size() &&
-          (raw[i + 1] == '0' || raw[i + 1] == '1')) {
-        token.push_back(raw[i + 1] == '0' ? '~' : '/');
-        ++i;
-      } else {
-        token.push_back(raw[i]);
-      }
-    }
-    if (v->is_object()) {
-      const json::Value* found = nullptr;
-      for (const json::Member& m : v->object()) {
-        if (m.key.StrEquals(token)) found = &m.value;
-      }
-      if (!found) return nullptr;
-      v = found;
-    } else if (v->is_array()) {
-      if (token.empty() || (token.size() > 1 && token[0] == '0')) {
-        return nullptr;
-      }
-      std::size_t index = 0;
-      for (char c : token) {
-        if (c < '0' || c > '9' || index > (1u << 31)) return nullptr;
-        index = index * 10 + static_cast<std::size_t>(c - '0');
-      }
-      if (index >= v->size) return nullptr;
-      v = &v->elements[index];
-    } else {
-      return nullptr;
-    }
-  }
-  return v;
 }
 
 void AppendQuoted(std::string_view decoded, std::string* out) {
@@ -274,32 +228,7 @@ class Single {
    public:
     explicit Finder(const Single& single) : single_(single) {}
     Result<state::Flow> OnLeaf(state::Leaf& leaf, state::Context&) override {
-      if (found_) return state::Flow::kContinue;
-      const TypecheckConfig& config = single_.config_;
-      const json::Value* value = nullptr;
-      if (config.source == TypecheckConfig::Source::kStateOutput) {
-        if (leaf.role != state::Role::kResource) return state::Flow::kContinue;
-        const json::Value* type = leaf.value.Find("type");
-        if (!type || !type->StrEquals("pulumi:pulumi:Stack")) return state::Flow::kContinue;
-        const json::Value* outputs = leaf.value.Find("outputs");
-        stack_seen_ = true;
-        if (!outputs || !outputs->is_object()) return state::Flow::kContinue;
-        for (const json::Member& m : outputs->object()) {
-          if (m.key.StrEquals(config.output)) value = &m.value;
-        }
-      } else {
-        std::string_view p = config.pointer;
-        std::string_view lp = leaf.pointer;
-        if (p == lp) {
-          value = &leaf.value;
-        } else if (p.size() > lp.size() && p.starts_with(lp) &&
-                   p[lp.size()] == '/') {
-          value = ResolvePointer(leaf.value, p.substr(lp.size()));
-          if (!value) missing_ = true;
-        } else {
-          return state::Flow::kContinue;
-        }
-      }
+      const json::Value* value = Locate(leaf);
       if (!value) return state::Flow::kContinue;
       found_ = true;
       verdict_ = single_.language_->Check(*single_.type_, *value);
@@ -307,8 +236,32 @@ class Single {
       return state::Flow::kStop;
     }
 
+    // The wanted value inside this leaf, or nullptr.
+    const json::Value* Locate(const state::Leaf& leaf) {
+      const TypecheckConfig& config = single_.config_;
+      if (config.source == TypecheckConfig::Source::kStateOutput) {
+        if (leaf.role != state::Role::kResource) return nullptr;
+        const json::Value* type = leaf.value.Find("type");
+        if (!type || !type->StrEquals("pulumi:pulumi:Stack")) return nullptr;
+        stack_seen_ = true;
+        const json::Value* outputs = leaf.value.Find("outputs");
+        if (!outputs || !outputs->is_object()) return nullptr;
+        return outputs->Find(config.output);
+      }
+      std::string_view p = config.pointer;
+      std::string_view lp = leaf.pointer;
+      if (p == lp) return &leaf.value;
+      if (p.size() <= lp.size() || !p.starts_with(lp) || p[lp.size()] != '/') {
+        return nullptr;
+      }
+      const json::Value* value = nullptr;
+      Status s = json::Resolve(leaf.value, p.substr(lp.size()), &value);
+      if (!s.ok()) missing_ = "in " + std::string(lp) + ": " + s.message();
+      return value;
+    }
+
     bool found_ = false;
-    bool missing_ = false;
+    std::string missing_;  ///< why the pointer resolved to nothing
     bool stack_seen_ = false;
     Verdict verdict_;
 
@@ -344,6 +297,10 @@ class Single {
                          ? name + " has no stack output '" + config_.output +
                                "'"
                          : name + " has no pulumi:pulumi:Stack resource");
+      }
+      if (!finder.missing_.empty()) {
+        return Usage(name + " has no value at '" + config_.pointer +
+                     "': " + finder.missing_);
       }
       return Usage(name + " has no value at '" + config_.pointer +
                    "' (the pointer must lead to a resource or inside one, "
@@ -442,12 +399,13 @@ class Cases {
     return c == ' ' || c == '\t' || c == '\r' || c == '\n';
   }
 
-  void Invalid(std::uint64_t line_no, std::string_view message,
+  // `detail` follows "line N" in the message: ", column C: ..." or ": ...".
+  void Invalid(std::uint64_t line_no, std::string_view detail,
                std::string* out) {
     invalid_ = true;
-    *out = "{\"line\":" + std::to_string(line_no) +
-           ",\"result\":\"invalid\",\"message\":";
-    AppendQuoted(message, out);
+    std::string line = std::to_string(line_no);
+    *out = "{\"line\":" + line + ",\"result\":\"invalid\",\"message\":";
+    AppendQuoted("line " + line + std::string(detail), out);
     out->append("}\n");
   }
 
@@ -456,7 +414,6 @@ class Cases {
     std::size_t b = begin;
     while (b < end && IsSpace(data[b])) ++b;
     if (b == end) return;  // blank lines hold no case
-    std::string where = "line " + std::to_string(line_no);
     arena_.Reset();
     json::Value root;
     const char* stop = nullptr;
@@ -464,7 +421,7 @@ class Cases {
                                          &root, &stop);
     if (st != json::ParseStatus::kOk) {
       return Invalid(line_no,
-                     where + ", column " +
+                     ", column " +
                          std::to_string(parser_.error().offset - begin + 1) +
                          ": not JSON: " + parser_.error().message,
                      out);
@@ -472,7 +429,7 @@ class Cases {
     for (const char* p = stop; p < data + end; ++p) {
       if (!IsSpace(*p)) {
         return Invalid(line_no,
-                       where + ", column " +
+                       ", column " +
                            std::to_string(static_cast<std::size_t>(
                                               p - data) -
                                           begin + 1) +
@@ -481,7 +438,7 @@ class Cases {
       }
     }
     if (!root.is_object()) {
-      return Invalid(line_no, where + ": a case is a JSON object", out);
+      return Invalid(line_no, ": a case is a JSON object", out);
     }
     const json::Value* system_v = nullptr;
     const json::Value* type_v = nullptr;
@@ -502,15 +459,15 @@ class Cases {
         converted_v = &m.value;
       }
     }
-    if (!system_v) return Invalid(line_no, where + ": missing \"system\"", out);
-    if (!type_v) return Invalid(line_no, where + ": missing \"type\"", out);
-    if (!value_v) return Invalid(line_no, where + ": missing \"value\"", out);
+    if (!system_v) return Invalid(line_no, ": missing \"system\"", out);
+    if (!type_v) return Invalid(line_no, ": missing \"type\"", out);
+    if (!value_v) return Invalid(line_no, ": missing \"value\"", out);
     std::optional<System> system;
     if (system_v->is_string()) system = ParseSystem(system_v->raw());
     if (!system) {
       return Invalid(line_no,
-                     where + ": \"system\" must be one of pulumi, "
-                             "pulumi-schema, pcl, cty, terraform, puppet",
+                     ": \"system\" must be one of pulumi, pulumi-schema, "
+                     "pcl, cty, terraform, puppet",
                      out);
     }
     std::optional<Outcome> expect;
@@ -523,7 +480,7 @@ class Cases {
       }
       if (!expect) {
         return Invalid(line_no,
-                       where + ": \"expect\" must be ok, convert or error",
+                       ": \"expect\" must be ok, convert or error",
                        out);
       }
     }
@@ -531,7 +488,7 @@ class Cases {
     Verdict verdict;
     if (!type.ok()) {
       if (type.status().code() == Errc::kUnsupported) {
-        return Invalid(line_no, where + ": " + type.status().message(), out);
+        return Invalid(line_no, ": " + type.status().message(), out);
       }
       verdict = Verdict::Error("", type.status().message());
     } else {

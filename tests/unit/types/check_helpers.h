@@ -71,7 +71,9 @@ inline std::string Show(const Result<Verdict>& r) {
   const Verdict& v = *r;
   std::string s(OutcomeName(v.outcome));
   if (v.outcome == Outcome::kConvert) s += " " + v.converted;
-  if (v.outcome == Outcome::kError) s += " at '" + v.pointer + "': " + v.message;
+  if (v.outcome == Outcome::kError) {
+    s += " at '" + v.pointer + "': " + v.message;
+  }
   return s;
 }
 
