@@ -51,11 +51,11 @@ int RunCrypt(const CryptFlags& flags) {
   job.make_pass = [&](secure::OutputGate* gate) -> state::StateWriter::Pass {
     pass = std::make_unique<secure::CryptPass>(options, gate);
     return [&](state::Leaf& leaf,
-               state::Context& context) -> Result<state::Flow> {
+               state::Context& context) -> Result<state::LeafAction> {
       pass->Process(leaf, context);
       // A wrong passphrase stops the read at once (nothing was written).
       if (!pass->status().ok()) return pass->status();
-      return state::Flow::kContinue;
+      return state::LeafAction::kWrite;
     };
   };
   job.pass_status = [&] { return pass->status(); };

@@ -76,9 +76,9 @@ int RunRedact(const RedactFlags& flags) {
   secure::RewriteJob job;
   job.make_pass = [&](secure::OutputGate*) -> state::StateWriter::Pass {
     return [&](state::Leaf& leaf,
-               state::Context& context) -> Result<state::Flow> {
+               state::Context& context) -> Result<state::LeafAction> {
       redactor.Process(leaf, context);
-      return state::Flow::kContinue;
+      return state::LeafAction::kWrite;
     };
   };
   Status status = secure::RewriteState(rewrite, job);

@@ -10,6 +10,7 @@
 
 #include <functional>
 #include <optional>
+#include <string>
 #include <string_view>
 
 #include "pstate/json/writer.h"
@@ -17,28 +18,49 @@
 
 namespace pstate::state {
 
+/// What a pass decides for a leaf.
+enum class LeafAction {
+  kWrite,  ///< write leaf.value (as read, or as the pass replaced it)
+  kDrop,   ///< leave the leaf out: an array element, or a member with its key
+};
+
 class StateWriter : public Handler {
  public:
   /// Runs on each leaf before it is written; may replace leaf.value with
-  /// values allocated in leaf.arena. A failure stops the read at once and
-  /// nothing more is written.
-  using Pass = std::function<Result<Flow>(Leaf& leaf, Context& context)>;
+  /// values allocated in leaf.arena, or drop the leaf. A failure stops the
+  /// read at once and nothing more is written.
+  using Pass = std::function<Result<LeafAction>(Leaf& leaf, Context& context)>;
 
   StateWriter(json::Writer& writer, Pass pass = {})
       : writer_(writer), pass_(std::move(pass)) {}
 
-  void BeginObject() override { writer_.BeginObject(); }
+  void BeginObject() override {
+    FlushKey();
+    writer_.BeginObject();
+  }
   void Key(std::string_view raw_key) override {
-    writer_.Key(raw_key, raw_key.find('\\') != std::string_view::npos);
+    // Held until the member's value is known: a dropped leaf takes its key
+    // with it. The reader's key text lives until the next event only.
+    pending_key_.assign(raw_key);
+    has_pending_key_ = true;
   }
   void EndObject() override { writer_.EndObject(); }
-  void BeginArray() override { writer_.BeginArray(); }
+  void BeginArray() override {
+    FlushKey();
+    writer_.BeginArray();
+  }
   void EndArray() override { writer_.EndArray(); }
   Result<Flow> OnLeaf(Leaf& leaf, Context& context) override {
-    Result<Flow> flow = Flow::kContinue;
-    if (pass_) flow = pass_(leaf, context);
-    if (flow.ok()) writer_.Write(leaf.value);
-    return flow;
+    Result<LeafAction> action = LeafAction::kWrite;
+    if (pass_) action = pass_(leaf, context);
+    if (!action.ok()) return action.status();
+    if (*action == LeafAction::kDrop) {
+      has_pending_key_ = false;
+      return Flow::kContinue;
+    }
+    FlushKey();
+    writer_.Write(leaf.value);
+    return Flow::kContinue;
   }
   Status OnFinish(const Envelope& envelope, Context& context) override {
     (void)envelope;
@@ -48,8 +70,17 @@ class StateWriter : public Handler {
   }
 
  private:
+  void FlushKey() {
+    if (!has_pending_key_) return;
+    writer_.Key(pending_key_,
+                pending_key_.find('\\') != std::string::npos);
+    has_pending_key_ = false;
+  }
+
   json::Writer& writer_;
   Pass pass_;
+  std::string pending_key_;
+  bool has_pending_key_ = false;
 };
 
 /// Copy-on-write rewriting of a value tree: calls `fn` on every value in

@@ -67,9 +67,9 @@ class SecureTest : public ::testing::Test {
     options.output = out.string();
     RewriteJob job;
     job.make_pass = [&](OutputGate*) -> state::StateWriter::Pass {
-      return [&](state::Leaf& l, state::Context& c) -> Result<state::Flow> {
+      return [&](state::Leaf& l, state::Context& c) -> Result<state::LeafAction> {
         redactor.Process(l, c);
-        return state::Flow::kContinue;
+        return state::LeafAction::kWrite;
       };
     };
     Status s = RewriteState(options, job);
@@ -93,10 +93,10 @@ class SecureTest : public ::testing::Test {
     RewriteJob job;
     job.make_pass = [&](OutputGate* gate) -> state::StateWriter::Pass {
       pass = std::make_unique<CryptPass>(co, gate);
-      return [&](state::Leaf& l, state::Context& c) -> Result<state::Flow> {
+      return [&](state::Leaf& l, state::Context& c) -> Result<state::LeafAction> {
         pass->Process(l, c);
         if (!pass->status().ok()) return pass->status();
-        return state::Flow::kContinue;
+        return state::LeafAction::kWrite;
       };
     };
     job.pass_status = [&] { return pass->status(); };

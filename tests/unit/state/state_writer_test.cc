@@ -72,14 +72,59 @@ TEST(StateWriterTest, CompactLayoutKeepsNumbersAndKeyOrder) {
 TEST(StateWriterTest, PassReplacesLeaves) {
   std::string out = Rewrite(
       kState, json::Layout::kCompact, 4u << 20,
-      [](Leaf& leaf, Context&) -> Result<Flow> {
+      [](Leaf& leaf, Context&) -> Result<LeafAction> {
         if (leaf.role == Role::kResource && leaf.index == 1) {
           leaf.value = leaf.arena->MakeString("replaced");
         }
-        return Flow::kContinue;
+        return LeafAction::kWrite;
       });
   EXPECT_NE(out.find("\"resources\":[{"), std::string::npos);
   EXPECT_NE(out.find("},\"replaced\"],"), std::string::npos) << out;
+}
+
+// Edits drop leaves: an array element, or an object member with its key,
+// and the commas stay right.
+TEST(StateWriterTest, PassDropsLeaves) {
+  for (std::size_t window : {std::size_t{4u << 20}, std::size_t{7}}) {
+    std::string out = Rewrite(
+        kState, json::Layout::kCompact, window,
+        [](Leaf& leaf, Context&) -> Result<LeafAction> {
+          bool drop = (leaf.role == Role::kResource && leaf.index == 0) ||
+                      leaf.role == Role::kSecretsProviders ||
+                      leaf.key == "rootUnknown" || leaf.key == "k1";
+          return drop ? LeafAction::kDrop : LeafAction::kWrite;
+        });
+    EXPECT_EQ(out.find("secrets_providers"), std::string::npos) << out;
+    EXPECT_EQ(out.find("rootUnknown"), std::string::npos) << out;
+    EXPECT_EQ(out.find("pulumi:pulumi:Stack"), std::string::npos) << out;
+    EXPECT_NE(out.find("\"resources\":[{\"urn\":\"u2\""), std::string::npos)
+        << out;
+    EXPECT_NE(out.find("\"extensions\":{}"), std::string::npos) << out;
+    EXPECT_NE(out.find("\"unknownMember\":true}}"), std::string::npos) << out;
+    // The result is still a state.
+    RecordingHandler h;
+    diag::Report report("out");
+    EXPECT_TRUE(ReadText(out, h, report).ok()) << out;
+  }
+}
+
+// A failing pass stops the rewrite at once.
+TEST(StateWriterTest, PassFailureStopsTheRead) {
+  io::StringOutput out;
+  json::Writer writer(out, json::Layout::kCompact);
+  int leaves = 0;
+  StateWriter state_writer(writer, [&](Leaf& leaf, Context&) -> Result<LeafAction> {
+    ++leaves;
+    if (leaf.role == Role::kSecretsProviders) {
+      return Status(Errc::kCrypto, "wrong passphrase");
+    }
+    return LeafAction::kWrite;
+  });
+  diag::Report report("in");
+  Status s = ReadText(kState, state_writer, report);
+  EXPECT_EQ(s.code(), Errc::kCrypto);
+  EXPECT_EQ(leaves, 3);  // version, manifest, secrets_providers
+  EXPECT_EQ(out.str().find("resources"), std::string::npos);
 }
 
 struct Tree {
