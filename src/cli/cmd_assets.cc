@@ -350,7 +350,7 @@ std::function<int()> SetupAssets(CLI::App& app) {
   app.add_option("--format", flags->format, "Output format")
       ->check(CLI::IsMember({"text", "json"}))
       ->capture_default_str();
-  app.add_option("--jobs", flags->jobs,
+  app.add_option("-j,--jobs", flags->jobs,
                  "Hash on N threads (default: the number of processors)")
       ->check(CLI::Range(1, 1024));
   app.add_flag("--allow-outside-root", flags->allow_outside_root,

@@ -8,6 +8,7 @@
 #include "cli/command.h"
 #include "cli/exit_code.h"
 #include "cli/terminal.h"
+#include "pstate/audit/ordered_pool.h"
 #include "pstate/secure/crypt_pass.h"
 #include "pstate/secure/rewrite.h"
 
@@ -19,7 +20,7 @@ struct CryptFlags {
   std::string input;
   std::string output = "-";
   std::string passphrase_file;
-  unsigned threads = 0;
+  unsigned threads = static_cast<unsigned>(audit::DefaultJobs());
   bool compact = false;
   bool quiet = false;
 };
@@ -95,10 +96,12 @@ std::function<int()> Setup(CLI::App& app, secure::CryptMode mode) {
   app.add_option("--passphrase-file", flags->passphrase_file,
                  "File holding the passphrase (trimmed); otherwise "
                  "PULUMI_CONFIG_PASSPHRASE, then PULUMI_CONFIG_PASSPHRASE_FILE");
-  app.add_option("-j,--threads", flags->threads,
-                 "Threads for the crypto, 1 to 1024 (0 = all cores)")
-      ->check(CLI::Range(0u, 1024u))
-      ->capture_default_str();
+  // One spelling for every command: -j/--jobs, 1 to 1024, default the
+  // number of processors. --threads is the old name, still accepted.
+  app.add_option("-j,--jobs,--threads", flags->threads,
+                 "Decrypt or encrypt on N threads, 1 to 1024 (default: the "
+                 "number of processors)")
+      ->check(CLI::Range(1u, 1024u));
   app.add_flag("--compact", flags->compact,
                "One-line layout of file-backend checkpoints instead of "
                "`pulumi stack export`'s 4-space layout");

@@ -82,7 +82,7 @@ std::function<int()> SetupVerify(CLI::App& app) {
                  "against")
       ->check(CLI::ExistingDirectory)
       ->capture_default_str();
-  app.add_option("--jobs", flags->jobs,
+  app.add_option("-j,--jobs", flags->jobs,
                  "With --assets: hash on N threads (default: the number of "
                  "processors)")
       ->check(CLI::Range(1, 1024));
