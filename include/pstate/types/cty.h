@@ -9,8 +9,9 @@
 //      bool, object, tuple (arrays), and null of `dynamic`. pstate adds the
 //      state layer: the unknown sentinel is `DynamicVal`, a secret is its
 //      plaintext value marked sensitive (a ciphertext-only secret is a
-//      marked `DynamicVal`), and every other signature object (assets,
-//      archives, references, special floats, byte strings) is the plain JSON
+//      marked `DynamicVal`), a ±Inf special float is a cty infinity (NaN
+//      is an error: cty has none), and every other signature object
+//      (assets, archives, references, byte strings) is the plain JSON
 //      object it is written as;
 //   2. `convert.Convert(value, type)` in unsafe mode (cty/convert/public.go):
 //      every rule of cty/convert, with marks carried through conversions
