@@ -1,3 +1,4 @@
+#include "pstate/base/wipe.h"
 #include "pstate/secrets/fingerprint.h"
 
 #include <openssl/crypto.h>
@@ -39,12 +40,12 @@ Result<Fingerprinter> Fingerprinter::FromKeyFile(const std::filesystem::path& pa
                                  "fingerprint key file " + path.string() + " is empty");
   }
   Fingerprinter fingerprinter(*key);
-  OPENSSL_cleanse(key->data(), key->size());
+  Wipe(*key);
   return fingerprinter;
 }
 
 Fingerprinter::~Fingerprinter() {
-  if (!key_.empty()) OPENSSL_cleanse(key_.data(), key_.size());
+  Wipe(key_);
 }
 
 std::array<std::uint8_t, 32> Fingerprinter::Mac(std::string_view value) const {

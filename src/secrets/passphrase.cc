@@ -1,3 +1,4 @@
+#include "pstate/base/wipe.h"
 #include "pstate/secrets/passphrase.h"
 
 #include <openssl/crypto.h>
@@ -37,7 +38,7 @@ const unsigned char* Bytes(std::string_view s) {
 
 // Wipes a string that held plaintext before releasing its memory.
 void Cleanse(std::string& s) {
-  if (!s.empty()) OPENSSL_cleanse(s.data(), s.size());
+  Wipe(s);
   s.clear();
 }
 
@@ -67,7 +68,7 @@ bool DeriveKey(std::string_view passphrase, std::string_view salt,
 class DerivedKeys {
  public:
   ~DerivedKeys() {
-    for (auto& [id, key] : keys_) OPENSSL_cleanse(key.data(), key.size());
+    for (auto& [id, key] : keys_) Wipe(key);
   }
 
   Status Derive(std::string_view passphrase, std::string_view salt,
@@ -101,7 +102,7 @@ class DerivedKeys {
 
   void Reset(std::size_t limit) {
     std::lock_guard<std::mutex> lock(mutex_);
-    for (auto& [id, key] : keys_) OPENSSL_cleanse(key.data(), key.size());
+    for (auto& [id, key] : keys_) Wipe(key);
     keys_.clear();
     limit_ = limit;
   }
@@ -136,7 +137,7 @@ bool UpdateAll(EVP_CIPHER_CTX* ctx, UpdateFn update, std::string_view in,
 
 }  // namespace
 
-PassphraseCrypter::~PassphraseCrypter() { OPENSSL_cleanse(key_.data(), key_.size()); }
+PassphraseCrypter::~PassphraseCrypter() { Wipe(key_); }
 
 Result<PassphraseCrypter> PassphraseCrypter::FromKey(std::span<const std::uint8_t> key) {
   if (key.size() != kKeyBytes) {
@@ -147,7 +148,7 @@ Result<PassphraseCrypter> PassphraseCrypter::FromKey(std::span<const std::uint8_
   std::array<std::uint8_t, kKeyBytes> copy;
   std::copy(key.begin(), key.end(), copy.begin());
   PassphraseCrypter crypter(copy);
-  OPENSSL_cleanse(copy.data(), copy.size());
+  Wipe(copy);
   return crypter;
 }
 
@@ -181,7 +182,7 @@ Result<PassphraseCrypter> PassphraseCrypter::FromSalt(std::string_view salt_stat
     return Result<PassphraseCrypter>(derived);
   }
   PassphraseCrypter crypter(key);
-  OPENSSL_cleanse(key.data(), key.size());
+  Wipe(key);
   Result<std::string> decrypted = crypter.Decrypt(check);
   if (!decrypted.ok() || *decrypted != kCheckPlaintext) {
     return Result<PassphraseCrypter>(Errc::kCrypto, "incorrect passphrase");
@@ -201,7 +202,7 @@ Result<std::pair<PassphraseCrypter, std::string>> PassphraseCrypter::Create(
     return R(Errc::kCrypto, "PBKDF2 key derivation failed");
   }
   PassphraseCrypter crypter(key);
-  OPENSSL_cleanse(key.data(), key.size());
+  Wipe(key);
   std::string state = "v1:" + Base64Encode(salt) + ":" + crypter.Encrypt(kCheckPlaintext);
   return std::make_pair(std::move(crypter), std::move(state));
 }

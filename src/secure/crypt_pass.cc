@@ -1,3 +1,4 @@
+#include "pstate/base/wipe.h"
 #include "pstate/secure/crypt_pass.h"
 
 #include <openssl/crypto.h>
@@ -74,7 +75,7 @@ CryptPass::CryptPass(CryptOptions options, OutputGate* gate)
 CryptPass::~CryptPass() {
   for (auto& [ct, pt] : cache_) {
     (void)ct;
-    if (!pt.empty()) OPENSSL_cleanse(pt.data(), pt.size());
+    Wipe(pt);
   }
 }
 
@@ -133,7 +134,7 @@ void CryptPass::OnProvider(const Value& provider, state::Context& context) {
                   provider.offset, context);
     }
     auto crypter = secrets::PassphraseCrypter::FromSalt(salt->Str(), *passphrase);
-    if (!passphrase->empty()) OPENSSL_cleanse(passphrase->data(), passphrase->size());
+    Wipe(*passphrase);
     if (!crypter.ok()) {
       if (crypter.status().code() == Errc::kCrypto) {
         return Fail(Errc::kCrypto,
@@ -311,7 +312,7 @@ void CryptPass::OnSecrets(state::Leaf& leaf, state::Context& context) {
   for (std::size_t j = 0; j < results.size(); ++j) {
     if (!decrypt || !results[j]->ok()) continue;
     std::string& s = results[j]->value();
-    if (!s.empty()) OPENSSL_cleanse(s.data(), s.size());
+    Wipe(s);
   }
 }
 

@@ -1,3 +1,4 @@
+#include "pstate/base/wipe.h"
 #include "pstate/secure/known_secrets.h"
 
 #include <algorithm>
@@ -90,7 +91,8 @@ struct KnownSecrets::Automaton {
     std::vector<std::int32_t> tail(1, kNone);
     for (const auto& [window, id] : windows) {
       std::int32_t v = 0;
-      for (unsigned char c : window) {
+      for (char ch : window) {
+        const auto c = static_cast<unsigned char>(ch);
         Node& n = nodes[static_cast<std::size_t>(v)];
         std::int32_t child = n.last_child;
         if (child == kNone || nodes[static_cast<std::size_t>(child)].byte != c) {
@@ -402,7 +404,7 @@ void SecretCollector::AddSecretObject(const json::Value& secret, int level) {
     }
     AddPayloadAt(*payload, level + 1);
     // Wipe the decrypted copy; the plaintext kept in KnownSecrets is needed.
-    std::fill(payload->begin(), payload->end(), '\0');
+    Wipe(*payload);
   }
 }
 

@@ -1,3 +1,4 @@
+#include "pstate/base/wipe.h"
 #include "pstate/secure/leak_scanner.h"
 
 #include <algorithm>
@@ -165,7 +166,7 @@ std::string ValueFingerprint(const secrets::Fingerprinter& fingerprinter,
                              const json::Value& value) {
   std::string text = FingerprintText(value);
   std::string fp = fingerprinter.ShortFingerprint(text);
-  std::fill(text.begin(), text.end(), '\0');
+  Wipe(text);
   return fp;
 }
 
@@ -313,8 +314,8 @@ void LeakScanner::ScanResource(const json::Value& resource,
           std::string plain_text;
           AppendCompact(*plain, &plain_text);
           bool same = plain_text == *known;
-          std::fill(known->begin(), known->end(), '\0');
-          std::fill(plain_text.begin(), plain_text.end(), '\0');
+          Wipe(*known);
+          Wipe(plain_text);
           if (!same) continue;  // a different value (e.g. a hash of the secret)
         }
         std::size_t mark = walk.pointer.str().size();
@@ -506,7 +507,7 @@ std::optional<std::string> LeakScanner::SecretValueText(const json::Value& secre
     AppendCompact(tree, &text);
     result = std::move(text);
   }
-  std::fill(payload.begin(), payload.end(), '\0');
+  Wipe(payload);
   return result;
 }
 

@@ -1,3 +1,4 @@
+#include "pstate/base/wipe.h"
 #include "pstate/secure/redactor.h"
 
 #include <algorithm>
@@ -239,7 +240,7 @@ Value Redactor::PlainFor(const Value& value, json::Arena& arena) {
   std::string text = FingerprintText(value);
   Value out =
       Literal(options_.fingerprinter->Fingerprint(text), arena, value.offset);
-  std::fill(text.begin(), text.end(), '\0');
+  Wipe(text);
   return out;
 }
 
@@ -264,8 +265,8 @@ Value Redactor::PlaintextFor(const Value& plaintext, json::Arena& arena) {
   }
   std::string fp =
       "\"" + options_.fingerprinter->Fingerprint(text) + "\"";
-  std::fill(payload.begin(), payload.end(), '\0');
-  std::fill(text.begin(), text.end(), '\0');
+  Wipe(payload);
+  Wipe(text);
   return Literal(fp, arena, plaintext.offset);
 }
 
@@ -456,7 +457,7 @@ Value Redactor::RedactCommand(const Value& command, json::Arena& arena) {
     pos = end == std::string::npos ? text.size() : end;
   }
   bool rest = text.find_first_not_of(' ', pos) != std::string::npos;
-  std::fill(text.begin(), text.end(), '\0');
+  Wipe(text);
   if (!rest) return command;  // nothing beyond the program and subcommand
   ++stats_.commands;
   if (!kept.empty()) kept += ' ';
