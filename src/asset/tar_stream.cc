@@ -62,7 +62,7 @@ void SetUstarFormat(Block& b) {
   unsigned sum = 0;
   for (std::size_t i = 0; i < kTarBlockSize; ++i) {
     const bool in_chksum = i >= kChksumOff && i < kChksumOff + kChksumLen;
-    sum += in_chksum ? ' ' : static_cast<unsigned char>(b[i]);
+    sum += static_cast<unsigned char>(in_chksum ? ' ' : b[i]);
   }
   FormatOctal(b, kChksumOff, kChksumLen - 1, sum);
   b[kChksumOff + 7] = ' ';

@@ -58,8 +58,11 @@ bool StdoutReaderGone() {
 int FinishStdout(int code) {
   std::cout.flush();
   errno = 0;
-  bool failed = !std::cout.good() | (std::fflush(stdout) != 0) |
-                (std::ferror(stdout) != 0);
+  // Every step runs, in this order (fflush before ferror), whatever the
+  // earlier ones said.
+  const bool stream_failed = !std::cout.good();
+  const bool flush_failed = std::fflush(stdout) != 0;
+  bool failed = stream_failed || flush_failed || std::ferror(stdout) != 0;
   int error = errno;
   if (!failed) return code;
   if (error == EPIPE || StdoutReaderGone()) return code;

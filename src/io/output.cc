@@ -70,7 +70,9 @@ void InstallCleanupHandlers() {
       struct sigaction act {};
       act.sa_handler = &RemoveTempFilesAndDie;
       sigemptyset(&act.sa_mask);
-      act.sa_flags = SA_RESETHAND;
+      // SA_RESETHAND is the sign bit of the int field on Linux; C++20
+      // converts modulo 2^32, so the cast keeps the bit.
+      act.sa_flags = static_cast<int>(SA_RESETHAND);
       ::sigaction(sig, &act, nullptr);
     }
   });
@@ -363,7 +365,7 @@ Result<std::unique_ptr<Output>> OpenOutput(const std::string& path,
 std::size_t LiveTempFilesForTesting() {
   std::size_t n = 0;
   for (const TempSlot& slot : g_slots) {
-    n += slot.state.load(std::memory_order_acquire) == kLive ? 1 : 0;
+    if (slot.state.load(std::memory_order_acquire) == kLive) ++n;
   }
   return n;
 }

@@ -92,7 +92,9 @@ std::string Base64Encode(std::string_view bytes) {
   std::string out;
   out.reserve((bytes.size() + 2) / 3 * 4);
   std::size_t i = 0;
-  auto byte = [&](std::size_t k) { return static_cast<unsigned char>(bytes[k]); };
+  auto byte = [&](std::size_t k) -> std::uint32_t {
+    return static_cast<unsigned char>(bytes[k]);
+  };
   for (; i + 3 <= bytes.size(); i += 3) {
     const std::uint32_t v = (byte(i) << 16) | (byte(i + 1) << 8) | byte(i + 2);
     out.push_back(kAlphabet[(v >> 18) & 0x3F]);

@@ -22,7 +22,19 @@ enum class Source { kText, kPath, kUri, kAssets, kNone };
 
 /// An asset or archive object as decoded from state by the caller (strings
 /// already JSON-unescaped).
+///
+/// The special members are declared here and defaulted after the class:
+/// `assets` holds pairs of this still-incomplete type, and with implicit
+/// members clang (on libstdc++) instantiates the vector's destructor while
+/// std::pair<std::string, Spec> is itself being instantiated, which fails.
 struct Spec {
+  Spec();
+  Spec(const Spec&);
+  Spec(Spec&&) noexcept;
+  Spec& operator=(const Spec&);
+  Spec& operator=(Spec&&) noexcept;
+  ~Spec();
+
   Kind kind = Kind::kAsset;
   std::optional<std::string> hash, text, path, uri;  // absent when the key is absent
   bool has_assets = false;                            // the `assets` key was present
@@ -30,6 +42,13 @@ struct Spec {
   /// a key repeats, the last occurrence wins (as Go's JSON decoding does).
   std::vector<std::pair<std::string, Spec>> assets;
 };
+
+inline Spec::Spec() = default;
+inline Spec::Spec(const Spec&) = default;
+inline Spec::Spec(Spec&&) noexcept = default;
+inline Spec& Spec::operator=(const Spec&) = default;
+inline Spec& Spec::operator=(Spec&&) noexcept = default;
+inline Spec::~Spec() = default;
 
 /// Default safety limits. 8 GiB of content covers real deployment bundles
 /// (Lambda packages are capped at 250 MiB unzipped) while a zip bomb stops

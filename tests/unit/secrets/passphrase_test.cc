@@ -158,7 +158,7 @@ TEST_F(PassphraseCrypterTest, ConcurrentUseIsSafe) {
       for (int i = 0; i < 200; ++i) {
         const std::string value = "value-" + std::to_string(t) + "-" + std::to_string(i);
         Result<std::string> back = crypter().Decrypt(crypter().Encrypt(value));
-        if (!back.ok() || *back != value) ++failures[t];
+        if (!back.ok() || *back != value) ++failures[static_cast<std::size_t>(t)];
       }
     });
   }
