@@ -26,6 +26,7 @@ namespace {
 #endif
 #endif
 
+#ifndef PSTATE_SANITIZED
 constexpr std::size_t kChunk = 2u << 20;
 
 /// A memfd of one chunk whose bytes are made by `fill`.
@@ -45,6 +46,7 @@ int ChunkFile(const char* name, char body, char first, char last) {
   ::munmap(p, kChunk);
   return fd;
 }
+#endif
 
 TEST(ValueSizeLimitTest, StringOverFourGibibytesIsALocatedError) {
 #ifdef PSTATE_SANITIZED
