@@ -261,7 +261,8 @@ Status Verifier::OnFinish(const state::Envelope& envelope,
   if (envelope.has_deployment && !saw_manifest_ &&
       envelope.version.value_or(0) >= 3) {
     context.ReportUnlocated(diag::MakeFinding(
-        Code::kFieldMissing, "the deployment has no \"manifest\"",
+        Code::kManifestMissing,
+        "the deployment has no \"manifest\"; Pulumi reads an empty one",
         envelope.kind == state::EnvelopeKind::kExport ? "/deployment"
                                                       : "/checkpoint/latest"));
   }

@@ -25,6 +25,7 @@ constexpr std::array kCodes = {
     CodeInfo{Code::kFeaturesUnsupported, "features-unsupported", E, "The state needs features this Pulumi format does not define; Pulumi refuses to load it."},
     CodeInfo{Code::kFeaturesIgnored, "features-ignored", W, "A features list on a state version below 4; Pulumi ignores it."},
     CodeInfo{Code::kFeaturesUnsorted, "features-unsorted", N, "The features list is not sorted or has duplicates, unlike what Pulumi writes."},
+    CodeInfo{Code::kManifestMissing, "manifest-missing", N, "The deployment has no manifest; Pulumi reads the zero manifest."},
     CodeInfo{Code::kManifestTime, "manifest-time", E, "The manifest time is not an RFC 3339 timestamp."},
     CodeInfo{Code::kManifestMagic, "manifest-magic", E, "The manifest magic is not the SHA-256 of the manifest version."},
     CodeInfo{Code::kManifestPlugin, "manifest-plugin", E, "A manifest plugin entry is malformed."},

@@ -36,6 +36,7 @@ enum class Code {
   kFeaturesIgnored,
   kFeaturesUnsorted,
   // Manifest.
+  kManifestMissing,
   kManifestTime,
   kManifestMagic,
   kManifestPlugin,

@@ -158,7 +158,7 @@ TEST(VerifierTest, MissingManifest) {
   Verified v;
   Verify(R"({"version":3,"deployment":{"resources":[]}})", &v);
   ASSERT_TRUE(v.status.ok());
-  EXPECT_EQ(Codes(v.report), (Lines{"field-missing /deployment"}));
+  EXPECT_EQ(Codes(v.report), (Lines{"manifest-missing /deployment"}));
 }
 
 TEST(VerifierTest, ProviderReferences) {
