@@ -21,8 +21,6 @@ Result<std::unique_ptr<TypeSystem>> MakeSystem(System system,
     case System::kPuppet: return MakePuppetSystem();
     case System::kCty: return MakeCtySystem();
     case System::kTerraform: return MakeTerraformSystem();
-    // The other languages add their line here when they work:
-    //   case System::kCty: return MakeCtySystem();
     default:
       break;
   }

@@ -1,0 +1,46 @@
+#include "pstate/types/registry.h"
+
+#include <gtest/gtest.h>
+
+#include "check_helpers.h"
+
+namespace pstate::types {
+namespace {
+
+TEST(RegistryTest, EveryLanguageIsAvailable) {
+  for (System s : {System::kPulumi, System::kPulumiSchema, System::kPcl,
+                   System::kCty, System::kTerraform, System::kPuppet}) {
+    Result<std::unique_ptr<TypeSystem>> made = MakeSystem(s, nullptr);
+    ASSERT_TRUE(made.ok()) << SystemName(s) << ": "
+                           << made.status().message();
+    EXPECT_EQ((*made)->system(), s);
+  }
+}
+
+TEST(RegistryTest, CacheParsesEachTypeOnce) {
+  testing::Checker checker(System::kPulumiSchema);
+  TypeCache& cache = checker.cache();
+  constexpr const char* kSpec = R"({"type":"array","items":{"type":"string"}})";
+  const json::Value& a = checker.Json(kSpec);
+  const json::Value& b = checker.Json(kSpec);
+  Result<std::shared_ptr<const Type>> first =
+      cache.Parse(System::kPulumiSchema, a);
+  Result<std::shared_ptr<const Type>> second =
+      cache.Parse(System::kPulumiSchema, b);
+  ASSERT_TRUE(first.ok());
+  ASSERT_TRUE(second.ok());
+  EXPECT_EQ(first->get(), second->get());
+  EXPECT_EQ(cache.parsed(), 1u);
+  // The same text in another language is another type.
+  const json::Value& text = checker.Json(R"("Array<String>")");
+  ASSERT_TRUE(cache.Parse(System::kPulumi, text).ok());
+  EXPECT_EQ(cache.parsed(), 2u);
+  // A type that fails is cached with its Status.
+  const json::Value& bad = checker.Json(R"("Array<")");
+  EXPECT_FALSE(cache.Parse(System::kPulumi, bad).ok());
+  EXPECT_FALSE(cache.Parse(System::kPulumi, bad).ok());
+  EXPECT_EQ(cache.parsed(), 3u);
+}
+
+}  // namespace
+}  // namespace pstate::types
