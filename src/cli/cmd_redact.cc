@@ -92,7 +92,15 @@ int RunRedact(const RedactFlags& flags) {
               << s.env_vars << " env vars";
     if (!flags.also.empty()) std::cerr << ", " << s.also_values << " --also values";
     if (flags.leaks) std::cerr << ", " << s.leak_values << " leaks";
+    if (s.commands > 0) std::cerr << ", " << s.commands << " recorded commands";
     std::cerr << "\n";
+    if (s.reference_leaks > 0) {
+      // Rewriting a URN or an ID would break the state (Pulumi refuses it):
+      // say so, so nobody shares the output believing it clean.
+      std::cerr << "pstate redact: warning: " << s.reference_leaks
+                << " known secret(s) sit inside resource names, URNs or IDs "
+                   "and were left in place (run `pstate scan` to see where)\n";
+    }
   }
   return kExitOk;
 }
