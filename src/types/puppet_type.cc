@@ -91,7 +91,7 @@ class Parser {
             (text_[pos_] == ':' && pos_ + 2 < text_.size() &&
              text_[pos_ + 1] == ':' && text_[pos_ + 2] >= 'A' &&
              text_[pos_ + 2] <= 'Z'))) {
-      pos_ += text_[pos_] == ':' ? 2 : 1;
+      pos_ += text_[pos_] == ':' ? 2u : 1u;
     }
     return text_.substr(start, pos_ - start);
   }
