@@ -52,7 +52,7 @@ bool Value::StrEquals(std::string_view s) const {
 }
 
 namespace {
-constexpr std::size_t kMinBlock = 64 * 1024;
+constexpr std::size_t kMinBlock = std::size_t{64} * 1024;
 }  // namespace
 
 void* Arena::AllocateBytes(std::size_t bytes, std::size_t align) {

@@ -73,7 +73,7 @@ using state::ResourceOf;
 
 SecretCollectHandler::SecretCollectHandler(KnownSecrets* known,
                                            const DecryptOptions& decrypt)
-    : decryption_(decrypt), collector_(known, nullptr), known_(known) {}
+    : decryption_(decrypt), collector_(known, nullptr) {}
 
 Result<state::Flow> SecretCollectHandler::OnLeaf(state::Leaf& leaf,
                                                  state::Context& context) {

@@ -465,7 +465,7 @@ TEST(BadInput, CompressedInputCutShort) {
     // Cut short: in the magic, the header, the data, the trailer.
     std::vector<std::size_t> cuts = {1, 2, 3, 4, 5, 9, 10, 11, 20, 100};
     for (std::size_t n = 1000; n < bytes.size(); n += bytes.size() / 7) cuts.push_back(n);
-    for (std::size_t back : {1, 2, 4, 7, 8, 9}) cuts.push_back(bytes.size() - back);
+    for (std::size_t back : {1u, 2u, 4u, 7u, 8u, 9u}) cuts.push_back(bytes.size() - back);
     // Followed by bytes that are not another member/frame.
     for (const std::string& junk : {std::string("junk\n"), std::string(4, '\0')}) {
       fs::path f = tmp.path() / (std::string("cut-") + tool + "-garbage-" +

@@ -41,7 +41,6 @@ class Verifier : public state::Handler {
   state::SecretsProvider provider_;
   /// Checkpoint config values to judge once the provider is known.
   std::vector<diag::Finding> unshaped_config_;
-  std::uint64_t deployment_leaves_ = 0;
   /// Where "features" was, to place the findings about it that can only
   /// be decided once the version is known.
   std::optional<io::LineColumn> features_at_;

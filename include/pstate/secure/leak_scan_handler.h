@@ -73,7 +73,6 @@ class SecretCollectHandler : public state::Handler {
  private:
   ProviderDecryption decryption_;
   SecretCollector collector_;
-  KnownSecrets* known_;
 };
 
 /// Reports the LeakScanner's leaks of every resource and pending operation
