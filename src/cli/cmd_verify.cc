@@ -19,6 +19,7 @@ struct VerifyFlags : FindingsFlags {
   bool assets = false;
   std::string root = ".";
   int jobs = audit::DefaultJobs();
+  bool allow_outside_root = false;
 };
 
 /// Reads and checks one input; never fails: problems become findings.
@@ -46,6 +47,9 @@ std::unique_ptr<diag::Report> VerifyOne(const std::string& path,
   // their place in the file, so arrival order does not matter.
   asset::Options asset_options;
   asset_options.root = flags.root;
+  asset_options.outside_root = flags.allow_outside_root
+                                   ? asset::OutsideRoot::kReadHashHidden
+                                   : asset::OutsideRoot::kRefuse;
   audit::Auditor auditor(asset_options, flags.jobs,
                          [&report](audit::ItemResult&& r) {
                            for (diag::Finding& f : audit::ToFindings(r)) {
@@ -82,6 +86,9 @@ std::function<int()> SetupVerify(CLI::App& app) {
                  "against")
       ->check(CLI::ExistingDirectory)
       ->capture_default_str();
+  app.add_flag("--allow-outside-root", flags->allow_outside_root,
+               "With --assets: also read files outside --root; their hashes "
+               "are compared but never printed (see pstate assets)");
   app.add_option("-j,--jobs", flags->jobs,
                  "With --assets: hash on N threads (default: the number of "
                  "processors)")
