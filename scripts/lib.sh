@@ -46,7 +46,13 @@ configure_and_build() {
   local dir="$1"
   shift
   log "configuring $dir"
-  cmake -S "$PSTATE_ROOT" -B "$dir" "$@" >/dev/null
+  # ccache, when the machine has it, makes rebuilds of unchanged files free
+  # (CI runs on a fresh clone of the same tree); it is never required.
+  local launcher=()
+  if command -v ccache >/dev/null 2>&1; then
+    launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
+  fi
+  cmake -S "$PSTATE_ROOT" -B "$dir" "${launcher[@]}" "$@" >/dev/null
   log "building $dir"
   cmake --build "$dir" -j "$(nproc)"
 }
