@@ -1,3 +1,4 @@
+#include "pstate/state/provider.h"
 #include "pstate/state/resource.h"
 #include "pstate/secure/leak_scan_handler.h"
 
@@ -18,20 +19,17 @@ ProviderDecryption::~ProviderDecryption() = default;
 
 void ProviderDecryption::Configure(const json::Value& providers) {
   if (!options_.enabled || !providers.is_object()) return;
-  const json::Value* type = providers.Find("type");
-  if (type == nullptr || !type->is_string()) return;
-  std::string kind = type->Str();
+  const state::SecretsProvider provider = state::ParseSecretsProvider(providers);
+  if (provider.kind == state::ProviderKind::kNone) return;
   auto crypter = std::make_shared<Crypter>();
-  if (kind == "b64") {
+  if (provider.kind == state::ProviderKind::kB64) {
     decryptor_ = [crypter](std::string_view ct) -> std::optional<std::string> {
       auto r = crypter->b64.Decrypt(ct);
       if (!r.ok()) return std::nullopt;
       return std::move(*r);
     };
-  } else if (kind == "passphrase") {
-    const json::Value* state = providers.Find("state");
-    const json::Value* salt = state != nullptr && state->is_object() ? state->Find("salt") : nullptr;
-    if (salt == nullptr || !salt->is_string()) {
+  } else if (provider.kind == state::ProviderKind::kPassphrase) {
+    if (provider.salt.empty()) {
       error_ = Status(Errc::kFormat,
                       "cannot decrypt: the passphrase provider's state has no salt");
       return;
@@ -43,7 +41,7 @@ void ProviderDecryption::Configure(const json::Value& providers) {
                       "PULUMI_CONFIG_PASSPHRASE_FILE");
       return;
     }
-    auto unlocked = secrets::PassphraseCrypter::FromSalt(salt->Str(), *options_.passphrase);
+    auto unlocked = secrets::PassphraseCrypter::FromSalt(provider.salt, *options_.passphrase);
     if (!unlocked.ok()) {
       error_ = Status(unlocked.status().code(),
                       "cannot decrypt: " + unlocked.status().message());
@@ -57,7 +55,7 @@ void ProviderDecryption::Configure(const json::Value& providers) {
     };
   } else {
     error_ = Status(Errc::kUnsupported,
-                    "cannot decrypt offline: secrets provider \"" + kind +
+                    "cannot decrypt offline: secrets provider \"" + provider.type +
                         "\" needs its service or key management system");
     return;
   }

@@ -1,11 +1,27 @@
 #include "pstate/state/provider.h"
 
+#include <span>
+
+#include "pstate/state/schema.h"
+
 namespace pstate::state {
 namespace {
 
+/// The member of a Go-struct object for field `name`: matched as
+/// encoding/json matches (exact, then case-insensitive); the last one wins.
+const json::Value* FieldOf(const json::Value* object, std::string_view name) {
+  if (object == nullptr || !object->is_object()) return nullptr;
+  const Field field{name, FieldKind::kAny};
+  const std::span<const Field> one(&field, 1);
+  const json::Value* found = nullptr;
+  for (const json::Member& m : object->object()) {
+    if (!MatchField(m.key.Str(), one).empty()) found = &m.value;
+  }
+  return found;
+}
+
 std::string StringField(const json::Value* object, std::string_view name) {
-  if (object == nullptr || !object->is_object()) return {};
-  const json::Value* v = object->Find(name);
+  const json::Value* v = FieldOf(object, name);
   return v != nullptr && v->is_string() ? v->Str() : std::string();
 }
 
@@ -37,7 +53,7 @@ SecretsProvider ParseSecretsProvider(const json::Value& value) {
   if (!value.is_object()) return p;
   p.type = StringField(&value, "type");
   p.kind = KindOf(p.type);
-  const json::Value* state = value.Find("state");
+  const json::Value* state = FieldOf(&value, "state");
   switch (p.kind) {
     case ProviderKind::kPassphrase:
       p.salt = StringField(state, "salt");

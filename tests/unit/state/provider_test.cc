@@ -45,6 +45,10 @@ TEST(ProviderTest, KindsAndStates) {
   // Misshapen states leave fields empty; verify judges them.
   EXPECT_EQ(Parse(R"({"type":"passphrase","state":{"salt":1}})").salt, "");
   EXPECT_EQ(Parse(R"({"type":"passphrase","state":[]})").salt, "");
+  // Go's struct rules: case-insensitive field names, the last one wins.
+  p = Parse(R"({"Type":"b64","TYPE":"passphrase","State":{"SALT":"v1:y"}})");
+  EXPECT_EQ(p.kind, ProviderKind::kPassphrase);
+  EXPECT_EQ(p.salt, "v1:y");
 }
 
 TEST(ProviderTest, Names) {
