@@ -214,7 +214,8 @@ Value Redactor::CiphertextFor(const Value& ciphertext, json::Arena& arena,
   // Config values are read before the provider (checkpoint order), and
   // verify only checks their shape for passphrase/cloud: always v1-shaped.
   bool base64_shape =
-      !config && (provider_ == "service" || provider_ == "b64");
+      !config && (provider_ == state::ProviderKind::kService ||
+                  provider_ == state::ProviderKind::kB64);
   if (!options_.fingerprinter) {
     return Literal(base64_shape ? kRedactedBase64 : kRedactedCiphertext, arena,
                    ciphertext.offset);
@@ -393,7 +394,8 @@ Value Redactor::RedactProviderState(const Value& state, json::Arena& arena) {
       [&](const Value& s, const Value* skey) -> std::optional<Value> {
         if (s.is_string()) {
           ++stats_.provider_values;
-          if (skey && KeyMatches(*skey, "salt") && provider_ == "passphrase") {
+          if (skey && KeyMatches(*skey, "salt") &&
+              provider_ == state::ProviderKind::kPassphrase) {
             return Literal(kRedactedSalt, arena, s.offset);
           }
           if (skey && KeyMatches(*skey, "encryptedkey")) {
@@ -415,11 +417,7 @@ Value Redactor::RedactProviderState(const Value& state, json::Arena& arena) {
 Value Redactor::RedactProvider(const Value& provider, json::Arena& arena) {
   if (!provider.is_object()) return RedactSecretsIn(provider, arena);
   // Go keeps the last "type" (and matches the field name without case).
-  for (const json::Member& m : provider.object()) {
-    if (KeyMatches(m.key, "type") && m.value.is_string()) {
-      provider_ = m.value.Str();
-    }
-  }
+  provider_ = state::ParseSecretsProvider(provider).kind;
   // Every "state" member, duplicates and case variants included: whichever
   // one Pulumi keeps, none still holds the salt or key.
   auto* members = arena.Allocate<json::Member>(provider.size);

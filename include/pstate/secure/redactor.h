@@ -36,6 +36,7 @@
 #include <unordered_set>
 #include <vector>
 
+#include "pstate/state/provider.h"
 #include "pstate/json/parser.h"
 #include "pstate/json/value.h"
 #include "pstate/secrets/fingerprint.h"
@@ -158,7 +159,8 @@ class Redactor {
 
   RedactOptions options_;
   RedactStats stats_;
-  std::string provider_;  ///< the secrets provider type, once seen
+  /// The secrets provider's kind, once seen.
+  state::ProviderKind provider_ = state::ProviderKind::kNone;
   LeakHook* leak_hook_ = nullptr;
   std::unordered_set<const json::Value*> leak_values_;
   std::string scratch_;
