@@ -365,9 +365,10 @@ std::string GoFloatText(double value) {
   auto n = static_cast<int>(digits.size());
   if (exp >= n - 1) {
     out.append(digits);
-    out.append(static_cast<std::size_t>(exp - (n - 1)), '0');
+    // 0 <= n - 1 <= exp here, so the size_t arithmetic stays positive.
+    out.append(static_cast<std::size_t>(exp) + 1 - digits.size(), '0');
   } else if (exp >= 0) {
-    auto point = static_cast<std::size_t>(exp + 1);
+    auto point = static_cast<std::size_t>(exp) + 1;
     out.append(digits, 0, point);
     out.push_back('.');
     out.append(digits, point);

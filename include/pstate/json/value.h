@@ -105,6 +105,8 @@ class Arena {
   /// Uninitialized storage for `n` objects of trivially copyable T.
   template <typename T>
   T* Allocate(std::size_t n) {
+    // T may be a pointer type; then the size of the pointer is meant.
+    // NOLINTNEXTLINE(bugprone-sizeof-expression)
     return static_cast<T*>(AllocateBytes(n * sizeof(T), alignof(T)));
   }
   /// A copy of `text` owned by the arena.
