@@ -7,21 +7,18 @@
 #include <vector>
 
 #include "unit/testing/recording_handler.h"
+#include "unit/testing/state_samples.h"
 
 namespace pstate::state {
 namespace {
 
 using pstate::testing::FindingLines;
+using pstate::testing::At;
+using pstate::testing::kBigState;
 using pstate::testing::ReadText;
 using pstate::testing::RecordingHandler;
 using Lines = std::vector<std::string>;
 
-std::string At(const std::string& text, const std::string& needle,
-               std::size_t from = 0) {
-  std::size_t pos = text.find(needle, from);
-  EXPECT_NE(pos, std::string::npos) << needle;
-  return "@" + std::to_string(pos);
-}
 
 
 struct ReadResult {
@@ -351,37 +348,6 @@ TEST(ReaderTest, IoErrorsAreFatal) {
 
 /// A state with every kind of member, whitespace, escapes, multi-byte
 /// text, unknown fields and duplicate keys, to be read with tiny windows.
-const std::string kBigState =
-    "{\n"
-    "    \"version\": 4,\n"
-    "    \"deployment\": {\n"
-    "        \"manifest\": {\n"
-    "            \"time\": \"2024-01-02T03:04:05.123Z\",\n"
-    "            \"magic\": \"\",\n"
-    "            \"version\": \"\"\n"
-    "        },\n"
-    "        \"secrets_providers\": {\"type\": \"b64\"},\n"
-    "        \"resources\": [\n"
-    "            {\n"
-    "                \"urn\": \"urn:pulumi:dev::p::pulumi:pulumi:Stack::p-dev\",\n"
-    "                \"custom\": false,\n"
-    "                \"type\": \"pulumi:pulumi:Stack\",\n"
-    "                \"outputs\": {\"text\": \"caf\xC3\xA9 \\u00e9 \\\"q\\\" "
-    "\xF0\x9F\x98\x80\", \"n\": 12345678901234567890}\n"
-    "            },\n"
-    "            {\"urn\": \"urn:pulumi:dev::p::a:b:C::x\", \"urn\": \"dup\"},\n"
-    "            {\"urn\": \"urn:pulumi:dev::p::a:b:C::y\", \"inputs\": {\"list\": "
-    "[1, 2, 3, [4, [5, {\"deep\": true}]]]}}\n"
-    "        ],\n"
-    "        \"unknownInDeployment\": {\"a\": [1, 2, 3]},\n"
-    "        \"p\\u0065nding_operations\": [],\n"
-    "        \"metadata\": {},\n"
-    "        \"extensions\": {\"e\\u0031\": {\"name\": \"n\"}, \"e2\": null}\n"
-    "    },\n"
-    "    \"anotherUnknownAtTheRoot\": \"some long text to make the window move "
-    "along\",\n"
-    "    \"features\": [\"taint\", \"byteString\", \"zzz\"]\n"
-    "}\n";
 
 TEST(ReaderTest, TinyWindowGivesIdenticalEventsAndLocations) {
   ReadResult big;
