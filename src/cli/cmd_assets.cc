@@ -17,9 +17,9 @@
 #include "cli/command.h"
 #include "cli/exit_code.h"
 #include "cli/terminal.h"
-#include "pstate/asset/hasher.h"
-#include "pstate/asset/run_budget.h"
-#include "pstate/audit/auditor.h"
+#include "pstate/asset_hash/hasher.h"
+#include "pstate/asset_hash/run_budget.h"
+#include "pstate/assets/auditor.h"
 #include "pstate/diag/codes.h"
 #include "pstate/diag/render.h"
 #include "pstate/io/input.h"
@@ -28,7 +28,7 @@
 namespace pstate::cli {
 namespace {
 
-using audit::ItemResult;
+using assets::ItemResult;
 
 constexpr std::size_t kTableBatch = 1000;
 constexpr std::size_t kShortHash = 12;
@@ -37,25 +37,25 @@ struct AssetsFlags {
   std::vector<std::string> files;
   std::string root = ".";
   std::string format = "text";
-  int jobs = audit::DefaultJobs();
+  int jobs = DefaultJobs();
   bool quiet = false;
   bool allow_outside_root = false;
-  std::uint64_t max_total_bytes = asset::kDefaultMaxTotalBytes;
-  std::uint64_t max_total_members = asset::kDefaultMaxTotalMembers;
-  std::uint64_t max_total_expanded_bytes = asset::kDefaultMaxTotalExpandedBytes;
+  std::uint64_t max_total_bytes = asset_hash::kDefaultMaxTotalBytes;
+  std::uint64_t max_total_members = asset_hash::kDefaultMaxTotalMembers;
+  std::uint64_t max_total_expanded_bytes = asset_hash::kDefaultMaxTotalExpandedBytes;
 };
 
-std::string_view KindName(asset::Kind kind) {
-  return kind == asset::Kind::kAsset ? "asset" : "archive";
+std::string_view KindName(asset_hash::Kind kind) {
+  return kind == asset_hash::Kind::kAsset ? "asset" : "archive";
 }
 
-std::string_view SourceName(asset::Source source) {
+std::string_view SourceName(asset_hash::Source source) {
   switch (source) {
-    case asset::Source::kText: return "text";
-    case asset::Source::kPath: return "path";
-    case asset::Source::kUri: return "uri";
-    case asset::Source::kAssets: return "assets";
-    case asset::Source::kNone: return "none";
+    case asset_hash::Source::kText: return "text";
+    case asset_hash::Source::kPath: return "path";
+    case asset_hash::Source::kUri: return "uri";
+    case asset_hash::Source::kAssets: return "assets";
+    case asset_hash::Source::kNone: return "none";
   }
   return "none";
 }
@@ -88,7 +88,7 @@ class Printer {
   virtual ~Printer() = default;
   virtual void Row(ItemResult&& r) = 0;
   /// After the last row; `failure` when the file could not be read.
-  virtual void End(const audit::Tally& tally,
+  virtual void End(const assets::Tally& tally,
                    const std::optional<ReadFailure>& failure) = 0;
 };
 
@@ -104,12 +104,12 @@ class TextPrinter : public Printer {
                  std::string(SourceName(r.outcome.source)),
                  ShortHash(r.item.spec.hash),
                  ShortHash(r.outcome.actual),
-                 std::string(asset::StatusName(r.outcome.status))};
-    if (r.outcome.status != asset::Status::kOk) {
-      row.details.push_back("    " + std::string(asset::StatusName(r.outcome.status)) +
+                 std::string(asset_hash::StatusName(r.outcome.status))};
+    if (r.outcome.status != asset_hash::Status::kOk) {
+      row.details.push_back("    " + std::string(asset_hash::StatusName(r.outcome.status)) +
                             ": " + Printable(r.outcome.message));
     }
-    for (const audit::PlacedNote& n : r.item.notes) {
+    for (const assets::PlacedNote& n : r.item.notes) {
       std::string line = "    warning[" + n.note.code + "]: " + Printable(n.note.message);
       if (n.pointer != r.item.pointer) line += " (at " + Printable(n.pointer) + ")";
       row.details.push_back(std::move(line));
@@ -122,7 +122,7 @@ class TextPrinter : public Printer {
     }
   }
 
-  void End(const audit::Tally& tally,
+  void End(const assets::Tally& tally,
            const std::optional<ReadFailure>& failure) override {
     if (tally.total() > 0) Flush();
     if (failure) return;  // the reason is on stderr
@@ -131,7 +131,7 @@ class TextPrinter : public Printer {
     for (std::size_t i = 0; i < tally.by_status.size(); ++i) {
       if (i > 0) std::cout << ", ";
       std::cout << tally.by_status[i] << ' '
-                << asset::StatusName(static_cast<asset::Status>(i));
+                << asset_hash::StatusName(static_cast<asset_hash::Status>(i));
     }
     std::cout << "; " << tally.notes << (tally.notes == 1 ? " warning" : " warnings")
               << '\n';
@@ -194,7 +194,7 @@ class JsonPrinter : public Printer {
   void Row(ItemResult&& r) override {
     if (!first_) std::cout << ',';
     first_ = false;
-    const audit::FoundItem& item = r.item;
+    const assets::FoundItem& item = r.item;
     std::cout << "{\"pointer\":" << diag::JsonString(item.pointer)
               << ",\"urn\":"
               << (item.urn.empty() ? std::string("null") : diag::JsonString(item.urn))
@@ -202,11 +202,11 @@ class JsonPrinter : public Printer {
               << SourceName(r.outcome.source) << "\",\"recorded\":"
               << JsonOrNull(item.spec.hash) << ",\"actual\":"
               << JsonOrNull(r.outcome.actual) << ",\"status\":\""
-              << asset::StatusName(r.outcome.status) << "\",\"message\":"
+              << asset_hash::StatusName(r.outcome.status) << "\",\"message\":"
               << diag::JsonString(r.outcome.message) << ",\"line\":" << r.at.line
               << ",\"column\":" << r.at.column << ",\"warnings\":[";
     bool first_note = true;
-    for (const audit::PlacedNote& n : item.notes) {
+    for (const assets::PlacedNote& n : item.notes) {
       if (!first_note) std::cout << ',';
       first_note = false;
       std::cout << "{\"code\":" << diag::JsonString(n.note.code)
@@ -216,11 +216,11 @@ class JsonPrinter : public Printer {
     std::cout << "]}";
   }
 
-  void End(const audit::Tally& tally,
+  void End(const assets::Tally& tally,
            const std::optional<ReadFailure>& failure) override {
     std::cout << "],\"summary\":{\"items\":" << tally.total();
     for (std::size_t i = 0; i < tally.by_status.size(); ++i) {
-      std::cout << ",\"" << asset::StatusName(static_cast<asset::Status>(i))
+      std::cout << ",\"" << asset_hash::StatusName(static_cast<asset_hash::Status>(i))
                 << "\":" << tally.by_status[i];
     }
     std::cout << ",\"warnings\":" << tally.notes << '}';
@@ -262,7 +262,7 @@ void PrintFailure(const std::string& name, const ReadFailure& failure) {
 enum class FileResult { kClean, kFailed, kUnreadable };
 
 FileResult AuditOne(const std::string& path, const AssetsFlags& flags,
-                    const std::shared_ptr<asset::RunBudget>& run) {
+                    const std::shared_ptr<asset_hash::RunBudget>& run) {
   const std::string name = path == "-" ? "<stdin>" : path;
   std::unique_ptr<Printer> printer;
   if (flags.format == "json") {
@@ -270,7 +270,7 @@ FileResult AuditOne(const std::string& path, const AssetsFlags& flags,
   } else {
     printer = std::make_unique<TextPrinter>(name);
   }
-  audit::Tally tally;
+  assets::Tally tally;
   auto input = io::OpenInput(path);
   if (!input.ok()) {
     ReadFailure failure{"io-error", input.status().message(), 0, 0};
@@ -278,17 +278,17 @@ FileResult AuditOne(const std::string& path, const AssetsFlags& flags,
     PrintFailure(name, failure);
     return FileResult::kUnreadable;
   }
-  asset::Options options;
+  asset_hash::Options options;
   options.root = flags.root;
   options.outside_root = flags.allow_outside_root
-                             ? asset::OutsideRoot::kReadHashHidden
-                             : asset::OutsideRoot::kRefuse;
+                             ? asset_hash::OutsideRoot::kReadHashHidden
+                             : asset_hash::OutsideRoot::kRefuse;
   options.max_total_bytes = flags.max_total_bytes;
   options.max_total_members = flags.max_total_members;
   options.max_total_expanded_bytes = flags.max_total_expanded_bytes;
   // One run for all files: the totals bound the whole command.
   options.run = run;
-  audit::Auditor auditor(options, flags.jobs, [&](ItemResult&& r) {
+  assets::Auditor auditor(options, flags.jobs, [&](ItemResult&& r) {
     tally.Add(r);
     printer->Row(std::move(r));
   });
@@ -298,7 +298,7 @@ FileResult AuditOne(const std::string& path, const AssetsFlags& flags,
     PrintFailure(name, failure);
     return FileResult::kUnreadable;
   }
-  audit::AuditHandler handler(auditor);
+  assets::AuditHandler handler(auditor);
   // The reader adds only the fatal finding of an unreadable input.
   diag::Report report(name);
   state::ReadOptions read_options;
@@ -319,12 +319,12 @@ FileResult AuditOne(const std::string& path, const AssetsFlags& flags,
 
 int RunAssets(const AssetsFlags& flags) {
   bool unreadable = false, failed = false;
-  asset::Options limits;
+  asset_hash::Options limits;
   limits.root = flags.root;
   limits.max_total_bytes = flags.max_total_bytes;
   limits.max_total_members = flags.max_total_members;
   limits.max_total_expanded_bytes = flags.max_total_expanded_bytes;
-  auto run = std::make_shared<asset::RunBudget>(limits);
+  auto run = std::make_shared<asset_hash::RunBudget>(limits);
   for (const std::string& path : flags.files) {
     FileResult r = AuditOne(path, flags, run);
     unreadable |= r == FileResult::kUnreadable;

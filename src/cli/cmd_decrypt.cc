@@ -8,27 +8,27 @@
 #include "cli/command.h"
 #include "cli/exit_code.h"
 #include "cli/terminal.h"
-#include "pstate/audit/ordered_pool.h"
-#include "pstate/secure/crypt_pass.h"
-#include "pstate/secure/rewrite.h"
+#include "pstate/base/ordered_pool.h"
+#include "pstate/crypt/crypt_pass.h"
+#include "pstate/state/rewrite.h"
 
 namespace pstate::cli {
 namespace {
 
 struct CryptFlags {
-  secure::CryptMode mode = secure::CryptMode::kDecrypt;
+  crypt::CryptMode mode = crypt::CryptMode::kDecrypt;
   std::string input;
   std::string output = "-";
   std::string passphrase_file;
-  unsigned threads = static_cast<unsigned>(audit::DefaultJobs());
+  unsigned threads = static_cast<unsigned>(DefaultJobs());
   bool compact = false;
   bool quiet = false;
 };
 
 int RunCrypt(const CryptFlags& flags) {
   const char* name =
-      flags.mode == secure::CryptMode::kDecrypt ? "decrypt" : "encrypt";
-  secure::CryptOptions options;
+      flags.mode == crypt::CryptMode::kDecrypt ? "decrypt" : "encrypt";
+  crypt::CryptOptions options;
   options.mode = flags.mode;
   if (!flags.passphrase_file.empty()) {
     options.passphrase_file = flags.passphrase_file;
@@ -36,21 +36,21 @@ int RunCrypt(const CryptFlags& flags) {
   options.threads = flags.threads;
   options.input_name = flags.input == "-" ? "<stdin>" : flags.input;
 
-  secure::RewriteOptions rewrite;
+  state::RewriteOptions rewrite;
   rewrite.input = flags.input;
   rewrite.output = flags.output;
   // Decrypted output holds every secret in plaintext: a private file.
   rewrite.output_options.holds_secrets =
-      flags.mode == secure::CryptMode::kDecrypt;
+      flags.mode == crypt::CryptMode::kDecrypt;
   rewrite.layout =
       flags.compact ? json::Layout::kCompact : json::Layout::kIndented;
   rewrite.hold_output = true;  // nothing leaves before the passphrase is checked
   rewrite.on_progress = MakeProgress(flags.input, flags.quiet);
 
-  std::unique_ptr<secure::CryptPass> pass;
-  secure::RewriteJob job;
-  job.make_pass = [&](secure::OutputGate* gate) -> state::StateWriter::Pass {
-    pass = std::make_unique<secure::CryptPass>(options, gate);
+  std::unique_ptr<crypt::CryptPass> pass;
+  state::RewriteJob job;
+  job.make_pass = [&](state::OutputGate* gate) -> state::StateWriter::Pass {
+    pass = std::make_unique<crypt::CryptPass>(options, gate);
     return [&](state::Leaf& leaf,
                state::Context& context) -> Result<state::LeafAction> {
       pass->Process(leaf, context);
@@ -60,16 +60,16 @@ int RunCrypt(const CryptFlags& flags) {
     };
   };
   job.pass_status = [&] { return pass->status(); };
-  Status status = secure::RewriteState(rewrite, job);
+  Status status = state::RewriteState(rewrite, job);
   EndProgress();
   if (!status.ok()) {
     std::cerr << "pstate " << name << ": error: " << status.message() << "\n";
     return kExitUnreadable;
   }
   if (!flags.quiet) {
-    const secure::CryptStats& s = pass->stats();
+    const crypt::CryptStats& s = pass->stats();
     std::cerr << "pstate " << name << ": " << s.secrets << " secrets "
-              << (flags.mode == secure::CryptMode::kDecrypt ? "decrypted"
+              << (flags.mode == crypt::CryptMode::kDecrypt ? "decrypted"
                                                            : "encrypted")
               << " (" << s.distinct << " distinct"
               << (s.provider.empty() ? std::string()
@@ -79,10 +79,10 @@ int RunCrypt(const CryptFlags& flags) {
   return kExitOk;
 }
 
-std::function<int()> Setup(CLI::App& app, secure::CryptMode mode) {
+std::function<int()> Setup(CLI::App& app, crypt::CryptMode mode) {
   auto flags = std::make_shared<CryptFlags>();
   flags->mode = mode;
-  bool decrypt = mode == secure::CryptMode::kDecrypt;
+  bool decrypt = mode == crypt::CryptMode::kDecrypt;
   app.add_option("input", flags->input,
                  decrypt ? "State whose secrets to decrypt; - reads standard "
                            "input"
@@ -113,11 +113,11 @@ std::function<int()> Setup(CLI::App& app, secure::CryptMode mode) {
 }  // namespace
 
 std::function<int()> SetupDecrypt(CLI::App& app) {
-  return Setup(app, secure::CryptMode::kDecrypt);
+  return Setup(app, crypt::CryptMode::kDecrypt);
 }
 
 std::function<int()> SetupEncrypt(CLI::App& app) {
-  return Setup(app, secure::CryptMode::kEncrypt);
+  return Setup(app, crypt::CryptMode::kEncrypt);
 }
 
 }  // namespace pstate::cli

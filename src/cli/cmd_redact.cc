@@ -12,9 +12,9 @@
 
 #include "pstate/diag/report.h"
 #include "pstate/io/input.h"
-#include "pstate/secure/leak_scan_handler.h"
-#include "pstate/secure/redactor.h"
-#include "pstate/secure/rewrite.h"
+#include "pstate/scan/leak_scan_handler.h"
+#include "pstate/redact/redactor.h"
+#include "pstate/state/rewrite.h"
 #include "pstate/state/reader.h"
 
 namespace pstate::cli {
@@ -37,16 +37,16 @@ int Fail(const std::string& message) {
 }
 
 int RunRedact(const RedactFlags& flags) {
-  secure::RedactOptions options;
+  redact::RedactOptions options;
   if (flags.fingerprint) {
     if (!flags.key_file.empty()) {
-      auto f = secrets::Fingerprinter::FromKeyFile(flags.key_file);
+      auto f = crypto::Fingerprinter::FromKeyFile(flags.key_file);
       if (!f.ok()) {
         return Fail("--key-file: " + f.status().message());
       }
       options.fingerprinter = std::move(*f);
     } else {
-      options.fingerprinter = secrets::Fingerprinter::WithRandomKey();
+      options.fingerprinter = crypto::Fingerprinter::WithRandomKey();
     }
   }
   options.also = flags.also;
@@ -54,38 +54,38 @@ int RunRedact(const RedactFlags& flags) {
   // --leaks also redacts plain copies of the state's own secrets, which may
   // come before the secret: collect every plaintext in a first pass when
   // the input can be read twice (a regular file).
-  secure::KnownSecrets known;
+  scan::KnownSecrets known;
   std::error_code ec;
   if (flags.leaks && flags.input != "-" &&
       std::filesystem::is_regular_file(flags.input, ec)) {
     auto input = io::OpenInput(flags.input);
     if (!input.ok()) return Fail(input.status().message());
-    secure::SecretCollectHandler collect(&known, secure::DecryptOptions{});
+    scan::SecretCollectHandler collect(&known, scan::DecryptOptions{});
     diag::Report scratch(flags.input);
     Status status = state::Read(**input, collect, scratch);
     if (!status.ok()) return Fail(status.message());
     options.known_secrets = &known;
   }
-  secure::Redactor redactor(std::move(options));
-  secure::RewriteOptions rewrite;
+  redact::Redactor redactor(std::move(options));
+  state::RewriteOptions rewrite;
   rewrite.input = flags.input;
   rewrite.output = flags.output;
   rewrite.layout =
       flags.compact ? json::Layout::kCompact : json::Layout::kIndented;
   rewrite.on_progress = MakeProgress(flags.input, flags.quiet);
-  secure::RewriteJob job;
-  job.make_pass = [&](secure::OutputGate*) -> state::StateWriter::Pass {
+  state::RewriteJob job;
+  job.make_pass = [&](state::OutputGate*) -> state::StateWriter::Pass {
     return [&](state::Leaf& leaf,
                state::Context& context) -> Result<state::LeafAction> {
       redactor.Process(leaf, context);
       return state::LeafAction::kWrite;
     };
   };
-  Status status = secure::RewriteState(rewrite, job);
+  Status status = state::RewriteState(rewrite, job);
   EndProgress();
   if (!status.ok()) return Fail(status.message());
   if (!flags.quiet) {
-    const secure::RedactStats& s = redactor.stats();
+    const redact::RedactStats& s = redactor.stats();
     std::cerr << "pstate redact: redacted " << s.secrets << " secrets, "
               << s.config_values << " secure config values, "
               << s.provider_values << " secrets provider values, "

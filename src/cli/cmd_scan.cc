@@ -12,10 +12,10 @@
 #include "cli/findings_output.h"
 #include "cli/terminal.h"
 #include "pstate/io/input.h"
-#include "pstate/secrets/fingerprint.h"
-#include "pstate/secrets/passphrase_source.h"
-#include "pstate/secure/known_secrets.h"
-#include "pstate/secure/leak_scan_handler.h"
+#include "pstate/crypto/fingerprint.h"
+#include "pstate/crypto/passphrase_source.h"
+#include "pstate/scan/known_secrets.h"
+#include "pstate/scan/leak_scan_handler.h"
 #include "pstate/state/reader.h"
 
 namespace pstate::cli {
@@ -33,8 +33,8 @@ struct FileResult {
 };
 
 FileResult ScanOne(const std::string& path, const ScanFlags& flags,
-                   const secrets::Fingerprinter& fingerprinter,
-                   const secure::DecryptOptions& decrypt) {
+                   const crypto::Fingerprinter& fingerprinter,
+                   const scan::DecryptOptions& decrypt) {
   std::string name = path == "-" ? "<stdin>" : path;
   FileResult result;
   result.report = std::make_unique<diag::Report>(name, flags.max_findings);
@@ -45,8 +45,8 @@ FileResult ScanOne(const std::string& path, const ScanFlags& flags,
     result.failed = true;
   };
 
-  secure::KnownSecrets known;
-  secure::SecretCollectHandler collect(&known, decrypt);
+  scan::KnownSecrets known;
+  scan::SecretCollectHandler collect(&known, decrypt);
   state::ReadOptions options;
   options.on_progress = MakeProgress(name, flags.quiet);
   if (two_pass) {
@@ -74,7 +74,7 @@ FileResult ScanOne(const std::string& path, const ScanFlags& flags,
     result.report->Add(diag::MakeFinding(diag::Code::kIoError, input.status().message()));
     return result;
   }
-  secure::LeakScanHandler scan(&fingerprinter, &known, /*collect=*/!two_pass, decrypt,
+  scan::LeakScanHandler scan(&fingerprinter, &known, /*collect=*/!two_pass, decrypt,
                                two_pass ? collect.decryptor() : nullptr);
   Status status = state::Read(**input, scan, *result.report, options);
   EndProgress();
@@ -87,23 +87,23 @@ FileResult ScanOne(const std::string& path, const ScanFlags& flags,
 }
 
 int RunScan(const ScanFlags& flags) {
-  std::optional<secrets::Fingerprinter> fingerprinter;
+  std::optional<crypto::Fingerprinter> fingerprinter;
   if (!flags.key_file.empty()) {
-    auto fp = secrets::Fingerprinter::FromKeyFile(flags.key_file);
+    auto fp = crypto::Fingerprinter::FromKeyFile(flags.key_file);
     if (!fp.ok()) {
       std::cerr << "pstate: error: --key-file: " << fp.status().message() << "\n";
       return kExitUnreadable;
     }
     fingerprinter.emplace(std::move(*fp));
   } else {
-    fingerprinter.emplace(secrets::Fingerprinter::WithRandomKey());
+    fingerprinter.emplace(crypto::Fingerprinter::WithRandomKey());
   }
-  secure::DecryptOptions decrypt;
+  scan::DecryptOptions decrypt;
   decrypt.enabled = flags.decrypt || !flags.passphrase_file.empty();
   if (decrypt.enabled) {
     std::optional<std::filesystem::path> file;
     if (!flags.passphrase_file.empty()) file = flags.passphrase_file;
-    auto passphrase = secrets::ResolvePassphrase(file);
+    auto passphrase = crypto::ResolvePassphrase(file);
     if (passphrase.ok()) {
       decrypt.passphrase = std::move(*passphrase);
     } else if (file || passphrase.status().code() != Errc::kInvalidArgument) {

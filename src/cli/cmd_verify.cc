@@ -6,8 +6,8 @@
 #include "cli/command.h"
 #include "cli/findings_output.h"
 #include "cli/terminal.h"
-#include "pstate/audit/auditor.h"
-#include "pstate/check/verifier.h"
+#include "pstate/assets/auditor.h"
+#include "pstate/verify/verifier.h"
 #include "pstate/io/input.h"
 #include "pstate/state/reader.h"
 
@@ -18,7 +18,7 @@ struct VerifyFlags : FindingsFlags {
   // --assets: the asset audit of `pstate assets`, as findings.
   bool assets = false;
   std::string root = ".";
-  int jobs = audit::DefaultJobs();
+  int jobs = DefaultJobs();
   bool allow_outside_root = false;
 };
 
@@ -33,7 +33,7 @@ std::unique_ptr<diag::Report> VerifyOne(const std::string& path,
                                   input.status().message()));
     return report;
   }
-  check::Verifier verifier;
+  verify::Verifier verifier;
   state::ReadOptions options;
   options.on_progress = MakeProgress(name, flags.quiet);
   if (!flags.assets) {
@@ -45,18 +45,18 @@ std::unique_ptr<diag::Report> VerifyOne(const std::string& path,
   // --assets: the audit runs beside the checks; its results are hashed on
   // worker threads and delivered on this one. The report keeps findings by
   // their place in the file, so arrival order does not matter.
-  asset::Options asset_options;
+  asset_hash::Options asset_options;
   asset_options.root = flags.root;
   asset_options.outside_root = flags.allow_outside_root
-                                   ? asset::OutsideRoot::kReadHashHidden
-                                   : asset::OutsideRoot::kRefuse;
-  audit::Auditor auditor(asset_options, flags.jobs,
-                         [&report](audit::ItemResult&& r) {
-                           for (diag::Finding& f : audit::ToFindings(r)) {
+                                   ? asset_hash::OutsideRoot::kReadHashHidden
+                                   : asset_hash::OutsideRoot::kRefuse;
+  assets::Auditor auditor(asset_options, flags.jobs,
+                         [&report](assets::ItemResult&& r) {
+                           for (diag::Finding& f : assets::ToFindings(r)) {
                              report->Add(std::move(f));
                            }
                          });
-  audit::AuditHandler audit(auditor);
+  assets::AuditHandler audit(auditor);
   state::Tee both(verifier, audit);
   Status status = state::Read(**input, both, *report, options);
   EndProgress();

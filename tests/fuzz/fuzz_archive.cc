@@ -1,4 +1,4 @@
-// Fuzz target: the archive file reading of src/asset/ (libarchive behind
+// Fuzz target: the archive file reading of src/asset_hash/ (libarchive behind
 // OpenArchiveFileMembers, then the engine's tar stream in Hash) over
 // arbitrary bytes stored as a .tar, .tgz and .zip file in turn.
 //
@@ -18,14 +18,14 @@
 #include <string_view>
 
 #include "fuzz/fuzz_check.h"
-#include "pstate/asset/hasher.h"
-#include "pstate/asset/member_source.h"
-#include "pstate/asset/spec.h"
+#include "pstate/asset_hash/hasher.h"
+#include "pstate/asset_hash/member_source.h"
+#include "pstate/asset_hash/spec.h"
 
 namespace {
 
 namespace fs = std::filesystem;
-using pstate::asset::ArchiveFormat;
+using pstate::asset_hash::ArchiveFormat;
 
 // Small limits: a few KiB of fuzz input can claim gigabytes of members.
 constexpr std::uint64_t kMaxMembers = 1000;
@@ -41,8 +41,8 @@ const fs::path& WorkDir() {
   return dir;
 }
 
-pstate::asset::Options LimitedOptions() {
-  pstate::asset::Options options;
+pstate::asset_hash::Options LimitedOptions() {
+  pstate::asset_hash::Options options;
   options.root = WorkDir();
   options.max_expanded_bytes = kMaxBytes;
   options.max_members = kMaxMembers;
@@ -53,8 +53,8 @@ pstate::asset::Options LimitedOptions() {
 }
 
 void ReadMembers(const std::string& path, ArchiveFormat format) {
-  const pstate::asset::Options options = LimitedOptions();
-  auto source = pstate::asset::OpenArchiveFileMembers(path, format, options);
+  const pstate::asset_hash::Options options = LimitedOptions();
+  auto source = pstate::asset_hash::OpenArchiveFileMembers(path, format, options);
   if (!source.ok()) return;
   std::uint64_t members = 0;
   std::uint64_t bytes = 0;
@@ -64,7 +64,7 @@ void ReadMembers(const std::string& path, ArchiveFormat format) {
     if (!member.ok() || !member->has_value()) return;
     ++members;
     PSTATE_FUZZ_CHECK(members <= kMaxMembers);
-    pstate::asset::Blob& blob = (*member)->blob;
+    pstate::asset_hash::Blob& blob = (*member)->blob;
     if (!blob.content) continue;
     std::uint64_t read = 0;
     bool failed = false;
@@ -92,12 +92,12 @@ bool IsLowerHex(std::string_view text) {
 }
 
 void HashArchive(const std::string& name) {
-  pstate::asset::Spec spec;
-  spec.kind = pstate::asset::Kind::kArchive;
+  pstate::asset_hash::Spec spec;
+  spec.kind = pstate::asset_hash::Kind::kArchive;
   spec.path = name;
-  const pstate::asset::Outcome outcome =
-      pstate::asset::Hash(spec, LimitedOptions());
-  PSTATE_FUZZ_CHECK(outcome.status != pstate::asset::Status::kOk);
+  const pstate::asset_hash::Outcome outcome =
+      pstate::asset_hash::Hash(spec, LimitedOptions());
+  PSTATE_FUZZ_CHECK(outcome.status != pstate::asset_hash::Status::kOk);
   if (outcome.actual) {
     PSTATE_FUZZ_CHECK(outcome.actual->size() == 64);
     PSTATE_FUZZ_CHECK(IsLowerHex(*outcome.actual));

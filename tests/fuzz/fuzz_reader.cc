@@ -1,4 +1,4 @@
-// Fuzz target: state::Read with verify's handler (check::Verifier) over
+// Fuzz target: state::Read with verify's handler (verify::Verifier) over
 // arbitrary bytes, read once with the default window and once with a
 // window of a few bytes (every value then straddles window refills).
 //
@@ -17,7 +17,7 @@
 #include <vector>
 
 #include "fuzz/fuzz_check.h"
-#include "pstate/check/verifier.h"
+#include "pstate/verify/verifier.h"
 #include "pstate/diag/codes.h"
 #include "pstate/diag/report.h"
 #include "pstate/io/input.h"
@@ -38,7 +38,7 @@ Run ReadWith(const std::string& bytes, std::size_t window_size) {
   pstate::io::InputOptions input_options;
   input_options.max_decoded_bytes = std::uint64_t{16} << 20;
   auto input = pstate::io::MemoryInput(bytes, "fuzz.json", input_options);
-  pstate::check::Verifier verifier;
+  pstate::verify::Verifier verifier;
   pstate::diag::Report report("fuzz.json");
   pstate::state::ReadOptions options;
   options.max_depth = 64;

@@ -1,5 +1,5 @@
-// Fuzz target: the `pstate redact` pass (secure::Redactor driven by
-// secure::RewriteState, as src/cli/cmd_redact.cc runs it) over arbitrary
+// Fuzz target: the `pstate redact` pass (redact::Redactor driven by
+// state::RewriteState, as src/cli/cmd_redact.cc runs it) over arbitrary
 // input, written to a temporary file.
 //
 // Invariants beyond "no crash, no sanitizer report", when an output file is
@@ -31,8 +31,8 @@
 #include "fuzz/fuzz_check.h"
 #include "pstate/json/document.h"
 #include "pstate/json/value.h"
-#include "pstate/secure/redactor.h"
-#include "pstate/secure/rewrite.h"
+#include "pstate/redact/redactor.h"
+#include "pstate/state/rewrite.h"
 #include "pstate/state/reader.h"
 #include "pstate/state/signature.h"
 #include "pstate/state/state_writer.h"
@@ -99,9 +99,9 @@ bool OccursOnce(std::string_view text, std::string_view needle) {
 std::string Placeholders() {
   std::string all;
   for (std::string_view p :
-       {pstate::secure::kRedactedText, pstate::secure::kRedactedPlaintext,
-        pstate::secure::kRedactedBase64, pstate::secure::kRedactedCiphertext,
-        pstate::secure::kRedactedSalt}) {
+       {pstate::redact::kRedactedText, pstate::redact::kRedactedPlaintext,
+        pstate::redact::kRedactedBase64, pstate::redact::kRedactedCiphertext,
+        pstate::redact::kRedactedSalt}) {
     all.append(p);
     all.push_back(' ');
   }
@@ -141,22 +141,22 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data,
   fs::remove(out_path, ec);
   PSTATE_FUZZ_CHECK(WriteFile(in_path, input));
 
-  pstate::secure::Redactor redactor(pstate::secure::RedactOptions{});
-  pstate::secure::RewriteOptions rewrite;
+  pstate::redact::Redactor redactor(pstate::redact::RedactOptions{});
+  pstate::state::RewriteOptions rewrite;
   rewrite.input = in_path.string();
   rewrite.output = out_path.string();
   rewrite.layout = size % 2 == 0 ? pstate::json::Layout::kIndented
                                  : pstate::json::Layout::kCompact;
-  pstate::secure::RewriteJob job;
+  pstate::state::RewriteJob job;
   job.make_pass =
-      [&](pstate::secure::OutputGate*) -> pstate::state::StateWriter::Pass {
+      [&](pstate::state::OutputGate*) -> pstate::state::StateWriter::Pass {
     return [&](pstate::state::Leaf& leaf, pstate::state::Context& context)
                -> pstate::Result<pstate::state::LeafAction> {
       redactor.Process(leaf, context);
       return pstate::state::LeafAction::kWrite;
     };
   };
-  const pstate::Status status = pstate::secure::RewriteState(rewrite, job);
+  const pstate::Status status = pstate::state::RewriteState(rewrite, job);
   if (!status.ok()) {
     PSTATE_FUZZ_CHECK(!fs::exists(out_path, ec));
     return 0;

@@ -363,7 +363,7 @@ TEST(ReaderTest, TinyWindowGivesIdenticalEventsAndLocations) {
 }
 
 // The reader has no policy: unknown members, duplicate keys, misshapen
-// containers and odd features are verify's to judge (check/), so a state
+// containers and odd features are verify's to judge (verify/), so a state
 // full of them reads without a single finding.
 TEST(ReaderTest, ReportsOnlyWhatMakesTheInputUnreadable) {
   for (const std::string& text : std::vector<std::string>{

@@ -1,0 +1,55 @@
+// Verifying the recorded `hash` of an asset or archive by recomputing it the
+// way Pulumi's engine does (reference: shared/reference/asset-hashing.md).
+// Offline only: http(s) content is never fetched.
+#ifndef PSTATE_ASSET_HASHER_H_
+#define PSTATE_ASSET_HASHER_H_
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "pstate/asset_hash/spec.h"
+
+namespace pstate::asset_hash {
+
+enum class Status { kOk, kMismatch, kMissing, kError, kUnverifiable, kNoHash };
+
+/// "ok", "mismatch", "missing", "error", "unverifiable", "no-hash".
+std::string_view StatusName(Status status);
+
+struct Outcome {
+  Status status = Status::kError;
+  Source source = Source::kNone;
+  std::optional<std::string> actual;  ///< lowercase hex SHA-256, when computed
+  std::string message;  ///< reason; never empty except for kOk
+};
+
+/// Computes the object's hash as the engine would and compares it with
+/// spec.hash. ok = equal; mismatch = differ; no-hash = nothing (or "")
+/// recorded but content hashable (actual set); missing = a referenced file or
+/// directory does not exist; error = cannot be hashed; unverifiable = needs
+/// an http(s) fetch, or a hash-only placeholder with no content (top level
+/// or as a member). Never throws, never prints, never touches the network.
+Outcome Hash(const Spec& spec, const Options& options);
+
+struct AuditNote {
+  std::string code;
+  std::string message;
+};
+
+inline constexpr std::string_view kNoteAbsolutePath = "asset-absolute-path";
+inline constexpr std::string_view kNotePathEscapesRoot = "asset-path-escapes-root";
+inline constexpr std::string_view kNoteBackslashPath = "asset-backslash-path";
+inline constexpr std::string_view kNoteHashMalformed = "asset-hash-malformed";
+
+/// Portability and hygiene notes on the top-level object only (the caller
+/// recurses into members): an absolute `path` or a `file:` URI (breaks on
+/// other machines), a relative `path` that leaves `root` once cleaned, a
+/// backslash in `path`, `uri` or a member name, and a non-empty recorded
+/// hash that is not 64 lowercase hex digits.
+std::vector<AuditNote> Audit(const Spec& spec, const Options& options);
+
+}  // namespace pstate::asset_hash
+
+#endif  // PSTATE_ASSET_HASHER_H_

@@ -1,0 +1,94 @@
+// What every check needs: somewhere to report, and where it is in the file.
+#ifndef PSTATE_CHECK_CHECK_CONTEXT_H_
+#define PSTATE_CHECK_CHECK_CONTEXT_H_
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "pstate/diag/finding.h"
+#include "pstate/json/value.h"
+#include "pstate/state/reader.h"
+
+namespace pstate::verify {
+
+/// Reports findings for the leaf being checked: fills in the JSON pointer
+/// of the current position, the URN of the resource being checked, and
+/// line:column.
+///
+/// The pointer is kept as a stack of segments and only spelled out when a
+/// finding is made: checks descend into every value, findings are rare.
+class Reporter {
+ public:
+  Reporter(state::Context& context, std::string_view base_pointer)
+      : context_(context), base_(base_pointer) {}
+
+  void Add(diag::Code code, std::string message, const json::Value& at) {
+    Add(code, std::move(message), at.offset);
+  }
+  void Add(diag::Code code, std::string message, std::uint64_t offset) {
+    diag::Finding f =
+        diag::MakeFinding(code, std::move(message), PointerString(), urn_);
+    context_.Report(std::move(f),
+                    offset_override_ ? offset_override_ : offset);
+  }
+
+  /// The JSON pointer of the current position.
+  std::string PointerString() const;
+
+  state::Context& context() { return context_; }
+  void set_urn(std::string urn) { urn_ = std::move(urn); }
+  const std::string& urn() const { return urn_; }
+  /// While non-zero, every finding is placed here (values parsed out of a
+  /// string, whose own offsets do not map onto the file).
+  void set_offset_override(std::uint64_t offset) { offset_override_ = offset; }
+  std::uint64_t offset_override() const { return offset_override_; }
+
+ private:
+  friend class PointerScope;
+  struct Segment {
+    std::string_view text;  ///< decoded key, or escaped JSON key text
+    std::size_t index = 0;
+    enum class Kind { kKey, kRawKey, kIndex } kind = Kind::kKey;
+  };
+
+  state::Context& context_;
+  std::string_view base_;
+  std::vector<Segment> segments_;
+  std::string urn_;
+  std::uint64_t offset_override_ = 0;
+};
+
+/// Scoped pointer segment: pushed on construction, popped on destruction.
+///
+/// IMPORTANT: the key is not copied; the string (or the json::Value key)
+/// must outlive the scope.
+class PointerScope {
+ public:
+  PointerScope(Reporter& r, std::string_view key) : r_(r) {
+    r_.segments_.push_back({key, 0, Reporter::Segment::Kind::kKey});
+  }
+  PointerScope(Reporter& r, const char* key)
+      : PointerScope(r, std::string_view(key)) {}
+  PointerScope(Reporter& r, const std::string& key)
+      : PointerScope(r, std::string_view(key)) {}
+  PointerScope(Reporter& r, const json::Value& key) : r_(r) {
+    r_.segments_.push_back({key.raw(), 0,
+                            key.has_escapes ? Reporter::Segment::Kind::kRawKey
+                                            : Reporter::Segment::Kind::kKey});
+  }
+  PointerScope(Reporter& r, std::size_t index) : r_(r) {
+    r_.segments_.push_back({{}, index, Reporter::Segment::Kind::kIndex});
+  }
+  PointerScope(Reporter& r, std::string&& key) = delete;
+  ~PointerScope() { r_.segments_.pop_back(); }
+  PointerScope(const PointerScope&) = delete;
+  PointerScope& operator=(const PointerScope&) = delete;
+
+ private:
+  Reporter& r_;
+};
+
+}  // namespace pstate::verify
+
+#endif  // PSTATE_CHECK_CHECK_CONTEXT_H_

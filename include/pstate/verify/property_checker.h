@@ -1,0 +1,57 @@
+// Checks property values (inputs, outputs, replacementTrigger, and values
+// found inside a secret's plaintext): every signature object is decoded and
+// checked against Pulumi's reader (pulumi-state-format.md §3).
+#ifndef PSTATE_CHECK_PROPERTY_CHECKER_H_
+#define PSTATE_CHECK_PROPERTY_CHECKER_H_
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <string_view>
+
+#include "pstate/state/provider.h"
+#include "pstate/verify/check_context.h"
+#include "pstate/json/value.h"
+
+namespace pstate::verify {
+
+/// Facts the property checker needs from the rest of the state.
+struct PropertyEnvironment {
+  /// The secrets provider's kind (kNone while none is known). Decides the
+  /// ciphertext shape to expect.
+  state::ProviderKind secrets_provider = state::ProviderKind::kNone;
+  /// Called for each resource reference's URN, to check it names a resource.
+  std::function<void(std::string_view urn, std::uint64_t offset,
+                     Reporter& reporter)>
+      on_resource_reference;
+};
+
+class PropertyChecker {
+ public:
+  explicit PropertyChecker(const PropertyEnvironment& env) : env_(env) {}
+
+  /// Checks `value` and everything inside it. The reporter's pointer must
+  /// name `value`.
+  void Check(const json::Value& value, Reporter& reporter);
+
+  /// Ciphertexts seen so far (a state with ciphertexts needs a provider).
+  std::uint64_t ciphertexts() const { return ciphertexts_; }
+
+ private:
+  void CheckValue(const json::Value& value, Reporter& reporter);
+  void CheckAsset(const json::Value& value, Reporter& reporter);
+  void CheckArchive(const json::Value& value, Reporter& reporter);
+  void CheckSecret(const json::Value& value, Reporter& reporter);
+  void CheckEmbedded(const json::Value& text, std::string_view field,
+                     Reporter& reporter);
+  void CheckResourceReference(const json::Value& value, Reporter& reporter);
+
+  const PropertyEnvironment& env_;
+  std::uint64_t ciphertexts_ = 0;
+  int plaintext_depth_ = 0;
+  json::Arena embedded_arena_;
+};
+
+}  // namespace pstate::verify
+
+#endif  // PSTATE_CHECK_PROPERTY_CHECKER_H_

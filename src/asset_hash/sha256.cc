@@ -1,0 +1,60 @@
+#include "pstate/asset_hash/sha256.h"
+
+#include <openssl/evp.h>
+
+#include <array>
+#include <cstdint>
+#include <utility>
+
+#include "pstate/base/hex.h"
+
+namespace pstate::asset_hash {
+
+Sha256::Sha256() { Init(); }
+
+Sha256::~Sha256() { EVP_MD_CTX_free(ctx_); }
+
+Sha256::Sha256(Sha256&& other) noexcept
+    : ctx_(std::exchange(other.ctx_, nullptr)),
+      ok_(std::exchange(other.ok_, false)) {}
+
+Sha256& Sha256::operator=(Sha256&& other) noexcept {
+  if (this != &other) {
+    EVP_MD_CTX_free(ctx_);
+    ctx_ = std::exchange(other.ctx_, nullptr);
+    ok_ = std::exchange(other.ok_, false);
+  }
+  return *this;
+}
+
+void Sha256::Init() {
+  if (ctx_ == nullptr) ctx_ = EVP_MD_CTX_new();
+  ok_ = ctx_ != nullptr &&
+        EVP_DigestInit_ex(ctx_, EVP_sha256(), nullptr) == 1;
+}
+
+void Sha256::Update(std::string_view data) { Update(data.data(), data.size()); }
+
+void Sha256::Update(const void* data, std::size_t size) {
+  if (!ok_ || size == 0) return;
+  ok_ = EVP_DigestUpdate(ctx_, data, size) == 1;
+}
+
+std::string Sha256::FinishHex() {
+  std::array<std::uint8_t, EVP_MAX_MD_SIZE> digest{};
+  unsigned int length = 0;
+  std::string hex;
+  if (ok_ && EVP_DigestFinal_ex(ctx_, digest.data(), &length) == 1) {
+    hex = HexEncode(std::span<const std::uint8_t>(digest.data(), length));
+  }
+  Init();
+  return hex;
+}
+
+std::string Sha256::HexOf(std::string_view data) {
+  Sha256 sha;
+  sha.Update(data);
+  return sha.FinishHex();
+}
+
+}  // namespace pstate::asset_hash

@@ -1,0 +1,341 @@
+#include "pstate/base/wipe.h"
+#include "pstate/crypt/crypt_pass.h"
+
+#include <openssl/crypto.h>
+
+#include <utility>
+
+#include "pstate/crypto/passphrase_source.h"
+#include "pstate/state/secret_object.h"
+#include "pstate/state/signature.h"
+#include "pstate/state/state_writer.h"
+
+namespace pstate::crypt {
+namespace {
+
+using json::Value;
+
+/// A decrypted-text cache bigger than this is dropped (between resources).
+constexpr std::size_t kMaxCacheBytes = 256u << 20;
+/// Fewer crypto operations than this in one resource run on the caller's
+/// thread: waking the pool costs more than a few AES-GCM calls.
+constexpr std::size_t kParallelThreshold = 8;
+
+/// What one walk over a leaf found: every string `want` member of every
+/// secret object (duplicates included: Pulumi keeps the last one, and none
+/// may keep its text), and the first secret that has both forms.
+struct Found {
+  std::vector<const Value*> fields;
+  const Value* both = nullptr;
+};
+
+/// Secrets anywhere in `v`, by the conservative rule of secret_object.h
+/// (any signature member saying "secret"); members of a secret other than
+/// its payload are searched too.
+void Collect(const Value& v, std::string_view want, std::string_view other,
+             Found* out) {
+  if (v.is_object()) {
+    if (state::IsSecretObject(v)) {
+      bool has_other = false;
+      std::size_t before = out->fields.size();
+      for (const json::Member& m : v.object()) {
+        if (m.key.StrEquals(want)) {
+          if (m.value.is_string()) out->fields.push_back(&m.value);
+        } else if (m.key.StrEquals(other)) {
+          has_other = has_other || m.value.is_string();
+        } else if (!m.key.StrEquals(state::kSigKey)) {
+          Collect(m.value, want, other, out);
+        }
+      }
+      if (has_other && out->fields.size() > before) {
+        // Both forms: in the target form already, or malformed. Left alone;
+        // encrypt refuses it (the caller checks `both`).
+        if (out->both == nullptr) out->both = &v;
+        out->fields.resize(before);
+      }
+      return;
+    }
+    for (const json::Member& m : v.object()) Collect(m.value, want, other, out);
+  } else if (v.is_array()) {
+    for (const Value& e : v.array()) Collect(e, want, other, out);
+  }
+}
+
+std::string SchemeOf(std::string_view url) {
+  std::size_t colon = url.find("://");
+  if (colon == std::string_view::npos || colon > 32) return "";
+  return std::string(url.substr(0, colon)) + "://";
+}
+
+}  // namespace
+
+CryptPass::CryptPass(CryptOptions options, state::OutputGate* gate)
+    : options_(std::move(options)), gate_(gate) {}
+
+CryptPass::~CryptPass() {
+  for (auto& [ct, pt] : cache_) {
+    (void)ct;
+    Wipe(pt);
+  }
+}
+
+void CryptPass::Release() {
+  if (gate_) gate_->Release();
+}
+
+void CryptPass::Fail(Errc code, std::string message, std::uint64_t offset,
+                     state::Context& context) {
+  if (!status_.ok()) return;
+  io::LineColumn at = context.Locate(offset);
+  std::string where = options_.input_name;
+  if (at.line > 0) {
+    where += ":" + std::to_string(at.line) + ":" + std::to_string(at.column);
+  }
+  status_ = Status(code, where + ": " + message);
+  if (gate_) gate_->Discard();
+}
+
+Result<std::string> CryptPass::Transform(std::string_view text) const {
+  bool decrypt = options_.mode == CryptMode::kDecrypt;
+  if (kind_ == Kind::kB64) {
+    if (decrypt) return b64_.Decrypt(text);
+    return b64_.Encrypt(text);
+  }
+  if (decrypt) return passphrase_->Decrypt(text);
+  return passphrase_->Encrypt(text);
+}
+
+void CryptPass::OnProvider(const Value& provider, state::Context& context) {
+  provider_seen_ = true;
+  const Value* type = provider.is_object() ? provider.Find("type") : nullptr;
+  if (!type || !type->is_string() || type->size == 0) {
+    Release();  // no provider: nothing to check
+    return;
+  }
+  std::string t = type->Str();
+  stats_.provider = t;
+  const Value* state = provider.Find("state");
+  const char* verb =
+      options_.mode == CryptMode::kDecrypt ? "decrypted" : "encrypted";
+  if (t == "passphrase") {
+    const Value* salt =
+        state && state->is_object() ? state->Find("salt") : nullptr;
+    if (!salt || !salt->is_string()) {
+      return Fail(Errc::kFormat,
+                  "the passphrase secrets provider has no \"salt\" string in "
+                  "its state",
+                  state ? state->offset : provider.offset, context);
+    }
+    auto passphrase = crypto::ResolvePassphrase(options_.passphrase_file);
+    if (!passphrase.ok()) {
+      return Fail(passphrase.status().code(),
+                  "this state uses the passphrase secrets provider: " +
+                      passphrase.status().message(),
+                  provider.offset, context);
+    }
+    auto crypter = crypto::PassphraseCrypter::FromSalt(salt->Str(), *passphrase);
+    Wipe(*passphrase);
+    if (!crypter.ok()) {
+      if (crypter.status().code() == Errc::kCrypto) {
+        return Fail(Errc::kCrypto,
+                    "incorrect passphrase: it does not unlock this state "
+                    "(the check value in secrets_providers.state.salt does "
+                    "not decrypt to \"pulumi\"); nothing was written",
+                    salt->offset, context);
+      }
+      return Fail(crypter.status().code(),
+                  "the passphrase salt cannot be used: " +
+                      crypter.status().message(),
+                  salt->offset, context);
+    }
+    passphrase_.emplace(std::move(*crypter));
+    kind_ = Kind::kPassphrase;
+    Release();
+    return;
+  }
+  if (t == "b64") {
+    kind_ = Kind::kB64;
+    Release();
+    return;
+  }
+  if (t == "service") {
+    return Fail(Errc::kUnsupported,
+                std::string("the secrets of this state cannot be ") + verb +
+                    " offline: its secrets provider is \"service\", whose key "
+                    "never leaves Pulumi Cloud (every ciphertext is decrypted "
+                    "by the Cloud API). Use `pulumi stack export "
+                    "--show-secrets` while logged in to that organization",
+                type->offset, context);
+  }
+  if (t == "cloud") {
+    std::string scheme;
+    if (state && state->is_object()) {
+      if (const Value* url = state->Find("url"); url && url->is_string()) {
+        scheme = SchemeOf(url->Str());
+      }
+    }
+    return Fail(Errc::kUnsupported,
+                std::string("the secrets of this state cannot be ") + verb +
+                    " offline: its secrets provider is \"cloud\", whose data key "
+                    "(state.encryptedkey) is itself encrypted by a cloud KMS "
+                    "key" +
+                    (scheme.empty()
+                         ? std::string(" (awskms, azurekeyvault, gcpkms or "
+                                       "hashivault)")
+                         : " (" + scheme + ")") +
+                    " that pstate cannot reach offline. Use `pulumi stack export "
+                    "--show-secrets` with access to that key",
+                type->offset, context);
+  }
+  Fail(Errc::kUnsupported,
+       "unknown secrets provider type \"" + t +
+           "\" (pstate knows passphrase and b64; service and cloud need "
+           "Pulumi)",
+       type->offset, context);
+}
+
+void CryptPass::OnSecrets(state::Leaf& leaf, state::Context& context) {
+  bool decrypt = options_.mode == CryptMode::kDecrypt;
+  std::string_view want = decrypt ? "ciphertext" : "plaintext";
+  std::string_view other = decrypt ? "plaintext" : "ciphertext";
+  Found all;
+  Collect(leaf.value, want, other, &all);
+  if (!decrypt && all.both != nullptr) {
+    // Pulumi would keep the ciphertext and never encrypt the plaintext
+    // beside it: the output would carry that plaintext (F15).
+    return Fail(Errc::kFormat,
+                "a secret has both \"ciphertext\" and \"plaintext\"; pstate "
+                "cannot tell which is meant and will not leave a plaintext "
+                "in an encrypted state",
+                all.both->offset, context);
+  }
+  std::vector<const Value*>& found = all.fields;
+  if (found.empty()) return;
+  if (kind_ == Kind::kNone) {
+    return Fail(Errc::kFormat,
+                std::string("found a secret to ") +
+                    (decrypt ? "decrypt" : "encrypt") +
+                    " but the state has no secrets provider "
+                    "(deployment.secrets_providers)",
+                found.front()->offset, context);
+  }
+  if (cache_bytes_ > kMaxCacheBytes) {
+    cache_.clear();
+    cache_bytes_ = 0;
+  }
+  // The distinct texts this resource needs that the cache lacks.
+  std::vector<std::string> texts;
+  std::vector<std::size_t> slot(found.size());
+  std::unordered_map<std::string_view, std::size_t> index;
+  std::vector<std::string> decoded(found.size());
+  for (std::size_t i = 0; i < found.size(); ++i) decoded[i] = found[i]->Str();
+  for (std::size_t i = 0; i < found.size(); ++i) {
+    if (decrypt && cache_.count(decoded[i])) {
+      slot[i] = SIZE_MAX;
+      continue;
+    }
+    if (!decrypt) {  // fresh nonce for every secret
+      slot[i] = texts.size();
+      texts.push_back(decoded[i]);
+      continue;
+    }
+    auto [it, fresh] = index.emplace(decoded[i], texts.size());
+    if (fresh) texts.push_back(decoded[i]);
+    slot[i] = it->second;
+  }
+  std::vector<std::optional<Result<std::string>>> results(texts.size());
+  auto work = [&](std::size_t j) { results[j].emplace(Transform(texts[j])); };
+  if (texts.size() >= kParallelThreshold && options_.threads != 1) {
+    if (!pool_) pool_ = std::make_unique<WorkerPool>(options_.threads);
+    pool_->ParallelFor(texts.size(), work);
+  } else {
+    for (std::size_t j = 0; j < texts.size(); ++j) work(j);
+  }
+  stats_.distinct += texts.size();
+  for (std::size_t i = 0; i < found.size(); ++i) {
+    if (slot[i] == SIZE_MAX) continue;
+    const Result<std::string>& r = *results[slot[i]];
+    if (!r.ok()) {
+      return Fail(r.status().code(),
+                  std::string("cannot ") + (decrypt ? "decrypt" : "encrypt") +
+                      " the secret here: " + r.status().message(),
+                  found[i]->offset, context);
+    }
+  }
+  // Rewrite: the secret keeps its place and key order; the field is renamed.
+  std::unordered_map<const Value*, std::string_view> replacement;
+  for (std::size_t i = 0; i < found.size(); ++i) {
+    std::string_view text;
+    if (slot[i] == SIZE_MAX) {
+      text = cache_.find(decoded[i])->second;
+    } else if (decrypt) {
+      auto [it, fresh] = cache_.emplace(decoded[i], results[slot[i]]->value());
+      if (fresh) cache_bytes_ += it->first.size() + it->second.size() + 64;
+      text = it->second;
+    } else {
+      text = results[slot[i]]->value();
+    }
+    replacement.emplace(found[i], text);
+  }
+  json::Arena& arena = *leaf.arena;
+  state::RewriteFn rewrite;
+  rewrite = [&](const Value& v, const Value*) -> std::optional<Value> {
+    if (!v.is_object() || !state::IsSecretObject(v)) return std::nullopt;
+    auto* members = arena.Allocate<json::Member>(v.size);
+    std::copy(v.members, v.members + v.size, members);
+    bool changed = false;
+    for (std::size_t k = 0; k < v.size; ++k) {
+      auto it = replacement.find(&v.members[k].value);
+      if (it == replacement.end()) {
+        // A secret among the other members (Collect found those too).
+        const Value& member = v.members[k].value;
+        if (!member.is_object() && !member.is_array()) continue;
+        std::uint64_t before = stats_.secrets;
+        Value inner = state::RewriteValue(member, arena, rewrite);
+        if (stats_.secrets != before) {
+          members[k].value = inner;
+          changed = true;
+        }
+        continue;
+      }
+      members[k].key = arena.MakeString(other, v.members[k].key.offset);
+      members[k].value = arena.MakeString(it->second, v.members[k].value.offset);
+      changed = true;
+      ++stats_.secrets;
+    }
+    if (!changed) return v;
+    Value out = v;
+    out.members = members;
+    return out;
+  };
+  leaf.value = state::RewriteValue(leaf.value, arena, rewrite);
+  for (std::size_t j = 0; j < results.size(); ++j) {
+    if (!decrypt || !results[j]->ok()) continue;
+    std::string& s = results[j]->value();
+    Wipe(s);
+  }
+}
+
+void CryptPass::Process(state::Leaf& leaf, state::Context& context) {
+  if (!status_.ok()) return;
+  switch (leaf.role) {
+    case state::Role::kSecretsProviders:
+      OnProvider(leaf.value, context);
+      break;
+    case state::Role::kResource:
+    case state::Role::kPendingOperation:
+      if (!provider_seen_) {
+        provider_seen_ = true;  // Pulumi writes the provider first
+        Release();
+      }
+      OnSecrets(leaf, context);
+      break;
+    default:
+      // Secrets outside resources (snippets, extensions, unknown members, a
+      // second envelope Pulumi may read): none may stay behind (F14).
+      OnSecrets(leaf, context);
+      break;
+  }
+}
+
+}  // namespace pstate::crypt

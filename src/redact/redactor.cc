@@ -1,0 +1,582 @@
+#include "pstate/base/wipe.h"
+#include "pstate/redact/redactor.h"
+
+#include <algorithm>
+#include <array>
+#include <cstring>
+#include <memory>
+
+#include "pstate/json/string_codec.h"
+#include "pstate/crypto/base64.h"
+#include "pstate/state/signature.h"
+#include "pstate/state/state_writer.h"
+
+#include "pstate/scan/leak_scanner.h"
+#include "pstate/state/secret_object.h"
+
+namespace pstate::redact {
+namespace {
+
+using json::Value;
+
+bool HasSignature(const Value& v) { return state::HasSignatureMember(v); }
+
+/// The resource fields other fields and other resources refer to by value
+/// (pulumi-state-format.md §4). A redaction never changes them: a changed
+/// URN breaks every parent, dependency and provider reference to it.
+constexpr std::string_view kReferenceFields[] = {
+    "urn",          "parent",   "provider",    "dependencies",
+    "propertyDependencies",     "deletedWith", "replaceWith", "id"};
+
+bool IsReferenceField(std::string_view name) {
+  for (std::string_view f : kReferenceFields) {
+    if (name == f) return true;
+  }
+  return false;
+}
+
+/// True when `pointer` (below `base`) is a reference field or inside one.
+bool InReferenceField(std::string_view base, std::string_view pointer) {
+  if (pointer.substr(0, base.size()) != base) return false;
+  pointer.remove_prefix(base.size());
+  if (pointer.empty() || pointer[0] != '/') return false;
+  pointer.remove_prefix(1);
+  return IsReferenceField(pointer.substr(0, pointer.find('/')));
+}
+
+/// Words of a recorded command line that may stay: Pulumi writes the argv
+/// joined by spaces (pkg/backend/snapshot.go, integrity errors), so the
+/// program and its subcommand come first. A kept word is made of lowercase
+/// letters, '/', '.', '_' and '-' (not leading), which excludes flags and
+/// most values; at most two are kept, the rest is redacted.
+bool IsPlainCommandWord(std::string_view word) {
+  if (word.empty() || word[0] == '-') return false;
+  for (char c : word) {
+    bool ok = (c >= 'a' && c <= 'z') || c == '/' || c == '.' || c == '_' ||
+              c == '-';
+    if (!ok) return false;
+  }
+  return true;
+}
+
+/// A string Value whose text needs no escaping (ASCII placeholders).
+Value Literal(std::string_view text, json::Arena& arena, std::uint64_t offset) {
+  return arena.MakeString(text, offset);
+}
+
+std::array<std::uint8_t, 32> FingerprintBytes(const crypto::Fingerprinter& f,
+                                              std::string_view value) {
+  std::string fp = f.Fingerprint(value);
+  std::string_view hex = std::string_view(fp).substr(
+      std::strlen(crypto::kFingerprintPrefix));
+  std::array<std::uint8_t, 32> out{};
+  auto nibble = [](char c) -> std::uint8_t {
+    return static_cast<std::uint8_t>(c <= '9' ? c - '0' : c - 'a' + 10);
+  };
+  for (std::size_t i = 0; i < out.size() && 2 * i + 1 < hex.size(); ++i) {
+    out[i] = static_cast<std::uint8_t>(nibble(hex[2 * i]) << 4 |
+                                       nibble(hex[2 * i + 1]));
+  }
+  return out;
+}
+
+char LowerAscii(char c) {
+  return (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c;
+}
+
+}  // namespace
+
+bool GlobMatch(std::string_view pattern, std::string_view text) {
+  std::size_t p = 0, t = 0;
+  std::size_t star = std::string_view::npos, mark = 0;
+  while (t < text.size()) {
+    if (p < pattern.size() &&
+        (pattern[p] == '?' || (pattern[p] != '*' &&
+                               LowerAscii(pattern[p]) == LowerAscii(text[t])))) {
+      ++p;
+      ++t;
+    } else if (p < pattern.size() && pattern[p] == '*') {
+      star = p++;
+      mark = t;
+    } else if (star != std::string_view::npos) {
+      p = star + 1;
+      t = ++mark;
+    } else {
+      return false;
+    }
+  }
+  while (p < pattern.size() && pattern[p] == '*') ++p;
+  return p == pattern.size();
+}
+
+namespace {
+
+/// The value at `pointer` (RFC 6901) below `root`, whose own pointer is
+/// `base`; nullptr when it does not resolve.
+const Value* Resolve(const Value& root, std::string_view base,
+                     std::string_view pointer) {
+  if (pointer.substr(0, base.size()) != base) return nullptr;
+  pointer.remove_prefix(base.size());
+  const Value* v = &root;
+  while (!pointer.empty()) {
+    if (pointer[0] != '/') return nullptr;
+    pointer.remove_prefix(1);
+    std::size_t end = pointer.find('/');
+    std::string_view raw = pointer.substr(0, end);
+    pointer = end == std::string_view::npos ? std::string_view()
+                                            : pointer.substr(end);
+    std::string token;
+    for (std::size_t i = 0; i < raw.size(); ++i) {
+      if (raw[i] == '~' && i + 1 < raw.size()) {
+        token.push_back(raw[i + 1] == '1' ? '/' : '~');
+        ++i;
+      } else {
+        token.push_back(raw[i]);
+      }
+    }
+    if (v->is_object()) {
+      v = v->Find(token);
+    } else if (v->is_array()) {
+      std::size_t index = 0;
+      for (char c : token) {
+        if (c < '0' || c > '9') return nullptr;
+        index = index * 10 + static_cast<std::size_t>(c - '0');
+      }
+      v = index < v->size ? &v->elements[index] : nullptr;
+    } else {
+      return nullptr;
+    }
+    if (!v) return nullptr;
+  }
+  return v;
+}
+
+}  // namespace
+
+class Redactor::LeakHook {
+ public:
+  explicit LeakHook(const scan::KnownSecrets* known)
+      : fingerprinter_(crypto::Fingerprinter::WithRandomKey()),
+        scanner_(MakeOptions(fingerprinter_, known)) {}
+  /// Adds the leaking values of `resource` to `out`; returns how many leaks
+  /// sit in reference fields, which are left alone.
+  std::uint64_t Collect(const Value& resource, std::string_view base_pointer,
+                        std::unordered_set<const Value*>* out) {
+    leaks_.clear();
+    scanner_.ScanResource(resource, base_pointer, &leaks_);
+    std::uint64_t in_references = 0;
+    for (const scan::Leak& leak : leaks_) {
+      if (InReferenceField(base_pointer, leak.pointer)) {
+        ++in_references;
+        continue;
+      }
+      const Value* v = leak.value;
+      if (!v) v = Resolve(resource, base_pointer, leak.pointer);
+      if (v) out->insert(v);
+    }
+    return in_references;
+  }
+
+ private:
+  static scan::LeakOptions MakeOptions(const crypto::Fingerprinter& f,
+                                 const scan::KnownSecrets* known) {
+    scan::LeakOptions options;
+    options.fingerprinter = &f;
+    // Known-secret matching needs every plaintext of the state first: the
+    // caller collects them in a first pass when it can read the input twice.
+    options.known_secrets = known;
+    options.known_secret = known != nullptr;
+    return options;
+  }
+
+  crypto::Fingerprinter fingerprinter_;
+  scan::LeakScanner scanner_;
+  std::vector<scan::Leak> leaks_;
+};
+
+Redactor::Redactor(RedactOptions options) : options_(std::move(options)) {
+  if (options_.leaks) leak_hook_ = new LeakHook(options_.known_secrets);
+}
+
+Redactor::~Redactor() { delete leak_hook_; }
+
+bool Redactor::MatchesAlso(const Value& key) const {
+  if (options_.also.empty()) return false;
+  std::string name = key.has_escapes ? key.Str() : std::string(key.raw());
+  for (const std::string& glob : options_.also) {
+    if (GlobMatch(glob, name)) return true;
+  }
+  return false;
+}
+
+Value Redactor::CiphertextFor(const Value& ciphertext, json::Arena& arena,
+                              bool config) {
+  // Config values are read before the provider (checkpoint order), and
+  // verify only checks their shape for passphrase/cloud: always v1-shaped.
+  bool base64_shape =
+      !config && (provider_ == state::ProviderKind::kService ||
+                  provider_ == state::ProviderKind::kB64);
+  if (!options_.fingerprinter) {
+    return Literal(base64_shape ? kRedactedBase64 : kRedactedCiphertext, arena,
+                   ciphertext.offset);
+  }
+  scratch_.clear();
+  if (ciphertext.is_string()) {
+    json::AppendUnescaped(ciphertext.raw(), &scratch_);
+  } else {
+    scratch_.assign(ciphertext.raw());
+  }
+  auto bytes = FingerprintBytes(*options_.fingerprinter, scratch_);
+  std::string b64 = crypto::Base64Encode(std::string_view(
+      reinterpret_cast<const char*>(bytes.data()), bytes.size()));
+  if (!base64_shape) b64 = "v1:AAAAAAAAAAAAAAAA:" + b64;
+  return Literal(b64, arena, ciphertext.offset);
+}
+
+Value Redactor::PlainFor(const Value& value, json::Arena& arena) {
+  if (!options_.fingerprinter) return Literal(kRedactedText, arena, value.offset);
+  // One definition with scan (FingerprintText): a plain "hunter2", a
+  // plaintext secret "hunter2" and scan's finding for either share the
+  // fingerprint (scan shows its first 12 hex digits).
+  std::string text = scan::FingerprintText(value);
+  Value out =
+      Literal(options_.fingerprinter->Fingerprint(text), arena, value.offset);
+  Wipe(text);
+  return out;
+}
+
+Value Redactor::PlaintextFor(const Value& plaintext, json::Arena& arena) {
+  if (!options_.fingerprinter) {
+    return Literal(kRedactedPlaintext, arena, plaintext.offset);
+  }
+  // The payload is the JSON text of the secret's value: fingerprint that
+  // value as scan and PlainFor do. A payload that is not JSON is taken as
+  // the text itself.
+  std::string payload =
+      plaintext.is_string() ? plaintext.Str() : std::string(plaintext.raw());
+  json::Arena scratch_arena;
+  json::Value tree;
+  std::string text;
+  if (plaintext.is_string() &&
+      parser_.ParseDocument(payload, 0, scratch_arena, &tree) ==
+          json::ParseStatus::kOk) {
+    text = scan::FingerprintText(tree);
+  } else {
+    text = payload;
+  }
+  std::string fp =
+      "\"" + options_.fingerprinter->Fingerprint(text) + "\"";
+  Wipe(payload);
+  Wipe(text);
+  return Literal(fp, arena, plaintext.offset);
+}
+
+std::optional<Value> Redactor::RedactSecret(const Value& value,
+                                            json::Arena& arena) {
+  if (!state::IsSecretObject(value)) return std::nullopt;
+  auto* members = arena.Allocate<json::Member>(value.size);
+  std::copy(value.members, value.members + value.size, members);
+  for (std::size_t i = 0; i < value.size; ++i) {
+    json::Member& m = members[i];
+    // Every spelling and every duplicate: Pulumi reads the last one, and
+    // none may keep its text.
+    if (state::KeyMatches(m.key, "ciphertext")) {
+      m.value = CiphertextFor(m.value, arena, false);
+    } else if (state::KeyMatches(m.key, "plaintext")) {
+      m.value = PlaintextFor(m.value, arena);
+    } else if (!m.key.StrEquals(state::kSigKey)) {
+      // A member Pulumi ignores may still hold secret objects.
+      m.value = RedactSecretsIn(m.value, arena);
+    }
+  }
+  ++stats_.secrets;
+  Value out = value;
+  out.members = members;
+  return out;
+}
+
+Value Redactor::RedactSecretsIn(const Value& value, json::Arena& arena) {
+  return state::RewriteValue(
+      value, arena, [&](const Value& v, const Value*) -> std::optional<Value> {
+        if (!v.is_object()) return std::nullopt;
+        return RedactSecret(v, arena);
+      });
+}
+
+Value Redactor::RedactPlainTree(const Value& value, json::Arena& arena,
+                                std::uint64_t* counter) {
+  return state::RewriteValue(
+      value, arena,
+      [&](const Value& v, const Value*) -> std::optional<Value> {
+        if (auto secret = RedactSecret(v, arena)) return secret;
+        if (HasSignature(v)) return v;  // assets, references: left as they are
+        if (v.is_string() || v.is_number() || v.is_bool()) {
+          ++*counter;
+          return PlainFor(v, arena);
+        }
+        return std::nullopt;
+      });
+}
+
+Value Redactor::RedactResource(const Value& resource, json::Arena& arena,
+                               std::string_view base_pointer) {
+  leak_values_.clear();
+  if (leak_hook_ && resource.is_object()) {
+    stats_.reference_leaks +=
+        leak_hook_->Collect(resource, base_pointer, &leak_values_);
+  }
+  // Every "inputs"/"outputs" member, duplicates included.
+  std::unordered_set<const Value*> sections;
+  std::unordered_set<const Value*> references;
+  if (resource.is_object()) {
+    for (const json::Member& m : resource.object()) {
+      if (!options_.also.empty() &&
+          (m.key.StrEquals("inputs") || m.key.StrEquals("outputs"))) {
+        sections.insert(&m.value);
+      }
+      std::string key = m.key.Str();
+      if (IsReferenceField(key)) references.insert(&m.value);
+    }
+  }
+  auto leak = [&](const Value& v) -> std::optional<Value> {
+    if (leak_values_.empty() || !leak_values_.count(&v)) return std::nullopt;
+    if (v.is_null()) return std::nullopt;
+    ++stats_.leak_values;
+    if (v.is_string() || v.is_number() || v.is_bool()) return PlainFor(v, arena);
+    return RedactPlainTree(v, arena, &stats_.leak_values);
+  };
+  auto properties = [&](const Value& root) -> Value {
+    return state::RewriteValue(
+        root, arena,
+        [&](const Value& v, const Value* key) -> std::optional<Value> {
+          if (auto secret = RedactSecret(v, arena)) return secret;
+          if (auto l = leak(v)) return l;
+          if (key && &v != &root && MatchesAlso(*key)) {
+            return RedactPlainTree(v, arena, &stats_.also_values);
+          }
+          return std::nullopt;
+        });
+  };
+  return state::RewriteValue(
+      resource, arena,
+      [&](const Value& v, const Value*) -> std::optional<Value> {
+        if (sections.count(&v)) return properties(v);
+        // Reference fields keep their text; only a (malformed) secret
+        // object inside one is rewritten.
+        if (references.count(&v)) return RedactSecretsIn(v, arena);
+        if (auto secret = RedactSecret(v, arena)) return secret;
+        if (auto l = leak(v)) return l;
+        return std::nullopt;
+      });
+}
+
+Value Redactor::RedactConfig(const Value& config, json::Arena& arena) {
+  if (!config.is_object()) return RedactSecretsIn(config, arena);
+  return state::RewriteValue(
+      config, arena, [&](const Value& v, const Value* key) -> std::optional<Value> {
+        if (key && key->StrEquals("secure") && v.is_string()) {
+          ++stats_.config_values;
+          return CiphertextFor(v, arena, true);
+        }
+        if (auto secret = RedactSecret(v, arena)) return secret;
+        // Top-level config keys ("ns:name") matching --also.
+        if (key && &v != &config && v.is_object() == false &&
+            MatchesAlso(*key)) {
+          return RedactPlainTree(v, arena, &stats_.also_values);
+        }
+        return std::nullopt;
+      });
+}
+
+Value Redactor::RedactProviderState(const Value& state, json::Arena& arena) {
+  return state::RewriteValue(
+      state, arena,
+      [&](const Value& s, const Value* skey) -> std::optional<Value> {
+        if (s.is_string()) {
+          ++stats_.provider_values;
+          if (skey && state::KeyMatches(*skey, "salt") &&
+              provider_ == state::ProviderKind::kPassphrase) {
+            return Literal(kRedactedSalt, arena, s.offset);
+          }
+          if (skey && state::KeyMatches(*skey, "encryptedkey")) {
+            return Literal(kRedactedBase64, arena, s.offset);
+          }
+          return Literal(kRedactedText, arena, s.offset);
+        }
+        if (s.is_number()) {
+          ++stats_.provider_values;
+          Value zero = s;
+          zero.text = "0";
+          zero.size = 1;
+          return zero;
+        }
+        return std::nullopt;
+      });
+}
+
+Value Redactor::RedactProvider(const Value& provider, json::Arena& arena) {
+  if (!provider.is_object()) return RedactSecretsIn(provider, arena);
+  // Go keeps the last "type" (and matches the field name without case).
+  provider_ = state::ParseSecretsProvider(provider).kind;
+  // Every "state" member, duplicates and case variants included: whichever
+  // one Pulumi keeps, none still holds the salt or key.
+  auto* members = arena.Allocate<json::Member>(provider.size);
+  std::copy(provider.members, provider.members + provider.size, members);
+  for (std::size_t i = 0; i < provider.size; ++i) {
+    json::Member& m = members[i];
+    if (state::KeyMatches(m.key, "state")) {
+      m.value = RedactProviderState(m.value, arena);
+    } else if (!state::KeyMatches(m.key, "type")) {
+      m.value = RedactSecretsIn(m.value, arena);
+    }
+  }
+  Value out = provider;
+  out.members = members;
+  return out;
+}
+
+Value Redactor::RedactCommand(const Value& command, json::Arena& arena) {
+  std::string text = command.Str();
+  std::string kept;
+  std::size_t pos = 0;
+  int words = 0;
+  while (words < 2) {
+    std::size_t begin = text.find_first_not_of(' ', pos);
+    if (begin == std::string::npos) break;
+    std::size_t end = text.find(' ', begin);
+    std::string_view word =
+        std::string_view(text).substr(begin, end == std::string::npos
+                                                 ? std::string::npos
+                                                 : end - begin);
+    if (!IsPlainCommandWord(word)) break;
+    if (!kept.empty()) kept += ' ';
+    kept += word;
+    ++words;
+    pos = end == std::string::npos ? text.size() : end;
+  }
+  bool rest = text.find_first_not_of(' ', pos) != std::string::npos;
+  Wipe(text);
+  if (!rest) return command;  // nothing beyond the program and subcommand
+  ++stats_.commands;
+  if (!kept.empty()) kept += ' ';
+  kept += kRedactedText;
+  return arena.MakeString(kept, command.offset);
+}
+
+Value Redactor::RedactIntegrityError(const Value& error, json::Arena& arena) {
+  if (!error.is_object()) return RedactSecretsIn(error, arena);
+  auto* members = arena.Allocate<json::Member>(error.size);
+  std::copy(error.members, error.members + error.size, members);
+  for (std::size_t i = 0; i < error.size; ++i) {
+    json::Member& m = members[i];
+    if (state::KeyMatches(m.key, "env_vars")) {
+      if (!m.value.is_object()) {
+        m.value = RedactPlainTree(m.value, arena, &stats_.env_vars);
+        continue;
+      }
+      const Value& env = m.value;
+      m.value = state::RewriteValue(
+          env, arena, [&](const Value& e, const Value*) -> std::optional<Value> {
+            if (&e == &env) return std::nullopt;
+            if (e.is_null()) return e;
+            return RedactPlainTree(e, arena, &stats_.env_vars);
+          });
+    } else if (state::KeyMatches(m.key, "command") && m.value.is_string()) {
+      // The CLI's argv: `-c key=value` and `config set --secret` put
+      // secrets there (F11).
+      m.value = RedactCommand(m.value, arena);
+    } else {
+      m.value = RedactSecretsIn(m.value, arena);
+    }
+  }
+  Value out = error;
+  out.members = members;
+  return out;
+}
+
+Value Redactor::RedactMetadata(const Value& metadata, json::Arena& arena) {
+  if (!metadata.is_object()) return RedactSecretsIn(metadata, arena);
+  auto* members = arena.Allocate<json::Member>(metadata.size);
+  std::copy(metadata.members, metadata.members + metadata.size, members);
+  for (std::size_t i = 0; i < metadata.size; ++i) {
+    json::Member& m = members[i];
+    if (state::KeyMatches(m.key, "integrity_error")) {
+      m.value = RedactIntegrityError(m.value, arena);
+    } else {
+      m.value = RedactSecretsIn(m.value, arena);
+    }
+  }
+  Value out = metadata;
+  out.members = members;
+  return out;
+}
+
+Value Redactor::RedactPendingOperation(const Value& op, json::Arena& arena,
+                                       std::string_view base_pointer) {
+  if (!op.is_object()) return RedactSecretsIn(op, arena);
+  std::string pointer = std::string(base_pointer) + "/resource";
+  auto* members = arena.Allocate<json::Member>(op.size);
+  std::copy(op.members, op.members + op.size, members);
+  for (std::size_t i = 0; i < op.size; ++i) {
+    json::Member& m = members[i];
+    if (state::KeyMatches(m.key, "resource")) {
+      m.value = RedactResource(m.value, arena, pointer);
+    } else {
+      m.value = RedactSecretsIn(m.value, arena);
+    }
+  }
+  Value out = op;
+  out.members = members;
+  return out;
+}
+
+Value Redactor::RedactAnywhere(const Value& value, json::Arena& arena) {
+  return state::RewriteValue(
+      value, arena, [&](const Value& v, const Value* key) -> std::optional<Value> {
+        if (auto secret = RedactSecret(v, arena)) return secret;
+        if (key == nullptr) return std::nullopt;
+        if (v.is_object() && state::KeyMatches(*key, "integrity_error")) {
+          return RedactIntegrityError(v, arena);
+        }
+        if (v.is_object() && state::KeyMatches(*key, "secrets_providers")) {
+          return RedactProvider(v, arena);
+        }
+        if (v.is_string() && key->StrEquals("secure")) {
+          ++stats_.config_values;
+          return CiphertextFor(v, arena, true);
+        }
+        return std::nullopt;
+      });
+}
+
+void Redactor::Process(state::Leaf& leaf, state::Context& context) {
+  (void)context;
+  json::Arena& arena = *leaf.arena;
+  switch (leaf.role) {
+    case state::Role::kConfig:
+      leaf.value = RedactConfig(leaf.value, arena);
+      break;
+    case state::Role::kSecretsProviders:
+      leaf.value = RedactProvider(leaf.value, arena);
+      break;
+    case state::Role::kMetadata:
+      leaf.value = RedactMetadata(leaf.value, arena);
+      break;
+    case state::Role::kResource:
+      leaf.value = RedactResource(leaf.value, arena, leaf.pointer);
+      break;
+    case state::Role::kPendingOperation:
+      leaf.value = RedactPendingOperation(leaf.value, arena, leaf.pointer);
+      break;
+    default:
+      // Snippets, extensions, unknown members, a misshapen container, a
+      // second envelope: Pulumi may read some of them (the DIY backend
+      // reads "checkpoint" even next to "deployment"), so every secret
+      // object anywhere is rewritten (F14), and so are the other secret
+      // places of an envelope found inside them.
+      leaf.value = RedactAnywhere(leaf.value, arena);
+      break;
+  }
+}
+
+}  // namespace pstate::redact

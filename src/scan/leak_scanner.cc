@@ -1,0 +1,522 @@
+#include "pstate/base/wipe.h"
+#include "pstate/scan/leak_scanner.h"
+
+#include <algorithm>
+#include <cctype>
+#include <utility>
+
+#include "pstate/diag/render.h"
+#include "pstate/json/pointer.h"
+#include "pstate/detect/credential_formats.h"
+#include "pstate/detect/credential_names.h"
+#include "pstate/detect/credential_value.h"
+#include "pstate/crypto/ciphertext.h"
+#include "pstate/state/secret_object.h"
+#include "pstate/state/signature.h"
+
+namespace pstate::scan {
+namespace {
+
+/// Null, "", {} and [] carry nothing worth protecting; neither does a
+/// placeholder `pstate redact` wrote, nor a container whose every value is
+/// one of those (what `redact --leaks` leaves of a leaked object), so a
+/// redacted state scans clean. Signature objects (secrets, assets,
+/// references) hold nothing in the clear here: redact keeps them.
+bool IsEmpty(const json::Value& v) {
+  switch (v.type) {
+    case json::Type::kNull:
+      return true;
+    case json::Type::kString: {
+      if (v.size == 0) return true;
+      if (v.size >= 200) return false;
+      std::string text = v.Str();
+      return state::IsPstatePlaceholder(text);
+    }
+    case json::Type::kArray:
+      for (const json::Value& e : v.array()) {
+        if (!IsEmpty(e)) return false;
+      }
+      return true;
+    case json::Type::kObject:
+      if (state::HasSignatureMember(v)) return true;
+      for (const json::Member& m : v.object()) {
+        if (!IsEmpty(m.value)) return false;
+      }
+      return true;
+    default:
+      return false;
+  }
+}
+
+std::string_view Decoded(const json::Value& v, std::string* scratch) {
+  if (!v.has_escapes) return v.raw();
+  *scratch = v.Str();
+  return *scratch;
+}
+
+void AppendCompact(const json::Value& v, std::string* out) {
+  switch (v.type) {
+    case json::Type::kNull:
+      *out += "null";
+      break;
+    case json::Type::kTrue:
+      *out += "true";
+      break;
+    case json::Type::kFalse:
+      *out += "false";
+      break;
+    case json::Type::kNumber:
+      *out += v.raw();
+      break;
+    case json::Type::kString:
+      *out += diag::JsonString(v.Str());
+      break;
+    case json::Type::kArray: {
+      *out += '[';
+      bool first = true;
+      for (const json::Value& e : v.array()) {
+        if (!first) *out += ',';
+        first = false;
+        AppendCompact(e, out);
+      }
+      *out += ']';
+      break;
+    }
+    case json::Type::kObject: {
+      *out += '{';
+      bool first = true;
+      for (const json::Member& m : v.object()) {
+        if (!first) *out += ',';
+        first = false;
+        *out += diag::JsonString(m.key.Str());
+        *out += ':';
+        AppendCompact(m.value, out);
+      }
+      *out += '}';
+      break;
+    }
+  }
+}
+
+std::string Quoted(std::string_view name) { return diag::JsonString(name); }
+
+std::string_view TrimAscii(std::string_view s) {
+  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) {
+    s.remove_prefix(1);
+  }
+  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) {
+    s.remove_suffix(1);
+  }
+  return s;
+}
+
+bool ContainsIgnoreCase(std::string_view hay, std::string_view needle) {
+  auto it = std::search(hay.begin(), hay.end(), needle.begin(), needle.end(),
+                        [](char a, char b) {
+                          return std::tolower(static_cast<unsigned char>(a)) ==
+                                 std::tolower(static_cast<unsigned char>(b));
+                        });
+  return it != hay.end();
+}
+
+/// A kubeconfig is a credential only when it carries secret material; one
+/// that authenticates through an exec plugin or a file path does not.
+bool IsKubeconfigName(std::string_view key) {
+  return ContainsIgnoreCase(key, "kubeconfig") || ContainsIgnoreCase(key, "kube_config") ||
+         ContainsIgnoreCase(key, "kube-config");
+}
+
+bool KubeconfigHasCredential(std::string_view text) {
+  // YAML and JSON spellings of the fields that hold credential material.
+  static constexpr std::string_view kMarkers[] = {
+      "client-key-data", "token:", "\"token\"", "password:", "\"password\"",
+      "access-token", "id-token", "refresh-token", "client-secret",
+      "private key-----"};
+  for (std::string_view m : kMarkers) {
+    if (ContainsIgnoreCase(text, m)) return true;
+  }
+  return false;
+}
+
+/// Values of enum-typed settings that share a name with a credential
+/// (EC2 metadataOptions.httpTokens = "required").
+bool IsSettingWord(std::string_view text) {
+  static constexpr std::string_view kWords[] = {
+      "required", "optional", "enabled", "disabled", "enable", "disable",
+      "default", "auto", "automatic", "manual", "managed", "inherit",
+      "inherited", "generated", "generate", "random", "unset", "notset",
+      "not-set", "not_set", "ignore", "ignored"};
+  text = TrimAscii(text);
+  for (std::string_view w : kWords) {
+    if (text.size() == w.size() && ContainsIgnoreCase(text, w)) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+std::string FingerprintText(const json::Value& value) {
+  if (value.is_string()) return value.Str();
+  std::string text;
+  AppendCompact(value, &text);
+  return text;
+}
+
+std::string ValueFingerprint(const crypto::Fingerprinter& fingerprinter,
+                             const json::Value& value) {
+  std::string text = FingerprintText(value);
+  std::string fp = fingerprinter.ShortFingerprint(text);
+  Wipe(text);
+  return fp;
+}
+
+struct LeakScanner::Walk {
+  std::vector<Leak>* out;
+  const KnownSecrets* mask;  // hides known plaintexts in identifiers
+  std::string urn;
+  json::PointerBuilder pointer;
+  std::vector<const json::Value*> flagged;  // structural leaks: skip subtree
+  bool by_name = true;                      // credential-property applies
+  std::string name;  // the resource name (the URN's last segment)
+  std::string type;  // the type token
+
+  /// A value that is the resource's own name or type, or Pulumi's
+  /// auto-name "<name>-<7 hex digits>" (sdk resource.NewUniqueHex): names
+  /// repeat by design and are never reported as known-secret leaks.
+  bool IsOwnName(std::string_view text) const {
+    if (text.empty()) return false;
+    if (text == name || text == type) return true;
+    if (name.empty() || text.size() != name.size() + 8 ||
+        text.substr(0, name.size()) != name || text[name.size()] != '-') {
+      return false;
+    }
+    for (char c : text.substr(name.size() + 1)) {
+      if (!((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'))) return false;
+    }
+    return true;
+  }
+
+  void Add(diag::Code code, std::string message, const json::Value& value,
+           bool single) {
+    Leak leak;
+    leak.code = code;
+    leak.message = std::move(message);
+    leak.pointer = pointer.str();
+    leak.offset = value.offset;
+    leak.urn = urn;
+    if (mask != nullptr) {
+      // A secret may sit in a URN, a property name or a map key (F5).
+      leak.message = mask->Mask(leak.message);
+      leak.pointer = mask->Mask(leak.pointer);
+      leak.urn = mask->Mask(leak.urn);
+    }
+    leak.value = single && value.is_string() ? &value : nullptr;
+    out->push_back(std::move(leak));
+  }
+};
+
+LeakScanner::LeakScanner(const LeakOptions& options) : options_(options) {}
+
+std::string LeakScanner::Fingerprint(const json::Value& value) const {
+  return ValueFingerprint(*options_.fingerprinter, value);
+}
+
+void LeakScanner::ScanResource(const json::Value& resource,
+                               std::string_view base_pointer,
+                               std::vector<Leak>* out) {
+  if (!resource.is_object() || options_.fingerprinter == nullptr) return;
+  Walk walk{out, options_.known_secrets, {},
+            json::PointerBuilder(std::string(base_pointer)), {}, true, {}, {}};
+  const json::Value* urn = state::FindLast(resource, "urn");
+  if (urn != nullptr && urn->is_string()) {
+    walk.urn = urn->Str();
+    std::size_t sep = walk.urn.rfind("::");
+    if (sep != std::string::npos) walk.name = walk.urn.substr(sep + 2);
+  }
+  if (const json::Value* type = state::FindLast(resource, "type");
+      type != nullptr && type->is_string()) {
+    walk.type = type->Str();
+  }
+  // Go keeps the last of duplicate members.
+  const json::Value* inputs = state::FindLast(resource, "inputs");
+  const json::Value* outputs = state::FindLast(resource, "outputs");
+  if (inputs != nullptr && !inputs->is_object()) inputs = nullptr;
+  if (outputs != nullptr && !outputs->is_object()) outputs = nullptr;
+
+  // leak-additional-secret-output
+  const json::Value* additional = state::FindLast(resource, "additionalSecretOutputs");
+  if (options_.additional_secret_outputs && outputs != nullptr &&
+      additional != nullptr && additional->is_array()) {
+    for (const json::Value& name_value : additional->array()) {
+      if (!name_value.is_string()) continue;
+      std::string name = name_value.Str();
+      const json::Value* v = state::FindLast(*outputs, name);
+      if (v == nullptr || IsEmpty(*v) || state::IsSecretObject(*v)) continue;
+      if (std::find(walk.flagged.begin(), walk.flagged.end(), v) != walk.flagged.end()) {
+        continue;
+      }
+      auto p1 = walk.pointer.PushKey("outputs");
+      walk.pointer.PushKey(name);
+      walk.Add(diag::Code::kLeakAdditionalSecretOutput,
+               "output " + Quoted(name) +
+                   " is listed in additionalSecretOutputs but stored in "
+                   "plaintext (fingerprint " + Fingerprint(*v) + ")",
+               *v, true);
+      walk.pointer.Pop(p1);
+      walk.flagged.push_back(v);
+    }
+  }
+
+  // leak-secret-mismatch: inputs vs outputs, and Kubernetes' copy of the
+  // inputs (outputs.__inputs) vs both.
+  if (options_.secret_mismatch) {
+    const json::Value* k8s_inputs =
+        outputs != nullptr ? state::FindLast(*outputs, "__inputs") : nullptr;
+    if (k8s_inputs != nullptr && !k8s_inputs->is_object()) k8s_inputs = nullptr;
+    struct Side {
+      const json::Value* props;
+      std::vector<std::string_view> path;
+      std::string_view label;
+    };
+    Side in{inputs, {"inputs"}, "inputs"};
+    Side outs{outputs, {"outputs"}, "outputs"};
+    Side k8s{k8s_inputs, {"outputs", "__inputs"}, "outputs.__inputs"};
+    const std::pair<const Side*, const Side*> pairs[] = {
+        {&in, &outs}, {&k8s, &outs}, {&in, &k8s}};
+    for (const auto& [a, b] : pairs) {
+      if (a->props == nullptr || b->props == nullptr) continue;
+      for (const json::Member& m : a->props->object()) {
+        if (a == &outs && m.key.StrEquals("__inputs")) continue;
+        std::string key = m.key.Str();
+        const json::Value* va = &m.value;
+        const json::Value* vb = state::FindLast(*b->props, key);
+        if (vb == nullptr) continue;
+        const Side* plain_side = nullptr;
+        const Side* secret_side = nullptr;
+        const json::Value* plain = nullptr;
+        if (state::IsSecretObject(*va) && !state::IsSecretObject(*vb) && !IsEmpty(*vb)) {
+          plain_side = b;
+          secret_side = a;
+          plain = vb;
+        } else if (state::IsSecretObject(*vb) && !state::IsSecretObject(*va) && !IsEmpty(*va)) {
+          plain_side = a;
+          secret_side = b;
+          plain = va;
+        } else {
+          continue;
+        }
+        if (std::find(walk.flagged.begin(), walk.flagged.end(), plain) !=
+            walk.flagged.end()) {
+          continue;
+        }
+        const json::Value* secret = plain == va ? vb : va;
+        if (auto known = SecretValueText(*secret)) {
+          std::string plain_text;
+          AppendCompact(*plain, &plain_text);
+          bool same = plain_text == *known;
+          Wipe(*known);
+          Wipe(plain_text);
+          if (!same) continue;  // a different value (e.g. a hash of the secret)
+        }
+        std::size_t mark = walk.pointer.str().size();
+        for (std::string_view token : plain_side->path) walk.pointer.PushKey(token);
+        walk.pointer.PushKey(key);
+        walk.Add(diag::Code::kLeakSecretMismatch,
+                 "property " + Quoted(key) + " is secret in " +
+                     std::string(secret_side->label) + " but plaintext in " +
+                     std::string(plain_side->label) + " (fingerprint " +
+                     Fingerprint(*plain) + ")",
+                 *plain, true);
+        walk.pointer.Pop(mark);
+        walk.flagged.push_back(plain);
+      }
+    }
+  }
+
+  // The URN is a name, not a value: it is never reported as a leak (a
+  // resource named like a tag value or a cluster name is the normal case).
+  // A strong known secret inside it is worth a note, since no redaction can
+  // remove it without breaking every reference to the resource.
+  if (urn != nullptr && urn->is_string() && options_.known_secret &&
+      options_.known_secrets != nullptr) {
+    ids_.clear();
+    std::string text = urn->Str();
+    options_.known_secrets->FindIn(text, &ids_, 1);
+    if (!ids_.empty()) {
+      auto mark = walk.pointer.PushKey("urn");
+      walk.Add(diag::Code::kLeakSecretInName,
+               "the URN contains the plaintext of a secret stored in this "
+               "state (fingerprint " +
+                   options_.fingerprinter->ShortFingerprint(
+                       options_.known_secrets->plaintext(ids_.front())) +
+                   "); a name cannot be redacted without breaking references "
+                   "to it",
+               *urn, false);
+      walk.pointer.Pop(mark);
+    }
+  }
+  for (std::string_view field : {"id", "importID"}) {
+    const json::Value* v = state::FindLast(resource, field);
+    if (v == nullptr || !v->is_string()) continue;
+    auto mark = walk.pointer.PushKey(field);
+    ScanString(*v, field, false, walk);
+    walk.pointer.Pop(mark);
+  }
+  // Every "inputs"/"outputs" member: a shadowed duplicate is still in the
+  // file, and redact --leaks must see its leaks too.
+  for (const json::Member& m : resource.object()) {
+    if (!m.value.is_object()) continue;
+    if (m.key.StrEquals("inputs")) ScanProperties(m.value, "inputs", walk);
+    if (m.key.StrEquals("outputs")) ScanProperties(m.value, "outputs", walk);
+  }
+}
+
+void LeakScanner::ScanProperties(const json::Value& props,
+                                 std::string_view section, Walk& walk) {
+  auto mark = walk.pointer.PushKey(section);
+  ScanValue(props, section, walk);
+  walk.pointer.Pop(mark);
+}
+
+void LeakScanner::ScanValue(const json::Value& value,
+                            std::string_view nearest_key, Walk& walk) {
+  if (!walk.flagged.empty() &&
+      std::find(walk.flagged.begin(), walk.flagged.end(), &value) != walk.flagged.end()) {
+    return;
+  }
+  switch (value.type) {
+    case json::Type::kString:
+      ScanString(value, nearest_key, true, walk);
+      break;
+    case json::Type::kArray: {
+      std::size_t i = 0;
+      for (const json::Value& e : value.array()) {
+        auto mark = walk.pointer.PushIndex(i++);
+        ScanValue(e, nearest_key, walk);
+        walk.pointer.Pop(mark);
+      }
+      break;
+    }
+    case json::Type::kObject: {
+      if (state::IsSecretObject(value)) return;  // secret: nothing inside is in the clear
+      // A name/value pair ({"name": "DB_PASSWORD", "value": "..."}:
+      // Kubernetes container env, ECS environment and secrets, Elastic
+      // Beanstalk settings) names its value by the sibling "name".
+      const json::Value* pair_name = nullptr;
+      for (const json::Member& m : value.object()) {
+        if ((m.key.StrEquals("name") || m.key.StrEquals("Name")) &&
+            m.value.is_string()) {
+          pair_name = &m.value;
+        }
+      }
+      for (const json::Member& m : value.object()) {
+        std::string key_scratch;
+        std::string_view key = Decoded(m.key, &key_scratch);
+        if (key == state::kSigKey) continue;
+        auto mark = walk.pointer.PushKey(key);
+        if (pair_name != nullptr && (key == "value" || key == "Value")) {
+          std::string name = pair_name->Str();
+          ScanValue(m.value, name, walk);
+        } else {
+          ScanValue(m.value, key, walk);
+        }
+        walk.pointer.Pop(mark);
+      }
+      break;
+    }
+    default:
+      break;
+  }
+}
+
+bool LeakScanner::ScanString(const json::Value& value,
+                             std::string_view nearest_key, bool by_name,
+                             Walk& walk) {
+  std::string_view text = Decoded(value, &scratch_);
+  if (text.empty() || state::IsPstatePlaceholder(text)) return false;
+  if (options_.known_secret && options_.known_secrets != nullptr &&
+      !walk.IsOwnName(text)) {
+    ids_.clear();
+    options_.known_secrets->FindIn(text, &ids_, 1);
+    if (!ids_.empty()) {
+      std::string_view secret = options_.known_secrets->plaintext(ids_.front());
+      bool whole = secret.size() == text.size();
+      walk.Add(diag::Code::kLeakKnownSecret,
+               std::string(whole ? "equals" : "contains") +
+                   " the plaintext of a secret stored in this state "
+                   "(fingerprint " +
+                   options_.fingerprinter->ShortFingerprint(secret) + ")",
+               value, true);
+      return true;
+    }
+  }
+  // A password hash is not the password, but it can be cracked offline:
+  // its own, lower-severity finding, wherever it is.
+  if (options_.credential_property && detect::IsPasswordHash(text)) {
+    walk.Add(diag::Code::kLeakPasswordHash,
+             "plaintext password hash (fingerprint " +
+                 options_.fingerprinter->ShortFingerprint(text) + ")",
+             value, true);
+    return true;
+  }
+  if (options_.credential_property && by_name &&
+      detect::IsPlausibleCredentialValue(text) && !detect::IsEncryptedBlob(text) &&
+      !crypto::IsPassphraseCiphertextShape(TrimAscii(text)) && !IsSettingWord(text) &&
+      IsCredentialName(nearest_key) &&
+      (!IsKubeconfigName(nearest_key) || KubeconfigHasCredential(text))) {
+    walk.Add(diag::Code::kLeakCredentialProperty,
+             "property " + Quoted(nearest_key) +
+                 " holds a plaintext credential (fingerprint " +
+                 options_.fingerprinter->ShortFingerprint(text) + ")",
+             value, true);
+    return true;
+  }
+  if (options_.credential_format) {
+    if (auto match = detect::DetectCredentialFormat(text)) {
+      walk.Add(diag::Code::kLeakCredentialFormat,
+               "plaintext " + std::string(match->kind) + " (fingerprint " +
+                   options_.fingerprinter->ShortFingerprint(
+                       text.substr(match->offset, match->length)) +
+                   ")",
+               value, true);
+      return true;
+    }
+  }
+  return false;
+}
+
+std::optional<std::string> LeakScanner::SecretValueText(const json::Value& secret) {
+  std::string payload;
+  if (const json::Value* p = state::FindLast(secret, "plaintext");
+      p != nullptr && p->is_string()) {
+    payload = p->Str();
+  } else if (const json::Value* c = state::FindLast(secret, "ciphertext");
+             c != nullptr && c->is_string() && options_.decryptor != nullptr &&
+             *options_.decryptor) {
+    auto decrypted = (*options_.decryptor)(c->Str());
+    if (!decrypted) return std::nullopt;
+    payload = std::move(*decrypted);
+  } else {
+    return std::nullopt;
+  }
+  json::Arena arena;
+  json::Value tree;
+  std::optional<std::string> result;
+  if (parser_.ParseDocument(payload, 0, arena, &tree) == json::ParseStatus::kOk) {
+    std::string text;
+    AppendCompact(tree, &text);
+    result = std::move(text);
+  }
+  Wipe(payload);
+  return result;
+}
+
+bool LeakScanner::IsCredentialName(std::string_view key) {
+  auto it = name_cache_.find(key);
+  if (it != name_cache_.end()) return it->second;
+  bool result = detect::IsCredentialPropertyName(key);
+  if (name_cache_.size() < 4096) name_cache_.emplace(std::string(key), result);
+  return result;
+}
+
+}  // namespace pstate::scan

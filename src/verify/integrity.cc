@@ -1,0 +1,143 @@
+#include "pstate/verify/integrity.h"
+
+#include <cstring>
+
+namespace pstate::verify {
+namespace {
+
+std::uint64_t Mix(std::uint64_t x) {
+  x ^= x >> 33;
+  x *= 0xff51afd7ed558ccdULL;
+  x ^= x >> 33;
+  x *= 0xc4ceb9fe1a85ec53ULL;
+  x ^= x >> 33;
+  return x;
+}
+
+}  // namespace
+
+void FingerprintSet::Hash(std::string_view s, std::uint64_t* a,
+                          std::uint64_t* b) {
+  // Two independent 64-bit hashes over 8-byte words, each finalized with a
+  // strong mixer: 2^-128 collision odds are plenty for URNs.
+  std::uint64_t h1 = 0x9e3779b97f4a7c15ULL ^ s.size();
+  std::uint64_t h2 = 0xc2b2ae3d27d4eb4fULL + s.size();
+  std::size_t i = 0;
+  for (; i + 8 <= s.size(); i += 8) {
+    std::uint64_t w = 0;
+    std::memcpy(&w, s.data() + i, 8);
+    h1 = (h1 ^ Mix(w)) * 0x100000001b3ULL;
+    h2 = (h2 + w) * 0xff51afd7ed558ccdULL;
+    h2 ^= h2 >> 29;
+  }
+  std::uint64_t tail = 0;
+  // (An empty view may have a null data(): no memcpy from it.)
+  if (i < s.size()) std::memcpy(&tail, s.data() + i, s.size() - i);
+  h1 = (h1 ^ Mix(tail ^ 0x1234567ULL)) * 0x100000001b3ULL;
+  h2 = (h2 + tail) * 0xff51afd7ed558ccdULL;
+  *a = Mix(h1);
+  *b = Mix(h2 ^ 0x9e3779b97f4a7c15ULL);
+  if (*a == 0 && *b == 0) *a = 1;  // (0, 0) marks an empty slot
+}
+
+std::size_t FingerprintSet::Slot(std::uint64_t a, std::uint64_t b) const {
+  std::size_t mask = slots_.size() - 1;
+  std::size_t i = static_cast<std::size_t>(a) & mask;
+  while (slots_[i].a != 0 || slots_[i].b != 0) {
+    if (slots_[i].a == a && slots_[i].b == b) return i;
+    i = (i + 1) & mask;
+  }
+  return i;
+}
+
+void FingerprintSet::Grow() {
+  std::vector<Entry> old = std::move(slots_);
+  slots_.assign(old.empty() ? 1024 : old.size() * 2, Entry{});
+  for (const Entry& e : old) {
+    if (e.a == 0 && e.b == 0) continue;
+    slots_[Slot(e.a, e.b)] = e;
+  }
+}
+
+FingerprintSet::Entry& FingerprintSet::Add(std::string_view s) {
+  if ((size_ + 1) * 10 > slots_.size() * 7) Grow();
+  std::uint64_t a = 0, b = 0;
+  Hash(s, &a, &b);
+  Entry& e = slots_[Slot(a, b)];
+  if (e.a == 0 && e.b == 0) {
+    e.a = a;
+    e.b = b;
+    ++size_;
+  }
+  ++e.count;
+  return e;
+}
+
+const FingerprintSet::Entry* FingerprintSet::Find(std::string_view s) const {
+  if (slots_.empty()) return nullptr;
+  std::uint64_t a = 0, b = 0;
+  Hash(s, &a, &b);
+  const Entry& e = slots_[Slot(a, b)];
+  return (e.a == 0 && e.b == 0) ? nullptr : &e;
+}
+
+void IntegrityTracker::AddResource(std::string_view urn, bool deleted) {
+  FingerprintSet::Entry& e = urns_.Add(urn);
+  if (deleted) ++e.deleted;
+}
+
+void IntegrityTracker::NoteDuplicate(std::string_view urn, diag::Finding at) {
+  duplicates_.emplace(std::string(urn), std::move(at));
+}
+
+std::vector<diag::Finding> IntegrityTracker::Finish() {
+  std::vector<diag::Finding> out;
+  for (PendingReference& ref : pending_) {
+    diag::Finding f = std::move(ref.finding);
+    bool later = ref.kind == PendingReference::Kind::kProvider
+                     ? providers_.Find(ref.target) != nullptr
+                     : urns_.Find(ref.target) != nullptr;
+    switch (ref.kind) {
+      case PendingReference::Kind::kDependency:
+        f.code = later ? diag::Code::kDependencyOrder
+                       : diag::Code::kDependencyMissing;
+        f.message += later ? " which comes after it; Pulumi needs "
+                             "dependencies to come first"
+                           : " which is not in the state";
+        break;
+      case PendingReference::Kind::kProvider:
+        f.code = diag::Code::kProviderUnknown;
+        f.message += later ? " names a provider resource that comes after "
+                             "it; Pulumi needs providers to come first"
+                           : " names no provider resource in the state with "
+                             "that URN and id";
+        break;
+      case PendingReference::Kind::kResourceReference:
+        if (later) continue;  // forward references are fine
+        f.code = diag::Code::kResourceRefDangling;
+        f.message += " which is not in the state";
+        break;
+    }
+    f.severity = diag::Info(f.code).severity;
+    out.push_back(std::move(f));
+  }
+  pending_.clear();
+  for (auto& [urn, first] : duplicates_) {
+    const FingerprintSet::Entry* e = urns_.Find(urn);
+    if (!e || e->count < 2) continue;
+    // Pulumi allows n copies when n-1 or n of them are marked delete.
+    if (e->deleted + 1 >= e->count) continue;
+    diag::Finding f = std::move(first);
+    f.code = diag::Code::kUrnDuplicate;
+    f.severity = diag::Info(f.code).severity;
+    f.message = "URN occurs " + std::to_string(e->count) + " times but only " +
+                std::to_string(e->deleted) +
+                " of them are marked \"delete\": true; all copies but one "
+                "must be pending deletion";
+    out.push_back(std::move(f));
+  }
+  duplicates_.clear();
+  return out;
+}
+
+}  // namespace pstate::verify

@@ -1,0 +1,286 @@
+#include "pstate/verify/resource_checker.h"
+
+#include <array>
+
+#include "pstate/verify/fields.h"
+#include "pstate/state/urn.h"
+
+namespace pstate::verify {
+namespace {
+
+using diag::Code;
+
+using state::kResourceFields;
+constexpr const auto& kTimeoutFields = state::kCustomTimeoutsFields;
+
+bool BoolField(const json::Value& resource, std::string_view name) {
+  const json::Value* v = resource.Find(name);
+  return v && v->type == json::Type::kTrue;
+}
+
+std::string StringField(const json::Value& resource, std::string_view name) {
+  const json::Value* v = resource.Find(name);
+  return v && v->is_string() ? v->Str() : std::string();
+}
+
+}  // namespace
+
+ResourceChecker::ResourceChecker() : properties_(env_) {
+  env_.on_resource_reference = [this](std::string_view urn,
+                                      std::uint64_t offset,
+                                      Reporter& reporter) {
+    if (tracker_.Seen(urn)) return;
+    PendingReference ref{std::string(urn), {},
+                         PendingReference::Kind::kResourceReference};
+    // Inside a secret's plaintext (placed by an offset override) the URN
+    // is secret text: do not quote it.
+    std::string message =
+        reporter.offset_override()
+            ? std::string("resource reference inside a secret's plaintext "
+                          "names a URN")
+            : "resource reference names \"" + std::string(urn) + "\"";
+    ref.finding = diag::MakeFinding(Code::kResourceRefDangling,
+                                    std::move(message),
+                                    reporter.PointerString(), reporter.urn());
+    io::LineColumn lc = reporter.context().Locate(
+        reporter.offset_override() ? reporter.offset_override() : offset);
+    ref.finding.line = lc.line;
+    ref.finding.column = lc.column;
+    tracker_.Defer(std::move(ref));
+  };
+}
+
+void ResourceChecker::CheckReference(const json::Value& target,
+                                     std::string_view field,
+                                     Reporter& reporter) {
+  if (!target.is_string() || target.size == 0) return;  // Pulumi skips ""
+  std::string urn = target.Str();
+  if (tracker_.Seen(urn)) return;
+  PendingReference ref{urn, {}, PendingReference::Kind::kDependency};
+  ref.finding = diag::MakeFinding(
+      Code::kDependencyMissing,
+      std::string(field) + " refers to \"" + urn + "\"",
+      reporter.PointerString(), reporter.urn());
+  io::LineColumn lc = reporter.context().Locate(target.offset);
+  ref.finding.line = lc.line;
+  ref.finding.column = lc.column;
+  tracker_.Defer(std::move(ref));
+}
+
+void ResourceChecker::Check(const json::Value& resource, Reporter& reporter,
+                            bool integrity, std::int64_t version) {
+  if (!resource.is_object()) {
+    reporter.Add(Code::kFieldType,
+                 "a resource must be an object, found " +
+                     std::string(json::TypeName(resource.type)),
+                 resource);
+    return;
+  }
+  std::string urn_text = StringField(resource, "urn");
+  std::string type = StringField(resource, "type");
+  reporter.set_urn(urn_text);
+
+  // Field types; "defaults" only exists in version 1 (and unversioned).
+  CheckFields(resource, std::span(kResourceFields).first(
+                            version <= 1 ? kResourceFields.size()
+                                         : kResourceFields.size() - 1),
+              reporter, "resource");
+
+  if (urn_text.empty()) {
+    reporter.Add(Code::kFieldMissing, "resource has no \"urn\"", resource);
+  }
+  if (type.empty()) {
+    reporter.Add(Code::kFieldMissing, "resource has no \"type\"", resource);
+  }
+
+  std::optional<state::Urn> urn;
+  if (!urn_text.empty()) {
+    urn = state::ParseUrn(urn_text);
+    const json::Value& at = *resource.Find("urn");
+    PointerScope scope(reporter, "urn");
+    if (!urn) {
+      reporter.Add(Code::kUrnMalformed,
+                   "URN \"" + urn_text +
+                       "\" is not urn:pulumi:<stack>::<project>::<type>::<name>",
+                   at);
+    } else {
+      if (!type.empty() && urn->type() != type) {
+        reporter.Add(Code::kUrnTypeMismatch,
+                     "URN names type \"" + std::string(urn->type()) +
+                         "\" but the resource's type is \"" + type + "\"",
+                     at);
+      }
+      if (!stack_) {
+        stack_ = std::string(urn->stack);
+        project_ = std::string(urn->project);
+      } else if ((urn->stack != *stack_ || urn->project != *project_) &&
+                 !reported_stack_mismatch_) {
+        reported_stack_mismatch_ = true;
+        reporter.Add(Code::kUrnStackMismatch,
+                     "URN is in stack \"" + std::string(urn->stack) +
+                         "\" of project \"" + std::string(urn->project) +
+                         "\", but earlier resources are in stack \"" +
+                         *stack_ + "\" of project \"" + *project_ + "\"",
+                     at);
+      }
+    }
+  }
+
+  std::string id = StringField(resource, "id");
+  const json::Value* custom = resource.Find("custom");
+  bool is_custom = custom && custom->type == json::Type::kTrue;
+  if (!is_custom && !id.empty()) {
+    PointerScope scope(reporter, "id");
+    reporter.Add(Code::kComponentHasId,
+                 "resource has \"custom\": false but a non-empty id",
+                 *resource.Find("id"));
+  }
+
+  for (const char* field : {"created", "modified"}) {
+    const json::Value* t = resource.Find(field);
+    if (t && t->is_string() && !IsRfc3339(t->Str())) {
+      PointerScope scope(reporter, field);
+      reporter.Add(Code::kFieldValue,
+                   std::string("\"") + field + "\" is not an RFC 3339 timestamp",
+                   *t);
+    }
+  }
+  if (const json::Value* t = resource.Find("customTimeouts");
+      t && t->is_object()) {
+    PointerScope scope(reporter, "customTimeouts");
+    CheckFields(*t, kTimeoutFields, reporter, "customTimeouts");
+  }
+  if (const json::Value* deps = resource.Find("propertyDependencies");
+      deps && deps->is_object()) {
+    PointerScope scope(reporter, "propertyDependencies");
+    for (const json::Member& m : deps->object()) {
+      if (!HasFieldType(m.value, FieldType::kStringArray)) {
+        PointerScope inner(reporter, m.key);
+        reporter.Add(Code::kFieldType,
+                     "propertyDependencies values must be arrays of URNs",
+                     m.value);
+      }
+    }
+  }
+
+  // Provider resources and references (§4.1 rules 5 and 6).
+  if (integrity && state::IsProviderType(type) && urn) {
+    if (!state::IsProviderType(urn->type())) {
+      PointerScope scope(reporter, "urn");
+      reporter.Add(Code::kProviderResourceInvalid,
+                   "provider resource's URN does not end in a provider type",
+                   *resource.Find("urn"));
+    } else {
+      tracker_.AddProvider(urn_text + "::" +
+                           (id.empty() ? std::string(state::kUnknownId) : id));
+    }
+  }
+  if (const json::Value* provider = resource.Find("provider");
+      provider && provider->is_string() && provider->size > 0) {
+    PointerScope scope(reporter, "provider");
+    std::string text = provider->Str();
+    std::string_view why;
+    auto ref = state::ParseProviderReference(text, &why);
+    if (!ref) {
+      reporter.Add(Code::kProviderMalformed,
+                   "provider reference \"" + text + "\" is malformed: " +
+                       std::string(why),
+                   *provider);
+    } else if (integrity && !BoolField(resource, "pendingReplacement") &&
+               !tracker_.SeenProvider(text)) {
+      PendingReference pending{text, {}, PendingReference::Kind::kProvider};
+      // IntegrityTracker::Finish completes the message once it knows
+      // whether the provider comes later or not at all.
+      pending.finding = diag::MakeFinding(
+          Code::kProviderUnknown, "provider reference \"" + text + "\"",
+          reporter.PointerString(), reporter.urn());
+      io::LineColumn lc = reporter.context().Locate(provider->offset);
+      pending.finding.line = lc.line;
+      pending.finding.column = lc.column;
+      tracker_.Defer(std::move(pending));
+    }
+  }
+
+  // References to other resources (§4.1 rule 7).
+  if (const json::Value* parent = resource.Find("parent");
+      parent && parent->is_string() && parent->size > 0) {
+    PointerScope scope(reporter, "parent");
+    if (integrity) CheckReference(*parent, "parent", reporter);
+    // Rule 8: the qualified type extends the parent's (a warning in Pulumi).
+    // parent_urn views into parent_text, which must outlive it.
+    const std::string parent_text = parent->Str();
+    auto parent_urn = state::ParseUrn(parent_text);
+    if (urn && parent_urn) {
+      std::string expected =
+          parent_urn->type() == state::kRootStackType
+              ? type
+              : std::string(parent_urn->qualified_type) + "$" + type;
+      if (!type.empty() && urn->qualified_type != expected) {
+        reporter.Add(Code::kParentTypeChain,
+                     "qualified type \"" + std::string(urn->qualified_type) +
+                         "\" does not extend the parent's; expected \"" +
+                         expected + "\"",
+                     *parent);
+      }
+    } else if (!parent_urn) {
+      reporter.Add(Code::kUrnMalformed,
+                   "parent \"" + parent_text + "\" is not a valid URN",
+                   *parent);
+    }
+  }
+  if (integrity) {
+    auto each = [&](std::string_view field) {
+      const json::Value* list = resource.Find(field);
+      if (!list || !list->is_array()) return;
+      PointerScope scope(reporter, field);
+      std::size_t i = 0;
+      for (const json::Value& dep : list->array()) {
+        PointerScope item(reporter, i++);
+        CheckReference(dep, field, reporter);
+      }
+    };
+    each("dependencies");
+    each("replaceWith");
+    if (const json::Value* deps = resource.Find("propertyDependencies");
+        deps && deps->is_object()) {
+      PointerScope scope(reporter, "propertyDependencies");
+      for (const json::Member& m : deps->object()) {
+        if (!m.value.is_array()) continue;
+        std::string key = m.key.Str();
+        PointerScope prop(reporter, key);
+        std::size_t i = 0;
+        for (const json::Value& dep : m.value.array()) {
+          PointerScope item(reporter, i++);
+          CheckReference(dep, "propertyDependencies[" + key + "]", reporter);
+        }
+      }
+    }
+    if (const json::Value* with = resource.Find("deletedWith")) {
+      PointerScope scope(reporter, "deletedWith");
+      CheckReference(*with, "deletedWith", reporter);
+    }
+  }
+
+  // Property values.
+  for (const char* field : {"inputs", "outputs", "replacementTrigger"}) {
+    const json::Value* props = resource.Find(field);
+    if (!props) continue;
+    PointerScope scope(reporter, field);
+    properties_.Check(*props, reporter);
+  }
+
+  if (integrity && !urn_text.empty()) {
+    bool deleted = BoolField(resource, "delete");
+    if (tracker_.Seen(urn_text)) {
+      diag::Finding at = diag::MakeFinding(Code::kUrnDuplicate, "",
+                                           reporter.PointerString(), urn_text);
+      io::LineColumn lc = reporter.context().Locate(resource.offset);
+      at.line = lc.line;
+      at.column = lc.column;
+      tracker_.NoteDuplicate(urn_text, std::move(at));
+    }
+    tracker_.AddResource(urn_text, deleted);
+  }
+}
+
+}  // namespace pstate::verify

@@ -1,0 +1,189 @@
+#include "pstate/verify/integrity.h"
+
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+namespace pstate::verify {
+namespace {
+
+TEST(FingerprintSetTest, AddsAndCounts) {
+  FingerprintSet set;
+  EXPECT_EQ(set.Find("a"), nullptr);  // empty set
+  EXPECT_EQ(set.size(), 0u);
+  FingerprintSet::Entry& a = set.Add("a");
+  EXPECT_EQ(a.count, 1u);
+  EXPECT_EQ(a.deleted, 0u);
+  EXPECT_EQ(set.Add("a").count, 2u);
+  EXPECT_EQ(set.size(), 1u);
+  set.Add("b");
+  EXPECT_EQ(set.size(), 2u);
+  ASSERT_NE(set.Find("a"), nullptr);
+  EXPECT_EQ(set.Find("a")->count, 2u);
+  EXPECT_EQ(set.Find("b")->count, 1u);
+  EXPECT_EQ(set.Find("c"), nullptr);
+  EXPECT_EQ(set.Find("A"), nullptr);
+  EXPECT_EQ(set.Find("a "), nullptr);
+}
+
+TEST(FingerprintSetTest, EmptyAndBinaryStrings) {
+  FingerprintSet set;
+  set.Add("");
+  set.Add(std::string_view());
+  EXPECT_EQ(set.size(), 1u);
+  EXPECT_EQ(set.Find("")->count, 2u);
+  set.Add(std::string("a\0b", 3));
+  EXPECT_EQ(set.Find("a"), nullptr);
+  EXPECT_NE(set.Find(std::string("a\0b", 3)), nullptr);
+  EXPECT_EQ(set.Find(std::string("a\0c", 3)), nullptr);
+  // Lengths around the 8-byte word size hash apart.
+  std::string s;
+  for (int i = 0; i < 40; ++i) {
+    s.push_back('x');
+    set.Add(s);
+  }
+  s.clear();
+  for (int i = 0; i < 40; ++i) {
+    s.push_back('x');
+    ASSERT_NE(set.Find(s), nullptr) << i;
+    EXPECT_EQ(set.Find(s)->count, 1u) << i;
+  }
+}
+
+TEST(FingerprintSetTest, GrowsPastTheInitialTable) {
+  FingerprintSet set;
+  for (int i = 0; i < 5000; ++i) {
+    std::string key = "urn:pulumi:dev::p::t::r" + std::to_string(i);
+    set.Add(key).deleted = static_cast<std::uint32_t>(i % 3);
+    if (i % 7 == 0) set.Add(key);
+  }
+  EXPECT_EQ(set.size(), 5000u);
+  for (int i = 0; i < 5000; ++i) {
+    const auto* e = set.Find("urn:pulumi:dev::p::t::r" + std::to_string(i));
+    ASSERT_NE(e, nullptr) << i;
+    EXPECT_EQ(e->count, i % 7 == 0 ? 2u : 1u) << i;
+    EXPECT_EQ(e->deleted, static_cast<std::uint32_t>(i % 3)) << i;
+  }
+}
+
+TEST(FingerprintSetTest, NoFalsePositivesOnManyDistinctStrings) {
+  FingerprintSet set;
+  for (int i = 0; i < 100000; ++i) set.Add("in-" + std::to_string(i));
+  EXPECT_EQ(set.size(), 100000u);
+  for (int i = 0; i < 100000; ++i) {
+    ASSERT_EQ(set.Find("out-" + std::to_string(i)), nullptr) << i;
+    ASSERT_EQ(set.Find("in-" + std::to_string(i))->count, 1u) << i;
+  }
+}
+
+diag::Finding Prepared(std::string message) {
+  diag::Finding f = diag::MakeFinding(diag::Code::kDependencyMissing,
+                                      std::move(message), "/p", "urn:me");
+  f.line = 3;
+  f.column = 4;
+  return f;
+}
+
+TEST(IntegrityTrackerTest, DependencyOrderVersusMissing) {
+  IntegrityTracker t;
+  t.AddResource("a", false);
+  EXPECT_TRUE(t.Seen("a"));
+  EXPECT_FALSE(t.Seen("later"));
+  t.Defer({"later", Prepared("parent refers to \"later\""),
+           PendingReference::Kind::kDependency});
+  t.Defer({"nowhere", Prepared("dependencies refers to \"nowhere\""),
+           PendingReference::Kind::kDependency});
+  t.AddResource("later", false);
+  auto findings = t.Finish();
+  ASSERT_EQ(findings.size(), 2u);
+  EXPECT_EQ(findings[0].code, diag::Code::kDependencyOrder);
+  EXPECT_EQ(findings[0].severity, diag::Severity::kError);
+  EXPECT_NE(findings[0].message.find("comes after it"), std::string::npos);
+  EXPECT_EQ(findings[0].line, 3u);  // the prepared location is kept
+  EXPECT_EQ(findings[0].pointer, "/p");
+  EXPECT_EQ(findings[0].urn, "urn:me");
+  EXPECT_EQ(findings[1].code, diag::Code::kDependencyMissing);
+  EXPECT_NE(findings[1].message.find("not in the state"), std::string::npos);
+  EXPECT_TRUE(t.Finish().empty());  // pending references are consumed
+}
+
+TEST(IntegrityTrackerTest, ProviderLaterVersusUnknown) {
+  IntegrityTracker t;
+  t.AddProvider("prov::1");
+  EXPECT_TRUE(t.SeenProvider("prov::1"));
+  EXPECT_FALSE(t.SeenProvider("prov::2"));
+  t.Defer({"prov::2", Prepared("provider reference \"prov::2\""),
+           PendingReference::Kind::kProvider});
+  t.Defer({"prov::3", Prepared("provider reference \"prov::3\""),
+           PendingReference::Kind::kProvider});
+  t.AddProvider("prov::2");
+  // A resource URN equal to the reference does not count as a provider.
+  t.AddResource("prov::3", false);
+  auto findings = t.Finish();
+  ASSERT_EQ(findings.size(), 2u);
+  EXPECT_EQ(findings[0].code, diag::Code::kProviderUnknown);
+  EXPECT_NE(findings[0].message.find("comes after it"), std::string::npos);
+  EXPECT_EQ(findings[1].code, diag::Code::kProviderUnknown);
+  EXPECT_NE(findings[1].message.find("names no provider resource"),
+            std::string::npos);
+}
+
+TEST(IntegrityTrackerTest, ForwardResourceReferencesAreDropped) {
+  IntegrityTracker t;
+  t.Defer({"fwd", Prepared("resource reference names \"fwd\""),
+           PendingReference::Kind::kResourceReference});
+  t.Defer({"gone", Prepared("resource reference names \"gone\""),
+           PendingReference::Kind::kResourceReference});
+  t.AddResource("fwd", false);
+  auto findings = t.Finish();
+  ASSERT_EQ(findings.size(), 1u);
+  EXPECT_EQ(findings[0].code, diag::Code::kResourceRefDangling);
+  EXPECT_EQ(findings[0].severity, diag::Severity::kWarning);
+  EXPECT_NE(findings[0].message.find("\"gone\""), std::string::npos);
+}
+
+struct DupCase {
+  int copies;
+  int deleted;
+  bool reported;
+};
+
+TEST(IntegrityTrackerTest, DuplicatesNeedAllButOneDeleted) {
+  for (const DupCase& c : std::vector<DupCase>{{2, 0, true},
+                                               {2, 1, false},
+                                               {2, 2, false},
+                                               {3, 1, true},
+                                               {3, 2, false},
+                                               {4, 2, true},
+                                               {4, 3, false}}) {
+    IntegrityTracker t;
+    for (int i = 0; i < c.copies; ++i) {
+      // The "deleted" copies come first, as Pulumi writes them.
+      bool deleted = i < c.deleted;
+      if (t.Seen("u")) {
+        diag::Finding at = diag::MakeFinding(diag::Code::kUrnDuplicate, "",
+                                             "/deployment/resources/" +
+                                                 std::to_string(i), "u");
+        at.line = static_cast<std::uint64_t>(i + 1);
+        t.NoteDuplicate("u", at);
+      }
+      t.AddResource("u", deleted);
+    }
+    auto findings = t.Finish();
+    ASSERT_EQ(findings.size(), c.reported ? 1u : 0u)
+        << c.copies << " copies, " << c.deleted << " deleted";
+    if (c.reported) {
+      EXPECT_EQ(findings[0].code, diag::Code::kUrnDuplicate);
+      // Located at the first repeat.
+      EXPECT_EQ(findings[0].pointer, "/deployment/resources/1");
+      EXPECT_EQ(findings[0].line, 2u);
+      EXPECT_NE(findings[0].message.find(std::to_string(c.copies) + " times"),
+                std::string::npos)
+          << findings[0].message;
+    }
+  }
+}
+
+}  // namespace
+}  // namespace pstate::verify
