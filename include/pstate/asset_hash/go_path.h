@@ -1,8 +1,8 @@
 // Go's slash-separated path functions (package `path`, and `path/filepath`
 // on Linux, which behaves identically), reproduced byte for byte because the
 // engine's member names and file locations are built with them.
-#ifndef PSTATE_ASSET_GO_PATH_H_
-#define PSTATE_ASSET_GO_PATH_H_
+#ifndef PSTATE_ASSET_HASH_GO_PATH_H_
+#define PSTATE_ASSET_HASH_GO_PATH_H_
 
 #include <string>
 #include <string_view>
@@ -33,4 +33,4 @@ std::string ResolveAgainst(std::string_view root, std::string_view path);
 
 }  // namespace pstate::asset_hash
 
-#endif  // PSTATE_ASSET_GO_PATH_H_
+#endif  // PSTATE_ASSET_HASH_GO_PATH_H_

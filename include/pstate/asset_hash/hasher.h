@@ -1,8 +1,8 @@
 // Verifying the recorded `hash` of an asset or archive by recomputing it the
 // way Pulumi's engine does (reference: shared/reference/asset-hashing.md).
 // Offline only: http(s) content is never fetched.
-#ifndef PSTATE_ASSET_HASHER_H_
-#define PSTATE_ASSET_HASHER_H_
+#ifndef PSTATE_ASSET_HASH_HASHER_H_
+#define PSTATE_ASSET_HASH_HASHER_H_
 
 #include <optional>
 #include <string>
@@ -52,4 +52,4 @@ std::vector<AuditNote> Audit(const Spec& spec, const Options& options);
 
 }  // namespace pstate::asset_hash
 
-#endif  // PSTATE_ASSET_HASHER_H_
+#endif  // PSTATE_ASSET_HASH_HASHER_H_

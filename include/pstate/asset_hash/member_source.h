@@ -5,8 +5,8 @@
 // kUnsupported = content cannot be had offline: an http(s) fetch, a
 // hash-only placeholder, or a file outside the root that may not be read
 // (-> "unverifiable"). Nothing else uses kUnsupported.
-#ifndef PSTATE_ASSET_MEMBER_SOURCE_H_
-#define PSTATE_ASSET_MEMBER_SOURCE_H_
+#ifndef PSTATE_ASSET_HASH_MEMBER_SOURCE_H_
+#define PSTATE_ASSET_HASH_MEMBER_SOURCE_H_
 
 #include <cstddef>
 #include <cstdint>
@@ -116,4 +116,4 @@ Result<ArchiveFile> ArchiveUriFile(std::string_view uri);
 
 }  // namespace pstate::asset_hash
 
-#endif  // PSTATE_ASSET_MEMBER_SOURCE_H_
+#endif  // PSTATE_ASSET_HASH_MEMBER_SOURCE_H_

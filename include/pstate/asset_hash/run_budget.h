@@ -1,8 +1,8 @@
 // Limits and shared work across every asset hashed in one run, so that the
 // cost of a run is bounded by the run, not multiplied by how many times a
 // state names the same big file or archive (review finding F7).
-#ifndef PSTATE_ASSET_RUN_BUDGET_H_
-#define PSTATE_ASSET_RUN_BUDGET_H_
+#ifndef PSTATE_ASSET_HASH_RUN_BUDGET_H_
+#define PSTATE_ASSET_HASH_RUN_BUDGET_H_
 
 #include <atomic>
 #include <cstdint>
@@ -69,4 +69,4 @@ bool InsideRoot(const std::string& path, const std::string& canonical_root);
 
 }  // namespace pstate::asset_hash
 
-#endif  // PSTATE_ASSET_RUN_BUDGET_H_
+#endif  // PSTATE_ASSET_HASH_RUN_BUDGET_H_

@@ -1,6 +1,6 @@
 // Streaming SHA-256 over OpenSSL EVP, the digest Pulumi uses for asset hashes.
-#ifndef PSTATE_ASSET_SHA256_H_
-#define PSTATE_ASSET_SHA256_H_
+#ifndef PSTATE_ASSET_HASH_SHA256_H_
+#define PSTATE_ASSET_HASH_SHA256_H_
 
 #include <cstddef>
 #include <string>
@@ -51,4 +51,4 @@ inline constexpr std::string_view kEmptyArchiveHash =
 
 }  // namespace pstate::asset_hash
 
-#endif  // PSTATE_ASSET_SHA256_H_
+#endif  // PSTATE_ASSET_HASH_SHA256_H_

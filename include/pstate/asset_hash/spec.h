@@ -1,7 +1,7 @@
 // An asset or archive object from Pulumi state, and the options that say
 // where and how far to read it.
-#ifndef PSTATE_ASSET_SPEC_H_
-#define PSTATE_ASSET_SPEC_H_
+#ifndef PSTATE_ASSET_HASH_SPEC_H_
+#define PSTATE_ASSET_HASH_SPEC_H_
 
 #include <cstdint>
 #include <filesystem>
@@ -112,4 +112,4 @@ Source SourceOf(const Spec& spec);
 
 }  // namespace pstate::asset_hash
 
-#endif  // PSTATE_ASSET_SPEC_H_
+#endif  // PSTATE_ASSET_HASH_SPEC_H_

@@ -2,8 +2,8 @@
 // raw files: Go's archive/tar writer fed headers {Name, Mode 0600, Size}
 // (reference section 3.3). Bytes go to a sink as they are produced, so the
 // stream is never held in memory or written anywhere.
-#ifndef PSTATE_ASSET_TAR_STREAM_H_
-#define PSTATE_ASSET_TAR_STREAM_H_
+#ifndef PSTATE_ASSET_HASH_TAR_STREAM_H_
+#define PSTATE_ASSET_HASH_TAR_STREAM_H_
 
 #include <cstdint>
 #include <functional>
@@ -57,4 +57,4 @@ class TarStream {
 
 }  // namespace pstate::asset_hash
 
-#endif  // PSTATE_ASSET_TAR_STREAM_H_
+#endif  // PSTATE_ASSET_HASH_TAR_STREAM_H_

@@ -1,7 +1,7 @@
 // The part of Go's net/url.Parse the engine's asset URIs depend on: scheme,
 // user info presence, host, decoded path, query and fragment.
-#ifndef PSTATE_ASSET_URI_H_
-#define PSTATE_ASSET_URI_H_
+#ifndef PSTATE_ASSET_HASH_URI_H_
+#define PSTATE_ASSET_HASH_URI_H_
 
 #include <string>
 #include <string_view>
@@ -33,4 +33,4 @@ std::string RedactUserinfo(std::string_view raw);
 
 }  // namespace pstate::asset_hash
 
-#endif  // PSTATE_ASSET_URI_H_
+#endif  // PSTATE_ASSET_HASH_URI_H_

@@ -1,7 +1,7 @@
 // Finding the assets and archives inside one resource of a state, as
 // self-contained items that can be hashed on any thread.
-#ifndef PSTATE_AUDIT_ASSET_FINDER_H_
-#define PSTATE_AUDIT_ASSET_FINDER_H_
+#ifndef PSTATE_ASSETS_ASSET_FINDER_H_
+#define PSTATE_ASSETS_ASSET_FINDER_H_
 
 #include <cstdint>
 #include <functional>
@@ -67,4 +67,4 @@ void FindInLeaf(const state::Leaf& leaf, const asset_hash::Options& options,
 
 }  // namespace pstate::assets
 
-#endif  // PSTATE_AUDIT_ASSET_FINDER_H_
+#endif  // PSTATE_ASSETS_ASSET_FINDER_H_

@@ -1,8 +1,8 @@
 // The asset audit over a stream of state leaves: finds every asset and
 // archive, hashes them on a thread pool, and hands the results back in the
 // state's order. Shared by `pstate assets` and `pstate verify --assets`.
-#ifndef PSTATE_AUDIT_AUDITOR_H_
-#define PSTATE_AUDIT_AUDITOR_H_
+#ifndef PSTATE_ASSETS_AUDITOR_H_
+#define PSTATE_ASSETS_AUDITOR_H_
 
 #include <array>
 #include <cstdint>
@@ -92,4 +92,4 @@ class AuditHandler : public state::Handler {
 
 }  // namespace pstate::assets
 
-#endif  // PSTATE_AUDIT_AUDITOR_H_
+#endif  // PSTATE_ASSETS_AUDITOR_H_

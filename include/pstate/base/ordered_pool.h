@@ -1,7 +1,7 @@
 // A fixed pool of worker threads whose results are delivered in the order
 // the work was submitted, with a bound on how much is in flight.
-#ifndef PSTATE_AUDIT_ORDERED_POOL_H_
-#define PSTATE_AUDIT_ORDERED_POOL_H_
+#ifndef PSTATE_BASE_ORDERED_POOL_H_
+#define PSTATE_BASE_ORDERED_POOL_H_
 
 #include <condition_variable>
 #include <cstddef>
@@ -77,4 +77,4 @@ int DefaultJobs();
 
 }  // namespace pstate
 
-#endif  // PSTATE_AUDIT_ORDERED_POOL_H_
+#endif  // PSTATE_BASE_ORDERED_POOL_H_

@@ -1,7 +1,7 @@
 // A small fixed pool of threads for data-parallel loops (decrypting and
 // encrypting the secrets of one resource on all cores).
-#ifndef PSTATE_SECURE_WORKER_POOL_H_
-#define PSTATE_SECURE_WORKER_POOL_H_
+#ifndef PSTATE_BASE_WORKER_POOL_H_
+#define PSTATE_BASE_WORKER_POOL_H_
 
 #include <atomic>
 #include <condition_variable>
@@ -48,4 +48,4 @@ class WorkerPool {
 
 }  // namespace pstate
 
-#endif  // PSTATE_SECURE_WORKER_POOL_H_
+#endif  // PSTATE_BASE_WORKER_POOL_H_

@@ -16,8 +16,8 @@
 // Encrypt: every secret gets its own fresh nonce, also on all cores.
 //
 // Messages never contain a plaintext, a ciphertext or the passphrase.
-#ifndef PSTATE_SECURE_CRYPT_PASS_H_
-#define PSTATE_SECURE_CRYPT_PASS_H_
+#ifndef PSTATE_CRYPT_CRYPT_PASS_H_
+#define PSTATE_CRYPT_CRYPT_PASS_H_
 
 #include <cstdint>
 #include <filesystem>
@@ -94,4 +94,4 @@ class CryptPass {
 
 }  // namespace pstate::crypt
 
-#endif  // PSTATE_SECURE_CRYPT_PASS_H_
+#endif  // PSTATE_CRYPT_CRYPT_PASS_H_

@@ -1,8 +1,8 @@
 // The `b64` secrets provider Pulumi uses in tests
 // (sdk/go/common/resource/config/crypt.go base64Crypter): the "ciphertext" is
 // the standard base64 of the plaintext JSON text. No key, no protection.
-#ifndef PSTATE_SECRETS_B64_CRYPTER_H_
-#define PSTATE_SECRETS_B64_CRYPTER_H_
+#ifndef PSTATE_CRYPTO_B64_CRYPTER_H_
+#define PSTATE_CRYPTO_B64_CRYPTER_H_
 
 #include <string>
 #include <string_view>
@@ -21,4 +21,4 @@ class B64Crypter {
 
 }  // namespace pstate::crypto
 
-#endif  // PSTATE_SECRETS_B64_CRYPTER_H_
+#endif  // PSTATE_CRYPTO_B64_CRYPTER_H_

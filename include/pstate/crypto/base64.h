@@ -2,8 +2,8 @@
 // encoding/base64.StdEncoding.DecodeString does, because every base64 field in
 // Pulumi state (salts, nonces, ciphertexts, b64 secrets, byte strings) is
 // written and read by that codec.
-#ifndef PSTATE_SECRETS_BASE64_H_
-#define PSTATE_SECRETS_BASE64_H_
+#ifndef PSTATE_CRYPTO_BASE64_H_
+#define PSTATE_CRYPTO_BASE64_H_
 
 #include <string>
 #include <string_view>
@@ -35,4 +35,4 @@ long long Base64DecodedSize(std::string_view text);
 
 }  // namespace pstate::crypto
 
-#endif  // PSTATE_SECRETS_BASE64_H_
+#endif  // PSTATE_CRYPTO_BASE64_H_

@@ -7,8 +7,8 @@
 //   ciphertext: "v1:" + base64(12-byte nonce) + ":" + base64(ct || 16-byte tag)
 //   salt state: "v1:" + base64(8-byte salt) + ":" + <ciphertext of "pulumi">
 // base64 is Go's StdEncoding (see base64.h).
-#ifndef PSTATE_SECRETS_CIPHERTEXT_H_
-#define PSTATE_SECRETS_CIPHERTEXT_H_
+#ifndef PSTATE_CRYPTO_CIPHERTEXT_H_
+#define PSTATE_CRYPTO_CIPHERTEXT_H_
 
 #include <optional>
 #include <string>
@@ -43,4 +43,4 @@ bool IsPassphraseSaltShape(std::string_view text);
 
 }  // namespace pstate::crypto
 
-#endif  // PSTATE_SECRETS_CIPHERTEXT_H_
+#endif  // PSTATE_CRYPTO_CIPHERTEXT_H_

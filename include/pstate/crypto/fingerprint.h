@@ -7,8 +7,8 @@
 // decoded string, or compact JSON for other values). redact writes the full
 // Fingerprint ("hmac-sha256:" + 64 hex); scan prints ShortFingerprint, the
 // first 12 of those hex digits. So under one key the two outputs match.
-#ifndef PSTATE_SECRETS_FINGERPRINT_H_
-#define PSTATE_SECRETS_FINGERPRINT_H_
+#ifndef PSTATE_CRYPTO_FINGERPRINT_H_
+#define PSTATE_CRYPTO_FINGERPRINT_H_
 
 #include <array>
 #include <cstdint>
@@ -59,4 +59,4 @@ class Fingerprinter {
 
 }  // namespace pstate::crypto
 
-#endif  // PSTATE_SECRETS_FINGERPRINT_H_
+#endif  // PSTATE_CRYPTO_FINGERPRINT_H_

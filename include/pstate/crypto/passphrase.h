@@ -5,8 +5,8 @@
 //   salt state = "v1:" + base64(8-byte salt) + ":" + Encrypt("pulumi")
 // The same ciphertext format is used by the `cloud` provider with a 32-byte
 // data key, hence FromKey.
-#ifndef PSTATE_SECRETS_PASSPHRASE_H_
-#define PSTATE_SECRETS_PASSPHRASE_H_
+#ifndef PSTATE_CRYPTO_PASSPHRASE_H_
+#define PSTATE_CRYPTO_PASSPHRASE_H_
 
 #include <array>
 #include <cstdint>
@@ -85,4 +85,4 @@ class PassphraseCrypter {
 
 }  // namespace pstate::crypto
 
-#endif  // PSTATE_SECRETS_PASSPHRASE_H_
+#endif  // PSTATE_CRYPTO_PASSPHRASE_H_

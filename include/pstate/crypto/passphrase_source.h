@@ -1,7 +1,7 @@
 // Where the passphrase comes from. pstate is non-interactive, so where
 // Pulumi would prompt, pstate fails with a message naming the variables.
-#ifndef PSTATE_SECRETS_PASSPHRASE_SOURCE_H_
-#define PSTATE_SECRETS_PASSPHRASE_SOURCE_H_
+#ifndef PSTATE_CRYPTO_PASSPHRASE_SOURCE_H_
+#define PSTATE_CRYPTO_PASSPHRASE_SOURCE_H_
 
 #include <filesystem>
 #include <optional>
@@ -36,4 +36,4 @@ std::string_view TrimSpaceLikeGo(std::string_view text);
 
 }  // namespace pstate::crypto
 
-#endif  // PSTATE_SECRETS_PASSPHRASE_SOURCE_H_
+#endif  // PSTATE_CRYPTO_PASSPHRASE_SOURCE_H_

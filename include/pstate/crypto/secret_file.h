@@ -1,6 +1,6 @@
 // Reading small files that hold secrets (passphrase files, fingerprint keys).
-#ifndef PSTATE_SECRETS_SECRET_FILE_H_
-#define PSTATE_SECRETS_SECRET_FILE_H_
+#ifndef PSTATE_CRYPTO_SECRET_FILE_H_
+#define PSTATE_CRYPTO_SECRET_FILE_H_
 
 #include <cstddef>
 #include <filesystem>
@@ -21,4 +21,4 @@ Result<std::string> ReadSecretFile(const std::filesystem::path& path);
 
 }  // namespace pstate::crypto
 
-#endif  // PSTATE_SECRETS_SECRET_FILE_H_
+#endif  // PSTATE_CRYPTO_SECRET_FILE_H_

@@ -30,8 +30,8 @@
 //  azure-sas-token         ?sig= or &sig= + at least 40 [A-Za-z0-9%+/=]
 //  url-with-password       <scheme>://<user>:<password>@ with a non-empty
 //                          password that is not a run of '*'
-#ifndef PSTATE_SCAN_CREDENTIAL_FORMATS_H_
-#define PSTATE_SCAN_CREDENTIAL_FORMATS_H_
+#ifndef PSTATE_DETECT_CREDENTIAL_FORMATS_H_
+#define PSTATE_DETECT_CREDENTIAL_FORMATS_H_
 
 #include <cstddef>
 #include <optional>
@@ -80,4 +80,4 @@ std::vector<FormatMatch> FindAllCredentialFormats(std::string_view value);
 
 }  // namespace pstate::detect
 
-#endif  // PSTATE_SCAN_CREDENTIAL_FORMATS_H_
+#endif  // PSTATE_DETECT_CREDENTIAL_FORMATS_H_

@@ -46,8 +46,8 @@
 //  5. A Kubernetes "Kind/version" token ("Secret/v1", "Secret.core/v1",
 //     "apps/v1beta1": the keys of a Helm Release's resourceNames, which list
 //     object names) is a type, not a property: the name is not a credential.
-#ifndef PSTATE_SCAN_CREDENTIAL_NAMES_H_
-#define PSTATE_SCAN_CREDENTIAL_NAMES_H_
+#ifndef PSTATE_DETECT_CREDENTIAL_NAMES_H_
+#define PSTATE_DETECT_CREDENTIAL_NAMES_H_
 
 #include <string>
 #include <string_view>
@@ -64,4 +64,4 @@ std::vector<std::string> SplitNameWords(std::string_view name);
 
 }  // namespace pstate::detect
 
-#endif  // PSTATE_SCAN_CREDENTIAL_NAMES_H_
+#endif  // PSTATE_DETECT_CREDENTIAL_NAMES_H_

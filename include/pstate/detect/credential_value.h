@@ -34,8 +34,8 @@
 // credentials either (IsPasswordHash, IsEncryptedBlob below): scan reports a
 // hash as its own, lower-severity finding (leak-password-hash) and leaves an
 // encrypted blob alone.
-#ifndef PSTATE_SCAN_CREDENTIAL_VALUE_H_
-#define PSTATE_SCAN_CREDENTIAL_VALUE_H_
+#ifndef PSTATE_DETECT_CREDENTIAL_VALUE_H_
+#define PSTATE_DETECT_CREDENTIAL_VALUE_H_
 
 #include <cstddef>
 #include <string_view>
@@ -81,4 +81,4 @@ bool IsStrongSecret(std::string_view value);
 
 }  // namespace pstate::detect
 
-#endif  // PSTATE_SCAN_CREDENTIAL_VALUE_H_
+#endif  // PSTATE_DETECT_CREDENTIAL_VALUE_H_

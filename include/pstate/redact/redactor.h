@@ -26,8 +26,8 @@
 // the command can say so. Duplicate keys: every occurrence is rewritten, so
 // the output is safe whichever one a reader keeps.
 // Everything else is shared with the input, so it is written back exactly.
-#ifndef PSTATE_SECURE_REDACTOR_H_
-#define PSTATE_SECURE_REDACTOR_H_
+#ifndef PSTATE_REDACT_REDACTOR_H_
+#define PSTATE_REDACT_REDACTOR_H_
 
 #include <cstdint>
 #include <optional>
@@ -174,4 +174,4 @@ bool GlobMatch(std::string_view pattern, std::string_view text);
 
 }  // namespace pstate::redact
 
-#endif  // PSTATE_SECURE_REDACTOR_H_
+#endif  // PSTATE_REDACT_REDACTOR_H_

@@ -36,8 +36,8 @@
 // O(total bytes * log n) overall.
 //
 // Not thread-safe: a search may build pending automata.
-#ifndef PSTATE_SECURE_KNOWN_SECRETS_H_
-#define PSTATE_SECURE_KNOWN_SECRETS_H_
+#ifndef PSTATE_SCAN_KNOWN_SECRETS_H_
+#define PSTATE_SCAN_KNOWN_SECRETS_H_
 
 #include <cstddef>
 #include <cstdint>
@@ -151,4 +151,4 @@ class SecretCollector {
 
 }  // namespace pstate::scan
 
-#endif  // PSTATE_SECURE_KNOWN_SECRETS_H_
+#endif  // PSTATE_SCAN_KNOWN_SECRETS_H_

@@ -8,8 +8,8 @@
 // resource's secrets are added before the resource is scanned, so a
 // known-secret leak is found only when its secret appears in the same or an
 // earlier resource.
-#ifndef PSTATE_SECURE_LEAK_SCAN_HANDLER_H_
-#define PSTATE_SECURE_LEAK_SCAN_HANDLER_H_
+#ifndef PSTATE_SCAN_LEAK_SCAN_HANDLER_H_
+#define PSTATE_SCAN_LEAK_SCAN_HANDLER_H_
 
 #include <cstdint>
 #include <memory>
@@ -103,4 +103,4 @@ class LeakScanHandler : public state::Handler {
 
 }  // namespace pstate::scan
 
-#endif  // PSTATE_SECURE_LEAK_SCAN_HANDLER_H_
+#endif  // PSTATE_SCAN_LEAK_SCAN_HANDLER_H_

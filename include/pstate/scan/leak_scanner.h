@@ -59,8 +59,8 @@
 // fingerprints within a run. Every known plaintext in the finding's URN,
 // pointer and message is replaced by KnownSecrets::Mask's "***", so a
 // secret that is also a name or a key is never printed.
-#ifndef PSTATE_SECURE_LEAK_SCANNER_H_
-#define PSTATE_SECURE_LEAK_SCANNER_H_
+#ifndef PSTATE_SCAN_LEAK_SCANNER_H_
+#define PSTATE_SCAN_LEAK_SCANNER_H_
 
 #include <cstdint>
 #include <functional>
@@ -157,4 +157,4 @@ std::string ValueFingerprint(const crypto::Fingerprinter& fingerprinter,
 
 }  // namespace pstate::scan
 
-#endif  // PSTATE_SECURE_LEAK_SCANNER_H_
+#endif  // PSTATE_SCAN_LEAK_SCANNER_H_

@@ -4,8 +4,8 @@
 // The output appears only when everything succeeded: a file output is a
 // temporary file renamed at the end; on any error it is removed and an
 // existing file at the output path is untouched.
-#ifndef PSTATE_SECURE_REWRITE_H_
-#define PSTATE_SECURE_REWRITE_H_
+#ifndef PSTATE_STATE_REWRITE_H_
+#define PSTATE_STATE_REWRITE_H_
 
 #include <cstdint>
 #include <functional>
@@ -56,4 +56,4 @@ Status RewriteState(const RewriteOptions& options, const RewriteJob& job);
 
 }  // namespace pstate::state
 
-#endif  // PSTATE_SECURE_REWRITE_H_
+#endif  // PSTATE_STATE_REWRITE_H_

@@ -9,8 +9,8 @@
 // rule below: an object is a secret when ANY of its signature members says
 // so. Treating a few extra objects as secrets only rewrites members Pulumi
 // ignores.
-#ifndef PSTATE_SECURE_SECRET_OBJECT_H_
-#define PSTATE_SECURE_SECRET_OBJECT_H_
+#ifndef PSTATE_STATE_SECRET_OBJECT_H_
+#define PSTATE_STATE_SECRET_OBJECT_H_
 
 #include <string_view>
 
@@ -46,4 +46,4 @@ bool IsPstatePlaceholder(std::string_view text);
 
 }  // namespace pstate::state
 
-#endif  // PSTATE_SECURE_SECRET_OBJECT_H_
+#endif  // PSTATE_STATE_SECRET_OBJECT_H_

@@ -1,6 +1,6 @@
 // What every check needs: somewhere to report, and where it is in the file.
-#ifndef PSTATE_CHECK_CHECK_CONTEXT_H_
-#define PSTATE_CHECK_CHECK_CONTEXT_H_
+#ifndef PSTATE_VERIFY_CHECK_CONTEXT_H_
+#define PSTATE_VERIFY_CHECK_CONTEXT_H_
 
 #include <string>
 #include <string_view>
@@ -91,4 +91,4 @@ class PointerScope {
 
 }  // namespace pstate::verify
 
-#endif  // PSTATE_CHECK_CHECK_CONTEXT_H_
+#endif  // PSTATE_VERIFY_CHECK_CONTEXT_H_

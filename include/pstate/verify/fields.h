@@ -1,7 +1,7 @@
 // Field tables: the JSON type Pulumi's Go structs give each known field,
 // and one generic check of an object against such a table.
-#ifndef PSTATE_CHECK_FIELDS_H_
-#define PSTATE_CHECK_FIELDS_H_
+#ifndef PSTATE_VERIFY_FIELDS_H_
+#define PSTATE_VERIFY_FIELDS_H_
 
 #include <span>
 #include <string_view>
@@ -32,4 +32,4 @@ bool IsRfc3339(std::string_view text);
 
 }  // namespace pstate::verify
 
-#endif  // PSTATE_CHECK_FIELDS_H_
+#endif  // PSTATE_VERIFY_FIELDS_H_

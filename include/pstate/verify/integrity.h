@@ -5,8 +5,8 @@
 // reference, never the URN text; only references that fail at the time they
 // are seen (rare in a valid state) keep their text until the end, when they
 // are classified as "comes after" or "missing".
-#ifndef PSTATE_CHECK_INTEGRITY_H_
-#define PSTATE_CHECK_INTEGRITY_H_
+#ifndef PSTATE_VERIFY_INTEGRITY_H_
+#define PSTATE_VERIFY_INTEGRITY_H_
 
 #include <cstdint>
 #include <map>
@@ -77,4 +77,4 @@ class IntegrityTracker {
 
 }  // namespace pstate::verify
 
-#endif  // PSTATE_CHECK_INTEGRITY_H_
+#endif  // PSTATE_VERIFY_INTEGRITY_H_

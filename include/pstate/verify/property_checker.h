@@ -1,8 +1,8 @@
 // Checks property values (inputs, outputs, replacementTrigger, and values
 // found inside a secret's plaintext): every signature object is decoded and
 // checked against Pulumi's reader (pulumi-state-format.md §3).
-#ifndef PSTATE_CHECK_PROPERTY_CHECKER_H_
-#define PSTATE_CHECK_PROPERTY_CHECKER_H_
+#ifndef PSTATE_VERIFY_PROPERTY_CHECKER_H_
+#define PSTATE_VERIFY_PROPERTY_CHECKER_H_
 
 #include <cstdint>
 #include <functional>
@@ -54,4 +54,4 @@ class PropertyChecker {
 
 }  // namespace pstate::verify
 
-#endif  // PSTATE_CHECK_PROPERTY_CHECKER_H_
+#endif  // PSTATE_VERIFY_PROPERTY_CHECKER_H_

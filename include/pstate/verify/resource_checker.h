@@ -1,8 +1,8 @@
 // Checks of one resource (or a pending operation's resource): field types,
 // URN, type, id, provider reference, references to other resources, and
 // its property values. Cross-resource facts live in an IntegrityTracker.
-#ifndef PSTATE_CHECK_RESOURCE_CHECKER_H_
-#define PSTATE_CHECK_RESOURCE_CHECKER_H_
+#ifndef PSTATE_VERIFY_RESOURCE_CHECKER_H_
+#define PSTATE_VERIFY_RESOURCE_CHECKER_H_
 
 #include <optional>
 #include <string>
@@ -45,4 +45,4 @@ class ResourceChecker {
 
 }  // namespace pstate::verify
 
-#endif  // PSTATE_CHECK_RESOURCE_CHECKER_H_
+#endif  // PSTATE_VERIFY_RESOURCE_CHECKER_H_

@@ -1,7 +1,7 @@
 // Checks of the deployment's sections other than resources: manifest,
 // secrets provider, checkpoint config, metadata, snippets, extensions.
-#ifndef PSTATE_CHECK_SECTION_CHECKS_H_
-#define PSTATE_CHECK_SECTION_CHECKS_H_
+#ifndef PSTATE_VERIFY_SECTION_CHECKS_H_
+#define PSTATE_VERIFY_SECTION_CHECKS_H_
 
 #include <set>
 #include <string>
@@ -41,4 +41,4 @@ void CheckExtension(const json::Value& extension, Reporter& reporter);
 
 }  // namespace pstate::verify
 
-#endif  // PSTATE_CHECK_SECTION_CHECKS_H_
+#endif  // PSTATE_VERIFY_SECTION_CHECKS_H_

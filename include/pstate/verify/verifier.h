@@ -1,7 +1,7 @@
 // The handler behind `pstate verify`: runs every check on every leaf the
 // state reader produces and the cross-resource rules at the end.
-#ifndef PSTATE_CHECK_VERIFIER_H_
-#define PSTATE_CHECK_VERIFIER_H_
+#ifndef PSTATE_VERIFY_VERIFIER_H_
+#define PSTATE_VERIFY_VERIFIER_H_
 
 #include <optional>
 #include <set>
@@ -48,4 +48,4 @@ class Verifier : public state::Handler {
 
 }  // namespace pstate::verify
 
-#endif  // PSTATE_CHECK_VERIFIER_H_
+#endif  // PSTATE_VERIFY_VERIFIER_H_

@@ -1,7 +1,7 @@
 // Helpers shared by the asset tests: a temporary directory removed at the end
 // of each test, and Spec builders.
-#ifndef PSTATE_TESTS_UNIT_ASSET_TEST_UTIL_H_
-#define PSTATE_TESTS_UNIT_ASSET_TEST_UTIL_H_
+#ifndef PSTATE_TESTS_UNIT_ASSET_HASH_TEST_UTIL_H_
+#define PSTATE_TESTS_UNIT_ASSET_HASH_TEST_UTIL_H_
 
 #include <archive.h>
 #include <archive_entry.h>
@@ -170,4 +170,4 @@ inline std::string TarHash(const std::vector<std::pair<std::string, std::string>
 
 }  // namespace pstate::asset_hash::testing
 
-#endif  // PSTATE_TESTS_UNIT_ASSET_TEST_UTIL_H_
+#endif  // PSTATE_TESTS_UNIT_ASSET_HASH_TEST_UTIL_H_
