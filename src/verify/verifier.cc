@@ -62,6 +62,8 @@ void Verifier::OnEnvelopeMember(const state::EnvelopeMember& member,
   if (member.duplicate) {
     report(Code::kJsonDuplicateKey,
            "duplicate key \"" + key + "\" in object; Pulumi keeps the last one");
+    // The integrity rules see only the resources Pulumi keeps.
+    if (member.field == "resources") resources_.tracker().Reset();
   }
   json::AppendPointerToken(&pointer, member.key);
   if (member.field.empty()) {

@@ -65,6 +65,12 @@ class IntegrityTracker {
   /// Finish can report it if the copies break the delete rule.
   void NoteDuplicate(std::string_view urn, diag::Finding at);
 
+  /// Forgets every resource and reference seen so far: a later
+  /// `resources` member replaces the earlier one, as Go's decoder keeps the
+  /// last duplicate key, so the earlier resources never reach Pulumi's
+  /// integrity check.
+  void Reset() { *this = IntegrityTracker(); }
+
   /// Resolves deferred references and duplicate URNs into findings.
   std::vector<diag::Finding> Finish();
 

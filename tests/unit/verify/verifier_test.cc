@@ -258,6 +258,20 @@ TEST(VerifierTest, DuplicateUrns) {
   EXPECT_EQ(Codes(deleted.report), Lines{});
 }
 
+// Go's decoder keeps the last of two `resources` members, so the integrity
+// rules judge only the resources of the last one: a parent that lives only
+// in the first array is missing to Pulumi.
+TEST(VerifierTest, DuplicateResourcesMemberKeepsTheLastArray) {
+  std::string text = State({StackResource(), ProviderResource()});
+  text.resize(text.size() - 2);  // drop "}}"
+  text += ",\"resources\":[" + ProviderResource() + "," + Bucket("b") + "]}}";
+  Verified v;
+  Verify(text, &v);
+  EXPECT_EQ(Codes(v.report),
+            (Lines{"json-duplicate-key /deployment",
+                   "dependency-missing /deployment/resources/1/parent"}));
+}
+
 TEST(VerifierTest, SecretsShapes) {
   const std::string passphrase =
       R"({"type":"passphrase","state":{"salt":")" + std::string(kSalt) + "\"}}";
