@@ -1,0 +1,341 @@
+#include "pstate/io/spool.h"
+
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+#include <vector>
+
+namespace pstate::io {
+namespace {
+
+std::string ErrnoText(int err) { return std::strerror(err); }
+
+std::string ProcFdPath(int fd) { return "/proc/self/fd/" + std::to_string(fd); }
+
+/// Forwards to another stream under the input's own name: a stream opened
+/// through /proc/self/fd/N would otherwise name itself by that path.
+class NamedStream : public InputStream {
+ public:
+  NamedStream(std::unique_ptr<InputStream> inner, std::string name)
+      : inner_(std::move(inner)) {
+    name_ = std::move(name);
+    compression_ = inner_->compression();
+    source_size_ = inner_->source_size();
+  }
+  Result<std::size_t> Read(char* buf, std::size_t n) override {
+    Result<std::size_t> got = inner_->Read(buf, n);
+    if (!got.ok()) return Rename(got.status());
+    return got;
+  }
+  std::uint64_t source_consumed() const override {
+    return inner_->source_consumed();
+  }
+  std::optional<Mapping> Map() override { return inner_->Map(); }
+  void Release(std::uint64_t upto) override { inner_->Release(upto); }
+  Status mapping_status() const override {
+    Status s = inner_->mapping_status();
+    return s.ok() ? s : Rename(s);
+  }
+
+ private:
+  /// The inner stream's messages start with its own name; the user knows
+  /// the input by name_.
+  Status Rename(const Status& s) const {
+    const std::string& inner_name = inner_->name();
+    if (inner_name == name_ || s.message().rfind(inner_name, 0) != 0) {
+      return s;
+    }
+    return Status(s.code(), name_ + s.message().substr(inner_name.size()));
+  }
+
+  std::unique_ptr<InputStream> inner_;
+};
+
+}  // namespace
+
+/// A spool file mapped once, read-only, with at least one page of zero
+/// bytes after its end (the padding the JSON scanners need).
+struct Replayable::Mapped {
+  const char* data = nullptr;
+  std::uint64_t size = 0;
+  void* base = nullptr;
+  std::size_t length = 0;
+
+  Mapped() = default;
+  Mapped(const Mapped&) = delete;
+  Mapped& operator=(const Mapped&) = delete;
+  ~Mapped() {
+    if (base != nullptr) ::munmap(base, length);
+  }
+};
+
+namespace {
+
+/// Zero bytes standing in for the mapping of an empty spool file.
+alignas(64) const char kEmpty[4096] = {};
+
+/// Reads a spooled input through the shared mapping: Map() hands out the
+/// mapping itself, Read() copies from it.
+class SpoolStream : public InputStream {
+ public:
+  using Mapped = Replayable::Mapped;
+  SpoolStream(std::shared_ptr<const Mapped> map, std::string name,
+              std::size_t page)
+      : map_(std::move(map)), page_(page) {
+    name_ = std::move(name);
+    source_size_ = map_->size;
+  }
+  Result<std::size_t> Read(char* buf, std::size_t n) override {
+    std::uint64_t left = map_->size - pos_;
+    std::size_t take = static_cast<std::size_t>(
+        std::min<std::uint64_t>(left, static_cast<std::uint64_t>(n)));
+    if (take > 0) std::memcpy(buf, map_->data + pos_, take);
+    pos_ += take;
+    return take;
+  }
+  std::uint64_t source_consumed() const override {
+    return mapped_ ? released_ : pos_;
+  }
+  std::optional<Mapping> Map() override {
+    if (mapped_ || pos_ != 0) return std::nullopt;
+    mapped_ = true;
+    return Mapping{map_->data, static_cast<std::size_t>(map_->size)};
+  }
+  void Release(std::uint64_t upto) override {
+    // The pages come back from the spool file (in the page cache) if
+    // another pass or bytes() touches them again.
+    if (!mapped_ || map_->base == nullptr) return;
+    std::uint64_t end = std::min(upto, map_->size) / page_ * page_;
+    if (end <= released_) return;
+    ::madvise(static_cast<char*>(map_->base) + released_,
+              static_cast<std::size_t>(end - released_), MADV_DONTNEED);
+    released_ = end;
+  }
+
+ private:
+  std::shared_ptr<const Mapped> map_;
+  std::size_t page_;
+  std::uint64_t pos_ = 0;
+  std::uint64_t released_ = 0;
+  bool mapped_ = false;
+};
+
+/// Writes all of `bytes` to `fd`; false with errno set on failure.
+bool WriteAll(int fd, const char* bytes, std::size_t n) {
+  while (n > 0) {
+    ssize_t put = ::write(fd, bytes, n);
+    if (put < 0 && errno == EINTR) continue;
+    if (put <= 0) {
+      if (put == 0) errno = EIO;
+      return false;
+    }
+    bytes += put;
+    n -= static_cast<std::size_t>(put);
+  }
+  return true;
+}
+
+std::string SpoolDirectory(const SpoolOptions& options) {
+  if (!options.directory.empty()) return options.directory;
+  const char* tmp = std::getenv("TMPDIR");
+  if (tmp != nullptr && *tmp != '\0') return tmp;
+  return "/tmp";
+}
+
+}  // namespace
+
+Replayable::Replayable(Replayable&& other) noexcept { *this = std::move(other); }
+
+Replayable& Replayable::operator=(Replayable&& other) noexcept {
+  if (this == &other) return *this;
+  Reset();
+  name_ = std::move(other.name_);
+  path_ = std::move(other.path_);
+  compression_ = other.compression_;
+  spooled_ = other.spooled_;
+  fd_ = other.fd_;
+  other.fd_ = -1;
+  size_ = other.size_;
+  input_options_ = other.input_options_;
+  bytes_stream_ = std::move(other.bytes_stream_);
+  bytes_copy_ = std::move(other.bytes_copy_);
+  bytes_view_ = other.bytes_view_;
+  spool_map_ = std::move(other.spool_map_);
+  return *this;
+}
+
+Replayable::~Replayable() { Reset(); }
+
+void Replayable::Reset() {
+  bytes_stream_.reset();
+  bytes_copy_.reset();
+  spool_map_.reset();
+  if (fd_ >= 0) ::close(fd_);
+  fd_ = -1;
+}
+
+Result<std::unique_ptr<InputStream>> Replayable::Open() const {
+  if (spooled_) {
+    auto page = static_cast<std::size_t>(::sysconf(_SC_PAGESIZE));
+    return std::unique_ptr<InputStream>(
+        new SpoolStream(spool_map_, name_, page));
+  }
+  Result<std::unique_ptr<InputStream>> in = Reopen();
+  if (!in.ok()) return in.status();
+  if ((*in)->compression() != Compression::kNone) {
+    // Only possible when the file was rewritten in place between passes.
+    return Status(Errc::kIo, name_ +
+                                 ": the file changed between two reads of "
+                                 "it; read it again once it is complete");
+  }
+  return std::unique_ptr<InputStream>(
+      new NamedStream(std::move(in).value(), name_));
+}
+
+Result<std::unique_ptr<InputStream>> Replayable::Reopen() const {
+  // A new open file description of the same inode: its own offset, and
+  // immune to the path being renamed or replaced since the first pass.
+  std::string reopen = ProcFdPath(fd_);
+  if (::access(reopen.c_str(), R_OK) != 0) reopen = path_;
+  Result<std::unique_ptr<InputStream>> in = OpenInput(reopen, input_options_);
+  if (in.ok()) return in;
+  const std::string& m = in.status().message();
+  std::string why = m.rfind(reopen + ": ", 0) == 0
+                        ? m.substr(reopen.size() + 2)
+                        : m;
+  return Status(in.status().code(),
+                name_ + ": cannot open the input again: " + why);
+}
+
+Result<std::string_view> Replayable::bytes() {
+  if (spooled_) {
+    return std::string_view(spool_map_->data,
+                            static_cast<std::size_t>(spool_map_->size));
+  }
+  if (bytes_stream_ || bytes_copy_) return bytes_view_;
+  Result<std::unique_ptr<InputStream>> in = Open();
+  if (!in.ok()) return in.status();
+  if (std::optional<InputStream::Mapping> m = (*in)->Map()) {
+    bytes_stream_ = std::move(in).value();
+    bytes_view_ = std::string_view(m->data, m->size);
+    return bytes_view_;
+  }
+  auto copy = std::make_unique<std::string>();
+  std::vector<char> buf(1 << 16);
+  for (;;) {
+    Result<std::size_t> got = (*in)->Read(buf.data(), buf.size());
+    if (!got.ok()) return got.status();
+    if (*got == 0) break;
+    copy->append(buf.data(), *got);
+  }
+  bytes_copy_ = std::move(copy);
+  bytes_view_ = std::string_view(*bytes_copy_);
+  return bytes_view_;
+}
+
+Status Replayable::bytes_status() const {
+  return bytes_stream_ ? bytes_stream_->mapping_status() : Status::Ok();
+}
+
+Result<Replayable> OpenReplayable(const std::string& path,
+                                  const SpoolOptions& options) {
+  Replayable r;
+  r.name_ = path == "-" ? "<stdin>" : path;
+  r.path_ = path;
+  r.input_options_ = options.input;
+
+  if (path != "-") {
+    int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0) {
+      int err = errno;
+      return Status(err == ENOENT ? Errc::kNotFound : Errc::kIo,
+                    path + ": " + ErrnoText(err));
+    }
+    r.fd_ = fd;
+    struct stat st {};
+    if (::fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) {
+      return Status(Errc::kInvalidArgument, path + ": is a directory");
+    }
+    if (::fstat(fd, &st) == 0 && S_ISREG(st.st_mode)) {
+      Result<std::unique_ptr<InputStream>> probe = r.Reopen();
+      if (!probe.ok()) return probe.status();
+      if ((*probe)->compression() == Compression::kNone) return r;
+      // A compressed file: decoded once into the spool file below.
+    }
+  }
+
+  // Decode once into the spool file.
+  Result<std::unique_ptr<InputStream>> in = OpenInput(path, options.input);
+  if (!in.ok()) return in.status();
+  r.compression_ = (*in)->compression();
+  if (r.fd_ >= 0) ::close(r.fd_);
+  r.fd_ = -1;
+
+  std::string dir = SpoolDirectory(options);
+  std::string pattern = dir + "/pstate-spool-XXXXXX";
+  int fd = ::mkostemp(pattern.data(), O_CLOEXEC);  // mode 0600
+  if (fd < 0) {
+    int err = errno;
+    return Status(Errc::kIo, r.name_ +
+                                 ": cannot create a temporary file in " + dir +
+                                 " to read the input twice: " + ErrnoText(err));
+  }
+  ::unlink(pattern.c_str());  // gone from the directory whatever happens next
+  r.fd_ = fd;
+  r.spooled_ = true;
+
+  std::vector<char> buf(1 << 20);
+  std::uint64_t total = 0;
+  for (;;) {
+    Result<std::size_t> got = (*in)->Read(buf.data(), buf.size());
+    if (!got.ok()) return got.status();
+    if (*got == 0) break;
+    if (!WriteAll(fd, buf.data(), *got)) {
+      int err = errno;
+      return Status(Errc::kIo, r.name_ + ": cannot write a temporary copy in " +
+                                   dir + " to read the input twice: " +
+                                   ErrnoText(err));
+    }
+    total += *got;
+  }
+  r.size_ = total;
+
+  auto map = std::make_shared<Replayable::Mapped>();
+  if (total == 0) {
+    map->data = kEmpty;
+  } else {
+    auto page = static_cast<std::size_t>(::sysconf(_SC_PAGESIZE));
+    auto size = static_cast<std::size_t>(total);
+    std::size_t file_pages = (size + page - 1) / page * page;
+    // Reserve the file's pages plus a zero page, then map the file over the
+    // front, as io::OpenInput maps plain files.
+    std::size_t length = file_pages + page;
+    void* base = ::mmap(nullptr, length, PROT_READ,
+                        MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (base == MAP_FAILED) {
+      int err = errno;
+      return Status(Errc::kIo, r.name_ + ": cannot map the temporary copy: " +
+                                   ErrnoText(err));
+    }
+    map->base = base;
+    map->length = length;
+    void* file = ::mmap(base, size, PROT_READ, MAP_PRIVATE | MAP_FIXED, fd, 0);
+    if (file == MAP_FAILED) {
+      int err = errno;
+      return Status(Errc::kIo, r.name_ + ": cannot map the temporary copy: " +
+                                   ErrnoText(err));
+    }
+    map->data = static_cast<const char*>(base);
+  }
+  map->size = total;
+  r.spool_map_ = std::move(map);
+  return r;
+}
+
+}  // namespace pstate::io
