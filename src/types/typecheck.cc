@@ -8,12 +8,14 @@
 
 #include "pstate/diag/report.h"
 #include "pstate/io/input.h"
+#include "pstate/json/compact.h"
 #include "pstate/json/number.h"
 #include "pstate/json/parser.h"
 #include "pstate/json/pointer.h"
 #include "pstate/json/string_codec.h"
 #include "pstate/state/reader.h"
 #include "pstate/state/signature.h"
+#include "pstate/state/state_writer.h"
 #include "pstate/types/registry.h"
 #include "pstate/types/schema_set.h"
 #include "pstate/types/type_system.h"
@@ -82,6 +84,40 @@ void AppendQuoted(std::string_view decoded, std::string* out) {
   out->push_back('"');
   json::AppendEscaped(decoded, out);
   out->push_back('"');
+}
+
+// ------------------------------------------------------------- display
+
+/// A converted value as it may be printed: every secret becomes a secret
+/// object whose plaintext is the marker "[secret]". A converted secret is
+/// written back as a plaintext secret object (type_system.h), and secrets
+/// are never printed, not even the ones the user typed in.
+std::string ForDisplay(const std::string& converted) {
+  json::Arena arena;
+  json::Parser parser;
+  json::Value root;
+  if (parser.ParseDocument(converted, 0, arena, &root) !=
+      json::ParseStatus::kOk) {
+    return converted;  // not JSON: nothing to mask (never the case)
+  }
+  json::Value masked;
+  bool has_secret = false;
+  json::Value result = state::RewriteValue(
+      root, arena,
+      [&](const json::Value& v,
+          const json::Value*) -> std::optional<json::Value> {
+        if (!state::IsSecret(v)) return std::nullopt;
+        has_secret = true;
+        if (masked.type == json::Type::kNull) {
+          std::string text = "{\"" + std::string(state::kSigKey) + "\":\"" +
+                             std::string(state::kSigSecret) +
+                             "\",\"plaintext\":\"[secret]\"}";
+          json::Parser p;
+          (void)p.ParseDocument(arena.Copy(text), 0, arena, &masked);
+        }
+        return masked;
+      });
+  return has_secret ? json::ToCompactJson(result) : converted;
 }
 
 // ------------------------------------------------------------ comparison
@@ -315,7 +351,7 @@ class Single {
       line = "{\"result\":";
       AppendQuoted(OutcomeName(v.outcome), &line);
       line += ",\"converted\":";
-      line += v.outcome == Outcome::kConvert ? v.converted : "null";
+      line += v.outcome == Outcome::kConvert ? ForDisplay(v.converted) : "null";
       line += ",\"message\":";
       if (v.outcome == Outcome::kError) {
         AppendQuoted(v.message, &line);
@@ -332,7 +368,9 @@ class Single {
     } else {
       switch (v.outcome) {
         case Outcome::kOk: line = "ok\n"; break;
-        case Outcome::kConvert: line = "convert " + v.converted + "\n"; break;
+        case Outcome::kConvert:
+          line = "convert " + ForDisplay(v.converted) + "\n";
+          break;
         case Outcome::kError:
           line = v.pointer.empty() ? "error: " + v.message + "\n"
                                    : "error at " + v.pointer + ": " +
@@ -501,7 +539,7 @@ class Cases {
     out->push_back('"');
     if (verdict.outcome == Outcome::kConvert) {
       out->append(",\"converted\":");
-      out->append(verdict.converted);
+      out->append(ForDisplay(verdict.converted));
     } else if (verdict.outcome == Outcome::kError) {
       out->append(",\"message\":");
       AppendQuoted(verdict.message, out);
