@@ -1,0 +1,580 @@
+// The one walker over Pulumi property values: a resource's inputs and
+// outputs, a pending operation's resource, a secret's payload, anything
+// under a property map. Every command that looks inside property values
+// (verify's checks, scan's rules, the asset finder, the known-secrets
+// collector, decrypt/encrypt, redact) is a visitor of it.
+//
+// Decoding follows Pulumi's DeserializePropertyValue
+// (pkg/resource/stack/deployment.go) and the Deserialize functions of
+// sdk/go/common/resource/asset/asset.go and archive/archive.go:
+//  - an object with the signature key "4dabf18193072939515e22adb298388d"
+//    (sdk/go/common/resource/sig/sig.go) is a special value; the key and
+//    the fields are matched exactly (Go decodes into a map, not a struct),
+//    and of duplicate members the LAST one counts, as Go's decoder keeps it;
+//  - a signature member whose value is not a string, or a string naming no
+//    kind, is unrecognized (Go compares the interface{} to the kind strings
+//    and falls through to "unrecognized signature"); so is the output-value
+//    signature, which is gRPC-only (sdk/go/common/resource/plugin/rpc.go);
+//  - a string equal to the computed sentinel is the unknown value, at any
+//    depth;
+//  - a secret needs exactly one of "ciphertext" / "plaintext" as a string (a
+//    non-string counts as absent), and it must be non-empty. Its payload is
+//    the JSON text of the secret's value; inside a payload, nested secrets
+//    hold their JSON text under "ciphertext" (Pulumi serializes them with a
+//    no-op encrypter).
+// Where pstate is stricter than Go it says so below (PropertyProblem), and
+// visitors may be stricter still (verify wants 16 lowercase hex digits in a
+// special float, where Go's strconv.ParseUint takes 1 to 16 of either case).
+//
+// The walk is a template over the visitor (no virtual call, no
+// std::function per node): it is the inner loop of verify, scan and redact.
+// A visitor provides
+//    Step Visit(const PropertyNode& node, PropertyCursor& at);
+// or, to carry state per level,
+//    struct Level { ... };   // copyable
+//    Step Visit(const PropertyNode& node, PropertyCursor& at, Level& level);
+// where `level` arrives as a copy of the parent's Level (the root gets the
+// one given to the walk) and what Visit leaves in it is what each child
+// receives: that is how a visitor descends in step with something of its
+// own (a type, a second value, the nearest property name). An optional
+//    void Leave(const PropertyNode& node, PropertyCursor& at);
+// runs after the walk descended into a node.
+//
+// The JSON pointer of the current node is kept as a stack of segments and
+// spelled out only when a visitor asks (PropertyCursor::Pointer): no string
+// is built on the hot path. Inside a secret's payload, object keys are part
+// of the secret: pointers show "*" in their place.
+#ifndef PSTATE_STATE_PROPERTY_H_
+#define PSTATE_STATE_PROPERTY_H_
+
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <functional>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <type_traits>
+#include <vector>
+
+#include "pstate/json/parser.h"
+#include "pstate/json/value.h"
+#include "pstate/state/signature.h"
+
+namespace pstate::state {
+
+enum class PropertyKind : std::uint8_t {
+  kNull,
+  kBool,
+  kNumber,
+  kString,
+  kUnknown,  ///< the computed sentinel "04da6b54-80e4-46f7-96ec-b56ff0331ba9"
+  kArray,
+  kObject,  ///< a plain object (no signature member)
+  // Signature objects:
+  kSecret,
+  kAsset,
+  kArchive,
+  kResourceReference,
+  kSpecialFloat,  ///< NaN or an infinity
+  kByteString,    ///< a string of bytes that are not UTF-8
+  kOutputValue,   ///< gRPC-only; Pulumi refuses it in state
+  kUnrecognized,  ///< a signature member naming no kind (or not a string)
+};
+
+/// "null", "bool", ..., "secret", "asset", ..., for messages.
+std::string_view PropertyKindName(PropertyKind kind);
+
+/// Why Pulumi's reader would refuse a signature object (the first reason in
+/// the order Go checks). Never describes secret text.
+enum class PropertyProblem : std::uint8_t {
+  kNone,
+  kSecretNoPayload,     ///< neither "ciphertext" nor "plaintext" is a string
+  kSecretBothPayloads,  ///< both are strings
+  kSecretEmptyPayload,  ///< the one given is ""
+  kAssetField,          ///< "hash", "text", "path" or "uri" not a string
+  kArchiveField,        ///< "hash", "path" or "uri" not a string
+  kArchiveAssets,       ///< "assets" neither null nor an object
+  /// A member of "assets" that is not an asset or archive (only the
+  /// members' kinds are looked at here; their own problems are theirs).
+  kArchiveMember,
+  kReferenceUrn,             ///< "urn" missing or not a string
+  kReferencePackageVersion,  ///< "packageVersion" not a string
+  /// "id" neither a string nor the legacy {"V": null|string|object}.
+  kReferenceId,
+  /// "value" not 1 to 16 hex digits (strconv.ParseUint(v, 16, 64)).
+  kSpecialFloatValue,
+  /// "value" not standard padded base64 (Go's base64.StdEncoding, which
+  /// skips CR and LF).
+  kByteStringValue,
+  kUnrecognizedSignature,  ///< kOutputValue and kUnrecognized
+};
+
+std::string_view PropertyProblemText(PropertyProblem problem);
+
+/// Which objects are secrets.
+enum class SecretRule : std::uint8_t {
+  /// The last signature member decides, as Pulumi reads the state.
+  kGo,
+  /// Any signature member saying "secret" makes the object a secret
+  /// (state/secret_object.h): for passes that must leave no plaintext
+  /// behind, whichever duplicate another reader keeps.
+  kAnySignature,
+};
+
+/// One value as Pulumi reads it, decoded one level deep.
+struct PropertyNode {
+  PropertyKind kind = PropertyKind::kNull;
+  PropertyProblem problem = PropertyProblem::kNone;
+  const json::Value* value = nullptr;  ///< the value as stored
+  /// The member key (escaped text) the value sits under; nullptr for the
+  /// root, an array element and a payload's root.
+  const json::Value* key = nullptr;
+  std::size_t index = 0;  ///< the position of an array element
+  /// The value of the signature member that decided the kind; nullptr for
+  /// a value that is not a signature object.
+  const json::Value* signature = nullptr;
+  /// Signature fields, the last of duplicates; nullptr when absent.
+  const json::Value* fields[4] = {nullptr, nullptr, nullptr, nullptr};
+
+  bool is_signature() const { return kind >= PropertyKind::kSecret; }
+  // kSecret
+  const json::Value* ciphertext() const { return fields[0]; }
+  const json::Value* plaintext() const { return fields[1]; }
+  // kAsset and kArchive
+  const json::Value* hash() const { return fields[0]; }
+  const json::Value* path() const { return fields[1]; }
+  const json::Value* uri() const { return fields[2]; }
+  const json::Value* text() const { return fields[3]; }    ///< asset only
+  const json::Value* assets() const { return fields[3]; }  ///< archive only
+  // kResourceReference
+  const json::Value* urn() const { return fields[0]; }
+  const json::Value* id() const { return fields[1]; }
+  const json::Value* package_version() const { return fields[2]; }
+  // kSpecialFloat and kByteString
+  const json::Value* payload_value() const { return fields[0]; }
+};
+
+/// Decodes one object (the signature search and the fields).
+PropertyNode DecodeObject(const json::Value& value, SecretRule rule);
+
+/// Decodes one value without descending into it.
+inline PropertyNode DecodeProperty(const json::Value& value,
+                                   SecretRule rule = SecretRule::kGo) {
+  PropertyNode node;
+  node.value = &value;
+  switch (value.type) {
+    case json::Type::kNull: node.kind = PropertyKind::kNull; break;
+    case json::Type::kFalse:
+    case json::Type::kTrue: node.kind = PropertyKind::kBool; break;
+    case json::Type::kNumber: node.kind = PropertyKind::kNumber; break;
+    case json::Type::kString:
+      // The sentinel never needs escapes; an escaped spelling still counts.
+      node.kind =
+          (value.size == kUnknownValue.size() && !value.has_escapes &&
+           std::memcmp(value.text, kUnknownValue.data(), value.size) == 0) ||
+                  (value.has_escapes && value.StrEquals(kUnknownValue))
+              ? PropertyKind::kUnknown
+              : PropertyKind::kString;
+      break;
+    case json::Type::kArray: node.kind = PropertyKind::kArray; break;
+    case json::Type::kObject: return DecodeObject(value, rule);
+  }
+  return node;
+}
+
+/// What the walk does after visiting a node.
+enum class Step : std::uint8_t {
+  /// Descend as Pulumi reads the value: an array's elements, a plain
+  /// object's members, an archive's "assets" members, a secret's payload
+  /// (parsed; see PropertyCursor::Payload). Other signature objects and
+  /// scalars have nothing below them.
+  kDescend,
+  /// Descend into the stored JSON: the members of any object, a signature
+  /// object's included (its signature members left out), never a payload.
+  kDescendRaw,
+  kSkip,  ///< nothing below this node
+  kStop,  ///< end the walk now
+};
+
+/// Decrypts a depth-0 "ciphertext" to the payload's JSON text; nullopt when
+/// it cannot (same type as scan::Decryptor).
+using PayloadDecryptor =
+    std::function<std::optional<std::string>(std::string_view ciphertext)>;
+
+struct WalkOptions {
+  /// The JSON pointer of the walked value; Pointer() starts with it.
+  std::string_view base_pointer;
+  SecretRule secret_rule = SecretRule::kGo;
+  /// Payloads nest inside payloads at most this deep; a deeper secret is
+  /// visited but not descended into (Payload says kTooDeep). Real states
+  /// nest a level or two; only a crafted file goes deeper.
+  int max_secret_depth = 16;
+  /// Values nested deeper than this (payloads included) are visited but not
+  /// descended into; PropertyCursor::truncated() then says so. Bounds the
+  /// recursion whatever the input.
+  int max_depth = 2048;
+  /// Optional: decrypts depth-0 ciphertexts so the walk can descend into
+  /// them. Without it, a ciphertext secret's payload is unavailable.
+  const PayloadDecryptor* decrypt = nullptr;
+};
+
+/// A secret's payload parsed as JSON.
+struct PropertyPayload {
+  enum class Status : std::uint8_t {
+    kOk,
+    /// Not readable here: a malformed secret, or a depth-0 ciphertext
+    /// without (or refused by) a decryptor.
+    kUnavailable,
+    kInvalid,  ///< the text is not JSON (error_offset, size say where)
+    kTooDeep,  ///< beyond WalkOptions::max_secret_depth
+  };
+  Status status = Status::kUnavailable;
+  const json::Value* value = nullptr;  ///< kOk: the payload's root
+  /// The member that held the text: "plaintext" or "ciphertext", and its
+  /// string Value (node.plaintext() or node.ciphertext()).
+  std::string_view field;
+  const json::Value* source = nullptr;
+  std::uint64_t error_offset = 0;  ///< kInvalid: byte of the text (0-based)
+  std::size_t size = 0;            ///< kInvalid: bytes in the decoded text
+};
+
+/// The walk's state as a visitor sees it: where the current node is, the
+/// payload of a secret, and (in rewriting walks) the place to put a
+/// replacement. Valid during Visit/Leave only.
+class PropertyCursor {
+ public:
+  PropertyCursor(const PropertyCursor&) = delete;
+  PropertyCursor& operator=(const PropertyCursor&) = delete;
+
+  /// The RFC 6901 pointer of the current node (built on each call).
+  std::string Pointer() const;
+  /// Nesting below the walked value (its root is 0; a payload's root is one
+  /// below its secret).
+  int depth() const { return static_cast<int>(segments_.size()); }
+  /// How many secret payloads the current node is inside.
+  int secret_depth() const { return secret_depth_; }
+  bool in_secret() const { return secret_depth_ > 0; }
+  /// Where to locate a finding about `v` in the file: v's own offset, or
+  /// inside a payload (whose offsets count from the payload's start) the
+  /// outermost payload string's offset.
+  std::uint64_t Offset(const json::Value& v) const {
+    return secret_depth_ > 0 ? payload_place_ : v.offset;
+  }
+  /// True when some value lay deeper than WalkOptions::max_depth.
+  bool truncated() const { return truncated_; }
+
+  /// Parses the payload of `secret` (a kSecret node being visited): the
+  /// "plaintext" text, else the "ciphertext" text inside a payload (Pulumi's
+  /// no-op encrypter), else at depth 0 the decryptor's result. Kept until
+  /// the walk moves on from the node; Step::kDescend walks it.
+  const PropertyPayload& Payload(const PropertyNode& secret);
+
+  /// Rewriting walks (RewriteProperties) only: the current node is replaced
+  /// by `value` (allocated in arena()) and not descended into, whatever
+  /// Visit returns but kStop. Ignored inside a secret's payload, which is
+  /// text in the output.
+  void Replace(const json::Value& value) {
+    replacement_ = value;
+    has_replacement_ = true;
+  }
+  /// The output arena of a rewriting walk; nullptr in a reading walk.
+  json::Arena* arena() const { return arena_; }
+
+ protected:
+  struct Segment {
+    enum class Kind : std::uint8_t { kKey, kIndex, kLiteral } kind;
+    bool hidden;  ///< a key inside a payload: shown as "*"
+    const json::Value* key;
+    std::size_t index;
+    std::string_view literal;
+  };
+
+  PropertyCursor(const WalkOptions& options, json::Arena* arena)
+      : options_(options), arena_(arena) {}
+  ~PropertyCursor();
+
+  void PushKey(const json::Value& key) {
+    segments_.push_back(
+        {Segment::Kind::kKey, secret_depth_ > 0, &key, 0, {}});
+  }
+  void PushIndex(std::size_t index) {
+    segments_.push_back({Segment::Kind::kIndex, false, nullptr, index, {}});
+  }
+  void PushLiteral(std::string_view token) {
+    segments_.push_back({Segment::Kind::kLiteral, false, nullptr, 0, token});
+  }
+  void Pop() { segments_.pop_back(); }
+  /// Enters `payload` (Payload(...) returned kOk for the current node).
+  void EnterPayload(const PropertyNode& secret, const PropertyPayload& p);
+  void LeavePayload();
+
+  const WalkOptions& options_;
+  json::Arena* arena_;
+  std::vector<Segment> segments_;
+  int secret_depth_ = 0;
+  std::uint64_t payload_place_ = 0;
+  bool truncated_ = false;
+  bool has_replacement_ = false;
+  json::Value replacement_;
+
+ private:
+  json::Parser parser_;
+  json::Arena payload_arena_;
+  const json::Value* payload_for_ = nullptr;  // the node Payload() parsed
+  PropertyPayload payload_;
+  std::string payload_text_;
+};
+
+namespace property_internal {
+
+template <typename V>
+concept HasLevel = requires { typename V::Level; };
+
+template <typename V>
+concept HasLeave = requires(V& v, const PropertyNode& n, PropertyCursor& c) {
+  v.Leave(n, c);
+};
+
+struct NoLevel {};
+
+template <typename V>
+struct LevelOf {
+  using type = NoLevel;
+};
+template <HasLevel V>
+struct LevelOf<V> {
+  using type = typename V::Level;
+};
+
+/// The recursion behind WalkProperties and RewriteProperties. In a
+/// rewriting walk, containers on the path to a replacement are copied into
+/// the arena (copy-on-write); everything else is shared with the input.
+template <typename Visitor, bool kRewrite>
+class Walker : public PropertyCursor {
+ public:
+  using Level = typename LevelOf<Visitor>::type;
+
+  Walker(Visitor& visitor, const WalkOptions& options, json::Arena* arena)
+      : PropertyCursor(options, arena), visitor_(visitor) {}
+
+  /// Returns false when the visitor stopped the walk.
+  bool Run(const json::Value& root, const Level& level, json::Value* out) {
+    bool changed = false;
+    bool go = Walk(root, nullptr, 0, level, out, &changed);
+    if (kRewrite && !changed) *out = root;
+    return go;
+  }
+
+ private:
+  Step CallVisit(const PropertyNode& node, Level& level) {
+    if constexpr (HasLevel<Visitor>) {
+      return visitor_.Visit(node, *this, level);
+    } else {
+      (void)level;
+      return visitor_.Visit(node, *this);
+    }
+  }
+
+  // Walks `v`. In a rewriting walk, sets *out and *changed when something
+  // at or under `v` was replaced (outside payloads: `out` is null there).
+  bool Walk(const json::Value& v, const json::Value* key, std::size_t index,
+            const Level& parent, json::Value* out, bool* changed) {
+    PropertyNode node = DecodeProperty(v, options_.secret_rule);
+    node.key = key;
+    node.index = index;
+    Level level = parent;
+    Step step = CallVisit(node, level);
+    if constexpr (kRewrite) {
+      if (has_replacement_) {
+        has_replacement_ = false;
+        if (out != nullptr) {
+          *out = replacement_;
+          *changed = true;
+        }
+        return step != Step::kStop;
+      }
+    }
+    if (step == Step::kStop) return false;
+    if (step == Step::kSkip) return true;
+    if (depth() >= options_.max_depth) {
+      if (v.size > 0 && (v.is_array() || v.is_object())) truncated_ = true;
+      return true;
+    }
+    bool go = true;
+    if (v.is_array()) {
+      go = WalkElements(v, level, out, changed);
+    } else if (node.kind == PropertyKind::kObject ||
+               (v.is_object() && step == Step::kDescendRaw)) {
+      go = WalkMembers(v, node.is_signature(), level, out, changed);
+    } else if (node.kind == PropertyKind::kArchive) {
+      go = WalkArchive(v, node, level, out, changed);
+    } else if (node.kind == PropertyKind::kSecret) {
+      go = WalkPayload(node, level);
+    }
+    if constexpr (HasLeave<Visitor>) {
+      if (go) visitor_.Leave(node, *this);
+    }
+    return go;
+  }
+
+  bool WalkElements(const json::Value& v, const Level& level,
+                    json::Value* out, bool* changed) {
+    json::Value* copy = nullptr;
+    for (std::size_t i = 0; i < v.size; ++i) {
+      PushIndex(i);
+      json::Value child;
+      bool child_changed = false;
+      bool go = Walk(v.elements[i], nullptr, i, level,
+                     kRewrite && out != nullptr ? &child : nullptr,
+                     &child_changed);
+      Pop();
+      if (kRewrite && child_changed) {
+        if (copy == nullptr) {
+          copy = arena_->Allocate<json::Value>(v.size);
+          std::copy(v.elements, v.elements + v.size, copy);
+        }
+        copy[i] = child;
+      }
+      if (!go) return Finish(v, copy, out, changed, false);
+    }
+    return Finish(v, copy, out, changed, true);
+  }
+
+  bool WalkMembers(const json::Value& v, bool skip_signature,
+                   const Level& level, json::Value* out, bool* changed) {
+    json::Member* copy = nullptr;
+    for (std::size_t i = 0; i < v.size; ++i) {
+      const json::Member& m = v.members[i];
+      if (skip_signature && IsSignatureKey(m.key)) continue;
+      PushKey(m.key);
+      json::Value child;
+      bool child_changed = false;
+      bool go = Walk(m.value, &m.key, i, level,
+                     kRewrite && out != nullptr ? &child : nullptr,
+                     &child_changed);
+      Pop();
+      if (kRewrite && child_changed) {
+        if (copy == nullptr) {
+          copy = arena_->Allocate<json::Member>(v.size);
+          std::copy(v.members, v.members + v.size, copy);
+        }
+        copy[i].value = child;
+      }
+      if (!go) return Finish(v, copy, out, changed, false);
+    }
+    return Finish(v, copy, out, changed, true);
+  }
+
+  // An archive's "assets" map (the last "assets" member, as Go reads it).
+  bool WalkArchive(const json::Value& v, const PropertyNode& node,
+                   const Level& level, json::Value* out, bool* changed) {
+    const json::Value* assets = node.assets();
+    if (assets == nullptr || !assets->is_object()) return true;
+    PushLiteral("assets");
+    json::Value new_assets;
+    bool assets_changed = false;
+    bool go = WalkMembers(*assets, false, level,
+                          kRewrite && out != nullptr ? &new_assets : nullptr,
+                          &assets_changed);
+    Pop();
+    if constexpr (kRewrite) {
+      if (assets_changed) {
+        auto* copy = arena_->Allocate<json::Member>(v.size);
+        std::copy(v.members, v.members + v.size, copy);
+        copy[MemberIndex(v, assets)].value = new_assets;
+        json::Value o = v;
+        o.members = copy;
+        *out = o;
+        *changed = true;
+      }
+    }
+    return go;
+  }
+
+  bool WalkPayload(const PropertyNode& node, const Level& level) {
+    const PropertyPayload& p = Payload(node);
+    if (p.status != PropertyPayload::Status::kOk) return true;
+    const json::Value* root = p.value;
+    PushLiteral(p.field);
+    EnterPayload(node, p);
+    bool unused = false;
+    bool go = Walk(*root, nullptr, 0, level, nullptr, &unused);
+    LeavePayload();
+    Pop();
+    return go;
+  }
+
+  static std::size_t MemberIndex(const json::Value& object,
+                                 const json::Value* member_value) {
+    for (std::size_t i = 0; i < object.size; ++i) {
+      if (&object.members[i].value == member_value) return i;
+    }
+    return 0;
+  }
+
+  static bool IsSignatureKey(const json::Value& key) {
+    return (key.size == kSigKey.size() && !key.has_escapes &&
+            std::memcmp(key.text, kSigKey.data(), key.size) == 0) ||
+           (key.has_escapes && key.StrEquals(kSigKey));
+  }
+
+  template <typename T>
+  static bool Finish(const json::Value& v, T* copy, json::Value* out,
+                     bool* changed, bool go) {
+    if constexpr (kRewrite) {
+      if (copy != nullptr && out != nullptr) {
+        json::Value o = v;
+        if constexpr (std::is_same_v<T, json::Member>) {
+          o.members = copy;
+        } else {
+          o.elements = copy;
+        }
+        *out = o;
+        *changed = true;
+      }
+    } else {
+      (void)v;
+      (void)copy;
+      (void)out;
+      (void)changed;
+    }
+    return go;
+  }
+
+  Visitor& visitor_;
+};
+
+}  // namespace property_internal
+
+/// Walks `root` in document order (pre-order), calling `visitor` on every
+/// node the visitor lets the walk reach. Returns false when the visitor
+/// stopped it.
+template <typename Visitor>
+bool WalkProperties(const json::Value& root, Visitor& visitor,
+                    const WalkOptions& options = {},
+                    const typename property_internal::LevelOf<Visitor>::type&
+                        level = {}) {
+  property_internal::Walker<Visitor, false> walker(visitor, options, nullptr);
+  return walker.Run(root, level, nullptr);
+}
+
+/// The same walk, copy-on-write: where the visitor calls
+/// PropertyCursor::Replace, that subtree is replaced in the result;
+/// containers on the path to a replacement are copied into `arena`, and
+/// everything else is shared with `root` (unchanged input gives `root`
+/// back). A stopped walk keeps the replacements made before the stop.
+template <typename Visitor>
+json::Value RewriteProperties(
+    const json::Value& root, json::Arena& arena, Visitor& visitor,
+    const WalkOptions& options = {},
+    const typename property_internal::LevelOf<Visitor>::type& level = {}) {
+  property_internal::Walker<Visitor, true> walker(visitor, options, &arena);
+  json::Value out;
+  walker.Run(root, level, &out);
+  return out;
+}
+
+}  // namespace pstate::state
+
+#endif  // PSTATE_STATE_PROPERTY_H_
