@@ -1,0 +1,35 @@
+#include "pstate/diff/property_path.h"
+
+namespace pstate::diff {
+
+bool KeyNeedsQuotes(std::string_view key) {
+  if (key.empty()) return true;
+  for (char c : key) {
+    bool plain = (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') ||
+                 (c >= '0' && c <= '9') || c == '_';
+    if (!plain) return true;
+  }
+  return false;
+}
+
+void AppendPathKey(std::string* path, std::string_view key) {
+  if (!KeyNeedsQuotes(key)) {
+    if (!path->empty()) path->push_back('.');
+    path->append(key);
+    return;
+  }
+  path->append("[\"");
+  for (char c : key) {
+    if (c == '"') path->push_back('\\');
+    path->push_back(c);
+  }
+  path->append("\"]");
+}
+
+void AppendPathIndex(std::string* path, std::size_t index) {
+  path->push_back('[');
+  path->append(std::to_string(index));
+  path->push_back(']');
+}
+
+}  // namespace pstate::diff

@@ -1,0 +1,521 @@
+#include "pstate/diff/resource_diff.h"
+
+#include <algorithm>
+#include <array>
+#include <map>
+#include <memory>
+#include <utility>
+
+#include "pstate/diff/property_path.h"
+#include "pstate/json/compact.h"
+#include "pstate/json/document.h"
+#include "pstate/json/equal.h"
+#include "pstate/json/number.h"
+#include "pstate/state/schema.h"
+#include "pstate/state/secret_object.h"
+#include "pstate/state/signature.h"
+
+namespace pstate::diff {
+namespace {
+
+constexpr std::string_view kSecretText = "\"[secret]\"";
+
+std::uint64_t Mix(std::uint64_t x) {
+  // splitmix64's finalizer: spreads every input bit over the output.
+  x += 0x9e3779b97f4a7c15ULL;
+  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
+  return x ^ (x >> 31);
+}
+
+std::uint64_t HashBytes(std::string_view s) {
+  std::uint64_t h = 0xcbf29ce484222325ULL;  // FNV-1a
+  for (char c : s) {
+    h ^= static_cast<unsigned char>(c);
+    h *= 0x100000001b3ULL;
+  }
+  return Mix(h);
+}
+
+/// Go's zero value for the field's type: what omitempty drops.
+bool IsZero(const json::Value* v) {
+  if (v == nullptr) return true;
+  switch (v->type) {
+    case json::Type::kNull:
+    case json::Type::kFalse:
+      return true;
+    case json::Type::kTrue:
+      return false;
+    case json::Type::kString:
+      return v->size == 0;
+    case json::Type::kNumber:
+      return json::CanonicalNumber(v->raw()) == "0";
+    case json::Type::kArray:
+    case json::Type::kObject:
+      return v->size == 0;
+  }
+  return false;
+}
+
+/// The resource's members by Pulumi field name (as Go matches keys; the
+/// last duplicate wins); members Pulumi does not define keep their key.
+/// Zero values are left out: Go treats them as absent.
+std::map<std::string, const json::Value*, std::less<>> FieldsOf(
+    const json::Value& resource) {
+  std::map<std::string, const json::Value*, std::less<>> fields;
+  if (!resource.is_object()) return fields;
+  for (const json::Member& m : resource.object()) {
+    std::string key = m.key.Str();
+    std::string_view field = state::MatchField(key, state::kResourceFields);
+    std::string name = field.empty() ? key : std::string(field);
+    fields[name] = &m.value;
+  }
+  for (auto it = fields.begin(); it != fields.end();) {
+    it = IsZero(it->second) ? fields.erase(it) : std::next(it);
+  }
+  return fields;
+}
+
+bool IsSetField(std::string_view name) {
+  static constexpr std::array<std::string_view, 7> kSets = {
+      "dependencies",   "replaceWith",      "aliases",
+      "ignoreChanges",  "replaceOnChanges", "additionalSecretOutputs",
+      "hideDiff"};
+  return std::find(kSets.begin(), kSets.end(), name) != kSets.end();
+}
+
+bool IsTimeField(std::string_view name) {
+  return name == "created" || name == "modified";
+}
+
+/// The distinct decoded strings of an array of strings, sorted; nullopt
+/// when an element is not a string.
+std::optional<std::vector<std::string>> StringSet(const json::Value& v) {
+  if (!v.is_array()) return std::nullopt;
+  std::vector<std::string> out;
+  out.reserve(v.size);
+  for (const json::Value& e : v.array()) {
+    if (!e.is_string()) return std::nullopt;
+    out.push_back(e.Str());
+  }
+  std::sort(out.begin(), out.end());
+  out.erase(std::unique(out.begin(), out.end()), out.end());
+  return out;
+}
+
+bool SetEqual(const json::Value& a, const json::Value& b) {
+  auto sa = StringSet(a);
+  auto sb = StringSet(b);
+  if (sa && sb) return *sa == *sb;
+  return json::Equal(a, b);
+}
+
+std::uint64_t SetDigest(const json::Value& v) {
+  auto s = StringSet(v);
+  if (!s) return json::Hash(v);
+  std::uint64_t h = Mix(s->size());
+  for (const std::string& e : *s) h = Mix(h ^ HashBytes(e));
+  return h;
+}
+
+/// An object's non-zero members by decoded key (last wins).
+std::map<std::string, const json::Value*> NonZeroMembers(
+    const json::Value& v) {
+  std::map<std::string, const json::Value*> out;
+  for (const json::Member& m : v.object()) out[m.key.Str()] = &m.value;
+  for (auto it = out.begin(); it != out.end();) {
+    it = IsZero(it->second) ? out.erase(it) : std::next(it);
+  }
+  return out;
+}
+
+bool FieldEqual(std::string_view name, const json::Value* a,
+                const json::Value* b) {
+  if (IsZero(a) || IsZero(b)) return IsZero(a) && IsZero(b);
+  if (IsSetField(name)) return SetEqual(*a, *b);
+  if (IsTimeField(name) && a->is_string() && b->is_string()) {
+    auto ta = ParseTimestamp(a->Str());
+    auto tb = ParseTimestamp(b->Str());
+    if (ta && tb) return *ta == *tb;
+  }
+  if ((name == "propertyDependencies" || name == "customTimeouts") &&
+      a->is_object() && b->is_object()) {
+    auto ma = NonZeroMembers(*a);
+    auto mb = NonZeroMembers(*b);
+    if (ma.size() != mb.size()) return false;
+    for (auto ia = ma.begin(), ib = mb.begin(); ia != ma.end(); ++ia, ++ib) {
+      if (ia->first != ib->first) return false;
+      bool same = name == "propertyDependencies"
+                      ? SetEqual(*ia->second, *ib->second)
+                      : json::Equal(*ia->second, *ib->second);
+      if (!same) return false;
+    }
+    return true;
+  }
+  return json::Equal(*a, *b);
+}
+
+std::uint64_t FieldDigest(std::string_view name, const json::Value& v) {
+  if (IsSetField(name)) return SetDigest(v);
+  if (IsTimeField(name) && v.is_string()) {
+    if (auto t = ParseTimestamp(v.Str())) {
+      return Mix(static_cast<std::uint64_t>(t->seconds) ^
+                 Mix(static_cast<std::uint64_t>(t->nanos)));
+    }
+  }
+  if ((name == "propertyDependencies" || name == "customTimeouts") &&
+      v.is_object()) {
+    std::uint64_t h = 0;
+    for (const auto& [key, member] : NonZeroMembers(v)) {
+      std::uint64_t mh = name == "propertyDependencies" ? SetDigest(*member)
+                                                        : json::Hash(*member);
+      h += Mix(HashBytes(key) ^ mh);
+    }
+    return h;
+  }
+  return json::Hash(v);
+}
+
+// ---- secrets --------------------------------------------------------------
+
+/// A secret's plaintext JSON text: its "plaintext" member, or its
+/// "ciphertext" opened with `opener`. nullopt when it cannot be had.
+std::optional<std::string> OpenSecret(const json::Value& secret,
+                                      const SecretOpener* opener) {
+  if (const json::Value* p = state::FindLast(secret, "plaintext");
+      p != nullptr && p->is_string()) {
+    return p->Str();
+  }
+  const json::Value* c = state::FindLast(secret, "ciphertext");
+  if (c == nullptr || !c->is_string() || opener == nullptr) {
+    return std::nullopt;
+  }
+  Result<std::string> plain = opener->Open(c->Str());
+  if (!plain.ok()) return std::nullopt;
+  return std::move(plain).value();
+}
+
+void AppendDisplay(const json::Value& v, const SecretOpener* opener, bool show,
+                   std::string* out) {
+  switch (v.type) {
+    case json::Type::kNull:
+      out->append("null");
+      return;
+    case json::Type::kTrue:
+      out->append("true");
+      return;
+    case json::Type::kFalse:
+      out->append("false");
+      return;
+    case json::Type::kNumber:
+      out->append(v.raw());
+      return;
+    case json::Type::kString:
+      out->push_back('"');
+      out->append(v.raw());
+      out->push_back('"');
+      return;
+    case json::Type::kArray: {
+      out->push_back('[');
+      bool first = true;
+      for (const json::Value& e : v.array()) {
+        if (!first) out->push_back(',');
+        first = false;
+        AppendDisplay(e, opener, show, out);
+      }
+      out->push_back(']');
+      return;
+    }
+    case json::Type::kObject: {
+      if (state::IsSecret(v)) {
+        if (show) {
+          if (auto plain = OpenSecret(v, opener)) {
+            auto doc = json::Document::Parse(*plain);
+            if (doc.ok()) {
+              AppendDisplay(doc->root(), opener, show, out);
+              return;
+            }
+          }
+        }
+        out->append(kSecretText);
+        return;
+      }
+      out->push_back('{');
+      bool first = true;
+      for (const json::Member& m : v.object()) {
+        if (!first) out->push_back(',');
+        first = false;
+        out->push_back('"');
+        out->append(m.raw_key());
+        out->append("\":");
+        AppendDisplay(m.value, opener, show, out);
+      }
+      out->push_back('}');
+      return;
+    }
+  }
+}
+
+struct Walker {
+  const DiffOptions& options;
+  Section section;
+  std::vector<PropertyChange>* out;
+
+  std::string Display(const json::Value* v, bool before) const {
+    if (v == nullptr) return {};
+    return DisplayJson(*v,
+                       before ? options.before_secrets : options.after_secrets,
+                       options.show_secrets);
+  }
+
+  void Add(std::string path, ChangeKind kind, const json::Value* a,
+           const json::Value* b) {
+    PropertyChange c;
+    c.section = section;
+    c.path = std::move(path);
+    c.kind = kind;
+    c.secret = (a != nullptr && state::IsSecret(*a)) ||
+               (b != nullptr && state::IsSecret(*b));
+    c.before = Display(a, true);
+    c.after = Display(b, false);
+    out->push_back(std::move(c));
+  }
+
+  void Secrets(const std::string& path, const json::Value& a,
+               const json::Value& b) {
+    bool sa = state::IsSecret(a), sb = state::IsSecret(b);
+    if (sa && sb) {
+      if (json::Equal(a, b)) return;
+      auto pa = OpenSecret(a, options.before_secrets);
+      auto pb = OpenSecret(b, options.after_secrets);
+      if (pa && pb) {
+        auto da = json::Document::Parse(*pa);
+        auto db = json::Document::Parse(*pb);
+        bool same = da.ok() && db.ok() ? json::Equal(da->root(), db->root())
+                                       : *pa == *pb;
+        if (same) return;
+        Add(path, ChangeKind::kUpdate, &a, &b);
+        return;
+      }
+      Add(path, ChangeKind::kUpdate, &a, &b);
+      out->back().unknown = true;
+      return;
+    }
+    Add(path, ChangeKind::kUpdate, &a, &b);
+    PropertyChange& c = out->back();
+    c.transition = sa ? SecretTransition::kToPlaintext
+                      : SecretTransition::kToSecret;
+    // The plaintext side holds what is (or was) a secret's value.
+    if (!options.show_secrets) {
+      c.before = std::string(kSecretText);
+      c.after = std::string(kSecretText);
+    }
+  }
+
+  void Walk(const std::string& path, const json::Value* a,
+            const json::Value* b) {
+    if (a == nullptr && b == nullptr) return;
+    if (a == nullptr) return Add(path, ChangeKind::kAdd, a, b);
+    if (b == nullptr) return Add(path, ChangeKind::kDelete, a, b);
+    if (state::IsSecret(*a) || state::IsSecret(*b)) {
+      return Secrets(path, *a, *b);
+    }
+    if (a->is_object() && b->is_object() &&
+        !state::HasSignatureMember(*a) && !state::HasSignatureMember(*b)) {
+      std::map<std::string, const json::Value*> ma, mb;
+      for (const json::Member& m : a->object()) ma[m.key.Str()] = &m.value;
+      for (const json::Member& m : b->object()) mb[m.key.Str()] = &m.value;
+      auto ia = ma.begin();
+      auto ib = mb.begin();
+      while (ia != ma.end() || ib != mb.end()) {
+        int order = ia == ma.end()   ? 1
+                    : ib == mb.end() ? -1
+                                     : ia->first.compare(ib->first);
+        const std::string& key = order <= 0 ? ia->first : ib->first;
+        std::string sub = path;
+        AppendPathKey(&sub, key);
+        Walk(sub, order <= 0 ? ia->second : nullptr,
+             order >= 0 ? ib->second : nullptr);
+        if (order <= 0) ++ia;
+        if (order >= 0) ++ib;
+      }
+      return;
+    }
+    if (a->is_array() && b->is_array()) {
+      std::size_t n = std::max<std::size_t>(a->size, b->size);
+      for (std::size_t i = 0; i < n; ++i) {
+        std::string sub = path;
+        AppendPathIndex(&sub, i);
+        Walk(sub, i < a->size ? &a->array()[i] : nullptr,
+             i < b->size ? &b->array()[i] : nullptr);
+      }
+      return;
+    }
+    if (!json::Equal(*a, *b)) Add(path, ChangeKind::kUpdate, a, b);
+  }
+};
+
+std::string Compact(const json::Value* v) {
+  return v == nullptr ? std::string() : DisplayJson(*v);
+}
+
+}  // namespace
+
+std::string_view SectionName(Section section) {
+  return section == Section::kInputs ? "inputs" : "outputs";
+}
+
+std::string_view ChangeKindName(ChangeKind kind) {
+  switch (kind) {
+    case ChangeKind::kAdd:
+      return "add";
+    case ChangeKind::kDelete:
+      return "delete";
+    case ChangeKind::kUpdate:
+      return "update";
+  }
+  return "update";
+}
+
+std::string DisplayJson(const json::Value& value, const SecretOpener* opener,
+                        bool show) {
+  std::string out;
+  AppendDisplay(value, opener, show, &out);
+  return out;
+}
+
+void DiffPropertyValue(const json::Value* before, const json::Value* after,
+                       Section section, std::string path,
+                       const DiffOptions& options,
+                       std::vector<PropertyChange>* out) {
+  Walker walker{options, section, out};
+  walker.Walk(path, before, after);
+}
+
+ResourceChanges DiffResource(const json::Value& before,
+                             const json::Value& after,
+                             const DiffOptions& options) {
+  ResourceChanges changes;
+  auto fa = FieldsOf(before);
+  auto fb = FieldsOf(after);
+  static const json::Value kEmptyObject = [] {
+    json::Value v;
+    v.type = json::Type::kObject;
+    return v;
+  }();
+  for (Section section : {Section::kInputs, Section::kOutputs}) {
+    std::string_view name = SectionName(section);
+    auto ia = fa.find(name);
+    auto ib = fb.find(name);
+    const json::Value* a = ia == fa.end() ? &kEmptyObject : ia->second;
+    const json::Value* b = ib == fb.end() ? &kEmptyObject : ib->second;
+    DiffPropertyValue(a, b, section, "", options, &changes.properties);
+  }
+  auto compare = [&](const std::string& name) {
+    if (name == "urn" || name == "inputs" || name == "outputs") return;
+    auto ia = fa.find(name);
+    auto ib = fb.find(name);
+    const json::Value* a = ia == fa.end() ? nullptr : ia->second;
+    const json::Value* b = ib == fb.end() ? nullptr : ib->second;
+    if (FieldEqual(name, a, b)) return;
+    FieldChange c;
+    c.name = name;
+    c.kind = a == nullptr   ? ChangeKind::kAdd
+             : b == nullptr ? ChangeKind::kDelete
+                            : ChangeKind::kUpdate;
+    c.before = Compact(a);
+    c.after = Compact(b);
+    changes.fields.push_back(std::move(c));
+  };
+  for (const state::Field& f : state::kResourceFields) {
+    compare(std::string(f.name));
+  }
+  // Members Pulumi does not define, by key.
+  std::map<std::string, bool> extra;
+  for (const auto& [name, v] : fa) extra[name] = true;
+  for (const auto& [name, v] : fb) extra[name] = true;
+  for (const auto& [name, unused] : extra) {
+    if (state::FindField(state::kResourceFields, name) == nullptr) {
+      compare(name);
+    }
+  }
+  return changes;
+}
+
+std::uint64_t ResourceDigest(const json::Value& resource) {
+  std::uint64_t h = 0x5d1ffe7c0ffeeULL;
+  for (const auto& [name, v] : FieldsOf(resource)) {
+    h += Mix(HashBytes(name) ^ FieldDigest(name, *v));
+  }
+  return Mix(h);
+}
+
+std::optional<Instant> ParseTimestamp(std::string_view t) {
+  // YYYY-MM-DDTHH:MM:SS[.fraction](Z|+hh:mm|-hh:mm), as Go's RFC3339 layout
+  // parses it (time/format_rfc3339.go: 'T' or 't'? Go accepts only 'T' and
+  // an upper-case 'Z').
+  auto digits = [&](std::size_t at, std::size_t n, int* out) {
+    if (at + n > t.size()) return false;
+    int v = 0;
+    for (std::size_t i = at; i < at + n; ++i) {
+      if (t[i] < '0' || t[i] > '9') return false;
+      v = v * 10 + (t[i] - '0');
+    }
+    *out = v;
+    return true;
+  };
+  int year, month, day, hour, minute, second;
+  if (!digits(0, 4, &year) || t.size() < 20 || t[4] != '-' ||
+      !digits(5, 2, &month) || t[7] != '-' || !digits(8, 2, &day) ||
+      t[10] != 'T' || !digits(11, 2, &hour) || t[13] != ':' ||
+      !digits(14, 2, &minute) || t[16] != ':' || !digits(17, 2, &second)) {
+    return std::nullopt;
+  }
+  if (month < 1 || month > 12 || day < 1 || day > 31 || hour > 23 ||
+      minute > 59 || second > 59) {
+    return std::nullopt;
+  }
+  std::size_t at = 19;
+  std::int32_t nanos = 0;
+  if (t[at] == '.') {
+    ++at;
+    std::size_t begin = at;
+    std::int32_t scale = 100000000;
+    while (at < t.size() && t[at] >= '0' && t[at] <= '9') {
+      if (at - begin < 9) nanos += (t[at] - '0') * scale;
+      scale /= 10;
+      ++at;
+    }
+    if (at == begin) return std::nullopt;
+  }
+  std::int64_t offset = 0;
+  if (at < t.size() && t[at] == 'Z') {
+    ++at;
+  } else if (at < t.size() && (t[at] == '+' || t[at] == '-')) {
+    int oh, om;
+    if (!digits(at + 1, 2, &oh) || at + 3 >= t.size() || t[at + 3] != ':' ||
+        !digits(at + 4, 2, &om) || oh > 23 || om > 59) {
+      return std::nullopt;
+    }
+    offset = (oh * 60 + om) * 60;
+    if (t[at] == '-') offset = -offset;
+    at += 6;
+  } else {
+    return std::nullopt;
+  }
+  if (at != t.size()) return std::nullopt;
+  // Days from the civil date (Howard Hinnant's days_from_civil).
+  std::int64_t y = year - (month <= 2 ? 1 : 0);
+  std::int64_t era = (y >= 0 ? y : y - 399) / 400;
+  std::int64_t yoe = y - era * 400;
+  std::int64_t mp = (month + 9) % 12;
+  std::int64_t doy = (153 * mp + 2) / 5 + day - 1;
+  std::int64_t doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+  std::int64_t days = era * 146097 + doe - 719468;
+  Instant instant;
+  instant.seconds = days * 86400 + hour * 3600 + minute * 60 + second - offset;
+  instant.nanos = nanos;
+  return instant;
+}
+
+}  // namespace pstate::diff
