@@ -119,6 +119,73 @@ void Writer::WriteValue(const Value& value) {
   }
 }
 
+void Writer::WriteVerbatim(const Value& value) {
+  switch (value.type) {
+    case Type::kString:
+      BeforeValue();
+      WriteVerbatimText(value.raw());
+      return;
+    case Type::kArray:
+      BeginArray();
+      for (const Value& e : value.array()) WriteVerbatim(e);
+      EndArray();
+      return;
+    case Type::kObject:
+      BeginObject();
+      for (const Member& m : value.object()) {
+        Frame& f = stack_.back();
+        if (!f.empty) out_.Put(',');
+        f.empty = false;
+        Newline();
+        WriteVerbatimText(m.key.raw());
+        out_.Write(layout_ == Layout::kIndented ? ": " : ":");
+        after_key_ = true;
+        WriteVerbatim(m.value);
+      }
+      EndObject();
+      return;
+    default:
+      WriteValue(value);
+      return;
+  }
+}
+
+void Writer::WriteVerbatimText(std::string_view text) {
+  out_.Put('"');
+  if (style_ != EscapeStyle::kHtmlSafe) {
+    out_.Write(text);
+  } else {
+    // Go's compaction of raw JSON under SetEscapeHTML(true) escapes
+    // these bytes and leaves every existing escape as it is.
+    std::size_t start = 0;
+    for (std::size_t i = 0; i < text.size(); ++i) {
+      const char c = text[i];
+      std::string_view esc;
+      std::size_t len = 1;
+      if (c == '<') {
+        esc = "\\u003c";
+      } else if (c == '>') {
+        esc = "\\u003e";
+      } else if (c == '&') {
+        esc = "\\u0026";
+      } else if (c == '\xE2' && i + 2 < text.size() &&
+                 text[i + 1] == '\x80' &&
+                 (text[i + 2] == '\xA8' || text[i + 2] == '\xA9')) {
+        esc = text[i + 2] == '\xA8' ? "\\u2028" : "\\u2029";
+        len = 3;
+      } else {
+        continue;
+      }
+      out_.Write(text.substr(start, i - start));
+      out_.Write(esc);
+      i += len - 1;
+      start = i + 1;
+    }
+    out_.Write(text.substr(start));
+  }
+  out_.Put('"');
+}
+
 void Writer::Finish() {
   if (layout_ == Layout::kIndented) out_.Put('\n');
 }

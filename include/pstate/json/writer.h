@@ -41,12 +41,30 @@ class Writer {
   /// Ends the document (a newline in the indented layout).
   void Finish();
 
+  /// Like Write, but strings are copied as their source text, escapes and
+  /// all, and object members keep their order: how Go's encoder passes a
+  /// json.RawMessage through (only whitespace changes; with the HTML-safe
+  /// style raw <, >, &, U+2028 and U+2029 are escaped, as Go's compaction
+  /// of a RawMessage does). For `secrets_providers.state`.
+  void WriteVerbatim(const Value& value);
+  /// Starts a value whose text the caller writes itself to the returned
+  /// output (a number in a chosen spelling, a spooled subtree): the
+  /// separator and indentation before it are written here. The caller must
+  /// write exactly one complete JSON value.
+  io::Output& BeginRawValue() {
+    BeforeValue();
+    return out_;
+  }
+  /// Open containers: the indentation depth of the next value.
+  std::size_t depth() const { return stack_.size(); }
+
  private:
   void BeforeValue();
   void Newline();
   void WriteString(std::string_view escaped, bool has_escapes,
                    bool ascii = false);
   void WriteValue(const Value& value);
+  void WriteVerbatimText(std::string_view text);
 
   struct Frame {
     bool is_object;

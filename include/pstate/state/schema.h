@@ -80,6 +80,35 @@ inline constexpr std::array<Field, 37> kResourceFields = {{
     {"defaults", K::kObject},
 }};
 
+/// ResourceV1 (deployment versions 1 and unversioned checkpoints), in
+/// output order: `defaults` sits between inputs and outputs, and
+/// `dependencies` and `initErrors` are not omitempty (Go writes null).
+/// ResourceV2 is kResourceFields up to `provider` (no propertyDependencies
+/// and later fields), all omitempty but urn, custom and type.
+inline constexpr std::array<Field, 12> kResourceV1Fields = {{
+    {"urn", K::kString, false},
+    {"custom", K::kBool, false},
+    {"delete", K::kBool},
+    {"id", K::kString},
+    {"type", K::kString, false},
+    {"inputs", K::kObject},
+    {"defaults", K::kObject},
+    {"outputs", K::kObject},
+    {"parent", K::kString},
+    {"protect", K::kBool},
+    {"dependencies", K::kStringArray, false},
+    {"initErrors", K::kStringArray, false},
+}};
+
+/// One element of a resource's `stackTrace` (StackFrameV1).
+inline constexpr std::array<Field, 1> kStackFrameFields = {{
+    {"sourcePosition", K::kString}}};
+
+/// A package descriptor's `parameterization` (PackageParameterizationV1);
+/// `value` is []byte, so base64 text.
+inline constexpr std::array<Field, 3> kParameterizationFields = {{
+    {"name", K::kString}, {"version", K::kString}, {"value", K::kString}}};
+
 /// CustomTimeouts (sdk/go/common/resource/custom_timeouts.go): seconds.
 inline constexpr std::array<Field, 4> kCustomTimeoutsFields = {{
     {"create", K::kNumber}, {"update", K::kNumber}, {"delete", K::kNumber},
