@@ -7,11 +7,14 @@
 // docs/types.md lists (int32 integers, no nulls inside arrays and maps,
 // strict enum membership).
 #include <cmath>
+#include <optional>
 #include <string>
+#include <vector>
 
 #include "pstate/json/number.h"
 #include "pstate/json/parser.h"
 #include "pstate/json/pointer.h"
+#include "pstate/state/signature.h"
 #include "pstate/state/urn.h"
 #include "pstate/types/encode.h"
 #include "pstate/types/pulumi_schema.h"
@@ -130,6 +133,12 @@ Target Resolve(const SchemaSet& set, std::string_view ref,
   auto package_of = [&](const std::string& token) -> const PackageSchema* {
     std::size_t colon = token.find(':');
     if (colon != std::string::npos) {
+      // A token of the package being checked resolves in that very
+      // version of it; another package's in its newest version.
+      if (context && context->name() == std::string_view(token).substr(
+                                             0, colon)) {
+        return context;
+      }
       if (const PackageSchema* p = set.FindPackage(token.substr(0, colon))) {
         return p;
       }
@@ -145,13 +154,12 @@ Target Resolve(const SchemaSet& set, std::string_view ref,
     t.token = PathUnescape(fragment.substr(7));
     t.package = package_of(t.token);
     if (!t.package) return t;
-    auto it = t.package->types.find(t.token);
-    if (it == t.package->types.end()) {
-      t.error = "package schema '" + t.package->name + "' has no type '" +
+    t.def = t.package->Type(t.token);
+    if (!t.def) {
+      t.error = "package schema '" + t.package->name() + "' has no type '" +
                 t.token + "'";
       return t;
     }
-    t.def = it->second;
     if (!t.def->is_object()) {
       t.error = "type '" + t.token + "' is not a JSON object";
     } else if (t.def->Find("enum")) {
@@ -169,13 +177,12 @@ Target Resolve(const SchemaSet& set, std::string_view ref,
     t.token = PathUnescape(fragment.substr(11));
     t.package = package_of(t.token);
     if (!t.package) return t;
-    auto it = t.package->resources.find(t.token);
-    if (it == t.package->resources.end()) {
-      t.error = "package schema '" + t.package->name +
+    t.def = t.package->Resource(t.token);
+    if (!t.def) {
+      t.error = "package schema '" + t.package->name() +
                 "' has no resource '" + t.token + "'";
       return t;
     }
-    t.def = it->second;
     t.kind = Target::Kind::kResource;
     return t;
   }
@@ -198,13 +205,13 @@ Target Resolve(const SchemaSet& set, std::string_view ref,
         return t;
       }
     }
-    if (!p->provider) {
-      t.error = "package schema '" + p->name + "' has no provider";
+    t.def = p->Provider();
+    if (!t.def) {
+      t.error = "package schema '" + p->name() + "' has no provider";
       return t;
     }
     t.package = p;
-    t.def = p->provider;
-    t.token = "pulumi:providers:" + p->name;
+    t.token = "pulumi:providers:" + p->name();
     t.kind = Target::Kind::kResource;
     return t;
   }
@@ -350,10 +357,25 @@ class SpecValidator {
 
 // --------------------------------------------------------------- checking
 
+// Checks values against specs. By default the first error wins and the
+// check stops there (typecheck's verdict). In collecting mode (Collect) it
+// goes on after an error and records every problem as a SchemaIssue, each
+// at its deepest place, together with the notes verify wants (undeclared
+// keys, plaintext secrets); a `$ref` that resolves nowhere then makes its
+// values pass and is recorded instead of failing them. Union members are
+// tried without collecting: only the union's own verdict counts.
 class SchemaChecker {
  public:
   explicit SchemaChecker(const SchemaSet& set) : set_(set) {}
   Walk& walk() { return walk_; }
+
+  void Collect(std::vector<SchemaIssue>* issues, const CheckOptions* options) {
+    issues_ = issues;
+    options_ = options;
+  }
+  /// The schema location of the spec checked first.
+  void SetLocation(std::string location) { loc_ = std::move(location); }
+  void SetOffset(std::uint64_t offset) { at_ = offset; }
 
   // Checks `v` against the typeSpec/propertySpec `spec`. `required`: a
   // required position (a bare spec, an item, a map value, a union member,
@@ -364,45 +386,98 @@ class SchemaChecker {
                     json::Value* out) {
     if (++depth_ > kMaxSpecDepth) {
       --depth_;
-      return walk_.Fail("type nested too deeply");
+      return Fail("type nested too deeply");
     }
+    std::uint64_t saved_at = at_;
+    if (!walk_.in_secret()) at_ = v.offset;
     Outcome o = CheckSpecInner(spec, ctx, v, required, top, out);
+    at_ = saved_at;
     --depth_;
     return o;
   }
 
-  // A resource's inputs or outputs as an object type.
+  // A resource's inputs or outputs as an object type. `top_level`: the
+  // object is the resource's own (its exempt keys apply).
   Outcome CheckResourceObject(const json::Value& def, const PackageSchema* pkg,
                               ResourceSide side, const Node& node,
-                              json::Value* out) {
-    return CheckObject(def, pkg,
-                       side == ResourceSide::kOutputs ? "properties"
-                                                      : "inputProperties",
+                              json::Value* out, bool top_level = false) {
+    const char* props = side == ResourceSide::kOutputs ? "properties"
+                                                       : "inputProperties";
+    return CheckObject(def, pkg, props,
                        side == ResourceSide::kOutputs ? "required"
                                                       : "requiredInputs",
-                       node, out);
+                       node, out, top_level);
+  }
+
+  // Records an error at the current place (see Walk::Fail). Collecting, it
+  // becomes an issue and the walk forgets it, so the next one is recorded
+  // too.
+  Outcome Fail(std::string_view message,
+               SchemaIssue::Kind kind = SchemaIssue::Kind::kType) {
+    walk_.Fail(message);
+    if (collecting()) {
+      if (options_->types) {
+        SchemaIssue issue;
+        issue.kind = kind;
+        issue.pointer = walk_.error_pointer();
+        issue.offset = at_;
+        issue.message = walk_.error_message();
+        issue.schema_location = loc_;
+        issues_->push_back(std::move(issue));
+      }
+      walk_.ClearError();
+    }
+    return Outcome::kError;
   }
 
  private:
+  bool collecting() const { return issues_ != nullptr && trial_ == 0; }
+
+  // A note at the current place; nothing outside collecting mode.
+  void Note(SchemaIssue::Kind kind, std::string_view message) {
+    if (!collecting()) return;
+    walk_.Fail(message);
+    SchemaIssue issue;
+    issue.kind = kind;
+    issue.pointer = walk_.error_pointer();
+    issue.offset = at_;
+    issue.message = walk_.error_message();
+    issue.schema_location = loc_;
+    issues_->push_back(std::move(issue));
+    walk_.ClearError();
+  }
+
+  std::size_t LocPush(std::string_view segment) {
+    std::size_t mark = loc_.size();
+    json::AppendPointerToken(&loc_, segment);
+    return mark;
+  }
+  std::size_t LocPushIndex(std::size_t index) {
+    std::size_t mark = loc_.size();
+    json::AppendPointerIndex(&loc_, index);
+    return mark;
+  }
+  void LocPop(std::size_t mark) { loc_.resize(mark); }
+
   Outcome Expected(std::string_view what, const Node& node) {
     std::string msg = "expected ";
     msg.append(what);
     msg.append(", got ");
     msg.append(DescribeKind(node.kind));
-    return walk_.Fail(msg);
+    return Fail(msg);
   }
 
   Outcome CheckSpecInner(const json::Value& spec, const PackageSchema* ctx,
                          const json::Value& v, bool required, bool top,
                          json::Value* out) {
     Node node = Decode(v, walk_.arena());
-    if (node.kind == NodeKind::kMalformed) return walk_.Fail(node.reason);
-    if (!spec.is_object()) return walk_.Fail("the type spec is not an object");
+    if (node.kind == NodeKind::kMalformed) return Fail(node.reason);
+    if (!spec.is_object()) return Fail("the type spec is not an object");
     // 1. Unknowns are accepted, except where the spec is plain (pulumi.json:
     // plain "does not accept eventual values").
     if (node.kind == NodeKind::kUnknown) {
       if (IsTrue(spec.Find("plain"))) {
-        return walk_.Fail(
+        return Fail(
             "unknown value where the type is plain (plain types do not "
             "accept eventual values)");
       }
@@ -426,8 +501,8 @@ class SchemaChecker {
     if (node.kind == NodeKind::kNull && !required) return Outcome::kOk;
     Outcome o;
     if (const json::Value* ref = spec.Find("$ref")) {
-      if (!ref->is_string()) return walk_.Fail("a $ref must be a string");
-      o = CheckRef(Str(*ref), ctx, node, top, out);
+      if (!ref->is_string()) return Fail("a $ref must be a string");
+      o = CheckRef(Str(*ref), ref->offset, ctx, node, top, out);
     } else if (const json::Value* one_of = spec.Find("oneOf")) {
       o = CheckUnion(spec, *one_of, ctx, node, out);
     } else {
@@ -437,7 +512,7 @@ class SchemaChecker {
     if (const json::Value* c = spec.Find("const")) {
       const json::Value& got = o == Outcome::kConvert ? *out : v;
       if (!LiteralEquals(*c, got)) {
-        return walk_.Fail("value differs from the property's const");
+        return Fail("value differs from the property's const");
       }
     }
     return o;
@@ -447,24 +522,32 @@ class SchemaChecker {
                      const Node& node, json::Value* out) {
     const json::Value* type = spec.Find("type");
     if (!type || !type->is_string()) {
-      return walk_.Fail("a type spec needs \"type\", \"$ref\" or \"oneOf\"");
+      return Fail("a type spec needs \"type\", \"$ref\" or \"oneOf\"");
     }
     std::string name = Str(*type);
     if (name == "array") {
       const json::Value* items = spec.Find("items");
-      if (!items) return walk_.Fail("an array type needs \"items\"");
+      if (!items) return Fail("an array type needs \"items\"");
       if (node.kind != NodeKind::kArray) return Expected("an array", node);
       const json::Value& v = *node.value;
       ArrayRewrite rewrite(v);
+      bool failed = false;
+      std::size_t loc = LocPush("items");
       for (std::size_t i = 0; i < v.size; ++i) {
         std::size_t mark = walk_.PushIndex(i);
         json::Value converted;
         Outcome o = CheckSpec(*items, ctx, v.elements[i], true, false,
                               &converted);
         walk_.Pop(mark);
-        if (o == Outcome::kError) return o;
+        if (o == Outcome::kError) {
+          failed = true;
+          if (!collecting()) break;
+          continue;
+        }
         if (o == Outcome::kConvert) rewrite.Set(i, converted, walk_.arena());
       }
+      LocPop(loc);
+      if (failed) return Outcome::kError;
       if (!rewrite.changed()) return Outcome::kOk;
       *out = rewrite.Build();
       return Outcome::kConvert;
@@ -476,17 +559,30 @@ class SchemaChecker {
       if (node.kind != NodeKind::kObject) return Expected("a map", node);
       const json::Value& v = *node.value;
       ObjectRewrite rewrite(v);
+      bool failed = false;
+      std::size_t loc = LocPush("additionalProperties");
       for (std::size_t i = 0; i < v.size; ++i) {
         std::size_t mark = walk_.PushKey(v.members[i].key);
         json::Value converted;
-        Outcome o = ap ? CheckSpec(*ap, ctx, v.members[i].value, true, false,
-                                   &converted)
-                       : CheckPrimitive("string", DecodeMember(v, i),
-                                        &converted);
+        Outcome o;
+        if (ap) {
+          o = CheckSpec(*ap, ctx, v.members[i].value, true, false, &converted);
+        } else {
+          std::uint64_t saved_at = at_;
+          if (!walk_.in_secret()) at_ = v.members[i].value.offset;
+          o = CheckPrimitive("string", DecodeMember(v, i), &converted);
+          at_ = saved_at;
+        }
         walk_.Pop(mark);
-        if (o == Outcome::kError) return o;
+        if (o == Outcome::kError) {
+          failed = true;
+          if (!collecting()) break;
+          continue;
+        }
         if (o == Outcome::kConvert) rewrite.Set(i, converted, walk_.arena());
       }
+      LocPop(loc);
+      if (failed) return Outcome::kError;
       if (!rewrite.changed()) return Outcome::kOk;
       *out = rewrite.Build();
       return Outcome::kConvert;
@@ -495,7 +591,7 @@ class SchemaChecker {
         name == "string") {
       return CheckPrimitive(name, node, out);
     }
-    return walk_.Fail("unknown type '" + name + "'");
+    return Fail("unknown type '" + name + "'");
   }
 
   // The default map element type is a bare string spec; the value still
@@ -506,7 +602,7 @@ class SchemaChecker {
 
   Outcome CheckPrimitive(std::string_view name, const Node& node,
                          json::Value* out) {
-    if (node.kind == NodeKind::kMalformed) return walk_.Fail(node.reason);
+    if (node.kind == NodeKind::kMalformed) return Fail(node.reason);
     if (node.kind == NodeKind::kUnknown) return Outcome::kOk;
     if (node.kind == NodeKind::kSecret) {
       if (!node.secret_inner) return Outcome::kOk;
@@ -540,19 +636,18 @@ class SchemaChecker {
     // integer: schema.go IntType is 32-bit; any spelling of an integral
     // value in range is fine (docs/types.md, §9.1 of the contract).
     if (node.kind == NodeKind::kSpecialFloat) {
-      return walk_.Fail("expected an integer, got a special float");
+      return Fail("expected an integer, got a special float");
     }
     if (node.kind != NodeKind::kNumber) return Expected("an integer", node);
     Float64Reading r = ReadFloat64(node.value->raw());
     if (r.kind == Float64Reading::Kind::kOutOfRange) {
-      return walk_.Fail("number is out of the float64 range");
+      return Fail("number is out of the float64 range");
     }
     if (r.value != std::trunc(r.value)) {
-      return walk_.Fail("expected an integer, got a fractional number");
+      return Fail("expected an integer, got a fractional number");
     }
     if (r.value < -2147483648.0 || r.value > 2147483647.0) {
-      return walk_.Fail(
-          "integer is outside the 32-bit range of schema integers");
+      return Fail("integer is outside the 32-bit range of schema integers");
     }
     if (r.kind == Float64Reading::Kind::kRounded) {
       *out = MakeNumber(r.text, walk_.arena());
@@ -566,7 +661,7 @@ class SchemaChecker {
     switch (r.kind) {
       case Float64Reading::Kind::kExact: return Outcome::kOk;
       case Float64Reading::Kind::kOutOfRange:
-        return walk_.Fail("number is out of the float64 range");
+        return Fail("number is out of the float64 range");
       case Float64Reading::Kind::kRounded:
         *out = MakeNumber(r.text, walk_.arena());
         return Outcome::kConvert;
@@ -598,12 +693,32 @@ class SchemaChecker {
     return Outcome::kConvert;
   }
 
-  Outcome CheckRef(const std::string& ref, const PackageSchema* ctx,
-                   const Node& node, bool top, json::Value* out) {
+  // A `$ref` that resolves nowhere while collecting: recorded once per
+  // check (verify reports it once per schema), and the value passes.
+  Outcome Dangling(const Target& t, const std::string& ref,
+                   std::uint64_t ref_offset, const PackageSchema* ctx) {
+    if (options_->types) {
+      SchemaIssue issue;
+      issue.kind = SchemaIssue::Kind::kDanglingRef;
+      issue.offset = at_;
+      issue.message = t.error;
+      issue.schema_location = loc_;
+      issue.package = ctx;
+      issue.ref = ref;
+      issue.schema_offset = ref_offset;
+      issues_->push_back(std::move(issue));
+    }
+    return Outcome::kOk;
+  }
+
+  Outcome CheckRef(const std::string& ref, std::uint64_t ref_offset,
+                   const PackageSchema* ctx, const Node& node, bool top,
+                   json::Value* out) {
     Target t = Resolve(set_, ref, ctx);
     switch (t.kind) {
       case Target::Kind::kMissing:
-        return walk_.Fail(t.error);
+        if (issues_ != nullptr) return Dangling(t, ref, ref_offset, ctx);
+        return Fail(t.error);
       case Target::Kind::kAny:
         return Outcome::kOk;
       case Target::Kind::kAsset:
@@ -619,9 +734,27 @@ class SchemaChecker {
         return node.kind == NodeKind::kResourceRef
                    ? Outcome::kOk
                    : Expected("a resource reference", node);
+      default:
+        break;
+    }
+    // The named definitions: the failing type's place is in them.
+    std::string saved_loc = std::move(loc_);
+    loc_ = (t.kind == Target::Kind::kResource
+                ? (t.token.starts_with("pulumi:providers:")
+                       ? std::string("#/provider")
+                       : "#/resources/" + t.token)
+                : "#/types/" + t.token);
+    Outcome o = CheckNamed(t, node, top, out);
+    loc_ = std::move(saved_loc);
+    return o;
+  }
+
+  Outcome CheckNamed(const Target& t, const Node& node, bool top,
+                     json::Value* out) {
+    switch (t.kind) {
       case Target::Kind::kObject:
         return CheckObject(*t.def, t.package, "properties", "required", node,
-                           out);
+                           out, false);
       case Target::Kind::kEnum:
         return CheckEnum(*t.def, t.token, node, out);
       case Target::Kind::kToken: {
@@ -645,21 +778,51 @@ class SchemaChecker {
           std::string urn = node.value->Find("urn")->Str();
           std::optional<state::Urn> parsed = state::ParseUrn(urn);
           if (!parsed || parsed->type() != t.token) {
-            return walk_.Fail("the resource reference is not to a " +
-                              t.token + " resource");
+            return Fail("the resource reference is not to a " + t.token +
+                        " resource");
           }
         }
         return Outcome::kOk;
+      default:
+        return Outcome::kOk;
     }
-    return Outcome::kOk;
+  }
+
+  static bool KeyEquals(const json::Value& a, const json::Value& b) {
+    return a.has_escapes || b.has_escapes ? a.Str() == b.Str()
+                                          : a.raw() == b.raw();
+  }
+
+  // Keys Pulumi itself adds to objects it stores: the bridge's `__meta`
+  // (schema version of the stored state) and `__defaults` (which inputs
+  // were defaulted). Never undeclared.
+  static bool PulumiOwnKey(const json::Value& key) {
+    return !key.has_escapes &&
+           (key.raw() == "__meta" || key.raw() == "__defaults");
+  }
+
+  bool ExemptTopLevel(const json::Value& key) const {
+    if (key.has_escapes) return false;
+    for (std::string_view k : options_->exempt_top_level) {
+      if (key.raw() == k) return true;
+    }
+    return false;
+  }
+
+  static bool StoredAsSecret(const json::Value& v) {
+    if (!v.is_object()) return false;
+    const json::Value* sig = v.Find(state::kSigKey);
+    return sig && sig->StrEquals(state::kSigSecret);
   }
 
   // An object type: every declared property present is checked (optional
   // unless listed as required), required ones must be present and not
-  // null, undeclared keys are ignored (rpc.go reads declared fields only).
+  // null. Undeclared keys pass (rpc.go reads declared fields only); when
+  // collecting they are noted, as are `secret: true` properties stored in
+  // plaintext.
   Outcome CheckObject(const json::Value& def, const PackageSchema* pkg,
                       const char* properties_key, const char* required_key,
-                      const Node& node, json::Value* out) {
+                      const Node& node, json::Value* out, bool top_level) {
     if (node.kind != NodeKind::kObject) return Expected("an object", node);
     const json::Value& v = *node.value;
     const json::Value* props = def.Find(properties_key);
@@ -667,53 +830,106 @@ class SchemaChecker {
     auto is_required = [&](const json::Value& key) {
       if (!required || !required->is_array()) return false;
       for (const json::Value& r : required->array()) {
-        if (r.is_string() && (key.has_escapes || r.has_escapes
-                                  ? r.Str() == key.Str()
-                                  : r.raw() == key.raw())) {
-          return true;
-        }
+        if (r.is_string() && KeyEquals(r, key)) return true;
       }
       return false;
     };
+    const bool notes = collecting() && (options_->unknown_properties ||
+                                        options_->secret_plaintext);
+    // Which members of the value a declared property claimed (notes only).
+    std::vector<bool> declared;
+    if (notes) declared.assign(v.size, false);
     ObjectRewrite rewrite(v);
+    bool failed = false;
     if (props && props->is_object()) {
+      std::size_t loc_props = LocPush(properties_key);
       for (const json::Member& p : props->object()) {
         // The value's member of that name (the last duplicate wins).
         std::size_t index = v.size;
         for (std::size_t i = v.size; i-- > 0;) {
-          const json::Value& k = v.members[i].key;
-          if (k.has_escapes || p.key.has_escapes ? k.Str() == p.key.Str()
-                                                 : k.raw() == p.key.raw()) {
-            index = i;
-            break;
+          if (KeyEquals(v.members[i].key, p.key)) {
+            if (index == v.size) index = i;
+            if (!notes) break;
+            declared[i] = true;
           }
         }
         bool req = is_required(p.key);
+        std::size_t loc = LocPush(p.key.Str());
         if (index == v.size) {
           if (req) {
-            std::size_t mark = walk_.PushKey(p.key);
-            walk_.Fail("missing required property");
-            walk_.Pop(mark);
-            return Outcome::kError;
+            if (collecting()) {
+              // The object that lacks it, the property named.
+              Fail("missing required property \"" + p.key.Str() + "\"",
+                   SchemaIssue::Kind::kRequired);
+            } else {
+              std::size_t mark = walk_.PushKey(p.key);
+              Fail("missing required property", SchemaIssue::Kind::kRequired);
+              walk_.Pop(mark);
+            }
+            LocPop(loc);
+            failed = true;
+            if (!collecting()) break;
+          } else {
+            LocPop(loc);
           }
           continue;
         }
+        const json::Value& member = v.members[index].value;
         std::size_t mark = walk_.PushKey(p.key);
-        if (req && v.members[index].value.is_null()) {
-          walk_.Fail("required property is null");
+        std::uint64_t saved_at = at_;
+        if (!walk_.in_secret()) at_ = member.offset;
+        if (req && member.is_null()) {
+          Fail("required property is null", SchemaIssue::Kind::kRequired);
+          at_ = saved_at;
           walk_.Pop(mark);
-          return Outcome::kError;
+          LocPop(loc);
+          failed = true;
+          if (!collecting()) break;
+          continue;
         }
+        if (notes && options_->secret_plaintext && !walk_.in_secret() &&
+            IsTrue(p.value.Find("secret")) && !member.is_null() &&
+            !StoredAsSecret(member) && !member.StrEquals(state::kUnknownId)) {
+          Note(SchemaIssue::Kind::kSecretPlaintext,
+               "the schema marks this property secret, but it is stored in "
+               "plaintext");
+        }
+        at_ = saved_at;
         json::Value converted;
-        Outcome o = CheckSpec(p.value, pkg, v.members[index].value, req,
-                              false, &converted);
+        Outcome o = CheckSpec(p.value, pkg, member, req, false, &converted);
         walk_.Pop(mark);
-        if (o == Outcome::kError) return o;
+        LocPop(loc);
+        if (o == Outcome::kError) {
+          failed = true;
+          if (!collecting()) break;
+          continue;
+        }
         if (o == Outcome::kConvert) {
           rewrite.Set(index, converted, walk_.arena());
         }
       }
+      LocPop(loc_props);
     }
+    if (notes && options_->unknown_properties) {
+      for (std::size_t i = 0; i < v.size; ++i) {
+        const json::Value& key = v.members[i].key;
+        if (declared[i] || PulumiOwnKey(key) ||
+            (top_level && ExemptTopLevel(key))) {
+          continue;
+        }
+        std::size_t mark = walk_.PushKey(key);
+        std::uint64_t saved_at = at_;
+        if (!walk_.in_secret()) at_ = key.offset;
+        Note(SchemaIssue::Kind::kUnknownProperty,
+             walk_.in_secret()
+                 ? std::string("a property the schema does not declare")
+                 : "property \"" + key.Str() +
+                       "\" is not declared by the schema");
+        at_ = saved_at;
+        walk_.Pop(mark);
+      }
+    }
+    if (failed) return Outcome::kError;
     if (!rewrite.changed()) return Outcome::kOk;
     *out = rewrite.Build();
     return Outcome::kConvert;
@@ -737,7 +953,7 @@ class SchemaChecker {
         }
       }
     }
-    return walk_.Fail("value is not one of the values of enum " + token);
+    return Fail("value is not one of the values of enum " + token);
   }
 
   // Strings exactly, numbers by float64 value, bools exactly.
@@ -759,7 +975,7 @@ class SchemaChecker {
   Outcome CheckUnion(const json::Value& spec, const json::Value& one_of,
                      const PackageSchema* ctx, const Node& node,
                      json::Value* out) {
-    if (!one_of.is_array()) return walk_.Fail("oneOf must be an array");
+    if (!one_of.is_array()) return Fail("oneOf must be an array");
     const json::Value* d = spec.Find("discriminator");
     if (d && d->is_object()) {
       const json::Value* pname = d->Find("propertyName");
@@ -771,8 +987,8 @@ class SchemaChecker {
       if (!tag || !tag->is_string() ||
           tag->StrEquals(state::kUnknownId)) {
         std::size_t mark = walk_.PushName(prop);
-        walk_.Fail(tag ? "the discriminator must be a string"
-                       : "missing discriminator property");
+        Fail(tag ? "the discriminator must be a string"
+                 : "missing discriminator property");
         walk_.Pop(mark);
         return Outcome::kError;
       }
@@ -781,34 +997,51 @@ class SchemaChecker {
         const json::Value* target = mapping->Find(tag->Str());
         if (!target || !target->is_string()) {
           std::size_t mark = walk_.PushName(prop);
-          walk_.Fail("the discriminator value is not in the mapping");
+          Fail("the discriminator value is not in the mapping");
           walk_.Pop(mark);
           return Outcome::kError;
         }
-        return CheckRef(Str(*target), ctx, node, false, out);
+        return CheckRef(Str(*target), target->offset, ctx, node, false, out);
       }
     }
     bool converted = false;
+    std::size_t loc = LocPush("oneOf");
+    ++trial_;
+    std::size_t i = 0;
+    Outcome result = Outcome::kError;
     for (const json::Value& member : one_of.array()) {
+      std::size_t m = LocPushIndex(i++);
       json::Value candidate;
       Outcome o = CheckSpec(member, ctx, *node.value, true, false, &candidate);
+      LocPop(m);
       walk_.ClearError();
-      if (o == Outcome::kOk) return o;
+      if (o == Outcome::kOk) {
+        result = o;
+        break;
+      }
       if (o == Outcome::kConvert && !converted) {
         converted = true;
         *out = candidate;
       }
     }
+    --trial_;
+    LocPop(loc);
+    if (result == Outcome::kOk) return result;
     if (converted) return Outcome::kConvert;
     std::string msg = "matches no member of the union (got ";
     msg.append(DescribeKind(node.kind));
     msg.push_back(')');
-    return walk_.Fail(msg);
+    return Fail(msg);
   }
 
   const SchemaSet& set_;
   Walk walk_;
   int depth_ = 0;
+  std::vector<SchemaIssue>* issues_ = nullptr;
+  const CheckOptions* options_ = nullptr;
+  int trial_ = 0;               ///< union members being tried
+  std::string loc_;             ///< schema location of the current spec
+  std::uint64_t at_ = 0;        ///< offset of the current value
 };
 
 // A parsed pulumi-schema type: the spec, copied into memory of its own
@@ -890,7 +1123,7 @@ Verdict SchemaSet::CheckResource(std::string_view token, ResourceSide side,
   constexpr std::string_view kProviders = "pulumi:providers:";
   if (token.starts_with(kProviders)) {
     package = FindPackage(token.substr(kProviders.size()));
-    def = package ? package->provider : nullptr;
+    def = package ? package->Provider() : nullptr;
   } else {
     std::size_t colon = token.find(':');
     package = colon == std::string_view::npos
@@ -913,6 +1146,30 @@ Verdict SchemaSet::CheckResource(std::string_view token, ResourceSide side,
     o = checker.CheckResourceObject(*def, package, side, node, &converted);
   }
   return checker.walk().Finish(o, converted);
+}
+
+std::vector<SchemaIssue> SchemaSet::CheckResourceAll(
+    const PackageSchema& package, const json::Value& def,
+    std::string_view token, ResourceSide side, const json::Value& value,
+    const CheckOptions& options) const {
+  std::vector<SchemaIssue> issues;
+  SchemaChecker checker(*this);
+  checker.Collect(&issues, &options);
+  std::string location =
+      token.starts_with("pulumi:providers:")
+          ? std::string("#/provider")
+          : "#/resources/" + std::string(token);
+  checker.SetLocation(std::move(location));
+  checker.SetOffset(value.offset);
+  Node node = Decode(value, checker.walk().arena());
+  json::Value converted;
+  if (node.kind == NodeKind::kMalformed) {
+    checker.Fail(node.reason);
+  } else {
+    (void)checker.CheckResourceObject(def, &package, side, node, &converted,
+                                      /*top_level=*/true);
+  }
+  return issues;
 }
 
 }  // namespace pstate::types
