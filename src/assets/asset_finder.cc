@@ -6,6 +6,7 @@
 #include <utility>
 
 #include "pstate/json/pointer.h"
+#include "pstate/state/property.h"
 #include "pstate/state/signature.h"
 
 namespace pstate::assets {
@@ -28,48 +29,30 @@ bool IsMemberItem(const json::Value& member) {
   return hash && hash->is_string() && hash->size > 0;
 }
 
+// A visitor of the property walker (state/property.h): plain objects and
+// arrays are descended into; an asset or archive is emitted with its
+// members (Decode reads the archive's map itself, twice: see Emit); other
+// signature objects hold no asset Pulumi would write.
 class Finder {
  public:
-  Finder(std::string_view base_pointer, std::string urn,
-         const asset_hash::Options& options, const ItemCallback& found)
-      : urn_(std::move(urn)),
-        options_(options),
-        found_(found),
-        pointer_(std::string(base_pointer)) {}
+  Finder(std::string urn, const asset_hash::Options& options,
+         const ItemCallback& found)
+      : urn_(std::move(urn)), options_(options), found_(found) {}
 
-  // Searches `v`, the value of member `key` of the base object.
-  void WalkMember(std::string_view key, const json::Value& v) {
-    std::size_t mark = pointer_.PushKey(key);
-    Walk(v);
-    pointer_.Pop(mark);
-  }
-
-  // Searches `v` (at pointer_) for asset and archive objects.
-  void Walk(const json::Value& v) {
-    if (v.is_array()) {
-      std::size_t i = 0;
-      for (const json::Value& e : v.array()) {
-        std::size_t mark = pointer_.PushIndex(i++);
-        Walk(e);
-        pointer_.Pop(mark);
-      }
-      return;
-    }
-    if (!v.is_object()) return;
-    switch (state::ClassifySignature(v)) {
-      case SigKind::kAsset:
-      case SigKind::kArchive:
-        Emit(v);
-        return;
-      case SigKind::kNone:
-        break;
+  state::Step Visit(const state::PropertyNode& node,
+                    state::PropertyCursor& at) {
+    switch (node.kind) {
+      case state::PropertyKind::kArray:
+      case state::PropertyKind::kObject:
+        return state::Step::kDescend;
+      case state::PropertyKind::kAsset:
+      case state::PropertyKind::kArchive:
+        // The pointer is spelled out only here, once per item.
+        pointer_ = json::PointerBuilder(at.Pointer());
+        Emit(*node.value);
+        return state::Step::kSkip;
       default:
-        return;  // secrets, references, ...: no asset is written inside
-    }
-    for (const json::Member& m : v.object()) {
-      std::size_t mark = pointer_.PushKey(m.key.Str());
-      Walk(m.value);
-      pointer_.Pop(mark);
+        return state::Step::kSkip;
     }
   }
 
@@ -204,10 +187,17 @@ void FindInResource(const json::Value& resource, std::string_view base_pointer,
   if (const json::Value* u = resource.Find("urn"); u && u->is_string()) {
     urn = u->Str();
   }
-  Finder finder(base_pointer, std::move(urn), options, found);
+  Finder finder(std::move(urn), options, found);
+  std::string base(base_pointer);
+  const std::size_t base_size = base.size();
   for (const json::Member& m : resource.object()) {
-    if (m.key.StrEquals("inputs")) finder.WalkMember("inputs", m.value);
-    if (m.key.StrEquals("outputs")) finder.WalkMember("outputs", m.value);
+    bool inputs = m.key.StrEquals("inputs");
+    if (!inputs && !m.key.StrEquals("outputs")) continue;
+    base.resize(base_size);
+    json::AppendPointerToken(&base, inputs ? "inputs" : "outputs");
+    state::WalkOptions walk;
+    walk.base_pointer = base;
+    state::WalkProperties(m.value, finder, walk);
   }
 }
 

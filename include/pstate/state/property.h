@@ -213,7 +213,7 @@ struct WalkOptions {
   /// Values nested deeper than this (payloads included) are visited but not
   /// descended into; PropertyCursor::truncated() then says so. Bounds the
   /// recursion whatever the input.
-  int max_depth = 2048;
+  int max_depth = 1024;
   /// Optional: decrypts depth-0 ciphertexts so the walk can descend into
   /// them. Without it, a ciphertext secret's payload is unavailable.
   const PayloadDecryptor* decrypt = nullptr;
