@@ -27,6 +27,7 @@ std::function<int()> SetupScan(CLI::App& app);
 std::function<int()> SetupDecrypt(CLI::App& app);
 std::function<int()> SetupEncrypt(CLI::App& app);
 std::function<int()> SetupTypecheck(CLI::App& app);
+std::function<int()> SetupEdit(CLI::App& app);
 
 }  // namespace pstate::cli
 

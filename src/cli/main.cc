@@ -40,6 +40,8 @@ const std::array kCommands = {
     Command{"encrypt", "Encrypt every plaintext secret with the state's passphrase or b64 provider",
             pstate::cli::SetupEncrypt},
     Command{"typecheck", "Check a value against a type in one of six type languages", pstate::cli::SetupTypecheck},
+    Command{"edit", "Offline state surgery: delete, rename, reparent, protect, taint, pending operations, repair",
+            pstate::cli::SetupEdit},
 };
 
 /// True when standard output is a pipe or socket whose reader went away

@@ -1,0 +1,56 @@
+// `pstate edit`: offline state surgery (issue 14). The command's core:
+//   pass 1  the state reader feeds the verifier and the Indexer at once;
+//   plan    the edit is planned on the index (plan.h), or refused;
+//   splice  the output is the input's bytes with only the changed
+//           resources re-serialized (splice.h);
+//   verify  the output is streamed through the verifier; an edit that adds
+//           an error-severity finding the input did not have is refused
+//           unless forced;
+//   write   to the output (atomic; --in-place keeps a .bak), compressed
+//           like the input.
+// No secret is decrypted: secrets are opaque bytes to every step.
+#ifndef PSTATE_EDIT_EDIT_H_
+#define PSTATE_EDIT_EDIT_H_
+
+#include <string>
+#include <vector>
+
+#include "pstate/base/result.h"
+#include "pstate/diag/finding.h"
+#include "pstate/edit/plan.h"
+#include "pstate/edit/splice.h"
+
+namespace pstate::edit {
+
+struct Config {
+  Request request;
+  std::string input = "-";   ///< path, or "-" for standard input
+  std::string output = "-";  ///< path, or "-" for standard output
+  bool in_place = false;     ///< write back into `input`, keeping `.bak`
+  bool dry_run = false;      ///< plan, splice and verify; write nothing
+};
+
+struct Outcome {
+  /// Refused (exit 1): nothing was written.
+  bool refused = false;
+  std::string refusal;
+  ChangeList changes;
+  /// Plan notes (repair's list, --force warnings).
+  std::vector<std::string> notes;
+  /// Error findings the edit adds (the reason for a refusal, or written
+  /// anyway with --force).
+  std::vector<diag::Finding> new_findings;
+  bool written = false;
+  /// The output equals the input (nothing to do).
+  bool unchanged = false;
+  std::string backup;  ///< the .bak written by --in-place
+};
+
+/// Runs the edit. A Status failure is exit 2: unreadable input (its
+/// message located as "file:line:column: ..."), bad usage, or an output
+/// that cannot be written.
+Result<Outcome> Run(const Config& config);
+
+}  // namespace pstate::edit
+
+#endif  // PSTATE_EDIT_EDIT_H_

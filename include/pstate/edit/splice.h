@@ -1,0 +1,106 @@
+// Producing an edited state from the input's bytes: every byte the plan
+// does not touch is copied; a resource or pending operation that changes
+// is parsed again from its byte range, rewritten, and written in the
+// input's own layout (indentation, compactness, HTML escaping) in place of
+// its old bytes; dropped elements go with their separators; a new order
+// is a new sequence of the same byte ranges. The result is a list of
+// segments (input ranges and new text) that can be streamed any number
+// of times: once through the verifier, once to the output.
+#ifndef PSTATE_EDIT_SPLICE_H_
+#define PSTATE_EDIT_SPLICE_H_
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "pstate/base/result.h"
+#include "pstate/edit/index.h"
+#include "pstate/edit/plan.h"
+#include "pstate/io/input.h"
+#include "pstate/io/output.h"
+#include "pstate/json/string_codec.h"
+#include "pstate/json/value.h"
+
+namespace pstate::edit {
+
+/// One changed field. `before`/`after` are compact JSON ("" when absent);
+/// property maps (inputs, outputs, ...) are never printed, only said to
+/// have changed, since they may hold secrets.
+struct FieldChange {
+  char op = '~';  ///< '+' added, '-' removed, '~' changed
+  std::string field;
+  std::string before, after;
+};
+
+struct ElementChange {
+  char op = '~';     ///< '-' removed, '~' changed
+  std::string what;  ///< the URN, or "pending_operations[i] (<urn>)"
+  std::vector<FieldChange> fields;
+};
+
+struct ChangeList {
+  std::vector<FieldChange> envelope;
+  std::vector<ElementChange> resources;
+  std::vector<ElementChange> pending;
+  bool empty() const {
+    return envelope.empty() && resources.empty() && pending.empty();
+  }
+};
+
+/// How elements are laid out where they sit.
+struct Layout {
+  bool indented = true;
+  std::string prefix;        ///< whitespace starting the element's line
+  std::string unit = "    "; ///< one level of indentation
+  json::EscapeStyle style = json::EscapeStyle::kExport;
+};
+
+/// The layout of the element at `range` of `bytes`.
+Layout DetectLayout(std::string_view bytes, ByteRange range,
+                    json::EscapeStyle style);
+
+/// `value` as JSON text in `layout`, to stand where an element of that
+/// layout stood (no leading prefix, no trailing newline).
+std::string Serialize(const json::Value& value, const Layout& layout);
+
+/// A resource object after `edit` (may be null) and the plan's URN map
+/// and pruning. `*changed` tells whether anything differs.
+json::Value RewriteResource(const json::Value& resource,
+                            const ResourceEdit* edit, const Plan& plan,
+                            json::Arena& arena, bool* changed);
+
+/// The field-level differences of two resource objects.
+std::vector<FieldChange> DiffResource(const json::Value& before,
+                                      const json::Value& after);
+
+struct Segment {
+  std::uint64_t begin = 0, end = 0;  ///< input range, when text is empty
+  std::string text;
+  bool is_text = false;
+};
+
+struct Assembly {
+  std::vector<Segment> segments;
+  ChangeList changes;
+  /// True when the output equals the input byte for byte.
+  bool unchanged = true;
+};
+
+/// Builds the edited state of `bytes` (indexed as `index`) under `plan`.
+Result<Assembly> Assemble(std::string_view bytes, const Index& index,
+                          const Plan& plan);
+
+/// The segments as a stream (for the verifier's pass).
+std::unique_ptr<io::InputStream> SegmentStream(
+    std::string_view bytes, const std::vector<Segment>& segments,
+    std::string name);
+
+/// Writes the segments to `out`.
+void WriteSegments(std::string_view bytes,
+                   const std::vector<Segment>& segments, io::Output& out);
+
+}  // namespace pstate::edit
+
+#endif  // PSTATE_EDIT_SPLICE_H_

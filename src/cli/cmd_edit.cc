@@ -1,0 +1,292 @@
+// pstate edit OPERATION STATE [ARGS...]: offline state surgery (docs/edit.md).
+// Maps flags to edit::Config and the outcome to output and an exit code.
+#include <iostream>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "cli/command.h"
+#include "cli/exit_code.h"
+
+#include "pstate/diag/codes.h"
+#include "pstate/edit/edit.h"
+#include "pstate/json/string_codec.h"
+
+namespace pstate::cli {
+namespace {
+
+struct EditFlags {
+  std::string operation;
+  std::string input;
+  std::vector<std::string> args;
+  std::string output = "-";
+  bool in_place = false;
+  bool dry_run = false;
+  bool target_dependents = false;
+  bool force = false;
+  bool all = false;
+  std::string id;
+  std::string type;
+  std::string urn;
+  std::string format = "text";
+  bool quiet = false;
+};
+
+int Usage(const std::string& message) {
+  std::cerr << "pstate: error: " << message << "\n";
+  return kExitUnreadable;
+}
+
+std::string Quote(const std::string& s) {
+  std::string out = "\"";
+  json::AppendEscaped(s, &out);
+  return out + "\"";
+}
+
+void PrintText(std::ostream& os, const edit::Outcome& o) {
+  auto fields = [&](const std::vector<edit::FieldChange>& list) {
+    for (const edit::FieldChange& f : list) {
+      os << "    " << f.op << " " << f.field << ": ";
+      if (f.op == '+') {
+        os << f.after;
+      } else if (f.op == '-') {
+        os << f.before;
+      } else if (f.after.empty()) {
+        os << f.before;
+      } else {
+        os << f.before << " -> " << f.after;
+      }
+      os << "\n";
+    }
+  };
+  if (!o.changes.envelope.empty()) {
+    os << "~ (envelope)\n";
+    fields(o.changes.envelope);
+  }
+  for (const auto* list : {&o.changes.resources, &o.changes.pending}) {
+    for (const edit::ElementChange& c : *list) {
+      os << c.op << " " << c.what << "\n";
+      fields(c.fields);
+    }
+  }
+  for (const std::string& n : o.notes) os << "note: " << n << "\n";
+}
+
+void PrintJson(std::ostream& os, const edit::Config& config,
+               const edit::Outcome& o) {
+  auto fields = [&](const std::vector<edit::FieldChange>& list) {
+    os << "[";
+    for (std::size_t i = 0; i < list.size(); ++i) {
+      const edit::FieldChange& f = list[i];
+      os << (i ? "," : "") << "{\"op\":\"" << f.op
+         << "\",\"field\":" << Quote(f.field)
+         << ",\"before\":" << Quote(f.before)
+         << ",\"after\":" << Quote(f.after) << "}";
+    }
+    os << "]";
+  };
+  auto elements = [&](const std::vector<edit::ElementChange>& list) {
+    os << "[";
+    for (std::size_t i = 0; i < list.size(); ++i) {
+      os << (i ? "," : "") << "{\"op\":\"" << list[i].op
+         << "\",\"what\":" << Quote(list[i].what) << ",\"fields\":";
+      fields(list[i].fields);
+      os << "}";
+    }
+    os << "]";
+  };
+  os << "{\"file\":" << Quote(config.input) << ",\"operation\":"
+     << Quote(std::string(edit::OperationName(config.request.op)))
+     << ",\"refused\":" << (o.refused ? "true" : "false");
+  if (o.refused) os << ",\"reason\":" << Quote(o.refusal);
+  os << ",\"envelope\":";
+  fields(o.changes.envelope);
+  os << ",\"resources\":";
+  elements(o.changes.resources);
+  os << ",\"pending_operations\":";
+  elements(o.changes.pending);
+  os << ",\"notes\":[";
+  for (std::size_t i = 0; i < o.notes.size(); ++i) {
+    os << (i ? "," : "") << Quote(o.notes[i]);
+  }
+  os << "],\"new_findings\":[";
+  for (std::size_t i = 0; i < o.new_findings.size(); ++i) {
+    const diag::Finding& f = o.new_findings[i];
+    os << (i ? "," : "") << "{\"code\":"
+       << Quote(std::string(diag::Info(f.code).name))
+       << ",\"message\":" << Quote(f.message) << ",\"urn\":" << Quote(f.urn)
+       << "}";
+  }
+  os << "]}\n";
+}
+
+void PrintFindings(const edit::Outcome& o) {
+  for (const diag::Finding& f : o.new_findings) {
+    std::cerr << "  error[" << diag::Info(f.code).name << "] " << f.message;
+    if (!f.urn.empty()) std::cerr << " (" << f.urn << ")";
+    std::cerr << "\n";
+  }
+}
+
+int RunEdit(const EditFlags& flags) {
+  edit::Config config;
+  edit::Request& req = config.request;
+  const std::string& op = flags.operation;
+  const std::vector<std::string>& args = flags.args;
+  auto want_args = [&](std::size_t n, const char* what) -> bool {
+    if (args.size() == n) return true;
+    Usage("edit " + op + " takes " + what);
+    return false;
+  };
+  if (op == "delete") {
+    req.op = edit::Operation::kDelete;
+    if (args.empty()) return Usage("edit delete needs at least one URN");
+    req.urns = args;
+  } else if (op == "rename") {
+    req.op = edit::Operation::kRename;
+    if (!want_args(2, "URN NEW_NAME")) return kExitUnreadable;
+    req.urns = {args[0]};
+    req.new_name = args[1];
+  } else if (op == "reparent") {
+    req.op = edit::Operation::kReparent;
+    if (!want_args(2, "URN NEW_PARENT_URN")) return kExitUnreadable;
+    req.urns = {args[0]};
+    req.new_parent = args[1];
+  } else if (op == "protect" || op == "unprotect" || op == "taint" ||
+             op == "untaint") {
+    req.op = op == "protect"     ? edit::Operation::kProtect
+             : op == "unprotect" ? edit::Operation::kUnprotect
+             : op == "taint"     ? edit::Operation::kTaint
+                                 : edit::Operation::kUntaint;
+    if (flags.all && !args.empty()) {
+      return Usage("edit " + op + ": give URNs or --all, not both");
+    }
+    if (!flags.all && args.empty()) {
+      return Usage("edit " + op + " needs URNs or --all");
+    }
+    req.urns = args;
+    req.all = flags.all;
+  } else if (op == "clear-pending") {
+    req.op = edit::Operation::kClearPending;
+    if (!want_args(0, "no arguments (use --type and --urn)")) {
+      return kExitUnreadable;
+    }
+    req.pending_type = flags.type;
+    req.pending_urn = flags.urn;
+  } else if (op == "import-pending") {
+    req.op = edit::Operation::kImportPending;
+    if (!want_args(2, "URN ID")) return kExitUnreadable;
+    req.urns = {args[0]};
+    req.id = args[1];
+  } else if (op == "repair") {
+    req.op = edit::Operation::kRepair;
+    if (!want_args(0, "no arguments")) return kExitUnreadable;
+  } else {
+    return Usage("unknown edit operation \"" + op +
+                 "\" (delete, rename, reparent, protect, unprotect, taint, "
+                 "untaint, clear-pending, import-pending, repair)");
+  }
+  if (req.op != edit::Operation::kImportPending) req.id = flags.id;
+  if (!flags.id.empty() && req.op != edit::Operation::kDelete) {
+    return Usage("--id applies to edit delete only");
+  }
+  if ((!flags.type.empty() || !flags.urn.empty()) &&
+      req.op != edit::Operation::kClearPending) {
+    return Usage("--type and --urn apply to edit clear-pending only");
+  }
+  if (flags.all && req.op != edit::Operation::kProtect &&
+      req.op != edit::Operation::kUnprotect &&
+      req.op != edit::Operation::kTaint &&
+      req.op != edit::Operation::kUntaint) {
+    return Usage("--all applies to protect, unprotect, taint and untaint");
+  }
+  if (flags.target_dependents && req.op != edit::Operation::kDelete) {
+    return Usage("--target-dependents applies to edit delete only");
+  }
+  if (flags.format != "text" && flags.format != "json") {
+    return Usage("--format must be text or json");
+  }
+  if (flags.in_place && flags.output != "-") {
+    return Usage("--in-place and -o are exclusive");
+  }
+  req.target_dependents = flags.target_dependents;
+  req.force = flags.force;
+  config.input = flags.input;
+  config.output = flags.output;
+  config.in_place = flags.in_place;
+  config.dry_run = flags.dry_run;
+
+  auto outcome = edit::Run(config);
+  if (!outcome.ok()) return Usage(outcome.status().message());
+  const edit::Outcome& o = *outcome;
+  bool json = flags.format == "json";
+  if (o.refused) {
+    if (json) PrintJson(std::cout, config, o);
+    std::cerr << "pstate: error: " << o.refusal << "\n";
+    PrintFindings(o);
+    return kExitFindings;
+  }
+  if (flags.dry_run) {
+    if (json) {
+      PrintJson(std::cout, config, o);
+    } else {
+      PrintText(std::cout, o);
+      if (o.unchanged) std::cout << "no change\n";
+    }
+  } else if (json) {
+    PrintJson(std::cerr, config, o);
+  } else if (!flags.quiet) {
+    PrintText(std::cerr, o);
+    if (o.unchanged) std::cerr << "pstate: edit: no change\n";
+  }
+  if (!o.new_findings.empty()) {
+    std::cerr << "pstate: warning: written with --force despite new "
+                 "integrity errors:\n";
+    PrintFindings(o);
+  }
+  return kExitOk;
+}
+
+}  // namespace
+
+std::function<int()> SetupEdit(CLI::App& app) {
+  auto flags = std::make_shared<EditFlags>();
+  app.add_option("operation", flags->operation,
+                 "delete, rename, reparent, protect, unprotect, taint, "
+                 "untaint, clear-pending, import-pending or repair")
+      ->required();
+  app.add_option("state", flags->input,
+                 "State to edit (export or checkpoint; plain, gzip or zstd); "
+                 "- reads standard input")
+      ->required();
+  app.add_option("args", flags->args,
+                 "URNs and other arguments of the operation (docs/edit.md)");
+  app.add_option("-o,--output", flags->output,
+                 "Where to write the edited state (default: standard "
+                 "output); written atomically, compressed like the input");
+  app.add_flag("--in-place", flags->in_place,
+               "Write back into STATE, keeping the old file as STATE.bak");
+  app.add_flag("--dry-run", flags->dry_run,
+               "Write nothing; print what would change");
+  app.add_flag("--target-dependents", flags->target_dependents,
+               "delete: also delete every resource that depends on the "
+               "targets");
+  app.add_flag("--force", flags->force,
+               "Delete protected resources; write a result that adds "
+               "integrity errors (they are printed)");
+  app.add_flag("--all", flags->all,
+               "protect, unprotect, taint, untaint: every live resource");
+  app.add_option("--id", flags->id,
+                 "delete: which copy of a duplicated URN (by its ID)");
+  app.add_option("--type", flags->type,
+                 "clear-pending: only operations of this type (creating, "
+                 "updating, deleting, reading, importing)");
+  app.add_option("--urn", flags->urn,
+                 "clear-pending: only operations on this resource");
+  app.add_option("--format", flags->format,
+                 "text or json: how changes are printed");
+  app.add_flag("-q,--quiet", flags->quiet, "Do not list the changes on stderr");
+  return [flags] { return RunEdit(*flags); };
+}
+
+}  // namespace pstate::cli

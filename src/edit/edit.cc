@@ -1,0 +1,155 @@
+#include "pstate/edit/edit.h"
+
+#include <filesystem>
+#include <map>
+#include <tuple>
+
+#include "pstate/diag/codes.h"
+#include "pstate/diag/report.h"
+#include "pstate/edit/index.h"
+#include "pstate/edit/source.h"
+#include "pstate/io/output.h"
+#include "pstate/state/reader.h"
+#include "pstate/verify/verifier.h"
+
+namespace pstate::edit {
+namespace {
+
+/// The reader's one fatal finding as "file:line:column: message".
+Status Unreadable(const diag::Report& report, Errc code) {
+  for (const diag::Finding& f : report.findings()) {
+    if (!diag::IsFatal(f.code)) continue;
+    std::string m = report.file();
+    if (f.line > 0) {
+      m += ":" + std::to_string(f.line) + ":" + std::to_string(f.column);
+    }
+    m += ": " + f.message;
+    if (!f.pointer.empty()) m += " (at " + f.pointer + ")";
+    return Status(code, m);
+  }
+  return Status(code, report.file() + ": cannot be read as a state");
+}
+
+using FindingKey = std::tuple<diag::Code, std::string, std::string>;
+
+FindingKey KeyOf(const diag::Finding& f,
+                 const std::unordered_map<std::string, std::string>* map) {
+  std::string urn = f.urn;
+  if (map != nullptr) {
+    auto it = map->find(urn);
+    if (it != map->end()) urn = it->second;
+  }
+  // Findings about a resource are told apart by code and resource; the
+  // others by code and message (their places shift with any edit).
+  return {f.code, urn, urn.empty() ? f.message : std::string()};
+}
+
+}  // namespace
+
+Result<Outcome> Run(const Config& config) {
+  if (config.in_place && config.input == "-") {
+    return Status(Errc::kInvalidArgument,
+                  "--in-place needs a file, not standard input");
+  }
+  auto source = Source::Open(config.input);
+  if (!source.ok()) return source.status();
+  std::string_view bytes = (*source)->bytes();
+
+  // Pass 1: the index and the input's own findings.
+  Index index;
+  diag::Report before((*source)->name());
+  {
+    auto stream = (*source)->Reopen();
+    if (!stream.ok()) return stream.status();
+    verify::Verifier verifier;
+    Indexer indexer(index, bytes);
+    state::Tee tee(verifier, indexer);
+    Status status = state::Read(**stream, tee, before);
+    if (before.fatal()) return Unreadable(before, status.code());
+    if (!status.ok()) return status;
+  }
+  if (!index.envelope.has_deployment) {
+    return Status(Errc::kFormat, (*source)->name() +
+                                     ": the state has no deployment: "
+                                     "there is nothing to edit");
+  }
+
+  auto planned = MakePlan(index, config.request);
+  if (!planned.ok()) return planned.status();
+  Outcome outcome;
+  if (planned->refused) {
+    outcome.refused = true;
+    outcome.refusal = planned->refusal;
+    return outcome;
+  }
+  const Plan& plan = planned->plan;
+  outcome.notes = plan.notes;
+
+  auto assembly = Assemble(bytes, index, plan);
+  if (!assembly.ok()) return assembly.status();
+  outcome.changes = assembly->changes;
+  outcome.unchanged = assembly->unchanged;
+
+  // Pass 2: the result must not be worse than the input.
+  {
+    diag::Report after((*source)->name() + " (edited)");
+    auto stream = SegmentStream(bytes, assembly->segments, after.file());
+    verify::Verifier verifier;
+    Status status = state::Read(*stream, verifier, after);
+    if (after.fatal()) {
+      Status why = Unreadable(after, Errc::kFormat);
+      return Status(Errc::kFormat,
+                    "internal error: the edited state does not read back: " +
+                        why.message());
+    }
+    if (!status.ok()) return status;
+    std::map<FindingKey, std::size_t> had;
+    for (const diag::Finding& f : before.findings()) {
+      if (f.severity == diag::Severity::kError) {
+        ++had[KeyOf(f, &plan.urn_map)];
+      }
+    }
+    for (const diag::Finding& f : after.findings()) {
+      if (f.severity != diag::Severity::kError) continue;
+      auto it = had.find(KeyOf(f, nullptr));
+      if (it != had.end() && it->second > 0) {
+        --it->second;
+        continue;
+      }
+      outcome.new_findings.push_back(f);
+    }
+  }
+  if (!outcome.new_findings.empty() && !config.request.force) {
+    outcome.refused = true;
+    outcome.refusal =
+        "the edit would add integrity errors the input does not have "
+        "(nothing written; --force writes it anyway)";
+    return outcome;
+  }
+  if (config.dry_run) return outcome;
+  if (config.in_place && assembly->unchanged) return outcome;
+
+  std::string target = config.in_place ? config.input : config.output;
+  auto opened = io::OpenOutput(target);
+  if (!opened.ok()) return opened.status();
+  auto out = CompressingOutput(std::move(*opened), (*source)->compression());
+  if (!out.ok()) return out.status();
+  WriteSegments(bytes, assembly->segments, **out);
+  if (config.in_place) {
+    outcome.backup = config.input + ".bak";
+    std::error_code ec;
+    std::filesystem::copy_file(
+        config.input, outcome.backup,
+        std::filesystem::copy_options::overwrite_existing, ec);
+    if (ec) {
+      (*out)->Abandon();
+      return Status(Errc::kIo, outcome.backup + ": " + ec.message());
+    }
+  }
+  Status committed = (*out)->Commit();
+  if (!committed.ok()) return committed;
+  outcome.written = true;
+  return outcome;
+}
+
+}  // namespace pstate::edit

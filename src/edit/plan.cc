@@ -1,0 +1,627 @@
+#include "pstate/edit/plan.h"
+
+#include <algorithm>
+#include <deque>
+#include <functional>
+#include <queue>
+#include <set>
+#include <sstream>
+
+#include "pstate/state/urn.h"
+
+namespace pstate::edit {
+namespace {
+
+bool ValidUrn(const std::string& urn) {
+  return state::ParseUrn(urn).has_value();
+}
+
+Status BadUrn(const std::string& what, const std::string& urn) {
+  return Status(Errc::kInvalidArgument,
+                what + " \"" + urn + "\" is not a URN (urn:pulumi:STACK::"
+                                     "PROJECT::TYPE::NAME)");
+}
+
+Planned Refuse(std::string message) {
+  Planned p;
+  p.refused = true;
+  p.refusal = std::move(message);
+  return p;
+}
+
+std::string NotFound(const Index& index, const std::string& urn) {
+  std::string m = "No such resource \"" + urn + "\" exists in the state";
+  std::vector<std::string> near = Suggest(index, urn);
+  if (!near.empty()) {
+    m += "\nDid you mean:";
+    for (const std::string& s : near) m += "\n  " + s;
+  }
+  return m;
+}
+
+/// The name part of a URN, for Pulumi's dependents listing.
+std::string NameOf(const std::string& urn) {
+  auto u = state::ParseUrn(urn);
+  return u ? std::string(u->name) : urn;
+}
+
+std::string Ambiguous(const Index& index, const std::string& urn,
+                      const std::vector<std::size_t>& at) {
+  std::string m =
+      "Resource URN ambiguously referred to multiple resources; choose one "
+      "with --id. Did you mean:";
+  for (std::size_t i : at) {
+    const ResourceEntry& r = index.resources_list[i];
+    m += "\n  " + (r.id.empty() ? std::string("(no id)") : r.id);
+    if (r.del) m += " (delete: true)";
+  }
+  (void)urn;
+  return m;
+}
+
+/// The final URN of resource `i` under `plan`.
+std::string NewUrn(const Index& index, const Plan& plan, std::size_t i) {
+  auto e = plan.edits.find(i);
+  if (e != plan.edits.end() && e->second.urn) return *e->second.urn;
+  const std::string& urn = index.resources_list[i].urn;
+  auto m = plan.urn_map.find(urn);
+  return m == plan.urn_map.end() ? urn : m->second;
+}
+
+std::string Mapped(const Plan* plan, const std::string& urn) {
+  if (plan == nullptr) return urn;
+  auto m = plan->urn_map.find(urn);
+  return m == plan->urn_map.end() ? urn : m->second;
+}
+
+/// Children of each URN (positions), by their parent field.
+std::unordered_map<std::string, std::vector<std::size_t>> ChildrenByParent(
+    const Index& index) {
+  std::unordered_map<std::string, std::vector<std::size_t>> out;
+  for (std::size_t i = 0; i < index.resources_list.size(); ++i) {
+    const std::string& p = index.resources_list[i].parent;
+    if (!p.empty()) out[p].push_back(i);
+  }
+  return out;
+}
+
+/// Gives `root` the URN `new_urn` and every descendant the URN its new
+/// parent chain implies, recording each change in `plan`.
+void Recompute(const Index& index,
+               const std::unordered_map<std::string,
+                                        std::vector<std::size_t>>& children,
+               std::size_t root, const std::string& new_urn, Plan& plan) {
+  std::deque<std::pair<std::size_t, std::string>> work{{root, new_urn}};
+  std::set<std::size_t> seen;
+  while (!work.empty()) {
+    auto [i, urn] = work.front();
+    work.pop_front();
+    if (!seen.insert(i).second) continue;
+    const std::string& old = index.resources_list[i].urn;
+    if (urn != old) {
+      plan.edits[i].urn = urn;
+      plan.urn_map[old] = urn;
+    }
+    auto c = children.find(old);
+    if (c == children.end()) continue;
+    for (std::size_t child : c->second) {
+      if (child == i) continue;
+      work.emplace_back(child, UrnUnderParent(
+                                   index.resources_list[child].urn, urn));
+    }
+  }
+}
+
+Result<Planned> PlanDelete(const Index& index, const Request& req) {
+  Planned out;
+  Plan& plan = out.plan;
+  std::vector<std::size_t> targets;
+  for (const std::string& urn : req.urns) {
+    std::vector<std::size_t> at = index.Find(urn);
+    if (at.empty()) return Refuse(NotFound(index, urn));
+    if (at.size() > 1 && !req.id.empty()) {
+      std::vector<std::size_t> chosen;
+      for (std::size_t i : at) {
+        if (index.resources_list[i].id == req.id) chosen.push_back(i);
+      }
+      if (chosen.empty()) {
+        return Refuse("No copy of \"" + urn + "\" has the ID \"" + req.id +
+                      "\"\n" + Ambiguous(index, urn, at));
+      }
+      at = chosen;
+    }
+    if (at.size() > 1) return Refuse(Ambiguous(index, urn, at));
+    targets.push_back(at[0]);
+  }
+  for (std::size_t t : targets) {
+    const ResourceEntry& r = index.resources_list[t];
+    if (r.protect && !req.force) {
+      return Refuse(r.urn +
+                    " can't be safely deleted because it is protected. "
+                    "Re-run this command with --force to force deletion");
+    }
+    if (r.protect) {
+      plan.notes.push_back("deleting protected resource " + r.urn +
+                           " due to presence of --force");
+    }
+  }
+  std::vector<std::size_t> dependents = Dependents(index, targets);
+  if (!dependents.empty() && !req.target_dependents) {
+    std::string m = index.resources_list[targets[0]].urn +
+                    " can't be safely deleted because the following "
+                    "resources depend on it:";
+    for (std::size_t d : dependents) {
+      const std::string& urn = index.resources_list[d].urn;
+      std::string name = "\"" + NameOf(urn) + "\"";
+      if (name.size() < 15) name.resize(15, ' ');
+      m += "\n * " + name + " (" + urn + ")";
+    }
+    m += "\nDelete those resources first or pass --target-dependents.";
+    return Refuse(m);
+  }
+  for (std::size_t d : dependents) {
+    const ResourceEntry& r = index.resources_list[d];
+    if (r.protect && !req.force) {
+      return Refuse(r.urn +
+                    " can't be safely deleted because it is protected. "
+                    "Re-run this command with --force to force deletion");
+    }
+    if (r.protect) {
+      plan.notes.push_back("deleting protected resource " + r.urn +
+                           " due to presence of --force");
+    }
+  }
+  plan.drop.assign(index.resources_list.size(), false);
+  for (std::size_t t : targets) plan.drop[t] = true;
+  for (std::size_t d : dependents) plan.drop[d] = true;
+  return out;
+}
+
+Result<Planned> PlanRename(const Index& index, const Request& req) {
+  Planned out;
+  const std::string& urn = req.urns[0];
+  if (req.new_name.empty()) {
+    return Status(Errc::kInvalidArgument, "the new name is empty");
+  }
+  if (req.new_name.rfind("urn:pulumi:", 0) == 0) {
+    return Status(Errc::kInvalidArgument,
+                  "the new name \"" + req.new_name +
+                      "\" is a URN; give only the name part (the type, "
+                      "stack and project stay; pulumi/pulumi#11746)");
+  }
+  std::vector<std::size_t> at = index.Find(urn);
+  if (at.empty()) return Refuse(NotFound(index, urn));
+  if (at.size() > 1) {
+    return Refuse("The input URN ambiguously refers to multiple resources");
+  }
+  auto u = state::ParseUrn(urn);
+  std::string renamed = "urn:pulumi:" + std::string(u->stack) +
+                        "::" + std::string(u->project) +
+                        "::" + std::string(u->qualified_type) +
+                        "::" + req.new_name;
+  if (renamed == urn) return out;
+  if (!index.Find(renamed).empty()) {
+    return Refuse("The chosen new urn for the state corresponds to an "
+                  "already existing resource: " + renamed);
+  }
+  out.plan.edits[at[0]].urn = renamed;
+  out.plan.urn_map[urn] = renamed;
+  return out;
+}
+
+Result<Planned> PlanReparent(const Index& index, const Request& req) {
+  Planned out;
+  Plan& plan = out.plan;
+  const std::string& urn = req.urns[0];
+  std::vector<std::size_t> at = index.Find(urn);
+  if (at.empty()) return Refuse(NotFound(index, urn));
+  if (at.size() > 1) {
+    return Refuse("The input URN ambiguously refers to multiple resources");
+  }
+  std::vector<std::size_t> parent_at = index.Live(req.new_parent);
+  if (parent_at.empty()) parent_at = index.Find(req.new_parent);
+  if (parent_at.empty()) return Refuse(NotFound(index, req.new_parent));
+  if (parent_at.size() > 1) {
+    return Refuse("The new parent URN ambiguously refers to multiple "
+                  "resources");
+  }
+  if (req.new_parent == urn) {
+    return Refuse("A resource cannot be its own parent");
+  }
+  auto children = ChildrenByParent(index);
+  // The new parent must not sit below the resource.
+  {
+    std::deque<std::string> work{urn};
+    std::set<std::string> seen;
+    while (!work.empty()) {
+      std::string u = work.front();
+      work.pop_front();
+      if (!seen.insert(u).second) continue;
+      if (u == req.new_parent) {
+        return Refuse(req.new_parent + " is a descendant of " + urn +
+                      ": reparenting would make a cycle");
+      }
+      auto c = children.find(u);
+      if (c == children.end()) continue;
+      for (std::size_t i : c->second) {
+        work.push_back(index.resources_list[i].urn);
+      }
+    }
+  }
+  std::size_t target = at[0];
+  if (index.resources_list[target].parent != req.new_parent) {
+    plan.edits[target].parent = req.new_parent;
+  }
+  Recompute(index, children, target,
+            UrnUnderParent(urn, req.new_parent), plan);
+  for (const auto& [old, renamed] : plan.urn_map) {
+    if (!index.Find(renamed).empty() && !plan.urn_map.count(renamed)) {
+      return Refuse("Moving " + old + " would give it the URN " + renamed +
+                    ", which another resource already has");
+    }
+  }
+  plan.drop.assign(index.resources_list.size(), false);
+  auto order = TopologicalOrder(index, plan.drop, &plan);
+  if (!order.ok()) return Refuse(order.status().message());
+  bool identity = true;
+  for (std::size_t i = 0; i < order->size(); ++i) {
+    if ((*order)[i] != i) identity = false;
+  }
+  if (!identity) {
+    plan.order = std::move(*order);
+    std::size_t np = parent_at[0];
+    plan.notes.push_back("moved " + urn + " and its descendants after " +
+                         index.resources_list[np].urn);
+  }
+  return out;
+}
+
+Result<Planned> PlanFlag(const Index& index, const Request& req) {
+  Planned out;
+  Plan& plan = out.plan;
+  bool value = req.op == Operation::kProtect || req.op == Operation::kTaint;
+  bool is_protect =
+      req.op == Operation::kProtect || req.op == Operation::kUnprotect;
+  std::vector<std::size_t> targets;
+  if (req.all) {
+    for (std::size_t i = 0; i < index.resources_list.size(); ++i) {
+      if (!index.resources_list[i].del) targets.push_back(i);
+    }
+  } else {
+    std::string missing;
+    for (const std::string& urn : req.urns) {
+      std::vector<std::size_t> live = index.Live(urn);
+      if (live.empty()) {
+        if (!missing.empty()) missing += "\n";
+        missing += NotFound(index, urn);
+        if (!index.Find(urn).empty()) {
+          missing += " (only copies pending deletion, which are skipped)";
+        }
+        continue;
+      }
+      targets.insert(targets.end(), live.begin(), live.end());
+    }
+    if (!missing.empty()) return Refuse(missing);
+  }
+  for (std::size_t t : targets) {
+    const ResourceEntry& r = index.resources_list[t];
+    bool current = is_protect ? r.protect : r.taint;
+    if (current == value) continue;
+    if (is_protect) {
+      plan.edits[t].protect = value;
+    } else {
+      plan.edits[t].taint = value;
+    }
+  }
+  return out;
+}
+
+bool KnownOperationType(const std::string& type) {
+  return type == "creating" || type == "updating" || type == "deleting" ||
+         type == "reading" || type == "importing";
+}
+
+Result<Planned> PlanClearPending(const Index& index, const Request& req) {
+  Planned out;
+  Plan& plan = out.plan;
+  if (!req.pending_type.empty() && !KnownOperationType(req.pending_type)) {
+    return Status(Errc::kInvalidArgument,
+                  "--type \"" + req.pending_type +
+                      "\" is not one of creating, updating, deleting, "
+                      "reading, importing");
+  }
+  plan.pending.resize(index.pending.size());
+  std::size_t cleared = 0;
+  for (std::size_t i = 0; i < index.pending.size(); ++i) {
+    const PendingEntry& p = index.pending[i];
+    if (!req.pending_type.empty() && p.type != req.pending_type) continue;
+    if (!req.pending_urn.empty() && p.urn != req.pending_urn) continue;
+    plan.pending[i].drop = true;
+    ++cleared;
+  }
+  if (cleared == 0) plan.notes.push_back("no pending operation matched");
+  return out;
+}
+
+Result<Planned> PlanImportPending(const Index& index, const Request& req) {
+  Planned out;
+  Plan& plan = out.plan;
+  if (req.id.empty()) {
+    return Status(Errc::kInvalidArgument, "the ID to import is empty");
+  }
+  plan.pending.resize(index.pending.size());
+  std::size_t found = 0;
+  for (std::size_t i = 0; i < index.pending.size(); ++i) {
+    const PendingEntry& p = index.pending[i];
+    if (p.urn != req.urns[0] || p.type != "creating") continue;
+    plan.pending[i].id = req.id;
+    plan.pending[i].type = "importing";
+    ++found;
+  }
+  if (found == 0) {
+    std::string m = "No pending \"creating\" operation for \"" +
+                    req.urns[0] + "\"";
+    std::string listed;
+    for (const PendingEntry& p : index.pending) {
+      if (p.type == "creating") listed += "\n  " + p.urn;
+    }
+    if (!listed.empty()) m += "; pending creates:" + listed;
+    return Refuse(m);
+  }
+  return out;
+}
+
+Result<Planned> PlanRepair(const Index& index, const Request& req) {
+  (void)req;
+  Planned out;
+  Plan& plan = out.plan;
+  const auto& list = index.resources_list;
+  auto children = ChildrenByParent(index);
+  // Dangling parents: cleared, the URN loses the parent's type prefix, and
+  // the change cascades to the children (pkg/resource/deploy/snapshot.go,
+  // Prune).
+  for (std::size_t i = 0; i < list.size(); ++i) {
+    const ResourceEntry& r = list[i];
+    if (r.parent.empty() || !index.Find(r.parent).empty()) continue;
+    plan.edits[i].parent = "";
+    plan.notes.push_back("cleared the dangling parent " + r.parent + " of " +
+                         r.urn);
+    Recompute(index, children, i, UrnUnderParent(r.urn, ""), plan);
+  }
+  for (const auto& [old, renamed] : plan.urn_map) {
+    plan.notes.push_back("renamed " + old + " to " + renamed);
+  }
+  for (std::size_t i = 0; i < list.size(); ++i) {
+    plan.existing.insert(NewUrn(index, plan, i));
+  }
+  plan.prune = true;
+  for (std::size_t i = 0; i < list.size(); ++i) {
+    const std::string urn = NewUrn(index, plan, i);
+    ForEachReference(list[i], [&](RefKind kind, const std::string& ref) {
+      if (kind == RefKind::kParent || kind == RefKind::kProvider ||
+          kind == RefKind::kAlias || kind == RefKind::kViewOf) {
+        return;
+      }
+      if (plan.existing.count(Mapped(&plan, ref))) return;
+      plan.notes.push_back("removed the dangling " +
+                           std::string(RefKindField(kind)) + " entry " + ref +
+                           " of " + urn);
+    });
+    if (!list[i].provider.empty()) {
+      std::size_t cut = list[i].provider.rfind("::");
+      std::string p = cut == std::string::npos ? list[i].provider
+                                               : list[i].provider.substr(0, cut);
+      if (!plan.existing.count(Mapped(&plan, p))) {
+        plan.notes.push_back("cannot repair the provider reference " +
+                             list[i].provider + " of " + urn +
+                             " (no such provider)");
+      }
+    }
+  }
+  plan.drop.assign(list.size(), false);
+  auto order = TopologicalOrder(index, plan.drop, &plan);
+  if (!order.ok()) return Refuse(order.status().message());
+  std::size_t highest = 0;
+  bool any = false, identity = true;
+  for (std::size_t k = 0; k < order->size(); ++k) {
+    std::size_t i = (*order)[k];
+    if (i != k) identity = false;
+    if (any && highest > i) {
+      plan.notes.push_back("moved " + NewUrn(index, plan, i) +
+                           " after the resources it depends on (position " +
+                           std::to_string(i) + " -> " + std::to_string(k) +
+                           ")");
+    }
+    highest = any ? std::max(highest, i) : i;
+    any = true;
+  }
+  if (!identity) plan.order = std::move(*order);
+  return out;
+}
+
+}  // namespace
+
+std::string_view OperationName(Operation op) {
+  switch (op) {
+    case Operation::kDelete: return "delete";
+    case Operation::kRename: return "rename";
+    case Operation::kReparent: return "reparent";
+    case Operation::kProtect: return "protect";
+    case Operation::kUnprotect: return "unprotect";
+    case Operation::kTaint: return "taint";
+    case Operation::kUntaint: return "untaint";
+    case Operation::kClearPending: return "clear-pending";
+    case Operation::kImportPending: return "import-pending";
+    case Operation::kRepair: return "repair";
+  }
+  return "";
+}
+
+std::string UrnUnderParent(const std::string& urn,
+                           const std::string& parent_urn) {
+  auto u = state::ParseUrn(urn);
+  if (!u) return urn;
+  std::string qualified(u->type());
+  if (!parent_urn.empty()) {
+    auto p = state::ParseUrn(parent_urn);
+    if (p && p->type() != state::kRootStackType) {
+      qualified = std::string(p->qualified_type) + "$" + qualified;
+    }
+  }
+  return "urn:pulumi:" + std::string(u->stack) + "::" +
+         std::string(u->project) + "::" + qualified + "::" +
+         std::string(u->name);
+}
+
+std::vector<std::size_t> Dependents(const Index& index,
+                                    const std::vector<std::size_t>& targets) {
+  const auto& list = index.resources_list;
+  std::vector<bool> gone(list.size(), false);
+  std::unordered_map<std::string, std::size_t> live;  // copies not gone
+  for (const ResourceEntry& r : list) ++live[r.urn];
+  for (std::size_t t : targets) {
+    if (!gone[t]) {
+      gone[t] = true;
+      --live[list[t].urn];
+    }
+  }
+  std::vector<std::size_t> out;
+  // Dependents normally come later; passes repeat until nothing changes
+  // so that a state out of order loses no dependent either.
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (std::size_t j = 0; j < list.size(); ++j) {
+      if (gone[j]) continue;
+      bool broken = false;
+      ForEachReference(list[j], [&](RefKind kind, const std::string& urn) {
+        if (kind == RefKind::kAlias || kind == RefKind::kViewOf) return;
+        auto it = live.find(urn);
+        if (it != live.end() && it->second == 0) broken = true;
+      });
+      if (!broken) continue;
+      gone[j] = true;
+      --live[list[j].urn];
+      out.push_back(j);
+      changed = true;
+    }
+  }
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+Result<std::vector<std::size_t>> TopologicalOrder(
+    const Index& index, const std::vector<bool>& drop, const Plan* plan) {
+  const auto& list = index.resources_list;
+  std::size_t n = list.size();
+  auto kept = [&](std::size_t i) { return drop.empty() || !drop[i]; };
+  // Final URN -> kept positions.
+  std::unordered_map<std::string, std::vector<std::size_t>> at;
+  for (std::size_t i = 0; i < n; ++i) {
+    if (!kept(i)) continue;
+    at[plan != nullptr ? NewUrn(index, *plan, i) : list[i].urn].push_back(i);
+  }
+  std::vector<std::vector<std::size_t>> needed_by(n);
+  std::vector<std::size_t> waiting(n, 0);
+  for (std::size_t i = 0; i < n; ++i) {
+    if (!kept(i)) continue;
+    std::optional<std::string> parent;
+    if (plan != nullptr) {
+      auto e = plan->edits.find(i);
+      if (e != plan->edits.end()) parent = e->second.parent;
+    }
+    std::set<std::size_t> deps;
+    auto add = [&](const std::string& urn) {
+      auto it = at.find(Mapped(plan, urn));
+      if (it == at.end()) return;
+      // With duplicates, a pending-delete resource needs the
+      // pending-delete copy, any other the live copy
+      // (pkg/resource/deploy/snapshot.go, Toposort).
+      std::size_t pick = it->second[0];
+      for (std::size_t c : it->second) {
+        if (list[c].del == list[i].del) {
+          pick = c;
+          break;
+        }
+      }
+      if (pick != i) deps.insert(pick);
+    };
+    ForEachReference(list[i], [&](RefKind kind, const std::string& urn) {
+      if (kind == RefKind::kAlias || kind == RefKind::kViewOf) return;
+      if (kind == RefKind::kParent && parent) return;
+      add(urn);
+    });
+    if (parent && !parent->empty()) add(*parent);
+    for (std::size_t d : deps) {
+      needed_by[d].push_back(i);
+      ++waiting[i];
+    }
+  }
+  std::priority_queue<std::size_t, std::vector<std::size_t>,
+                      std::greater<std::size_t>>
+      ready;
+  std::size_t total = 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    if (!kept(i)) continue;
+    ++total;
+    if (waiting[i] == 0) ready.push(i);
+  }
+  std::vector<std::size_t> order;
+  order.reserve(total);
+  while (!ready.empty()) {
+    std::size_t i = ready.top();
+    ready.pop();
+    order.push_back(i);
+    for (std::size_t j : needed_by[i]) {
+      if (--waiting[j] == 0) ready.push(j);
+    }
+  }
+  if (order.size() != total) {
+    std::string m = "the resources have cyclic dependencies:";
+    std::size_t shown = 0;
+    for (std::size_t i = 0; i < n && shown < 5; ++i) {
+      if (kept(i) && waiting[i] > 0) {
+        m += "\n  " + list[i].urn;
+        ++shown;
+      }
+    }
+    return Status(Errc::kFormat, m);
+  }
+  return order;
+}
+
+Result<Planned> MakePlan(const Index& index, const Request& req) {
+  for (const std::string& urn : req.urns) {
+    if (!ValidUrn(urn)) return BadUrn("the argument", urn);
+  }
+  if (!req.new_parent.empty() && !ValidUrn(req.new_parent)) {
+    return BadUrn("the new parent", req.new_parent);
+  }
+  if (!req.pending_urn.empty() && !ValidUrn(req.pending_urn)) {
+    return BadUrn("--urn", req.pending_urn);
+  }
+  Result<Planned> planned = Planned{};
+  switch (req.op) {
+    case Operation::kDelete: planned = PlanDelete(index, req); break;
+    case Operation::kRename: planned = PlanRename(index, req); break;
+    case Operation::kReparent: planned = PlanReparent(index, req); break;
+    case Operation::kProtect:
+    case Operation::kUnprotect:
+    case Operation::kTaint:
+    case Operation::kUntaint: planned = PlanFlag(index, req); break;
+    case Operation::kClearPending:
+      planned = PlanClearPending(index, req);
+      break;
+    case Operation::kImportPending:
+      planned = PlanImportPending(index, req);
+      break;
+    case Operation::kRepair: planned = PlanRepair(index, req); break;
+  }
+  if (planned.ok()) {
+    Plan& plan = planned->plan;
+    if (plan.drop.empty()) plan.drop.assign(index.resources_list.size(), false);
+    if (plan.pending.empty()) plan.pending.resize(index.pending.size());
+  }
+  return planned;
+}
+
+}  // namespace pstate::edit

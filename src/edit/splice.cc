@@ -1,0 +1,856 @@
+#include "pstate/edit/splice.h"
+
+#include <algorithm>
+#include <cstring>
+#include <optional>
+#include <set>
+
+#include "pstate/json/compact.h"
+#include "pstate/json/parser.h"
+#include "pstate/json/writer.h"
+#include "pstate/state/schema.h"
+#include "pstate/state/signature.h"
+#include "pstate/state/state_writer.h"
+
+namespace pstate::edit {
+namespace {
+
+bool IsSpace(char c) {
+  return c == ' ' || c == '\t' || c == '\n' || c == '\r';
+}
+
+/// An Output into a string that can be emptied and reused.
+class StringSink : public io::Output {
+ public:
+  std::string Take() {
+    Flush();
+    std::string out = std::move(data_);
+    data_.clear();
+    return out;
+  }
+  Status Commit() override {
+    Flush();
+    return Status::Ok();
+  }
+  void Abandon() override { DiscardBuffer(); }
+
+ protected:
+  void WriteOut(std::string_view bytes) override { data_.append(bytes); }
+
+ private:
+  std::string data_;
+};
+
+std::string DecodedKey(const json::Member& m) {
+  return m.key.has_escapes ? m.key.Str() : std::string(m.key.raw());
+}
+
+/// Position of `field` in Go's ResourceV3 order (unknown fields: npos).
+std::size_t FieldRank(std::string_view field) {
+  for (std::size_t i = 0; i < state::kResourceFields.size(); ++i) {
+    if (state::kResourceFields[i].name == field) return i;
+  }
+  return std::string::npos;
+}
+
+std::string_view FieldOf(const json::Member& m, std::string* scratch) {
+  *scratch = DecodedKey(m);
+  return state::MatchField(*scratch, state::kResourceFields);
+}
+
+/// Inserts `member` (a field of ResourceV3) where Go's order puts it.
+void InsertInOrder(std::vector<json::Member>& members, json::Member member,
+                   std::string_view field) {
+  std::size_t rank = FieldRank(field);
+  std::size_t at = members.size();
+  std::string scratch;
+  for (std::size_t i = 0; i < members.size(); ++i) {
+    std::size_t r = FieldRank(FieldOf(members[i], &scratch));
+    if (r != std::string::npos && r > rank) {
+      at = i;
+      break;
+    }
+  }
+  members.insert(members.begin() + static_cast<std::ptrdiff_t>(at), member);
+}
+
+json::Member NewMember(std::string_view key, json::Value value,
+                       json::Arena& arena) {
+  json::Member m;
+  m.key = arena.MakeString(key);
+  m.value = value;
+  return m;
+}
+
+class Rewriter {
+ public:
+  Rewriter(const Plan& plan, json::Arena& arena)
+      : plan_(plan), arena_(arena) {}
+
+  std::optional<std::string> Map(const std::string& urn) const {
+    auto it = plan_.urn_map.find(urn);
+    if (it == plan_.urn_map.end()) return std::nullopt;
+    return it->second;
+  }
+  bool Dangling(const std::string& urn) const {
+    return plan_.prune && !urn.empty() && !plan_.existing.count(urn);
+  }
+
+  /// A URN string, mapped.
+  json::Value String(const json::Value& v, bool* changed) const {
+    if (!v.is_string()) return v;
+    auto m = Map(v.Str());
+    if (!m) return v;
+    *changed = true;
+    return arena_.MakeString(*m, v.offset);
+  }
+
+  /// An array of URNs, mapped and (when pruning) without dangling ones.
+  /// nullopt: drop the member (it became empty).
+  std::optional<json::Value> List(const json::Value& v, bool prune,
+                                  bool* changed) const {
+    if (!v.is_array()) return v;
+    std::vector<json::Value> out;
+    bool any = false;
+    for (const json::Value& e : v.array()) {
+      json::Value mapped = String(e, &any);
+      if (prune && mapped.is_string() && Dangling(mapped.Str())) {
+        any = true;
+        continue;
+      }
+      out.push_back(mapped);
+    }
+    if (!any) return v;
+    *changed = true;
+    if (out.empty() && v.size > 0) return std::nullopt;
+    return arena_.MakeArray(out, v.offset);
+  }
+
+  json::Value PropertyDependencies(const json::Value& v, bool* changed) const {
+    if (!v.is_object()) return v;
+    std::vector<json::Member> out;
+    bool any = false;
+    for (const json::Member& m : v.object()) {
+      json::Member copy = m;
+      auto list = List(m.value, plan_.prune, &any);
+      // Keys stay, even with an emptied list (Pulumi's rename dropped
+      // them, rewriting the state's meaning).
+      copy.value = list ? *list : arena_.MakeArray({}, m.value.offset);
+      out.push_back(copy);
+    }
+    if (!any) return v;
+    *changed = true;
+    return arena_.MakeObject(out, v.offset);
+  }
+
+  json::Value Provider(const json::Value& v, bool* changed) const {
+    if (!v.is_string()) return v;
+    std::string text = v.Str();
+    std::size_t cut = text.rfind("::");
+    if (cut == std::string::npos) return v;
+    auto m = Map(text.substr(0, cut));
+    if (!m) return v;
+    *changed = true;
+    return arena_.MakeString(*m + text.substr(cut), v.offset);
+  }
+
+  /// Resource references inside a property value.
+  json::Value Properties(const json::Value& v, bool* changed) const {
+    if (plan_.urn_map.empty()) return v;
+    bool any = false;
+    json::Value out = state::RewriteValue(
+        v, arena_,
+        [&](const json::Value& value,
+            const json::Value*) -> std::optional<json::Value> {
+          if (!value.is_object() ||
+              state::ClassifySignature(value) !=
+                  state::SigKind::kResourceReference) {
+            return std::nullopt;
+          }
+          std::vector<json::Member> members(value.object().begin(),
+                                            value.object().end());
+          bool hit = false;
+          for (json::Member& m : members) {
+            if (m.key.StrEquals("urn")) m.value = String(m.value, &hit);
+          }
+          if (!hit) return std::nullopt;
+          any = true;
+          return arena_.MakeObject(members, value.offset);
+        });
+    if (any) *changed = true;
+    return out;
+  }
+
+ private:
+  const Plan& plan_;
+  json::Arena& arena_;
+};
+
+std::string Compact(const json::Value& v) { return json::ToCompactJson(v); }
+
+bool IsPropertyField(std::string_view field) {
+  return field == "inputs" || field == "outputs" ||
+         field == "replacementTrigger" || field.empty();
+}
+
+}  // namespace
+
+json::Value RewriteResource(const json::Value& resource,
+                            const ResourceEdit* edit, const Plan& plan,
+                            json::Arena& arena, bool* changed) {
+  *changed = false;
+  if (!resource.is_object()) return resource;
+  Rewriter rw(plan, arena);
+  std::vector<json::Member> out;
+  bool any = false;
+  bool saw_parent = false, saw_protect = false, saw_taint = false,
+       saw_id = false;
+  std::string scratch;
+  for (const json::Member& m : resource.object()) {
+    std::string_view field = FieldOf(m, &scratch);
+    json::Member copy = m;
+    if (field == "urn" && edit != nullptr && edit->urn) {
+      if (!m.value.StrEquals(*edit->urn)) {
+        copy.value = arena.MakeString(*edit->urn, m.value.offset);
+        any = true;
+      }
+    } else if (field == "id" && edit != nullptr && edit->id) {
+      saw_id = true;
+      if (!m.value.StrEquals(*edit->id)) {
+        copy.value = arena.MakeString(*edit->id, m.value.offset);
+        any = true;
+      }
+    } else if (field == "parent") {
+      saw_parent = true;
+      if (edit != nullptr && edit->parent) {
+        if (edit->parent->empty()) {
+          any = true;
+          continue;
+        }
+        if (!m.value.StrEquals(*edit->parent)) {
+          copy.value = arena.MakeString(*edit->parent, m.value.offset);
+          any = true;
+        }
+      } else {
+        copy.value = rw.String(m.value, &any);
+      }
+    } else if ((field == "protect" && edit != nullptr && edit->protect) ||
+               (field == "taint" && edit != nullptr && edit->taint)) {
+      bool want = field == "protect" ? *edit->protect : *edit->taint;
+      (field == "protect" ? saw_protect : saw_taint) = true;
+      if (!want) {
+        any = true;
+        continue;
+      }
+      if (m.value.type != json::Type::kTrue) {
+        copy.value = json::MakeBool(true, m.value.offset);
+        any = true;
+      }
+    } else if (field == "dependencies" || field == "replaceWith") {
+      auto list = rw.List(m.value, plan.prune, &any);
+      if (!list) continue;
+      copy.value = *list;
+    } else if (field == "aliases") {
+      auto list = rw.List(m.value, false, &any);
+      copy.value = list ? *list : m.value;
+    } else if (field == "propertyDependencies") {
+      copy.value = rw.PropertyDependencies(m.value, &any);
+    } else if (field == "deletedWith") {
+      copy.value = rw.String(m.value, &any);
+      if (copy.value.is_string() && rw.Dangling(copy.value.Str())) {
+        any = true;
+        continue;
+      }
+    } else if (field == "viewOf") {
+      copy.value = rw.String(m.value, &any);
+    } else if (field == "provider") {
+      copy.value = rw.Provider(m.value, &any);
+    } else if (field == "inputs" || field == "outputs" ||
+               field == "replacementTrigger") {
+      copy.value = rw.Properties(m.value, &any);
+    }
+    out.push_back(copy);
+  }
+  if (edit != nullptr) {
+    if (edit->id && !saw_id && !edit->id->empty()) {
+      InsertInOrder(out, NewMember("id", arena.MakeString(*edit->id), arena),
+                    "id");
+      any = true;
+    }
+    if (edit->parent && !saw_parent && !edit->parent->empty()) {
+      InsertInOrder(out,
+                    NewMember("parent", arena.MakeString(*edit->parent), arena),
+                    "parent");
+      any = true;
+    }
+    if (edit->protect && *edit->protect && !saw_protect) {
+      InsertInOrder(out, NewMember("protect", json::MakeBool(true), arena),
+                    "protect");
+      any = true;
+    }
+    if (edit->taint && *edit->taint && !saw_taint) {
+      InsertInOrder(out, NewMember("taint", json::MakeBool(true), arena),
+                    "taint");
+      any = true;
+    }
+  }
+  if (!any) return resource;
+  *changed = true;
+  return arena.MakeObject(out, resource.offset);
+}
+
+std::vector<FieldChange> DiffResource(const json::Value& before,
+                                      const json::Value& after) {
+  std::vector<FieldChange> out;
+  auto collect = [](const json::Value& v) {
+    std::vector<std::pair<std::string, const json::Value*>> fields;
+    if (!v.is_object()) return fields;
+    for (const json::Member& m : v.object()) {
+      fields.emplace_back(DecodedKey(m), &m.value);
+    }
+    return fields;
+  };
+  auto a = collect(before), b = collect(after);
+  auto find = [](const auto& list, const std::string& key)
+      -> const json::Value* {
+    const json::Value* found = nullptr;
+    for (const auto& [k, v] : list) {
+      if (k == key) found = v;
+    }
+    return found;
+  };
+  std::set<std::string> done;
+  auto field_of = [](const std::string& key) {
+    return state::MatchField(key, state::kResourceFields);
+  };
+  for (const auto& [key, v] : a) {
+    if (!done.insert(key).second) continue;
+    const json::Value* w = find(b, key);
+    std::string old_text = Compact(*v);
+    bool secret_safe = !IsPropertyField(field_of(key));
+    if (w == nullptr) {
+      out.push_back({'-', key, secret_safe ? old_text : "(not shown)", ""});
+      continue;
+    }
+    std::string new_text = Compact(*w);
+    if (old_text == new_text) continue;
+    if (secret_safe) {
+      out.push_back({'~', key, old_text, new_text});
+    } else {
+      out.push_back({'~', key, "(resource references rewritten)", ""});
+    }
+  }
+  for (const auto& [key, w] : b) {
+    if (!done.insert(key).second) continue;
+    out.push_back({'+', key, "", Compact(*w)});
+  }
+  return out;
+}
+
+Layout DetectLayout(std::string_view bytes, ByteRange range,
+                    json::EscapeStyle style) {
+  Layout layout;
+  layout.style = style;
+  std::size_t start = static_cast<std::size_t>(range.begin);
+  std::size_t p = start;
+  while (p > 0 && (bytes[p - 1] == ' ' || bytes[p - 1] == '\t')) --p;
+  layout.indented = p > 0 && bytes[p - 1] == '\n';
+  if (!layout.indented) return layout;
+  layout.prefix.assign(bytes.substr(p, start - p));
+  std::string_view element = bytes.substr(
+      start, static_cast<std::size_t>(range.end - range.begin));
+  std::size_t nl = element.find('\n');
+  if (nl == std::string_view::npos) {
+    // A one-line element inside an indented array.
+    layout.indented = false;
+    return layout;
+  }
+  std::size_t q = nl + 1;
+  while (q < element.size() && (element[q] == ' ' || element[q] == '\t')) ++q;
+  std::size_t width = q - (nl + 1);
+  if (width > layout.prefix.size()) {
+    layout.unit.assign(element.substr(nl + 1 + layout.prefix.size(),
+                                      width - layout.prefix.size()));
+  }
+  return layout;
+}
+
+std::string Serialize(const json::Value& value, const Layout& layout) {
+  StringSink sink;
+  json::Writer writer(sink, layout.indented ? json::Layout::kIndented
+                                            : json::Layout::kCompact,
+                      layout.style);
+  writer.Write(value);
+  std::string text = sink.Take();
+  if (!layout.indented) return text;
+  if (layout.prefix.empty() && layout.unit == "    ") return text;
+  std::string out;
+  out.reserve(text.size() + text.size() / 8);
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    out.push_back(text[i]);
+    if (text[i] != '\n') continue;
+    std::size_t spaces = 0;
+    while (i + 1 + spaces < text.size() && text[i + 1 + spaces] == ' ') {
+      ++spaces;
+    }
+    out += layout.prefix;
+    for (std::size_t k = 0; k < spaces / 4; ++k) out += layout.unit;
+    i += spaces;
+  }
+  return out;
+}
+
+namespace {
+
+json::EscapeStyle DetectStyle(std::string_view bytes,
+                              state::EnvelopeKind kind) {
+  // Go's HTML-safe escaping never leaves a raw <, > or &; the export
+  // layout never escapes them.
+  for (char c : {'<', '>', '&'}) {
+    if (std::memchr(bytes.data(), c, bytes.size()) != nullptr) {
+      return json::EscapeStyle::kExport;
+    }
+  }
+  for (std::string_view e : {"\\u003c", "\\u003e", "\\u0026"}) {
+    if (bytes.find(e) != std::string_view::npos) {
+      return json::EscapeStyle::kHtmlSafe;
+    }
+  }
+  return kind == state::EnvelopeKind::kExport ? json::EscapeStyle::kExport
+                                              : json::EscapeStyle::kHtmlSafe;
+}
+
+struct Parsed {
+  std::string buffer;
+  json::Value value;
+};
+
+/// Parses the element at `range` again (a copy with the parser's padding).
+Result<json::Value> ParseRange(std::string_view bytes, ByteRange range,
+                               json::Arena& arena, std::string* buffer) {
+  std::size_t n = static_cast<std::size_t>(range.end - range.begin);
+  buffer->assign(bytes.substr(static_cast<std::size_t>(range.begin), n));
+  buffer->append(json::kParserPadding, '\0');
+  json::Parser parser;
+  json::Value value;
+  const char* stop = nullptr;
+  auto status = parser.Parse(buffer->data(), buffer->data() + n, true,
+                             range.begin, arena, &value, &stop);
+  if (status != json::ParseStatus::kOk) {
+    return Status(Errc::kSyntax, "cannot parse the element at offset " +
+                                     std::to_string(range.begin) + " again: " +
+                                     parser.error().message);
+  }
+  return value;
+}
+
+/// An edit of the input: [begin, end) becomes `pieces`.
+struct Splice {
+  std::uint64_t begin = 0, end = 0;
+  std::vector<Segment> pieces;
+};
+
+void Append(std::vector<Segment>& out, Segment s) {
+  if (!s.is_text && s.begin == s.end) return;
+  if (s.is_text && s.text.empty()) return;
+  if (!s.is_text && !out.empty() && !out.back().is_text &&
+      out.back().end == s.begin) {
+    out.back().end = s.end;
+    return;
+  }
+  out.push_back(std::move(s));
+}
+
+Segment Source(std::uint64_t begin, std::uint64_t end) {
+  Segment s;
+  s.begin = begin;
+  s.end = end;
+  return s;
+}
+
+Segment Text(std::string text) {
+  Segment s;
+  s.text = std::move(text);
+  s.is_text = true;
+  return s;
+}
+
+/// The offset of the first non-space byte at or after `p`.
+std::size_t SkipForward(std::string_view bytes, std::size_t p) {
+  while (p < bytes.size() && IsSpace(bytes[p])) ++p;
+  return p;
+}
+
+/// Removing an envelope member (its key at `key_offset`, its value ending
+/// at `value_end`, exclusive) with one of its separators.
+Splice RemoveMember(std::string_view bytes, std::uint64_t key_offset,
+                    std::uint64_t value_end) {
+  std::size_t p = static_cast<std::size_t>(key_offset);
+  while (p > 0 && IsSpace(bytes[p - 1])) --p;
+  if (p > 0 && bytes[p - 1] == ',') return {p - 1, value_end, {}};
+  // The first member: take the comma after it instead.
+  std::size_t q = SkipForward(bytes, static_cast<std::size_t>(value_end));
+  if (q < bytes.size() && bytes[q] == ',') {
+    q = SkipForward(bytes, q + 1);
+    return {key_offset, q, {}};
+  }
+  return {key_offset, value_end, {}};
+}
+
+/// The element ranges and the array around them.
+struct ArrayPlace {
+  std::vector<ByteRange> elements;
+  std::uint64_t close = 0;  ///< offset of ']'
+};
+
+std::uint64_t CloseOf(std::string_view bytes, std::uint64_t after) {
+  std::size_t p = SkipForward(bytes, static_cast<std::size_t>(after));
+  return p;
+}
+
+/// Rebuilds an array's elements: `order` lists kept elements (positions),
+/// `text_of(i)` gives a rewritten element's text or nullopt for its bytes.
+template <typename TextOf>
+std::optional<Splice> RebuildArray(std::string_view bytes,
+                                   const std::vector<ByteRange>& elements,
+                                   const std::vector<std::size_t>& order,
+                                   const MemberPlace& member,
+                                   TextOf&& text_of) {
+  if (elements.empty()) return std::nullopt;
+  if (order.empty()) {
+    std::uint64_t close = CloseOf(bytes, elements.back().end);
+    return RemoveMember(bytes, member.key_offset, close + 1);
+  }
+  Splice s;
+  s.begin = elements.front().begin;
+  s.end = elements.back().end;
+  for (std::size_t k = 0; k < order.size(); ++k) {
+    std::size_t i = order[k];
+    if (k > 0) {
+      std::size_t from = i > 0 ? i : 1;
+      Append(s.pieces, Source(elements[from - 1].end, elements[from].begin));
+    }
+    std::optional<std::string> text = text_of(i);
+    if (text) {
+      Append(s.pieces, Text(std::move(*text)));
+    } else {
+      Append(s.pieces, Source(elements[i].begin, elements[i].end));
+    }
+  }
+  return s;
+}
+
+bool NeedsRewrite(const ResourceEntry& r, const Plan& plan) {
+  if (r.has_resource_refs && !plan.urn_map.empty()) return true;
+  bool hit = false;
+  ForEachReference(r, [&](RefKind kind, const std::string& urn) {
+    auto m = plan.urn_map.find(urn);
+    std::string mapped = m == plan.urn_map.end() ? urn : m->second;
+    if (m != plan.urn_map.end()) hit = true;
+    if (plan.prune && kind != RefKind::kParent && kind != RefKind::kProvider &&
+        kind != RefKind::kAlias && kind != RefKind::kViewOf &&
+        !plan.existing.count(mapped)) {
+      hit = true;
+    }
+  });
+  return hit;
+}
+
+}  // namespace
+
+Result<Assembly> Assemble(std::string_view bytes, const Index& index,
+                          const Plan& plan) {
+  Assembly out;
+  std::vector<Splice> splices;
+  const auto& list = index.resources_list;
+  std::optional<json::EscapeStyle> style;
+  auto style_of = [&] {
+    if (!style) style = DetectStyle(bytes, index.envelope.kind);
+    return *style;
+  };
+  json::Arena arena;
+  std::string buffer;
+
+  // Resources: which are rewritten, then the array in its new order.
+  std::vector<std::optional<std::string>> texts(list.size());
+  bool any_taint_change = false;
+  bool taint_needed = false;
+  for (std::size_t i = 0; i < list.size(); ++i) {
+    const ResourceEntry& r = list[i];
+    auto e = plan.edits.find(i);
+    const ResourceEdit* edit = e == plan.edits.end() ? nullptr : &e->second;
+    bool dropped = plan.drop[i];
+    if (edit != nullptr && edit->taint) any_taint_change = true;
+    if (dropped && r.taint) any_taint_change = true;
+    if (!dropped && (edit != nullptr && edit->taint ? *edit->taint : r.taint)) {
+      taint_needed = true;
+    }
+    if (dropped) {
+      out.changes.resources.push_back({'-', r.urn, {}});
+      continue;
+    }
+    if (edit == nullptr && !NeedsRewrite(r, plan)) continue;
+    arena.Reset();
+    auto value = ParseRange(bytes, r.range, arena, &buffer);
+    if (!value.ok()) return value.status();
+    bool changed = false;
+    json::Value edited = RewriteResource(*value, edit, plan, arena, &changed);
+    if (!changed) continue;
+    texts[i] = Serialize(edited, DetectLayout(bytes, r.range, style_of()));
+    out.changes.resources.push_back({'~', r.urn, DiffResource(*value, edited)});
+  }
+  std::vector<std::size_t> order = plan.order;
+  if (order.empty()) {
+    for (std::size_t i = 0; i < list.size(); ++i) {
+      if (!plan.drop[i]) order.push_back(i);
+    }
+  } else {
+    std::uint64_t highest = 0;
+    bool any = false;
+    for (std::size_t k = 0; k < order.size(); ++k) {
+      std::size_t i = order[k];
+      if (any && highest > i) {
+        out.changes.resources.push_back(
+            {'~', list[i].urn,
+             {{'~', "(position)", std::to_string(i), std::to_string(k)}}});
+      }
+      highest = any ? std::max<std::uint64_t>(highest, i) : i;
+      any = true;
+    }
+  }
+  bool resources_touched = order.size() != list.size() || !plan.order.empty();
+  for (const auto& t : texts) {
+    if (t) resources_touched = true;
+  }
+  if (resources_touched) {
+    std::vector<ByteRange> ranges;
+    ranges.reserve(list.size());
+    for (const ResourceEntry& r : list) ranges.push_back(r.range);
+    auto s = RebuildArray(bytes, ranges, order, index.resources,
+                          [&](std::size_t i) { return texts[i]; });
+    if (s) splices.push_back(std::move(*s));
+  }
+
+  // Pending operations.
+  {
+    std::vector<std::optional<std::string>> ptexts(index.pending.size());
+    std::vector<std::size_t> porder;
+    bool touched = false;
+    for (std::size_t i = 0; i < index.pending.size(); ++i) {
+      const PendingEntry& p = index.pending[i];
+      const PendingEdit& pe = plan.pending[i];
+      std::string what = "pending_operations[" + std::to_string(i) + "] (" +
+                         p.type + " " + p.urn + ")";
+      if (pe.drop) {
+        out.changes.pending.push_back({'-', what, {}});
+        touched = true;
+        continue;
+      }
+      porder.push_back(i);
+      if (!pe.id && !pe.type && plan.urn_map.empty()) continue;
+      arena.Reset();
+      auto value = ParseRange(bytes, p.range, arena, &buffer);
+      if (!value.ok()) return value.status();
+      if (!value->is_object()) continue;
+      std::vector<json::Member> members(value->object().begin(),
+                                        value->object().end());
+      bool changed = false;
+      std::vector<FieldChange> fields;
+      for (json::Member& m : members) {
+        std::string key = DecodedKey(m);
+        if (state::MatchField(key, state::kOperationFields) == "resource") {
+          ResourceEdit edit;
+          edit.id = pe.id;
+          auto renamed = plan.urn_map.find(p.urn);
+          if (renamed != plan.urn_map.end()) edit.urn = renamed->second;
+          bool c = false;
+          json::Value r = RewriteResource(m.value, &edit, plan, arena, &c);
+          if (c) {
+            for (FieldChange& f : DiffResource(m.value, r)) {
+              f.field = "resource." + f.field;
+              fields.push_back(std::move(f));
+            }
+            m.value = r;
+            changed = true;
+          }
+        } else if (state::MatchField(key, state::kOperationFields) ==
+                       "type" &&
+                   pe.type && !m.value.StrEquals(*pe.type)) {
+          fields.push_back({'~', "type", Compact(m.value),
+                            "\"" + *pe.type + "\""});
+          m.value = arena.MakeString(*pe.type, m.value.offset);
+          changed = true;
+        }
+      }
+      if (!changed) continue;
+      json::Value edited = arena.MakeObject(members, value->offset);
+      ptexts[i] = Serialize(edited, DetectLayout(bytes, p.range, style_of()));
+      out.changes.pending.push_back({'~', what, std::move(fields)});
+      touched = true;
+    }
+    if (touched) {
+      std::vector<ByteRange> ranges;
+      for (const PendingEntry& p : index.pending) ranges.push_back(p.range);
+      auto s = RebuildArray(bytes, ranges, porder, index.pending_operations,
+                            [&](std::size_t i) { return ptexts[i]; });
+      if (s) splices.push_back(std::move(*s));
+    }
+  }
+
+  // The envelope: version 4 and the "taint" feature follow the taint bits
+  // (state-operations.md §3.4).
+  if (any_taint_change && index.version.present &&
+      index.envelope.kind != state::EnvelopeKind::kLegacyCheckpoint) {
+    std::vector<std::string> features = index.envelope.features;
+    bool has = std::find(features.begin(), features.end(), "taint") !=
+               features.end();
+    std::int64_t version = index.envelope.version.value_or(3);
+    std::int64_t new_version = version;
+    if (taint_needed && !has) {
+      features.push_back("taint");
+      std::sort(features.begin(), features.end());
+      new_version = std::max<std::int64_t>(version, 4);
+    } else if (!taint_needed && has) {
+      features.erase(std::find(features.begin(), features.end(), "taint"));
+      if (features.empty() && version == 4) new_version = 3;
+    }
+    if (features != index.envelope.features) {
+      Layout layout = DetectLayout(bytes, index.version.value, style_of());
+      // The version's own line gives the member indentation.
+      std::size_t k = static_cast<std::size_t>(index.version.key_offset);
+      std::size_t p = k;
+      while (p > 0 && (bytes[p - 1] == ' ' || bytes[p - 1] == '\t')) --p;
+      bool indented = p > 0 && bytes[p - 1] == '\n';
+      layout.indented = indented;
+      layout.prefix.assign(bytes.substr(p, k - p));
+      std::string features_text;
+      {
+        std::vector<json::Value> items;
+        for (const std::string& f : features) {
+          items.push_back(arena.MakeString(f));
+        }
+        features_text = Serialize(arena.MakeArray(items), layout);
+      }
+      std::string before_text = "[";
+      for (std::size_t i = 0; i < index.envelope.features.size(); ++i) {
+        before_text += (i ? ",\"" : "\"") + index.envelope.features[i] + "\"";
+      }
+      before_text += "]";
+      std::string after_text = "[";
+      for (std::size_t i = 0; i < features.size(); ++i) {
+        after_text += (i ? ",\"" : "\"") + features[i] + "\"";
+      }
+      after_text += "]";
+      if (index.features.present && !features.empty()) {
+        splices.push_back({index.features.value.begin,
+                           index.features.value.end,
+                           {Text(features_text)}});
+        out.changes.envelope.push_back(
+            {'~', "features", before_text, after_text});
+      } else if (index.features.present) {
+        splices.push_back(RemoveMember(bytes, index.features.key_offset,
+                                       index.features.value.end));
+        out.changes.envelope.push_back({'-', "features", before_text, ""});
+      } else {
+        std::string text = ",";
+        text += indented ? "\n" + layout.prefix : std::string();
+        text += "\"features\":";
+        text += indented ? " " : "";
+        text += features_text;
+        splices.push_back({index.version.value.end, index.version.value.end,
+                           {Text(text)}});
+        out.changes.envelope.push_back({'+', "features", "", after_text});
+      }
+    }
+    if (new_version != version) {
+      splices.push_back({index.version.value.begin, index.version.value.end,
+                         {Text(std::to_string(new_version))}});
+      out.changes.envelope.push_back({'~', "version", std::to_string(version),
+                                      std::to_string(new_version)});
+    }
+  }
+
+  // Stitch the splices between copies of the input.
+  std::sort(splices.begin(), splices.end(),
+            [](const Splice& a, const Splice& b) {
+              return a.begin != b.begin ? a.begin < b.begin : a.end < b.end;
+            });
+  std::uint64_t at = 0;
+  for (Splice& s : splices) {
+    if (s.begin < at) {
+      return Status(Errc::kFormat,
+                    "internal error: overlapping edits at offset " +
+                        std::to_string(s.begin));
+    }
+    Append(out.segments, Source(at, s.begin));
+    for (Segment& piece : s.pieces) Append(out.segments, std::move(piece));
+    at = s.end;
+  }
+  Append(out.segments, Source(at, bytes.size()));
+  out.unchanged = out.segments.size() <= 1 &&
+                  (out.segments.empty() ||
+                   (!out.segments[0].is_text && out.segments[0].begin == 0 &&
+                    out.segments[0].end == bytes.size()));
+  return out;
+}
+
+namespace {
+
+class SegmentInput : public io::InputStream {
+ public:
+  SegmentInput(std::string_view bytes, const std::vector<Segment>& segments,
+               std::string name)
+      : bytes_(bytes), segments_(segments) {
+    name_ = std::move(name);
+  }
+  Result<std::size_t> Read(char* buf, std::size_t n) override {
+    std::size_t done = 0;
+    while (done < n && segment_ < segments_.size()) {
+      const Segment& s = segments_[segment_];
+      std::string_view piece =
+          s.is_text ? std::string_view(s.text)
+                    : bytes_.substr(static_cast<std::size_t>(s.begin),
+                                    static_cast<std::size_t>(s.end - s.begin));
+      std::size_t take = std::min(n - done, piece.size() - within_);
+      std::memcpy(buf + done, piece.data() + within_, take);
+      done += take;
+      within_ += take;
+      if (within_ == piece.size()) {
+        ++segment_;
+        within_ = 0;
+      }
+    }
+    consumed_ += done;
+    return done;
+  }
+  std::uint64_t source_consumed() const override { return consumed_; }
+
+ private:
+  std::string_view bytes_;
+  const std::vector<Segment>& segments_;
+  std::size_t segment_ = 0;
+  std::size_t within_ = 0;
+  std::uint64_t consumed_ = 0;
+};
+
+}  // namespace
+
+std::unique_ptr<io::InputStream> SegmentStream(
+    std::string_view bytes, const std::vector<Segment>& segments,
+    std::string name) {
+  return std::make_unique<SegmentInput>(bytes, segments, std::move(name));
+}
+
+void WriteSegments(std::string_view bytes,
+                   const std::vector<Segment>& segments, io::Output& out) {
+  for (const Segment& s : segments) {
+    if (s.is_text) {
+      out.Write(s.text);
+    } else {
+      out.Write(bytes.substr(static_cast<std::size_t>(s.begin),
+                             static_cast<std::size_t>(s.end - s.begin)));
+    }
+  }
+}
+
+}  // namespace pstate::edit
