@@ -7,6 +7,7 @@
 
 #include "pstate/detect/credential_names.h"
 #include "pstate/detect/credential_value.h"
+#include "pstate/state/property.h"
 #include "pstate/state/secret_object.h"
 
 namespace pstate::scan {
@@ -341,38 +342,44 @@ std::string_view Decoded(const json::Value& v, std::string* scratch) {
 
 /// For the "value" member of a name/value pair ({"name": "DB_PASSWORD",
 /// "value": "..."}; Kubernetes env, ECS environment/secrets, Elastic
-/// Beanstalk settings), the pair's name; otherwise empty.
-std::string PairName(const json::Value& object, const json::Value& key) {
-  if (!key.StrEquals("value") && !key.StrEquals("Value")) return {};
+/// Beanstalk settings), the pair's name (the first, when it is not empty);
+/// otherwise nullptr.
+const json::Value* PairName(const json::Value& object, const json::Value& key) {
+  if (!key.StrEquals("value") && !key.StrEquals("Value")) return nullptr;
   for (const json::Member& m : object.object()) {
     if ((m.key.StrEquals("name") || m.key.StrEquals("Name")) &&
         m.value.is_string()) {
-      return m.value.Str();
+      return m.value.size > 0 ? &m.value : nullptr;
     }
   }
-  return {};
+  return nullptr;
 }
 
 }  // namespace
 
 void SecretCollector::Collect(const json::Value& value) {
-  // Iterative: a resource may nest deeper than the stack should.
-  std::vector<const json::Value*> stack{&value};
-  while (!stack.empty()) {
-    const json::Value* v = stack.back();
-    stack.pop_back();
-    if (v->is_array()) {
-      for (std::size_t i = v->size; i > 0; --i) stack.push_back(&v->elements[i - 1]);
-    } else if (v->is_object()) {
-      if (state::IsSecretObject(*v)) {
-        AddSecretObject(*v, 0);
-        continue;
-      }
-      for (std::size_t i = v->size; i > 0; --i) {
-        stack.push_back(&v->members[i - 1].value);
+  // The conservative rule (state/secret_object.h): any signature member
+  // saying "secret" makes one, whichever duplicate a reader keeps.
+  struct Visitor {
+    SecretCollector& collector;
+    state::Step Visit(const state::PropertyNode& node, state::PropertyCursor&) {
+      switch (node.kind) {
+        case state::PropertyKind::kSecret:
+          collector.AddSecretObject(*node.value, 0);
+          return state::Step::kSkip;
+        case state::PropertyKind::kArray:
+        case state::PropertyKind::kObject:
+          return state::Step::kDescend;
+        default:
+          // Other signature objects: their members may hold secrets.
+          return node.is_signature() ? state::Step::kDescendRaw
+                                     : state::Step::kSkip;
       }
     }
-  }
+  } visitor{*this};
+  state::WalkOptions options;
+  options.secret_rule = state::SecretRule::kAnySignature;
+  state::WalkProperties(value, visitor, options);
 }
 
 void SecretCollector::AddSecretObject(const json::Value& secret, int level) {
@@ -439,43 +446,50 @@ void SecretCollector::AddPayloadAt(std::string_view json_text, int level) {
 }
 
 void SecretCollector::AddStructured(const json::Value& value, int level) {
-  struct Item {
-    const json::Value* value;
-    std::string key;  // the nearest member name (or pair name)
-  };
-  std::vector<Item> stack{{&value, {}}};
-  std::string scratch;
-  while (!stack.empty()) {
-    Item item = std::move(stack.back());
-    stack.pop_back();
-    const json::Value& v = *item.value;
-    switch (v.type) {
-      case json::Type::kString:
-        if (!item.key.empty() && detect::IsCredentialPropertyName(item.key)) {
-          known_->Add(Decoded(v, &scratch));
-        }
-        break;
-      case json::Type::kArray:
-        for (std::size_t i = v.size; i > 0; --i) {
-          stack.push_back({&v.elements[i - 1], item.key});
-        }
-        break;
-      case json::Type::kObject:
-        if (state::IsSecretObject(v)) {
-          AddSecretObject(v, level);
-          break;
-        }
-        for (std::size_t i = v.size; i > 0; --i) {
-          const json::Member& m = v.members[i - 1];
-          std::string key = PairName(v, m.key);
-          if (key.empty()) key = m.key.Str();
-          stack.push_back({&m.value, std::move(key)});
-        }
-        break;
-      default:
-        break;
+  struct Visitor {
+    struct Level {
+      /// The nearest member name, or for the "value" of a name/value pair
+      /// the pair's name (a string Value; nullptr at the root).
+      const json::Value* name = nullptr;
+      const json::Value* object = nullptr;  ///< the enclosing object
+    };
+    SecretCollector& collector;
+    int level;
+    std::string scratch;
+
+    state::Step Visit(const state::PropertyNode& node, state::PropertyCursor&,
+                      Level& at) {
+      if (node.key != nullptr) {
+        const json::Value* pair = PairName(*at.object, *node.key);
+        at.name = pair != nullptr ? pair : node.key;
+      }
+      switch (node.kind) {
+        case state::PropertyKind::kString:
+        case state::PropertyKind::kUnknown:
+          if (at.name != nullptr) {
+            std::string name_scratch;
+            std::string_view name = Decoded(*at.name, &name_scratch);
+            if (!name.empty() && detect::IsCredentialPropertyName(name)) {
+              collector.known_->Add(Decoded(*node.value, &scratch));
+            }
+          }
+          return state::Step::kSkip;
+        case state::PropertyKind::kSecret:
+          collector.AddSecretObject(*node.value, level);
+          return state::Step::kSkip;
+        case state::PropertyKind::kArray:
+          return state::Step::kDescend;
+        default:
+          if (!node.value->is_object()) return state::Step::kSkip;
+          at.object = node.value;
+          return node.is_signature() ? state::Step::kDescendRaw
+                                     : state::Step::kDescend;
+      }
     }
-  }
+  } visitor{*this, level, {}};
+  state::WalkOptions options;
+  options.secret_rule = state::SecretRule::kAnySignature;
+  state::WalkProperties(value, visitor, options);
 }
 
 }  // namespace pstate::scan
