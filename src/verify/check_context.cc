@@ -14,6 +14,7 @@ std::string Reporter::PointerString() const {
         json::AppendPointerToken(&out, json::Unescape(s.text));
         break;
       case Segment::Kind::kIndex: json::AppendPointerIndex(&out, s.index); break;
+      case Segment::Kind::kPointer: out.append(s.text); break;
     }
   }
   return out;

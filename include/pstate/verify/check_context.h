@@ -49,7 +49,8 @@ class Reporter {
   struct Segment {
     std::string_view text;  ///< decoded key, or escaped JSON key text
     std::size_t index = 0;
-    enum class Kind { kKey, kRawKey, kIndex } kind = Kind::kKey;
+    /// kPointer: an escaped JSON pointer suffix, appended as it is.
+    enum class Kind { kKey, kRawKey, kIndex, kPointer } kind = Kind::kKey;
   };
 
   state::Context& context_;
@@ -57,6 +58,12 @@ class Reporter {
   std::vector<Segment> segments_;
   std::string urn_;
   std::uint64_t offset_override_ = 0;
+};
+
+/// An escaped JSON pointer suffix ("/a/0/~1b") below the current position,
+/// as a walker that tracks its own path spells it (state/property.h).
+struct PointerSuffix {
+  std::string_view text;
 };
 
 /// Scoped pointer segment: pushed on construction, popped on destruction.
@@ -76,6 +83,10 @@ class PointerScope {
     r_.segments_.push_back({key.raw(), 0,
                             key.has_escapes ? Reporter::Segment::Kind::kRawKey
                                             : Reporter::Segment::Kind::kKey});
+  }
+  PointerScope(Reporter& r, PointerSuffix suffix) : r_(r) {
+    r_.segments_.push_back(
+        {suffix.text, 0, Reporter::Segment::Kind::kPointer});
   }
   PointerScope(Reporter& r, std::size_t index) : r_(r) {
     r_.segments_.push_back({{}, index, Reporter::Segment::Kind::kIndex});

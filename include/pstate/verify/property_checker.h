@@ -9,6 +9,7 @@
 #include <string>
 #include <string_view>
 
+#include "pstate/state/property.h"
 #include "pstate/state/provider.h"
 #include "pstate/verify/check_context.h"
 #include "pstate/json/value.h"
@@ -38,18 +39,21 @@ class PropertyChecker {
   std::uint64_t ciphertexts() const { return ciphertexts_; }
 
  private:
-  void CheckValue(const json::Value& value, Reporter& reporter);
-  void CheckAsset(const json::Value& value, Reporter& reporter);
-  void CheckArchive(const json::Value& value, Reporter& reporter);
-  void CheckSecret(const json::Value& value, Reporter& reporter);
-  void CheckEmbedded(const json::Value& text, std::string_view field,
-                     Reporter& reporter);
-  void CheckResourceReference(const json::Value& value, Reporter& reporter);
+  // A visitor of the property walker (state/property.h); the checks below
+  // look at one decoded node each.
+  struct Visitor;
+  void CheckAsset(const state::PropertyNode& node, state::PropertyCursor& at,
+                  Reporter& reporter);
+  void CheckArchive(const state::PropertyNode& node, state::PropertyCursor& at,
+                    Reporter& reporter);
+  /// Returns whether the walk descends into the secret's payload.
+  bool CheckSecret(const state::PropertyNode& node, state::PropertyCursor& at,
+                   Reporter& reporter);
+  void CheckResourceReference(const state::PropertyNode& node,
+                              state::PropertyCursor& at, Reporter& reporter);
 
   const PropertyEnvironment& env_;
   std::uint64_t ciphertexts_ = 0;
-  int plaintext_depth_ = 0;
-  json::Arena embedded_arena_;
 };
 
 }  // namespace pstate::verify
