@@ -11,6 +11,7 @@
 #include "pstate/detect/credential_names.h"
 #include "pstate/detect/credential_value.h"
 #include "pstate/crypto/ciphertext.h"
+#include "pstate/state/property.h"
 #include "pstate/state/secret_object.h"
 #include "pstate/state/signature.h"
 
@@ -179,6 +180,8 @@ struct LeakScanner::Walk {
   bool by_name = true;                      // credential-property applies
   std::string name;  // the resource name (the URN's last segment)
   std::string type;  // the type token
+  /// While the property walker is on a string: the place leaks are at.
+  const state::PropertyCursor* cursor = nullptr;
 
   /// A value that is the resource's own name or type, or Pulumi's
   /// auto-name "<name>-<7 hex digits>" (sdk resource.NewUniqueHex): names
@@ -201,7 +204,7 @@ struct LeakScanner::Walk {
     Leak leak;
     leak.code = code;
     leak.message = std::move(message);
-    leak.pointer = pointer.str();
+    leak.pointer = cursor != nullptr ? cursor->Pointer() : pointer.str();
     leak.offset = value.offset;
     leak.urn = urn;
     if (mask != nullptr) {
@@ -225,8 +228,11 @@ void LeakScanner::ScanResource(const json::Value& resource,
                                std::string_view base_pointer,
                                std::vector<Leak>* out) {
   if (!resource.is_object() || options_.fingerprinter == nullptr) return;
-  Walk walk{out, options_.known_secrets, {},
-            json::PointerBuilder(std::string(base_pointer)), {}, true, {}, {}};
+  Walk walk{out,  options_.known_secrets,
+            {},   json::PointerBuilder(std::string(base_pointer)),
+            {},   true,
+            {},   {},
+            nullptr};
   const json::Value* urn = state::FindLast(resource, "urn");
   if (urn != nullptr && urn->is_string()) {
     walk.urn = urn->Str();
@@ -371,62 +377,78 @@ void LeakScanner::ScanResource(const json::Value& resource,
   }
 }
 
+// A visitor of the property walker (state/property.h), under the
+// conservative secret rule: nothing inside a secret is in the clear.
+struct LeakScanner::Visitor {
+  struct Level {
+    /// The nearest member name (a key), or for the "value" of a name/value
+    /// pair ({"name": "DB_PASSWORD", "value": "..."}: Kubernetes container
+    /// env, ECS environment and secrets, Elastic Beanstalk settings) the
+    /// pair's "name"; nullptr at the root, which is named by `section`.
+    const json::Value* name = nullptr;
+    std::string_view section;
+    /// Set by an object for its members: its last "name"/"Name" string.
+    const json::Value* pair_name = nullptr;
+  };
+  LeakScanner& scanner;
+  Walk& walk;
+  std::string name_scratch;
+
+  state::Step Visit(const state::PropertyNode& node, state::PropertyCursor& at,
+                    Level& level) {
+    if (node.key != nullptr) {
+      level.name = level.pair_name != nullptr && (node.key->StrEquals("value") ||
+                                                  node.key->StrEquals("Value"))
+                       ? level.pair_name
+                       : node.key;
+    }
+    if (!walk.flagged.empty() &&
+        std::find(walk.flagged.begin(), walk.flagged.end(), node.value) !=
+            walk.flagged.end()) {
+      return state::Step::kSkip;
+    }
+    switch (node.kind) {
+      case state::PropertyKind::kString:
+      case state::PropertyKind::kUnknown: {
+        std::string_view nearest = level.name != nullptr
+                                       ? Decoded(*level.name, &name_scratch)
+                                       : level.section;
+        walk.cursor = &at;
+        scanner.ScanString(*node.value, nearest, true, walk);
+        walk.cursor = nullptr;
+        return state::Step::kSkip;
+      }
+      case state::PropertyKind::kArray:
+        return state::Step::kDescend;
+      case state::PropertyKind::kSecret:
+        return state::Step::kSkip;  // secret: nothing inside is in the clear
+      default:
+        if (!node.value->is_object()) return state::Step::kSkip;
+        level.pair_name = nullptr;
+        for (const json::Member& m : node.value->object()) {
+          if ((m.key.StrEquals("name") || m.key.StrEquals("Name")) &&
+              m.value.is_string()) {
+            level.pair_name = &m.value;
+          }
+        }
+        // Assets, references, ...: their members are plain text here.
+        return node.is_signature() ? state::Step::kDescendRaw
+                                   : state::Step::kDescend;
+    }
+  }
+};
+
 void LeakScanner::ScanProperties(const json::Value& props,
                                  std::string_view section, Walk& walk) {
   auto mark = walk.pointer.PushKey(section);
-  ScanValue(props, section, walk);
+  Visitor visitor{*this, walk, {}};
+  state::WalkOptions options;
+  options.base_pointer = walk.pointer.str();
+  options.secret_rule = state::SecretRule::kAnySignature;
+  Visitor::Level root;
+  root.section = section;
+  state::WalkProperties(props, visitor, options, root);
   walk.pointer.Pop(mark);
-}
-
-void LeakScanner::ScanValue(const json::Value& value,
-                            std::string_view nearest_key, Walk& walk) {
-  if (!walk.flagged.empty() &&
-      std::find(walk.flagged.begin(), walk.flagged.end(), &value) != walk.flagged.end()) {
-    return;
-  }
-  switch (value.type) {
-    case json::Type::kString:
-      ScanString(value, nearest_key, true, walk);
-      break;
-    case json::Type::kArray: {
-      std::size_t i = 0;
-      for (const json::Value& e : value.array()) {
-        auto mark = walk.pointer.PushIndex(i++);
-        ScanValue(e, nearest_key, walk);
-        walk.pointer.Pop(mark);
-      }
-      break;
-    }
-    case json::Type::kObject: {
-      if (state::IsSecretObject(value)) return;  // secret: nothing inside is in the clear
-      // A name/value pair ({"name": "DB_PASSWORD", "value": "..."}:
-      // Kubernetes container env, ECS environment and secrets, Elastic
-      // Beanstalk settings) names its value by the sibling "name".
-      const json::Value* pair_name = nullptr;
-      for (const json::Member& m : value.object()) {
-        if ((m.key.StrEquals("name") || m.key.StrEquals("Name")) &&
-            m.value.is_string()) {
-          pair_name = &m.value;
-        }
-      }
-      for (const json::Member& m : value.object()) {
-        std::string key_scratch;
-        std::string_view key = Decoded(m.key, &key_scratch);
-        if (key == state::kSigKey) continue;
-        auto mark = walk.pointer.PushKey(key);
-        if (pair_name != nullptr && (key == "value" || key == "Value")) {
-          std::string name = pair_name->Str();
-          ScanValue(m.value, name, walk);
-        } else {
-          ScanValue(m.value, key, walk);
-        }
-        walk.pointer.Pop(mark);
-      }
-      break;
-    }
-    default:
-      break;
-  }
 }
 
 bool LeakScanner::ScanString(const json::Value& value,

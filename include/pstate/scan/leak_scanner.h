@@ -120,10 +120,9 @@ class LeakScanner {
 
  private:
   struct Walk;
+  struct Visitor;  // of the property walker (state/property.h)
   void ScanProperties(const json::Value& props, std::string_view section,
                       Walk& walk);
-  void ScanValue(const json::Value& value, std::string_view nearest_key,
-                 Walk& walk);
   bool ScanString(const json::Value& value, std::string_view nearest_key,
                   bool by_name, Walk& walk);
   std::string Fingerprint(const json::Value& value) const;
