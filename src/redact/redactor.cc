@@ -8,8 +8,8 @@
 
 #include "pstate/json/string_codec.h"
 #include "pstate/crypto/base64.h"
+#include "pstate/state/property.h"
 #include "pstate/state/signature.h"
-#include "pstate/state/state_writer.h"
 
 #include "pstate/scan/leak_scanner.h"
 #include "pstate/state/secret_object.h"
@@ -18,8 +18,6 @@ namespace pstate::redact {
 namespace {
 
 using json::Value;
-
-bool HasSignature(const Value& v) { return state::HasSignatureMember(v); }
 
 /// The resource fields other fields and other resources refer to by value
 /// (pulumi-state-format.md §4). A redaction never changes them: a changed
@@ -78,6 +76,34 @@ std::array<std::uint8_t, 32> FingerprintBytes(const crypto::Fingerprinter& f,
                                        nibble(hex[2 * i + 1]));
   }
   return out;
+}
+
+/// A visitor of the property walker (state/property.h) made of a function
+/// that returns a node's replacement, or nothing to walk on below it. The
+/// conservative secret rule applies: any signature member saying "secret"
+/// makes one, and a signature object's other members are walked too (a
+/// malformed one may hide a secret), its signature members never.
+template <typename Fn>
+struct ReplaceVisitor {
+  Fn& fn;
+  state::Step Visit(const state::PropertyNode& node, state::PropertyCursor& at) {
+    if (std::optional<Value> replacement = fn(node)) {
+      at.Replace(*replacement);
+      return state::Step::kSkip;
+    }
+    return node.is_signature() ? state::Step::kDescendRaw
+                               : state::Step::kDescend;
+  }
+};
+
+/// `root` with each node `fn` gives a replacement for replaced
+/// (copy-on-write: everything else is shared with the input).
+template <typename Fn>
+Value Rewrite(const Value& root, json::Arena& arena, Fn&& fn) {
+  ReplaceVisitor<Fn> visitor{fn};
+  state::WalkOptions options;
+  options.secret_rule = state::SecretRule::kAnySignature;
+  return state::RewriteProperties(root, arena, visitor, options);
 }
 
 char LowerAscii(char c) {
@@ -295,21 +321,29 @@ std::optional<Value> Redactor::RedactSecret(const Value& value,
   return out;
 }
 
+std::optional<Value> Redactor::RedactSecretNode(const state::PropertyNode& node,
+                                                json::Arena& arena) {
+  // The walker's kAnySignature rule is RedactSecret's IsSecretObject.
+  if (node.kind != state::PropertyKind::kSecret) return std::nullopt;
+  return RedactSecret(*node.value, arena);
+}
+
 Value Redactor::RedactSecretsIn(const Value& value, json::Arena& arena) {
-  return state::RewriteValue(
-      value, arena, [&](const Value& v, const Value*) -> std::optional<Value> {
-        if (!v.is_object()) return std::nullopt;
-        return RedactSecret(v, arena);
-      });
+  return Rewrite(value, arena,
+                 [&](const state::PropertyNode& node) -> std::optional<Value> {
+                   return RedactSecretNode(node, arena);
+                 });
 }
 
 Value Redactor::RedactPlainTree(const Value& value, json::Arena& arena,
                                 std::uint64_t* counter) {
-  return state::RewriteValue(
+  return Rewrite(
       value, arena,
-      [&](const Value& v, const Value*) -> std::optional<Value> {
-        if (auto secret = RedactSecret(v, arena)) return secret;
-        if (HasSignature(v)) return v;  // assets, references: left as they are
+      [&](const state::PropertyNode& node) -> std::optional<Value> {
+        const Value& v = *node.value;
+        if (auto secret = RedactSecretNode(node, arena)) return secret;
+        // Assets, references: left as they are.
+        if (node.is_signature()) return v;
         if (v.is_string() || v.is_number() || v.is_bool()) {
           ++*counter;
           return PlainFor(v, arena);
@@ -346,25 +380,33 @@ Value Redactor::RedactResource(const Value& resource, json::Arena& arena,
     return RedactPlainTree(v, arena, &stats_.leak_values);
   };
   auto properties = [&](const Value& root) -> Value {
-    return state::RewriteValue(
+    return Rewrite(
         root, arena,
-        [&](const Value& v, const Value* key) -> std::optional<Value> {
-          if (auto secret = RedactSecret(v, arena)) return secret;
+        [&](const state::PropertyNode& node) -> std::optional<Value> {
+          const Value& v = *node.value;
+          if (auto secret = RedactSecretNode(node, arena)) return secret;
           if (auto l = leak(v)) return l;
-          if (key && &v != &root && MatchesAlso(*key)) {
+          if (node.key && &v != &root && MatchesAlso(*node.key)) {
             return RedactPlainTree(v, arena, &stats_.also_values);
           }
           return std::nullopt;
         });
   };
-  return state::RewriteValue(
+  return Rewrite(
       resource, arena,
-      [&](const Value& v, const Value*) -> std::optional<Value> {
-        if (sections.count(&v)) return properties(v);
-        // Reference fields keep their text; only a (malformed) secret
-        // object inside one is rewritten.
-        if (references.count(&v)) return RedactSecretsIn(v, arena);
-        if (auto secret = RedactSecret(v, arena)) return secret;
+      [&](const state::PropertyNode& node) -> std::optional<Value> {
+        const Value& v = *node.value;
+        // The resource's own members (a pointer range check: no hashing
+        // on the other nodes).
+        if (node.key != nullptr && resource.size > 0 &&
+            node.key >= &resource.members[0].key &&
+            node.key <= &resource.members[resource.size - 1].key) {
+          if (sections.count(&v)) return properties(v);
+          // Reference fields keep their text; only a (malformed) secret
+          // object inside one is rewritten.
+          if (references.count(&v)) return RedactSecretsIn(v, arena);
+        }
+        if (auto secret = RedactSecretNode(node, arena)) return secret;
         if (auto l = leak(v)) return l;
         return std::nullopt;
       });
@@ -372,13 +414,16 @@ Value Redactor::RedactResource(const Value& resource, json::Arena& arena,
 
 Value Redactor::RedactConfig(const Value& config, json::Arena& arena) {
   if (!config.is_object()) return RedactSecretsIn(config, arena);
-  return state::RewriteValue(
-      config, arena, [&](const Value& v, const Value* key) -> std::optional<Value> {
+  return Rewrite(
+      config, arena,
+      [&](const state::PropertyNode& node) -> std::optional<Value> {
+        const Value& v = *node.value;
+        const Value* key = node.key;
         if (key && key->StrEquals("secure") && v.is_string()) {
           ++stats_.config_values;
           return CiphertextFor(v, arena, true);
         }
-        if (auto secret = RedactSecret(v, arena)) return secret;
+        if (auto secret = RedactSecretNode(node, arena)) return secret;
         // Top-level config keys ("ns:name") matching --also.
         if (key && &v != &config && v.is_object() == false &&
             MatchesAlso(*key)) {
@@ -389,9 +434,11 @@ Value Redactor::RedactConfig(const Value& config, json::Arena& arena) {
 }
 
 Value Redactor::RedactProviderState(const Value& state, json::Arena& arena) {
-  return state::RewriteValue(
+  return Rewrite(
       state, arena,
-      [&](const Value& s, const Value* skey) -> std::optional<Value> {
+      [&](const state::PropertyNode& node) -> std::optional<Value> {
+        const Value& s = *node.value;
+        const Value* skey = node.key;
         if (s.is_string()) {
           ++stats_.provider_values;
           if (skey && state::KeyMatches(*skey, "salt") &&
@@ -475,8 +522,10 @@ Value Redactor::RedactIntegrityError(const Value& error, json::Arena& arena) {
         continue;
       }
       const Value& env = m.value;
-      m.value = state::RewriteValue(
-          env, arena, [&](const Value& e, const Value*) -> std::optional<Value> {
+      m.value = Rewrite(
+          env, arena,
+          [&](const state::PropertyNode& node) -> std::optional<Value> {
+            const Value& e = *node.value;
             if (&e == &env) return std::nullopt;
             if (e.is_null()) return e;
             return RedactPlainTree(e, arena, &stats_.env_vars);
@@ -531,9 +580,12 @@ Value Redactor::RedactPendingOperation(const Value& op, json::Arena& arena,
 }
 
 Value Redactor::RedactAnywhere(const Value& value, json::Arena& arena) {
-  return state::RewriteValue(
-      value, arena, [&](const Value& v, const Value* key) -> std::optional<Value> {
-        if (auto secret = RedactSecret(v, arena)) return secret;
+  return Rewrite(
+      value, arena,
+      [&](const state::PropertyNode& node) -> std::optional<Value> {
+        const Value& v = *node.value;
+        const Value* key = node.key;
+        if (auto secret = RedactSecretNode(node, arena)) return secret;
         if (key == nullptr) return std::nullopt;
         if (v.is_object() && state::KeyMatches(*key, "integrity_error")) {
           return RedactIntegrityError(v, arena);

@@ -36,6 +36,7 @@
 #include <unordered_set>
 #include <vector>
 
+#include "pstate/state/property.h"
 #include "pstate/state/provider.h"
 #include "pstate/json/parser.h"
 #include "pstate/json/value.h"
@@ -138,6 +139,9 @@ class Redactor {
   /// The replacement for a secret object (nullopt when it is not one).
   std::optional<json::Value> RedactSecret(const json::Value& value,
                                           json::Arena& arena);
+  /// The same for a node of the property walker (state/property.h).
+  std::optional<json::Value> RedactSecretNode(const state::PropertyNode& node,
+                                              json::Arena& arena);
   /// For a leaf outside the modelled places: every secret object, and any
   /// integrity_error, secrets_providers or {"secure": ...} config value
   /// found at any depth (a second envelope), redacted.
