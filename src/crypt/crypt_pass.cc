@@ -6,7 +6,7 @@
 #include <utility>
 
 #include "pstate/crypto/passphrase_source.h"
-#include "pstate/state/secret_object.h"
+#include "pstate/state/property.h"
 #include "pstate/state/signature.h"
 #include "pstate/state/state_writer.h"
 
@@ -29,37 +29,102 @@ struct Found {
   const Value* both = nullptr;
 };
 
-/// Secrets anywhere in `v`, by the conservative rule of secret_object.h
-/// (any signature member saying "secret"); members of a secret other than
-/// its payload are searched too.
-void Collect(const Value& v, std::string_view want, std::string_view other,
-             Found* out) {
-  if (v.is_object()) {
-    if (state::IsSecretObject(v)) {
+/// Finds the secrets of a leaf: a visitor of the property walker
+/// (state/property.h) under the conservative rule of secret_object.h (any
+/// signature member saying "secret"). A secret's members other than its
+/// payload are searched too: a malformed one may hide another secret.
+struct Collector {
+  std::string_view want;
+  std::string_view other;
+  Found* out;
+
+  state::Step Visit(const state::PropertyNode& node, state::PropertyCursor&) {
+    if (node.kind == state::PropertyKind::kSecret) {
       bool has_other = false;
       std::size_t before = out->fields.size();
-      for (const json::Member& m : v.object()) {
+      for (const json::Member& m : node.value->object()) {
         if (m.key.StrEquals(want)) {
           if (m.value.is_string()) out->fields.push_back(&m.value);
         } else if (m.key.StrEquals(other)) {
           has_other = has_other || m.value.is_string();
-        } else if (!m.key.StrEquals(state::kSigKey)) {
-          Collect(m.value, want, other, out);
         }
       }
       if (has_other && out->fields.size() > before) {
         // Both forms: in the target form already, or malformed. Left alone;
         // encrypt refuses it (the caller checks `both`).
-        if (out->both == nullptr) out->both = &v;
+        if (out->both == nullptr) out->both = node.value;
         out->fields.resize(before);
       }
-      return;
+      return state::Step::kDescendRaw;
     }
-    for (const json::Member& m : v.object()) Collect(m.value, want, other, out);
-  } else if (v.is_array()) {
-    for (const Value& e : v.array()) Collect(e, want, other, out);
+    if (node.kind == state::PropertyKind::kArray) return state::Step::kDescend;
+    if (!node.value->is_object()) return state::Step::kSkip;
+    return node.is_signature() ? state::Step::kDescendRaw
+                               : state::Step::kDescend;
   }
+};
+
+void Collect(const Value& v, std::string_view want, std::string_view other,
+             Found* out) {
+  Collector collector{want, other, out};
+  state::WalkOptions options;
+  options.secret_rule = state::SecretRule::kAnySignature;
+  state::WalkProperties(v, collector, options);
 }
+
+/// Renames each collected payload member of a secret (`want` becomes
+/// `other`) and gives it its new text: a visitor of the walker's
+/// copy-on-write rewrite; the secret keeps its place and key order.
+struct Renamer {
+  const std::unordered_map<const Value*, std::string_view>& replacement;
+  std::string_view other;
+  json::Arena& arena;
+  std::uint64_t& secrets;
+
+  state::Step Visit(const state::PropertyNode& node, state::PropertyCursor& at) {
+    if (node.kind != state::PropertyKind::kSecret) {
+      if (node.kind == state::PropertyKind::kArray) return state::Step::kDescend;
+      if (!node.value->is_object()) return state::Step::kSkip;
+      return node.is_signature() ? state::Step::kDescendRaw
+                                 : state::Step::kDescend;
+    }
+    const Value& v = *node.value;
+    auto* members = arena.Allocate<json::Member>(v.size);
+    std::copy(v.members, v.members + v.size, members);
+    bool changed = false;
+    for (std::size_t k = 0; k < v.size; ++k) {
+      auto it = replacement.find(&v.members[k].value);
+      if (it == replacement.end()) {
+        // A secret among the other members (Collect found those too).
+        const Value& member = v.members[k].value;
+        if (!member.is_object() && !member.is_array()) continue;
+        std::uint64_t before = secrets;
+        Value inner = Rewrite(member);
+        if (secrets != before) {
+          members[k].value = inner;
+          changed = true;
+        }
+        continue;
+      }
+      members[k].key = arena.MakeString(other, v.members[k].key.offset);
+      members[k].value = arena.MakeString(it->second, v.members[k].value.offset);
+      changed = true;
+      ++secrets;
+    }
+    if (changed) {
+      Value out = v;
+      out.members = members;
+      at.Replace(out);
+    }
+    return state::Step::kSkip;
+  }
+
+  Value Rewrite(const Value& root) {
+    state::WalkOptions options;
+    options.secret_rule = state::SecretRule::kAnySignature;
+    return state::RewriteProperties(root, arena, *this, options);
+  }
+};
 
 std::string SchemeOf(std::string_view url) {
   std::size_t colon = url.find("://");
@@ -277,38 +342,8 @@ void CryptPass::OnSecrets(state::Leaf& leaf, state::Context& context) {
     }
     replacement.emplace(found[i], text);
   }
-  json::Arena& arena = *leaf.arena;
-  state::RewriteFn rewrite;
-  rewrite = [&](const Value& v, const Value*) -> std::optional<Value> {
-    if (!v.is_object() || !state::IsSecretObject(v)) return std::nullopt;
-    auto* members = arena.Allocate<json::Member>(v.size);
-    std::copy(v.members, v.members + v.size, members);
-    bool changed = false;
-    for (std::size_t k = 0; k < v.size; ++k) {
-      auto it = replacement.find(&v.members[k].value);
-      if (it == replacement.end()) {
-        // A secret among the other members (Collect found those too).
-        const Value& member = v.members[k].value;
-        if (!member.is_object() && !member.is_array()) continue;
-        std::uint64_t before = stats_.secrets;
-        Value inner = state::RewriteValue(member, arena, rewrite);
-        if (stats_.secrets != before) {
-          members[k].value = inner;
-          changed = true;
-        }
-        continue;
-      }
-      members[k].key = arena.MakeString(other, v.members[k].key.offset);
-      members[k].value = arena.MakeString(it->second, v.members[k].value.offset);
-      changed = true;
-      ++stats_.secrets;
-    }
-    if (!changed) return v;
-    Value out = v;
-    out.members = members;
-    return out;
-  };
-  leaf.value = state::RewriteValue(leaf.value, arena, rewrite);
+  Renamer renamer{replacement, other, *leaf.arena, stats_.secrets};
+  leaf.value = renamer.Rewrite(leaf.value);
   for (std::size_t j = 0; j < results.size(); ++j) {
     if (!decrypt || !results[j]->ok()) continue;
     std::string& s = results[j]->value();
