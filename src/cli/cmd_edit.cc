@@ -9,6 +9,7 @@
 #include "cli/exit_code.h"
 
 #include "pstate/diag/codes.h"
+#include "pstate/diff/differ.h"
 #include "pstate/edit/edit.h"
 #include "pstate/json/string_codec.h"
 
@@ -227,11 +228,13 @@ int RunEdit(const EditFlags& flags) {
     return kExitFindings;
   }
   if (flags.dry_run) {
-    if (json) {
-      PrintJson(std::cout, config, o);
-    } else {
-      PrintText(std::cout, o);
-      if (o.unchanged) std::cout << "no change\n";
+    // What would change, exactly as `pstate diff STATE RESULT` prints it.
+    if (o.diff) {
+      std::cout << (json ? diff::RenderJson(*o.diff)
+                         : diff::RenderText(*o.diff, false));
+    }
+    if (!json) {
+      for (const std::string& n : o.notes) std::cout << "note: " << n << "\n";
     }
   } else if (json) {
     PrintJson(std::cerr, config, o);

@@ -1,5 +1,8 @@
 #include "pstate/edit/edit.h"
 
+#include <unistd.h>
+
+#include <cstdlib>
 #include <filesystem>
 #include <map>
 #include <tuple>
@@ -42,6 +45,36 @@ FindingKey KeyOf(const diag::Finding& f,
   // Findings about a resource are told apart by code and resource; the
   // others by code and message (their places shift with any edit).
   return {f.code, urn, urn.empty() ? f.message : std::string()};
+}
+
+/// The input against the edited state, through `pstate diff`'s engine:
+/// the result is written to an unlinked-on-return temporary file first.
+Result<diff::DiffResult> DiffWithInput(const Source& source,
+                                       std::string_view bytes,
+                                       const std::vector<Segment>& segments) {
+  std::error_code ec;
+  std::filesystem::path dir = std::filesystem::temp_directory_path(ec);
+  if (ec) dir = "/tmp";
+  std::string temp = (dir / "pstate-edit-dry-run-XXXXXX").string();
+  std::vector<char> name(temp.begin(), temp.end());
+  name.push_back('\0');
+  int fd = ::mkstemp(name.data());
+  if (fd < 0) return Status(Errc::kIo, temp + ": cannot create");
+  ::close(fd);
+  temp.assign(name.data());
+  struct Remove {
+    std::string path;
+    ~Remove() { ::unlink(path.c_str()); }
+  } remove{temp};
+  auto out = io::OpenOutput(temp);
+  if (!out.ok()) return out.status();
+  WriteSegments(bytes, segments, **out);
+  Status committed = (*out)->Commit();
+  if (!committed.ok()) return committed;
+  diff::DiffConfig config;
+  config.before = source.replay_path();
+  config.after = temp;
+  return diff::Run(config);
 }
 
 }  // namespace
@@ -126,7 +159,12 @@ Result<Outcome> Run(const Config& config) {
         "(nothing written; --force writes it anyway)";
     return outcome;
   }
-  if (config.dry_run) return outcome;
+  if (config.dry_run) {
+    auto diffed = DiffWithInput(**source, bytes, assembly->segments);
+    if (!diffed.ok()) return diffed.status();
+    outcome.diff = std::move(*diffed);
+    return outcome;
+  }
   if (config.in_place && assembly->unchanged) return outcome;
 
   std::string target = config.in_place ? config.input : config.output;

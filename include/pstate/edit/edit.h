@@ -12,11 +12,13 @@
 #ifndef PSTATE_EDIT_EDIT_H_
 #define PSTATE_EDIT_EDIT_H_
 
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "pstate/base/result.h"
 #include "pstate/diag/finding.h"
+#include "pstate/diff/differ.h"
 #include "pstate/edit/plan.h"
 #include "pstate/edit/splice.h"
 
@@ -27,7 +29,9 @@ struct Config {
   std::string input = "-";   ///< path, or "-" for standard input
   std::string output = "-";  ///< path, or "-" for standard output
   bool in_place = false;     ///< write back into `input`, keeping `.bak`
-  bool dry_run = false;      ///< plan, splice and verify; write nothing
+  /// Plan, splice and verify; write nothing, and diff the input with the
+  /// result as `pstate diff` does (Outcome::diff).
+  bool dry_run = false;
 };
 
 struct Outcome {
@@ -44,6 +48,9 @@ struct Outcome {
   /// The output equals the input (nothing to do).
   bool unchanged = false;
   std::string backup;  ///< the .bak written by --in-place
+  /// --dry-run: the input against the edited state, as `pstate diff`
+  /// reports it (secrets stay closed).
+  std::optional<diff::DiffResult> diff;
 };
 
 /// Runs the edit. A Status failure is exit 2: unreadable input (its

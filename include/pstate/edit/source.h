@@ -35,6 +35,8 @@ class Source {
   const std::string& name() const { return name_; }
   /// How the input was compressed (the output is compressed the same way).
   io::Compression compression() const { return compression_; }
+  /// A path holding the decoded bytes (the input, or the spool file).
+  const std::string& replay_path() const { return path_; }
   /// Opens the decoded bytes again as a stream for the state reader.
   Result<std::unique_ptr<io::InputStream>> Reopen() const;
 
