@@ -27,6 +27,11 @@ std::function<int()> SetupScan(CLI::App& app);
 std::function<int()> SetupDecrypt(CLI::App& app);
 std::function<int()> SetupEncrypt(CLI::App& app);
 std::function<int()> SetupTypecheck(CLI::App& app);
+std::function<int()> SetupLs(CLI::App& app);
+std::function<int()> SetupShow(CLI::App& app);
+std::function<int()> SetupTree(CLI::App& app);
+std::function<int()> SetupStats(CLI::App& app);
+std::function<int()> SetupDiff(CLI::App& app);
 std::function<int()> SetupEdit(CLI::App& app);
 
 }  // namespace pstate::cli

@@ -40,6 +40,11 @@ const std::array kCommands = {
     Command{"encrypt", "Encrypt every plaintext secret with the state's passphrase or b64 provider",
             pstate::cli::SetupEncrypt},
     Command{"typecheck", "Check a value against a type in one of six type languages", pstate::cli::SetupTypecheck},
+    Command{"ls", "List resources (filters by type, name, URN, provider, parent, flag) or pending operations", pstate::cli::SetupLs},
+    Command{"show", "Show one resource in full, with its dependencies and dependents", pstate::cli::SetupShow},
+    Command{"tree", "Show the parent/child tree of resources", pstate::cli::SetupTree},
+    Command{"stats", "Count and size resources by package, type and provider", pstate::cli::SetupStats},
+    Command{"diff", "Compare two states resource by resource (exit 0 same, 1 different)", pstate::cli::SetupDiff},
     Command{"edit", "Offline state surgery: delete, rename, reparent, protect, taint, pending operations, repair",
             pstate::cli::SetupEdit},
 };

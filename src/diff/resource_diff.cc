@@ -425,6 +425,13 @@ ResourceChanges DiffResource(const json::Value& before,
                             : ChangeKind::kUpdate;
     c.before = Compact(a);
     c.after = Compact(b);
+    // A flag that is absent is false: show it as flipped, not removed.
+    const state::Field* f = state::FindField(state::kResourceFields, name);
+    if (f != nullptr && f->kind == state::FieldKind::kBool) {
+      c.kind = ChangeKind::kUpdate;
+      if (c.before.empty()) c.before = "false";
+      if (c.after.empty()) c.after = "false";
+    }
     changes.fields.push_back(std::move(c));
   };
   for (const state::Field& f : state::kResourceFields) {

@@ -88,7 +88,7 @@ TEST(DiffResourceTest, PropertyChangesHavePathsAndKinds) {
   EXPECT_EQ(c.fields[1].name, "provider");
   EXPECT_NE(ResourceDigest(a.root()), ResourceDigest(b.root()));
   EXPECT_EQ(ChangeLine(c.properties[1]), "~ inputs.tags.Name: \"a\" => \"b\"");
-  EXPECT_EQ(ChangeLine(c.fields[0]), "+ protect: true");
+  EXPECT_EQ(ChangeLine(c.fields[0]), "~ protect: false => true");
   std::string json;
   AppendChangesJson(c, &json);
   EXPECT_NE(json.find(R"({"section":"inputs","path":"tags.Name",)"

@@ -1,0 +1,128 @@
+// `pstate diff A B`: what changed between two states, resource by resource
+// (issue 13; reference: state-operations.md §4.3).
+//
+// At scale neither file is held: one pass over A builds an index (a 128-bit
+// fingerprint of each resource's identity -> its byte range, a digest of
+// the resource in canonical form (ResourceDigest), and a hash of its type
+// and ID), one pass over B looks each resource up; only resources whose
+// digests differ, renames and moves are read again, by byte range, for the
+// property-level diff (DiffResource). Compressed inputs and standard input
+// are first decoded into an unlinked temporary file so they can be read by
+// range too.
+//
+// Identity: the URN; among duplicates, live copies pair with live copies in
+// order, and `delete: true` copies by (URN, ID). A resource only in B whose
+// type and ID equal those of a resource only in A is a rename (state
+// rename, stack rename, state move), not an addition and a removal. A
+// resource that is unchanged but moved so that the matched resources are no
+// longer in the same relative order is "order-only" (the fewest such moves:
+// everything off one longest increasing subsequence).
+#ifndef PSTATE_DIFF_DIFFER_H_
+#define PSTATE_DIFF_DIFFER_H_
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "pstate/base/result.h"
+#include "pstate/diff/resource_diff.h"
+#include "pstate/io/input.h"
+#include "pstate/state/reader.h"
+
+namespace pstate::diff {
+
+enum class ResourceChangeKind : std::uint8_t {
+  kAdded,
+  kRemoved,
+  kRenamed,
+  kChanged,
+  kOrderOnly,
+};
+
+/// "added", "removed", "renamed", "changed", "order-only".
+std::string_view ResourceChangeKindName(ResourceChangeKind kind);
+
+struct ResourceEntry {
+  ResourceChangeKind kind = ResourceChangeKind::kChanged;
+  std::string urn;   ///< B's URN (A's for a removal)
+  std::string from;  ///< A's URN, for a rename
+  std::string type;
+  std::string id;
+  bool deleted = false;  ///< a `delete: true` copy
+  ResourceChanges changes;
+};
+
+/// A difference outside the resources: version, features, manifest,
+/// secrets provider, pending operations, metadata, snippets, extensions.
+struct EnvelopeEntry {
+  std::string field;  ///< e.g. "manifest.time", "pending_operations"
+  ChangeKind kind = ChangeKind::kUpdate;
+  std::string before;  ///< compact JSON, "" when absent
+  std::string after;
+};
+
+struct DiffSummary {
+  std::uint64_t before_resources = 0;
+  std::uint64_t after_resources = 0;
+  std::uint64_t added = 0, removed = 0, renamed = 0, changed = 0,
+                order_only = 0, unchanged = 0;
+  std::uint64_t envelope = 0;
+};
+
+struct DiffResult {
+  /// B's order (added, changed, renamed, order-only), then removals in A's
+  /// order.
+  std::vector<ResourceEntry> resources;
+  std::vector<EnvelopeEntry> envelope;
+  DiffSummary summary;
+  bool same() const { return resources.empty() && envelope.empty(); }
+};
+
+struct DiffConfig {
+  std::string before;  ///< path, "-" for standard input
+  std::string after;
+  /// Asked only when a state uses the passphrase provider; an error it
+  /// returns with kInvalidArgument means "no passphrase was given" (secrets
+  /// then stay closed); any other error fails the diff.
+  std::function<Result<std::string>()> passphrase;
+  /// Print the values of secrets that could be opened.
+  bool show_secrets = false;
+  /// Where compressed inputs and standard input are decoded ("" = $TMPDIR
+  /// or /tmp).
+  std::string spool_directory;
+};
+
+/// Reads `input` (named `name` in messages) with `handler`. A state that
+/// cannot be read fails with a Status whose message names the file and,
+/// where there is one, the line:column and JSON pointer of the fatal
+/// finding. Shared by diff and the inspection commands.
+Status ReadOrExplain(io::InputStream& input, const std::string& name,
+                     state::Handler& handler);
+
+/// The opener for a state's secrets: b64 always; passphrase when
+/// `passphrase` gives one (kInvalidArgument from it: none given, nullptr
+/// returned); nullptr for other providers. A wrong passphrase fails with
+/// kCrypto naming `name`.
+Result<std::unique_ptr<SecretOpener>> MakeSecretOpener(
+    const json::Value* secrets_providers,
+    const std::function<Result<std::string>()>& passphrase,
+    const std::string& name);
+
+/// Runs the diff. A state that cannot be read fails with a Status whose
+/// message names the file and, where there is one, the line:column and
+/// JSON pointer ("a.json:3:7: unexpected end of input (at /deployment)").
+Result<DiffResult> Run(const DiffConfig& config);
+
+/// Text rendering: one line per resource with Pulumi's step symbols and
+/// the property lines below it, the envelope changes, and a summary line;
+/// `stat_only` prints the summary alone.
+std::string RenderText(const DiffResult& result, bool stat_only);
+/// {"resources": [...], "envelope": [...], "summary": {...}} and a newline
+/// (schema in docs/inspect.md).
+std::string RenderJson(const DiffResult& result);
+
+}  // namespace pstate::diff
+
+#endif  // PSTATE_DIFF_DIFFER_H_

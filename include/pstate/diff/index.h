@@ -1,0 +1,64 @@
+// The index `pstate diff` builds over one state: each resource's identity
+// as a 128-bit fingerprint -> where its bytes are, a digest of its content
+// (ResourceDigest) and a hash of its type and ID (for renames). About 48
+// bytes per resource, whatever the resource's size.
+#ifndef PSTATE_DIFF_INDEX_H_
+#define PSTATE_DIFF_INDEX_H_
+
+#include <cstdint>
+#include <string_view>
+#include <vector>
+
+namespace pstate::diff {
+
+/// A resource's identity: its URN, or for a `delete: true` copy its URN
+/// and ID (state-operations.md §4.3).
+struct ResourceKey {
+  std::uint64_t hi = 0;
+  std::uint64_t lo = 0;
+  friend bool operator==(const ResourceKey&, const ResourceKey&) = default;
+};
+
+ResourceKey KeyOf(std::string_view urn, bool deleted, std::string_view id);
+
+/// 0 when the resource has no ID (components, a delete copy): it cannot
+/// take part in a rename.
+std::uint64_t TypeIdHash(std::string_view type, std::string_view id);
+
+struct IndexEntry {
+  ResourceKey key;
+  std::uint64_t digest = 0;
+  std::uint64_t type_id = 0;
+  std::uint64_t offset = 0;  ///< the resource's bytes: [offset, end)
+  std::uint64_t end = 0;
+  std::uint32_t next = kNone;  ///< the next entry with the same key
+  bool matched = false;
+  static constexpr std::uint32_t kNone = 0xFFFFFFFFu;
+};
+
+/// Entries in state order, found by key through an open-addressing table.
+/// Duplicates of a key are chained in order, so the k-th copy in one state
+/// pairs with the k-th copy in the other.
+class ResourceIndex {
+ public:
+  /// Appends an entry; returns its position (its index in state order).
+  std::uint32_t Add(const IndexEntry& entry);
+  /// The first entry with `key` not yet matched, or kNone.
+  std::uint32_t FindUnmatched(const ResourceKey& key) const;
+
+  std::vector<IndexEntry>& entries() { return entries_; }
+  const std::vector<IndexEntry>& entries() const { return entries_; }
+
+ private:
+  void Grow();
+  std::size_t Slot(const ResourceKey& key) const;
+
+  std::vector<IndexEntry> entries_;
+  /// Index of the first entry of each key, or kNone; size a power of two.
+  std::vector<std::uint32_t> table_;
+  std::vector<std::uint32_t> last_;  ///< per slot: the chain's last entry
+};
+
+}  // namespace pstate::diff
+
+#endif  // PSTATE_DIFF_INDEX_H_

@@ -1,0 +1,159 @@
+// The inspection commands' core: `pstate ls`, `show`, `tree`, `stats`
+// (issue 13 §1). Each reads the state once, streaming, and returns data;
+// the renderers below turn that data into text or JSON. Memory: ls keeps
+// nothing per resource; show keeps the one resource and the URNs that
+// refer to it; tree keeps a few strings per resource (the tree cannot be
+// printed before its last resource is read); stats keeps counters per
+// package, type and provider and the N largest resources.
+#ifndef PSTATE_INSPECT_INSPECT_H_
+#define PSTATE_INSPECT_INSPECT_H_
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "pstate/base/result.h"
+#include "pstate/json/document.h"
+
+namespace pstate::inspect {
+
+enum class Flag : std::uint8_t {
+  kProtect,
+  kTaint,
+  kDelete,
+  kExternal,
+  kPendingReplacement,
+  kRetainOnDelete,
+};
+inline constexpr Flag kAllFlags[] = {
+    Flag::kProtect,  Flag::kTaint,
+    Flag::kDelete,   Flag::kExternal,
+    Flag::kPendingReplacement, Flag::kRetainOnDelete};
+
+/// "protect", "taint", "delete", "external", "pending-replacement",
+/// "retain-on-delete".
+std::string_view FlagName(Flag flag);
+std::optional<Flag> ParseFlag(std::string_view name);
+
+/// One resource as the listing commands show it.
+struct ResourceRow {
+  std::size_t index = 0;  ///< position in `resources`
+  std::string urn, type, id, name, parent, provider;
+  bool custom = false;
+  std::vector<Flag> flags;
+  std::uint64_t bytes = 0;  ///< of its JSON text in the state
+};
+
+struct PendingRow {
+  std::size_t index = 0;
+  std::string operation;  ///< "creating", "updating", ...
+  std::string urn, type, id;
+};
+
+/// shell globs (fnmatch(3), no flags); every filter given must match.
+struct ListConfig {
+  std::string path;  ///< "-" reads standard input
+  std::optional<std::string> type, name, urn, provider;
+  std::optional<std::string> parent;  ///< exact URN
+  std::vector<Flag> flags;
+  bool pending = false;  ///< list pending operations instead
+};
+
+/// Streams the rows that match to `on_row` (or `on_pending`); `on_row`
+/// returns false to stop early (a --limit reached).
+Status List(const ListConfig& config,
+            const std::function<bool(const ResourceRow&)>& on_row,
+            const std::function<bool(const PendingRow&)>& on_pending);
+
+std::string RowText(const ResourceRow& row);  ///< tab-separated, one line
+std::string RowJson(const ResourceRow& row);  ///< one JSON object
+std::string PendingText(const PendingRow& row);
+std::string PendingJson(const PendingRow& row);
+
+// ---- show -------------------------------------------------------------------
+
+struct ShowConfig {
+  std::string path;
+  std::string urn;                   ///< or:
+  std::optional<std::size_t> index;  ///< position in `resources`
+  bool show_secrets = false;
+  /// As diff::DiffConfig::passphrase.
+  std::function<Result<std::string>()> passphrase;
+};
+
+struct Dependent {
+  std::string urn;
+  std::string via;  ///< the field that names the resource ("parent", ...)
+};
+
+struct ShowResult {
+  ResourceRow row;
+  std::size_t copies = 1;  ///< resources with this URN (duplicates)
+  std::vector<std::string> dependencies;
+  std::map<std::string, std::vector<std::string>> property_dependencies;
+  std::string deleted_with;
+  std::vector<std::string> replace_with;
+  std::vector<Dependent> dependents;
+  /// Inputs and outputs for display (secrets masked or opened).
+  std::optional<json::Document> inputs;
+  std::optional<json::Document> outputs;
+};
+
+/// kNotFound when no resource has the URN (or index).
+Result<ShowResult> Show(const ShowConfig& config);
+std::string ShowText(const ShowResult& result);
+std::string ShowJson(const ShowResult& result);
+
+// ---- tree -------------------------------------------------------------------
+
+struct TreeNode {
+  std::string urn, type, name;
+  bool provider = false;
+  bool deleted = false;
+  std::vector<std::size_t> children;
+};
+
+struct TreeResult {
+  std::vector<TreeNode> nodes;  ///< in state order
+  std::vector<std::size_t> roots;
+};
+
+/// Children hang under the first live resource with their parent's URN;
+/// resources whose parent is missing (and members of a parent cycle) are
+/// roots, as `pulumi stack` shows orphans.
+Result<TreeResult> Tree(const std::string& path);
+std::string TreeText(const TreeResult& tree);
+std::string TreeJson(const TreeResult& tree);
+
+// ---- stats ------------------------------------------------------------------
+
+struct Tally {
+  std::uint64_t count = 0;
+  std::uint64_t bytes = 0;
+};
+
+struct StatsResult {
+  std::string envelope;  ///< "export", "checkpoint", ...
+  std::optional<std::int64_t> version;
+  std::vector<std::string> features;
+  Tally resources;
+  std::map<std::string, Tally> by_package, by_type, by_provider;
+  std::vector<std::pair<std::uint64_t, std::string>> largest;  ///< bytes, URN
+  std::map<std::string, std::uint64_t> flags;  ///< by FlagName
+  std::string secrets_provider;  ///< ProviderKindName
+  std::uint64_t secrets = 0, assets = 0, archives = 0;
+  std::map<std::string, std::uint64_t> pending;  ///< by operation type
+  std::uint64_t stacks = 0, projects = 0;
+};
+
+Result<StatsResult> Stats(const std::string& path, std::size_t top);
+std::string StatsText(const StatsResult& stats);
+std::string StatsJson(const StatsResult& stats);
+
+}  // namespace pstate::inspect
+
+#endif  // PSTATE_INSPECT_INSPECT_H_

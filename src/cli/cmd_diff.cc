@@ -1,0 +1,73 @@
+// pstate diff A B: what changed between two states (exit 0 same, 1
+// different, 2 unreadable, as diff(1)).
+#include <filesystem>
+#include <iostream>
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "cli/command.h"
+#include "cli/exit_code.h"
+#include "pstate/crypto/passphrase_source.h"
+#include "pstate/diag/render.h"
+#include "pstate/diff/differ.h"
+
+namespace pstate::cli {
+namespace {
+
+struct DiffFlags {
+  std::string before;
+  std::string after;
+  std::string format = "text";
+  bool stat = false;
+  bool show_secrets = false;
+  std::string passphrase_file;
+};
+
+int RunDiff(const DiffFlags& flags) {
+  diff::DiffConfig config;
+  config.before = flags.before;
+  config.after = flags.after;
+  config.show_secrets = flags.show_secrets;
+  std::optional<std::filesystem::path> file;
+  if (!flags.passphrase_file.empty()) file = flags.passphrase_file;
+  config.passphrase = [file] { return crypto::ResolvePassphrase(file); };
+  Result<diff::DiffResult> result = diff::Run(config);
+  if (!result.ok()) {
+    std::cerr << "pstate: error: "
+              << diag::TerminalSafe(result.status().message()) << "\n";
+    return kExitUnreadable;
+  }
+  if (flags.format == "json") {
+    std::cout << diff::RenderJson(*result);
+  } else {
+    std::cout << diff::RenderText(*result, flags.stat);
+  }
+  return result->same() ? kExitOk : kExitFindings;
+}
+
+}  // namespace
+
+std::function<int()> SetupDiff(CLI::App& app) {
+  auto flags = std::make_shared<DiffFlags>();
+  app.add_option("before", flags->before,
+                 "The older state (- reads standard input; gzip and zstd "
+                 "are read as such)")
+      ->required();
+  app.add_option("after", flags->after, "The newer state")->required();
+  app.add_option("--format", flags->format, "text or json")
+      ->check(CLI::IsMember({"text", "json"}))
+      ->capture_default_str();
+  app.add_flag("--stat", flags->stat, "Print the counts only (text format)");
+  app.add_flag("--show-secrets", flags->show_secrets,
+               "Print the values of secrets that could be opened (b64, or "
+               "passphrase with a passphrase given)");
+  app.add_option("--passphrase-file", flags->passphrase_file,
+                 "File holding the passphrase (trimmed); otherwise "
+                 "PULUMI_CONFIG_PASSPHRASE, then PULUMI_CONFIG_PASSPHRASE_FILE. "
+                 "With one, secrets with different ciphertexts are compared "
+                 "by value");
+  return [flags] { return RunDiff(*flags); };
+}
+
+}  // namespace pstate::cli

@@ -1,0 +1,178 @@
+// pstate ls, show, tree and stats: looking into a state (issue 13 §1).
+#include <cstdint>
+#include <filesystem>
+#include <iostream>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "cli/command.h"
+#include "cli/exit_code.h"
+#include "pstate/crypto/passphrase_source.h"
+#include "pstate/diag/render.h"
+#include "pstate/inspect/inspect.h"
+
+namespace pstate::cli {
+namespace {
+
+int Fail(const Status& status) {
+  std::cerr << "pstate: error: " << diag::TerminalSafe(status.message())
+            << "\n";
+  return kExitUnreadable;
+}
+
+void AddFormat(CLI::App& app, std::string* format) {
+  app.add_option("--format", *format, "text or json")
+      ->check(CLI::IsMember({"text", "json"}))
+      ->capture_default_str();
+}
+
+struct LsFlags {
+  std::string path;
+  std::string type, name, urn, provider, parent;
+  std::vector<std::string> flags;
+  bool pending = false;
+  std::string format = "text";
+  std::uint64_t limit = 0;
+};
+
+int RunLs(const LsFlags& f) {
+  inspect::ListConfig config;
+  config.path = f.path;
+  if (!f.type.empty()) config.type = f.type;
+  if (!f.name.empty()) config.name = f.name;
+  if (!f.urn.empty()) config.urn = f.urn;
+  if (!f.provider.empty()) config.provider = f.provider;
+  if (!f.parent.empty()) config.parent = f.parent;
+  for (const std::string& name : f.flags) {
+    config.flags.push_back(*inspect::ParseFlag(name));
+  }
+  config.pending = f.pending;
+  const bool json = f.format == "json";
+  std::uint64_t printed = 0;
+  auto more = [&] { return f.limit == 0 || ++printed < f.limit; };
+  Status status = inspect::List(
+      config,
+      [&](const inspect::ResourceRow& row) {
+        std::cout << (json ? inspect::RowJson(row) : inspect::RowText(row))
+                  << '\n';
+        return more();
+      },
+      [&](const inspect::PendingRow& row) {
+        std::cout << (json ? inspect::PendingJson(row)
+                           : inspect::PendingText(row))
+                  << '\n';
+        return more();
+      });
+  if (!status.ok()) {
+    std::cout.flush();
+    return Fail(status);
+  }
+  return kExitOk;
+}
+
+struct ShowFlags {
+  std::string path;
+  std::string urn;
+  std::int64_t index = -1;
+  std::string format = "text";
+  bool show_secrets = false;
+  std::string passphrase_file;
+};
+
+int RunShow(const ShowFlags& f) {
+  inspect::ShowConfig config;
+  config.path = f.path;
+  config.urn = f.urn;
+  if (f.index >= 0) config.index = static_cast<std::size_t>(f.index);
+  if (f.urn.empty() && !config.index) {
+    return Fail(Status(Errc::kInvalidArgument, "give a URN or --index N"));
+  }
+  config.show_secrets = f.show_secrets;
+  std::optional<std::filesystem::path> file;
+  if (!f.passphrase_file.empty()) file = f.passphrase_file;
+  config.passphrase = [file] { return crypto::ResolvePassphrase(file); };
+  auto result = inspect::Show(config);
+  if (!result.ok()) return Fail(result.status());
+  std::cout << (f.format == "json" ? inspect::ShowJson(*result)
+                                   : inspect::ShowText(*result));
+  return kExitOk;
+}
+
+}  // namespace
+
+std::function<int()> SetupLs(CLI::App& app) {
+  auto f = std::make_shared<LsFlags>();
+  app.add_option("state", f->path, "State to list (- reads standard input)")
+      ->required();
+  app.add_option("--type", f->type, "Only resources whose type matches GLOB");
+  app.add_option("--name", f->name,
+                 "Only resources whose name (the URN's last part) matches GLOB");
+  app.add_option("--urn", f->urn, "Only resources whose URN matches GLOB");
+  app.add_option("--provider", f->provider,
+                 "Only resources whose provider reference matches GLOB");
+  app.add_option("--parent", f->parent, "Only children of this URN");
+  app.add_option("--flag", f->flags,
+                 "Only resources with this flag (repeatable): protect, taint, "
+                 "delete, external, pending-replacement, retain-on-delete")
+      ->check(CLI::IsMember({"protect", "taint", "delete", "external",
+                             "pending-replacement", "retain-on-delete"}));
+  app.add_flag("--pending", f->pending, "List pending operations instead");
+  app.add_option("--limit", f->limit, "Stop after N lines (0: no limit)")
+      ->capture_default_str();
+  AddFormat(app, &f->format);
+  return [f] { return RunLs(*f); };
+}
+
+std::function<int()> SetupShow(CLI::App& app) {
+  auto f = std::make_shared<ShowFlags>();
+  app.add_option("state", f->path, "State to read (- reads standard input)")
+      ->required();
+  app.add_option("urn", f->urn, "URN of the resource");
+  app.add_option("--index", f->index,
+                 "The resource at this position of `resources` (from 0)")
+      ->check(CLI::NonNegativeNumber);
+  AddFormat(app, &f->format);
+  app.add_flag("--show-secrets", f->show_secrets,
+               "Print secrets' values (b64, or passphrase with a passphrase)");
+  app.add_option("--passphrase-file", f->passphrase_file,
+                 "File holding the passphrase (trimmed); otherwise "
+                 "PULUMI_CONFIG_PASSPHRASE, then PULUMI_CONFIG_PASSPHRASE_FILE");
+  return [f] { return RunShow(*f); };
+}
+
+std::function<int()> SetupTree(CLI::App& app) {
+  auto path = std::make_shared<std::string>();
+  auto format = std::make_shared<std::string>("text");
+  app.add_option("state", *path, "State to read (- reads standard input)")
+      ->required();
+  AddFormat(app, format.get());
+  return [path, format] {
+    auto tree = inspect::Tree(*path);
+    if (!tree.ok()) return Fail(tree.status());
+    std::cout << (*format == "json" ? inspect::TreeJson(*tree)
+                                    : inspect::TreeText(*tree));
+    return static_cast<int>(kExitOk);
+  };
+}
+
+std::function<int()> SetupStats(CLI::App& app) {
+  auto path = std::make_shared<std::string>();
+  auto format = std::make_shared<std::string>("text");
+  auto top = std::make_shared<std::size_t>(10);
+  app.add_option("state", *path, "State to read (- reads standard input)")
+      ->required();
+  app.add_option("--top", *top, "How many of the largest resources to list")
+      ->capture_default_str();
+  AddFormat(app, format.get());
+  return [path, format, top] {
+    auto stats = inspect::Stats(*path, *top);
+    if (!stats.ok()) return Fail(stats.status());
+    std::cout << (*format == "json" ? inspect::StatsJson(*stats)
+                                    : inspect::StatsText(*stats));
+    return static_cast<int>(kExitOk);
+  };
+}
+
+}  // namespace pstate::cli

@@ -1,0 +1,731 @@
+#include "pstate/diff/differ.h"
+
+#include <algorithm>
+#include <map>
+#include <memory>
+#include <optional>
+#include <utility>
+
+#include "pstate/crypto/b64_crypter.h"
+#include "pstate/crypto/passphrase.h"
+#include "pstate/diag/render.h"
+#include "pstate/diag/report.h"
+#include "pstate/diff/index.h"
+#include "pstate/diff/render.h"
+#include "pstate/io/spool.h"
+#include "pstate/json/document.h"
+#include "pstate/json/equal.h"
+#include "pstate/state/provider.h"
+#include "pstate/state/reader.h"
+#include "pstate/state/resource.h"
+
+namespace pstate::diff {
+namespace {
+
+class B64Opener : public SecretOpener {
+ public:
+  Result<std::string> Open(std::string_view ciphertext) const override {
+    return crypto::B64Crypter().Decrypt(ciphertext);
+  }
+};
+
+class PassphraseOpener : public SecretOpener {
+ public:
+  explicit PassphraseOpener(crypto::PassphraseCrypter crypter)
+      : crypter_(std::move(crypter)) {}
+  Result<std::string> Open(std::string_view ciphertext) const override {
+    return crypter_.Decrypt(ciphertext);
+  }
+
+ private:
+  crypto::PassphraseCrypter crypter_;
+};
+
+/// What one side holds once read: its envelope values (cloned: they are
+/// small) and, for A, the index.
+struct Side {
+  std::string name;
+  std::optional<io::Replayable> input;
+  std::string_view bytes;
+  json::Arena arena;
+  std::map<std::string, json::Value> envelope;  ///< by Pulumi field name
+  std::vector<json::Value> pending;
+  std::vector<json::Value> snippets;
+  std::map<std::string, json::Value> extensions;
+  std::uint64_t resources = 0;
+  bool has_deployment = true;
+  std::unique_ptr<SecretOpener> opener;
+};
+
+void Capture(state::Leaf& leaf, Side& side) {
+  switch (leaf.role) {
+    case state::Role::kVersion:
+      side.envelope["version"] = json::Clone(leaf.value, side.arena);
+      break;
+    case state::Role::kFeatures:
+      side.envelope["features"] = json::Clone(leaf.value, side.arena);
+      break;
+    case state::Role::kManifest:
+      side.envelope["manifest"] = json::Clone(leaf.value, side.arena);
+      break;
+    case state::Role::kSecretsProviders:
+      side.envelope["secrets_providers"] =
+          json::Clone(leaf.value, side.arena);
+      break;
+    case state::Role::kMetadata:
+      side.envelope["metadata"] = json::Clone(leaf.value, side.arena);
+      break;
+    case state::Role::kPendingOperation:
+      side.pending.push_back(json::Clone(leaf.value, side.arena));
+      break;
+    case state::Role::kSnippet:
+      side.snippets.push_back(json::Clone(leaf.value, side.arena));
+      break;
+    case state::Role::kExtension:
+      side.extensions[std::string(leaf.key)] =
+          json::Clone(leaf.value, side.arena);
+      break;
+    default:
+      break;
+  }
+}
+
+struct Identity {
+  ResourceKey key;
+  std::uint64_t type_id = 0;
+};
+
+Identity IdentityOf(const json::Value& resource) {
+  state::ResourceView view = state::ResourceView::Of(resource);
+  bool deleted = state::ResourceView::Flag(view.del);
+  std::string id = view.Id();
+  return {KeyOf(view.Urn(), deleted, id),
+          deleted ? 0 : TypeIdHash(view.Type(), id)};
+}
+
+class IndexHandler : public state::Handler {
+ public:
+  IndexHandler(Side& side, ResourceIndex& index)
+      : side_(side), index_(index) {}
+  Result<state::Flow> OnLeaf(state::Leaf& leaf, state::Context&) override {
+    if (leaf.role != state::Role::kResource) {
+      Capture(leaf, side_);
+      return state::Flow::kContinue;
+    }
+    ++side_.resources;
+    Identity identity = IdentityOf(leaf.value);
+    IndexEntry entry;
+    entry.key = identity.key;
+    entry.type_id = identity.type_id;
+    entry.digest = ResourceDigest(leaf.value);
+    entry.offset = leaf.value.offset;
+    entry.end = leaf.end_offset;
+    index_.Add(entry);
+    return state::Flow::kContinue;
+  }
+  Status OnFinish(const state::Envelope& e, state::Context&) override {
+    side_.has_deployment = e.has_deployment;
+    return Status::Ok();
+  }
+
+ private:
+  Side& side_;
+  ResourceIndex& index_;
+};
+
+struct Located {
+  std::uint32_t position = 0;  ///< in B's order
+  std::uint64_t offset = 0, end = 0;
+};
+
+struct MatchState {
+  /// Matched pairs in B's order: A's position and B's bytes.
+  std::vector<std::uint32_t> a_of_match;
+  std::vector<Located> b_of_match;
+  std::vector<bool> digest_differs;
+  /// Resources only in B.
+  std::vector<Located> added;
+  std::vector<std::uint64_t> added_type_id;
+};
+
+class MatchHandler : public state::Handler {
+ public:
+  MatchHandler(Side& side, ResourceIndex& index, MatchState& state)
+      : side_(side), index_(index), state_(state) {}
+  Result<state::Flow> OnLeaf(state::Leaf& leaf, state::Context&) override {
+    if (leaf.role != state::Role::kResource) {
+      Capture(leaf, side_);
+      return state::Flow::kContinue;
+    }
+    auto position = static_cast<std::uint32_t>(side_.resources++);
+    Identity identity = IdentityOf(leaf.value);
+    Located here{position, leaf.value.offset, leaf.end_offset};
+    std::uint32_t a = index_.FindUnmatched(identity.key);
+    if (a == IndexEntry::kNone) {
+      state_.added.push_back(here);
+      state_.added_type_id.push_back(identity.type_id);
+      return state::Flow::kContinue;
+    }
+    IndexEntry& entry = index_.entries()[a];
+    entry.matched = true;
+    state_.a_of_match.push_back(a);
+    state_.b_of_match.push_back(here);
+    state_.digest_differs.push_back(entry.digest !=
+                                    ResourceDigest(leaf.value));
+    return state::Flow::kContinue;
+  }
+  Status OnFinish(const state::Envelope& e, state::Context&) override {
+    side_.has_deployment = e.has_deployment;
+    return Status::Ok();
+  }
+
+ private:
+  Side& side_;
+  ResourceIndex& index_;
+  MatchState& state_;
+};
+
+Status ReadSide(Side& side, state::Handler& handler) {
+  auto stream = side.input->Open();
+  if (!stream.ok()) return stream.status();
+  return ReadOrExplain(**stream, side.name, handler);
+}
+
+}  // namespace
+
+Status ReadOrExplain(io::InputStream& input, const std::string& name,
+                     state::Handler& handler) {
+  diag::Report report(name);
+  Status status = state::Read(input, handler, report);
+  if (status.ok() && !report.fatal()) return Status::Ok();
+  for (const diag::Finding& f : report.findings()) {
+    if (!diag::IsFatal(f.code)) continue;
+    std::string message = name;
+    if (f.line > 0) {
+      message += ":" + std::to_string(f.line) + ":" + std::to_string(f.column);
+    }
+    message += ": " + f.message;
+    if (!f.pointer.empty()) message += " (at " + f.pointer + ")";
+    return Status(status.ok() ? Errc::kFormat : status.code(), message);
+  }
+  return status.ok() ? Status(Errc::kFormat, name + ": not a state")
+                     : status;
+}
+
+namespace {
+
+Result<json::Document> ReadResource(const Side& side, std::uint64_t offset,
+                                    std::uint64_t end) {
+  if (end > side.bytes.size() || offset > end) {
+    return Status(Errc::kIo, side.name + ": changed while it was read");
+  }
+  auto doc = json::Document::Parse(std::string(
+      side.bytes.substr(static_cast<std::size_t>(offset),
+                        static_cast<std::size_t>(end - offset))));
+  if (!doc.ok()) {
+    return Status(Errc::kIo, side.name + ": changed while it was read");
+  }
+  return doc;
+}
+
+ResourceEntry EntryOf(ResourceChangeKind kind, const json::Value& resource) {
+  state::ResourceView view = state::ResourceView::Of(resource);
+  ResourceEntry e;
+  e.kind = kind;
+  e.urn = view.Urn();
+  e.type = view.Type();
+  e.id = view.Id();
+  e.deleted = state::ResourceView::Flag(view.del);
+  return e;
+}
+
+/// Positions (in `seq`) on one longest strictly increasing subsequence.
+std::vector<bool> OnLongestIncreasing(const std::vector<std::uint32_t>& seq) {
+  std::vector<std::uint32_t> tails;  // positions in seq
+  std::vector<std::uint32_t> prev(seq.size(), IndexEntry::kNone);
+  for (std::uint32_t i = 0; i < seq.size(); ++i) {
+    auto it = std::lower_bound(
+        tails.begin(), tails.end(), seq[i],
+        [&](std::uint32_t t, std::uint32_t v) { return seq[t] < v; });
+    if (it != tails.begin()) prev[i] = *(it - 1);
+    if (it == tails.end()) {
+      tails.push_back(i);
+    } else {
+      *it = i;
+    }
+  }
+  std::vector<bool> on(seq.size(), false);
+  std::uint32_t i = tails.empty() ? IndexEntry::kNone : tails.back();
+  while (i != IndexEntry::kNone) {
+    on[i] = true;
+    i = prev[i];
+  }
+  return on;
+}
+
+// ---- envelope ---------------------------------------------------------------
+
+bool IsEmptyValue(const json::Value* v) {
+  return v == nullptr || v->is_null() ||
+         ((v->is_array() || v->is_object() || v->is_string()) &&
+          v->size == 0);
+}
+
+const json::Value* Get(const std::map<std::string, json::Value>& m,
+                       const std::string& key) {
+  auto it = m.find(key);
+  return it == m.end() ? nullptr : &it->second;
+}
+
+const json::Value* Member(const json::Value* object, std::string_view key) {
+  return object != nullptr && object->is_object() ? object->Find(key)
+                                                  : nullptr;
+}
+
+struct EnvelopeDiff {
+  std::vector<EnvelopeEntry>* out;
+
+  void Add(std::string field, const json::Value* a, const json::Value* b,
+           std::string before = {}, std::string after = {}) {
+    EnvelopeEntry e;
+    e.field = std::move(field);
+    e.kind = IsEmptyValue(a)   ? ChangeKind::kAdd
+             : IsEmptyValue(b) ? ChangeKind::kDelete
+                               : ChangeKind::kUpdate;
+    e.before = !before.empty() ? before
+               : IsEmptyValue(a) ? std::string()
+                                 : DisplayJson(*a);
+    e.after = !after.empty() ? after
+              : IsEmptyValue(b) ? std::string()
+                                : DisplayJson(*b);
+    out->push_back(std::move(e));
+  }
+
+  void Plain(std::string field, const json::Value* a, const json::Value* b) {
+    if (IsEmptyValue(a) && IsEmptyValue(b)) return;
+    if (!IsEmptyValue(a) && !IsEmptyValue(b) && json::Equal(*a, *b)) return;
+    Add(std::move(field), a, b);
+  }
+
+  /// Arrays compared as multisets of values.
+  void Multiset(const std::string& field, const json::Value* a,
+                const json::Value* b) {
+    auto hashes = [](const json::Value* v) {
+      std::vector<std::uint64_t> h;
+      if (v != nullptr && v->is_array()) {
+        for (const json::Value& e : v->array()) h.push_back(json::Hash(e));
+      }
+      std::sort(h.begin(), h.end());
+      return h;
+    };
+    if (hashes(a) != hashes(b)) Add(field, a, b);
+  }
+
+  void Time(const std::string& field, const json::Value* a,
+            const json::Value* b) {
+    if (a != nullptr && b != nullptr && a->is_string() && b->is_string()) {
+      auto ta = ParseTimestamp(a->Str());
+      auto tb = ParseTimestamp(b->Str());
+      if (ta && tb && *ta == *tb) return;
+    }
+    Plain(field, a, b);
+  }
+};
+
+std::string ProviderDisplay(const json::Value* sp) {
+  const json::Value* type = Member(sp, "type");
+  if (type == nullptr) return {};
+  return "{\"type\":" + DisplayJson(*type) + "}";
+}
+
+std::string PendingDisplay(const json::Value& op) {
+  std::string out = "{\"type\":";
+  const json::Value* type = Member(&op, "type");
+  out += type != nullptr ? DisplayJson(*type) : "null";
+  out += ",\"urn\":";
+  const json::Value* resource = Member(&op, "resource");
+  const json::Value* urn = Member(resource, "urn");
+  out += urn != nullptr ? DisplayJson(*urn) : "null";
+  out += "}";
+  return out;
+}
+
+void DiffEnvelope(const Side& a, const Side& b,
+                  std::vector<EnvelopeEntry>* out) {
+  EnvelopeDiff d{out};
+  d.Plain("version", Get(a.envelope, "version"), Get(b.envelope, "version"));
+  d.Multiset("features", Get(a.envelope, "features"),
+             Get(b.envelope, "features"));
+  const json::Value* ma = Get(a.envelope, "manifest");
+  const json::Value* mb = Get(b.envelope, "manifest");
+  // A checkpoint without a deployment is an empty stack: it has no
+  // manifest to compare.
+  if (a.has_deployment && b.has_deployment) {
+    d.Time("manifest.time", Member(ma, "time"), Member(mb, "time"));
+    d.Plain("manifest.magic", Member(ma, "magic"), Member(mb, "magic"));
+    d.Plain("manifest.version", Member(ma, "version"),
+            Member(mb, "version"));
+    d.Multiset("manifest.plugins", Member(ma, "plugins"),
+               Member(mb, "plugins"));
+  }
+  const json::Value* sa = Get(a.envelope, "secrets_providers");
+  const json::Value* sb = Get(b.envelope, "secrets_providers");
+  if (!(IsEmptyValue(sa) && IsEmptyValue(sb)) &&
+      (IsEmptyValue(sa) || IsEmptyValue(sb) || !json::Equal(*sa, *sb))) {
+    // Only the provider's type is shown: its state holds wrapped keys.
+    d.Add("secrets_providers", sa, sb, ProviderDisplay(sa),
+          ProviderDisplay(sb));
+  }
+  d.Plain("metadata.integrity_error",
+          Member(Get(a.envelope, "metadata"), "integrity_error"),
+          Member(Get(b.envelope, "metadata"), "integrity_error"));
+  // Pending operations, snippets: multisets.
+  auto unmatched = [](const std::vector<json::Value>& x,
+                      const std::vector<json::Value>& y) {
+    std::multimap<std::uint64_t, std::size_t> in_y;
+    for (std::size_t i = 0; i < y.size(); ++i) {
+      in_y.emplace(json::Hash(y[i]), i);
+    }
+    std::vector<std::size_t> only_x;
+    for (std::size_t i = 0; i < x.size(); ++i) {
+      auto [lo, hi] = in_y.equal_range(json::Hash(x[i]));
+      auto it = std::find_if(lo, hi, [&](const auto& p) {
+        return json::Equal(x[i], y[p.second]);
+      });
+      if (it == hi) {
+        only_x.push_back(i);
+      } else {
+        in_y.erase(it);
+      }
+    }
+    return only_x;
+  };
+  for (std::size_t i : unmatched(a.pending, b.pending)) {
+    out->push_back({"pending_operations", ChangeKind::kDelete,
+                    PendingDisplay(a.pending[i]), ""});
+  }
+  for (std::size_t i : unmatched(b.pending, a.pending)) {
+    out->push_back({"pending_operations", ChangeKind::kAdd, "",
+                    PendingDisplay(b.pending[i])});
+  }
+  for (std::size_t i : unmatched(a.snippets, b.snippets)) {
+    out->push_back({"snippets", ChangeKind::kDelete,
+                    DisplayJson(a.snippets[i]), ""});
+  }
+  for (std::size_t i : unmatched(b.snippets, a.snippets)) {
+    out->push_back({"snippets", ChangeKind::kAdd, "",
+                    DisplayJson(b.snippets[i])});
+  }
+  std::map<std::string, bool> keys;
+  for (const auto& [k, v] : a.extensions) keys[k] = true;
+  for (const auto& [k, v] : b.extensions) keys[k] = true;
+  for (const auto& [k, unused] : keys) {
+    d.Plain("extensions." + k, Get(a.extensions, k), Get(b.extensions, k));
+  }
+}
+
+}  // namespace
+
+Result<std::unique_ptr<SecretOpener>> MakeSecretOpener(
+    const json::Value* secrets_providers,
+    const std::function<Result<std::string>()>& passphrase,
+    const std::string& name) {
+  std::unique_ptr<SecretOpener> none;
+  if (secrets_providers == nullptr) return none;
+  state::SecretsProvider provider =
+      state::ParseSecretsProvider(*secrets_providers);
+  if (provider.kind == state::ProviderKind::kB64) {
+    return std::unique_ptr<SecretOpener>(std::make_unique<B64Opener>());
+  }
+  if (provider.kind != state::ProviderKind::kPassphrase || !passphrase) {
+    return none;
+  }
+  Result<std::string> phrase = passphrase();
+  if (!phrase.ok()) {
+    // kInvalidArgument: none was given, and the secrets stay closed.
+    if (phrase.status().code() == Errc::kInvalidArgument) return none;
+    return phrase.status();
+  }
+  auto crypter = crypto::PassphraseCrypter::FromSalt(provider.salt, *phrase);
+  if (!crypter.ok()) {
+    return Status(crypter.status().code(),
+                  name + ": " + crypter.status().message());
+  }
+  return std::unique_ptr<SecretOpener>(
+      std::make_unique<PassphraseOpener>(std::move(crypter).value()));
+}
+
+std::string_view ResourceChangeKindName(ResourceChangeKind kind) {
+  switch (kind) {
+    case ResourceChangeKind::kAdded:
+      return "added";
+    case ResourceChangeKind::kRemoved:
+      return "removed";
+    case ResourceChangeKind::kRenamed:
+      return "renamed";
+    case ResourceChangeKind::kChanged:
+      return "changed";
+    case ResourceChangeKind::kOrderOnly:
+      return "order-only";
+  }
+  return "changed";
+}
+
+Result<DiffResult> Run(const DiffConfig& config) {
+  Side a, b;
+  io::SpoolOptions spool;
+  spool.directory = config.spool_directory;
+  if (config.before == "-" && config.after == "-") {
+    return Status(Errc::kInvalidArgument,
+                  "only one side can be read from standard input");
+  }
+  for (auto [side, path] : {std::pair{&a, &config.before},
+                            std::pair{&b, &config.after}}) {
+    side->name = *path == "-" ? "<stdin>" : *path;
+    auto input = io::OpenReplayable(*path, spool);
+    if (!input.ok()) return input.status();
+    side->input.emplace(std::move(input).value());
+  }
+
+  ResourceIndex index;
+  IndexHandler index_handler(a, index);
+  if (Status s = ReadSide(a, index_handler); !s.ok()) return s;
+  MatchState match;
+  MatchHandler match_handler(b, index, match);
+  if (Status s = ReadSide(b, match_handler); !s.ok()) return s;
+
+  for (Side* side : {&a, &b}) {
+    auto bytes = side->input->bytes();
+    if (!bytes.ok()) return bytes.status();
+    side->bytes = *bytes;
+  }
+  for (Side* side : {&a, &b}) {
+    auto opener = MakeSecretOpener(Get(side->envelope, "secrets_providers"),
+                                   config.passphrase, side->name);
+    if (!opener.ok()) return opener.status();
+    side->opener = std::move(opener).value();
+  }
+  DiffOptions options;
+  options.before_secrets = a.opener.get();
+  options.after_secrets = b.opener.get();
+  options.show_secrets = config.show_secrets;
+
+  DiffResult result;
+  result.summary.before_resources = a.resources;
+  result.summary.after_resources = b.resources;
+  // (B position, entry); removals sort after every B position.
+  std::vector<std::pair<std::uint64_t, ResourceEntry>> entries;
+  const std::uint64_t kAfterB = std::uint64_t{1} << 40;
+
+  // Matched resources whose digests differ.
+  std::vector<bool> changed(match.a_of_match.size(), false);
+  for (std::size_t i = 0; i < match.a_of_match.size(); ++i) {
+    if (!match.digest_differs[i]) continue;
+    const IndexEntry& ea = index.entries()[match.a_of_match[i]];
+    const Located& lb = match.b_of_match[i];
+    auto da = ReadResource(a, ea.offset, ea.end);
+    if (!da.ok()) return da.status();
+    auto db = ReadResource(b, lb.offset, lb.end);
+    if (!db.ok()) return db.status();
+    ResourceChanges changes = DiffResource(da->root(), db->root(), options);
+    if (changes.empty()) continue;
+    changed[i] = true;
+    ResourceEntry e = EntryOf(ResourceChangeKind::kChanged, db->root());
+    e.changes = std::move(changes);
+    entries.emplace_back(lb.position, std::move(e));
+  }
+
+  // Renames: only-in-B against only-in-A with the same type and ID.
+  std::multimap<std::uint64_t, std::uint32_t> removed_by_type_id;
+  std::vector<bool> renamed(index.entries().size(), false);
+  for (std::uint32_t i = 0; i < index.entries().size(); ++i) {
+    const IndexEntry& e = index.entries()[i];
+    if (!e.matched && e.type_id != 0) removed_by_type_id.emplace(e.type_id, i);
+  }
+  for (std::size_t k = 0; k < match.added.size(); ++k) {
+    const Located& lb = match.added[k];
+    auto db = ReadResource(b, lb.offset, lb.end);
+    if (!db.ok()) return db.status();
+    ResourceEntry e = EntryOf(ResourceChangeKind::kAdded, db->root());
+    if (match.added_type_id[k] != 0) {
+      auto [lo, hi] = removed_by_type_id.equal_range(match.added_type_id[k]);
+      for (auto it = lo; it != hi; ++it) {
+        const IndexEntry& ea = index.entries()[it->second];
+        auto da = ReadResource(a, ea.offset, ea.end);
+        if (!da.ok()) return da.status();
+        state::ResourceView va = state::ResourceView::Of(da->root());
+        if (va.Type() != e.type || va.Id() != e.id) continue;
+        e.kind = ResourceChangeKind::kRenamed;
+        e.from = va.Urn();
+        e.changes = DiffResource(da->root(), db->root(), options);
+        renamed[it->second] = true;
+        removed_by_type_id.erase(it);
+        break;
+      }
+    }
+    entries.emplace_back(lb.position, std::move(e));
+  }
+  for (std::uint32_t i = 0; i < index.entries().size(); ++i) {
+    const IndexEntry& ea = index.entries()[i];
+    if (ea.matched || renamed[i]) continue;
+    auto da = ReadResource(a, ea.offset, ea.end);
+    if (!da.ok()) return da.status();
+    entries.emplace_back(kAfterB + i,
+                         EntryOf(ResourceChangeKind::kRemoved, da->root()));
+  }
+
+  // Moves of otherwise unchanged resources.
+  std::vector<bool> in_order = OnLongestIncreasing(match.a_of_match);
+  for (std::size_t i = 0; i < match.a_of_match.size(); ++i) {
+    if (in_order[i] || changed[i]) continue;
+    const Located& lb = match.b_of_match[i];
+    auto db = ReadResource(b, lb.offset, lb.end);
+    if (!db.ok()) return db.status();
+    entries.emplace_back(lb.position,
+                         EntryOf(ResourceChangeKind::kOrderOnly, db->root()));
+  }
+  if (Status s = a.input->bytes_status(); !s.ok()) return s;
+  if (Status s = b.input->bytes_status(); !s.ok()) return s;
+
+  std::stable_sort(entries.begin(), entries.end(),
+                   [](const auto& x, const auto& y) {
+                     return x.first < y.first;
+                   });
+  DiffSummary& sum = result.summary;
+  for (auto& [position, e] : entries) {
+    switch (e.kind) {
+      case ResourceChangeKind::kAdded:
+        ++sum.added;
+        break;
+      case ResourceChangeKind::kRemoved:
+        ++sum.removed;
+        break;
+      case ResourceChangeKind::kRenamed:
+        ++sum.renamed;
+        break;
+      case ResourceChangeKind::kChanged:
+        ++sum.changed;
+        break;
+      case ResourceChangeKind::kOrderOnly:
+        ++sum.order_only;
+        break;
+    }
+    result.resources.push_back(std::move(e));
+  }
+  sum.unchanged = match.a_of_match.size() - sum.changed - sum.order_only;
+  DiffEnvelope(a, b, &result.envelope);
+  sum.envelope = result.envelope.size();
+  return result;
+}
+
+// ---- rendering ----------------------------------------------------------------
+
+namespace {
+
+std::string SummaryLine(const DiffSummary& s) {
+  return std::to_string(s.added) + " added, " + std::to_string(s.removed) +
+         " removed, " + std::to_string(s.renamed) + " renamed, " +
+         std::to_string(s.changed) + " changed, " +
+         std::to_string(s.order_only) + " order-only, " +
+         std::to_string(s.unchanged) + " unchanged; " +
+         std::to_string(s.envelope) + " envelope change" +
+         (s.envelope == 1 ? "" : "s") + "\n";
+}
+
+std::string_view EntrySymbol(ResourceChangeKind kind) {
+  switch (kind) {
+    case ResourceChangeKind::kAdded:
+      return "+";
+    case ResourceChangeKind::kRemoved:
+      return "-";
+    default:
+      return "~";
+  }
+}
+
+}  // namespace
+
+std::string RenderText(const DiffResult& result, bool stat_only) {
+  std::string out;
+  if (!stat_only) {
+    for (const ResourceEntry& e : result.resources) {
+      std::string line(EntrySymbol(e.kind));
+      line += ' ';
+      line += e.urn;
+      line += " (";
+      line += ResourceChangeKindName(e.kind);
+      if (e.kind == ResourceChangeKind::kRenamed) line += " from " + e.from;
+      if (e.deleted) line += ", delete: true";
+      if (!e.id.empty() && (e.kind == ResourceChangeKind::kAdded ||
+                            e.kind == ResourceChangeKind::kRemoved)) {
+        line += ", id " + e.id;
+      }
+      line += ")";
+      out += diag::TerminalSafe(line);
+      out += '\n';
+      RenderChangesText(e.changes, &out);
+    }
+    if (!result.envelope.empty()) {
+      out += "envelope:\n";
+      for (const EnvelopeEntry& e : result.envelope) {
+        FieldChange c{e.field, e.kind, e.before, e.after};
+        out += "    ";
+        out += ChangeLine(c);
+        out += '\n';
+      }
+    }
+  }
+  out += SummaryLine(result.summary);
+  return out;
+}
+
+std::string RenderJson(const DiffResult& result) {
+  std::string out = "{\"resources\":[";
+  bool first = true;
+  for (const ResourceEntry& e : result.resources) {
+    if (!first) out += ',';
+    first = false;
+    out += "{\"urn\":" + diag::JsonString(e.urn);
+    out += ",\"change\":\"";
+    out += ResourceChangeKindName(e.kind);
+    out += '"';
+    if (e.kind == ResourceChangeKind::kRenamed) {
+      out += ",\"from\":" + diag::JsonString(e.from);
+    }
+    out += ",\"type\":" + diag::JsonString(e.type);
+    if (!e.id.empty()) out += ",\"id\":" + diag::JsonString(e.id);
+    if (e.deleted) out += ",\"delete\":true";
+    out += ',';
+    AppendChangesJson(e.changes, &out);
+    out += '}';
+  }
+  out += "],\"envelope\":[";
+  first = true;
+  for (const EnvelopeEntry& e : result.envelope) {
+    if (!first) out += ',';
+    first = false;
+    out += "{\"field\":" + diag::JsonString(e.field);
+    out += ",\"kind\":\"";
+    out += ChangeKindName(e.kind);
+    out += '"';
+    if (!e.before.empty()) out += ",\"before\":" + e.before;
+    if (!e.after.empty()) out += ",\"after\":" + e.after;
+    out += '}';
+  }
+  const DiffSummary& s = result.summary;
+  out += "],\"summary\":{";
+  out += "\"same\":" + std::string(result.same() ? "true" : "false");
+  out += ",\"before_resources\":" + std::to_string(s.before_resources);
+  out += ",\"after_resources\":" + std::to_string(s.after_resources);
+  out += ",\"added\":" + std::to_string(s.added);
+  out += ",\"removed\":" + std::to_string(s.removed);
+  out += ",\"renamed\":" + std::to_string(s.renamed);
+  out += ",\"changed\":" + std::to_string(s.changed);
+  out += ",\"order_only\":" + std::to_string(s.order_only);
+  out += ",\"unchanged\":" + std::to_string(s.unchanged);
+  out += ",\"envelope\":" + std::to_string(s.envelope);
+  out += "}}\n";
+  return out;
+}
+
+}  // namespace pstate::diff

@@ -1,0 +1,98 @@
+#include "pstate/diff/index.h"
+
+namespace pstate::diff {
+namespace {
+
+std::uint64_t Mix(std::uint64_t x) {
+  x += 0x9e3779b97f4a7c15ULL;
+  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
+  return x ^ (x >> 31);
+}
+
+/// Two independent 64-bit hashes of the bytes (FNV-1a with two offset
+/// bases, each finished by Mix): 128 bits, so a collision between two of
+/// a million URNs is out of reach (about 2^-88).
+void Hash128(std::string_view s, std::uint64_t* hi, std::uint64_t* lo) {
+  std::uint64_t a = 0xcbf29ce484222325ULL, b = 0x84222325cbf29ce4ULL;
+  for (char c : s) {
+    auto u = static_cast<unsigned char>(c);
+    a = (a ^ u) * 0x100000001b3ULL;
+    b = (b ^ u) * 0x100000001b3ULL + 0x9e37ULL;
+  }
+  *hi = Mix(a ^ s.size());
+  *lo = Mix(b + (static_cast<std::uint64_t>(s.size()) << 1));
+}
+
+}  // namespace
+
+ResourceKey KeyOf(std::string_view urn, bool deleted, std::string_view id) {
+  ResourceKey key;
+  Hash128(urn, &key.hi, &key.lo);
+  if (deleted) {
+    std::uint64_t h, l;
+    Hash128(id, &h, &l);
+    key.hi = Mix(key.hi ^ h ^ 0xde1e7edULL);
+    key.lo = Mix(key.lo + l);
+  }
+  return key;
+}
+
+std::uint64_t TypeIdHash(std::string_view type, std::string_view id) {
+  if (id.empty()) return 0;
+  std::uint64_t h1, l1, h2, l2;
+  Hash128(type, &h1, &l1);
+  Hash128(id, &h2, &l2);
+  std::uint64_t h = Mix(h1 ^ Mix(h2 + 1));
+  return h == 0 ? 1 : h;
+}
+
+std::size_t ResourceIndex::Slot(const ResourceKey& key) const {
+  std::size_t mask = table_.size() - 1;
+  std::size_t slot = static_cast<std::size_t>(key.lo) & mask;
+  while (table_[slot] != IndexEntry::kNone &&
+         !(entries_[table_[slot]].key == key)) {
+    slot = (slot + 1) & mask;
+  }
+  return slot;
+}
+
+void ResourceIndex::Grow() {
+  std::size_t size = table_.empty() ? 1024 : table_.size() * 2;
+  std::vector<std::uint32_t> old_table = std::move(table_);
+  std::vector<std::uint32_t> old_last = std::move(last_);
+  table_.assign(size, IndexEntry::kNone);
+  last_.assign(size, IndexEntry::kNone);
+  for (std::size_t i = 0; i < old_table.size(); ++i) {
+    if (old_table[i] == IndexEntry::kNone) continue;
+    std::size_t slot = Slot(entries_[old_table[i]].key);
+    table_[slot] = old_table[i];
+    last_[slot] = old_last[i];
+  }
+}
+
+std::uint32_t ResourceIndex::Add(const IndexEntry& entry) {
+  // Keep the load factor under 1/2.
+  if ((entries_.size() + 1) * 2 > table_.size()) Grow();
+  auto position = static_cast<std::uint32_t>(entries_.size());
+  entries_.push_back(entry);
+  entries_.back().next = IndexEntry::kNone;
+  entries_.back().matched = false;
+  std::size_t slot = Slot(entry.key);
+  if (table_[slot] == IndexEntry::kNone) {
+    table_[slot] = position;
+  } else {
+    entries_[last_[slot]].next = position;
+  }
+  last_[slot] = position;
+  return position;
+}
+
+std::uint32_t ResourceIndex::FindUnmatched(const ResourceKey& key) const {
+  if (table_.empty()) return IndexEntry::kNone;
+  std::uint32_t i = table_[Slot(key)];
+  while (i != IndexEntry::kNone && entries_[i].matched) i = entries_[i].next;
+  return i;
+}
+
+}  // namespace pstate::diff

@@ -1,0 +1,854 @@
+#include "pstate/inspect/inspect.h"
+
+#include <fnmatch.h>
+
+#include <algorithm>
+#include <functional>
+#include <memory>
+#include <queue>
+#include <set>
+#include <unordered_map>
+#include <utility>
+
+#include "pstate/diag/render.h"
+#include "pstate/diff/differ.h"
+#include "pstate/diff/resource_diff.h"
+#include "pstate/io/input.h"
+#include "pstate/json/compact.h"
+#include "pstate/json/equal.h"
+#include "pstate/state/provider.h"
+#include "pstate/state/reader.h"
+#include "pstate/state/resource.h"
+#include "pstate/state/signature.h"
+#include "pstate/state/urn.h"
+
+namespace pstate::inspect {
+namespace {
+
+using diag::JsonString;
+using diag::TerminalSafe;
+
+bool Glob(const std::optional<std::string>& pattern, const std::string& s) {
+  return !pattern || ::fnmatch(pattern->c_str(), s.c_str(), 0) == 0;
+}
+
+ResourceRow RowOf(const json::Value& resource, std::size_t index,
+                  std::uint64_t bytes) {
+  state::ResourceView v = state::ResourceView::Of(resource);
+  ResourceRow row;
+  row.index = index;
+  row.urn = v.Urn();
+  row.type = v.Type();
+  row.id = v.Id();
+  if (auto urn = state::ParseUrn(row.urn)) row.name = std::string(urn->name);
+  row.parent = v.parent != nullptr && v.parent->is_string() ? v.parent->Str()
+                                                           : "";
+  row.provider = v.provider != nullptr && v.provider->is_string()
+                     ? v.provider->Str()
+                     : "";
+  row.custom = state::ResourceView::Flag(v.custom);
+  const std::pair<Flag, const json::Value*> flags[] = {
+      {Flag::kProtect, v.protect},
+      {Flag::kTaint, v.taint},
+      {Flag::kDelete, v.del},
+      {Flag::kExternal, v.external},
+      {Flag::kPendingReplacement, v.pending_replacement},
+      {Flag::kRetainOnDelete, v.retain_on_delete}};
+  for (auto [flag, field] : flags) {
+    if (state::ResourceView::Flag(field)) row.flags.push_back(flag);
+  }
+  row.bytes = bytes;
+  return row;
+}
+
+Status ReadPath(const std::string& path, state::Handler& handler) {
+  auto input = io::OpenInput(path);
+  if (!input.ok()) return input.status();
+  return diff::ReadOrExplain(**input, path == "-" ? "<stdin>" : path,
+                             handler);
+}
+
+/// Calls `f` on each leaf, through a Handler.
+class FnHandler : public state::Handler {
+ public:
+  explicit FnHandler(std::function<Result<state::Flow>(state::Leaf&)> f)
+      : f_(std::move(f)) {}
+  Result<state::Flow> OnLeaf(state::Leaf& leaf, state::Context&) override {
+    return f_(leaf);
+  }
+
+ private:
+  std::function<Result<state::Flow>(state::Leaf&)> f_;
+};
+
+std::string Flags(const std::vector<Flag>& flags) {
+  std::string out;
+  for (Flag f : flags) {
+    if (!out.empty()) out += ',';
+    out += FlagName(f);
+  }
+  return out;
+}
+
+std::string FlagsJson(const std::vector<Flag>& flags) {
+  std::string out = "[";
+  for (std::size_t i = 0; i < flags.size(); ++i) {
+    if (i > 0) out += ',';
+    out += JsonString(FlagName(flags[i]));
+  }
+  return out + "]";
+}
+
+std::string StringsJson(const std::vector<std::string>& v) {
+  std::string out = "[";
+  for (std::size_t i = 0; i < v.size(); ++i) {
+    if (i > 0) out += ',';
+    out += JsonString(v[i]);
+  }
+  return out + "]";
+}
+
+std::vector<std::string> Strings(const json::Value* v) {
+  std::vector<std::string> out;
+  if (v == nullptr || !v->is_array()) return out;
+  for (const json::Value& e : v->array()) {
+    if (e.is_string()) out.push_back(e.Str());
+  }
+  return out;
+}
+
+std::string Dash(const std::string& s) { return s.empty() ? "-" : s; }
+
+}  // namespace
+
+std::string_view FlagName(Flag flag) {
+  switch (flag) {
+    case Flag::kProtect:
+      return "protect";
+    case Flag::kTaint:
+      return "taint";
+    case Flag::kDelete:
+      return "delete";
+    case Flag::kExternal:
+      return "external";
+    case Flag::kPendingReplacement:
+      return "pending-replacement";
+    case Flag::kRetainOnDelete:
+      return "retain-on-delete";
+  }
+  return "";
+}
+
+std::optional<Flag> ParseFlag(std::string_view name) {
+  for (Flag f : kAllFlags) {
+    if (FlagName(f) == name) return f;
+  }
+  return std::nullopt;
+}
+
+// ---- ls -----------------------------------------------------------------------
+
+Status List(const ListConfig& config,
+            const std::function<bool(const ResourceRow&)>& on_row,
+            const std::function<bool(const PendingRow&)>& on_pending) {
+  FnHandler handler([&](state::Leaf& leaf) -> Result<state::Flow> {
+    if (config.pending) {
+      if (leaf.role != state::Role::kPendingOperation) {
+        return state::Flow::kContinue;
+      }
+      PendingRow row;
+      row.index = leaf.index;
+      const json::Value* type = leaf.value.Find("type");
+      if (type != nullptr && type->is_string()) row.operation = type->Str();
+      if (const json::Value* r = state::ResourceOf(leaf)) {
+        state::ResourceView v = state::ResourceView::Of(*r);
+        row.urn = v.Urn();
+        row.type = v.Type();
+        row.id = v.Id();
+      }
+      return on_pending(row) ? state::Flow::kContinue : state::Flow::kStop;
+    }
+    if (leaf.role != state::Role::kResource) return state::Flow::kContinue;
+    ResourceRow row = RowOf(leaf.value, leaf.index,
+                            leaf.end_offset - leaf.value.offset);
+    if (!Glob(config.type, row.type) || !Glob(config.name, row.name) ||
+        !Glob(config.urn, row.urn) || !Glob(config.provider, row.provider)) {
+      return state::Flow::kContinue;
+    }
+    if (config.parent && row.parent != *config.parent) {
+      return state::Flow::kContinue;
+    }
+    for (Flag f : config.flags) {
+      if (std::find(row.flags.begin(), row.flags.end(), f) ==
+          row.flags.end()) {
+        return state::Flow::kContinue;
+      }
+    }
+    return on_row(row) ? state::Flow::kContinue : state::Flow::kStop;
+  });
+  return ReadPath(config.path, handler);
+}
+
+// Fields are made terminal-safe one by one (a tab inside one is escaped);
+// the separators are real tabs.
+std::string RowText(const ResourceRow& row) {
+  return TerminalSafe(row.urn) + "\t" + TerminalSafe(row.type) + "\t" +
+         TerminalSafe(Dash(row.id)) + "\t" + Dash(Flags(row.flags));
+}
+
+std::string RowJson(const ResourceRow& row) {
+  std::string out = "{\"index\":" + std::to_string(row.index);
+  out += ",\"urn\":" + JsonString(row.urn);
+  out += ",\"type\":" + JsonString(row.type);
+  out += ",\"name\":" + JsonString(row.name);
+  if (!row.id.empty()) out += ",\"id\":" + JsonString(row.id);
+  if (!row.parent.empty()) out += ",\"parent\":" + JsonString(row.parent);
+  if (!row.provider.empty()) {
+    out += ",\"provider\":" + JsonString(row.provider);
+  }
+  out += ",\"custom\":" + std::string(row.custom ? "true" : "false");
+  out += ",\"flags\":" + FlagsJson(row.flags);
+  out += ",\"bytes\":" + std::to_string(row.bytes) + "}";
+  return out;
+}
+
+std::string PendingText(const PendingRow& row) {
+  return TerminalSafe(Dash(row.operation)) + "\t" +
+         TerminalSafe(Dash(row.urn)) + "\t" + TerminalSafe(Dash(row.type)) +
+         "\t" + TerminalSafe(Dash(row.id));
+}
+
+std::string PendingJson(const PendingRow& row) {
+  std::string out = "{\"index\":" + std::to_string(row.index);
+  out += ",\"operation\":" + JsonString(row.operation);
+  out += ",\"urn\":" + JsonString(row.urn);
+  out += ",\"type\":" + JsonString(row.type);
+  if (!row.id.empty()) out += ",\"id\":" + JsonString(row.id);
+  return out + "}";
+}
+
+// ---- show ---------------------------------------------------------------------
+
+Result<ShowResult> Show(const ShowConfig& config) {
+  ShowResult result;
+  std::optional<json::Document> target;  // the live copy, once found
+  bool target_live = false;
+  std::size_t copies = 0;
+  std::vector<std::pair<std::string, std::string>> refs;  // (urn, via)
+  json::Arena arena;
+  std::optional<json::Value> secrets_providers;
+  std::string target_urn = config.urn;
+  // Pass: find the target and collect who refers to which URN. References
+  // to the target can come before it, so every resource's references to
+  // `config.urn` are collected; with --index the URN is known only when
+  // the index is reached, so references are kept for every URN until then
+  // (only the URN strings that refer to something).
+  std::vector<std::tuple<std::string, std::string, std::string>> pending;
+  FnHandler handler([&](state::Leaf& leaf) -> Result<state::Flow> {
+    if (leaf.role == state::Role::kSecretsProviders) {
+      secrets_providers = json::Clone(leaf.value, arena);
+      return state::Flow::kContinue;
+    }
+    if (leaf.role != state::Role::kResource) return state::Flow::kContinue;
+    state::ResourceView v = state::ResourceView::Of(leaf.value);
+    std::string urn = v.Urn();
+    bool is_target = config.index ? leaf.index == *config.index
+                                  : urn == config.urn;
+    if (config.index && is_target) target_urn = urn;
+    if (is_target || (!target_urn.empty() && urn == target_urn)) {
+      ++copies;
+      bool live = !state::ResourceView::Flag(v.del);
+      if (!target || (live && !target_live && !config.index)) {
+        auto doc = json::Document::Parse(json::ToCompactJson(leaf.value));
+        if (!doc.ok()) return doc.status();
+        target.emplace(std::move(doc).value());
+        target_live = live;
+        result.row = RowOf(leaf.value, leaf.index,
+                           leaf.end_offset - leaf.value.offset);
+      }
+    }
+    // Who this resource refers to.
+    auto refer = [&](const json::Value* field, std::string_view via) {
+      if (field == nullptr) return;
+      auto add = [&](const json::Value& e) {
+        if (!e.is_string()) return;
+        std::string to = e.Str();
+        if (via == "provider") {
+          std::string_view why;
+          auto ref = state::ParseProviderReference(to, &why);
+          if (!ref) return;
+          to = std::string(ref->urn);
+        }
+        if (to == urn) return;
+        if (!config.index && to != config.urn) return;
+        pending.emplace_back(to, urn, std::string(via));
+      };
+      if (field->is_string()) add(*field);
+      if (field->is_array()) {
+        for (const json::Value& e : field->array()) add(e);
+      }
+      if (field->is_object()) {
+        for (const json::Member& m : field->object()) {
+          if (m.value.is_array()) {
+            for (const json::Value& e : m.value.array()) add(e);
+          }
+        }
+      }
+    };
+    refer(v.parent, "parent");
+    refer(v.dependencies, "dependencies");
+    refer(v.property_dependencies, "propertyDependencies");
+    refer(v.deleted_with, "deletedWith");
+    refer(v.replace_with, "replaceWith");
+    refer(v.provider, "provider");
+    return state::Flow::kContinue;
+  });
+  if (Status s = ReadPath(config.path, handler); !s.ok()) return s;
+  if (!target) {
+    return Status(Errc::kNotFound,
+                  config.index ? "no resource at index " +
+                                     std::to_string(*config.index)
+                               : "no resource with URN " + config.urn);
+  }
+  result.copies = copies;
+  std::set<std::pair<std::string, std::string>> seen;
+  for (auto& [to, from, via] : pending) {
+    if (to != target_urn || !seen.emplace(from, via).second) continue;
+    result.dependents.push_back({from, via});
+  }
+  state::ResourceView v = state::ResourceView::Of(target->root());
+  result.dependencies = Strings(v.dependencies);
+  if (v.property_dependencies != nullptr &&
+      v.property_dependencies->is_object()) {
+    for (const json::Member& m : v.property_dependencies->object()) {
+      result.property_dependencies[m.key.Str()] = Strings(&m.value);
+    }
+  }
+  if (v.deleted_with != nullptr && v.deleted_with->is_string()) {
+    result.deleted_with = v.deleted_with->Str();
+  }
+  result.replace_with = Strings(v.replace_with);
+  auto opener = diff::MakeSecretOpener(
+      secrets_providers ? &*secrets_providers : nullptr,
+      config.show_secrets ? config.passphrase : nullptr, config.path);
+  if (!opener.ok()) return opener.status();
+  auto display = [&](const json::Value* section)
+      -> Result<std::optional<json::Document>> {
+    if (section == nullptr) return std::optional<json::Document>();
+    auto doc = json::Document::Parse(diff::DisplayJson(
+        *section, opener->get(), config.show_secrets));
+    if (!doc.ok()) return doc.status();
+    return std::optional<json::Document>(std::move(doc).value());
+  };
+  auto inputs = display(v.inputs);
+  if (!inputs.ok()) return inputs.status();
+  result.inputs = std::move(inputs).value();
+  auto outputs = display(v.outputs);
+  if (!outputs.ok()) return outputs.status();
+  result.outputs = std::move(outputs).value();
+  return result;
+}
+
+namespace {
+
+bool IsLeafValue(const json::Value& v) {
+  return !(v.is_object() || v.is_array()) || v.size == 0;
+}
+
+void TreeLines(const json::Value& v, const std::string& indent,
+               std::string* out) {
+  auto line = [&](const std::string& label, const json::Value& e) {
+    if (IsLeafValue(e)) {
+      *out += TerminalSafe(indent + label + ": " + diff::DisplayJson(e));
+      *out += '\n';
+    } else {
+      *out += TerminalSafe(indent + label + ":") + "\n";
+      TreeLines(e, indent + "    ", out);
+    }
+  };
+  if (v.is_object()) {
+    for (const json::Member& m : v.object()) line(m.key.Str(), m.value);
+  } else if (v.is_array()) {
+    for (std::size_t i = 0; i < v.size; ++i) {
+      line("[" + std::to_string(i) + "]", v.array()[i]);
+    }
+  }
+}
+
+}  // namespace
+
+std::string ShowText(const ShowResult& r) {
+  std::string out;
+  auto field = [&](std::string_view label, const std::string& value) {
+    if (value.empty()) return;
+    out += TerminalSafe(std::string(label) + value) + "\n";
+  };
+  field("URN:       ", r.row.urn);
+  field("Type:      ", r.row.type);
+  field("ID:        ", r.row.id);
+  field("Index:     ", std::to_string(r.row.index));
+  field("Custom:    ", r.row.custom ? "true" : "false");
+  field("Parent:    ", r.row.parent);
+  field("Provider:  ", r.row.provider);
+  field("Flags:     ", Flags(r.row.flags));
+  if (r.copies > 1) {
+    field("Copies:    ", std::to_string(r.copies) +
+                             " resources share this URN");
+  }
+  field("Bytes:     ", std::to_string(r.row.bytes));
+  auto list = [&](std::string_view title, const std::vector<std::string>& v) {
+    if (v.empty()) return;
+    out += std::string(title) + "\n";
+    for (const std::string& s : v) out += TerminalSafe("    " + s) + "\n";
+  };
+  list("Dependencies:", r.dependencies);
+  if (!r.property_dependencies.empty()) {
+    out += "Property dependencies:\n";
+    for (const auto& [key, urns] : r.property_dependencies) {
+      out += TerminalSafe("    " + key + ":") + "\n";
+      for (const std::string& s : urns) {
+        out += TerminalSafe("        " + s) + "\n";
+      }
+    }
+  }
+  field("Deleted with: ", r.deleted_with);
+  list("Replace with:", r.replace_with);
+  if (!r.dependents.empty()) {
+    out += "Dependents:\n";
+    for (const Dependent& d : r.dependents) {
+      out += TerminalSafe("    " + d.urn + " (" + d.via + ")") + "\n";
+    }
+  }
+  if (r.inputs) {
+    out += "Inputs:\n";
+    TreeLines(r.inputs->root(), "    ", &out);
+  }
+  if (r.outputs) {
+    out += "Outputs:\n";
+    TreeLines(r.outputs->root(), "    ", &out);
+  }
+  return out;
+}
+
+std::string ShowJson(const ShowResult& r) {
+  std::string out = "{\"urn\":" + JsonString(r.row.urn);
+  out += ",\"type\":" + JsonString(r.row.type);
+  if (!r.row.id.empty()) out += ",\"id\":" + JsonString(r.row.id);
+  out += ",\"index\":" + std::to_string(r.row.index);
+  out += ",\"custom\":" + std::string(r.row.custom ? "true" : "false");
+  if (!r.row.parent.empty()) out += ",\"parent\":" + JsonString(r.row.parent);
+  if (!r.row.provider.empty()) {
+    out += ",\"provider\":" + JsonString(r.row.provider);
+  }
+  out += ",\"flags\":" + FlagsJson(r.row.flags);
+  out += ",\"copies\":" + std::to_string(r.copies);
+  out += ",\"bytes\":" + std::to_string(r.row.bytes);
+  out += ",\"dependencies\":" + StringsJson(r.dependencies);
+  out += ",\"propertyDependencies\":{";
+  bool first = true;
+  for (const auto& [key, urns] : r.property_dependencies) {
+    if (!first) out += ',';
+    first = false;
+    out += JsonString(key) + ":" + StringsJson(urns);
+  }
+  out += "}";
+  if (!r.deleted_with.empty()) {
+    out += ",\"deletedWith\":" + JsonString(r.deleted_with);
+  }
+  if (!r.replace_with.empty()) {
+    out += ",\"replaceWith\":" + StringsJson(r.replace_with);
+  }
+  out += ",\"dependents\":[";
+  for (std::size_t i = 0; i < r.dependents.size(); ++i) {
+    if (i > 0) out += ',';
+    out += "{\"urn\":" + JsonString(r.dependents[i].urn) +
+           ",\"via\":" + JsonString(r.dependents[i].via) + "}";
+  }
+  out += "]";
+  out += ",\"inputs\":" +
+         (r.inputs ? std::string(r.inputs->text()) : std::string("{}"));
+  out += ",\"outputs\":" +
+         (r.outputs ? std::string(r.outputs->text()) : std::string("{}"));
+  return out + "}\n";
+}
+
+// ---- tree ---------------------------------------------------------------------
+
+Result<TreeResult> Tree(const std::string& path) {
+  TreeResult tree;
+  std::vector<std::string> parents;
+  FnHandler handler([&](state::Leaf& leaf) -> Result<state::Flow> {
+    if (leaf.role != state::Role::kResource) return state::Flow::kContinue;
+    state::ResourceView v = state::ResourceView::Of(leaf.value);
+    TreeNode node;
+    node.urn = v.Urn();
+    node.type = v.Type();
+    if (auto urn = state::ParseUrn(node.urn)) node.name = urn->name;
+    node.provider = state::IsProviderType(node.type);
+    node.deleted = state::ResourceView::Flag(v.del);
+    tree.nodes.push_back(std::move(node));
+    parents.push_back(v.parent != nullptr && v.parent->is_string()
+                          ? v.parent->Str()
+                          : "");
+    return state::Flow::kContinue;
+  });
+  if (Status s = ReadPath(path, handler); !s.ok()) return s;
+  std::unordered_map<std::string, std::size_t> by_urn;
+  for (std::size_t i = 0; i < tree.nodes.size(); ++i) {
+    auto [it, fresh] = by_urn.emplace(tree.nodes[i].urn, i);
+    if (!fresh && tree.nodes[it->second].deleted && !tree.nodes[i].deleted) {
+      it->second = i;  // children hang under the live copy
+    }
+  }
+  std::vector<bool> reached(tree.nodes.size(), false);
+  std::vector<std::size_t> orphans;
+  for (std::size_t i = 0; i < tree.nodes.size(); ++i) {
+    auto it = parents[i].empty() ? by_urn.end() : by_urn.find(parents[i]);
+    if (it == by_urn.end() || it->second == i) {
+      orphans.push_back(i);
+    } else {
+      tree.nodes[it->second].children.push_back(i);
+    }
+  }
+  // Mark what the roots reach; members of parent cycles become roots too.
+  auto mark = [&](std::size_t root) {
+    std::vector<std::size_t> stack{root};
+    while (!stack.empty()) {
+      std::size_t n = stack.back();
+      stack.pop_back();
+      if (reached[n]) continue;
+      reached[n] = true;
+      for (std::size_t c : tree.nodes[n].children) stack.push_back(c);
+    }
+  };
+  for (std::size_t r : orphans) mark(r);
+  tree.roots = orphans;
+  for (std::size_t i = 0; i < tree.nodes.size(); ++i) {
+    if (reached[i]) continue;
+    tree.roots.push_back(i);
+    mark(i);
+  }
+  std::sort(tree.roots.begin(), tree.roots.end());
+  return tree;
+}
+
+namespace {
+
+std::string NodeLabel(const TreeNode& n) {
+  std::string label = n.type + " " + n.name;
+  if (n.provider) label += " [provider]";
+  if (n.deleted) label += " [delete]";
+  return label;
+}
+
+}  // namespace
+
+std::string TreeText(const TreeResult& tree) {
+  std::string out;
+  std::vector<bool> printed(tree.nodes.size(), false);
+  std::function<void(std::size_t, const std::string&, bool, bool)> walk =
+      [&](std::size_t n, const std::string& prefix, bool last, bool root) {
+        if (printed[n]) return;
+        printed[n] = true;
+        out += TerminalSafe(
+                   prefix + (root ? "" : (last ? "└─ " : "├─ ")) +
+                   NodeLabel(tree.nodes[n])) +
+               "\n";
+        std::string child_prefix =
+            root ? prefix : prefix + (last ? "   " : "│  ");
+        const auto& children = tree.nodes[n].children;
+        for (std::size_t i = 0; i < children.size(); ++i) {
+          walk(children[i], child_prefix, i + 1 == children.size(), false);
+        }
+      };
+  for (std::size_t r : tree.roots) walk(r, "", true, true);
+  return out;
+}
+
+std::string TreeJson(const TreeResult& tree) {
+  std::string out;
+  std::vector<bool> printed(tree.nodes.size(), false);
+  std::function<void(std::size_t)> walk = [&](std::size_t n) {
+    printed[n] = true;
+    const TreeNode& node = tree.nodes[n];
+    out += "{\"urn\":" + JsonString(node.urn);
+    out += ",\"type\":" + JsonString(node.type);
+    out += ",\"name\":" + JsonString(node.name);
+    if (node.provider) out += ",\"provider\":true";
+    if (node.deleted) out += ",\"delete\":true";
+    out += ",\"children\":[";
+    bool first = true;
+    for (std::size_t c : node.children) {
+      if (printed[c]) continue;
+      if (!first) out += ',';
+      first = false;
+      walk(c);
+    }
+    out += "]}";
+  };
+  out += "{\"resources\":[";
+  bool first = true;
+  for (std::size_t r : tree.roots) {
+    if (printed[r]) continue;
+    if (!first) out += ',';
+    first = false;
+    walk(r);
+  }
+  return out + "]}\n";
+}
+
+// ---- stats --------------------------------------------------------------------
+
+namespace {
+
+void CountValues(const json::Value& v, StatsResult* s) {
+  if (v.is_array()) {
+    for (const json::Value& e : v.array()) CountValues(e, s);
+    return;
+  }
+  if (!v.is_object()) return;
+  switch (state::ClassifySignature(v)) {
+    case state::SigKind::kSecret:
+      ++s->secrets;
+      return;
+    case state::SigKind::kAsset:
+      ++s->assets;
+      return;
+    case state::SigKind::kArchive:
+      ++s->archives;
+      break;  // an archive's members may hold assets
+    default:
+      break;
+  }
+  for (const json::Member& m : v.object()) CountValues(m.value, s);
+}
+
+std::string PackageOf(const std::string& type) {
+  if (state::IsProviderType(type)) return type.substr(17);
+  return type.substr(0, type.find(':'));
+}
+
+}  // namespace
+
+Result<StatsResult> Stats(const std::string& path, std::size_t top) {
+  StatsResult s;
+  for (Flag f : kAllFlags) s.flags[std::string(FlagName(f))] = 0;
+  s.secrets_provider = "none";
+  std::set<std::string> stacks, projects;
+  using Big = std::pair<std::uint64_t, std::string>;
+  std::priority_queue<Big, std::vector<Big>, std::greater<Big>> largest;
+  state::EnvelopeKind kind = state::EnvelopeKind::kUnknown;
+  class Handler : public state::Handler {
+   public:
+    std::function<Result<state::Flow>(state::Leaf&, state::Context&)> f;
+    Result<state::Flow> OnLeaf(state::Leaf& leaf,
+                               state::Context& context) override {
+      return f(leaf, context);
+    }
+  } handler;
+  handler.f = [&](state::Leaf& leaf,
+                  state::Context& context) -> Result<state::Flow> {
+    kind = context.envelope().kind;
+    switch (leaf.role) {
+      case state::Role::kSecretsProviders:
+        s.secrets_provider = std::string(state::ProviderKindName(
+            state::ParseSecretsProvider(leaf.value).kind));
+        break;
+      case state::Role::kPendingOperation: {
+        const json::Value* t = leaf.value.Find("type");
+        ++s.pending[t != nullptr && t->is_string() ? t->Str() : "?"];
+        break;
+      }
+      case state::Role::kResource: {
+        std::uint64_t bytes = leaf.end_offset - leaf.value.offset;
+        ResourceRow row = RowOf(leaf.value, leaf.index, bytes);
+        ++s.resources.count;
+        s.resources.bytes += bytes;
+        auto add = [&](Tally& t) {
+          ++t.count;
+          t.bytes += bytes;
+        };
+        add(s.by_package[PackageOf(row.type)]);
+        add(s.by_type[row.type]);
+        std::string provider = "(none)";
+        std::string_view why;
+        if (auto ref = state::ParseProviderReference(row.provider, &why)) {
+          provider = std::string(ref->urn);
+        }
+        add(s.by_provider[provider]);
+        for (Flag f : row.flags) ++s.flags[std::string(FlagName(f))];
+        if (auto urn = state::ParseUrn(row.urn)) {
+          stacks.emplace(urn->stack);
+          projects.emplace(urn->project);
+        }
+        if (top > 0) {
+          largest.emplace(bytes, row.urn);
+          if (largest.size() > top) largest.pop();
+        }
+        state::ResourceView v = state::ResourceView::Of(leaf.value);
+        if (v.inputs != nullptr) CountValues(*v.inputs, &s);
+        if (v.outputs != nullptr) CountValues(*v.outputs, &s);
+        break;
+      }
+      default:
+        break;
+    }
+    return state::Flow::kContinue;
+  };
+  auto input = io::OpenInput(path);
+  if (!input.ok()) return input.status();
+  const std::string name = path == "-" ? "<stdin>" : path;
+  diag::Report report(name);
+  // Version and features come from the reader's envelope at the end.
+  class Finisher : public state::Handler {
+   public:
+    Finisher(state::Handler& inner, StatsResult& out)
+        : inner_(inner), out_(out) {}
+    Result<state::Flow> OnLeaf(state::Leaf& leaf,
+                               state::Context& context) override {
+      return inner_.OnLeaf(leaf, context);
+    }
+    Status OnFinish(const state::Envelope& e, state::Context&) override {
+      out_.envelope = std::string(state::EnvelopeKindName(e.kind));
+      out_.version = e.version;
+      out_.features = e.features;
+      return Status::Ok();
+    }
+
+   private:
+    state::Handler& inner_;
+    StatsResult& out_;
+  } finisher(handler, s);
+  if (Status st = diff::ReadOrExplain(**input, name, finisher); !st.ok()) {
+    return st;
+  }
+  (void)kind;
+  s.stacks = stacks.size();
+  s.projects = projects.size();
+  while (!largest.empty()) {
+    s.largest.push_back(largest.top());
+    largest.pop();
+  }
+  std::reverse(s.largest.begin(), s.largest.end());
+  return s;
+}
+
+namespace {
+
+std::string Table(std::string_view title,
+                  const std::map<std::string, Tally>& m) {
+  std::vector<std::pair<std::string, Tally>> rows(m.begin(), m.end());
+  std::stable_sort(rows.begin(), rows.end(), [](const auto& a, const auto& b) {
+    return a.second.bytes > b.second.bytes;
+  });
+  std::string out = std::string(title) + "\n";
+  char buf[64];
+  for (const auto& [name, t] : rows) {
+    std::snprintf(buf, sizeof(buf), "  %8llu %12llu  ",
+                  static_cast<unsigned long long>(t.count),
+                  static_cast<unsigned long long>(t.bytes));
+    out += buf + TerminalSafe(name) + "\n";
+  }
+  return out;
+}
+
+std::string TallyMapJson(const std::map<std::string, Tally>& m) {
+  std::string out = "{";
+  bool first = true;
+  for (const auto& [name, t] : m) {
+    if (!first) out += ',';
+    first = false;
+    out += JsonString(name) + ":{\"count\":" + std::to_string(t.count) +
+           ",\"bytes\":" + std::to_string(t.bytes) + "}";
+  }
+  return out + "}";
+}
+
+std::string CountMapJson(const std::map<std::string, std::uint64_t>& m) {
+  std::string out = "{";
+  bool first = true;
+  for (const auto& [name, n] : m) {
+    if (!first) out += ',';
+    first = false;
+    out += JsonString(name) + ":" + std::to_string(n);
+  }
+  return out + "}";
+}
+
+}  // namespace
+
+std::string StatsText(const StatsResult& s) {
+  std::string out;
+  auto line = [&](std::string_view label, const std::string& value) {
+    out += std::string(label) + TerminalSafe(value) + "\n";
+  };
+  line("envelope:    ", s.envelope);
+  line("version:     ", s.version ? std::to_string(*s.version) : "-");
+  std::string features;
+  for (const std::string& f : s.features) {
+    features += (features.empty() ? "" : ", ") + f;
+  }
+  line("features:    ", features.empty() ? "-" : features);
+  line("resources:   ", std::to_string(s.resources.count) + " (" +
+                            std::to_string(s.resources.bytes) + " bytes)");
+  line("stacks:      ", std::to_string(s.stacks));
+  line("projects:    ", std::to_string(s.projects));
+  std::string flags;
+  for (const auto& [name, n] : s.flags) {
+    flags += (flags.empty() ? "" : ", ") + name + " " + std::to_string(n);
+  }
+  line("flags:       ", flags);
+  line("secrets:     ", std::to_string(s.secrets) + " (provider " +
+                            s.secrets_provider + ")");
+  line("assets:      ", std::to_string(s.assets) + ", archives " +
+                            std::to_string(s.archives));
+  std::string pending;
+  std::uint64_t total = 0;
+  for (const auto& [op, n] : s.pending) {
+    pending += ", " + op + " " + std::to_string(n);
+    total += n;
+  }
+  line("pending:     ", std::to_string(total) + pending);
+  out += "\n" + Table("by package (count, bytes):", s.by_package);
+  out += "\n" + Table("by type (count, bytes):", s.by_type);
+  out += "\n" + Table("by provider (count, bytes):", s.by_provider);
+  if (!s.largest.empty()) {
+    out += "\nlargest resources (bytes):\n";
+    char buf[32];
+    for (const auto& [bytes, urn] : s.largest) {
+      std::snprintf(buf, sizeof(buf), "  %12llu  ",
+                    static_cast<unsigned long long>(bytes));
+      out += buf + TerminalSafe(urn) + "\n";
+    }
+  }
+  return out;
+}
+
+std::string StatsJson(const StatsResult& s) {
+  std::string out = "{\"envelope\":" + JsonString(s.envelope);
+  out += ",\"version\":" +
+         (s.version ? std::to_string(*s.version) : std::string("null"));
+  out += ",\"features\":" + StringsJson(s.features);
+  out += ",\"resources\":{\"count\":" + std::to_string(s.resources.count) +
+         ",\"bytes\":" + std::to_string(s.resources.bytes) + "}";
+  out += ",\"stacks\":" + std::to_string(s.stacks);
+  out += ",\"projects\":" + std::to_string(s.projects);
+  out += ",\"flags\":" + CountMapJson(s.flags);
+  out += ",\"secrets\":{\"provider\":" + JsonString(s.secrets_provider) +
+         ",\"count\":" + std::to_string(s.secrets) + "}";
+  out += ",\"assets\":" + std::to_string(s.assets);
+  out += ",\"archives\":" + std::to_string(s.archives);
+  out += ",\"pending_operations\":" + CountMapJson(s.pending);
+  out += ",\"by_package\":" + TallyMapJson(s.by_package);
+  out += ",\"by_type\":" + TallyMapJson(s.by_type);
+  out += ",\"by_provider\":" + TallyMapJson(s.by_provider);
+  out += ",\"largest\":[";
+  for (std::size_t i = 0; i < s.largest.size(); ++i) {
+    if (i > 0) out += ',';
+    out += "{\"urn\":" + JsonString(s.largest[i].second) +
+           ",\"bytes\":" + std::to_string(s.largest[i].first) + "}";
+  }
+  return out + "]}\n";
+}
+
+}  // namespace pstate::inspect
