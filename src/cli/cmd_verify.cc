@@ -1,74 +1,60 @@
 // pstate verify FILE...: every problem in each state, with its location.
+//
+// Flags → verify::Config → verify::VerifyInput per input → printing and the
+// exit code. The checks themselves live in src/verify/.
+#include <iostream>
 #include <memory>
 #include <string>
 #include <vector>
 
 #include "cli/command.h"
+#include "cli/exit_code.h"
 #include "cli/findings_output.h"
 #include "cli/terminal.h"
-#include "pstate/assets/auditor.h"
-#include "pstate/verify/verifier.h"
-#include "pstate/io/input.h"
-#include "pstate/state/reader.h"
+#include "pstate/base/ordered_pool.h"
+#include "pstate/types/schema_set.h"
+#include "pstate/verify/run.h"
 
 namespace pstate::cli {
 namespace {
 
 struct VerifyFlags : FindingsFlags {
-  // --assets: the asset audit of `pstate assets`, as findings.
+  // --assets: the audit of `pstate assets`, as findings.
   bool assets = false;
   std::string root = ".";
   int jobs = DefaultJobs();
   bool allow_outside_root = false;
+  // --schema / --schema-dir: package schemas to check resources against.
+  std::vector<std::string> schemas;
+  std::vector<std::string> schema_dirs;
 };
 
-/// Reads and checks one input; never fails: problems become findings.
-std::unique_ptr<diag::Report> VerifyOne(const std::string& path,
-                                        const VerifyFlags& flags) {
-  auto input = io::OpenInput(path);
-  std::string name = path == "-" ? "<stdin>" : path;
-  auto report = std::make_unique<diag::Report>(name, flags.max_findings);
-  if (!input.ok()) {
-    report->Add(diag::MakeFinding(diag::Code::kIoError,
-                                  input.status().message()));
-    return report;
-  }
-  verify::Verifier verifier;
-  state::ReadOptions options;
-  options.on_progress = MakeProgress(name, flags.quiet);
-  if (!flags.assets) {
-    Status status = state::Read(**input, verifier, *report, options);
-    EndProgress();
-    (void)status;  // the report holds the located reason
-    return report;
-  }
-  // --assets: the audit runs beside the checks; its results are hashed on
-  // worker threads and delivered on this one. The report keeps findings by
-  // their place in the file, so arrival order does not matter.
-  asset_hash::Options asset_options;
-  asset_options.root = flags.root;
-  asset_options.outside_root = flags.allow_outside_root
-                                   ? asset_hash::OutsideRoot::kReadHashHidden
-                                   : asset_hash::OutsideRoot::kRefuse;
-  assets::Auditor auditor(asset_options, flags.jobs,
-                         [&report](assets::ItemResult&& r) {
-                           for (diag::Finding& f : assets::ToFindings(r)) {
-                             report->Add(std::move(f));
-                           }
-                         });
-  assets::AuditHandler audit(auditor);
-  state::Tee both(verifier, audit);
-  Status status = state::Read(**input, both, *report, options);
-  EndProgress();
-  auditor.Finish();
-  (void)status;  // the report holds the located reason
-  return report;
-}
-
 int RunVerify(const VerifyFlags& flags) {
+  types::SchemaSet schemas;
+  verify::Config config;
+  if (!flags.schemas.empty() || !flags.schema_dirs.empty()) {
+    // Once per run, before any input: a bad schema is a usage error.
+    Status s = verify::LoadSchemas(flags.schemas, flags.schema_dirs, &schemas);
+    if (!s.ok()) {
+      std::cerr << "pstate: error: " << s.message() << "\n";
+      return kExitUnreadable;
+    }
+    config.schemas = &schemas;
+  }
+  config.assets = flags.assets;
+  config.asset_options.root = flags.root;
+  config.asset_options.outside_root =
+      flags.allow_outside_root ? asset_hash::OutsideRoot::kReadHashHidden
+                               : asset_hash::OutsideRoot::kRefuse;
+  config.jobs = flags.jobs;
   FindingsPrinter printer(flags);
   for (const std::string& path : flags.files) {
-    printer.Print(VerifyOne(path, flags));
+    std::string name = path == "-" ? "<stdin>" : path;
+    auto report = std::make_unique<diag::Report>(name, flags.max_findings);
+    config.on_progress = MakeProgress(name, flags.quiet);
+    verify::VerifyInput(path, config, *report);
+    EndProgress();
+    printer.Print(std::move(report));
   }
   return printer.Finish();
 }
@@ -93,6 +79,16 @@ std::function<int()> SetupVerify(CLI::App& app) {
                  "With --assets: hash on N threads (default: the number of "
                  "processors)")
       ->check(CLI::Range(1, 1024));
+  app.add_option("--schema", flags->schemas,
+                 "Check every resource against its provider's package schema "
+                 "(as `pulumi package get-schema` prints it; .json or "
+                 ".json.gz); repeatable, several versions of one package "
+                 "allowed")
+      ->allow_extra_args(false);
+  app.add_option("--schema-dir", flags->schema_dirs,
+                 "A directory whose *.json and *.json.gz files are package "
+                 "schemas (as --schema); repeatable")
+      ->allow_extra_args(false);
   return [flags] { return RunVerify(*flags); };
 }
 

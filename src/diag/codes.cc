@@ -75,6 +75,14 @@ constexpr std::array kCodes = {
     CodeInfo{Code::kLeakCredentialFormat, "leak-credential-format", E, "A plaintext value has the format of a well-known credential."},
     CodeInfo{Code::kLeakPasswordHash, "leak-password-hash", W, "A non-secret value is a password hash, which can be cracked offline."},
     CodeInfo{Code::kLeakSecretInName, "leak-secret-in-name", N, "A resource's URN contains the plaintext of a secret; names are never redacted."},
+    CodeInfo{Code::kSchemaType, "schema-type", E, "A property value does not fit its type in the provider's package schema."},
+    CodeInfo{Code::kSchemaRequired, "schema-required", E, "A property the package schema requires is absent or null (a warning in outputs)."},
+    CodeInfo{Code::kSchemaPropertyUnknown, "schema-property-unknown", N, "A property the package schema does not declare."},
+    CodeInfo{Code::kSchemaSecretPlaintext, "schema-secret-plaintext", W, "A property the package schema marks secret is stored in plaintext."},
+    CodeInfo{Code::kSchemaResourceUnknown, "schema-resource-unknown", W, "The package schema has no resource of this type (removed or renamed)."},
+    CodeInfo{Code::kSchemaPackageMissing, "schema-package-missing", N, "The state uses a package for which no schema was given."},
+    CodeInfo{Code::kSchemaVersionMismatch, "schema-version-mismatch", N, "No schema of the provider's version was given; another version was used."},
+    CodeInfo{Code::kSchemaRefInvalid, "schema-ref-invalid", W, "A $ref inside a package schema points nowhere; values of that type are not checked."},
 };
 
 }  // namespace

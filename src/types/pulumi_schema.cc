@@ -700,6 +700,11 @@ class SchemaChecker {
     if (options_->types) {
       SchemaIssue issue;
       issue.kind = SchemaIssue::Kind::kDanglingRef;
+      if (!walk_.failed()) {  // where the walk stands: the value's place
+        walk_.Fail("");
+        issue.pointer = walk_.error_pointer();
+        walk_.ClearError();
+      }
       issue.offset = at_;
       issue.message = t.error;
       issue.schema_location = loc_;

@@ -91,6 +91,15 @@ enum class Code {
   kLeakCredentialFormat,
   kLeakPasswordHash,
   kLeakSecretInName,
+  // Package schemas (verify --schema; scan --schema: secret-plaintext).
+  kSchemaType,
+  kSchemaRequired,
+  kSchemaPropertyUnknown,
+  kSchemaSecretPlaintext,
+  kSchemaResourceUnknown,
+  kSchemaPackageMissing,
+  kSchemaVersionMismatch,
+  kSchemaRefInvalid,
 };
 
 struct CodeInfo {

@@ -1,0 +1,83 @@
+#include "pstate/verify/run.h"
+
+#include <algorithm>
+#include <filesystem>
+#include <memory>
+#include <optional>
+#include <system_error>
+
+#include "pstate/assets/auditor.h"
+#include "pstate/io/input.h"
+#include "pstate/state/reader.h"
+#include "pstate/verify/schema_checks.h"
+#include "pstate/verify/verifier.h"
+
+namespace pstate::verify {
+
+void VerifyInput(const std::string& path, const Config& config,
+                 diag::Report& report) {
+  auto input = io::OpenInput(path);
+  if (!input.ok()) {
+    report.Add(diag::MakeFinding(diag::Code::kIoError,
+                                 input.status().message()));
+    return;
+  }
+  state::ReadOptions options;
+  options.on_progress = config.on_progress;
+  Verifier verifier;
+  std::optional<SchemaChecks> schema;
+  if (config.schemas) schema.emplace(*config.schemas);
+  // verify's checks, then the schema checks, in the same pass.
+  std::optional<state::Tee> with_schema;
+  state::Handler* handler = &verifier;
+  if (schema) handler = &with_schema.emplace(verifier, *schema);
+  if (!config.assets) {
+    Status status = state::Read(**input, *handler, report, options);
+    (void)status;  // the report holds the located reason
+    return;
+  }
+  // --assets: the audit runs beside the checks; its results are hashed on
+  // worker threads and delivered on this one. The report keeps findings by
+  // their place in the file, so arrival order does not matter.
+  assets::Auditor auditor(config.asset_options, config.jobs,
+                          [&report](assets::ItemResult&& r) {
+                            for (diag::Finding& f : assets::ToFindings(r)) {
+                              report.Add(std::move(f));
+                            }
+                          });
+  assets::AuditHandler audit(auditor);
+  state::Tee all(*handler, audit);
+  Status status = state::Read(**input, all, report, options);
+  auditor.Finish();
+  (void)status;  // the report holds the located reason
+}
+
+Status LoadSchemas(const std::vector<std::string>& files,
+                   const std::vector<std::string>& dirs,
+                   types::SchemaSet* set) {
+  namespace fs = std::filesystem;
+  std::vector<std::string> all = files;
+  for (const std::string& dir : dirs) {
+    std::error_code ec;
+    fs::directory_iterator it(dir, ec);
+    if (ec) {
+      return Status(Errc::kNotFound,
+                    dir + ": cannot read the schema directory: " +
+                        ec.message());
+    }
+    std::vector<std::string> found;
+    for (const fs::directory_entry& e : it) {
+      std::string name = e.path().filename().string();
+      bool schema = name.ends_with(".json") || name.ends_with(".json.gz");
+      if (schema && e.is_regular_file(ec)) found.push_back(e.path().string());
+    }
+    std::sort(found.begin(), found.end());
+    all.insert(all.end(), found.begin(), found.end());
+  }
+  for (const std::string& file : all) {
+    if (Status s = set->LoadFile(file); !s.ok()) return s;
+  }
+  return Status::Ok();
+}
+
+}  // namespace pstate::verify

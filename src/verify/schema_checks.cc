@@ -1,0 +1,245 @@
+#include "pstate/verify/schema_checks.h"
+
+#include <utility>
+#include <vector>
+
+#include "pstate/diag/finding.h"
+#include "pstate/state/resource.h"
+
+namespace pstate::verify {
+namespace {
+
+using diag::Code;
+using types::ResourceSide;
+using types::SchemaIssue;
+
+constexpr std::string_view kProviders = "pulumi:providers:";
+
+// Keys of a provider resource's inputs that the engine itself sets
+// (pkg/resource/deploy/providers/registry.go: SetProviderVersion,
+// SetProviderURL, SetProviderChecksums, SetProviderParameterization, and
+// the newer "__internal" bag), never the schema's.
+constexpr std::string_view kProviderEngineKeys[] = {
+    "version", "pluginDownloadURL", "pluginChecksums", "parameterization",
+    "__internal"};
+
+std::string_view PackageOf(std::string_view token) {
+  std::size_t colon = token.find(':');
+  return colon == std::string_view::npos ? std::string_view()
+                                         : token.substr(0, colon);
+}
+
+// The provider URN of a provider reference "<urn>::<id>" (Pulumi's
+// providers.ParseReference splits at the last "::").
+std::string_view ProviderUrn(std::string_view ref) {
+  std::size_t sep = ref.rfind("::");
+  return sep == std::string_view::npos ? std::string_view()
+                                       : ref.substr(0, sep);
+}
+
+std::string VersionInput(const json::Value* inputs) {
+  if (!inputs || !inputs->is_object()) return {};
+  const json::Value* v = inputs->Find("version");
+  return v && v->is_string() ? v->Str() : std::string();
+}
+
+}  // namespace
+
+SchemaChecks::SchemaChecks(const types::SchemaSet& schemas,
+                           SchemaCheckOptions options)
+    : schemas_(schemas), options_(options) {}
+
+Result<state::Flow> SchemaChecks::OnLeaf(state::Leaf& leaf,
+                                         state::Context& context) {
+  if (leaf.role == state::Role::kResource && leaf.value.is_object()) {
+    CheckResource(leaf.value, leaf.pointer, context);
+  }
+  return state::Flow::kContinue;
+}
+
+const types::PackageSchema* SchemaChecks::ChooseSchema(
+    const std::string& package, const std::string& version,
+    bool version_known, std::uint64_t offset, std::string_view pointer,
+    const std::string& urn, state::Context& context) {
+  bool exact = false;
+  const types::PackageSchema* schema =
+      schemas_.FindPackage(package, version, &exact);
+  if (!schema || exact || options_.secrets_only) return schema;
+  bool several = schemas_.Versions(package).size() > 1;
+  // One schema that does not say its version fits any provider version
+  // (the fixture schemas of a repository rarely carry one).
+  if (!several && (version.empty() || schema->version().empty())) {
+    return schema;
+  }
+  std::string key = package + "@" + (version_known ? version : "?");
+  if (!version_reported_.insert(key).second) return schema;
+  std::string given =
+      schema->version().empty() ? "without a version"
+                                : "version " + schema->version();
+  std::string message =
+      version.empty()
+          ? "the provider of this resource does not record its version; "
+            "checked against the schema of package \"" +
+                package + "\" " + given + (several ? " (the newest given)" : "")
+          : "no schema of package \"" + package + "\" version " + version +
+                " was given; checked against the schema " + given +
+                (several ? " (the newest given)" : "");
+  context.Report(diag::MakeFinding(Code::kSchemaVersionMismatch,
+                                   std::move(message), std::string(pointer),
+                                   urn),
+                 offset);
+  return schema;
+}
+
+void SchemaChecks::Report(const SchemaIssue& issue, ResourceSide side,
+                          std::string_view pointer, const std::string& urn,
+                          state::Context& context) {
+  std::string at(pointer);
+  at.append(issue.pointer);
+  Code code = Code::kSchemaType;
+  std::string message = issue.message;
+  switch (issue.kind) {
+    case SchemaIssue::Kind::kType: code = Code::kSchemaType; break;
+    case SchemaIssue::Kind::kRequired: code = Code::kSchemaRequired; break;
+    case SchemaIssue::Kind::kUnknownProperty:
+      code = Code::kSchemaPropertyUnknown;
+      break;
+    case SchemaIssue::Kind::kSecretPlaintext:
+      code = Code::kSchemaSecretPlaintext;
+      break;
+    case SchemaIssue::Kind::kDanglingRef: {
+      // Once per schema and ref: it is the schema's problem, not the
+      // state's; the finding sits at the first value that met it.
+      if (!refs_reported_.insert({issue.package, issue.ref}).second) return;
+      code = Code::kSchemaRefInvalid;
+      message.clear();
+      if (issue.package) {
+        io::LineColumn lc = issue.package->Locate(issue.schema_offset);
+        message = issue.package->source() + ":" + std::to_string(lc.line) +
+                  ":" + std::to_string(lc.column) + ": ";
+      }
+      message += "$ref \"" + issue.ref + "\" points nowhere (" +
+                 issue.message + "); values of that type are not checked";
+      break;
+    }
+  }
+  if (!issue.schema_location.empty()) {
+    message += " (schema: " + issue.schema_location + ")";
+  }
+  diag::Finding f =
+      diag::MakeFinding(code, std::move(message), std::move(at), urn);
+  if (code == Code::kSchemaRequired && side == ResourceSide::kOutputs) {
+    f.severity = diag::Severity::kWarning;  // the provider's answer
+  }
+  context.Report(std::move(f), issue.offset);
+}
+
+void SchemaChecks::CheckResource(const json::Value& resource,
+                                 std::string_view pointer,
+                                 state::Context& context) {
+  state::ResourceView view = state::ResourceView::Of(resource);
+  if (!view.type || !view.type->is_string()) return;  // verify reports it
+  std::string type = view.type->Str();
+  std::string urn = view.Urn();
+  bool provider = type.starts_with(kProviders);
+  std::string package =
+      provider ? type.substr(kProviders.size()) : std::string(PackageOf(type));
+  if (package.empty()) return;
+  if (provider) {
+    provider_versions_[urn] = VersionInput(view.inputs);
+  } else if (package == "pulumi") {
+    return;  // the engine's own types (Stack, StackReference) have no schema
+  }
+  bool custom = state::ResourceView::Flag(view.custom);
+  auto type_at = [&]() {
+    std::string p(pointer);
+    p.append("/type");
+    return p;
+  };
+  if (!schemas_.FindPackage(package)) {
+    // A component's package is often the program's own, with no schema.
+    if ((custom || provider) && !options_.secrets_only &&
+        missing_reported_.insert(package).second) {
+      context.Report(
+          diag::MakeFinding(Code::kSchemaPackageMissing,
+                            "no schema was given for package \"" + package +
+                                "\" (pass it with --schema); its resources "
+                                "are not checked",
+                            type_at(), urn),
+          view.type->offset);
+    }
+    return;
+  }
+  std::string version;
+  bool version_known = false;
+  if (provider) {
+    version = VersionInput(view.inputs);
+    version_known = true;
+  } else if (view.provider && view.provider->is_string()) {
+    std::string ref = view.provider->Str();
+    auto it = provider_versions_.find(std::string(ProviderUrn(ref)));
+    if (it != provider_versions_.end()) {
+      version = it->second;
+      version_known = true;
+    }
+  }
+  const types::PackageSchema* schema = ChooseSchema(
+      package, version, version_known, view.type->offset, type_at(), urn,
+      context);
+  const json::Value* def =
+      provider ? schema->Provider() : schema->Resource(type);
+  if (!def) {
+    if (!options_.secrets_only && !provider) {
+      context.Report(
+          diag::MakeFinding(Code::kSchemaResourceUnknown,
+                            "the schema of package \"" + package + "\"" +
+                                (schema->version().empty()
+                                     ? std::string()
+                                     : " version " + schema->version()) +
+                                " has no resource \"" + type +
+                                "\" (removed or renamed?)",
+                            type_at(), urn),
+          view.type->offset);
+    }
+    return;
+  }
+  if (!custom && !provider) {
+    const json::Value* component = def->Find("isComponent");
+    if (!component || component->type != json::Type::kTrue) return;
+  }
+  types::CheckOptions options;
+  if (options_.secrets_only) {
+    options.types = false;
+    options.unknown_properties = false;
+  }
+  auto check = [&](const json::Value* value, ResourceSide side) {
+    json::Value empty_object;
+    empty_object.type = json::Type::kObject;
+    empty_object.offset = resource.offset;
+    // An absent inputs/outputs object reads as empty (Go's nil map).
+    const json::Value& v = value && !value->is_null() ? *value : empty_object;
+    std::vector<SchemaIssue> issues =
+        schemas_.CheckResourceAll(*schema, *def, type, side, v, options);
+    // The object's pointer; the resource's when it lacks the object.
+    std::string base(pointer);
+    if (&v != &empty_object) {
+      base.append(side == ResourceSide::kInputs ? "/inputs" : "/outputs");
+    }
+    for (const SchemaIssue& issue : issues) {
+      Report(issue, side, base, urn, context);
+    }
+  };
+  if (provider) {
+    options.exempt_top_level.assign(std::begin(kProviderEngineKeys),
+                                    std::end(kProviderEngineKeys));
+    check(view.inputs, ResourceSide::kInputs);
+    return;
+  }
+  check(view.inputs, ResourceSide::kInputs);
+  // Outputs carry the resource's id (every custom resource has one, no
+  // schema declares it).
+  options.exempt_top_level = {"id"};
+  check(view.outputs, ResourceSide::kOutputs);
+}
+
+}  // namespace pstate::verify
