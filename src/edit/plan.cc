@@ -478,12 +478,23 @@ std::vector<std::size_t> Dependents(const Index& index,
   const auto& list = index.resources_list;
   std::vector<bool> gone(list.size(), false);
   std::unordered_map<std::string, std::size_t> live;  // copies not gone
-  for (const ResourceEntry& r : list) ++live[r.urn];
+  // Provider references name a provider by URN and ID
+  // (pkg/resource/graph/dependency_graph.go matches both).
+  std::unordered_map<std::string, std::size_t> live_providers;
+  auto reference = [](const ResourceEntry& r) {
+    return r.urn + "::" + (r.id.empty() ? std::string(state::kUnknownId) : r.id);
+  };
+  auto remove = [&](std::size_t i) {
+    gone[i] = true;
+    --live[list[i].urn];
+    if (state::IsProviderType(list[i].type)) --live_providers[reference(list[i])];
+  };
+  for (const ResourceEntry& r : list) {
+    ++live[r.urn];
+    if (state::IsProviderType(r.type)) ++live_providers[reference(r)];
+  }
   for (std::size_t t : targets) {
-    if (!gone[t]) {
-      gone[t] = true;
-      --live[list[t].urn];
-    }
+    if (!gone[t]) remove(t);
   }
   std::vector<std::size_t> out;
   // Dependents normally come later; passes repeat until nothing changes
@@ -494,13 +505,19 @@ std::vector<std::size_t> Dependents(const Index& index,
       if (gone[j]) continue;
       bool broken = false;
       ForEachReference(list[j], [&](RefKind kind, const std::string& urn) {
-        if (kind == RefKind::kAlias || kind == RefKind::kViewOf) return;
+        if (kind == RefKind::kAlias || kind == RefKind::kViewOf ||
+            kind == RefKind::kProvider) {
+          return;
+        }
         auto it = live.find(urn);
         if (it != live.end() && it->second == 0) broken = true;
       });
+      if (!list[j].provider.empty()) {
+        auto it = live_providers.find(list[j].provider);
+        if (it != live_providers.end() && it->second == 0) broken = true;
+      }
       if (!broken) continue;
-      gone[j] = true;
-      --live[list[j].urn];
+      remove(j);
       out.push_back(j);
       changed = true;
     }
