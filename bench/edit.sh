@@ -1,0 +1,75 @@
+#!/usr/bin/env bash
+# bench/edit.sh: `pstate edit delete URN --target-dependents` against
+# `pstate verify` on the same generated state (issue 14: at most 3x).
+#
+#   bench/edit.sh [PSTATE_BINARY] [SIZE] [ROUNDS]
+#     PSTATE_BINARY  default build/rel/src/pstate (a Release build)
+#     SIZE           gen_state.py --size, default 300MB
+#     ROUNDS         interleaved rounds, default 5
+#
+# The state is generated once into $TMPDIR (deterministic: seed 14). The
+# target is the URN of the 10th resource, so the edit finds and removes its
+# dependents and copies everything else. Each round runs verify, then edit
+# (the order alternates between rounds); the report gives medians of wall
+# time and of CPU time (user + sys of the child): on a shared, loaded
+# machine CPU time is the number to compare.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+BIN=${1:-build/rel/src/pstate}
+SIZE=${2:-300MB}
+ROUNDS=${3:-5}
+TMP=${TMPDIR:-/tmp}
+STATE="$TMP/pstate-bench-edit-$SIZE.json"
+if [[ ! -f "$STATE" ]]; then
+  python3 /work/shared/bench/gen_state.py --size "$SIZE" --seed 14 -o "$STATE"
+fi
+URN=$(python3 - "$STATE" <<'PY'
+import sys
+# The 10th "urn" member of the resources array, without parsing 300 MB.
+n = 0
+with open(sys.argv[1], encoding="utf-8") as f:
+    for line in f:
+        s = line.strip()
+        if s.startswith('"urn": "urn:pulumi:'):
+            n += 1
+            if n == 10:
+                print(s[len('"urn": "'):].rstrip('",'))
+                break
+PY
+)
+python3 - "$BIN" "$STATE" "$URN" "$ROUNDS" "$TMP" <<'PY'
+import os, resource, statistics, subprocess, sys, time
+binary, state, urn, rounds, tmp = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4]), sys.argv[5]
+out = os.path.join(tmp, "pstate-bench-edit-out.json")
+cmds = {
+    "verify": [binary, "verify", "-q", state],
+    "edit delete --target-dependents": [binary, "edit", "delete", state, urn,
+                                         "--target-dependents", "-q", "-o", out],
+}
+def run(args):
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    start = time.perf_counter()
+    rc = subprocess.run(args, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL).returncode
+    wall = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return wall, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime), rc
+results = {k: [] for k in cmds}
+names = list(cmds)
+for r in range(rounds):
+    order = names if r % 2 == 0 else names[::-1]
+    for name in order:
+        results[name].append(run(cmds[name]))
+print(f"state: {state} ({os.path.getsize(state) / 1e6:.0f} MB), target {urn}")
+print(f"{rounds} interleaved rounds, medians")
+print("| command | wall s | cpu s (user+sys) | exit |")
+print("|---|---|---|---|")
+med = {}
+for name in names:
+    walls = [w for w, _, _ in results[name]]
+    cpus = [c for _, c, _ in results[name]]
+    med[name] = (statistics.median(walls), statistics.median(cpus))
+    print(f"| {name} | {med[name][0]:.2f} | {med[name][1]:.2f} | {sorted(set(rc for _, _, rc in results[name]))} |")
+v, e = med["verify"], med["edit delete --target-dependents"]
+print(f"ratio edit/verify: wall {e[0] / v[0]:.2f}x, cpu {e[1] / v[1]:.2f}x")
+os.path.exists(out) and os.remove(out)
+PY
