@@ -79,6 +79,26 @@ Result<diff::DiffResult> DiffWithInput(const Source& source,
 
 }  // namespace
 
+std::vector<diag::Finding> NewErrors(
+    const diag::Report& before, const diag::Report& after,
+    const std::unordered_map<std::string, std::string>& renamed) {
+  std::map<FindingKey, std::size_t> had;
+  for (const diag::Finding& f : before.findings()) {
+    if (f.severity == diag::Severity::kError) ++had[KeyOf(f, &renamed)];
+  }
+  std::vector<diag::Finding> out;
+  for (const diag::Finding& f : after.findings()) {
+    if (f.severity != diag::Severity::kError) continue;
+    auto it = had.find(KeyOf(f, nullptr));
+    if (it != had.end() && it->second > 0) {
+      --it->second;
+      continue;
+    }
+    out.push_back(f);
+  }
+  return out;
+}
+
 Result<Outcome> Run(const Config& config) {
   if (config.in_place && config.input == "-") {
     return Status(Errc::kInvalidArgument,
@@ -136,21 +156,7 @@ Result<Outcome> Run(const Config& config) {
                         why.message());
     }
     if (!status.ok()) return status;
-    std::map<FindingKey, std::size_t> had;
-    for (const diag::Finding& f : before.findings()) {
-      if (f.severity == diag::Severity::kError) {
-        ++had[KeyOf(f, &plan.urn_map)];
-      }
-    }
-    for (const diag::Finding& f : after.findings()) {
-      if (f.severity != diag::Severity::kError) continue;
-      auto it = had.find(KeyOf(f, nullptr));
-      if (it != had.end() && it->second > 0) {
-        --it->second;
-        continue;
-      }
-      outcome.new_findings.push_back(f);
-    }
+    outcome.new_findings = NewErrors(before, after, plan.urn_map);
   }
   if (!outcome.new_findings.empty() && !config.request.force) {
     outcome.refused = true;

@@ -107,6 +107,15 @@ void Indexer::OnEnvelopeMember(const state::EnvelopeMember& member,
   }
   pending_member_ = place;
   if (place == nullptr) return;
+  // A repeated member replaces the earlier one, as Go's decoder does; the
+  // earlier one's bytes stay as they are.
+  if (place->present && place == &index_.resources) {
+    index_.resources_list.clear();
+    index_.by_urn.clear();
+  }
+  if (place->present && place == &index_.pending_operations) {
+    index_.pending.clear();
+  }
   place->present = true;
   place->key_offset = member.key_offset;
 }

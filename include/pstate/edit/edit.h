@@ -14,10 +14,12 @@
 
 #include <optional>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "pstate/base/result.h"
 #include "pstate/diag/finding.h"
+#include "pstate/diag/report.h"
 #include "pstate/diff/differ.h"
 #include "pstate/edit/plan.h"
 #include "pstate/edit/splice.h"
@@ -52,6 +54,14 @@ struct Outcome {
   /// reports it (secrets stay closed).
   std::optional<diff::DiffResult> diff;
 };
+
+/// The error-severity findings of `after` (the edited state) that `before`
+/// (the input) did not have. Findings about a resource are matched by code
+/// and URN (through `renamed`, old URN -> new), the others by code and
+/// message, counting duplicates.
+std::vector<diag::Finding> NewErrors(
+    const diag::Report& before, const diag::Report& after,
+    const std::unordered_map<std::string, std::string>& renamed);
 
 /// Runs the edit. A Status failure is exit 2: unreadable input (its
 /// message located as "file:line:column: ..."), bad usage, or an output

@@ -362,6 +362,34 @@ TEST_F(EditTest, DryRunWritesNothing) {
   EXPECT_EQ(r->changes.resources.size(), 2u);
 }
 
+TEST(VerifyGateTest, OnlyNewErrorsCount) {
+  auto finding = [](diag::Code code, std::string urn) {
+    diag::Finding f;
+    f.code = code;
+    f.severity = diag::Severity::kError;
+    f.message = "m";
+    f.urn = std::move(urn);
+    return f;
+  };
+  diag::Report before("in"), after("out");
+  before.Add(finding(diag::Code::kDependencyMissing, kO));
+  before.Add(finding(diag::Code::kProviderUnknown, kB));
+  // The same problem on the renamed resource is not new; a second copy of
+  // a problem and a problem on another resource are.
+  after.Add(finding(diag::Code::kDependencyMissing, kO));
+  after.Add(finding(diag::Code::kProviderUnknown, kS + "aws:s3/bucket:Bucket::audit"));
+  after.Add(finding(diag::Code::kProviderUnknown, kS + "aws:s3/bucket:Bucket::audit"));
+  after.Add(finding(diag::Code::kDependencyOrder, kW));
+  diag::Finding warning = finding(diag::Code::kParentTypeChain, kW);
+  warning.severity = diag::Severity::kWarning;
+  after.Add(warning);
+  auto added = NewErrors(before, after,
+                         {{kB, kS + "aws:s3/bucket:Bucket::audit"}});
+  ASSERT_EQ(added.size(), 2u);
+  EXPECT_EQ(added[0].code, diag::Code::kProviderUnknown);
+  EXPECT_EQ(added[1].code, diag::Code::kDependencyOrder);
+}
+
 TEST(PlanTest, TopologicalOrderKeepsAValidOrder) {
   Index index;
   for (const std::string& urn : {kR, kP, kB}) {
