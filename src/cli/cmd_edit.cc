@@ -81,8 +81,8 @@ void PrintJson(std::ostream& os, const edit::Config& config,
       const edit::FieldChange& f = list[i];
       os << (i ? "," : "") << "{\"op\":\"" << f.op
          << "\",\"field\":" << Quote(f.field)
-         << ",\"before\":" << Quote(f.before)
-         << ",\"after\":" << Quote(f.after) << "}";
+         << ",\"before\":" << Quote(f.before) << ",\"after\":" << Quote(f.after)
+         << "}";
     }
     os << "]";
   };
@@ -113,8 +113,8 @@ void PrintJson(std::ostream& os, const edit::Config& config,
   os << "],\"new_findings\":[";
   for (std::size_t i = 0; i < o.new_findings.size(); ++i) {
     const diag::Finding& f = o.new_findings[i];
-    os << (i ? "," : "") << "{\"code\":"
-       << Quote(std::string(diag::Info(f.code).name))
+    os << (i ? "," : "")
+       << "{\"code\":" << Quote(std::string(diag::Info(f.code).name))
        << ",\"message\":" << Quote(f.message) << ",\"urn\":" << Quote(f.urn)
        << "}";
   }

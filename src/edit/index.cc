@@ -30,8 +30,8 @@ std::size_t Distance(std::string_view a, std::string_view b) {
       std::size_t up = row[j];
       bool same = std::tolower(static_cast<unsigned char>(a[i - 1])) ==
                   std::tolower(static_cast<unsigned char>(b[j - 1]));
-      row[j] = std::min({row[j] + 1, row[j - 1] + 1,
-                         diagonal + (same ? 0 : 1)});
+      row[j] =
+          std::min({row[j] + 1, row[j - 1] + 1, diagonal + (same ? 0 : 1)});
       diagonal = up;
     }
   }
@@ -125,12 +125,8 @@ Result<state::Flow> Indexer::OnLeaf(state::Leaf& leaf,
   (void)context;
   ByteRange range{leaf.value.offset, leaf.end_offset};
   switch (leaf.role) {
-    case state::Role::kVersion:
-      index_.version.value = range;
-      break;
-    case state::Role::kFeatures:
-      index_.features.value = range;
-      break;
+    case state::Role::kVersion: index_.version.value = range; break;
+    case state::Role::kFeatures: index_.features.value = range; break;
     case state::Role::kResource: {
       ResourceEntry e = EntryOf(leaf.value);
       e.range = range;
@@ -156,8 +152,7 @@ Result<state::Flow> Indexer::OnLeaf(state::Leaf& leaf,
       // "resources": null and the like: the member's value is this leaf.
       if (pending_member_ != nullptr) pending_member_->value = range;
       break;
-    default:
-      break;
+    default: break;
   }
   return state::Flow::kContinue;
 }

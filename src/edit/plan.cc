@@ -18,8 +18,9 @@ bool ValidUrn(const std::string& urn) {
 
 Status BadUrn(const std::string& what, const std::string& urn) {
   return Status(Errc::kInvalidArgument,
-                what + " \"" + urn + "\" is not a URN (urn:pulumi:STACK::"
-                                     "PROJECT::TYPE::NAME)");
+                what + " \"" + urn +
+                    "\" is not a URN (urn:pulumi:STACK::"
+                    "PROJECT::TYPE::NAME)");
 }
 
 Planned Refuse(std::string message) {
@@ -87,10 +88,10 @@ std::unordered_map<std::string, std::vector<std::size_t>> ChildrenByParent(
 
 /// Gives `root` the URN `new_urn` and every descendant the URN its new
 /// parent chain implies, recording each change in `plan`.
-void Recompute(const Index& index,
-               const std::unordered_map<std::string,
-                                        std::vector<std::size_t>>& children,
-               std::size_t root, const std::string& new_urn, Plan& plan) {
+void Recompute(
+    const Index& index,
+    const std::unordered_map<std::string, std::vector<std::size_t>>& children,
+    std::size_t root, const std::string& new_urn, Plan& plan) {
   std::deque<std::pair<std::size_t, std::string>> work{{root, new_urn}};
   std::set<std::size_t> seen;
   while (!work.empty()) {
@@ -106,8 +107,8 @@ void Recompute(const Index& index,
     if (c == children.end()) continue;
     for (std::size_t child : c->second) {
       if (child == i) continue;
-      work.emplace_back(child, UrnUnderParent(
-                                   index.resources_list[child].urn, urn));
+      work.emplace_back(child,
+                        UrnUnderParent(index.resources_list[child].urn, urn));
     }
   }
 }
@@ -195,14 +196,15 @@ Result<Planned> PlanRename(const Index& index, const Request& req) {
     return Refuse("The input URN ambiguously refers to multiple resources");
   }
   auto u = state::ParseUrn(urn);
-  std::string renamed = "urn:pulumi:" + std::string(u->stack) +
-                        "::" + std::string(u->project) +
-                        "::" + std::string(u->qualified_type) +
-                        "::" + req.new_name;
+  std::string renamed =
+      "urn:pulumi:" + std::string(u->stack) + "::" + std::string(u->project) +
+      "::" + std::string(u->qualified_type) + "::" + req.new_name;
   if (renamed == urn) return out;
   if (!index.Find(renamed).empty()) {
-    return Refuse("The chosen new urn for the state corresponds to an "
-                  "already existing resource: " + renamed);
+    return Refuse(
+        "The chosen new urn for the state corresponds to an "
+        "already existing resource: " +
+        renamed);
   }
   out.plan.edits[at[0]].urn = renamed;
   out.plan.urn_map[urn] = renamed;
@@ -222,8 +224,9 @@ Result<Planned> PlanReparent(const Index& index, const Request& req) {
   if (parent_at.empty()) parent_at = index.Find(req.new_parent);
   if (parent_at.empty()) return Refuse(NotFound(index, req.new_parent));
   if (parent_at.size() > 1) {
-    return Refuse("The new parent URN ambiguously refers to multiple "
-                  "resources");
+    return Refuse(
+        "The new parent URN ambiguously refers to multiple "
+        "resources");
   }
   if (req.new_parent == urn) {
     return Refuse("A resource cannot be its own parent");
@@ -252,8 +255,7 @@ Result<Planned> PlanReparent(const Index& index, const Request& req) {
   if (index.resources_list[target].parent != req.new_parent) {
     plan.edits[target].parent = req.new_parent;
   }
-  Recompute(index, children, target,
-            UrnUnderParent(urn, req.new_parent), plan);
+  Recompute(index, children, target, UrnUnderParent(urn, req.new_parent), plan);
   for (const auto& [old, renamed] : plan.urn_map) {
     if (!index.Find(renamed).empty() && !plan.urn_map.count(renamed)) {
       return Refuse("Moving " + old + " would give it the URN " + renamed +
@@ -359,8 +361,8 @@ Result<Planned> PlanImportPending(const Index& index, const Request& req) {
     ++found;
   }
   if (found == 0) {
-    std::string m = "No pending \"creating\" operation for \"" +
-                    req.urns[0] + "\"";
+    std::string m =
+        "No pending \"creating\" operation for \"" + req.urns[0] + "\"";
     std::string listed;
     for (const PendingEntry& p : index.pending) {
       if (p.type == "creating") listed += "\n  " + p.urn;
@@ -409,8 +411,9 @@ Result<Planned> PlanRepair(const Index& index, const Request& req) {
     });
     if (!list[i].provider.empty()) {
       std::size_t cut = list[i].provider.rfind("::");
-      std::string p = cut == std::string::npos ? list[i].provider
-                                               : list[i].provider.substr(0, cut);
+      std::string p = cut == std::string::npos
+                          ? list[i].provider
+                          : list[i].provider.substr(0, cut);
       if (!plan.existing.count(Mapped(&plan, p))) {
         plan.notes.push_back("cannot repair the provider reference " +
                              list[i].provider + " of " + urn +
@@ -468,9 +471,9 @@ std::string UrnUnderParent(const std::string& urn,
       qualified = std::string(p->qualified_type) + "$" + qualified;
     }
   }
-  return "urn:pulumi:" + std::string(u->stack) + "::" +
-         std::string(u->project) + "::" + qualified + "::" +
-         std::string(u->name);
+  return "urn:pulumi:" + std::string(u->stack) +
+         "::" + std::string(u->project) + "::" + qualified +
+         "::" + std::string(u->name);
 }
 
 std::vector<std::size_t> Dependents(const Index& index,
@@ -482,12 +485,14 @@ std::vector<std::size_t> Dependents(const Index& index,
   // (pkg/resource/graph/dependency_graph.go matches both).
   std::unordered_map<std::string, std::size_t> live_providers;
   auto reference = [](const ResourceEntry& r) {
-    return r.urn + "::" + (r.id.empty() ? std::string(state::kUnknownId) : r.id);
+    return r.urn +
+           "::" + (r.id.empty() ? std::string(state::kUnknownId) : r.id);
   };
   auto remove = [&](std::size_t i) {
     gone[i] = true;
     --live[list[i].urn];
-    if (state::IsProviderType(list[i].type)) --live_providers[reference(list[i])];
+    if (state::IsProviderType(list[i].type))
+      --live_providers[reference(list[i])];
   };
   for (const ResourceEntry& r : list) {
     ++live[r.urn];
@@ -526,8 +531,9 @@ std::vector<std::size_t> Dependents(const Index& index,
   return out;
 }
 
-Result<std::vector<std::size_t>> TopologicalOrder(
-    const Index& index, const std::vector<bool>& drop, const Plan* plan) {
+Result<std::vector<std::size_t>> TopologicalOrder(const Index& index,
+                                                  const std::vector<bool>& drop,
+                                                  const Plan* plan) {
   const auto& list = index.resources_list;
   std::size_t n = list.size();
   auto kept = [&](std::size_t i) { return drop.empty() || !drop[i]; };

@@ -75,7 +75,7 @@ Result<std::unique_ptr<Source>> Source::Open(const std::string& path) {
     char head[4] = {};
     auto got = (*probe)->Read(head, sizeof head);
     if (!got.ok()) return got.status();
-    struct stat st{};
+    struct stat st {};
     plain = (*probe)->compression() == io::Compression::kNone &&
             ::stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode);
   }
@@ -89,7 +89,7 @@ Result<std::unique_ptr<Source>> Source::Open(const std::string& path) {
   }
   int fd = ::open(source->path_.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0) return Status(Errc::kIo, ErrnoText(source->name_, errno));
-  struct stat st{};
+  struct stat st {};
   if (::fstat(fd, &st) != 0) {
     int error = errno;
     ::close(fd);

@@ -15,9 +15,7 @@
 namespace pstate::edit {
 namespace {
 
-bool IsSpace(char c) {
-  return c == ' ' || c == '\t' || c == '\n' || c == '\r';
-}
+bool IsSpace(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
 
 /// An Output into a string that can be emptied and reused.
 class StringSink : public io::Output {
@@ -84,8 +82,7 @@ json::Member NewMember(std::string_view key, json::Value value,
 
 class Rewriter {
  public:
-  Rewriter(const Plan& plan, json::Arena& arena)
-      : plan_(plan), arena_(arena) {}
+  Rewriter(const Plan& plan, json::Arena& arena) : plan_(plan), arena_(arena) {}
 
   std::optional<std::string> Map(const std::string& urn) const {
     auto it = plan_.urn_map.find(urn);
@@ -162,9 +159,8 @@ class Rewriter {
         v, arena_,
         [&](const json::Value& value,
             const json::Value*) -> std::optional<json::Value> {
-          if (!value.is_object() ||
-              state::ClassifySignature(value) !=
-                  state::SigKind::kResourceReference) {
+          if (!value.is_object() || state::ClassifySignature(value) !=
+                                        state::SigKind::kResourceReference) {
             return std::nullopt;
           }
           std::vector<json::Member> members(value.object().begin(),
@@ -311,8 +307,8 @@ std::vector<FieldChange> DiffResource(const json::Value& before,
     return fields;
   };
   auto a = collect(before), b = collect(after);
-  auto find = [](const auto& list, const std::string& key)
-      -> const json::Value* {
+  auto find = [](const auto& list,
+                 const std::string& key) -> const json::Value* {
     const json::Value* found = nullptr;
     for (const auto& [k, v] : list) {
       if (k == key) found = v;
@@ -357,8 +353,8 @@ Layout DetectLayout(std::string_view bytes, ByteRange range,
   layout.indented = p > 0 && bytes[p - 1] == '\n';
   if (!layout.indented) return layout;
   layout.prefix.assign(bytes.substr(p, start - p));
-  std::string_view element = bytes.substr(
-      start, static_cast<std::size_t>(range.end - range.begin));
+  std::string_view element =
+      bytes.substr(start, static_cast<std::size_t>(range.end - range.begin));
   std::size_t nl = element.find('\n');
   if (nl == std::string_view::npos) {
     // A one-line element inside an indented array.
@@ -377,9 +373,9 @@ Layout DetectLayout(std::string_view bytes, ByteRange range,
 
 std::string Serialize(const json::Value& value, const Layout& layout) {
   StringSink sink;
-  json::Writer writer(sink, layout.indented ? json::Layout::kIndented
-                                            : json::Layout::kCompact,
-                      layout.style);
+  json::Writer writer(
+      sink, layout.indented ? json::Layout::kIndented : json::Layout::kCompact,
+      layout.style);
   writer.Write(value);
   std::string text = sink.Take();
   if (!layout.indented) return text;
@@ -420,11 +416,6 @@ json::EscapeStyle DetectStyle(std::string_view bytes,
                                               : json::EscapeStyle::kHtmlSafe;
 }
 
-struct Parsed {
-  std::string buffer;
-  json::Value value;
-};
-
 /// Parses the element at `range` again (a copy with the parser's padding).
 Result<json::Value> ParseRange(std::string_view bytes, ByteRange range,
                                json::Arena& arena, std::string* buffer) {
@@ -438,8 +429,8 @@ Result<json::Value> ParseRange(std::string_view bytes, ByteRange range,
                              range.begin, arena, &value, &stop);
   if (status != json::ParseStatus::kOk) {
     return Status(Errc::kSyntax, "cannot parse the element at offset " +
-                                     std::to_string(range.begin) + " again: " +
-                                     parser.error().message);
+                                     std::to_string(range.begin) +
+                                     " again: " + parser.error().message);
   }
   return value;
 }
@@ -496,12 +487,6 @@ Splice RemoveMember(std::string_view bytes, std::uint64_t key_offset,
   }
   return {key_offset, value_end, {}};
 }
-
-/// The element ranges and the array around them.
-struct ArrayPlace {
-  std::vector<ByteRange> elements;
-  std::uint64_t close = 0;  ///< offset of ']'
-};
 
 std::uint64_t CloseOf(std::string_view bytes, std::uint64_t after) {
   std::size_t p = SkipForward(bytes, static_cast<std::size_t>(after));
@@ -611,7 +596,8 @@ Result<Assembly> Assemble(std::string_view bytes, const Index& index,
       std::size_t i = order[k];
       if (any && highest > i) {
         out.changes.resources.push_back(
-            {'~', list[i].urn,
+            {'~',
+             list[i].urn,
              {{'~', "(position)", std::to_string(i), std::to_string(k)}}});
       }
       highest = any ? std::max<std::uint64_t>(highest, i) : i;
@@ -673,11 +659,10 @@ Result<Assembly> Assemble(std::string_view bytes, const Index& index,
             m.value = r;
             changed = true;
           }
-        } else if (state::MatchField(key, state::kOperationFields) ==
-                       "type" &&
+        } else if (state::MatchField(key, state::kOperationFields) == "type" &&
                    pe.type && !m.value.StrEquals(*pe.type)) {
-          fields.push_back({'~', "type", Compact(m.value),
-                            "\"" + *pe.type + "\""});
+          fields.push_back(
+              {'~', "type", Compact(m.value), "\"" + *pe.type + "\""});
           m.value = arena.MakeString(*pe.type, m.value.offset);
           changed = true;
         }
@@ -702,8 +687,8 @@ Result<Assembly> Assemble(std::string_view bytes, const Index& index,
   if (any_taint_change && index.version.present &&
       index.envelope.kind != state::EnvelopeKind::kLegacyCheckpoint) {
     std::vector<std::string> features = index.envelope.features;
-    bool has = std::find(features.begin(), features.end(), "taint") !=
-               features.end();
+    bool has =
+        std::find(features.begin(), features.end(), "taint") != features.end();
     std::int64_t version = index.envelope.version.value_or(3);
     std::int64_t new_version = version;
     if (taint_needed && !has) {
@@ -757,13 +742,14 @@ Result<Assembly> Assemble(std::string_view bytes, const Index& index,
         text += "\"features\":";
         text += indented ? " " : "";
         text += features_text;
-        splices.push_back({index.version.value.end, index.version.value.end,
-                           {Text(text)}});
+        splices.push_back(
+            {index.version.value.end, index.version.value.end, {Text(text)}});
         out.changes.envelope.push_back({'+', "features", "", after_text});
       }
     }
     if (new_version != version) {
-      splices.push_back({index.version.value.begin, index.version.value.end,
+      splices.push_back({index.version.value.begin,
+                         index.version.value.end,
                          {Text(std::to_string(new_version))}});
       out.changes.envelope.push_back({'~', "version", std::to_string(version),
                                       std::to_string(new_version)});
@@ -841,8 +827,8 @@ std::unique_ptr<io::InputStream> SegmentStream(
   return std::make_unique<SegmentInput>(bytes, segments, std::move(name));
 }
 
-void WriteSegments(std::string_view bytes,
-                   const std::vector<Segment>& segments, io::Output& out) {
+void WriteSegments(std::string_view bytes, const std::vector<Segment>& segments,
+                   io::Output& out) {
   for (const Segment& s : segments) {
     if (s.is_text) {
       out.Write(s.text);

@@ -110,8 +110,9 @@ std::vector<std::size_t> Dependents(const Index& index,
 /// kept and a resource that comes too early moves down right after what it
 /// needs. `parents` and the URN map of `plan` (when given) are applied
 /// first. Fails (kFormat) on a cycle.
-Result<std::vector<std::size_t>> TopologicalOrder(
-    const Index& index, const std::vector<bool>& drop, const Plan* plan);
+Result<std::vector<std::size_t>> TopologicalOrder(const Index& index,
+                                                  const std::vector<bool>& drop,
+                                                  const Plan* plan);
 
 /// The URN `urn` gets under a parent whose URN is `parent_urn` ("" or the
 /// root stack: no prefix), keeping its own type and name.

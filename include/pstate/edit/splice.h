@@ -52,8 +52,8 @@ struct ChangeList {
 /// How elements are laid out where they sit.
 struct Layout {
   bool indented = true;
-  std::string prefix;        ///< whitespace starting the element's line
-  std::string unit = "    "; ///< one level of indentation
+  std::string prefix;         ///< whitespace starting the element's line
+  std::string unit = "    ";  ///< one level of indentation
   json::EscapeStyle style = json::EscapeStyle::kExport;
 };
 
@@ -98,8 +98,8 @@ std::unique_ptr<io::InputStream> SegmentStream(
     std::string name);
 
 /// Writes the segments to `out`.
-void WriteSegments(std::string_view bytes,
-                   const std::vector<Segment>& segments, io::Output& out);
+void WriteSegments(std::string_view bytes, const std::vector<Segment>& segments,
+                   io::Output& out);
 
 }  // namespace pstate::edit
 

@@ -22,7 +22,8 @@ const std::string kR = kS + "pulumi:pulumi:Stack::proj-dev";
 const std::string kP = kS + "pulumi:providers:aws::default_6_0_0";
 const std::string kB = kS + "aws:s3/bucket:Bucket::logs";
 const std::string kW = kS + "my:app:Web::web";
-const std::string kO = kS + "my:app:Web$aws:s3/bucketObject:BucketObject::index";
+const std::string kO =
+    kS + "my:app:Web$aws:s3/bucketObject:BucketObject::index";
 
 std::string Fixture(const std::string& name) {
   return std::string(PSTATE_FIXTURES_DIR) + "/edit/" + name;
@@ -129,7 +130,8 @@ TEST_F(EditTest, DeleteSeveralTargetsTogether) {
 }
 
 TEST_F(EditTest, DeleteUnknownSuggests) {
-  Outcome o = Refused("example.json", Delete({kS + "aws:s3/bucket:Bucket::log"}));
+  Outcome o =
+      Refused("example.json", Delete({kS + "aws:s3/bucket:Bucket::log"}));
   EXPECT_NE(o.refusal.find("Did you mean"), std::string::npos);
   EXPECT_NE(o.refusal.find(kB), std::string::npos);
 }
@@ -165,7 +167,8 @@ TEST_F(EditTest, ProtectInsertsInGoOrder) {
   r.op = Operation::kProtect;
   r.urns = {kB};
   std::string out = Edit("example.json", r);
-  EXPECT_NE(out.find("\"parent\": \"" + kR + "\",\n                \"protect\": true,\n"
+  EXPECT_NE(out.find("\"parent\": \"" + kR +
+                     "\",\n                \"protect\": true,\n"
                      "                \"provider\""),
             std::string::npos)
       << out;
@@ -377,14 +380,16 @@ TEST(VerifyGateTest, OnlyNewErrorsCount) {
   // The same problem on the renamed resource is not new; a second copy of
   // a problem and a problem on another resource are.
   after.Add(finding(diag::Code::kDependencyMissing, kO));
-  after.Add(finding(diag::Code::kProviderUnknown, kS + "aws:s3/bucket:Bucket::audit"));
-  after.Add(finding(diag::Code::kProviderUnknown, kS + "aws:s3/bucket:Bucket::audit"));
+  after.Add(finding(diag::Code::kProviderUnknown,
+                    kS + "aws:s3/bucket:Bucket::audit"));
+  after.Add(finding(diag::Code::kProviderUnknown,
+                    kS + "aws:s3/bucket:Bucket::audit"));
   after.Add(finding(diag::Code::kDependencyOrder, kW));
   diag::Finding warning = finding(diag::Code::kParentTypeChain, kW);
   warning.severity = diag::Severity::kWarning;
   after.Add(warning);
-  auto added = NewErrors(before, after,
-                         {{kB, kS + "aws:s3/bucket:Bucket::audit"}});
+  auto added =
+      NewErrors(before, after, {{kB, kS + "aws:s3/bucket:Bucket::audit"}});
   ASSERT_EQ(added.size(), 2u);
   EXPECT_EQ(added[0].code, diag::Code::kProviderUnknown);
   EXPECT_EQ(added[1].code, diag::Code::kDependencyOrder);
@@ -455,7 +460,8 @@ TEST(PlanTest, DependentsAreTransitiveAndSkipLiveCopies) {
 }
 
 TEST(PlanTest, UrnUnderParent) {
-  EXPECT_EQ(UrnUnderParent(kB, kW), kS + "my:app:Web$aws:s3/bucket:Bucket::logs");
+  EXPECT_EQ(UrnUnderParent(kB, kW),
+            kS + "my:app:Web$aws:s3/bucket:Bucket::logs");
   EXPECT_EQ(UrnUnderParent(kO, kR),
             kS + "aws:s3/bucketObject:BucketObject::index");
   EXPECT_EQ(UrnUnderParent(kO, ""),
