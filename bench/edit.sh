@@ -4,7 +4,7 @@
 #
 #   bench/edit.sh [PSTATE_BINARY] [SIZE] [ROUNDS]
 #     PSTATE_BINARY  default build/rel/src/pstate (a Release build)
-#     SIZE           gen_state.py --size, default 300MB
+#     SIZE           gen_state.py --size, default 300m (300 MB)
 #     ROUNDS         interleaved rounds, default 5
 #
 # The state is generated once into $TMPDIR (deterministic: seed 14). The
@@ -16,7 +16,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 BIN=${1:-build/rel/src/pstate}
-SIZE=${2:-300MB}
+SIZE=${2:-300m}
 ROUNDS=${3:-5}
 TMP=${TMPDIR:-/tmp}
 STATE="$TMP/pstate-bench-edit-$SIZE.json"
