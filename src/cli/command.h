@@ -27,6 +27,8 @@ std::function<int()> SetupScan(CLI::App& app);
 std::function<int()> SetupDecrypt(CLI::App& app);
 std::function<int()> SetupEncrypt(CLI::App& app);
 std::function<int()> SetupTypecheck(CLI::App& app);
+std::function<int()> SetupNormalize(CLI::App& app);
+std::function<int()> SetupConvert(CLI::App& app);
 std::function<int()> SetupLs(CLI::App& app);
 std::function<int()> SetupShow(CLI::App& app);
 std::function<int()> SetupTree(CLI::App& app);

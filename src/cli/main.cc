@@ -40,6 +40,8 @@ const std::array kCommands = {
     Command{"encrypt", "Encrypt every plaintext secret with the state's passphrase or b64 provider",
             pstate::cli::SetupEncrypt},
     Command{"typecheck", "Check a value against a type in one of six type languages", pstate::cli::SetupTypecheck},
+    Command{"normalize", "Write a state in the exact layout Pulumi writes, losing nothing", pstate::cli::SetupNormalize},
+    Command{"convert", "Convert between export and checkpoint, and between state versions", pstate::cli::SetupConvert},
     Command{"ls", "List resources (filters by type, name, URN, provider, parent, flag) or pending operations", pstate::cli::SetupLs},
     Command{"show", "Show one resource in full, with its dependencies and dependents", pstate::cli::SetupShow},
     Command{"tree", "Show the parent/child tree of resources", pstate::cli::SetupTree},

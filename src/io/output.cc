@@ -1,5 +1,7 @@
 #include "pstate/io/output.h"
 
+#include <archive.h>
+#include <archive_entry.h>
 #include <fcntl.h>
 #include <signal.h>
 #include <sys/stat.h>
@@ -136,6 +138,120 @@ bool WriteAll(int fd, std::string_view bytes, int* err) {
   return true;
 }
 
+/// Copies `path` (when it exists) to "<path>.bak" through a temporary
+/// file, keeping its mode: the DIY backend's one backup generation.
+Status CopyToBackup(const std::string& path) {
+  int in = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (in < 0) {
+    if (errno == ENOENT) return Status::Ok();
+    return Status(Errc::kIo, path + ": cannot read for the backup: " +
+                                 std::strerror(errno));
+  }
+  struct stat st {};
+  ::fstat(in, &st);
+  std::string bak = path + ".bak";
+  std::string temp = bak + ".pstate-tmp-XXXXXX";
+  int out = ::mkstemp(temp.data());
+  if (out < 0) {
+    int err = errno;
+    ::close(in);
+    return Status(Errc::kIo, bak + ": " + std::strerror(err));
+  }
+  ::fchmod(out, st.st_mode & 07777);
+  char buf[1 << 16];
+  int err = 0;
+  for (;;) {
+    ssize_t n = ::read(in, buf, sizeof buf);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) {
+      err = errno;
+      break;
+    }
+    if (n == 0) break;
+    if (!WriteAll(out, std::string_view(buf, static_cast<std::size_t>(n)),
+                  &err)) {
+      break;
+    }
+  }
+  ::close(in);
+  if (::close(out) != 0 && err == 0) err = errno;
+  if (err == 0 && ::rename(temp.c_str(), bak.c_str()) != 0) err = errno;
+  if (err != 0) {
+    ::unlink(temp.c_str());
+    return Status(Errc::kIo, bak + ": " + std::strerror(err));
+  }
+  return Status::Ok();
+}
+
+/// Compresses everything written into another Output (libarchive's raw
+/// format with a gzip or zstd filter: one stream, no archive entry).
+class CompressingOutput : public Output {
+ public:
+  CompressingOutput(std::unique_ptr<Output> inner, Compression c)
+      : inner_(std::move(inner)) {
+    name_ = inner_->name();
+    archive_ = archive_write_new();
+    if (c == Compression::kGzip) {
+      archive_write_add_filter_gzip(archive_);
+    } else {
+      archive_write_add_filter_zstd(archive_);
+    }
+    archive_write_set_format_raw(archive_);
+    archive_write_set_bytes_per_block(archive_, 0);
+    if (archive_write_open(archive_, this, nullptr, &CompressingOutput::Sink,
+                           nullptr) != ARCHIVE_OK) {
+      failed_ = true;
+      return;
+    }
+    archive_entry* entry = archive_entry_new();
+    archive_entry_set_filetype(entry, AE_IFREG);
+    archive_entry_set_pathname(entry, "state.json");
+    if (archive_write_header(archive_, entry) != ARCHIVE_OK) failed_ = true;
+    archive_entry_free(entry);
+  }
+  ~CompressingOutput() override {
+    if (archive_) archive_write_free(archive_);
+  }
+  Status Commit() override {
+    Flush();
+    if (!failed_ && archive_write_close(archive_) != ARCHIVE_OK) {
+      failed_ = true;
+    }
+    if (failed_) {
+      std::string why = archive_error_string(archive_)
+                            ? archive_error_string(archive_)
+                            : "compression failed";
+      inner_->Abandon();
+      return Status(Errc::kIo, name_ + ": " + why);
+    }
+    return inner_->Commit();
+  }
+  void Abandon() override {
+    DiscardBuffer();
+    failed_ = true;
+    inner_->Abandon();
+  }
+
+ private:
+  void WriteOut(std::string_view bytes) override {
+    if (failed_) return;
+    if (archive_write_data(archive_, bytes.data(), bytes.size()) < 0) {
+      failed_ = true;
+    }
+  }
+  static la_ssize_t Sink(archive*, void* self, const void* data,
+                         size_t size) {
+    auto* out = static_cast<CompressingOutput*>(self);
+    out->inner_->Write(
+        std::string_view(static_cast<const char*>(data), size));
+    return static_cast<la_ssize_t>(size);
+  }
+
+  std::unique_ptr<Output> inner_;
+  archive* archive_ = nullptr;
+  bool failed_ = false;
+};
+
 /// Where the bytes go and what Commit() does with them.
 enum class Mode {
   kStdout,   ///< file descriptor 1, never closed
@@ -146,8 +262,9 @@ enum class Mode {
 class FdOutput : public Output {
  public:
   FdOutput(int fd, Mode mode, std::string name, std::string temp_path,
-           std::string final_path, int slot)
-      : fd_(fd),
+           std::string final_path, int slot, bool keep_backup = false)
+      : keep_backup_(keep_backup),
+        fd_(fd),
         mode_(mode),
         temp_(std::move(temp_path)),
         final_(std::move(final_path)),
@@ -187,6 +304,13 @@ class FdOutput : public Output {
       return Status(Errc::kIo, name_ + ": " + std::strerror(err));
     }
     fd_ = -1;
+    if (keep_backup_) {
+      Status backup = CopyToBackup(final_);
+      if (!backup.ok()) {
+        RemoveTemp();
+        return backup;
+      }
+    }
     if (::rename(temp_.c_str(), final_.c_str()) != 0) {
       int err = errno;
       RemoveTemp();
@@ -218,6 +342,7 @@ class FdOutput : public Output {
     slot_ = -1;
   }
 
+  bool keep_backup_;
   int fd_;
   Mode mode_;
   std::string temp_;
@@ -321,8 +446,28 @@ mode_t FinalMode(const Target& target, const OutputOptions& options) {
 
 }  // namespace
 
+Compression CompressionForName(std::string_view path) {
+  if (path.ends_with(".gz")) return Compression::kGzip;
+  if (path.ends_with(".zst")) return Compression::kZstd;
+  return Compression::kNone;
+}
+
+namespace {
+Result<std::unique_ptr<Output>> OpenPlainOutput(const std::string& path,
+                                                const OutputOptions& options);
+}  // namespace
+
 Result<std::unique_ptr<Output>> OpenOutput(const std::string& path,
                                            const OutputOptions& options) {
+  Result<std::unique_ptr<Output>> plain = OpenPlainOutput(path, options);
+  if (!plain.ok() || options.compression == Compression::kNone) return plain;
+  return std::unique_ptr<Output>(
+      new CompressingOutput(std::move(*plain), options.compression));
+}
+
+namespace {
+Result<std::unique_ptr<Output>> OpenPlainOutput(const std::string& path,
+                                                const OutputOptions& options) {
   if (path == "-") {
     return std::unique_ptr<Output>(
         new FdOutput(STDOUT_FILENO, Mode::kStdout, "<stdout>", "", "", -1));
@@ -358,9 +503,10 @@ Result<std::unique_ptr<Output>> OpenOutput(const std::string& path,
     (void)!::fchown(fd, target->st.st_uid, target->st.st_gid);
   }
   ::fchmod(fd, mode);
-  return std::unique_ptr<Output>(
-      new FdOutput(fd, Mode::kRename, path, temp, target->path, slot));
+  return std::unique_ptr<Output>(new FdOutput(
+      fd, Mode::kRename, path, temp, target->path, slot, options.keep_backup));
 }
+}  // namespace
 
 std::size_t LiveTempFilesForTesting() {
   std::size_t n = 0;

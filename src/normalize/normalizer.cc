@@ -224,8 +224,13 @@ class Normalizer::Impl {
   enum class FrameType { kRoot, kCheckpoint, kDeployment, kArray, kExtensions };
 
   struct Slot {
-    enum Kind { kNone, kText, kSpool, kFrame, kEmitted } kind = kNone;
+    enum Kind { kNone, kText, kDeferred, kSpool, kFrame, kEmitted } kind =
+        kNone;
     std::string text;
+    /// kDeferred: a value read before the envelope kind (and so the
+    /// layout) was known, cloned, rendered when written.
+    json::Value value;
+    state::Role role = state::Role::kUnknown;
     std::shared_ptr<FileOutput> spool;
     int frame = -1;
   };
@@ -235,7 +240,7 @@ class Normalizer::Impl {
     int parent = -1;
     std::string field;  ///< the parent's field this frame is the value of
     std::vector<std::pair<std::string, Slot>> slots;
-    std::vector<std::pair<std::string, std::string>> unknowns;  // raw key, text
+    std::vector<std::pair<std::string, Slot>> unknowns;  // raw key, value
     bool opened = false;   ///< its '{' was written (stream mode)
     std::size_t cursor = 0;  ///< table fields before this were emitted
     // kArray
@@ -282,12 +287,17 @@ class Normalizer::Impl {
   void NoteUnknown(const json::Member& m);
   std::string PointerHere() const;
   int InputVersion() const;
+  bool Deferring() const {
+    return !layout_ && !options_.layout &&
+           input_kind_ == state::EnvelopeKind::kUnknown;
+  }
 
   io::Output& out_;
   Options options_;
   Mode mode_;
   std::optional<Layout> layout_;
   std::unique_ptr<json::Writer> main_;
+  json::Arena persist_;  ///< deferred values
   std::vector<std::unique_ptr<Frame>> frames_;
   std::vector<int> stack_;
   Pending pending_;
@@ -398,10 +408,14 @@ void Normalizer::Impl::WriteNumber(json::Writer& w, const json::Value& v) {
     w.BeginRawValue().Write(number_);
     return;
   }
-  if (d && json::IsExactFloat64(raw)) {
+  // Go's spelling is used when it denotes the very same decimal value
+  // ("0.10" -> "0.1", "1e2" -> "100"); otherwise Go would change the value.
+  if (d) {
     number_ = json::GoFloatText(*d);
-    w.BeginRawValue().Write(number_);
-    return;
+    if (json::NumbersEqual(number_, raw)) {
+      w.BeginRawValue().Write(number_);
+      return;
+    }
   }
   w.BeginRawValue().Write(raw);
   AddNote(NoteKind::kInexactNumber, v.offset,
@@ -520,7 +534,10 @@ void Normalizer::Impl::WriteStruct(json::Writer& w, const json::Value& v,
     const json::Value* value =
         chosen[fi] >= 0 ? &members[static_cast<std::size_t>(chosen[fi])].value
                         : nullptr;
-    if (value == nullptr || value->is_null()) {
+    // A json.RawMessage is empty only when absent: "null" and "{}" are
+    // bytes Go writes back.
+    const bool raw = shape.shape == Shape::kVerbatim;
+    if (value == nullptr || (value->is_null() && !raw)) {
       if (field.omitempty && shape.shape != Shape::kStruct) continue;
       // Go writes a non-omitempty field's zero value.
       w.Key(field.name, false, true);
@@ -541,7 +558,7 @@ void Normalizer::Impl::WriteStruct(json::Writer& w, const json::Value& v,
       }
       continue;
     }
-    if (field.omitempty && shape.shape != Shape::kPointer &&
+    if (field.omitempty && !raw && shape.shape != Shape::kPointer &&
         shape.shape != Shape::kStruct && IsGoEmpty(*value)) {
       continue;
     }
@@ -780,6 +797,23 @@ void Normalizer::Impl::WriteSlot(json::Writer& w, Slot& slot) {
       CopyIndented(w.BeginRawValue(), slot.text, w.depth(),
                    WhitespaceOf(OutputLayout()));
       break;
+    case Slot::kDeferred:
+      if (slot.role == state::Role::kVersion) {
+        w.BeginRawValue().Write(slot.text);
+      } else if (slot.role == state::Role::kFeatures && slot.value.is_array()) {
+        std::vector<json::Value> sorted(slot.value.elements,
+                                        slot.value.elements + slot.value.size);
+        std::stable_sort(sorted.begin(), sorted.end(),
+                         [](const json::Value& a, const json::Value& b) {
+                           return a.Str() < b.Str();
+                         });
+        w.BeginArray();
+        for (const json::Value& e : sorted) WriteValue(w, e);
+        w.EndArray();
+      } else {
+        WriteValue(w, slot.value);
+      }
+      break;
     case Slot::kSpool: {
       io::Output& o = w.BeginRawValue();
       std::FILE* file = slot.spool->file();
@@ -828,10 +862,9 @@ void Normalizer::Impl::EmitRest(int fi, json::Writer& w) {
     }
   }
   f.cursor = table.size();
-  for (auto& [key, text] : f.unknowns) {
+  for (auto& [key, slot] : f.unknowns) {
     w.Key(key, key.find('\\') != std::string::npos);
-    CopyIndented(w.BeginRawValue(), text, w.depth(),
-                 WhitespaceOf(OutputLayout()));
+    WriteSlot(w, slot);
   }
   f.unknowns.clear();
 }
@@ -983,6 +1016,9 @@ void Normalizer::Impl::EndArray() {
   }
   if (f.spool_writer) {
     f.spool_writer->EndArray();
+    if (Status st = f.spool->Commit(); !st.ok() && failure_.ok()) {
+      failure_ = st;
+    }
     Slot& s = SetSlot(parent, f.field);
     s.kind = Slot::kSpool;
     s.spool = f.spool;
@@ -1006,6 +1042,23 @@ Result<state::Flow> Normalizer::Impl::OnLeaf(state::Leaf& leaf,
   Frame& top = *frames_[static_cast<std::size_t>(stack_.back())];
   const json::Value& v = leaf.value;
 
+  if (top.type == FrameType::kArray &&
+      leaf.role == state::Role::kPendingOperation &&
+      options_.drop_pending_operations) {
+    const json::Value* type = v.is_object() ? v.Find("type") : nullptr;
+    const json::Value* res = v.is_object() ? v.Find("resource") : nullptr;
+    const json::Value* urn =
+        res && res->is_object() ? res->Find("urn") : nullptr;
+    AddNote(NoteKind::kDropped, v.offset,
+            "removed pending operation '" +
+                (type && type->is_string() ? type->Str() : std::string("?")) +
+                "' on '" +
+                (urn && urn->is_string() ? urn->Str() : std::string("?")) +
+                "', as `pulumi stack import` does");
+    context_ = nullptr;
+    leaf_ = nullptr;
+    return state::Flow::kContinue;
+  }
   if (top.type == FrameType::kArray) {
     json::Writer* w = nullptr;
     if (top.elements == 0) {
@@ -1061,6 +1114,9 @@ Result<state::Flow> Normalizer::Impl::OnLeaf(state::Leaf& leaf,
     std::string field = pending_.field;
     std::string text;
     bool omit = false;
+    // Before the envelope kind is known the layout is not: version,
+    // features and stray root members are kept as values until written.
+    const bool deferred = Deferring();
     switch (leaf.role) {
       case state::Role::kVersion: {
         std::int64_t n = 0;
@@ -1072,7 +1128,9 @@ Result<state::Flow> Normalizer::Impl::OnLeaf(state::Leaf& leaf,
       }
       case state::Role::kFeatures: {
         if (!v.is_array()) {
-          text = Render([&](json::Writer& w) { WriteValue(w, v); });
+          if (!deferred) {
+            text = Render([&](json::Writer& w) { WriteValue(w, v); });
+          }
           break;
         }
         std::vector<json::Value> sorted(v.elements, v.elements + v.size);
@@ -1081,6 +1139,7 @@ Result<state::Flow> Normalizer::Impl::OnLeaf(state::Leaf& leaf,
                            return a.Str() < b.Str();
                          });
         omit = sorted.empty();
+        if (deferred) break;
         text = Render([&](json::Writer& w) {
           w.BeginArray();
           for (const json::Value& e : sorted) WriteValue(w, e);
@@ -1113,7 +1172,9 @@ Result<state::Flow> Normalizer::Impl::OnLeaf(state::Leaf& leaf,
                           "\" after the known members: Pulumi does not "
                           "define it and drops it on its next write");
         if (!options_.drop_unknown) {
-          text = Render([&](json::Writer& w) { WriteValue(w, v); });
+          if (!Deferring()) {
+            text = Render([&](json::Writer& w) { WriteValue(w, v); });
+          }
           if (pending_.duplicate) {
             for (auto it = top.unknowns.begin(); it != top.unknowns.end();
                  ++it) {
@@ -1123,7 +1184,14 @@ Result<state::Flow> Normalizer::Impl::OnLeaf(state::Leaf& leaf,
               }
             }
           }
-          top.unknowns.emplace_back(raw_key_, std::move(text));
+          Slot u;
+          u.kind = Slot::kText;
+          u.text = std::move(text);
+          if (Deferring()) {
+            u.kind = Slot::kDeferred;
+            u.value = json::Clone(v, persist_);
+          }
+          top.unknowns.emplace_back(raw_key_, std::move(u));
         }
         context_ = nullptr;
         leaf_ = nullptr;
@@ -1137,7 +1205,9 @@ Result<state::Flow> Normalizer::Impl::OnLeaf(state::Leaf& leaf,
         if (leaf.role == state::Role::kStack || field == "deployment") {
           omit = false;
         }
-        text = Render([&](json::Writer& w) { WriteValue(w, v); });
+        if (!deferred) {
+          text = Render([&](json::Writer& w) { WriteValue(w, v); });
+        }
         break;
     }
     if (leaf.role == state::Role::kVersion) field = "version";
@@ -1146,6 +1216,11 @@ Result<state::Flow> Normalizer::Impl::OnLeaf(state::Leaf& leaf,
     if (!omit) {
       slot.kind = Slot::kText;
       slot.text = std::move(text);
+      if (deferred) {
+        slot.kind = Slot::kDeferred;
+        slot.role = leaf.role;
+        slot.value = json::Clone(v, persist_);
+      }
     }
   }
   context_ = nullptr;
@@ -1163,7 +1238,7 @@ void Normalizer::Impl::Restructure(const state::Envelope& envelope) {
   Frame& root = *frames_[0];
   Slot deployment;
   Slot config;
-  std::vector<std::pair<std::string, std::string>> checkpoint_unknowns;
+  std::vector<std::pair<std::string, Slot>> checkpoint_unknowns;
   auto take = [](Frame& f, std::string_view field) {
     for (auto& [name, slot] : f.slots) {
       if (name == field) return std::move(slot);

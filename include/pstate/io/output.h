@@ -22,6 +22,7 @@
 #include <string_view>
 
 #include "pstate/base/result.h"
+#include "pstate/io/input.h"
 
 namespace pstate::io {
 
@@ -85,7 +86,18 @@ struct OutputOptions {
   /// mode is the intersection of 0600 and the old mode). Without it, a
   /// replaced file keeps its mode and a new one gets 0666 & ~umask.
   bool holds_secrets = false;
+  /// Compress the whole output, as Pulumi's DIY backend does with
+  /// PULUMI_DIY_BACKEND_GZIP / _ZSTD (libarchive; the compressed bytes are
+  /// not Go's, the decompressed ones are).
+  Compression compression = Compression::kNone;
+  /// Before the rename, copy an existing target to "<target>.bak", as the
+  /// DIY backend keeps one backup generation (pkg/backend/diy/state.go).
+  /// Only for regular files replaced through a temporary file.
+  bool keep_backup = false;
 };
+
+/// The compression an output file name asks for: ".gz" gzip, ".zst" zstd.
+Compression CompressionForName(std::string_view path);
 
 /// Opens `path` for writing (see the rule at the top of this file). A
 /// regular file is written to a temporary file and renamed over its target

@@ -89,6 +89,9 @@ struct Options {
   std::vector<std::string> features;
   /// The checkpoint's "stack" when the output is a checkpoint.
   std::string stack;
+  /// Leave pending operations out, each with a kDropped note, as `pulumi
+  /// stack import` does (pkg/cmd/pulumi/stack/io.go: SaveSnapshot).
+  bool drop_pending_operations = false;
 };
 
 enum class Mode {

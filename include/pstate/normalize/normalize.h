@@ -1,0 +1,57 @@
+// `pstate normalize`: one state in, the same state in one of Pulumi's exact
+// layouts out (normalizer.h has the rules), or, with `check`, whether the
+// input already is in that form and where it first is not.
+#ifndef PSTATE_NORMALIZE_NORMALIZE_H_
+#define PSTATE_NORMALIZE_NORMALIZE_H_
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "pstate/base/result.h"
+#include "pstate/io/input.h"
+#include "pstate/normalize/normalizer.h"
+
+namespace pstate::normalize {
+
+struct Config {
+  std::string input = "-";   ///< path, or "-" for standard input
+  std::string output = "-";  ///< path, or "-" for standard output
+  /// Replace the input (atomically), keeping the old file as "<in>.bak".
+  bool in_place = false;
+  /// Write nothing; report whether the input is already normalized.
+  bool check = false;
+  Options options;
+  /// nullopt: from the output name (".gz", ".zst"); in place, the input's.
+  std::optional<io::Compression> compression;
+  std::function<void(std::uint64_t, std::uint64_t)> on_progress;
+};
+
+struct Outcome {
+  Layout layout = Layout::kExport;
+  /// With `check`: the input is byte for byte its normalized form.
+  bool normalized = true;
+  /// With `check` and !normalized: the first byte that differs, in the
+  /// (decompressed) input, and the JSON pointer of the value holding it.
+  std::uint64_t line = 0;
+  std::uint64_t column = 0;
+  std::string pointer;
+  std::vector<Note> notes;
+  std::uint64_t counts[4] = {0, 0, 0, 0};  ///< notes by NoteKind
+};
+
+/// Runs normalize. Failures (kNotFound, kIo, kSyntax, kFormat,
+/// kInvalidArgument, kUnsupported) carry a message naming the file and,
+/// where there is one, "line:column" and the JSON pointer. On failure no
+/// output file appears and an existing one is untouched.
+Result<Outcome> Run(const Config& config);
+
+/// The JSON pointer of the innermost value of the state in `path` that
+/// holds decoded byte `offset` ("" when none does).
+std::string PointerAtOffset(const std::string& path, std::uint64_t offset);
+
+}  // namespace pstate::normalize
+
+#endif  // PSTATE_NORMALIZE_NORMALIZE_H_

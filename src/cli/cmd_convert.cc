@@ -1,0 +1,123 @@
+// pstate convert IN --to export|checkpoint [--stack S] [--version 3|4]: a
+// state moved between envelopes and versions, verified before it is
+// written.
+#include <iostream>
+#include <memory>
+#include <string>
+
+#include "cli/command.h"
+#include "cli/exit_code.h"
+#include "cli/normalize_output.h"
+#include "pstate/convert/convert.h"
+
+namespace pstate::cli {
+namespace {
+
+struct ConvertFlags {
+  std::string input;
+  std::string output = "-";
+  std::string to;
+  std::string stack;
+  int version = 0;
+  bool force = false;
+  std::string layout;
+  std::string compress;
+  bool pulumi_numbers = false;
+  bool drop_unknown = false;
+  bool quiet = false;
+};
+
+int Fail(const std::string& message, int code = kExitUnreadable) {
+  std::cerr << "pstate: error: " << message << "\n";
+  return code;
+}
+
+int RunConvert(const ConvertFlags& flags) {
+  convert::Config config;
+  config.input = flags.input;
+  config.output = flags.output;
+  if (flags.to == "export") {
+    config.to = convert::Target::kExport;
+  } else if (flags.to == "checkpoint") {
+    config.to = convert::Target::kCheckpoint;
+  } else {
+    return Fail("--to: expected export or checkpoint, got \"" + flags.to +
+                "\"");
+  }
+  if (flags.version != 0) {
+    if (flags.version != 3 && flags.version != 4) {
+      return Fail("--version: expected 3 or 4, got " +
+                  std::to_string(flags.version));
+    }
+    config.version = flags.version;
+  }
+  config.stack = flags.stack;
+  config.force = flags.force;
+  config.pulumi_numbers = flags.pulumi_numbers;
+  config.drop_unknown = flags.drop_unknown;
+  if (!flags.layout.empty()) {
+    config.layout = normalize::ParseLayout(flags.layout);
+    if (!config.layout) {
+      return Fail("--layout: expected export, diy or diy-state-command, got \"" +
+                  flags.layout + "\"");
+    }
+  }
+  if (flags.compress == "gzip") {
+    config.compression = io::Compression::kGzip;
+  } else if (flags.compress == "zstd") {
+    config.compression = io::Compression::kZstd;
+  } else if (flags.compress == "none") {
+    config.compression = io::Compression::kNone;
+  } else if (!flags.compress.empty()) {
+    return Fail("--compress: expected gzip, zstd or none, got \"" +
+                flags.compress + "\"");
+  }
+  Result<convert::Outcome> outcome = convert::Run(config);
+  if (!outcome.ok()) {
+    return Fail(outcome.status().message(),
+                outcome.status().code() == Errc::kUnsupported
+                    ? kExitFindings
+                    : kExitUnreadable);
+  }
+  std::string file = flags.input == "-" ? "<stdin>" : flags.input;
+  PrintNormalizeNotes(file, outcome->notes, outcome->counts, flags.quiet);
+  return kExitOk;
+}
+
+}  // namespace
+
+std::function<int()> SetupConvert(CLI::App& app) {
+  auto flags = std::make_shared<ConvertFlags>();
+  app.add_option("input", flags->input,
+                 "State to convert (export or checkpoint, versions 0 to 4; "
+                 "plain, gzip or zstd); - reads standard input")
+      ->required();
+  app.add_option("--to", flags->to,
+                 "export (pulumi stack export) or checkpoint (a DIY "
+                 "backend's stack file)")
+      ->required();
+  app.add_option("-o,--output", flags->output,
+                 "Where to write (default: standard output); a name ending "
+                 "in .gz or .zst is compressed. Written only after the "
+                 "result passed verify");
+  app.add_option("--stack", flags->stack,
+                 "The checkpoint's stack, ORG/PROJECT/STACK or STACK, when "
+                 "the input does not name one (default: from the URNs)");
+  app.add_option("--version", flags->version,
+                 "3 or 4 (default: the input's; 0 to 2 become 3)");
+  app.add_flag("--force", flags->force,
+               "Convert even when URNs name another stack or project");
+  app.add_option("--layout", flags->layout,
+                 "export, diy or diy-state-command (default: export for "
+                 "--to export, diy for --to checkpoint)");
+  app.add_option("--compress", flags->compress,
+                 "gzip, zstd or none (default: from the -o name)");
+  app.add_flag("--pulumi-numbers", flags->pulumi_numbers,
+               "Round every number through float64 as Pulumi does");
+  app.add_flag("--drop-unknown", flags->drop_unknown,
+               "Drop members Pulumi does not define, as Pulumi does");
+  app.add_flag("-q,--quiet", flags->quiet, "No notes (warnings still print)");
+  return [flags] { return RunConvert(*flags); };
+}
+
+}  // namespace pstate::cli

@@ -1,0 +1,378 @@
+#include "pstate/convert/convert.h"
+
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <map>
+#include <memory>
+#include <set>
+#include <utility>
+
+#include "pstate/diag/report.h"
+#include "pstate/io/output.h"
+#include "pstate/state/reader.h"
+#include "pstate/state/urn.h"
+#include "pstate/verify/verifier.h"
+
+namespace pstate::convert {
+namespace {
+
+constexpr std::size_t kNamedPerFeature = 5;
+
+/// What the first pass learns: features in use and by whom, URNs' stacks
+/// and projects, the checkpoint's own stack.
+class Survey : public state::Handler {
+ public:
+  Result<state::Flow> OnLeaf(state::Leaf& leaf, state::Context&) override {
+    const json::Value& v = leaf.value;
+    if (leaf.role == state::Role::kStack && v.is_string()) {
+      stack = v.Str();
+    } else if (leaf.role == state::Role::kResource) {
+      Resource(v);
+    } else if (leaf.role == state::Role::kPendingOperation && v.is_object()) {
+      if (const json::Value* r = v.Find("resource")) Resource(*r);
+    } else if (leaf.role == state::Role::kSnippet) {
+      Use("snippets-prototype", "snippet " + std::to_string(leaf.index));
+    }
+    return state::Flow::kContinue;
+  }
+
+  void Resource(const json::Value& r) {
+    if (!r.is_object()) return;
+    const json::Value* urn_value = r.Find("urn");
+    std::string urn = urn_value && urn_value->is_string() ? urn_value->Str()
+                                                          : std::string("?");
+    if (auto parsed = state::ParseUrn(urn)) {
+      if (first_urn.empty()) first_urn = urn;
+      urns.emplace_back(std::string(parsed->stack),
+                        std::string(parsed->project));
+      if (urns.size() > 1 && urns.back() == urns[urns.size() - 2]) {
+        urns.pop_back();
+      } else {
+        urn_names.push_back(urn);
+      }
+    }
+    auto is_true = [&](const char* k) {
+      const json::Value* f = r.Find(k);
+      return f && f->type == json::Type::kTrue;
+    };
+    auto non_empty = [&](const char* k) {
+      const json::Value* f = r.Find(k);
+      return f && (f->is_string() || f->is_array() || f->is_object()) &&
+             f->size > 0;
+    };
+    // pkg/resource/stack/deployment.go: ApplyFeatures.
+    if (is_true("refreshBeforeUpdate")) Use("refreshBeforeUpdate", urn);
+    if (non_empty("viewOf")) Use("views", urn);
+    if (non_empty("resourceHooks")) Use("hooks", urn);
+    if (is_true("taint")) Use("taint", urn);
+    if (non_empty("replaceWith")) Use("replaceWith", urn);
+    if (non_empty("extensionRef")) Use("extensionParameterization", urn);
+    if (non_empty("snippetID")) Use("snippets-prototype", urn);
+  }
+
+  void Use(const std::string& feature, const std::string& who) {
+    auto& users = features[feature];
+    ++users.first;
+    if (users.second.size() < kNamedPerFeature) users.second.push_back(who);
+  }
+
+  std::map<std::string, std::pair<std::uint64_t, std::vector<std::string>>>
+      features;
+  /// Distinct consecutive (stack, project) pairs of URNs, with one URN each.
+  std::vector<std::pair<std::string, std::string>> urns;
+  std::vector<std::string> urn_names;
+  std::string first_urn;
+  std::string stack;
+};
+
+std::string Located(const diag::Report& report, const Status& status) {
+  for (const diag::Finding& f : report.findings()) {
+    if (!diag::IsFatal(f.code)) continue;
+    std::string out = report.file();
+    if (f.line > 0) {
+      out += ":" + std::to_string(f.line) + ":" + std::to_string(f.column);
+    }
+    if (!f.pointer.empty()) out += ": " + f.pointer;
+    return out + ": " + f.message;
+  }
+  return report.file() + ": " + status.message();
+}
+
+/// A temporary file removed when this goes out of scope.
+class TempFile {
+ public:
+  ~TempFile() {
+    if (!path_.empty()) ::unlink(path_.c_str());
+  }
+  Status Make() {
+    char tmpl[] = "/tmp/pstate-convert-XXXXXX";
+    int fd = ::mkstemp(tmpl);
+    if (fd < 0) return Status(Errc::kIo, "cannot create a temporary file");
+    ::close(fd);
+    path_ = tmpl;
+    return Status::Ok();
+  }
+  const std::string& path() const { return path_; }
+
+ private:
+  std::string path_;
+};
+
+Status CopyStdin(const std::string& path) {
+  auto out = io::OpenOutput(path);
+  if (!out.ok()) return out.status();
+  char buf[1 << 16];
+  for (;;) {
+    ssize_t n = ::read(STDIN_FILENO, buf, sizeof buf);
+    if (n == 0) break;
+    if (n < 0) return Status(Errc::kIo, "<stdin>: cannot read");
+    (*out)->Write(std::string_view(buf, static_cast<std::size_t>(n)));
+  }
+  return (*out)->Commit();
+}
+
+/// Splits "ORG/PROJECT/STACK" (or a bare "STACK").
+struct StackName {
+  std::string project;  ///< "" for a bare stack name
+  std::string stack;
+};
+
+StackName SplitStack(const std::string& name) {
+  StackName out;
+  std::size_t last = name.rfind('/');
+  if (last == std::string::npos) {
+    out.stack = name;
+    return out;
+  }
+  out.stack = name.substr(last + 1);
+  std::size_t prev = name.rfind('/', last - 1);
+  out.project = name.substr(prev == std::string::npos ? 0 : prev + 1,
+                            last - (prev == std::string::npos ? 0 : prev + 1));
+  return out;
+}
+
+std::string FirstError(const diag::Report& report) {
+  for (const diag::Finding& f : report.findings()) {
+    if (f.severity != diag::Severity::kError) continue;
+    std::string where = f.line > 0 ? std::to_string(f.line) + ":" +
+                                         std::to_string(f.column) + ": "
+                                   : std::string();
+    return where + (f.pointer.empty() ? "" : f.pointer + ": ") + f.message;
+  }
+  return "";
+}
+
+}  // namespace
+
+Result<Outcome> Run(const Config& config) {
+  std::string shown = config.input == "-" ? "<stdin>" : config.input;
+  std::string input_path = config.input;
+  TempFile stdin_copy;
+  if (config.input == "-") {
+    Status s = stdin_copy.Make();
+    if (s.ok()) s = CopyStdin(stdin_copy.path());
+    if (!s.ok()) return s;
+    input_path = stdin_copy.path();
+  }
+  if (config.version && *config.version != 3 && *config.version != 4) {
+    return Status(Errc::kInvalidArgument,
+                  "--version: pstate writes versions 3 and 4");
+  }
+
+  // Pass 1: verify the input and survey it.
+  verify::Verifier verifier;
+  Survey survey;
+  state::Tee tee(verifier, survey);
+  diag::Report input_report(shown);
+  state::Envelope envelope;
+  {
+    auto input = io::OpenInput(input_path);
+    if (!input.ok()) return input.status();
+    // The reader's envelope is only handed to OnFinish: keep a copy.
+    struct Keep : state::Handler {
+      state::Handler& inner;
+      state::Envelope* out;
+      Keep(state::Handler& h, state::Envelope* e) : inner(h), out(e) {}
+      void OnEnvelopeMember(const state::EnvelopeMember& m,
+                            state::Context& c) override {
+        inner.OnEnvelopeMember(m, c);
+      }
+      Result<state::Flow> OnLeaf(state::Leaf& l, state::Context& c) override {
+        return inner.OnLeaf(l, c);
+      }
+      Status OnFinish(const state::Envelope& e, state::Context& c) override {
+        *out = e;
+        return inner.OnFinish(e, c);
+      }
+    } keep(tee, &envelope);
+    Status status = state::Read(**input, keep, input_report);
+    if (!status.ok()) {
+      if (input_report.fatal()) {
+        return Status(status.code(), Located(input_report, status));
+      }
+      return Status(status.code(), shown + ": " + status.message());
+    }
+  }
+  const bool input_ok = input_report.summary().errors == 0;
+  int in_version = envelope.kind == state::EnvelopeKind::kLegacyCheckpoint
+                       ? 0
+                       : static_cast<int>(envelope.version.value_or(0));
+  int out_version = config.version ? *config.version
+                                   : std::max(3, in_version);
+
+  Outcome outcome;
+  outcome.version = out_version;
+  // Features (pkg/resource/stack/deployment.go: ApplyFeatures; §2.2).
+  bool byte_string = std::find(envelope.features.begin(),
+                               envelope.features.end(),
+                               "byteString") != envelope.features.end();
+  if (out_version == 3) {
+    std::string refused;
+    for (const auto& [feature, users] : survey.features) {
+      refused += "\n  " + feature + ": ";
+      for (std::size_t i = 0; i < users.second.size(); ++i) {
+        refused += (i ? ", " : "") + users.second[i];
+      }
+      if (users.first > users.second.size()) {
+        refused += " and " + std::to_string(users.first - users.second.size()) +
+                   " more";
+      }
+    }
+    if (byte_string) {
+      refused +=
+          "\n  byteString: listed by the input; whether a secret still holds "
+          "a non-UTF-8 string cannot be told without decrypting it";
+    }
+    if (!refused.empty()) {
+      return Status(Errc::kUnsupported,
+                    shown + ": cannot write version 3: these features are in "
+                            "use (version 4 is needed while they are):" +
+                        refused);
+    }
+  } else {
+    std::set<std::string> features;
+    for (const auto& [feature, users] : survey.features) {
+      (void)users;
+      features.insert(feature);
+    }
+    if (byte_string) features.insert("byteString");
+    outcome.features.assign(features.begin(), features.end());
+  }
+
+  // The checkpoint's stack, and every URN's agreement with it.
+  std::string stack;
+  if (config.to == Target::kCheckpoint) {
+    stack = !config.stack.empty() ? config.stack : survey.stack;
+    if (stack.empty()) {
+      if (auto urn = state::ParseUrn(survey.first_urn)) {
+        stack = "organization/" + std::string(urn->project) + "/" +
+                std::string(urn->stack);
+      }
+    }
+    if (stack.empty()) {
+      return Status(Errc::kInvalidArgument,
+                    shown + ": no stack name in the input and no resource "
+                            "to take one from: pass --stack "
+                            "ORG/PROJECT/STACK");
+    }
+    StackName want = SplitStack(stack);
+    if (!config.force) {
+      for (std::size_t i = 0; i < survey.urns.size(); ++i) {
+        const auto& [urn_stack, urn_project] = survey.urns[i];
+        if (urn_stack != want.stack ||
+            (!want.project.empty() && urn_project != want.project)) {
+          return Status(Errc::kInvalidArgument,
+                        shown + ": resource " + survey.urn_names[i] +
+                            " belongs to stack \"" + urn_stack +
+                            "\" of project \"" + urn_project +
+                            "\", not to \"" + stack +
+                            "\" (--force converts anyway)");
+        }
+      }
+    }
+    outcome.stack = stack;
+  }
+
+  // Pass 2: write the converted state to a temporary file.
+  normalize::Options options;
+  options.layout = config.layout;
+  options.pulumi_numbers = config.pulumi_numbers;
+  options.drop_unknown = config.drop_unknown;
+  options.envelope = config.to == Target::kExport
+                         ? normalize::Envelope::kExport
+                         : normalize::Envelope::kCheckpoint;
+  options.version = out_version;
+  options.features = outcome.features;
+  options.stack = stack;
+  options.drop_pending_operations =
+      config.to == Target::kCheckpoint &&
+      envelope.kind == state::EnvelopeKind::kExport;
+  TempFile converted;
+  Status s = converted.Make();
+  if (!s.ok()) return s;
+  {
+    auto input = io::OpenInput(input_path);
+    if (!input.ok()) return input.status();
+    auto out = io::OpenOutput(converted.path());
+    if (!out.ok()) return out.status();
+    normalize::Normalizer normalizer(**out, options);
+    diag::Report report(shown);
+    Status status = state::Read(**input, normalizer, report);
+    if (!status.ok()) {
+      (*out)->Abandon();
+      if (report.fatal()) return Status(status.code(), Located(report, status));
+      return Status(status.code(), shown + ": " + status.message());
+    }
+    s = (*out)->Commit();
+    if (!s.ok()) return s;
+    outcome.layout = normalizer.layout();
+    outcome.notes = normalizer.notes();
+    for (int k = 0; k < 4; ++k) {
+      outcome.counts[k] =
+          normalizer.note_count(static_cast<normalize::NoteKind>(k));
+    }
+  }
+
+  // Pass 3: the result must pass verify when the input did.
+  {
+    auto produced = io::OpenInput(converted.path());
+    if (!produced.ok()) return produced.status();
+    verify::Verifier check;
+    diag::Report report("<converted>");
+    Status status = state::Read(**produced, check, report);
+    if (!status.ok() || (input_ok && report.summary().errors > 0)) {
+      return Status(Errc::kFormat,
+                    shown + ": the converted state would not pass verify (" +
+                        (status.ok() ? FirstError(report)
+                                     : Located(report, status)) +
+                        "); nothing was written");
+    }
+  }
+
+  // Copy into place (atomic, compressed as asked).
+  io::OutputOptions out_options;
+  out_options.compression = config.compression
+                                ? *config.compression
+                                : io::CompressionForName(config.output);
+  auto out = io::OpenOutput(config.output, out_options);
+  if (!out.ok()) return out.status();
+  auto produced = io::OpenInput(converted.path());
+  if (!produced.ok()) return produced.status();
+  std::string buf(1u << 20, '\0');
+  for (;;) {
+    Result<std::size_t> n = (*produced)->Read(buf.data(), buf.size());
+    if (!n.ok()) {
+      (*out)->Abandon();
+      return n.status();
+    }
+    if (*n == 0) break;
+    (*out)->Write(std::string_view(buf.data(), *n));
+  }
+  s = (*out)->Commit();
+  if (!s.ok()) return s;
+  return outcome;
+}
+
+}  // namespace pstate::convert
