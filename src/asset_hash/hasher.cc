@@ -250,10 +250,20 @@ Outcome Hash(const Spec& spec, const Options& caller_options) {
   return outcome;
 }
 
+std::string_view NoteCodeName(NoteCode code) {
+  switch (code) {
+    case NoteCode::kAbsolutePath: return "asset-absolute-path";
+    case NoteCode::kPathEscapesRoot: return "asset-path-escapes-root";
+    case NoteCode::kBackslashPath: return "asset-backslash-path";
+    case NoteCode::kHashMalformed: return "asset-hash-malformed";
+  }
+  return "asset-hash-malformed";
+}
+
 std::vector<AuditNote> Audit(const Spec& spec, const Options& /*options*/) {
   std::vector<AuditNote> notes;
-  auto add = [&notes](std::string_view code, std::string message) {
-    notes.push_back(AuditNote{std::string(code), std::move(message)});
+  auto add = [&notes](NoteCode code, std::string message) {
+    notes.push_back(AuditNote{code, std::move(message)});
   };
   if (spec.path && !spec.path->empty()) {
     const std::string& path = *spec.path;

@@ -12,10 +12,13 @@ using diag::Code;
 
 std::size_t Index(asset_hash::Status s) { return static_cast<std::size_t>(s); }
 
-Code CodeForNote(std::string_view note) {
-  if (note == asset_hash::kNoteAbsolutePath) return Code::kAssetAbsolutePath;
-  if (note == asset_hash::kNotePathEscapesRoot) return Code::kAssetPathEscapesRoot;
-  if (note == asset_hash::kNoteBackslashPath) return Code::kAssetBackslashPath;
+Code CodeForNote(asset_hash::NoteCode note) {
+  switch (note) {
+    case asset_hash::NoteCode::kAbsolutePath: return Code::kAssetAbsolutePath;
+    case asset_hash::NoteCode::kPathEscapesRoot: return Code::kAssetPathEscapesRoot;
+    case asset_hash::NoteCode::kBackslashPath: return Code::kAssetBackslashPath;
+    case asset_hash::NoteCode::kHashMalformed: return Code::kAssetHashMalformed;
+  }
   return Code::kAssetHashMalformed;
 }
 

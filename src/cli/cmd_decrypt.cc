@@ -1,5 +1,6 @@
 // pstate decrypt IN [-o OUT] and pstate encrypt IN [-o OUT]: between a
 // state's encrypted form and the `pulumi stack export --show-secrets` form.
+#include <filesystem>
 #include <iostream>
 #include <memory>
 #include <optional>
@@ -9,8 +10,8 @@
 #include "cli/exit_code.h"
 #include "cli/terminal.h"
 #include "pstate/base/ordered_pool.h"
-#include "pstate/crypt/crypt_pass.h"
-#include "pstate/state/rewrite.h"
+#include "pstate/crypt/run.h"
+#include "pstate/crypto/passphrase_source.h"
 
 namespace pstate::cli {
 namespace {
@@ -28,46 +29,28 @@ struct CryptFlags {
 int RunCrypt(const CryptFlags& flags) {
   const char* name =
       flags.mode == crypt::CryptMode::kDecrypt ? "decrypt" : "encrypt";
-  crypt::CryptOptions options;
-  options.mode = flags.mode;
-  if (!flags.passphrase_file.empty()) {
-    options.passphrase_file = flags.passphrase_file;
-  }
-  options.threads = flags.threads;
-  options.input_name = flags.input == "-" ? "<stdin>" : flags.input;
-
-  state::RewriteOptions rewrite;
-  rewrite.input = flags.input;
-  rewrite.output = flags.output;
-  // Decrypted output holds every secret in plaintext: a private file.
-  rewrite.output_options.holds_secrets =
-      flags.mode == crypt::CryptMode::kDecrypt;
-  rewrite.layout =
+  crypt::Config config;
+  config.input = flags.input;
+  config.output = flags.output;
+  config.layout =
       flags.compact ? json::Layout::kCompact : json::Layout::kIndented;
-  rewrite.hold_output = true;  // nothing leaves before the passphrase is checked
-  rewrite.on_progress = MakeProgress(flags.input, flags.quiet);
-
-  std::unique_ptr<crypt::CryptPass> pass;
-  state::RewriteJob job;
-  job.make_pass = [&](state::OutputGate* gate) -> state::StateWriter::Pass {
-    pass = std::make_unique<crypt::CryptPass>(options, gate);
-    return [&](state::Leaf& leaf,
-               state::Context& context) -> Result<state::LeafAction> {
-      pass->Process(leaf, context);
-      // A wrong passphrase stops the read at once (nothing was written).
-      if (!pass->status().ok()) return pass->status();
-      return state::LeafAction::kWrite;
-    };
+  config.options.mode = flags.mode;
+  config.options.threads = flags.threads;
+  // Asked only when the state uses the passphrase provider.
+  std::optional<std::filesystem::path> file;
+  if (!flags.passphrase_file.empty()) file = flags.passphrase_file;
+  config.options.passphrase = [file] {
+    return crypto::ResolvePassphrase(file);
   };
-  job.pass_status = [&] { return pass->status(); };
-  Status status = state::RewriteState(rewrite, job);
+  config.on_progress = MakeProgress(flags.input, flags.quiet);
+  Result<crypt::CryptStats> stats = crypt::Run(std::move(config));
   EndProgress();
-  if (!status.ok()) {
-    std::cerr << "pstate " << name << ": error: " << status.message() << "\n";
+  if (!stats.ok()) {
+    std::cerr << "pstate: error: " << stats.status().message() << "\n";
     return kExitUnreadable;
   }
   if (!flags.quiet) {
-    const crypt::CryptStats& s = pass->stats();
+    const crypt::CryptStats& s = *stats;
     std::cerr << "pstate " << name << ": " << s.secrets << " secrets "
               << (flags.mode == crypt::CryptMode::kDecrypt ? "decrypted"
                                                            : "encrypted")

@@ -1,5 +1,4 @@
 // pstate redact IN [-o OUT]: a copy of a state without its secrets.
-#include <filesystem>
 #include <iostream>
 #include <memory>
 #include <optional>
@@ -10,12 +9,7 @@
 #include "cli/exit_code.h"
 #include "cli/terminal.h"
 
-#include "pstate/diag/report.h"
-#include "pstate/io/input.h"
-#include "pstate/scan/leak_scan_handler.h"
-#include "pstate/redact/redactor.h"
-#include "pstate/state/rewrite.h"
-#include "pstate/state/reader.h"
+#include "pstate/redact/run.h"
 
 namespace pstate::cli {
 namespace {
@@ -32,60 +26,35 @@ struct RedactFlags {
 };
 
 int Fail(const std::string& message) {
-  std::cerr << "pstate redact: error: " << message << "\n";
+  std::cerr << "pstate: error: " << message << "\n";
   return kExitUnreadable;
 }
 
 int RunRedact(const RedactFlags& flags) {
-  redact::RedactOptions options;
+  redact::Config config;
   if (flags.fingerprint) {
     if (!flags.key_file.empty()) {
       auto f = crypto::Fingerprinter::FromKeyFile(flags.key_file);
       if (!f.ok()) {
         return Fail("--key-file: " + f.status().message());
       }
-      options.fingerprinter = std::move(*f);
+      config.options.fingerprinter = std::move(*f);
     } else {
-      options.fingerprinter = crypto::Fingerprinter::WithRandomKey();
+      config.options.fingerprinter = crypto::Fingerprinter::WithRandomKey();
     }
   }
-  options.also = flags.also;
-  options.leaks = flags.leaks;
-  // --leaks also redacts plain copies of the state's own secrets, which may
-  // come before the secret: collect every plaintext in a first pass when
-  // the input can be read twice (a regular file).
-  scan::KnownSecrets known;
-  std::error_code ec;
-  if (flags.leaks && flags.input != "-" &&
-      std::filesystem::is_regular_file(flags.input, ec)) {
-    auto input = io::OpenInput(flags.input);
-    if (!input.ok()) return Fail(input.status().message());
-    scan::SecretCollectHandler collect(&known, scan::DecryptOptions{});
-    diag::Report scratch(flags.input);
-    Status status = state::Read(**input, collect, scratch);
-    if (!status.ok()) return Fail(status.message());
-    options.known_secrets = &known;
-  }
-  redact::Redactor redactor(std::move(options));
-  state::RewriteOptions rewrite;
-  rewrite.input = flags.input;
-  rewrite.output = flags.output;
-  rewrite.layout =
+  config.options.also = flags.also;
+  config.options.leaks = flags.leaks;
+  config.input = flags.input;
+  config.output = flags.output;
+  config.layout =
       flags.compact ? json::Layout::kCompact : json::Layout::kIndented;
-  rewrite.on_progress = MakeProgress(flags.input, flags.quiet);
-  state::RewriteJob job;
-  job.make_pass = [&](state::OutputGate*) -> state::StateWriter::Pass {
-    return [&](state::Leaf& leaf,
-               state::Context& context) -> Result<state::LeafAction> {
-      redactor.Process(leaf, context);
-      return state::LeafAction::kWrite;
-    };
-  };
-  Status status = state::RewriteState(rewrite, job);
+  config.on_progress = MakeProgress(flags.input, flags.quiet);
+  Result<redact::RedactStats> stats = redact::Run(std::move(config));
   EndProgress();
-  if (!status.ok()) return Fail(status.message());
+  if (!stats.ok()) return Fail(stats.status().message());
   if (!flags.quiet) {
-    const redact::RedactStats& s = redactor.stats();
+    const redact::RedactStats& s = *stats;
     std::cerr << "pstate redact: redacted " << s.secrets << " secrets, "
               << s.config_values << " secure config values, "
               << s.provider_values << " secrets provider values, "

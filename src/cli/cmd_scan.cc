@@ -11,12 +11,11 @@
 #include "cli/exit_code.h"
 #include "cli/findings_output.h"
 #include "cli/terminal.h"
-#include "pstate/io/input.h"
 #include "pstate/crypto/fingerprint.h"
 #include "pstate/crypto/passphrase_source.h"
-#include "pstate/scan/known_secrets.h"
-#include "pstate/scan/leak_scan_handler.h"
-#include "pstate/state/reader.h"
+#include "pstate/scan/run.h"
+#include "pstate/types/schema_set.h"
+#include "pstate/verify/run.h"
 
 namespace pstate::cli {
 namespace {
@@ -25,66 +24,11 @@ struct ScanFlags : FindingsFlags {
   bool decrypt = false;
   std::string passphrase_file;
   std::string key_file;
+  // --schema / --schema-dir (verify --schema's loader): also report
+  // schema-secret-plaintext.
+  std::vector<std::string> schemas;
+  std::vector<std::string> schema_dirs;
 };
-
-struct FileResult {
-  std::unique_ptr<diag::Report> report;
-  bool failed = false;  ///< a usage-level problem, already printed
-};
-
-FileResult ScanOne(const std::string& path, const ScanFlags& flags,
-                   const crypto::Fingerprinter& fingerprinter,
-                   const scan::DecryptOptions& decrypt) {
-  std::string name = path == "-" ? "<stdin>" : path;
-  FileResult result;
-  result.report = std::make_unique<diag::Report>(name, flags.max_findings);
-  std::error_code ec;
-  bool two_pass = path != "-" && std::filesystem::is_regular_file(path, ec);
-  auto fail = [&](const Status& status) {
-    std::cerr << "pstate: error: " << name << ": " << status.message() << "\n";
-    result.failed = true;
-  };
-
-  scan::KnownSecrets known;
-  scan::SecretCollectHandler collect(&known, decrypt);
-  state::ReadOptions options;
-  options.on_progress = MakeProgress(name, flags.quiet);
-  if (two_pass) {
-    auto input = io::OpenInput(path);
-    if (!input.ok()) {
-      result.report->Add(diag::MakeFinding(diag::Code::kIoError, input.status().message()));
-      return result;
-    }
-    // The reader reports only what makes the input unreadable, so the
-    // report holds nothing from this pass unless it failed.
-    Status status = state::Read(**input, collect, *result.report, options);
-    EndProgress();
-    if (!status.ok() && result.report->fatal()) return result;
-    if (!collect.error().ok()) {
-      fail(collect.error());
-      return result;
-    }
-    if (collect.undecryptable() > 0) {
-      std::cerr << "pstate: warning: " << name << ": " << collect.undecryptable()
-                << " secret(s) could not be decrypted and are not matched\n";
-    }
-  }
-  auto input = io::OpenInput(path);
-  if (!input.ok()) {
-    result.report->Add(diag::MakeFinding(diag::Code::kIoError, input.status().message()));
-    return result;
-  }
-  scan::LeakScanHandler scan(&fingerprinter, &known, /*collect=*/!two_pass, decrypt,
-                               two_pass ? collect.decryptor() : nullptr);
-  Status status = state::Read(**input, scan, *result.report, options);
-  EndProgress();
-  if (!status.ok() && result.report->fatal()) return result;
-  if (!scan.error().ok()) {
-    fail(scan.error());
-    return result;
-  }
-  return result;
-}
 
 int RunScan(const ScanFlags& flags) {
   std::optional<crypto::Fingerprinter> fingerprinter;
@@ -113,12 +57,45 @@ int RunScan(const ScanFlags& flags) {
     // No passphrase anywhere: fine unless a state uses the passphrase provider.
   }
 
+  types::SchemaSet schemas;
+  bool with_schemas = !flags.schemas.empty() || !flags.schema_dirs.empty();
+  if (with_schemas) {
+    Status s = verify::LoadSchemas(flags.schemas, flags.schema_dirs, &schemas);
+    if (!s.ok()) {
+      std::cerr << "pstate: error: " << s.message() << "\n";
+      return kExitUnreadable;
+    }
+    for (const std::string& path : flags.files) {
+      if (path == "-") {
+        std::cerr << "pstate: error: scan --schema reads each state twice; "
+                     "give a file, not standard input\n";
+        return kExitUnreadable;
+      }
+    }
+  }
+
   FindingsPrinter printer(flags);
   for (const std::string& path : flags.files) {
-    FileResult result = ScanOne(path, flags, *fingerprinter, decrypt);
-    if (result.failed) {
+    scan::Config config;
+    config.input = path;
+    config.max_findings = flags.max_findings;
+    config.fingerprinter = &*fingerprinter;
+    config.decrypt = decrypt;
+    config.on_progress = MakeProgress(path == "-" ? "<stdin>" : path, flags.quiet);
+    scan::Outcome result = scan::Run(config);
+    EndProgress();
+    if (!result.status.ok()) {
+      std::cerr << "pstate: error: " << result.status.message() << "\n";
       printer.MarkUnreadable();
       continue;
+    }
+    if (result.undecryptable > 0) {
+      std::cerr << "pstate: warning: " << result.report->file() << ": "
+                << result.undecryptable
+                << " secret(s) could not be decrypted and are not matched\n";
+    }
+    if (with_schemas && !result.report->fatal()) {
+      verify::CheckSchemaSecrets(path, schemas, *result.report);
     }
     printer.Print(std::move(result.report));
   }
@@ -140,6 +117,15 @@ std::function<int()> SetupScan(CLI::App& app) {
   app.add_option("--key-file", flags->key_file,
                  "Key for fingerprints, so they match across runs (default: "
                  "a random key per run)");
+  app.add_option("--schema", flags->schemas,
+                 "Also report properties a package schema marks secret that "
+                 "are stored in plaintext (schema-secret-plaintext; see "
+                 "verify --schema); repeatable")
+      ->allow_extra_args(false);
+  app.add_option("--schema-dir", flags->schema_dirs,
+                 "A directory of package schemas (*.json, *.json.gz), as "
+                 "--schema; repeatable")
+      ->allow_extra_args(false);
   return [flags] { return RunScan(*flags); };
 }
 

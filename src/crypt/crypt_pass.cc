@@ -5,7 +5,7 @@
 
 #include <utility>
 
-#include "pstate/crypto/passphrase_source.h"
+#include "pstate/diag/failure.h"
 #include "pstate/state/property.h"
 #include "pstate/state/signature.h"
 #include "pstate/state/state_writer.h"
@@ -134,8 +134,7 @@ std::string SchemeOf(std::string_view url) {
 
 }  // namespace
 
-CryptPass::CryptPass(CryptOptions options, state::OutputGate* gate)
-    : options_(std::move(options)), gate_(gate) {}
+CryptPass::CryptPass(CryptOptions options) : options_(std::move(options)) {}
 
 CryptPass::~CryptPass() {
   for (auto& [ct, pt] : cache_) {
@@ -144,25 +143,16 @@ CryptPass::~CryptPass() {
   }
 }
 
-void CryptPass::Release() {
-  if (gate_) gate_->Release();
-}
-
-void CryptPass::Fail(Errc code, std::string message, std::uint64_t offset,
-                     state::Context& context) {
-  if (!status_.ok()) return;
+Status CryptPass::Fail(Errc code, const std::string& message,
+                       std::uint64_t offset, state::Context& context) const {
   io::LineColumn at = context.Locate(offset);
-  std::string where = options_.input_name;
-  if (at.line > 0) {
-    where += ":" + std::to_string(at.line) + ":" + std::to_string(at.column);
-  }
-  status_ = Status(code, where + ": " + message);
-  if (gate_) gate_->Discard();
+  return Status(code,
+                diag::Locate(options_.input_name, at.line, at.column, message));
 }
 
 Result<std::string> CryptPass::Transform(std::string_view text) const {
   bool decrypt = options_.mode == CryptMode::kDecrypt;
-  if (kind_ == Kind::kB64) {
+  if (kind_ == state::ProviderKind::kB64) {
     if (decrypt) return b64_.Decrypt(text);
     return b64_.Encrypt(text);
   }
@@ -170,96 +160,97 @@ Result<std::string> CryptPass::Transform(std::string_view text) const {
   return passphrase_->Encrypt(text);
 }
 
-void CryptPass::OnProvider(const Value& provider, state::Context& context) {
-  provider_seen_ = true;
-  const Value* type = provider.is_object() ? provider.Find("type") : nullptr;
-  if (!type || !type->is_string() || type->size == 0) {
-    Release();  // no provider: nothing to check
-    return;
-  }
-  std::string t = type->Str();
-  stats_.provider = t;
+Status CryptPass::OnProvider(const Value& provider, state::Context& context) {
+  state::SecretsProvider model = state::ParseSecretsProvider(provider);
+  kind_ = model.kind;
+  passphrase_.reset();
+  if (model.kind == state::ProviderKind::kNone) return Status::Ok();
+  stats_.provider = model.type;
+  // Places for messages only; the model decides.
+  const Value* type = provider.Find("type");
+  std::uint64_t type_offset = type ? type->offset : provider.offset;
   const Value* state = provider.Find("state");
   const char* verb =
       options_.mode == CryptMode::kDecrypt ? "decrypted" : "encrypted";
-  if (t == "passphrase") {
-    const Value* salt =
-        state && state->is_object() ? state->Find("salt") : nullptr;
-    if (!salt || !salt->is_string()) {
-      return Fail(Errc::kFormat,
-                  "the passphrase secrets provider has no \"salt\" string in "
-                  "its state",
-                  state ? state->offset : provider.offset, context);
-    }
-    auto passphrase = crypto::ResolvePassphrase(options_.passphrase_file);
-    if (!passphrase.ok()) {
-      return Fail(passphrase.status().code(),
-                  "this state uses the passphrase secrets provider: " +
-                      passphrase.status().message(),
-                  provider.offset, context);
-    }
-    auto crypter = crypto::PassphraseCrypter::FromSalt(salt->Str(), *passphrase);
-    Wipe(*passphrase);
-    if (!crypter.ok()) {
-      if (crypter.status().code() == Errc::kCrypto) {
-        return Fail(Errc::kCrypto,
-                    "incorrect passphrase: it does not unlock this state "
-                    "(the check value in secrets_providers.state.salt does "
-                    "not decrypt to \"pulumi\"); nothing was written",
-                    salt->offset, context);
+  switch (model.kind) {
+    case state::ProviderKind::kPassphrase: {
+      const Value* salt =
+          state && state->is_object() ? state->Find("salt") : nullptr;
+      if (model.salt.empty()) {
+        return Fail(Errc::kFormat,
+                    "the passphrase secrets provider has no \"salt\" string "
+                    "in its state",
+                    state ? state->offset : provider.offset, context);
       }
-      return Fail(crypter.status().code(),
-                  "the passphrase salt cannot be used: " +
-                      crypter.status().message(),
-                  salt->offset, context);
-    }
-    passphrase_.emplace(std::move(*crypter));
-    kind_ = Kind::kPassphrase;
-    Release();
-    return;
-  }
-  if (t == "b64") {
-    kind_ = Kind::kB64;
-    Release();
-    return;
-  }
-  if (t == "service") {
-    return Fail(Errc::kUnsupported,
-                std::string("the secrets of this state cannot be ") + verb +
-                    " offline: its secrets provider is \"service\", whose key "
-                    "never leaves Pulumi Cloud (every ciphertext is decrypted "
-                    "by the Cloud API). Use `pulumi stack export "
-                    "--show-secrets` while logged in to that organization",
-                type->offset, context);
-  }
-  if (t == "cloud") {
-    std::string scheme;
-    if (state && state->is_object()) {
-      if (const Value* url = state->Find("url"); url && url->is_string()) {
-        scheme = SchemeOf(url->Str());
+      std::uint64_t salt_offset = salt ? salt->offset : provider.offset;
+      Result<std::string> passphrase =
+          options_.passphrase
+              ? options_.passphrase()
+              : Result<std::string>(Errc::kInvalidArgument,
+                                    "no passphrase was given");
+      if (!passphrase.ok()) {
+        return Fail(passphrase.status().code(),
+                    "this state uses the passphrase secrets provider: " +
+                        passphrase.status().message(),
+                    provider.offset, context);
       }
+      auto crypter =
+          crypto::PassphraseCrypter::FromSalt(model.salt, *passphrase);
+      Wipe(*passphrase);
+      if (!crypter.ok()) {
+        if (crypter.status().code() == Errc::kCrypto) {
+          return Fail(Errc::kCrypto,
+                      "incorrect passphrase: it does not unlock this state "
+                      "(the check value in secrets_providers.state.salt does "
+                      "not decrypt to \"pulumi\"); nothing was written",
+                      salt_offset, context);
+        }
+        return Fail(crypter.status().code(),
+                    "the passphrase salt cannot be used: " +
+                        crypter.status().message(),
+                    salt_offset, context);
+      }
+      passphrase_.emplace(std::move(*crypter));
+      return Status::Ok();
     }
-    return Fail(Errc::kUnsupported,
-                std::string("the secrets of this state cannot be ") + verb +
-                    " offline: its secrets provider is \"cloud\", whose data key "
-                    "(state.encryptedkey) is itself encrypted by a cloud KMS "
-                    "key" +
-                    (scheme.empty()
-                         ? std::string(" (awskms, azurekeyvault, gcpkms or "
-                                       "hashivault)")
-                         : " (" + scheme + ")") +
-                    " that pstate cannot reach offline. Use `pulumi stack export "
-                    "--show-secrets` with access to that key",
-                type->offset, context);
+    case state::ProviderKind::kB64:
+      return Status::Ok();
+    case state::ProviderKind::kService:
+      return Fail(Errc::kUnsupported,
+                  std::string("the secrets of this state cannot be ") + verb +
+                      " offline: its secrets provider is \"service\", whose "
+                      "key never leaves Pulumi Cloud (every ciphertext is "
+                      "decrypted by the Cloud API). Use `pulumi stack export "
+                      "--show-secrets` while logged in to that organization",
+                  type_offset, context);
+    case state::ProviderKind::kCloud: {
+      std::string scheme = SchemeOf(model.url);
+      return Fail(
+          Errc::kUnsupported,
+          std::string("the secrets of this state cannot be ") + verb +
+              " offline: its secrets provider is \"cloud\", whose data key "
+              "(state.encryptedkey) is itself encrypted by a cloud KMS "
+              "key" +
+              (scheme.empty()
+                   ? std::string(" (awskms, azurekeyvault, gcpkms or "
+                                 "hashivault)")
+                   : " (" + scheme + ")") +
+              " that pstate cannot reach offline. Use `pulumi stack export "
+              "--show-secrets` with access to that key",
+          type_offset, context);
+    }
+    case state::ProviderKind::kNone:
+    case state::ProviderKind::kOther:
+      break;
   }
-  Fail(Errc::kUnsupported,
-       "unknown secrets provider type \"" + t +
-           "\" (pstate knows passphrase and b64; service and cloud need "
-           "Pulumi)",
-       type->offset, context);
+  return Fail(Errc::kUnsupported,
+              "unknown secrets provider type \"" + model.type +
+                  "\" (pstate knows passphrase and b64; service and cloud "
+                  "need Pulumi)",
+              type_offset, context);
 }
 
-void CryptPass::OnSecrets(state::Leaf& leaf, state::Context& context) {
+Status CryptPass::OnSecrets(state::Leaf& leaf, state::Context& context) {
   bool decrypt = options_.mode == CryptMode::kDecrypt;
   std::string_view want = decrypt ? "ciphertext" : "plaintext";
   std::string_view other = decrypt ? "plaintext" : "ciphertext";
@@ -275,8 +266,8 @@ void CryptPass::OnSecrets(state::Leaf& leaf, state::Context& context) {
                 all.both->offset, context);
   }
   std::vector<const Value*>& found = all.fields;
-  if (found.empty()) return;
-  if (kind_ == Kind::kNone) {
+  if (found.empty()) return Status::Ok();
+  if (kind_ == state::ProviderKind::kNone) {
     return Fail(Errc::kFormat,
                 std::string("found a secret to ") +
                     (decrypt ? "decrypt" : "encrypt") +
@@ -349,28 +340,35 @@ void CryptPass::OnSecrets(state::Leaf& leaf, state::Context& context) {
     std::string& s = results[j]->value();
     Wipe(s);
   }
+  return Status::Ok();
 }
 
-void CryptPass::Process(state::Leaf& leaf, state::Context& context) {
-  if (!status_.ok()) return;
-  switch (leaf.role) {
-    case state::Role::kSecretsProviders:
-      OnProvider(leaf.value, context);
-      break;
-    case state::Role::kResource:
-    case state::Role::kPendingOperation:
-      if (!provider_seen_) {
-        provider_seen_ = true;  // Pulumi writes the provider first
-        Release();
-      }
-      OnSecrets(leaf, context);
-      break;
-    default:
-      // Secrets outside resources (snippets, extensions, unknown members, a
-      // second envelope Pulumi may read): none may stay behind (F14).
-      OnSecrets(leaf, context);
-      break;
+Result<state::Flow> CryptPass::Probe(state::Leaf& leaf,
+                                     state::Context& context) {
+  if (leaf.role != state::Role::kSecretsProviders) return state::Flow::kContinue;
+  Status s = OnProvider(leaf.value, context);
+  if (!s.ok()) return s;
+  skip_next_provider_ = true;
+  return state::Flow::kStop;
+}
+
+Result<state::LeafAction> CryptPass::Process(state::Leaf& leaf,
+                                             state::Context& context) {
+  Status s;
+  if (leaf.role == state::Role::kSecretsProviders) {
+    if (skip_next_provider_) {
+      skip_next_provider_ = false;  // Probe checked this one
+    } else {
+      s = OnProvider(leaf.value, context);
+    }
+  } else {
+    // Resources and pending operations, and every other leaf: secrets
+    // outside resources (snippets, extensions, unknown members, a second
+    // envelope Pulumi may read) may not stay behind either (F14).
+    s = OnSecrets(leaf, context);
   }
+  if (!s.ok()) return s;
+  return state::LeafAction::kWrite;
 }
 
 }  // namespace pstate::crypt

@@ -243,6 +243,21 @@ Status Replayable::bytes_status() const {
   return bytes_stream_ ? bytes_stream_->mapping_status() : Status::Ok();
 }
 
+Result<int> CreateUnlinkedTempFile(const std::string& directory) {
+  SpoolOptions where;
+  where.directory = directory;
+  std::string dir = SpoolDirectory(where);
+  std::string pattern = dir + "/pstate-spool-XXXXXX";
+  int fd = ::mkostemp(pattern.data(), O_CLOEXEC);  // mode 0600
+  if (fd < 0) {
+    int err = errno;
+    return Status(Errc::kIo, "cannot create a temporary file in " + dir +
+                                 ": " + ErrnoText(err));
+  }
+  ::unlink(pattern.c_str());  // gone from the directory whatever happens next
+  return fd;
+}
+
 Result<Replayable> OpenReplayable(const std::string& path,
                                   const SpoolOptions& options) {
   Replayable r;
@@ -278,15 +293,12 @@ Result<Replayable> OpenReplayable(const std::string& path,
   r.fd_ = -1;
 
   std::string dir = SpoolDirectory(options);
-  std::string pattern = dir + "/pstate-spool-XXXXXX";
-  int fd = ::mkostemp(pattern.data(), O_CLOEXEC);  // mode 0600
-  if (fd < 0) {
-    int err = errno;
-    return Status(Errc::kIo, r.name_ +
-                                 ": cannot create a temporary file in " + dir +
-                                 " to read the input twice: " + ErrnoText(err));
+  Result<int> temp = CreateUnlinkedTempFile(dir);
+  if (!temp.ok()) {
+    return Status(Errc::kIo, r.name_ + ": cannot read the input twice: " +
+                                 temp.status().message());
   }
-  ::unlink(pattern.c_str());  // gone from the directory whatever happens next
+  int fd = *temp;
   r.fd_ = fd;
   r.spooled_ = true;
 

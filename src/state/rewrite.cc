@@ -1,119 +1,141 @@
 #include "pstate/state/rewrite.h"
 
 #include <sys/stat.h>
+#include <unistd.h>
 
+#include <cerrno>
+#include <cstring>
 #include <memory>
 #include <utility>
+#include <vector>
 
+#include "pstate/diag/failure.h"
 #include "pstate/diag/report.h"
-#include "pstate/io/input.h"
 #include "pstate/io/output.h"
+#include "pstate/io/spool.h"
 
 namespace pstate::state {
 namespace {
 
-/// An Output in front of the real one that can hold or drop bytes.
-class GatedOutput : public io::Output, public OutputGate {
+/// An output that cannot be renamed into place: standard output, or an
+/// existing path that is neither a regular file nor a directory.
+bool StreamTarget(const std::string& output) {
+  if (output == "-") return true;
+  struct stat st {};
+  if (::stat(output.c_str(), &st) != 0) return false;  // created: renamed
+  return !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode);
+}
+
+/// Holds everything in an unlinked temporary file and hands it to the real
+/// output on Commit: a failure leaves the target without a single byte.
+class DeferredOutput : public io::Output {
  public:
-  GatedOutput(io::Output& inner, bool hold) : inner_(inner), holding_(hold) {
-    name_ = inner.name();
+  DeferredOutput(std::unique_ptr<io::Output> target, int fd)
+      : target_(std::move(target)), fd_(fd) {
+    name_ = target_->name();
   }
-  void Release() override {
-    if (discarded_ || !holding_) return;
-    holding_ = false;
-    Flush();
-    if (!held_.empty()) inner_.Write(held_);
-    std::string().swap(held_);
-  }
-  void Discard() override {
-    discarded_ = true;
-    holding_ = false;
-    DiscardBuffer();
-    std::string().swap(held_);
+  ~DeferredOutput() override {
+    if (fd_ >= 0) ::close(fd_);
   }
   Status Commit() override {
-    if (discarded_) return Status(Errc::kInvalidArgument, "output discarded");
-    Release();
     Flush();
-    return inner_.Commit();
+    if (error_ != 0) {
+      Abandon();
+      return Status(Errc::kIo, name_ + ": cannot hold the output in a "
+                                       "temporary file: " +
+                                   std::strerror(error_));
+    }
+    std::vector<char> buf(1 << 20);
+    std::uint64_t offset = 0;
+    for (;;) {
+      ssize_t got = ::pread(fd_, buf.data(), buf.size(),
+                            static_cast<off_t>(offset));
+      if (got < 0 && errno == EINTR) continue;
+      if (got < 0) {
+        int err = errno;
+        Abandon();
+        return Status(Errc::kIo, name_ + ": cannot read back the output: " +
+                                     std::strerror(err));
+      }
+      if (got == 0) break;
+      target_->Write(std::string_view(buf.data(),
+                                      static_cast<std::size_t>(got)));
+      offset += static_cast<std::uint64_t>(got);
+    }
+    ::close(fd_);
+    fd_ = -1;
+    return target_->Commit();
   }
   void Abandon() override {
-    Discard();
-    inner_.Abandon();
+    DiscardBuffer();
+    if (fd_ >= 0) ::close(fd_);
+    fd_ = -1;
+    target_->Abandon();
   }
 
  private:
   void WriteOut(std::string_view bytes) override {
-    if (discarded_) return;
-    if (holding_) {
-      held_.append(bytes);
-    } else {
-      inner_.Write(bytes);
+    while (error_ == 0 && !bytes.empty()) {
+      ssize_t put = ::write(fd_, bytes.data(), bytes.size());
+      if (put < 0 && errno == EINTR) continue;
+      if (put <= 0) {
+        error_ = put == 0 ? EIO : errno;
+        return;
+      }
+      bytes.remove_prefix(static_cast<std::size_t>(put));
     }
   }
 
-  io::Output& inner_;
-  bool holding_;
-  bool discarded_ = false;
-  std::string held_;
+  std::unique_ptr<io::Output> target_;
+  int fd_;
+  int error_ = 0;
 };
-
-bool SameFile(const std::string& a, const std::string& b) {
-  if (a == "-" || b == "-") return false;
-  struct stat sa{}, sb{};
-  if (::stat(a.c_str(), &sa) != 0 || ::stat(b.c_str(), &sb) != 0) return false;
-  return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
-}
-
-/// The first fatal finding as "file:line:column: message".
-std::string Located(const diag::Report& report, const Status& status) {
-  for (const diag::Finding& f : report.findings()) {
-    if (!diag::IsFatal(f.code)) continue;
-    std::string out = report.file();
-    if (f.line > 0) {
-      out += ":" + std::to_string(f.line) + ":" + std::to_string(f.column);
-    }
-    return out + ": " + f.message;
-  }
-  return report.file() + ": " + status.message();
-}
 
 }  // namespace
 
-Status RewriteState(const RewriteOptions& options, const RewriteJob& job) {
-  if (SameFile(options.input, options.output)) {
-    return Status(Errc::kInvalidArgument,
-                  options.output +
-                      ": the output is the input; pstate never modifies its "
-                      "input (write elsewhere, then move it)");
+Status CheckOutputIsNotInput(const std::string& input,
+                             const std::string& output) {
+  if (input == "-" || output == "-") return Status::Ok();
+  struct stat si {}, so {};
+  if (::stat(input.c_str(), &si) != 0 || ::stat(output.c_str(), &so) != 0) {
+    return Status::Ok();
   }
-  auto input = io::OpenInput(options.input);
-  if (!input.ok()) return input.status();
-  auto output = io::OpenOutput(options.output, options.output_options);
-  if (!output.ok()) return output.status();
-  GatedOutput gated(**output, options.hold_output);
-  json::Writer writer(gated, options.layout);
-  state::StateWriter handler(writer, job.make_pass ? job.make_pass(&gated)
-                                                   : state::StateWriter::Pass());
-  diag::Report report(options.input == "-" ? "<stdin>" : options.input);
-  state::ReadOptions read_options;
-  read_options.on_progress = options.on_progress;
-  Status status = state::Read(**input, handler, report, read_options);
-  if (!status.ok()) {
-    gated.Abandon();
-    // An unreadable input is located in the report; a pass's own failure
-    // comes as its Status.
-    return report.fatal() ? Status(status.code(), Located(report, status))
-                          : status;
+  if (si.st_dev != so.st_dev || si.st_ino != so.st_ino) return Status::Ok();
+  return Status(Errc::kInvalidArgument,
+                output +
+                    ": the output is the input; pstate never modifies its "
+                    "input (write elsewhere, then move it)");
+}
+
+Status RewriteState(const RewriteOptions& options, io::InputStream& input,
+                    const StateWriter::Pass& pass) {
+  if (Status same = CheckOutputIsNotInput(options.input, options.output);
+      !same.ok()) {
+    return same;
   }
-  if (job.pass_status) {
-    Status pass = job.pass_status();
-    if (!pass.ok()) {
-      gated.Abandon();
-      return pass;
+  auto opened = io::OpenOutput(options.output, options.output_options);
+  if (!opened.ok()) return opened.status();
+  std::unique_ptr<io::Output> output = std::move(opened).value();
+  if (options.all_or_nothing && StreamTarget(options.output)) {
+    Result<int> fd = io::CreateUnlinkedTempFile(options.temp_directory);
+    if (!fd.ok()) {
+      return Status(Errc::kIo, output->name() + ": " + fd.status().message());
     }
+    output = std::make_unique<DeferredOutput>(std::move(output), *fd);
   }
-  return gated.Commit();
+  json::Writer writer(*output, options.layout);
+  StateWriter handler(writer, pass);
+  diag::Report report(options.input == "-" ? "<stdin>" : options.input);
+  ReadOptions read_options;
+  read_options.on_progress = options.on_progress;
+  Status status = Read(input, handler, report, read_options);
+  if (!status.ok()) {
+    output->Abandon();
+    // An unreadable input is located in the report; a pass's own failure
+    // comes as its Status, located by the pass.
+    return diag::FailureOf(report, status).ToStatus();
+  }
+  return output->Commit();
 }
 
 }  // namespace pstate::state

@@ -1,5 +1,5 @@
 // Fuzz target: the `pstate redact` pass (redact::Redactor driven by
-// state::RewriteState, as src/cli/cmd_redact.cc runs it) over arbitrary
+// redact::Run, as src/cli/cmd_redact.cc runs it) over arbitrary
 // input, written to a temporary file.
 //
 // Invariants beyond "no crash, no sanitizer report", when an output file is
@@ -32,7 +32,7 @@
 #include "pstate/json/document.h"
 #include "pstate/json/value.h"
 #include "pstate/redact/redactor.h"
-#include "pstate/state/rewrite.h"
+#include "pstate/redact/run.h"
 #include "pstate/state/reader.h"
 #include "pstate/state/signature.h"
 #include "pstate/state/state_writer.h"
@@ -141,22 +141,13 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data,
   fs::remove(out_path, ec);
   PSTATE_FUZZ_CHECK(WriteFile(in_path, input));
 
-  pstate::redact::Redactor redactor(pstate::redact::RedactOptions{});
-  pstate::state::RewriteOptions rewrite;
-  rewrite.input = in_path.string();
-  rewrite.output = out_path.string();
-  rewrite.layout = size % 2 == 0 ? pstate::json::Layout::kIndented
-                                 : pstate::json::Layout::kCompact;
-  pstate::state::RewriteJob job;
-  job.make_pass =
-      [&](pstate::state::OutputGate*) -> pstate::state::StateWriter::Pass {
-    return [&](pstate::state::Leaf& leaf, pstate::state::Context& context)
-               -> pstate::Result<pstate::state::LeafAction> {
-      redactor.Process(leaf, context);
-      return pstate::state::LeafAction::kWrite;
-    };
-  };
-  const pstate::Status status = pstate::state::RewriteState(rewrite, job);
+  pstate::redact::Config config;
+  config.input = in_path.string();
+  config.output = out_path.string();
+  config.layout = size % 2 == 0 ? pstate::json::Layout::kIndented
+                                : pstate::json::Layout::kCompact;
+  const pstate::Status status =
+      pstate::redact::Run(std::move(config)).status();
   if (!status.ok()) {
     PSTATE_FUZZ_CHECK(!fs::exists(out_path, ec));
     return 0;

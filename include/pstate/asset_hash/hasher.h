@@ -33,15 +33,27 @@ struct Outcome {
 /// or as a member). Never throws, never prints, never touches the network.
 Outcome Hash(const Spec& spec, const Options& options);
 
+/// What an audit note is about: an enum the compiler checks, so the
+/// finding code a note becomes is a switch with no silent default.
+enum class NoteCode {
+  kAbsolutePath,     ///< asset-absolute-path
+  kPathEscapesRoot,  ///< asset-path-escapes-root
+  kBackslashPath,    ///< asset-backslash-path
+  kHashMalformed,    ///< asset-hash-malformed
+};
+
+/// The note's stable name, e.g. "asset-absolute-path".
+std::string_view NoteCodeName(NoteCode code);
+
 struct AuditNote {
-  std::string code;
+  NoteCode code = NoteCode::kHashMalformed;
   std::string message;
 };
 
-inline constexpr std::string_view kNoteAbsolutePath = "asset-absolute-path";
-inline constexpr std::string_view kNotePathEscapesRoot = "asset-path-escapes-root";
-inline constexpr std::string_view kNoteBackslashPath = "asset-backslash-path";
-inline constexpr std::string_view kNoteHashMalformed = "asset-hash-malformed";
+inline constexpr NoteCode kNoteAbsolutePath = NoteCode::kAbsolutePath;
+inline constexpr NoteCode kNotePathEscapesRoot = NoteCode::kPathEscapesRoot;
+inline constexpr NoteCode kNoteBackslashPath = NoteCode::kBackslashPath;
+inline constexpr NoteCode kNoteHashMalformed = NoteCode::kHashMalformed;
 
 /// Portability and hygiene notes on the top-level object only (the caller
 /// recurses into members): an absolute `path` or a `file:` URI (breaks on

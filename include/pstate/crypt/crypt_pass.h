@@ -4,8 +4,9 @@
 // (pulumi-state-format.md §5).
 //
 // Providers: `passphrase` (PBKDF2 + AES-256-GCM; the passphrase is checked
-// against the salt's encrypted "pulumi" when the provider is read, before
-// any output is released) and Pulumi's test provider `b64`. `service` and
+// against the salt's encrypted "pulumi" when the provider is read, as
+// Pulumi's pkg/secrets/passphrase does, before any resource) and Pulumi's
+// test provider `b64`. `service` and
 // `cloud` states fail with a message saying why they cannot be handled
 // offline. Secrets inside a decrypted JSON text are left as they are
 // (Pulumi writes them in plain form there). Checkpoint `config` secure
@@ -20,7 +21,7 @@
 #define PSTATE_CRYPT_CRYPT_PASS_H_
 
 #include <cstdint>
-#include <filesystem>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -30,9 +31,10 @@
 #include "pstate/base/result.h"
 #include "pstate/crypto/b64_crypter.h"
 #include "pstate/crypto/passphrase.h"
-#include "pstate/state/rewrite.h"
 #include "pstate/base/worker_pool.h"
+#include "pstate/state/provider.h"
 #include "pstate/state/reader.h"
+#include "pstate/state/state_writer.h"
 
 namespace pstate::crypt {
 
@@ -40,9 +42,11 @@ enum class CryptMode { kDecrypt, kEncrypt };
 
 struct CryptOptions {
   CryptMode mode = CryptMode::kDecrypt;
-  /// --passphrase-file; else PULUMI_CONFIG_PASSPHRASE(_FILE) (see
-  /// crypto::ResolvePassphrase). Only asked for passphrase states.
-  std::optional<std::filesystem::path> passphrase_file;
+  /// Supplies the passphrase (the CLI: --passphrase-file, else
+  /// PULUMI_CONFIG_PASSPHRASE(_FILE), see crypto::ResolvePassphrase). Only
+  /// called for passphrase states, at most once per provider; the core
+  /// reads no environment. Unset: a passphrase state fails.
+  std::function<Result<std::string>()> passphrase;
   /// Threads for the crypto, the caller's included; 0 = all cores.
   unsigned threads = 0;
   /// The input's name, for located messages.
@@ -55,35 +59,44 @@ struct CryptStats {
   std::string provider;        ///< the provider type ("" when none)
 };
 
+/// The pass over one input. Handlers can stop or fail, so no output is
+/// held back: a wrong passphrase is the Status the pass returns at the
+/// provider (or at the first secret), and the read ends there.
 class CryptPass {
  public:
-  /// `gate` (may be null) is released once the provider was checked.
-  CryptPass(CryptOptions options, state::OutputGate* gate);
+  explicit CryptPass(CryptOptions options);
   ~CryptPass();
   CryptPass(const CryptPass&) = delete;
   CryptPass& operator=(const CryptPass&) = delete;
 
-  void Process(state::Leaf& leaf, state::Context& context);
+  /// A first look at the input, before any output exists: configures the
+  /// provider from the first secrets_providers leaf and stops there (kStop)
+  /// or fails (a wrong passphrase, a provider that needs a cloud service).
+  /// Reads on while the provider has not come (Pulumi writes it before the
+  /// resources, but reads the whole deployment before decrypting). The
+  /// provider is then not checked again by Process.
+  Result<state::Flow> Probe(state::Leaf& leaf, state::Context& context);
 
-  /// The first failure (wrong passphrase, undecryptable secret, ...).
-  Status status() const { return status_; }
+  /// A state::StateWriter pass: rewrites the leaf's secrets. Fails with a
+  /// Status located as "FILE:LINE:COLUMN: reason".
+  Result<state::LeafAction> Process(state::Leaf& leaf,
+                                    state::Context& context);
+
   const CryptStats& stats() const { return stats_; }
 
  private:
-  void OnProvider(const json::Value& provider, state::Context& context);
-  void OnSecrets(state::Leaf& leaf, state::Context& context);
-  void Fail(Errc code, std::string message, std::uint64_t offset,
-            state::Context& context);
-  void Release();
+  Status OnProvider(const json::Value& provider, state::Context& context);
+  Status OnSecrets(state::Leaf& leaf, state::Context& context);
+  Status Fail(Errc code, const std::string& message, std::uint64_t offset,
+              state::Context& context) const;
   /// Decrypts/encrypts one text with the current provider.
   Result<std::string> Transform(std::string_view text) const;
 
   CryptOptions options_;
-  state::OutputGate* gate_;
-  Status status_;
   CryptStats stats_;
-  bool provider_seen_ = false;
-  enum class Kind { kNone, kPassphrase, kB64 } kind_ = Kind::kNone;
+  /// Probe configured the first provider: Process skips that leaf.
+  bool skip_next_provider_ = false;
+  state::ProviderKind kind_ = state::ProviderKind::kNone;
   std::optional<crypto::PassphraseCrypter> passphrase_;
   crypto::B64Crypter b64_;
   std::unique_ptr<WorkerPool> pool_;

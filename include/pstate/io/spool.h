@@ -102,6 +102,12 @@ class Replayable {
 Result<Replayable> OpenReplayable(const std::string& path,
                                   const SpoolOptions& options = {});
 
+/// Creates a temporary file, mode 0600, in `directory` ($TMPDIR, else /tmp,
+/// when empty) and unlinks it at once: nothing is left behind, whatever
+/// ends the process. Returns the open descriptor (the caller closes it), or
+/// kIo naming the directory.
+Result<int> CreateUnlinkedTempFile(const std::string& directory = {});
+
 }  // namespace pstate::io
 
 #endif  // PSTATE_IO_SPOOL_H_

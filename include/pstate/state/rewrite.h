@@ -1,9 +1,15 @@
-// Driving a rewriting pass (redact, decrypt, encrypt) over one state:
-// input -> state::Read -> pass -> json::Writer -> atomic output.
+// Driving a rewriting pass (redact, decrypt, encrypt, and later normalize
+// and edits) over one state: input -> state::Read -> pass -> json::Writer ->
+// output.
 //
-// The output appears only when everything succeeded: a file output is a
-// temporary file renamed at the end; on any error it is removed and an
-// existing file at the output path is untouched.
+// Nothing partial is ever visible. A file output is a temporary file
+// renamed at the end (io::OpenOutput); on any failure it is removed and an
+// existing file at the output path is untouched. An output that cannot be
+// renamed into place (standard output, a FIFO, a device) is, with
+// `all_or_nothing`, written to an unlinked temporary file first and copied
+// to its target only after the whole input was rewritten. A pass that fails
+// (its Result<LeafAction> holds a Status) stops the read at once: nothing
+// more is parsed or written.
 #ifndef PSTATE_STATE_REWRITE_H_
 #define PSTATE_STATE_REWRITE_H_
 
@@ -12,47 +18,44 @@
 #include <string>
 
 #include "pstate/base/result.h"
+#include "pstate/io/input.h"
 #include "pstate/io/output.h"
 #include "pstate/json/writer.h"
 #include "pstate/state/state_writer.h"
 
 namespace pstate::state {
 
-/// Lets a pass hold the output back until it knows it can go on (decrypt
-/// checks the passphrase first), or throw it all away after a failure.
-class OutputGate {
- public:
-  virtual ~OutputGate() = default;
-  /// Writes what was held and streams from now on.
-  virtual void Release() = 0;
-  /// Drops what was held and everything written from now on.
-  virtual void Discard() = 0;
-};
-
 struct RewriteOptions {
-  std::string input = "-";   ///< path, or "-" for standard input
+  /// The input's path ("-" for standard input): its name in messages, and
+  /// what the output must not be.
+  std::string input = "-";
   std::string output = "-";  ///< path, or "-" for standard output
   /// How the output file is made; `holds_secrets` for decrypt's plaintext.
   io::OutputOptions output_options;
   json::Layout layout = json::Layout::kIndented;
-  /// Hold all output in memory until the pass calls OutputGate::Release
-  /// (or the input ends).
-  bool hold_output = false;
+  /// Standard output, FIFOs and devices receive bytes only once the whole
+  /// state was rewritten (through an unlinked 0600 temporary file in
+  /// `temp_directory`, $TMPDIR when empty). For outputs that must never
+  /// show a part (decrypt's plaintext, anything a failure must not leave
+  /// half-written).
+  bool all_or_nothing = false;
+  std::string temp_directory;
   std::function<void(std::uint64_t, std::uint64_t)> on_progress;
 };
 
-struct RewriteJob {
-  /// Builds the pass once the output exists; `gate` lives as long as the run.
-  std::function<state::StateWriter::Pass(OutputGate* gate)> make_pass;
-  /// The pass's own failure, asked after the input was read; a failure
-  /// discards the output and becomes the result.
-  std::function<Status()> pass_status;
-};
+/// kInvalidArgument, naming the output, when `output` is the same file as
+/// `input` (pstate never modifies its input). Cheap: callers that read the
+/// input more than once check this first.
+Status CheckOutputIsNotInput(const std::string& input,
+                             const std::string& output);
 
-/// Runs the job. Errors (kNotFound, kIo, kSyntax, kFormat, kInvalidArgument
-/// when the output is the input, or the pass's status) carry a message
-/// located as "file:line:column: ..." where there is a place.
-Status RewriteState(const RewriteOptions& options, const RewriteJob& job);
+/// Reads `input` (opened by the caller: once with io::OpenInput, or one
+/// pass of an io::Replayable) through `pass` into the output. Every failure
+/// is a Status whose message is located as "FILE:LINE:COLUMN: reason" (or
+/// "FILE: reason"): an unreadable input (kSyntax, kFormat, kIo, ...), the
+/// output (kNotFound, kIo, kInvalidArgument), or the pass's own Status.
+Status RewriteState(const RewriteOptions& options, io::InputStream& input,
+                    const StateWriter::Pass& pass);
 
 }  // namespace pstate::state
 

@@ -239,7 +239,7 @@ std::vector<std::string> Codes(const Spec& spec) {
   std::vector<std::string> codes;
   for (const AuditNote& note : Audit(spec, EngineOptions())) {
     EXPECT_FALSE(note.message.empty());
-    codes.push_back(note.code);
+    codes.push_back(std::string(NoteCodeName(note.code)));
   }
   return codes;
 }

@@ -108,7 +108,7 @@ TEST(Auditor, FindingsPerStatusAndNote) {
   r.item.pointer = "/p";
   r.item.urn = "u";
   r.at = {3, 7};
-  r.item.notes.push_back({"/p/assets/a", {std::string(asset_hash::kNoteAbsolutePath), "abs"}});
+  r.item.notes.push_back({"/p/assets/a", {asset_hash::kNoteAbsolutePath, "abs"}});
   const std::pair<asset_hash::Status, diag::Code> cases[] = {
       {asset_hash::Status::kMismatch, diag::Code::kAssetHashMismatch},
       {asset_hash::Status::kMissing, diag::Code::kAssetMissing},
@@ -135,13 +135,13 @@ TEST(Auditor, FindingsPerStatusAndNote) {
   ASSERT_EQ(findings.size(), 1u);
   EXPECT_EQ(findings[0].code, diag::Code::kAssetAbsolutePath);
 
-  const std::pair<std::string_view, diag::Code> notes[] = {
+  const std::pair<asset_hash::NoteCode, diag::Code> notes[] = {
       {asset_hash::kNotePathEscapesRoot, diag::Code::kAssetPathEscapesRoot},
       {asset_hash::kNoteBackslashPath, diag::Code::kAssetBackslashPath},
       {asset_hash::kNoteHashMalformed, diag::Code::kAssetHashMalformed},
   };
   for (const auto& [note, code] : notes) {
-    r.item.notes = {{"/p", {std::string(note), "m"}}};
+    r.item.notes = {{"/p", {note, "m"}}};
     EXPECT_EQ(ToFindings(r).at(0).code, code);
   }
 }

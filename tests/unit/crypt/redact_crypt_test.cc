@@ -11,10 +11,10 @@
 #include <vector>
 
 #include "pstate/crypto/passphrase.h"
-#include "pstate/crypt/crypt_pass.h"
+#include "pstate/crypto/passphrase_source.h"
+#include "pstate/crypt/run.h"
 #include "pstate/scan/known_secrets.h"
-#include "pstate/redact/redactor.h"
-#include "pstate/state/rewrite.h"
+#include "pstate/redact/run.h"
 
 namespace pstate::crypt {
 namespace {
@@ -61,48 +61,29 @@ class SecureTest : public ::testing::Test {
 
   Status Redact(const fs::path& in, const fs::path& out, redact::RedactOptions o,
                 redact::RedactStats* stats = nullptr) {
-    redact::Redactor redactor(std::move(o));
-    state::RewriteOptions options;
-    options.input = in.string();
-    options.output = out.string();
-    state::RewriteJob job;
-    job.make_pass = [&](state::OutputGate*) -> state::StateWriter::Pass {
-      return [&](state::Leaf& l, state::Context& c) -> Result<state::LeafAction> {
-        redactor.Process(l, c);
-        return state::LeafAction::kWrite;
-      };
-    };
-    Status s = state::RewriteState(options, job);
-    if (stats) *stats = redactor.stats();
-    return s;
+    redact::Config config;
+    config.input = in.string();
+    config.output = out.string();
+    config.options = std::move(o);
+    Result<redact::RedactStats> r = redact::Run(std::move(config));
+    if (stats && r.ok()) *stats = *r;
+    return r.status();
   }
 
   Status Crypt(crypt::CryptMode mode, const fs::path& in, const fs::path& out,
                std::optional<fs::path> passphrase_file = std::nullopt,
                unsigned threads = 0) {
-    crypt::CryptOptions co;
-    co.mode = mode;
-    co.passphrase_file = passphrase_file;
-    co.threads = threads;
-    co.input_name = in.filename().string();
-    std::unique_ptr<crypt::CryptPass> pass;
-    state::RewriteOptions options;
-    options.input = in.string();
-    options.output = out.string();
-    options.hold_output = true;
-    state::RewriteJob job;
-    job.make_pass = [&](state::OutputGate* gate) -> state::StateWriter::Pass {
-      pass = std::make_unique<crypt::CryptPass>(co, gate);
-      return [&](state::Leaf& l, state::Context& c) -> Result<state::LeafAction> {
-        pass->Process(l, c);
-        if (!pass->status().ok()) return pass->status();
-        return state::LeafAction::kWrite;
-      };
+    crypt::Config config;
+    config.input = in.string();
+    config.output = out.string();
+    config.options.mode = mode;
+    config.options.passphrase = [passphrase_file] {
+      return crypto::ResolvePassphrase(passphrase_file);
     };
-    job.pass_status = [&] { return pass->status(); };
-    Status s = state::RewriteState(options, job);
-    messages_ += s.message() + "\n";
-    return s;
+    config.options.threads = threads;
+    Result<crypt::CryptStats> r = crypt::Run(std::move(config));
+    messages_ += r.status().message() + "\n";
+    return r.status();
   }
 
   fs::path tmp_;

@@ -1,0 +1,24 @@
+// How a command's results are printed: one enum for verify, scan and
+// assets, parsed once from --format so lower layers never compare strings.
+#ifndef PSTATE_DIAG_OUTPUT_FORMAT_H_
+#define PSTATE_DIAG_OUTPUT_FORMAT_H_
+
+#include <optional>
+#include <string_view>
+
+namespace pstate::diag {
+
+enum class OutputFormat {
+  kText,   ///< human-readable lines (and tables)
+  kJson,   ///< JSON (one object per input, one per line)
+  kSarif,  ///< one SARIF 2.1.0 log for all inputs (findings only)
+};
+
+/// "text", "json", "sarif".
+std::string_view OutputFormatName(OutputFormat format);
+/// The format named `name`, or nullopt.
+std::optional<OutputFormat> ParseOutputFormat(std::string_view name);
+
+}  // namespace pstate::diag
+
+#endif  // PSTATE_DIAG_OUTPUT_FORMAT_H_

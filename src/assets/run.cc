@@ -1,0 +1,46 @@
+#include "pstate/assets/run.h"
+
+#include <memory>
+#include <utility>
+
+#include "pstate/diag/report.h"
+#include "pstate/io/input.h"
+#include "pstate/state/reader.h"
+
+namespace pstate::assets {
+
+Outcome Run(const Config& config, RowSink& sink) {
+  Outcome out;
+  const std::string name = config.input == "-" ? "<stdin>" : config.input;
+  diag::Report report(name);  // the reader adds only a fatal finding
+  auto fail = [&](const Status& status) {
+    out.failure = diag::FailureOf(report, status);
+    sink.End(out.tally, out.failure);
+  };
+  auto input = io::OpenInput(config.input);
+  if (!input.ok()) {
+    fail(input.status());
+    return out;
+  }
+  Auditor auditor(config.options, config.jobs, [&](ItemResult&& r) {
+    out.tally.Add(r);
+    sink.Row(std::move(r));
+  });
+  if (!auditor.status().ok()) {
+    fail(auditor.status());
+    return out;
+  }
+  AuditHandler handler(auditor);
+  state::ReadOptions read_options;
+  read_options.on_progress = config.on_progress;
+  Status status = state::Read(**input, handler, report, read_options);
+  auditor.Finish();
+  if (!status.ok() || report.fatal()) {
+    fail(status);
+    return out;
+  }
+  sink.End(out.tally, std::nullopt);
+  return out;
+}
+
+}  // namespace pstate::assets

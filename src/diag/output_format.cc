@@ -1,0 +1,22 @@
+#include "pstate/diag/output_format.h"
+
+namespace pstate::diag {
+
+std::string_view OutputFormatName(OutputFormat format) {
+  switch (format) {
+    case OutputFormat::kText: return "text";
+    case OutputFormat::kJson: return "json";
+    case OutputFormat::kSarif: return "sarif";
+  }
+  return "text";
+}
+
+std::optional<OutputFormat> ParseOutputFormat(std::string_view name) {
+  for (OutputFormat f :
+       {OutputFormat::kText, OutputFormat::kJson, OutputFormat::kSarif}) {
+    if (name == OutputFormatName(f)) return f;
+  }
+  return std::nullopt;
+}
+
+}  // namespace pstate::diag

@@ -1,0 +1,62 @@
+#include "pstate/redact/run.h"
+
+#include <memory>
+#include <utility>
+
+#include "pstate/diag/failure.h"
+#include "pstate/diag/report.h"
+#include "pstate/scan/leak_scan_handler.h"
+#include "pstate/state/reader.h"
+#include "pstate/state/rewrite.h"
+
+namespace pstate::redact {
+
+Result<RedactStats> Run(Config config) {
+  if (Status same = state::CheckOutputIsNotInput(config.input, config.output);
+      !same.ok()) {
+    return same;
+  }
+  scan::KnownSecrets known;
+  std::unique_ptr<io::InputStream> input;
+  if (config.options.leaks) {
+    // Two passes: the plaintexts first, then the redaction.
+    Result<io::Replayable> replay =
+        io::OpenReplayable(config.input, config.spool);
+    if (!replay.ok()) return replay.status();
+    Result<std::unique_ptr<io::InputStream>> first = replay->Open();
+    if (!first.ok()) return first.status();
+    scan::SecretCollectHandler collect(&known, scan::DecryptOptions{});
+    diag::Report report(replay->name());
+    state::ReadOptions read_options;
+    read_options.on_progress = config.on_progress;
+    Status status = state::Read(**first, collect, report, read_options);
+    if (!status.ok()) return diag::FailureOf(report, status).ToStatus();
+    config.options.known_secrets = &known;
+    Result<std::unique_ptr<io::InputStream>> second = replay->Open();
+    if (!second.ok()) return second.status();
+    input = std::move(second).value();
+    // `replay` may go: the second stream keeps what it reads alive.
+  } else {
+    Result<std::unique_ptr<io::InputStream>> once = io::OpenInput(config.input);
+    if (!once.ok()) return once.status();
+    input = std::move(once).value();
+  }
+
+  Redactor redactor(std::move(config.options));
+  state::RewriteOptions rewrite;
+  rewrite.input = config.input;
+  rewrite.output = config.output;
+  rewrite.layout = config.layout;
+  rewrite.on_progress = config.on_progress;
+  Status status = state::RewriteState(
+      rewrite, *input,
+      [&](state::Leaf& leaf,
+          state::Context& context) -> Result<state::LeafAction> {
+        redactor.Process(leaf, context);
+        return state::LeafAction::kWrite;
+      });
+  if (!status.ok()) return status;
+  return redactor.stats();
+}
+
+}  // namespace pstate::redact

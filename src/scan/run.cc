@@ -1,0 +1,65 @@
+#include "pstate/scan/run.h"
+
+#include <utility>
+
+#include "pstate/diag/finding.h"
+#include "pstate/scan/known_secrets.h"
+#include "pstate/state/reader.h"
+
+namespace pstate::scan {
+
+Outcome Run(const Config& config) {
+  Outcome out;
+  std::string name = config.input == "-" ? "<stdin>" : config.input;
+  out.report = std::make_unique<diag::Report>(name, config.max_findings);
+  auto unreadable = [&](const Status& status) {
+    out.report->Add(diag::MakeFinding(diag::Code::kIoError, status.message()));
+  };
+  auto impossible = [&](const Status& status) {
+    out.status = Status(status.code(), name + ": " + status.message());
+  };
+
+  Result<io::Replayable> replay = io::OpenReplayable(config.input, config.spool);
+  if (!replay.ok()) {
+    unreadable(replay.status());
+    return out;
+  }
+  state::ReadOptions options;
+  options.on_progress = config.on_progress;
+
+  // Pass 1: the state's own secrets. The reader reports only what makes
+  // the input unreadable, so the report holds nothing from this pass
+  // unless it failed.
+  KnownSecrets known;
+  SecretCollectHandler collect(&known, config.decrypt);
+  Result<std::unique_ptr<io::InputStream>> first = replay->Open();
+  if (!first.ok()) {
+    unreadable(first.status());
+    return out;
+  }
+  Status status = state::Read(**first, collect, *out.report, options);
+  if (!status.ok() && out.report->fatal()) return out;
+  if (!collect.error().ok()) {
+    impossible(collect.error());
+    return out;
+  }
+  out.undecryptable = collect.undecryptable();
+
+  // Pass 2: the findings.
+  Result<std::unique_ptr<io::InputStream>> second = replay->Open();
+  if (!second.ok()) {
+    unreadable(second.status());
+    return out;
+  }
+  LeakScanHandler scan(config.fingerprinter, &known, /*collect=*/false,
+                       config.decrypt, collect.decryptor());
+  status = state::Read(**second, scan, *out.report, options);
+  if (!status.ok() && out.report->fatal()) return out;
+  if (!scan.error().ok()) {
+    impossible(scan.error());
+    return out;
+  }
+  return out;
+}
+
+}  // namespace pstate::scan

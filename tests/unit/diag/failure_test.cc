@@ -1,0 +1,51 @@
+#include "pstate/diag/failure.h"
+
+#include <gtest/gtest.h>
+
+#include "pstate/diag/output_format.h"
+
+namespace pstate::diag {
+namespace {
+
+TEST(FailureTest, FatalFindingGivesTheLocatedText) {
+  Report report("state.json");
+  Finding f = MakeFinding(Code::kJsonSyntax, "unexpected end of input");
+  f.line = 3;
+  f.column = 14;
+  report.Add(f);
+  Failure failure = FailureOf(report, Status(Errc::kSyntax, "syntax"));
+  EXPECT_EQ(failure.code, Code::kJsonSyntax);
+  EXPECT_EQ(failure.errc, Errc::kSyntax);
+  EXPECT_EQ(failure.line, 3u);
+  EXPECT_EQ(failure.Located(), "state.json:3:14: unexpected end of input");
+  EXPECT_EQ(failure.ToStatus().message(), failure.Located());
+}
+
+TEST(FailureTest, StatusThatNamesItsFileIsNotNamedTwice) {
+  Report report("state.json");
+  Failure open = FailureOf(
+      report, Status(Errc::kNotFound, "state.json: No such file or directory"));
+  EXPECT_EQ(open.code, Code::kIoError);
+  EXPECT_EQ(open.line, 0u);
+  EXPECT_EQ(open.reason, "No such file or directory");
+  EXPECT_EQ(open.Located(), "state.json: No such file or directory");
+
+  Failure located = FailureOf(
+      report, Status(Errc::kCrypto, "state.json:12:25: incorrect passphrase"));
+  EXPECT_EQ(located.Located(), "state.json:12:25: incorrect passphrase");
+
+  Failure bare = FailureOf(report, Status(Errc::kIo, "disk full"));
+  EXPECT_EQ(bare.Located(), "state.json: disk full");
+}
+
+TEST(OutputFormatTest, NamesRoundTrip) {
+  for (OutputFormat f :
+       {OutputFormat::kText, OutputFormat::kJson, OutputFormat::kSarif}) {
+    EXPECT_EQ(ParseOutputFormat(OutputFormatName(f)), f);
+  }
+  EXPECT_FALSE(ParseOutputFormat("yaml").has_value());
+  EXPECT_FALSE(ParseOutputFormat("TEXT").has_value());
+}
+
+}  // namespace
+}  // namespace pstate::diag
