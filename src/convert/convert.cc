@@ -212,7 +212,10 @@ Result<Outcome> Run(const Config& config) {
       if (input_report.fatal()) {
         return Status(status.code(), Located(input_report, status));
       }
-      return Status(status.code(), shown + ": " + status.message());
+      // The normalizer's own failures start with "line:column: ".
+      const std::string& m = status.message();
+      bool located = !m.empty() && m[0] >= '0' && m[0] <= '9';
+      return Status(status.code(), shown + (located ? ":" : ": ") + m);
     }
   }
   const bool input_ok = input_report.summary().errors == 0;
@@ -323,7 +326,10 @@ Result<Outcome> Run(const Config& config) {
     if (!status.ok()) {
       (*out)->Abandon();
       if (report.fatal()) return Status(status.code(), Located(report, status));
-      return Status(status.code(), shown + ": " + status.message());
+      // The normalizer's own failures start with "line:column: ".
+      const std::string& m = status.message();
+      bool located = !m.empty() && m[0] >= '0' && m[0] <= '9';
+      return Status(status.code(), shown + (located ? ":" : ": ") + m);
     }
     s = (*out)->Commit();
     if (!s.ok()) return s;

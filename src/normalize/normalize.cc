@@ -139,7 +139,8 @@ class PointerFinder : public state::Handler {
       return state::Flow::kStop;
     }
     pointer_ = std::string(leaf.pointer);
-    if (offset_ >= leaf.end_offset) return state::Flow::kContinue;
+    after_ = offset_ >= leaf.end_offset;
+    if (after_) return state::Flow::kContinue;
     const json::Value* v = &leaf.value;
     for (;;) {
       const json::Value* next = nullptr;
@@ -177,8 +178,11 @@ class PointerFinder : public state::Handler {
     return state::Flow::kStop;
   }
   const std::string& pointer() const { return pointer_; }
+  /// The offset lies after the value `pointer` names (between values).
+  bool after() const { return after_; }
 
  private:
+  bool after_ = false;
   std::uint64_t offset_;
   std::string pointer_;
 };
@@ -225,6 +229,9 @@ std::string PointerAtOffset(const std::string& path, std::uint64_t offset) {
   PointerFinder finder(offset);
   diag::Report scratch(path);
   (void)state::Read(**input, finder, scratch);
+  if (finder.after() && !finder.pointer().empty()) {
+    return "after " + finder.pointer();
+  }
   return finder.pointer();
 }
 
@@ -299,7 +306,10 @@ Result<Outcome> Run(const Config& config) {
       }
       tracked.Abandon();
       if (report.fatal()) return Status(status.code(), Located(report, status));
-      return Status(status.code(), shown + ": " + status.message());
+      // The normalizer's own failures start with "line:column: ".
+      const std::string& m = status.message();
+      bool located = !m.empty() && m[0] >= '0' && m[0] <= '9';
+      return Status(status.code(), shown + (located ? ":" : ": ") + m);
     }
     Status committed = tracked.Commit();
     if (!committed.ok()) return committed;

@@ -996,6 +996,12 @@ void Normalizer::Impl::EndObject() {
 
 void Normalizer::Impl::BeginArray() {
   int parent = stack_.back();
+  // A repeated array (Go keeps the last) after the first was written.
+  if (Slot* s = FindSlot(*frames_[static_cast<std::size_t>(parent)],
+                         pending_.field);
+      s && s->kind == Slot::kEmitted && mode_ == Mode::kStream) {
+    needs_reorder_ = true;
+  }
   auto frame = std::make_unique<Frame>();
   frame->type = FrameType::kArray;
   frame->parent = parent;

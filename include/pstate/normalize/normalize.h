@@ -49,7 +49,8 @@ struct Outcome {
 Result<Outcome> Run(const Config& config);
 
 /// The JSON pointer of the innermost value of the state in `path` that
-/// holds decoded byte `offset` ("" when none does).
+/// holds decoded byte `offset`; "after P" when the offset lies between
+/// values, after the one P names; "" before the first value.
 std::string PointerAtOffset(const std::string& path, std::uint64_t offset);
 
 }  // namespace pstate::normalize
