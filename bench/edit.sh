@@ -21,7 +21,8 @@ ROUNDS=${3:-5}
 TMP=${TMPDIR:-/tmp}
 STATE="$TMP/pstate-bench-edit-$SIZE.json"
 if [[ ! -f "$STATE" ]]; then
-  python3 /work/shared/bench/gen_state.py --size "$SIZE" --seed 14 -o "$STATE"
+  python3 /work/shared/bench/gen_state.py --resources 100000000 --size "$SIZE" \
+      --seed 14 -o "$STATE"
 fi
 URN=$(python3 - "$STATE" <<'PY'
 import sys

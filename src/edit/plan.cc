@@ -185,10 +185,11 @@ Result<Planned> PlanRename(const Index& index, const Request& req) {
     return Status(Errc::kInvalidArgument, "the new name is empty");
   }
   if (req.new_name.rfind("urn:pulumi:", 0) == 0) {
-    return Status(Errc::kInvalidArgument,
-                  "the new name \"" + req.new_name +
-                      "\" is a URN; give only the name part (the type, "
-                      "stack and project stay; pulumi/pulumi#11746)");
+    // Pulumi would build "<type>::urn:pulumi:..." here, a URN nobody can
+    // rename back (pulumi/pulumi#11746).
+    return Refuse("the new name \"" + req.new_name +
+                  "\" is a URN; give only the name part (the type, stack "
+                  "and project stay)");
   }
   std::vector<std::size_t> at = index.Find(urn);
   if (at.empty()) return Refuse(NotFound(index, urn));

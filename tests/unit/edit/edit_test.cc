@@ -241,15 +241,13 @@ TEST_F(EditTest, RenameProviderRewritesProviderReferences) {
   EXPECT_EQ(out.find("default_6_0_0"), std::string::npos);
 }
 
-TEST_F(EditTest, RenameToUrnIsUsageError) {
-  Config config;
-  config.request.op = Operation::kRename;
-  config.request.urns = {kB};
-  config.request.new_name = kW;
-  config.input = Fixture("example.json");
-  auto r = edit::Run(config);
-  EXPECT_FALSE(r.ok());
-  EXPECT_EQ(r.status().code(), Errc::kInvalidArgument);
+TEST_F(EditTest, RenameToUrnIsRefused) {
+  Request r;
+  r.op = Operation::kRename;
+  r.urns = {kB};
+  r.new_name = kW;
+  Outcome o = Refused("example.json", r);
+  EXPECT_NE(o.refusal.find("is a URN"), std::string::npos);
 }
 
 TEST_F(EditTest, ReparentMovesAfterNewParentAndRecomputesUrns) {
@@ -306,17 +304,14 @@ TEST_F(EditTest, RepairReordersAndPrunes) {
   EXPECT_TRUE(o.new_findings.empty());
 }
 
-TEST_F(EditTest, EditThatBreaksIntegrityIsRefusedUnlessForced) {
-  // Unprotecting is harmless; renaming the stack root of a broken file is
-  // allowed; but reparenting can't create a new problem here, so use a
-  // file whose edit removes a provider the verifier then misses: delete P
-  // with --force alone does not skip dependents, so build the case with
-  // untaint on a state that does not verify (recovery must work).
-  Request r;
-  r.op = Operation::kUnprotect;
-  r.all = true;
+TEST_F(EditTest, AStateThatDoesNotVerifyCanStillBeEdited) {
+  // broken.json has a dependency that comes after its dependent, a missing
+  // dependency and a missing parent: its own errors do not block an edit,
+  // and the edit adds none.
+  Request r = Delete({kS + "my:app:Orphan$my:app:Leaf::leaf"});
   Outcome o;
-  Edit("broken.json", r, &o);
+  std::string out = Edit("broken.json", r, &o);
+  EXPECT_EQ(Urns(out).size(), 5u);
   EXPECT_TRUE(o.new_findings.empty());
 }
 
