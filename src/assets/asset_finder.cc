@@ -35,6 +35,8 @@ bool IsMemberItem(const json::Value& member) {
 // signature objects hold no asset Pulumi would write.
 class Finder {
  public:
+  static constexpr bool kVisitScalars = false;  // assets are objects
+
   Finder(std::string urn, const asset_hash::Options& options,
          const ItemCallback& found)
       : urn_(std::move(urn)), options_(options), found_(found) {}

@@ -361,6 +361,7 @@ void SecretCollector::Collect(const json::Value& value) {
   // The conservative rule (state/secret_object.h): any signature member
   // saying "secret" makes one, whichever duplicate a reader keeps.
   struct Visitor {
+    enum { kVisitScalars = false };  // secrets are objects
     SecretCollector& collector;
     state::Step Visit(const state::PropertyNode& node, state::PropertyCursor&) {
       switch (node.kind) {

@@ -34,6 +34,9 @@ void Add(Reporter& reporter, const state::PropertyCursor& at, Code code,
 }  // namespace
 
 struct PropertyChecker::Visitor {
+  // Scalars hold nothing to check (the members of an archive's map, which
+  // must be assets or archives, are visited all the same).
+  static constexpr bool kVisitScalars = false;
   struct Level {
     /// The node is a member of an archive's "assets" map.
     bool archive_member = false;

@@ -38,7 +38,14 @@
 // receives: that is how a visitor descends in step with something of its
 // own (a type, a second value, the nearest property name). An optional
 //    void Leave(const PropertyNode& node, PropertyCursor& at);
-// runs after the walk descended into a node.
+// runs after the walk descended into a node. A visitor that has nothing to
+// do with scalars says
+//    static constexpr bool kVisitScalars = false;
+// (in a function's local class, which cannot have static data members:
+// enum { kVisitScalars = false };) and the walk does not call it for the null, bool, number and string
+// members and elements of objects and arrays (the root, a payload's root
+// and the members of an archive's "assets" map are always visited): most
+// of a state's values are scalars.
 //
 // The JSON pointer of the current node is kept as a stack of segments and
 // spelled out only when a visitor asks (PropertyCursor::Pointer): no string
@@ -332,6 +339,11 @@ template <typename V>
 concept HasLevel = requires { typename V::Level; };
 
 template <typename V>
+concept SkipsScalars = requires {
+  requires !static_cast<bool>(V::kVisitScalars);
+};
+
+template <typename V>
 concept HasLeave = requires(V& v, const PropertyNode& n, PropertyCursor& c) {
   v.Leave(n, c);
 };
@@ -406,7 +418,8 @@ class Walker : public PropertyCursor {
       go = WalkElements(v, level, out, changed);
     } else if (node.kind == PropertyKind::kObject ||
                (v.is_object() && step == Step::kDescendRaw)) {
-      go = WalkMembers(v, node.is_signature(), level, out, changed);
+      go = WalkMembers(v, node.is_signature(), /*every=*/false, level, out,
+                       changed);
     } else if (node.kind == PropertyKind::kArchive) {
       go = WalkArchive(v, node, level, out, changed);
     } else if (node.kind == PropertyKind::kSecret) {
@@ -422,6 +435,9 @@ class Walker : public PropertyCursor {
                     json::Value* out, bool* changed) {
     json::Value* copy = nullptr;
     for (std::size_t i = 0; i < v.size; ++i) {
+      if constexpr (SkipsScalars<Visitor>) {
+        if (!v.elements[i].is_array() && !v.elements[i].is_object()) continue;
+      }
       PushIndex(i);
       json::Value child;
       bool child_changed = false;
@@ -441,11 +457,15 @@ class Walker : public PropertyCursor {
     return Finish(v, copy, out, changed, true);
   }
 
-  bool WalkMembers(const json::Value& v, bool skip_signature,
+  // `every`: visit scalar members too, whatever the visitor says.
+  bool WalkMembers(const json::Value& v, bool skip_signature, bool every,
                    const Level& level, json::Value* out, bool* changed) {
     json::Member* copy = nullptr;
     for (std::size_t i = 0; i < v.size; ++i) {
       const json::Member& m = v.members[i];
+      if constexpr (SkipsScalars<Visitor>) {
+        if (!every && !m.value.is_array() && !m.value.is_object()) continue;
+      }
       if (skip_signature && IsSignatureKey(m.key)) continue;
       PushKey(m.key);
       json::Value child;
@@ -474,7 +494,7 @@ class Walker : public PropertyCursor {
     PushLiteral("assets");
     json::Value new_assets;
     bool assets_changed = false;
-    bool go = WalkMembers(*assets, false, level,
+    bool go = WalkMembers(*assets, false, /*every=*/true, level,
                           kRewrite && out != nullptr ? &new_assets : nullptr,
                           &assets_changed);
     Pop();

@@ -491,6 +491,35 @@ TEST(PropertyWalkTest, LevelStateDescendsInStepWithASecondValue) {
   EXPECT_EQ(diff.differ, std::vector<std::string>{"/x/z/1"});
 }
 
+TEST(PropertyWalkTest, VisitorsMaySkipScalars) {
+  json::Arena arena;
+  json::Value v = Parse(
+      "[1,\"s\",{\"a\":null,\"b\":[true]}," +
+          Sig("0def7320c3a5731c473e5ecbe6d01bc7",
+              "\"hash\":\"h\",\"assets\":{\"x\":\"not an asset\"}") +
+          "]",
+      arena);
+  struct V {
+    enum { kVisitScalars = false };
+    std::vector<std::string> seen;
+    Step Visit(const PropertyNode& node, PropertyCursor& at) {
+      seen.push_back(std::string(PropertyKindName(node.kind)) + " " +
+                     at.Pointer());
+      return Step::kDescend;
+    }
+  } visitor;
+  WalkProperties(v, visitor);
+  // An archive's members are visited whatever they are.
+  std::vector<std::string> want = {"array ", "object /2", "array /2/b",
+                                   "archive /3", "string /3/assets/x"};
+  EXPECT_EQ(visitor.seen, want);
+  // The root is visited even when it is a scalar.
+  json::Value scalar = Parse("7", arena);
+  visitor.seen.clear();
+  WalkProperties(scalar, visitor);
+  EXPECT_EQ(visitor.seen, std::vector<std::string>{"number "});
+}
+
 TEST(PropertyWalkTest, LeaveRunsAfterChildren) {
   json::Arena arena;
   json::Value v = Parse(R"({"a":[1]})", arena);
