@@ -176,6 +176,16 @@ Result<Outcome> Run(const Config& config) {
     if (!s.ok()) return s;
     input_path = stdin_copy.path();
   }
+  struct stat in_st {}, out_st {};
+  if (config.input != "-" && config.output != "-" &&
+      ::stat(config.input.c_str(), &in_st) == 0 &&
+      ::stat(config.output.c_str(), &out_st) == 0 &&
+      in_st.st_dev == out_st.st_dev && in_st.st_ino == out_st.st_ino) {
+    return Status(Errc::kInvalidArgument,
+                  config.output +
+                      ": the output is the input; convert never modifies "
+                      "its input (write elsewhere, then move it)");
+  }
   if (config.version && *config.version != 3 && *config.version != 4) {
     return Status(Errc::kInvalidArgument,
                   "--version: pstate writes versions 3 and 4");
