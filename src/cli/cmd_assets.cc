@@ -17,7 +17,7 @@
 #include "pstate/asset_hash/run_budget.h"
 #include "pstate/assets/render.h"
 #include "pstate/assets/run.h"
-#include "pstate/base/ordered_pool.h"
+#include "pstate/base/thread_pool.h"
 #include "pstate/diag/output_format.h"
 
 namespace pstate::cli {
@@ -90,7 +90,7 @@ std::function<int()> SetupAssets(CLI::App& app) {
       ->capture_default_str();
   app.add_option("-j,--jobs", flags->jobs,
                  "Hash on N threads (default: the number of processors)")
-      ->check(CLI::Range(1, 1024));
+      ->check(CLI::Range(1, kMaxJobs));
   app.add_flag("--allow-outside-root", flags->allow_outside_root,
                "Also read files outside --root (absolute paths, file: URIs, "
                "../ paths, links leading out); their hashes are compared but "

@@ -9,7 +9,7 @@
 #include "cli/command.h"
 #include "cli/exit_code.h"
 #include "cli/terminal.h"
-#include "pstate/base/ordered_pool.h"
+#include "pstate/base/thread_pool.h"
 #include "pstate/crypt/run.h"
 #include "pstate/crypto/passphrase_source.h"
 
@@ -21,7 +21,7 @@ struct CryptFlags {
   std::string input;
   std::string output = "-";
   std::string passphrase_file;
-  unsigned threads = static_cast<unsigned>(DefaultJobs());
+  int jobs = DefaultJobs();
   bool compact = false;
   bool quiet = false;
 };
@@ -35,7 +35,7 @@ int RunCrypt(const CryptFlags& flags) {
   config.layout =
       flags.compact ? json::Layout::kCompact : json::Layout::kIndented;
   config.options.mode = flags.mode;
-  config.options.threads = flags.threads;
+  config.options.jobs = flags.jobs;
   // Asked only when the state uses the passphrase provider.
   std::optional<std::filesystem::path> file;
   if (!flags.passphrase_file.empty()) file = flags.passphrase_file;
@@ -81,10 +81,10 @@ std::function<int()> Setup(CLI::App& app, crypt::CryptMode mode) {
                  "PULUMI_CONFIG_PASSPHRASE, then PULUMI_CONFIG_PASSPHRASE_FILE");
   // One spelling for every command: -j/--jobs, 1 to 1024, default the
   // number of processors. --threads is the old name, still accepted.
-  app.add_option("-j,--jobs,--threads", flags->threads,
+  app.add_option("-j,--jobs,--threads", flags->jobs,
                  "Decrypt or encrypt on N threads, 1 to 1024 (default: the "
                  "number of processors)")
-      ->check(CLI::Range(1u, 1024u));
+      ->check(CLI::Range(1, kMaxJobs));
   app.add_flag("--compact", flags->compact,
                "One-line layout of file-backend checkpoints instead of "
                "`pulumi stack export`'s 4-space layout");

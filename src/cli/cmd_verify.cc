@@ -11,7 +11,7 @@
 #include "cli/exit_code.h"
 #include "cli/findings_output.h"
 #include "cli/terminal.h"
-#include "pstate/base/ordered_pool.h"
+#include "pstate/base/thread_pool.h"
 #include "pstate/types/schema_set.h"
 #include "pstate/verify/run.h"
 

@@ -301,8 +301,11 @@ Status CryptPass::OnSecrets(state::Leaf& leaf, state::Context& context) {
   }
   std::vector<std::optional<Result<std::string>>> results(texts.size());
   auto work = [&](std::size_t j) { results[j].emplace(Transform(texts[j])); };
-  if (texts.size() >= kParallelThreshold && options_.threads != 1) {
-    if (!pool_) pool_ = std::make_unique<WorkerPool>(options_.threads);
+  if (texts.size() >= kParallelThreshold && options_.jobs != 1) {
+    if (!pool_) {
+      pool_ = std::make_unique<ThreadPool>(
+          options_.jobs == 0 ? DefaultJobs() : options_.jobs);
+    }
     pool_->ParallelFor(texts.size(), work);
   } else {
     for (std::size_t j = 0; j < texts.size(); ++j) work(j);

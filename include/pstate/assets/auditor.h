@@ -13,7 +13,7 @@
 #include "pstate/asset_hash/hasher.h"
 #include "pstate/asset_hash/spec.h"
 #include "pstate/assets/asset_finder.h"
-#include "pstate/base/ordered_pool.h"
+#include "pstate/base/thread_pool.h"
 #include "pstate/diag/finding.h"
 #include "pstate/io/window.h"
 #include "pstate/state/reader.h"
@@ -68,7 +68,7 @@ class Auditor {
  private:
   asset_hash::Options options_;
   Sink sink_;
-  OrderedPool pool_;
+  ThreadPool pool_;
 };
 
 /// A state::Handler that only audits (pstate assets).

@@ -31,7 +31,7 @@
 #include "pstate/base/result.h"
 #include "pstate/crypto/b64_crypter.h"
 #include "pstate/crypto/passphrase.h"
-#include "pstate/base/worker_pool.h"
+#include "pstate/base/thread_pool.h"
 #include "pstate/state/provider.h"
 #include "pstate/state/reader.h"
 #include "pstate/state/state_writer.h"
@@ -47,8 +47,9 @@ struct CryptOptions {
   /// called for passphrase states, at most once per provider; the core
   /// reads no environment. Unset: a passphrase state fails.
   std::function<Result<std::string>()> passphrase;
-  /// Threads for the crypto, the caller's included; 0 = all cores.
-  unsigned threads = 0;
+  /// --jobs: threads for the crypto, the caller's included; 0 means
+  /// DefaultJobs().
+  int jobs = 0;
   /// The input's name, for located messages.
   std::string input_name = "<stdin>";
 };
@@ -99,7 +100,7 @@ class CryptPass {
   state::ProviderKind kind_ = state::ProviderKind::kNone;
   std::optional<crypto::PassphraseCrypter> passphrase_;
   crypto::B64Crypter b64_;
-  std::unique_ptr<WorkerPool> pool_;
+  std::unique_ptr<ThreadPool> pool_;
   /// Decrypt: ciphertext -> plaintext for the whole file.
   std::unordered_map<std::string, std::string> cache_;
   std::size_t cache_bytes_ = 0;

@@ -1,5 +1,5 @@
-// OrderedPool: delivery order, the in-flight bound, exceptions.
-#include "pstate/base/ordered_pool.h"
+// ThreadPool: delivery order, the in-flight bound, exceptions.
+#include "pstate/base/thread_pool.h"
 
 #include <gtest/gtest.h>
 #include <sys/resource.h>
@@ -17,9 +17,9 @@
 namespace pstate {
 namespace {
 
-TEST(OrderedPool, DeliversInSubmissionOrderWithRandomDelays) {
+TEST(ThreadPool, DeliversInSubmissionOrderWithRandomDelays) {
   for (int jobs : {1, 2, 8}) {
-    OrderedPool pool(jobs);
+    ThreadPool pool(jobs);
     std::vector<int> delivered;
     std::mt19937 rng(42);
     for (int i = 0; i < 300; ++i) {
@@ -38,8 +38,8 @@ TEST(OrderedPool, DeliversInSubmissionOrderWithRandomDelays) {
   }
 }
 
-TEST(OrderedPool, BoundsWorkInFlight) {
-  OrderedPool pool(4, 6);
+TEST(ThreadPool, BoundsWorkInFlight) {
+  ThreadPool pool(4, 6);
   EXPECT_EQ(pool.max_in_flight(), 6u);
   std::atomic<int> started{0};
   int delivered = 0;
@@ -61,17 +61,17 @@ TEST(OrderedPool, BoundsWorkInFlight) {
   EXPECT_LE(max_pending, 6);
 }
 
-TEST(OrderedPool, DefaultBoundIsFourTimesJobs) {
-  OrderedPool pool(3);
+TEST(ThreadPool, DefaultBoundIsFourTimesJobs) {
+  ThreadPool pool(3);
   EXPECT_EQ(pool.jobs(), 3);
   EXPECT_EQ(pool.max_in_flight(), 12u);
-  OrderedPool clamped(0);
+  ThreadPool clamped(0);
   EXPECT_EQ(clamped.jobs(), 1);
   EXPECT_GE(DefaultJobs(), 1);
 }
 
-TEST(OrderedPool, WorkExceptionIsRethrownInOrder) {
-  OrderedPool pool(2);
+TEST(ThreadPool, WorkExceptionIsRethrownInOrder) {
+  ThreadPool pool(2);
   std::vector<int> delivered;
   pool.Submit([] {}, [&] { delivered.push_back(0); });
   pool.Submit([] { throw std::runtime_error("boom"); }, [&] { delivered.push_back(1); });
@@ -79,8 +79,8 @@ TEST(OrderedPool, WorkExceptionIsRethrownInOrder) {
   EXPECT_EQ(delivered, std::vector<int>{0});
 }
 
-TEST(OrderedPool, DestroyWithoutFinishDoesNotHang) {
-  auto pool = std::make_unique<OrderedPool>(2);
+TEST(ThreadPool, DestroyWithoutFinishDoesNotHang) {
+  auto pool = std::make_unique<ThreadPool>(2);
   for (int i = 0; i < 5; ++i) pool->Submit([] {}, [] {});
   pool.reset();
   SUCCEED();
@@ -98,7 +98,7 @@ TEST(OrderedPool, DestroyWithoutFinishDoesNotHang) {
 // `--jobs 1024` where threads cannot be had (here: no address space for
 // their stacks) is an error status, not std::terminate, and the work is
 // still done in order on the threads that exist.
-TEST(OrderedPool, ThreadsThatCannotStartAreAStatusNotAnAbort) {
+TEST(ThreadPool, ThreadsThatCannotStartAreAStatusNotAnAbort) {
 #ifdef PSTATE_NO_ADDRESS_LIMIT
   GTEST_SKIP() << "sanitizers reserve more address space than the limit";
 #else
@@ -114,7 +114,7 @@ TEST(OrderedPool, ThreadsThatCannotStartAreAStatusNotAnAbort) {
     if (::setrlimit(RLIMIT_AS, &limit) != 0) ::_exit(10);
     int code = 0;
     {
-      OrderedPool pool(1024);
+      ThreadPool pool(1024);
       if (pool.status().ok()) code = 11;
       if (pool.jobs() >= 1024) code = 12;
       std::vector<int> delivered;
@@ -137,6 +137,83 @@ TEST(OrderedPool, ThreadsThatCannotStartAreAStatusNotAnAbort) {
   ASSERT_TRUE(WIFEXITED(status)) << "killed by signal " << WTERMSIG(status);
   EXPECT_EQ(WEXITSTATUS(status), 0);
 #endif
+}
+
+}  // namespace
+}  // namespace pstate
+
+namespace pstate {
+namespace {
+
+TEST(ThreadPoolParallelFor, CallsEveryIndexOnce) {
+  for (int jobs : {1, 2, 4, 9}) {
+    ThreadPool pool(jobs);
+    for (std::size_t n : {std::size_t{0}, std::size_t{1}, std::size_t{3},
+                          std::size_t{1000}}) {
+      std::vector<std::atomic<int>> hits(n);
+      pool.ParallelFor(n, [&](std::size_t i) { hits[i].fetch_add(1); });
+      for (std::size_t i = 0; i < n; ++i) {
+        ASSERT_EQ(hits[i].load(), 1) << "jobs " << jobs << " n " << n;
+      }
+    }
+  }
+}
+
+TEST(ThreadPoolParallelFor, AtMostJobsThreadsComputeAtOnce) {
+  ThreadPool pool(3);
+  std::atomic<int> running{0}, peak{0};
+  pool.ParallelFor(200, [&](std::size_t) {
+    int now = running.fetch_add(1) + 1;
+    int seen = peak.load();
+    while (now > seen && !peak.compare_exchange_weak(seen, now)) {
+    }
+    std::this_thread::sleep_for(std::chrono::microseconds(200));
+    running.fetch_sub(1);
+  });
+  EXPECT_LE(peak.load(), 3);
+  EXPECT_GE(peak.load(), 1);
+}
+
+TEST(ThreadPoolParallelFor, AnExceptionReachesTheCallerNotAWorker) {
+  ThreadPool pool(4);
+  std::atomic<int> calls{0};
+  EXPECT_THROW(pool.ParallelFor(10000,
+                                [&](std::size_t i) {
+                                  calls.fetch_add(1);
+                                  if (i == 5) throw std::runtime_error("x");
+                                }),
+               std::runtime_error);
+  EXPECT_LT(calls.load(), 10000);  // indices stop being handed out
+  // The pool is still usable, for both kinds of work.
+  std::atomic<int> after{0};
+  pool.ParallelFor(100, [&](std::size_t) { after.fetch_add(1); });
+  EXPECT_EQ(after.load(), 100);
+  std::vector<int> order;
+  for (int i = 0; i < 20; ++i) {
+    pool.Submit([] {}, [&order, i] { order.push_back(i); });
+  }
+  pool.Finish();
+  EXPECT_EQ(order.size(), 20u);
+}
+
+TEST(ThreadPoolParallelFor, OrderedWorkAndLoopsShareTheWorkers) {
+  ThreadPool pool(2);
+  std::vector<int> delivered;
+  for (int round = 0; round < 5; ++round) {
+    for (int i = 0; i < 10; ++i) {
+      auto v = std::make_shared<int>(0);
+      pool.Submit([v, i] { *v = i; },
+                  [v, &delivered] { delivered.push_back(*v); });
+    }
+    pool.Finish();
+    std::atomic<std::size_t> sum{0};
+    pool.ParallelFor(50, [&](std::size_t i) { sum.fetch_add(i); });
+    EXPECT_EQ(sum.load(), 49u * 50u / 2u);
+  }
+  ASSERT_EQ(delivered.size(), 50u);
+  for (std::size_t k = 0; k < delivered.size(); ++k) {
+    EXPECT_EQ(delivered[k], static_cast<int>(k % 10));
+  }
 }
 
 }  // namespace

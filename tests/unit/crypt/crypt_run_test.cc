@@ -47,7 +47,7 @@ Config DecryptConfig(const std::string& in, const std::string& out,
   config.input = in;
   config.output = out;
   config.options.mode = CryptMode::kDecrypt;
-  config.options.threads = 1;
+  config.options.jobs = 1;
   config.options.passphrase = [passphrase]() -> Result<std::string> {
     return passphrase;
   };

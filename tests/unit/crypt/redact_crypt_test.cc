@@ -80,7 +80,7 @@ class SecureTest : public ::testing::Test {
     config.options.passphrase = [passphrase_file] {
       return crypto::ResolvePassphrase(passphrase_file);
     };
-    config.options.threads = threads;
+    config.options.jobs = static_cast<int>(threads);
     Result<crypt::CryptStats> r = crypt::Run(std::move(config));
     messages_ += r.status().message() + "\n";
     return r.status();
