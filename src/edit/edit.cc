@@ -115,7 +115,7 @@ Result<Outcome> Run(const Config& config) {
     auto stream = (*source)->Reopen();
     if (!stream.ok()) return stream.status();
     verify::Verifier verifier;
-    Indexer indexer(index, bytes);
+    Indexer indexer(index);
     state::Tee tee(verifier, indexer);
     Status status = state::Read(**stream, tee, before);
     if (before.fatal()) return Unreadable(before, status.code());
@@ -138,7 +138,11 @@ Result<Outcome> Run(const Config& config) {
   const Plan& plan = planned->plan;
   outcome.notes = plan.notes;
 
-  auto assembly = Assemble(bytes, index, plan);
+  const Source& input = **source;
+  ReleaseFn release = [&input](std::uint64_t begin, std::uint64_t end) {
+    input.Release(begin, end);
+  };
+  auto assembly = Assemble(bytes, index, plan, release);
   if (!assembly.ok()) return assembly.status();
   outcome.changes = assembly->changes;
   outcome.unchanged = assembly->unchanged;
@@ -146,7 +150,8 @@ Result<Outcome> Run(const Config& config) {
   // Pass 2: the result must not be worse than the input.
   {
     diag::Report after((*source)->name() + " (edited)");
-    auto stream = SegmentStream(bytes, assembly->segments, after.file());
+    auto stream =
+        SegmentStream(bytes, assembly->segments, after.file(), release);
     verify::Verifier verifier;
     Status status = state::Read(*stream, verifier, after);
     if (after.fatal()) {
@@ -178,7 +183,7 @@ Result<Outcome> Run(const Config& config) {
   if (!opened.ok()) return opened.status();
   auto out = CompressingOutput(std::move(*opened), (*source)->compression());
   if (!out.ok()) return out.status();
-  WriteSegments(bytes, assembly->segments, **out);
+  WriteSegments(bytes, assembly->segments, **out, release);
   if (config.in_place) {
     outcome.backup = config.input + ".bak";
     std::error_code ec;

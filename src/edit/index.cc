@@ -4,7 +4,6 @@
 #include <cctype>
 
 #include "pstate/state/resource.h"
-#include "pstate/state/signature.h"
 
 namespace pstate::edit {
 namespace {
@@ -130,10 +129,6 @@ Result<state::Flow> Indexer::OnLeaf(state::Leaf& leaf,
     case state::Role::kResource: {
       ResourceEntry e = EntryOf(leaf.value);
       e.range = range;
-      std::string_view text = bytes_.substr(
-          range.begin, static_cast<std::size_t>(range.end - range.begin));
-      e.has_resource_refs =
-          text.find(state::kSigResourceReference) != std::string_view::npos;
       index_.by_urn[e.urn].push_back(index_.resources_list.size());
       index_.resources_list.push_back(std::move(e));
       break;

@@ -7,6 +7,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
@@ -117,6 +118,16 @@ Source::~Source() {
     ::munmap(const_cast<char*>(data_), mapped_size_);
   }
   if (spooled_) ::unlink(path_.c_str());
+}
+
+void Source::Release(std::uint64_t begin, std::uint64_t end) const {
+  if (mapped_size_ == 0) return;
+  auto page = static_cast<std::uint64_t>(::sysconf(_SC_PAGESIZE));
+  std::uint64_t from = (begin + page - 1) / page * page;
+  std::uint64_t to = std::min<std::uint64_t>(end, mapped_size_) / page * page;
+  if (to <= from) return;
+  ::madvise(const_cast<char*>(data_) + from,
+            static_cast<std::size_t>(to - from), MADV_DONTNEED);
 }
 
 Result<std::unique_ptr<io::InputStream>> Source::Reopen() const {

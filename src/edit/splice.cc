@@ -15,6 +15,9 @@
 namespace pstate::edit {
 namespace {
 
+/// How much input is read between two releases of its pages.
+constexpr std::uint64_t kReleaseStep = std::uint64_t{16} << 20;
+
 bool IsSpace(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
 
 /// An Output into a string that can be emptied and reused.
@@ -525,8 +528,14 @@ std::optional<Splice> RebuildArray(std::string_view bytes,
   return s;
 }
 
-bool NeedsRewrite(const ResourceEntry& r, const Plan& plan) {
-  if (r.has_resource_refs && !plan.urn_map.empty()) return true;
+bool NeedsRewrite(const ResourceEntry& r, const Plan& plan,
+                  std::string_view text) {
+  // A resource reference object in its property values may name a renamed
+  // resource.
+  if (!plan.urn_map.empty() &&
+      text.find(state::kSigResourceReference) != std::string_view::npos) {
+    return true;
+  }
   bool hit = false;
   ForEachReference(r, [&](RefKind kind, const std::string& urn) {
     auto m = plan.urn_map.find(urn);
@@ -544,7 +553,7 @@ bool NeedsRewrite(const ResourceEntry& r, const Plan& plan) {
 }  // namespace
 
 Result<Assembly> Assemble(std::string_view bytes, const Index& index,
-                          const Plan& plan) {
+                          const Plan& plan, const ReleaseFn& release) {
   Assembly out;
   std::vector<Splice> splices;
   const auto& list = index.resources_list;
@@ -558,6 +567,7 @@ Result<Assembly> Assemble(std::string_view bytes, const Index& index,
 
   // Resources: which are rewritten, then the array in its new order.
   std::vector<std::optional<std::string>> texts(list.size());
+  std::uint64_t released = 0;
   bool any_taint_change = false;
   bool taint_needed = false;
   for (std::size_t i = 0; i < list.size(); ++i) {
@@ -574,7 +584,14 @@ Result<Assembly> Assemble(std::string_view bytes, const Index& index,
       out.changes.resources.push_back({'-', r.urn, {}});
       continue;
     }
-    if (edit == nullptr && !NeedsRewrite(r, plan)) continue;
+    std::string_view text =
+        bytes.substr(static_cast<std::size_t>(r.range.begin),
+                     static_cast<std::size_t>(r.range.end - r.range.begin));
+    if (release && r.range.end - released >= kReleaseStep) {
+      release(released, r.range.begin);
+      released = r.range.begin;
+    }
+    if (edit == nullptr && !NeedsRewrite(r, plan, text)) continue;
     arena.Reset();
     auto value = ParseRange(bytes, r.range, arena, &buffer);
     if (!value.ok()) return value.status();
@@ -785,8 +802,8 @@ namespace {
 class SegmentInput : public io::InputStream {
  public:
   SegmentInput(std::string_view bytes, const std::vector<Segment>& segments,
-               std::string name)
-      : bytes_(bytes), segments_(segments) {
+               std::string name, ReleaseFn release)
+      : bytes_(bytes), segments_(segments), release_(std::move(release)) {
     name_ = std::move(name);
   }
   Result<std::size_t> Read(char* buf, std::size_t n) override {
@@ -801,9 +818,20 @@ class SegmentInput : public io::InputStream {
       std::memcpy(buf + done, piece.data() + within_, take);
       done += take;
       within_ += take;
+      if (!s.is_text && release_) {
+        std::uint64_t upto = s.begin + within_;
+        if (upto < released_) released_ = s.begin;  // a range read again
+        if (upto - released_ >= kReleaseStep) {
+          release_(released_, upto);
+          released_ = upto;
+        }
+      }
       if (within_ == piece.size()) {
         ++segment_;
         within_ = 0;
+        if (segment_ < segments_.size() && !segments_[segment_].is_text) {
+          released_ = segments_[segment_].begin;
+        }
       }
     }
     consumed_ += done;
@@ -817,24 +845,33 @@ class SegmentInput : public io::InputStream {
   std::size_t segment_ = 0;
   std::size_t within_ = 0;
   std::uint64_t consumed_ = 0;
+  ReleaseFn release_;
+  std::uint64_t released_ = 0;
 };
 
 }  // namespace
 
 std::unique_ptr<io::InputStream> SegmentStream(
     std::string_view bytes, const std::vector<Segment>& segments,
-    std::string name) {
-  return std::make_unique<SegmentInput>(bytes, segments, std::move(name));
+    std::string name, ReleaseFn release) {
+  return std::make_unique<SegmentInput>(bytes, segments, std::move(name),
+                                        std::move(release));
 }
 
 void WriteSegments(std::string_view bytes, const std::vector<Segment>& segments,
-                   io::Output& out) {
+                   io::Output& out, const ReleaseFn& release) {
   for (const Segment& s : segments) {
     if (s.is_text) {
       out.Write(s.text);
-    } else {
-      out.Write(bytes.substr(static_cast<std::size_t>(s.begin),
-                             static_cast<std::size_t>(s.end - s.begin)));
+      continue;
+    }
+    // In steps, so pages go back while a long range is copied.
+    for (std::uint64_t at = s.begin; at < s.end;) {
+      std::uint64_t to = std::min(s.end, at + kReleaseStep);
+      out.Write(bytes.substr(static_cast<std::size_t>(at),
+                             static_cast<std::size_t>(to - at)));
+      if (release) release(at, to);
+      at = to;
     }
   }
 }

@@ -56,9 +56,6 @@ struct ResourceEntry {
   bool protect = false;
   bool taint = false;
   bool pending_replacement = false;
-  /// A resource reference object (signature 5cf8f730...) occurs in its
-  /// bytes: a rename must look inside its property values.
-  bool has_resource_refs = false;
   ByteRange range;
 };
 
@@ -101,8 +98,7 @@ struct Index {
 /// verify::Verifier so the input's findings come from the same pass.
 class Indexer : public state::Handler {
  public:
-  explicit Indexer(Index& index, std::string_view bytes)
-      : index_(index), bytes_(bytes) {}
+  explicit Indexer(Index& index) : index_(index) {}
   void OnEnvelopeMember(const state::EnvelopeMember& member,
                         state::Context& context) override;
   Result<state::Flow> OnLeaf(state::Leaf& leaf,
@@ -112,7 +108,6 @@ class Indexer : public state::Handler {
 
  private:
   Index& index_;
-  std::string_view bytes_;
   MemberPlace* pending_member_ = nullptr;
 };
 

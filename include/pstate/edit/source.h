@@ -37,6 +37,9 @@ class Source {
   io::Compression compression() const { return compression_; }
   /// A path holding the decoded bytes (the input, or the spool file).
   const std::string& replay_path() const { return path_; }
+  /// Hands the pages of [begin, end) back (they stay in the page cache and
+  /// are read again on demand).
+  void Release(std::uint64_t begin, std::uint64_t end) const;
   /// Opens the decoded bytes again as a stream for the state reader.
   Result<std::unique_ptr<io::InputStream>> Reopen() const;
 

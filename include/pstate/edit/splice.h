@@ -10,6 +10,7 @@
 #define PSTATE_EDIT_SPLICE_H_
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -88,18 +89,23 @@ struct Assembly {
   bool unchanged = true;
 };
 
+/// Called with input ranges that will not be read again soon, so a mapped
+/// input's pages can be handed back (resident memory then follows the
+/// index, not the file). May be empty.
+using ReleaseFn = std::function<void(std::uint64_t begin, std::uint64_t end)>;
+
 /// Builds the edited state of `bytes` (indexed as `index`) under `plan`.
 Result<Assembly> Assemble(std::string_view bytes, const Index& index,
-                          const Plan& plan);
+                          const Plan& plan, const ReleaseFn& release = {});
 
 /// The segments as a stream (for the verifier's pass).
 std::unique_ptr<io::InputStream> SegmentStream(
     std::string_view bytes, const std::vector<Segment>& segments,
-    std::string name);
+    std::string name, ReleaseFn release = {});
 
 /// Writes the segments to `out`.
 void WriteSegments(std::string_view bytes, const std::vector<Segment>& segments,
-                   io::Output& out);
+                   io::Output& out, const ReleaseFn& release = {});
 
 }  // namespace pstate::edit
 
