@@ -793,11 +793,6 @@ class SchemaChecker {
     }
   }
 
-  static bool KeyEquals(const json::Value& a, const json::Value& b) {
-    return a.has_escapes || b.has_escapes ? a.Str() == b.Str()
-                                          : a.raw() == b.raw();
-  }
-
   // Keys Pulumi itself adds to objects it stores: the bridge's `__meta`
   // (schema version of the stored state) and `__defaults` (which inputs
   // were defaulted). Never undeclared.
@@ -824,7 +819,8 @@ class SchemaChecker {
   // unless listed as required), required ones must be present and not
   // null. Undeclared keys pass (rpc.go reads declared fields only); when
   // collecting they are noted, as are `secret: true` properties stored in
-  // plaintext.
+  // plaintext. The properties are looked up by name in the package's
+  // index of the definition, so a check is linear in the object's size.
   Outcome CheckObject(const json::Value& def, const PackageSchema* pkg,
                       const char* properties_key, const char* required_key,
                       const Node& node, json::Value* out, bool top_level) {
@@ -832,96 +828,100 @@ class SchemaChecker {
     const json::Value& v = *node.value;
     const json::Value* props = def.Find(properties_key);
     const json::Value* required = def.Find(required_key);
-    auto is_required = [&](const json::Value& key) {
-      if (!required || !required->is_array()) return false;
-      for (const json::Value& r : required->array()) {
-        if (r.is_string() && KeyEquals(r, key)) return true;
-      }
-      return false;
-    };
+    if (props && !props->is_object()) props = nullptr;
+    PackageSchema::PropertyIndex local;
+    const PackageSchema::PropertyIndex* index = &local;
+    if (pkg) {
+      index = &pkg->Properties(props, required);
+    } else {
+      PackageSchema::BuildIndex(props, required, walk_.arena(), &local);
+    }
     const bool notes = collecting() && (options_->unknown_properties ||
                                         options_->secret_plaintext);
-    // Which members of the value a declared property claimed (notes only).
-    std::vector<bool> declared;
-    if (notes) declared.assign(v.size, false);
+    // For each declared property, the value's member of that name (the
+    // last duplicate wins); kAbsent when it has none. A stack shared by
+    // the nested checks.
+    constexpr std::uint32_t kAbsent = 0xffffffffu;
+    const std::size_t base = found_.size();
+    found_.resize(base + index->entries.size(), kAbsent);
+    bool any_undeclared = false;
+    for (std::size_t i = 0; i < v.size; ++i) {
+      const json::Value& key = v.members[i].key;
+      auto it = key.has_escapes ? index->by_name.find(key.Str())
+                                : index->by_name.find(key.raw());
+      if (it == index->by_name.end()) {
+        any_undeclared = true;
+      } else {
+        found_[base + it->second] = static_cast<std::uint32_t>(i);
+      }
+    }
     ObjectRewrite rewrite(v);
     bool failed = false;
-    if (props && props->is_object()) {
-      std::size_t loc_props = LocPush(properties_key);
-      for (const json::Member& p : props->object()) {
-        // The value's member of that name (the last duplicate wins).
-        std::size_t index = v.size;
-        for (std::size_t i = v.size; i-- > 0;) {
-          if (KeyEquals(v.members[i].key, p.key)) {
-            if (index == v.size) index = i;
-            if (!notes) break;
-            declared[i] = true;
-          }
-        }
-        bool req = is_required(p.key);
-        std::size_t loc = LocPush(p.key.Str());
-        if (index == v.size) {
-          if (req) {
-            if (collecting()) {
-              // The object that lacks it, the property named.
-              Fail("missing required property \"" + p.key.Str() + "\"",
-                   SchemaIssue::Kind::kRequired);
-            } else {
-              std::size_t mark = walk_.PushKey(p.key);
-              Fail("missing required property", SchemaIssue::Kind::kRequired);
-              walk_.Pop(mark);
-            }
-            LocPop(loc);
-            failed = true;
-            if (!collecting()) break;
-          } else {
-            LocPop(loc);
-          }
-          continue;
-        }
-        const json::Value& member = v.members[index].value;
-        std::size_t mark = walk_.PushKey(p.key);
-        std::uint64_t saved_at = at_;
-        if (!walk_.in_secret()) at_ = member.offset;
-        if (req && member.is_null()) {
-          Fail("required property is null", SchemaIssue::Kind::kRequired);
-          at_ = saved_at;
+    std::size_t loc_props = LocPush(properties_key);
+    for (std::size_t e = 0; e < index->entries.size(); ++e) {
+      const json::Member& p = *index->entries[e].property;
+      const bool req = index->entries[e].required;
+      const std::uint32_t at = found_[base + e];
+      if (at == kAbsent && !req) continue;
+      std::size_t loc =
+          p.key.has_escapes ? LocPush(p.key.Str()) : LocPush(p.key.raw());
+      if (at == kAbsent) {
+        if (collecting()) {
+          // The object that lacks it, the property named.
+          Fail("missing required property \"" + p.key.Str() + "\"",
+               SchemaIssue::Kind::kRequired);
+        } else {
+          std::size_t mark = walk_.PushKey(p.key);
+          Fail("missing required property", SchemaIssue::Kind::kRequired);
           walk_.Pop(mark);
-          LocPop(loc);
-          failed = true;
-          if (!collecting()) break;
-          continue;
         }
-        if (notes && options_->secret_plaintext && !walk_.in_secret() &&
-            IsTrue(p.value.Find("secret")) && !member.is_null() &&
-            !StoredAsSecret(member) && !member.StrEquals(state::kUnknownId)) {
-          Note(SchemaIssue::Kind::kSecretPlaintext,
-               "the schema marks this property secret, but it is stored in "
-               "plaintext");
-        }
+        LocPop(loc);
+        failed = true;
+        if (!collecting()) break;
+        continue;
+      }
+      const json::Value& member = v.members[at].value;
+      std::size_t mark = walk_.PushKey(p.key);
+      std::uint64_t saved_at = at_;
+      if (!walk_.in_secret()) at_ = member.offset;
+      if (req && member.is_null()) {
+        Fail("required property is null", SchemaIssue::Kind::kRequired);
         at_ = saved_at;
-        json::Value converted;
-        Outcome o = CheckSpec(p.value, pkg, member, req, false, &converted);
         walk_.Pop(mark);
         LocPop(loc);
-        if (o == Outcome::kError) {
-          failed = true;
-          if (!collecting()) break;
-          continue;
-        }
-        if (o == Outcome::kConvert) {
-          rewrite.Set(index, converted, walk_.arena());
-        }
+        failed = true;
+        if (!collecting()) break;
+        continue;
       }
-      LocPop(loc_props);
+      if (notes && options_->secret_plaintext && !walk_.in_secret() &&
+          !member.is_null() && !StoredAsSecret(member) &&
+          !member.StrEquals(state::kUnknownId) &&
+          IsTrue(p.value.Find("secret"))) {
+        Note(SchemaIssue::Kind::kSecretPlaintext,
+             "the schema marks this property secret, but it is stored in "
+             "plaintext");
+      }
+      at_ = saved_at;
+      json::Value converted;
+      Outcome o = CheckSpec(p.value, pkg, member, req, false, &converted);
+      walk_.Pop(mark);
+      LocPop(loc);
+      if (o == Outcome::kError) {
+        failed = true;
+        if (!collecting()) break;
+        continue;
+      }
+      if (o == Outcome::kConvert) rewrite.Set(at, converted, walk_.arena());
     }
-    if (notes && options_->unknown_properties) {
+    LocPop(loc_props);
+    found_.resize(base);
+    if (notes && options_->unknown_properties && any_undeclared) {
       for (std::size_t i = 0; i < v.size; ++i) {
         const json::Value& key = v.members[i].key;
-        if (declared[i] || PulumiOwnKey(key) ||
-            (top_level && ExemptTopLevel(key))) {
-          continue;
-        }
+        if (PulumiOwnKey(key) || (top_level && ExemptTopLevel(key))) continue;
+        bool declared = key.has_escapes ? index->by_name.count(key.Str()) > 0
+                                        : index->by_name.count(key.raw()) > 0;
+        if (declared) continue;
         std::size_t mark = walk_.PushKey(key);
         std::uint64_t saved_at = at_;
         if (!walk_.in_secret()) at_ = key.offset;
@@ -1047,6 +1047,8 @@ class SchemaChecker {
   int trial_ = 0;               ///< union members being tried
   std::string loc_;             ///< schema location of the current spec
   std::uint64_t at_ = 0;        ///< offset of the current value
+  /// CheckObject's member-of-property table, a stack for nested objects.
+  std::vector<std::uint32_t> found_;
 };
 
 // A parsed pulumi-schema type: the spec, copied into memory of its own

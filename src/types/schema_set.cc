@@ -325,6 +325,48 @@ const json::Value* PackageSchema::Provider() const {
   return ParseRange(provider_);
 }
 
+void PackageSchema::BuildIndex(const json::Value* properties,
+                               const json::Value* required,
+                               json::Arena& arena, PropertyIndex* index) {
+  if (!properties || !properties->is_object()) return;
+  auto name_of = [&](const json::Value& key) -> std::string_view {
+    return key.has_escapes ? arena.Copy(key.Str()) : key.raw();
+  };
+  index->entries.reserve(properties->size);
+  for (const json::Member& m : properties->object()) {
+    std::string_view name = name_of(m.key);
+    auto [it, fresh] = index->by_name.emplace(
+        name, static_cast<std::uint32_t>(index->entries.size()));
+    if (!fresh) {
+      // A repeated property: Go's decoder keeps the last one.
+      index->entries[it->second].property = &m;
+      continue;
+    }
+    index->entries.push_back({&m, false});
+  }
+  if (required && required->is_array()) {
+    for (const json::Value& r : required->array()) {
+      if (!r.is_string()) continue;
+      std::string decoded = r.Str();
+      auto it = index->by_name.find(decoded);
+      if (it != index->by_name.end()) index->entries[it->second].required = true;
+    }
+  }
+}
+
+const PackageSchema::PropertyIndex& PackageSchema::Properties(
+    const json::Value* properties, const json::Value* required) const {
+  static const PropertyIndex* empty = new PropertyIndex();
+  if (!properties) return *empty;
+  std::lock_guard<std::mutex> lock(mu_);
+  std::unique_ptr<PropertyIndex>& slot = indexes_[properties];
+  if (!slot) {
+    slot = std::make_unique<PropertyIndex>();
+    BuildIndex(properties, required, *arena_, slot.get());
+  }
+  return *slot;
+}
+
 io::LineColumn PackageSchema::Locate(std::uint64_t offset) const {
   return LocateIn(text_, offset);
 }

@@ -64,6 +64,29 @@ class PackageSchema {
   std::size_t type_count() const { return types_.size(); }
   std::size_t resource_count() const { return resources_.size(); }
 
+  /// The declared properties of an object type or of one side of a
+  /// resource, indexed by name: built the first time a check asks, kept
+  /// for the run (a state checks the same few types over and over).
+  struct PropertyIndex {
+    struct Entry {
+      const json::Member* property = nullptr;  ///< name and propertySpec
+      bool required = false;
+    };
+    std::vector<Entry> entries;  ///< in the schema's order
+    /// Decoded name → index in `entries` (the last duplicate wins).
+    std::unordered_map<std::string_view, std::uint32_t> by_name;
+  };
+  /// `properties` is the definition's "properties"/"inputProperties"
+  /// member (may be null), `required` its required list (may be null).
+  /// Both must belong to this package's definitions.
+  const PropertyIndex& Properties(const json::Value* properties,
+                                  const json::Value* required) const;
+  /// Builds an index without keeping it (names with escapes are decoded
+  /// into `arena`).
+  static void BuildIndex(const json::Value* properties,
+                         const json::Value* required, json::Arena& arena,
+                         PropertyIndex* index);
+
   /// Line and column of a byte offset of the schema text (for findings
   /// about the schema file itself: offsets of its definitions' values are
   /// offsets into the file).
@@ -98,6 +121,9 @@ class PackageSchema {
   bool has_provider_ = false;
   mutable std::mutex mu_;
   mutable std::unique_ptr<json::Arena> arena_;
+  mutable std::unordered_map<const json::Value*,
+                             std::unique_ptr<PropertyIndex>>
+      indexes_;
 };
 
 /// Which side of a resource is checked.
