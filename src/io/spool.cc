@@ -205,11 +205,12 @@ Result<std::unique_ptr<InputStream>> Replayable::Reopen() const {
   if (::access(reopen.c_str(), R_OK) != 0) reopen = path_;
   Result<std::unique_ptr<InputStream>> in = OpenInput(reopen, input_options_);
   if (in.ok()) return in;
-  const std::string& m = in.status().message();
+  Status failed = in.status();  // by value: message() refers into it
+  const std::string& m = failed.message();
   std::string why = m.rfind(reopen + ": ", 0) == 0
                         ? m.substr(reopen.size() + 2)
                         : m;
-  return Status(in.status().code(),
+  return Status(failed.code(),
                 name_ + ": cannot open the input again: " + why);
 }
 
