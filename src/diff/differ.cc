@@ -350,7 +350,7 @@ std::string PendingDisplay(const json::Value& op) {
   return out;
 }
 
-void DiffEnvelope(const Side& a, const Side& b,
+void DiffEnvelope(const Side& a, const Side& b, const DiffOptions& options,
                   std::vector<EnvelopeEntry>* out) {
   EnvelopeDiff d{out};
   d.Plain("version", Get(a.envelope, "version"), Get(b.envelope, "version"));
@@ -400,13 +400,38 @@ void DiffEnvelope(const Side& a, const Side& b,
     }
     return only_x;
   };
-  for (std::size_t i : unmatched(a.pending, b.pending)) {
-    out->push_back({"pending_operations", ChangeKind::kDelete,
-                    PendingDisplay(a.pending[i]), ""});
+  // Pending operations pair by operation type and URN (in order, for
+  // repeats); a pair differs only when its resources differ as DiffResource
+  // sees them (a re-encrypted secret is no change when it can be opened).
+  auto op_key = [](const json::Value& op) {
+    return PendingDisplay(op);
+  };
+  std::vector<bool> used(b.pending.size(), false);
+  for (const json::Value& op : a.pending) {
+    std::string key = op_key(op);
+    std::size_t j = 0;
+    while (j < b.pending.size() && (used[j] || op_key(b.pending[j]) != key)) {
+      ++j;
+    }
+    if (j == b.pending.size()) {
+      out->push_back({"pending_operations", ChangeKind::kDelete, key, ""});
+      continue;
+    }
+    used[j] = true;
+    if (json::Equal(op, b.pending[j])) continue;
+    const json::Value* ra = Member(&op, "resource");
+    const json::Value* rb = Member(&b.pending[j], "resource");
+    if (ra != nullptr && rb != nullptr &&
+        DiffResource(*ra, *rb, options).empty()) {
+      continue;
+    }
+    out->push_back({"pending_operations", ChangeKind::kUpdate, key, key});
   }
-  for (std::size_t i : unmatched(b.pending, a.pending)) {
-    out->push_back({"pending_operations", ChangeKind::kAdd, "",
-                    PendingDisplay(b.pending[i])});
+  for (std::size_t j = 0; j < b.pending.size(); ++j) {
+    if (!used[j]) {
+      out->push_back({"pending_operations", ChangeKind::kAdd, "",
+                      op_key(b.pending[j])});
+    }
   }
   for (std::size_t i : unmatched(a.snippets, b.snippets)) {
     out->push_back({"snippets", ChangeKind::kDelete,
@@ -613,7 +638,7 @@ Result<DiffResult> Run(const DiffConfig& config) {
     result.resources.push_back(std::move(e));
   }
   sum.unchanged = match.a_of_match.size() - sum.changed - sum.order_only;
-  DiffEnvelope(a, b, &result.envelope);
+  DiffEnvelope(a, b, options, &result.envelope);
   sum.envelope = result.envelope.size();
   return result;
 }
@@ -670,7 +695,13 @@ std::string RenderText(const DiffResult& result, bool stat_only) {
       for (const EnvelopeEntry& e : result.envelope) {
         FieldChange c{e.field, e.kind, e.before, e.after};
         out += "    ";
-        out += ChangeLine(c);
+        if (e.kind == ChangeKind::kUpdate && e.before == e.after) {
+          // A pending operation whose resource changed: named once.
+          c.kind = ChangeKind::kAdd;
+          out += "~" + ChangeLine(c).substr(1) + " (changed)";
+        } else {
+          out += ChangeLine(c);
+        }
         out += '\n';
       }
     }

@@ -4,6 +4,7 @@
 
 #include <string>
 
+#include "pstate/diff/differ.h"
 #include "pstate/diff/property_path.h"
 #include "pstate/diff/render.h"
 #include "pstate/json/document.h"
@@ -147,6 +148,42 @@ TEST(DiffResourceTest, SecretsNeverShowAndCompareByValueWhenOpened) {
   ResourceChanges shown = DiffResource(a.root(), b.root(), options);
   ASSERT_EQ(shown.properties.size(), 1u);
   EXPECT_EQ(shown.properties[0].after, "\"plain\"");
+}
+
+}  // namespace
+}  // namespace pstate::diff
+
+namespace pstate::diff {
+namespace {
+
+TEST(DiffRunTest, NonChangesGiveSameAndChangesAreFound) {
+  std::string dir = std::string(PSTATE_FIXTURES_DIR) + "/inspect/";
+  for (const char* other : {"base-reformatted.json", "base.json.gz",
+                            "base-checkpoint.json", "base.json"}) {
+    DiffConfig config;
+    config.before = dir + "base.json";
+    config.after = dir + other;
+    auto r = diff::Run(config);
+    ASSERT_TRUE(r.ok()) << r.status().message();
+    EXPECT_TRUE(r->same()) << other;
+  }
+  DiffConfig config;
+  config.before = dir + "base.json";
+  config.after = dir + "changed.json";
+  auto r = diff::Run(config);
+  ASSERT_TRUE(r.ok());
+  EXPECT_EQ(r->summary.added, 1u);
+  EXPECT_EQ(r->summary.removed, 1u);
+  EXPECT_EQ(r->summary.renamed, 1u);
+  EXPECT_EQ(r->summary.changed, 1u);
+  config.after = dir + "reordered.json";
+  r = diff::Run(config);
+  ASSERT_TRUE(r.ok());
+  EXPECT_EQ(r->summary.order_only, 1u);
+  config.after = dir + "truncated.json";
+  r = diff::Run(config);
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.status().message().find("truncated.json:"), std::string::npos);
 }
 
 }  // namespace

@@ -1,0 +1,56 @@
+#!/bin/bash
+# pstate diff at scale: a generated state A, a copy B with 1% of resources
+# changed (bench/diff_mutate.py), then interleaved runs of
+#   pstate verify A        (one pass over one file: the yardstick)
+#   pstate diff A B        (index A, stream B, re-read the changed 1%)
+# each under /usr/bin/time -v: wall, user+sys CPU and peak RSS. Prints every
+# run and the medians. The machine may be shared and loaded: compare CPU
+# time as well as wall time.
+#
+# usage: bench/diff.sh [SIZE] [RUNS]     (defaults 1G and 5)
+#   PSTATE=path/to/pstate (default build/release/src/pstate)
+#   DIR=where the states go (default /tmp/pstate-bench-diff; needs 2x SIZE)
+set -euo pipefail
+SIZE=${1:-1G}
+RUNS=${2:-5}
+HERE=$(cd "$(dirname "$0")" && pwd)
+PSTATE=${PSTATE:-$HERE/../build/release/src/pstate}
+DIR=${DIR:-/tmp/pstate-bench-diff}
+GEN=${GEN:-/work/shared/bench/gen_state.py}
+mkdir -p "$DIR"
+A=$DIR/a-$SIZE.json
+B=$DIR/b-$SIZE.json
+if [ ! -s "$A" ]; then
+  python3 "$GEN" --resources 100000000 --size "$SIZE" --seed 1 -o "$A"
+fi
+if [ ! -s "$B" ]; then
+  python3 "$HERE/diff_mutate.py" "$A" "$B" 100
+fi
+ls -l "$A" "$B"
+
+measure() {  # label command...: prints "label wall cpu rss_mb exit"
+  local label=$1; shift
+  /usr/bin/time -v "$@" > /dev/null 2> "$DIR/time.txt" || true
+  local wall user sys rss
+  wall=$(awk -F': ' '/Elapsed \(wall clock\)/ {print $2}' "$DIR/time.txt" |
+         awk -F: '{ if (NF==3) print $1*3600+$2*60+$3; else print $1*60+$2 }')
+  user=$(awk -F': ' '/User time/ {print $2}' "$DIR/time.txt")
+  sys=$(awk -F': ' '/System time/ {print $2}' "$DIR/time.txt")
+  rss=$(awk -F': ' '/Maximum resident/ {print $2}' "$DIR/time.txt")
+  echo "$label $wall $(echo "$user + $sys" | bc) $((rss / 1024))"
+}
+
+: > "$DIR/runs.txt"
+for i in $(seq 1 "$RUNS"); do
+  measure verify "$PSTATE" verify -q "$A" | tee -a "$DIR/runs.txt"
+  measure diff "$PSTATE" diff --stat "$A" "$B" | tee -a "$DIR/runs.txt"
+done
+median() {  # label column
+  awk -v l="$1" -v c="$2" '$1 == l {print $c}' "$DIR/runs.txt" | sort -g |
+    awk '{a[NR]=$1} END {print (NR%2 ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2)}'
+}
+echo "medians of $RUNS interleaved runs (wall s, user+sys s, peak RSS MB):"
+for l in verify diff; do
+  echo "  $l $(median $l 2) $(median $l 3) $(median $l 4)"
+done
+"$PSTATE" diff --stat "$A" "$B" || true
