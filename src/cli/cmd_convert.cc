@@ -58,8 +58,9 @@ int RunConvert(const ConvertFlags& flags) {
   if (!flags.layout.empty()) {
     config.layout = normalize::ParseLayout(flags.layout);
     if (!config.layout) {
-      return Fail("--layout: expected export, diy or diy-state-command, got \"" +
-                  flags.layout + "\"");
+      return Fail(
+          "--layout: expected export, diy or diy-state-command, got \"" +
+          flags.layout + "\"");
     }
   }
   if (flags.compress == "gzip") {

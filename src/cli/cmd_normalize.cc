@@ -71,8 +71,9 @@ int RunNormalize(const NormalizeFlags& flags) {
   if (!flags.layout.empty()) {
     config.options.layout = normalize::ParseLayout(flags.layout);
     if (!config.options.layout) {
-      return Fail("--layout: expected export, diy or diy-state-command, got \"" +
-                  flags.layout + "\"");
+      return Fail(
+          "--layout: expected export, diy or diy-state-command, got \"" +
+          flags.layout + "\"");
     }
   }
   if (flags.compress == "gzip") {

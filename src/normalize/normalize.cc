@@ -3,7 +3,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
+#include <cstring>
 #include <memory>
 #include <utility>
 
@@ -102,21 +104,39 @@ class ComparingOutput : public io::Output {
     return std::size_t{1};
   }
   void WriteOut(std::string_view bytes) override {
-    for (char want : bytes) {
-      if (differs_) return;
-      char got = 0;
-      Result<std::size_t> n = Next(&got);
-      if (!n.ok() || *n == 0 || got != want) {
+    // Chunk by chunk: memcmp finds equality fast; only the chunk holding
+    // the first difference is walked byte by byte.
+    while (!bytes.empty() && !differs_) {
+      if (pos_ == have_) {
+        Result<std::size_t> n = input_->Read(buf_, sizeof buf_);
+        if (!n.ok() || *n == 0) {
+          differs_ = true;
+          return;
+        }
+        have_ = *n;
+        pos_ = 0;
+      }
+      std::size_t n = std::min(bytes.size(), have_ - pos_);
+      std::size_t same = n;
+      if (std::memcmp(bytes.data(), buf_ + pos_, n) != 0) {
+        same = 0;
+        while (bytes[same] == buf_[pos_ + same]) ++same;
         differs_ = true;
-        return;
       }
-      ++offset_;
-      if (got == '\n') {
+      const char* p = bytes.data();
+      const char* end = p + same;
+      const char* last_newline = nullptr;
+      while (const void* q = std::memchr(
+                 p, '\n', static_cast<std::size_t>(end - p))) {
         ++line_;
-        column_ = 1;
-      } else {
-        ++column_;
+        last_newline = static_cast<const char*>(q);
+        p = last_newline + 1;
       }
+      column_ = last_newline ? static_cast<std::uint64_t>(end - last_newline)
+                             : column_ + same;
+      offset_ += same;
+      pos_ += same;
+      bytes.remove_prefix(same);
     }
   }
 

@@ -182,7 +182,8 @@ void CopyIndented(io::Output& out, std::string_view text, std::size_t depth,
   std::string pad(4 * depth, ' ');
   std::size_t start = 0;
   for (;;) {
-    const void* nl = std::memchr(text.data() + start, '\n', text.size() - start);
+    const void* nl =
+        std::memchr(text.data() + start, '\n', text.size() - start);
     if (nl == nullptr) break;
     std::size_t at = static_cast<std::size_t>(
         static_cast<const char*>(nl) - text.data());
@@ -909,7 +910,7 @@ void Normalizer::Impl::OnEnvelopeMember(const state::EnvelopeMember& member,
                                         state::Context& context) {
   input_kind_ = context.envelope().kind;
   input_version_ = context.envelope().version;
-  pending_.field = member.field.empty() ? std::string() : std::string(member.field);
+  pending_.field = std::string(member.field);
   pending_.key = std::string(member.key);
   pending_.key_offset = member.key_offset;
   pending_.duplicate = member.duplicate;
@@ -1096,9 +1097,17 @@ Result<state::Flow> Normalizer::Impl::OnLeaf(state::Leaf& leaf,
           const json::Value* res = v.Find("resource");
           const json::Value* type = v.Find("type");
           w->Key("resource", false, true);
-          if (res) WriteResource(*w, *res); else w->BeginRawValue().Write("null");
+          if (res) {
+            WriteResource(*w, *res);
+          } else {
+            w->BeginRawValue().Write("null");
+          }
           w->Key("type", false, true);
-          if (type) WriteValue(*w, *type); else w->BeginRawValue().Write("\"\"");
+          if (type) {
+            WriteValue(*w, *type);
+          } else {
+            w->BeginRawValue().Write("\"\"");
+          }
           w->EndObject();
         } else {
           WriteStruct(*w, v, Struct::kOperation);

@@ -30,8 +30,10 @@ struct Outcome {
   std::string text;
 };
 
-Outcome NormalizeBytes(std::unique_ptr<io::InputStream> (*open)(const std::string&),
-                       const std::string& source, Layout layout) {
+using Opener = std::unique_ptr<io::InputStream> (*)(const std::string&);
+
+Outcome NormalizeBytes(Opener open, const std::string& source,
+                       Layout layout) {
   Outcome out;
   for (Mode mode : {Mode::kStream, Mode::kSpool}) {
     io::StringOutput sink;
@@ -77,7 +79,9 @@ bool GoEmpty(const json::Value& v) {
 }
 
 std::string Lower(std::string s) {
-  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  for (char& c : s) {
+    c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  }
   return s;
 }
 
