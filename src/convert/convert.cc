@@ -92,7 +92,8 @@ std::string Located(const diag::Report& report, const Status& status) {
     if (!diag::IsFatal(f.code)) continue;
     std::string out = report.file();
     if (f.line > 0) {
-      out += ":" + std::to_string(f.line) + ":" + std::to_string(f.column);
+      out.append(":").append(std::to_string(f.line));
+      out.append(":").append(std::to_string(f.column));
     }
     if (!f.pointer.empty()) out += ": " + f.pointer;
     return out + ": " + f.message;

@@ -29,7 +29,8 @@ std::string Located(const diag::Report& report, const Status& status) {
     if (!diag::IsFatal(f.code)) continue;
     std::string out = report.file();
     if (f.line > 0) {
-      out += ":" + std::to_string(f.line) + ":" + std::to_string(f.column);
+      out.append(":").append(std::to_string(f.line));
+      out.append(":").append(std::to_string(f.column));
     }
     if (!f.pointer.empty()) out += ": " + f.pointer;
     return out + ": " + f.message;
@@ -183,7 +184,7 @@ class PointerFinder : public state::Handler {
       }
       if (!next) break;
       if (is_index) {
-        pointer_ += "/" + std::to_string(index);
+        pointer_.append("/").append(std::to_string(index));
       } else {
         std::string t;
         for (char c : token) {
