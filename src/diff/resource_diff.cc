@@ -450,9 +450,44 @@ ResourceChanges DiffResource(const json::Value& before,
 }
 
 std::uint64_t ResourceDigest(const json::Value& resource) {
+  // The fields FieldsOf would give, without its map: this runs on every
+  // resource of both states. A resource has a few dozen members at most,
+  // so the last-wins lookup is a short linear scan.
+  struct Item {
+    std::string_view view;
+    std::string owned;  ///< a decoded key Pulumi does not define
+    const json::Value* value;
+    std::string_view name() const {
+      return owned.empty() ? view : std::string_view(owned);
+    }
+  };
+  std::vector<Item> items;
+  if (resource.is_object()) {
+    items.reserve(resource.size);
+    std::string decoded;
+    for (const json::Member& m : resource.object()) {
+      std::string_view key = m.key.raw();
+      if (m.key.has_escapes) {
+        decoded = m.key.Str();
+        key = decoded;
+      }
+      std::string_view field = state::MatchField(key, state::kResourceFields);
+      Item item{field.empty() ? key : field, {}, &m.value};
+      if (field.empty() && m.key.has_escapes) item.owned = decoded;
+      auto same = std::find_if(items.begin(), items.end(), [&](const Item& i) {
+        return i.name() == item.name();
+      });
+      if (same != items.end()) {
+        same->value = &m.value;  // Go keeps the last duplicate
+      } else {
+        items.push_back(std::move(item));
+      }
+    }
+  }
   std::uint64_t h = 0x5d1ffe7c0ffeeULL;
-  for (const auto& [name, v] : FieldsOf(resource)) {
-    h += Mix(HashBytes(name) ^ FieldDigest(name, *v));
+  for (const Item& item : items) {
+    if (IsZero(item.value)) continue;
+    h += Mix(HashBytes(item.name()) ^ FieldDigest(item.name(), *item.value));
   }
   return Mix(h);
 }
