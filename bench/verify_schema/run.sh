@@ -5,7 +5,7 @@
 #
 #   bench/verify_schema/run.sh [PSTATE_BINARY] [SIZE] [ROUNDS]
 #     PSTATE_BINARY  default build/rel/src/pstate (a Release build)
-#     SIZE           gen_state.py --size, default 100MB
+#     SIZE           gen_state.py --size, default 100M
 #     ROUNDS         interleaved rounds, default 5
 #
 # The state is generated once into $TMPDIR (seed 1). Its packages are aws,
@@ -20,16 +20,16 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 BIN=${1:-build/rel/src/pstate}
-SIZE=${2:-100MB}
+SIZE=${2:-100M}
 ROUNDS=${3:-5}
 TMP=${TMPDIR:-/tmp}
 STATE="$TMP/pstate-bench-schema-$SIZE.json"
 SCHEMAS="$TMP/pstate-bench-schemas"
 if [[ ! -f "$STATE" ]]; then
-  python3 /work/shared/bench/gen_state.py --size "$SIZE" --seed 1 -o "$STATE"
+  python3 /work/shared/bench/gen_state.py --resources 100000000 --size "$SIZE" --seed 1 -o "$STATE"
 fi
 if [[ ! -d "$SCHEMAS" ]]; then
-  python3 /work/shared/bench/gen_state.py --size 5MB --seed 1 -o "$TMP/pstate-bench-schema-small.json"
+  python3 /work/shared/bench/gen_state.py --resources 100000000 --size 5M --seed 1 -o "$TMP/pstate-bench-schema-small.json"
   python3 bench/verify_schema/gen_schema.py "$TMP/pstate-bench-schema-small.json" "$SCHEMAS"
 fi
 P=fixtures/package-schemas
