@@ -9,6 +9,7 @@
 #
 # The state is generated once into $TMPDIR (deterministic: seed 14). The
 # target is the URN of the 10th resource, so the edit finds and removes its
+# dependents (--force: some of them are protected)
 # dependents and copies everything else. Each round runs verify, then edit
 # (the order alternates between rounds); the report gives medians of wall
 # time and of CPU time (user + sys of the child): on a shared, loaded
@@ -45,7 +46,7 @@ out = os.path.join(tmp, "pstate-bench-edit-out.json")
 cmds = {
     "verify": [binary, "verify", "-q", state],
     "edit delete --target-dependents": [binary, "edit", "delete", state, urn,
-                                         "--target-dependents", "-q", "-o", out],
+                                         "--target-dependents", "--force", "-q", "-o", out],
 }
 def run(args):
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
