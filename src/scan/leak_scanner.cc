@@ -397,8 +397,11 @@ struct LeakScanner::Visitor {
   state::Step Visit(const state::PropertyNode& node, state::PropertyCursor& at,
                     Level& level) {
     if (node.key != nullptr) {
-      level.name = level.pair_name != nullptr && (node.key->StrEquals("value") ||
-                                                  node.key->StrEquals("Value"))
+      // Sizes first: most keys are neither, and StrEquals is a call.
+      const json::Value& key = *node.key;
+      level.name = level.pair_name != nullptr &&
+                           (key.size == 5 || key.has_escapes) &&
+                           (key.StrEquals("value") || key.StrEquals("Value"))
                        ? level.pair_name
                        : node.key;
     }
@@ -426,8 +429,8 @@ struct LeakScanner::Visitor {
         if (!node.value->is_object()) return state::Step::kSkip;
         level.pair_name = nullptr;
         for (const json::Member& m : node.value->object()) {
-          if ((m.key.StrEquals("name") || m.key.StrEquals("Name")) &&
-              m.value.is_string()) {
+          if ((m.key.size == 4 || m.key.has_escapes) && m.value.is_string() &&
+              (m.key.StrEquals("name") || m.key.StrEquals("Name"))) {
             level.pair_name = &m.value;
           }
         }
