@@ -56,3 +56,55 @@ configure_and_build() {
   log "building $dir"
   cmake --build "$dir" -j "$(nproc)"
 }
+
+# The SARIF Multitool (npm @microsoft/sarif-multitool), which GitHub's SARIF
+# documentation points to: the test suite validates pstate's SARIF with it
+# (tests/e2e/sarif_validation.sh). Installed into the project, never
+# globally.
+PSTATE_SARIF_MULTITOOL_VERSION=5.7.0
+PSTATE_TOOLS_DIR="$PSTATE_ROOT/build/tools"
+
+# Prints the Multitool's path, or nothing when it is not installed.
+sarif_multitool_path() {
+  local bin
+  for bin in "$PSTATE_TOOLS_DIR"/node_modules/@microsoft/sarif-multitool-*/Sarif.Multitool; do
+    if [ -f "$bin" ]; then
+      printf '%s\n' "$bin"
+      return 0
+    fi
+  done
+  return 0
+}
+
+# Installs the Multitool when it is missing. npm comes from Debian when CI
+# is set (CI must run the validation); elsewhere a machine without npm only
+# skips that one test.
+install_sarif_multitool() {
+  if [ -n "$(sarif_multitool_path)" ]; then
+    log "SARIF Multitool is installed"
+    return 0
+  fi
+  if ! command -v npm >/dev/null 2>&1; then
+    if [ "${CI:-}" != "true" ]; then
+      log "npm not found: the SARIF validation test will be skipped"
+      return 0
+    fi
+    local sudo=()
+    if [ "$(id -u)" -ne 0 ]; then sudo=(sudo); fi
+    export DEBIAN_FRONTEND=noninteractive
+    "${sudo[@]}" apt-get update -qq
+    "${sudo[@]}" apt-get install -y -qq --no-install-recommends nodejs npm </dev/null
+  fi
+  log "installing @microsoft/sarif-multitool@$PSTATE_SARIF_MULTITOOL_VERSION into $PSTATE_TOOLS_DIR"
+  mkdir -p "$PSTATE_TOOLS_DIR"
+  npm install --prefix "$PSTATE_TOOLS_DIR" --no-audit --no-fund --no-save \
+    "@microsoft/sarif-multitool@$PSTATE_SARIF_MULTITOOL_VERSION" >&2
+  local bin
+  bin="$(sarif_multitool_path)"
+  if [ -z "$bin" ]; then
+    log "error: the SARIF Multitool package installed no binary for this platform"
+    return 1
+  fi
+  # Its postinstall (chmod) may not run under npm's install-script policy.
+  chmod u+x "$bin"
+}

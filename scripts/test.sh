@@ -6,6 +6,7 @@ set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 
 install_missing_packages
+install_sarif_multitool
 configure_and_build "$PSTATE_ROOT/build/test" -DCMAKE_BUILD_TYPE=Debug \
   -DPSTATE_WERROR=ON -DPSTATE_SANITIZE=ON -DPSTATE_BUILD_TESTS=ON
 

@@ -20,6 +20,13 @@ struct Command {
   CommandSetup setup;
 };
 
+// help.h and cmd_help.cc / cmd_rules.cc: commands about pstate itself.
+std::function<int()> SetupHelp(CLI::App& app);
+std::function<int()> SetupRules(CLI::App& app);
+std::function<int()> SetupExplain(CLI::App& app);
+std::function<int()> SetupCompletion(CLI::App& app);
+std::function<int()> SetupMan(CLI::App& app);
+std::function<int()> SetupVersion(CLI::App& app);
 std::function<int()> SetupVerify(CLI::App& app);
 std::function<int()> SetupAssets(CLI::App& app);
 std::function<int()> SetupRedact(CLI::App& app);

@@ -2,9 +2,16 @@
 
 #include <unistd.h>
 
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
 #include <iostream>
+#include <sstream>
 
 #include "cli/exit_code.h"
+#include "cli/suggest.h"
 #include "cli/terminal.h"
 
 #ifndef PSTATE_VERSION
@@ -12,23 +19,271 @@
 #endif
 
 namespace pstate::cli {
+namespace {
+
+namespace fs = std::filesystem;
+
+bool EndsWith(std::string_view s, std::string_view suffix) {
+  return s.size() >= suffix.size() &&
+         s.substr(s.size() - suffix.size()) == suffix;
+}
+
+bool IsStateName(std::string_view name, bool include_backups) {
+  if (include_backups && EndsWith(name, ".bak")) {
+    name.remove_suffix(4);
+  }
+  return EndsWith(name, ".json") || EndsWith(name, ".json.gz") ||
+         EndsWith(name, ".json.zst");
+}
+
+/// The codes named by --only or --skip; a usage error names an unknown one
+/// with the closest known name.
+std::set<diag::Code> ParseCodes(const std::vector<std::string>& names,
+                                const char* flag) {
+  std::vector<std::string> known;
+  for (const diag::CodeInfo& info : diag::AllCodes()) {
+    known.emplace_back(info.name);
+  }
+  std::set<diag::Code> codes;
+  for (const std::string& name : names) {
+    std::optional<diag::Code> code = diag::FindCode(name);
+    if (!code) {
+      throw CLI::ValidationError(
+          std::string(flag) + ": unknown finding code '" + name + "'" +
+          DidYouMean(name, known) + "; `pstate rules` lists them");
+    }
+    codes.insert(*code);
+  }
+  return codes;
+}
+
+std::string ReadText(const std::string& path, const char* what) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    throw CLI::ValidationError(std::string(what) + ": " + path +
+                               ": cannot open: " + std::strerror(errno));
+  }
+  std::ostringstream buffer;
+  buffer << in.rdbuf();
+  return buffer.str();
+}
+
+void AddIgnoreFile(const std::string& path, diag::FindingFilter& filter) {
+  auto fingerprints = diag::ParseIgnoreFile(ReadText(path, "ignore file"),
+                                            path);
+  if (!fingerprints.ok()) {
+    throw CLI::ValidationError(fingerprints.status().message());
+  }
+  filter.fingerprints.insert(fingerprints->begin(), fingerprints->end());
+}
+
+/// Resolves inputs and builds the filters: runs once the line is parsed.
+void Resolve(FindingsFlags& flags) {
+  std::vector<std::string> files;
+  for (const std::string& arg : flags.files) {
+    std::error_code ec;
+    if (arg != "-" && fs::is_directory(arg, ec)) {
+      std::vector<std::string> found =
+          FindStateFiles(arg, flags.include_backups);
+      if (found.empty()) {
+        throw CLI::ValidationError(
+            arg + ": no state files in this directory (looked for "
+                  ".pulumi/stacks/**/*.json, .json.gz, .json.zst" +
+            std::string(flags.include_backups ? " and their .bak" : "") +
+            ")");
+      }
+      files.insert(files.end(), found.begin(), found.end());
+    } else {
+      files.push_back(arg);
+    }
+  }
+  if (files.empty()) {
+    if (IsTerminal(STDIN_FILENO)) {
+      throw CLI::ValidationError(
+          "no input: give state files or directories, or pipe a state on "
+          "standard input (pstate " + flags.command + " -)");
+    }
+    files.push_back("-");
+  }
+  flags.files = std::move(files);
+
+  auto shared = std::make_shared<diag::FindingFilter>();
+  shared->only = ParseCodes(flags.only, "--only");
+  shared->skip = ParseCodes(flags.skip, "--skip");
+  if (!flags.baseline.empty()) {
+    auto fingerprints = diag::ParseBaseline(
+        ReadText(flags.baseline, "--baseline"), flags.baseline);
+    if (!fingerprints.ok()) {
+      throw CLI::ValidationError("--baseline: " +
+                                 fingerprints.status().message());
+    }
+    shared->fingerprints.insert(fingerprints->begin(), fingerprints->end());
+  }
+  for (const std::string& path : flags.ignore_files) {
+    AddIgnoreFile(path, *shared);
+  }
+  // .pstateignore in the current directory applies to every input; one
+  // next to an input applies to the inputs in that directory.
+  std::error_code ec;
+  fs::path cwd = fs::current_path(ec);
+  if (flags.ignore_files.empty() && fs::exists(".pstateignore", ec)) {
+    AddIgnoreFile(".pstateignore", *shared);
+  }
+  flags.filter = shared;
+  for (const std::string& file : flags.files) {
+    if (file == "-") continue;
+    fs::path dir = fs::path(file).parent_path();
+    if (dir.empty()) dir = ".";
+    std::string key = dir.string();
+    if (flags.filters.count(key) != 0) continue;
+    fs::path ignore = dir / ".pstateignore";
+    bool same_as_cwd = fs::equivalent(dir, cwd.empty() ? "." : cwd, ec);
+    if (flags.ignore_files.empty() && !same_as_cwd &&
+        fs::exists(ignore, ec)) {
+      auto own = std::make_shared<diag::FindingFilter>(*shared);
+      AddIgnoreFile(ignore.string(), *own);
+      flags.filters[key] = own;
+    } else {
+      flags.filters[key] = shared;
+    }
+  }
+  flags.filtering = !shared->empty();
+  for (const auto& [dir, f] : flags.filters) flags.filtering |= !f->empty();
+  if (flags.filtering) {
+    flags.display_max = flags.max_findings;
+    flags.max_findings = 0;
+  }
+}
+
+diag::Severity Threshold(const std::string& fail_on) {
+  if (fail_on == "warning") return diag::Severity::kWarning;
+  if (fail_on == "note") return diag::Severity::kNote;
+  return diag::Severity::kError;
+}
+
+const char* GithubCommand(diag::Severity s) {
+  switch (s) {
+    case diag::Severity::kError: return "error";
+    case diag::Severity::kWarning: return "warning";
+    case diag::Severity::kNote: return "notice";
+  }
+  return "error";
+}
+
+std::string Plural(std::uint64_t n, std::string_view word) {
+  return std::to_string(n) + " " + std::string(word) + (n == 1 ? "" : "s");
+}
+
+}  // namespace
+
+std::vector<std::string> FindStateFiles(const std::string& dir,
+                                        bool include_backups) {
+  std::error_code ec;
+  fs::path root = fs::path(dir) / ".pulumi" / "stacks";
+  if (!fs::is_directory(root, ec)) root = dir;
+  std::vector<std::string> found;
+  fs::recursive_directory_iterator it(
+      root, fs::directory_options::skip_permission_denied, ec);
+  for (; !ec && it != fs::recursive_directory_iterator(); it.increment(ec)) {
+    if (!it->is_regular_file(ec)) continue;
+    if (IsStateName(it->path().filename().string(), include_backups)) {
+      found.push_back(it->path().string());
+    }
+  }
+  std::sort(found.begin(), found.end());
+  return found;
+}
+
+std::string GithubEscape(std::string_view s, bool property) {
+  std::string out;
+  for (char c : s) {
+    switch (c) {
+      case '%': out += "%25"; break;
+      case '\r': out += "%0D"; break;
+      case '\n': out += "%0A"; break;
+      case ':': out += property ? "%3A" : ":"; break;
+      case ',': out += property ? "%2C" : ","; break;
+      default: out.push_back(c);
+    }
+  }
+  return out;
+}
+
+std::unique_ptr<diag::Report> FindingsFlags::NewReport(
+    const std::string& path, const std::string& name) const {
+  (void)path;
+  return std::make_unique<diag::Report>(name, max_findings);
+}
+
+std::shared_ptr<const diag::FindingFilter> FindingsFlags::FilterFor(
+    const std::string& file) const {
+  if (file == "<stdin>") return filter;
+  std::string dir = fs::path(file).parent_path().string();
+  auto it = filters.find(dir.empty() ? "." : dir);
+  return it != filters.end() ? it->second : filter;
+}
 
 void AddFindingsOptions(CLI::App& app, FindingsFlags& flags) {
+  flags.command = app.get_name();
   app.add_option("files", flags.files,
-                 "State files (export or checkpoint; plain, gzip or zstd); "
-                 "- reads standard input")
-      ->required();
-  app.add_option("--format", flags.format, "Output format")
-      ->check(CLI::IsMember({"text", "json", "sarif"}))
+                 "State files (export or checkpoint; plain, gzip or zstd) "
+                 "or directories (their .pulumi/stacks/**/*.json{,.gz,.zst}); "
+                 "- or nothing, when standard input is not a terminal, "
+                 "reads standard input")
+      ->type_name("FILE|DIR");
+  app.add_option("--format", flags.format,
+                 "Output format: text, json (JSON Lines), sarif (GitHub code "
+                 "scanning) or github (Actions annotations)")
+      ->check(CLI::IsMember({"text", "json", "sarif", "github"}))
+      ->type_name("FORMAT")
       ->capture_default_str();
   app.add_option("--max-findings", flags.max_findings,
                  "Print at most N findings per file (all are counted); 0 "
                  "prints all")
+      ->check(CLI::Validator(
+          [](std::string& value) {
+            return !value.empty() && value[0] == '-'
+                       ? std::string("must be 0 or more, not ") + value
+                       : std::string();
+          },
+          "N >= 0"))
+      ->type_name("N")
       ->capture_default_str();
-  app.add_option("--color", flags.color, "Colour text output")
+  app.add_option("--color", flags.color,
+                 "Colour text output: auto (a terminal, unless NO_COLOR is "
+                 "set and not empty or TERM=dumb), always or never")
       ->check(CLI::IsMember({"auto", "always", "never"}))
+      ->type_name("WHEN")
       ->capture_default_str();
   app.add_flag("-q,--quiet", flags.quiet, "No progress line on stderr");
+  app.add_option("--fail-on", flags.fail_on,
+                 "Exit 1 when a counted finding has this severity or a "
+                 "higher one: error, warning, note, or never")
+      ->check(CLI::IsMember({"error", "warning", "note", "never"}))
+      ->type_name("SEVERITY")
+      ->capture_default_str();
+  app.add_option("--only", flags.only,
+                 "Count only findings with this code (repeatable; see "
+                 "pstate rules)")
+      ->type_name("CODE")
+      ->allow_extra_args(false);
+  app.add_option("--skip", flags.skip,
+                 "Never count findings with this code (repeatable)")
+      ->type_name("CODE")
+      ->allow_extra_args(false);
+  app.add_option("--baseline", flags.baseline,
+                 "A previous --format json or sarif report: its findings "
+                 "(by fingerprint) are not counted, only new ones are")
+      ->type_name("REPORT");
+  app.add_option("--ignore-file", flags.ignore_files,
+                 "Fingerprints not to count, one per line with # comments "
+                 "(repeatable; default: .pstateignore in the current "
+                 "directory and next to each state)")
+      ->type_name("FILE")
+      ->allow_extra_args(false);
+  app.add_flag("--include-backups", flags.include_backups,
+               "With a directory: also read .bak backups");
+  app.parse_complete_callback([&flags] { Resolve(flags); });
 }
 
 FindingsPrinter::FindingsPrinter(const FindingsFlags& flags) : flags_(flags) {
@@ -36,15 +291,52 @@ FindingsPrinter::FindingsPrinter(const FindingsFlags& flags) : flags_(flags) {
 }
 
 void FindingsPrinter::Print(std::unique_ptr<diag::Report> report) {
+  if (flags_.filtering) {
+    std::shared_ptr<const diag::FindingFilter> filter =
+        flags_.FilterFor(report->file());
+    report = report->Refilter(filter, flags_.display_max);
+  }
   report->SortByLocation();
   unreadable_ |= report->fatal();
-  errors_ |= report->summary().errors > 0;
+  const diag::Summary& s = report->summary();
+  if (flags_.fail_on != "never") {
+    diag::Severity t = Threshold(flags_.fail_on);
+    failed_ |= s.errors > 0;
+    failed_ |= t != diag::Severity::kError && s.warnings > 0;
+    failed_ |= t == diag::Severity::kNote && s.notes > 0;
+  }
+  ++reports_;
+  total_.errors += s.errors;
+  total_.warnings += s.warnings;
+  total_.notes += s.notes;
+  total_.resources += s.resources;
+  total_.suppressed += s.suppressed;
+  if (total_.by_code.size() < s.by_code.size()) {
+    total_.by_code.resize(s.by_code.size());
+  }
+  for (std::size_t i = 0; i < s.by_code.size(); ++i) {
+    total_.by_code[i] += s.by_code[i];
+  }
   if (flags_.format == "sarif") {
     sarif_.push_back(std::move(report));
     return;
   }
   if (flags_.format == "json") {
     diag::RenderJsonLine(*report, std::cout);
+  } else if (flags_.format == "github") {
+    for (const diag::Finding& f : report->findings()) {
+      std::cout << "::" << GithubCommand(f.severity)
+                << " file=" << GithubEscape(report->file(), true);
+      if (f.line > 0) {
+        std::cout << ",line=" << f.line << ",col="
+                  << (f.char_column > 0 ? f.char_column : f.column);
+      }
+      std::string message = f.message;
+      if (!f.pointer.empty()) message += " (at " + f.pointer + ")";
+      std::cout << ",title=" << GithubEscape(f.code_name(), true)
+                << "::" << GithubEscape(message, false) << '\n';
+    }
+    diag::RenderTextSummary(*report, std::cout);
   } else {
     diag::RenderText(*report, std::cout, text_);
   }
@@ -55,11 +347,27 @@ int FindingsPrinter::Finish() {
   if (flags_.format == "sarif") {
     std::vector<const diag::Report*> views;
     for (const auto& r : sarif_) views.push_back(r.get());
-    diag::RenderSarif(views, std::cout, PSTATE_VERSION);
+    diag::SarifOptions options;
+    options.tool_version = PSTATE_VERSION;
+    options.command = flags_.command;
+    diag::RenderSarif(views, std::cout, options);
+    std::cout.flush();
+  } else if (flags_.format == "text" && reports_ > 1) {
+    std::cout << "total: " << Plural(reports_, "file") << ", "
+              << Plural(total_.errors, "error") << ", "
+              << Plural(total_.warnings, "warning") << ", "
+              << Plural(total_.notes, "note") << " in "
+              << Plural(total_.resources, "resource");
+    if (total_.suppressed > 0) {
+      std::cout << " (" << total_.suppressed << " suppressed)";
+    }
+    std::cout << '\n';
+    std::string tally = diag::TallyLine(total_);
+    if (!tally.empty()) std::cout << tally << '\n';
     std::cout.flush();
   }
   if (unreadable_) return kExitUnreadable;
-  return errors_ ? kExitFindings : kExitOk;
+  return failed_ ? kExitFindings : kExitOk;
 }
 
 }  // namespace pstate::cli

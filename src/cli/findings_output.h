@@ -1,33 +1,75 @@
-// What `verify` and `scan` share: the flags that shape their findings
-// output, and the printer that renders one report per input and turns the
-// reports into the exit code.
+// What `verify` and `scan` share: the flags that choose their inputs and
+// shape their findings output, and the printer that renders one report per
+// input and turns the reports into the exit code.
 #ifndef PSTATE_CLI_FINDINGS_OUTPUT_H_
 #define PSTATE_CLI_FINDINGS_OUTPUT_H_
 
 #include <CLI/CLI.hpp>
 
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
 
+#include "pstate/diag/fingerprint.h"
 #include "pstate/diag/render.h"
 #include "pstate/diag/report.h"
 
 namespace pstate::cli {
 
 struct FindingsFlags {
+  /// The inputs once parsed: directories expanded (FindStateFiles), "-"
+  /// when none was given and standard input is not a terminal.
   std::vector<std::string> files;
   std::string format = "text";
   std::string color = "auto";
   std::size_t max_findings = 10000;
   bool quiet = false;
+  /// The subcommand's name (SARIF automationDetails).
+  std::string command;
+  std::string fail_on = "error";
+  std::vector<std::string> only;
+  std::vector<std::string> skip;
+  std::string baseline;
+  std::vector<std::string> ignore_files;
+  bool include_backups = false;
+  /// Built once the command line is parsed: the filter for each input's
+  /// directory (its .pstateignore added to the shared part).
+  std::map<std::string, std::shared_ptr<const diag::FindingFilter>> filters;
+  std::shared_ptr<const diag::FindingFilter> filter;
+  /// With a filter, the commands keep every finding (max_findings is set to
+  /// 0) and the printer applies the filter, then this cap.
+  std::size_t display_max = 0;
+  bool filtering = false;
+
+  /// A report for input `path`, shown as `name`, keeping max_findings
+  /// (FindingsPrinter::Print applies the filter).
+  std::unique_ptr<diag::Report> NewReport(const std::string& path,
+                                          const std::string& name) const;
+  /// The filter for the input a report named `file` came from.
+  std::shared_ptr<const diag::FindingFilter> FilterFor(
+      const std::string& file) const;
 };
 
-/// Registers files, --format, --max-findings, --color and --quiet.
+/// Registers files, --format, --max-findings, --color, --quiet, --fail-on,
+/// --only, --skip, --baseline, --ignore-file and --include-backups, and a
+/// parse-complete step that resolves the inputs and builds the filter
+/// (a bad value is a usage error, exit 2, before any input is read).
 void AddFindingsOptions(CLI::App& app, FindingsFlags& flags);
 
-/// Prints reports as they are finished (text and JSON Lines stream; SARIF
-/// is one document, written by Finish) and computes the exit code.
+/// The state files under `dir`: its .pulumi/stacks when it has one, else
+/// itself, searched recursively for *.json, *.json.gz and *.json.zst (and
+/// their .bak backups with `include_backups`), sorted.
+std::vector<std::string> FindStateFiles(const std::string& dir,
+                                        bool include_backups);
+
+/// `s` escaped for a GitHub Actions workflow command: as a property value
+/// (`property`: also ':' and ',') or as the message.
+std::string GithubEscape(std::string_view s, bool property);
+
+/// Prints reports as they are finished (text, JSON Lines and GitHub
+/// annotations stream; SARIF is one document, written by Finish) and
+/// computes the exit code.
 class FindingsPrinter {
  public:
   explicit FindingsPrinter(const FindingsFlags& flags);
@@ -36,16 +78,19 @@ class FindingsPrinter {
   void Print(std::unique_ptr<diag::Report> report);
   /// An input failed in a way already explained on stderr.
   void MarkUnreadable() { unreadable_ = true; }
-  /// Writes what is still pending and returns the exit code: 2 when an
-  /// input was unreadable, 1 when any report has an error, else 0.
+  /// Writes what is still pending (SARIF; the grand total of text output
+  /// over several inputs) and returns the exit code: 2 when an input was
+  /// unreadable, 1 when a counted finding is at or above --fail-on, else 0.
   int Finish();
 
  private:
   const FindingsFlags& flags_;
   diag::TextOptions text_;
   std::vector<std::unique_ptr<diag::Report>> sarif_;
+  diag::Summary total_;
+  std::size_t reports_ = 0;
   bool unreadable_ = false;
-  bool errors_ = false;
+  bool failed_ = false;
 };
 
 }  // namespace pstate::cli

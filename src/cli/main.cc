@@ -7,6 +7,7 @@
 #include <poll.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <array>
 #include <cerrno>
 #include <csignal>
@@ -18,6 +19,8 @@
 
 #include "cli/command.h"
 #include "cli/exit_code.h"
+#include "cli/help.h"
+#include "cli/suggest.h"
 
 #ifndef PSTATE_VERSION
 #define PSTATE_VERSION "0.0.0"
@@ -50,6 +53,65 @@ const std::array kCommands = {
     Command{"edit", "Offline state surgery: delete, rename, reparent, protect, taint, pending operations, repair",
             pstate::cli::SetupEdit},
 };
+
+// Commands about pstate itself (help.h: one source for all of them).
+const std::array kMetaCommands = {
+    Command{"help", "Show the help of pstate or of one command",
+            pstate::cli::SetupHelp},
+    Command{"rules", "List every finding code with its severity and summary",
+            pstate::cli::SetupRules},
+    Command{"explain", "Print the documentation of a finding code",
+            pstate::cli::SetupExplain},
+    Command{"completion", "Print a shell completion script (bash, zsh, fish)",
+            pstate::cli::SetupCompletion},
+    Command{"man", "Print the man page (roff)", pstate::cli::SetupMan},
+    Command{"version", "Print the version, commit and library versions",
+            pstate::cli::SetupVersion},
+};
+
+/// The parsed subcommand, or null.
+CLI::App* ParsedCommand(CLI::App& app) {
+  for (CLI::App* sub : app.get_subcommands({})) {
+    if (sub->parsed()) return sub;
+  }
+  return nullptr;
+}
+
+/// Every command-line error in one form: "pstate: error: ..." and where to
+/// read more, exit 2. Unknown flags get the closest known one.
+int UsageError(CLI::App& app, const CLI::ParseError& e) {
+  CLI::App* sub = ParsedCommand(app);
+  std::string where = sub != nullptr ? sub->get_name() + ": " : "";
+  std::string message = e.what();
+  if (dynamic_cast<const CLI::ExtrasError*>(&e) != nullptr) {
+    std::size_t colon = message.find(": ");
+    std::string rest =
+        colon == std::string::npos ? message : message.substr(colon + 2);
+    std::vector<std::string> names =
+        pstate::cli::FlagNames(sub != nullptr ? *sub : app);
+    message.clear();
+    std::size_t pos = 0;
+    while (pos < rest.size()) {
+      std::size_t end = rest.find(' ', pos);
+      if (end == std::string::npos) end = rest.size();
+      std::string arg = rest.substr(pos, end - pos);
+      pos = end + 1;
+      if (arg.empty()) continue;
+      if (!message.empty()) message += "; ";
+      if (arg[0] == '-') {
+        std::string flag = arg.substr(0, arg.find('='));
+        message += "unknown flag '" + flag + "'" +
+                   pstate::cli::DidYouMean(flag, names);
+      } else {
+        message += "unexpected argument '" + arg + "'";
+      }
+    }
+  }
+  std::fprintf(stderr, "pstate: error: %s%s\nRun 'pstate %s--help' for usage.\n",
+               where.c_str(), message.c_str(),
+               sub != nullptr ? (sub->get_name() + " ").c_str() : "");
+  return pstate::cli::kExitUnreadable;
+}
 
 /// True when standard output is a pipe or socket whose reader went away
 /// (`pstate verify big.json | head`): the write end then polls POLLERR.
@@ -88,19 +150,44 @@ int main(int argc, char** argv) {
   std::signal(SIGPIPE, SIG_IGN);
   CLI::App app{"pstate: fast, safe, offline tooling for Pulumi state files",
                "pstate"};
-  app.set_version_flag("--version", PSTATE_VERSION);
+  pstate::cli::SetRootApp(&app);
+  app.set_version_flag("-V,--version", [] {
+    std::string text = pstate::cli::VersionText();
+    text.pop_back();  // CLI11 ends the line
+    return text;
+  });
+  app.footer(pstate::cli::RootFooter());
   app.require_subcommand(1);
   std::vector<std::pair<CLI::App*, std::function<int()>>> runners;
-  for (const Command& command : kCommands) {
+  std::vector<std::string> names;
+  auto add = [&](const Command& command) {
     CLI::App* sub = app.add_subcommand(std::string(command.name),
                                        std::string(command.summary));
+    sub->footer(pstate::cli::CommandFooter(command.name));
     runners.emplace_back(sub, command.setup(*sub));
+    names.emplace_back(command.name);
+  };
+  for (const Command& command : kCommands) add(command);
+  for (const Command& command : kMetaCommands) add(command);
+  if (argc < 2) {
+    // Usage, not an error message alone: what a newcomer needs to go on.
+    std::fputs(app.help().c_str(), stderr);
+    return pstate::cli::kExitUnreadable;
+  }
+  if (argv[1][0] != '-' &&
+      std::find(names.begin(), names.end(), argv[1]) == names.end()) {
+    std::fprintf(stderr,
+                 "pstate: error: unknown command '%s'%s\n"
+                 "Run 'pstate --help' for the list of commands.\n",
+                 argv[1], pstate::cli::DidYouMean(argv[1], names).c_str());
+    return pstate::cli::kExitUnreadable;
   }
   try {
     app.parse(argc, argv);
+  } catch (const CLI::Success& e) {
+    return app.exit(e);  // --help, --version
   } catch (const CLI::ParseError& e) {
-    int code = app.exit(e);
-    return code == 0 ? 0 : pstate::cli::kExitUnreadable;
+    return UsageError(app, e);
   }
   try {
     for (auto& [sub, runner] : runners) {

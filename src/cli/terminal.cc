@@ -3,8 +3,12 @@
 #include <unistd.h>
 
 #include <cstdio>
+#include <algorithm>
 #include <cstdlib>
 #include <cstring>
+#include <memory>
+
+#include "pstate/diag/render.h"
 
 namespace pstate::cli {
 namespace {
@@ -27,18 +31,34 @@ bool UseColor(const std::string& choice, int fd) {
 }
 
 std::function<void(std::uint64_t, std::uint64_t)> MakeProgress(
-    const std::string& name, bool quiet) {
+    const std::string& name, bool quiet, std::vector<std::string> passes) {
   if (quiet || !IsTerminal(STDERR_FILENO)) return {};
-  return [name](std::uint64_t done, std::uint64_t total) {
+  struct State {
+    std::uint64_t last = 0;
+    std::size_t pass = 0;
+  };
+  auto state = std::make_shared<State>();
+  std::string safe = diag::TerminalSafe(name);
+  return [safe, passes, state](std::uint64_t done, std::uint64_t total) {
+    if (done < state->last) ++state->pass;  // the input is read again
+    state->last = done;
     if (total < kProgressThreshold && done < kProgressThreshold) return;
+    std::string label = safe;
+    if (!passes.empty()) {
+      std::size_t i = std::min(state->pass, passes.size() - 1);
+      label += " (pass " + std::to_string(i + 1) + "/" +
+               std::to_string(passes.size()) + ", " + passes[i] + ")";
+    } else if (state->pass > 0) {
+      label += " (pass " + std::to_string(state->pass + 1) + ")";
+    }
     progress_drawn = true;
     if (total > 0) {
-      std::fprintf(stderr, "\r\033[K%s: %llu / %llu MB (%d%%)", name.c_str(),
+      std::fprintf(stderr, "\r\033[K%s: %llu / %llu MiB (%d%%)", label.c_str(),
                    static_cast<unsigned long long>(done >> 20),
                    static_cast<unsigned long long>(total >> 20),
                    static_cast<int>(done * 100 / total));
     } else {
-      std::fprintf(stderr, "\r\033[K%s: %llu MB", name.c_str(),
+      std::fprintf(stderr, "\r\033[K%s: %llu MiB", label.c_str(),
                    static_cast<unsigned long long>(done >> 20));
     }
     std::fflush(stderr);

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <functional>
 #include <string>
+#include <vector>
 
 namespace pstate::cli {
 
@@ -15,9 +16,15 @@ bool IsTerminal(int fd);
 bool UseColor(const std::string& choice, int fd);
 
 /// A progress callback for state::ReadOptions that redraws one stderr line
-/// for inputs over 64 MB when stderr is a terminal; empty otherwise.
+/// for inputs over 64 MiB when stderr is a terminal; empty otherwise.
+/// Sizes are MiB of the input as stored (a compressed file's compressed
+/// bytes). A callback that sees its count go back has started another pass
+/// over the input: the line then names the pass ("pass 2"), with its label
+/// from `passes` when given ({"collecting secrets", "scanning"} shows
+/// "pass 1/2, collecting secrets").
 std::function<void(std::uint64_t, std::uint64_t)> MakeProgress(
-    const std::string& name, bool quiet);
+    const std::string& name, bool quiet,
+    std::vector<std::string> passes = {});
 
 /// Clears the progress line if one was drawn.
 void EndProgress();

@@ -17,6 +17,14 @@ bool Before(const Finding& a, const Finding& b) {
 }  // namespace
 
 void Report::Add(Finding finding) {
+  finding.fingerprint = Fingerprint(finding, identity_);
+  if (filter_ != nullptr && !IsFatal(finding.code) &&
+      !filter_->Admits(finding)) {
+    ++summary_.suppressed;
+    return;
+  }
+  if (summary_.by_code.empty()) summary_.by_code.resize(AllCodes().size());
+  ++summary_.by_code[static_cast<std::size_t>(finding.code)];
   switch (finding.severity) {
     case Severity::kError: ++summary_.errors; break;
     case Severity::kWarning: ++summary_.warnings; break;
@@ -46,6 +54,17 @@ void Report::Add(Finding finding) {
   std::pop_heap(findings_.begin(), findings_.end(), Before);
   findings_.back() = std::move(finding);
   std::push_heap(findings_.begin(), findings_.end(), Before);
+}
+
+std::unique_ptr<Report> Report::Refilter(
+    std::shared_ptr<const FindingFilter> filter, std::size_t max_kept) const {
+  auto out = std::make_unique<Report>(file_, max_kept);
+  out->set_filter(std::move(filter));
+  out->set_resources(summary_.resources);
+  out->summary_.suppressed = summary_.suppressed;
+  for (const Finding& f : findings_) out->Add(f);
+  out->omitted_ += omitted_;
+  return out;
 }
 
 void Report::SortByLocation() {

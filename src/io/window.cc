@@ -11,6 +11,31 @@
 
 namespace pstate::io {
 
+std::uint64_t CountContinuationBytes(const char* p, std::size_t n) {
+  std::uint64_t count = 0;
+  std::size_t i = 0;
+#if defined(__SSE2__)
+  // As signed bytes, 0x80..0xBF are exactly the values below -64.
+  const __m128i limit = _mm_set1_epi8(-64);
+  while (i + 16 <= n) {
+    __m128i acc = _mm_setzero_si128();
+    std::size_t blocks = std::min<std::size_t>((n - i) / 16, 255);
+    for (std::size_t b = 0; b < blocks; ++b, i += 16) {
+      __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + i));
+      acc = _mm_sub_epi8(acc, _mm_cmplt_epi8(v, limit));
+    }
+    __m128i sums = _mm_sad_epu8(acc, _mm_setzero_si128());
+    count += static_cast<std::uint64_t>(_mm_cvtsi128_si32(sums)) +
+             static_cast<std::uint64_t>(
+                 _mm_cvtsi128_si32(_mm_srli_si128(sums, 8)));
+  }
+#endif
+  for (; i < n; ++i) {
+    if ((static_cast<unsigned char>(p[i]) & 0xC0) == 0x80) ++count;
+  }
+  return count;
+}
+
 std::uint64_t CountNewlines(const char* p, std::size_t n,
                             std::size_t* after_last) {
   std::uint64_t count = 0;
@@ -79,12 +104,7 @@ void Window::Release(const char* done) {
   constexpr std::size_t kStep = 16u << 20;
   if (!mapped_ || done < data_ + kStep || done > data_ + size_) return;
   auto n = static_cast<std::size_t>(done - data_);
-  std::size_t after_last = 0;
-  std::uint64_t lines = CountNewlines(data_, n, &after_last);
-  if (lines > 0) {
-    base_line_ += lines;
-    base_line_start_ = base_ + after_last;
-  }
+  CountDiscarded(n);
   data_ += n;
   size_ -= n;
   base_ += n;
@@ -96,12 +116,7 @@ Status Window::Fill(const char* keep) {
   if (keep < data_ || keep > data_ + size_) keep = data_ + size_;
   auto discard = static_cast<std::size_t>(keep - data_);
   if (discard > 0) {
-    std::size_t after_last = 0;
-    std::uint64_t lines = CountNewlines(data_, discard, &after_last);
-    if (lines > 0) {
-      base_line_ += lines;
-      base_line_start_ = base_ + after_last;
-    }
+    CountDiscarded(discard);
     std::memmove(data_, keep, size_ - discard);
     size_ -= discard;
     base_ += discard;
@@ -136,16 +151,31 @@ Status Window::Fill(const char* keep) {
   return Status::Ok();
 }
 
+void Window::CountDiscarded(std::size_t n) {
+  std::size_t after_last = 0;
+  std::uint64_t lines = CountNewlines(data_, n, &after_last);
+  if (lines > 0) {
+    base_line_ += lines;
+    base_line_start_ = base_ + after_last;
+    base_line_cont_ = CountContinuationBytes(data_ + after_last,
+                                             n - after_last);
+  } else {
+    base_line_cont_ += CountContinuationBytes(data_, n);
+  }
+}
+
 LineColumn Window::Locate(std::uint64_t offset) {
   if (offset < base_) offset = base_;
   if (offset > base_ + size_) offset = base_ + size_;
   std::uint64_t from = base_;
   std::uint64_t line = base_line_;
   std::uint64_t line_start = base_line_start_;
+  std::uint64_t cont = base_line_cont_;
   if (cache_offset_ >= base_ && cache_offset_ <= offset) {
     from = cache_offset_;
     line = cache_line_;
     line_start = cache_line_start_;
+    cont = cache_cont_;
   }
   std::size_t after_last = 0;
   std::uint64_t lines = CountNewlines(data_ + (from - base_),
@@ -154,11 +184,16 @@ LineColumn Window::Locate(std::uint64_t offset) {
   if (lines > 0) {
     line += lines;
     line_start = from + after_last;
+    from = line_start;
+    cont = 0;
   }
+  cont += CountContinuationBytes(data_ + (from - base_),
+                                 static_cast<std::size_t>(offset - from));
   cache_offset_ = offset;
   cache_line_ = line;
   cache_line_start_ = line_start;
-  return {line, offset - line_start + 1};
+  cache_cont_ = cont;
+  return {line, offset - line_start + 1, offset - line_start - cont + 1};
 }
 
 }  // namespace pstate::io

@@ -3,8 +3,11 @@
 #include <algorithm>
 #include <array>
 #include <charconv>
+#include <optional>
+#include <string_view>
 #include <unordered_set>
 
+#include "pstate/io/encoding.h"
 #include "pstate/json/pointer.h"
 #include "pstate/json/string_codec.h"
 #include "pstate/state/schema.h"
@@ -40,6 +43,7 @@ class StreamReader final : public Context {
     io::LineColumn lc = window_.Locate(offset);
     finding.line = lc.line;
     finding.column = lc.column;
+    finding.char_column = lc.char_column;
     report_.Add(std::move(finding));
   }
   void ReportUnlocated(diag::Finding finding) override {
@@ -277,6 +281,12 @@ Status StreamReader::Run() {
     return Fatal(Code::kJsonSyntax,
                  "the input is empty; expected a Pulumi state (a JSON object)",
                  Offset());
+  }
+  // A byte-order mark or UTF-16: say so, with the fix (io/encoding.h).
+  if (std::optional<std::string> encoding = io::ForeignEncoding(
+          std::string_view(pos_, static_cast<std::size_t>(
+                                     window_.end() - pos_)))) {
+    return Fatal(Code::kJsonSyntax, *encoding, Offset());
   }
   if (c != '{') {
     std::string what = c == '[' ? "an array"

@@ -23,10 +23,15 @@ struct Finding {
   std::string pointer;       ///< RFC 6901 JSON pointer; "" is the document
   std::uint64_t line = 0;    ///< 1-based; 0 when unknown
   std::uint64_t column = 0;  ///< 1-based byte column; 0 when unknown
+  /// 1-based column in Unicode code points (SARIF's columnKind); 0 when
+  /// only the byte column is known.
+  std::uint64_t char_column = 0;
   std::string urn;           ///< the resource concerned, when there is one
   /// Arrival order in its Report (set by Report::Add): findings at the same
   /// place keep the order the checks made them in.
   std::uint64_t sequence = 0;
+  /// Stable identity (diag/fingerprint.h), set by Report::Add.
+  std::string fingerprint;
 
   /// The code's stable name, e.g. "urn-malformed".
   std::string_view code_name() const { return Info(code).name; }

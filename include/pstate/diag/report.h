@@ -3,10 +3,12 @@
 #define PSTATE_DIAG_REPORT_H_
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "pstate/diag/finding.h"
+#include "pstate/diag/fingerprint.h"
 
 namespace pstate::diag {
 
@@ -15,6 +17,11 @@ struct Summary {
   std::uint64_t warnings = 0;
   std::uint64_t notes = 0;
   std::uint64_t resources = 0;
+  /// Findings a FindingFilter rejected (baseline, ignore file, --only,
+  /// --skip): not in the counts above.
+  std::uint64_t suppressed = 0;
+  /// Counted findings per code, indexed by Code.
+  std::vector<std::uint64_t> by_code;
 };
 
 class Report {
@@ -24,9 +31,27 @@ class Report {
   /// in, in memory bounded by `max_kept`; counts
   /// always include every finding.
   explicit Report(std::string file, std::size_t max_kept = 0)
-      : file_(std::move(file)), max_kept_(max_kept) {}
+      : file_(std::move(file)),
+        identity_(LogicalIdentity(file_)),
+        max_kept_(max_kept) {}
 
+  /// Sets the finding's fingerprint, then counts and keeps it unless the
+  /// filter rejects it. Fatal findings are never filtered: an unreadable
+  /// input is never "accepted".
   void Add(Finding finding);
+
+  /// A new report of the same input with this report's findings (all of
+  /// them: it must have been made with max_kept 0) added again through
+  /// `filter`, keeping `max_kept`. For cores that build their own report.
+  std::unique_ptr<Report> Refilter(
+      std::shared_ptr<const FindingFilter> filter, std::size_t max_kept) const;
+
+  /// Findings the filter rejects are tallied as suppressed only.
+  void set_filter(std::shared_ptr<const FindingFilter> filter) {
+    filter_ = std::move(filter);
+  }
+  /// The file's logical identity in fingerprints (LogicalIdentity(file)).
+  const std::string& identity() const { return identity_; }
 
   const std::string& file() const { return file_; }
   /// The kept findings; in file order only after SortByLocation().
@@ -45,6 +70,8 @@ class Report {
 
  private:
   std::string file_;
+  std::string identity_;
+  std::shared_ptr<const FindingFilter> filter_;
   std::size_t max_kept_;
   std::vector<Finding> findings_;
   std::uint64_t omitted_ = 0;

@@ -28,6 +28,9 @@ inline constexpr std::size_t kDefaultMaxWindowSize = std::size_t{512} << 20;
 struct LineColumn {
   std::uint64_t line = 0;    ///< 1-based
   std::uint64_t column = 0;  ///< 1-based, in bytes
+  /// 1-based, in Unicode code points (UTF-8 continuation bytes not
+  /// counted): SARIF's columnKind "unicodeCodePoints".
+  std::uint64_t char_column = 0;
 };
 
 class Window {
@@ -88,16 +91,26 @@ class Window {
   // Line bookkeeping for the discarded prefix [0, base_).
   std::uint64_t base_line_ = 1;        ///< line containing offset base_
   std::uint64_t base_line_start_ = 0;  ///< offset where that line starts
+  /// UTF-8 continuation bytes in [base_line_start_, base_).
+  std::uint64_t base_line_cont_ = 0;
   // Cache of the last Locate answer (valid while >= base_).
   std::uint64_t cache_offset_ = 0;
   std::uint64_t cache_line_ = 1;
   std::uint64_t cache_line_start_ = 0;
+  std::uint64_t cache_cont_ = 0;  ///< continuation bytes in its line before it
+
+  /// Line bookkeeping for `n` bytes at data_ about to be discarded.
+  void CountDiscarded(std::size_t n);
 };
 
 /// Counts '\n' bytes in [p, p + n) and reports the offset (relative to p)
 /// just past the last one, or `npos` when there is none.
 std::uint64_t CountNewlines(const char* p, std::size_t n,
                             std::size_t* after_last);
+
+/// Counts UTF-8 continuation bytes (10xxxxxx) in [p, p + n): the bytes a
+/// code-point column does not count.
+std::uint64_t CountContinuationBytes(const char* p, std::size_t n);
 
 }  // namespace pstate::io
 

@@ -151,8 +151,8 @@ TEST(RenderTextTest, ExactLines) {
             "    urn: urn:pulumi:dev::p::t::n\n"
             "    at:  /deployment/resources/0/urn\n"
             "dir/state.json: note[field-unknown]: unknown field \"zz\"\n"
-            "    at:  /\n"
-            "dir/state.json: 1 error, 0 warnings, 1 note in 3 resources\n");
+            "dir/state.json: 1 error, 0 warnings, 1 note in 3 resources\n"
+            "  by code: field-unknown 1, urn-malformed 1\n");
 }
 
 TEST(TerminalSafeTest, EscapesControlCharactersLikeGit) {
@@ -187,7 +187,8 @@ TEST(RenderTextTest, StateTextCannotForgeOrHideFindings) {
   EXPECT_NE(text.find("URN bad\\nfake.json:1:1"), std::string::npos);
   EXPECT_NE(text.find("urn: urn:pulumi:dev::p::t::n\\033[1A\\033[2K\\r\n"),
             std::string::npos);
-  // Exactly one finding line, its urn and pointer lines, and the summary.
+  // Exactly one finding line, its urn and pointer lines, and the summary
+  // (one code: no tally line).
   EXPECT_EQ(std::count(text.begin(), text.end(), '\n'), 4);
 }
 
@@ -200,9 +201,9 @@ TEST(RenderTextTest, SummaryPluralsAndOmitted) {
   RenderText(report, out);
   EXPECT_EQ(out.str(),
             "s.json: warning[pending-operation]: a\n"
-            "    at:  /\n"
             "s.json: 0 errors, 2 warnings, 0 notes in 1 resource "
-            "(1 not shown; see --max-findings)\n");
+            "(1 not shown; see --max-findings)\n"
+            "  by code: pending-operation 2\n");
 }
 
 TEST(RenderTextTest, ColorWrapsButKeepsText) {
@@ -252,7 +253,9 @@ TEST(RenderJsonLineTest, ValidJsonWithExactlyTheDocumentedKeys) {
       const Finding& want = r->findings()[i];
       EXPECT_EQ(Keys(fv), (std::set<std::string>{"code", "severity", "message",
                                                  "pointer", "line", "column",
-                                                 "urn"}));
+                                                 "urn", "fingerprint"}));
+      EXPECT_EQ(fv.Find("fingerprint")->Str(), want.fingerprint);
+      EXPECT_EQ(want.fingerprint.size(), 32u);
       EXPECT_EQ(fv.Find("code")->Str(), want.code_name());
       EXPECT_EQ(fv.Find("severity")->Str(), SeverityName(want.severity));
       EXPECT_EQ(fv.Find("message")->Str(), want.message);
@@ -273,7 +276,8 @@ TEST(RenderJsonLineTest, ValidJsonWithExactlyTheDocumentedKeys) {
     const json::Value* summary = v.Find("summary");
     EXPECT_EQ(Keys(*summary), (std::set<std::string>{"errors", "warnings",
                                                      "notes", "resources",
-                                                     "omitted"}));
+                                                     "omitted", "suppressed",
+                                                     "by_code"}));
     EXPECT_EQ(summary->Find("errors")->raw(),
               std::to_string(r->summary().errors));
     EXPECT_EQ(summary->Find("notes")->raw(), std::to_string(r->summary().notes));
@@ -288,7 +292,10 @@ TEST(RenderJsonLineTest, OmittedIsCounted) {
   for (int i = 0; i < 4; ++i) report.Add(MakeFinding(Code::kFieldType, "x"));
   std::ostringstream out;
   RenderJsonLine(report, out);
-  EXPECT_NE(out.str().find("\"omitted\":3}"), std::string::npos) << out.str();
+  EXPECT_NE(out.str().find("\"omitted\":3,"), std::string::npos) << out.str();
+  EXPECT_NE(out.str().find("\"by_code\":{\"field-type\":4}"),
+            std::string::npos)
+      << out.str();
 }
 
 struct Sarif {
@@ -348,18 +355,22 @@ TEST(RenderSarifTest, ValidSarifWithRulesAndResults) {
             "dir/state.json");
   EXPECT_EQ(phys->Find("region")->Find("startLine")->raw(), "12");
   EXPECT_EQ(phys->Find("region")->Find("startColumn")->raw(), "7");
+  EXPECT_EQ(phys->Find("region")->Find("endLine")->raw(), "12");
+  EXPECT_EQ(phys->Find("region")->Find("endColumn")->raw(), "8");
+  EXPECT_EQ(r0.Find("partialFingerprints")->Find("pstate/v1")->Str(),
+            a.findings()[0].fingerprint);
   EXPECT_EQ(loc.Find("logicalLocations")->array()[0]
                 .Find("fullyQualifiedName")->Str(),
             "/deployment/resources/0/urn");
   EXPECT_EQ(r0.Find("properties")->Find("urn")->Str(),
             "urn:pulumi:dev::p::t::n");
-  // Unlocated findings start at line 1, without a column.
+  // Unlocated findings are the file's first character.
   const json::Value& r1 = results->array()[1];
   EXPECT_EQ(r1.Find("level")->Str(), "note");
   const json::Value* region = r1.Find("locations")->array()[0]
                                   .Find("physicalLocation")->Find("region");
   EXPECT_EQ(region->Find("startLine")->raw(), "1");
-  EXPECT_EQ(region->Find("startColumn"), nullptr);
+  EXPECT_EQ(region->Find("startColumn")->raw(), "1");
   EXPECT_EQ(r1.Find("properties")->Find("urn"), nullptr);
   const json::Value& r2 = results->array()[2];
   EXPECT_EQ(r2.Find("level")->Str(), "warning");

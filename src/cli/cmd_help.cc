@@ -1,0 +1,472 @@
+// pstate help [CMD], pstate completion SHELL, pstate man, pstate version.
+#include <archive.h>
+#include <openssl/crypto.h>
+
+#include <iostream>
+#include <map>
+#include <sstream>
+
+#include "cli/command.h"
+#include "cli/exit_code.h"
+#include "cli/help.h"
+#include "cli/suggest.h"
+#include "pstate/diag/code_docs.h"
+#include "pstate/diag/codes.h"
+
+#ifndef PSTATE_VERSION
+#define PSTATE_VERSION "0.0.0"
+#endif
+#ifndef PSTATE_COMMIT
+#define PSTATE_COMMIT "unknown"
+#endif
+
+namespace pstate::cli {
+namespace {
+
+CLI::App* root_app = nullptr;
+
+struct CommandHelp {
+  std::string_view name;
+  std::string_view examples;  ///< one "  $ pstate ..." line each
+  bool passphrase = false;    ///< reads PULUMI_CONFIG_PASSPHRASE{,_FILE}
+  bool findings = false;      ///< verify/scan: colour and the 0/1/2 table
+};
+
+// Examples per command; a command without an entry gets the generic footer.
+constexpr CommandHelp kHelp[] = {
+    {"verify",
+     "  pstate verify stack.json\n"
+     "  pulumi stack export | pstate verify\n"
+     "  pstate verify --format sarif .pulumi/stacks/app/*.json.gz > verify.sarif\n"
+     "  pstate verify .                  (every .pulumi/stacks/**/*.json{,.gz,.zst})\n"
+     "  pstate verify --format json stack.json > baseline.json\n"
+     "  pstate verify --baseline baseline.json --fail-on warning stack.json\n"
+     "  pstate verify --assets --root ./app stack.json\n",
+     false, true},
+    {"scan",
+     "  pstate scan stack.json\n"
+     "  pstate scan --decrypt --format sarif stack.json > scan.sarif\n"
+     "  pstate scan --skip leak-secret-in-name --format github stack.json\n",
+     true, true},
+    {"assets",
+     "  pstate assets stack.json --root ./app\n"
+     "  pstate assets stack.json --root . --format json\n",
+     false, false},
+    {"redact",
+     "  pstate redact stack.json -o shareable.json\n"
+     "  pstate redact --leaks stack.json | pstate scan -\n",
+     true, false},
+    {"decrypt",
+     "  PULUMI_CONFIG_PASSPHRASE_FILE=~/.pass pstate decrypt stack.json -o plain.json\n",
+     true, false},
+    {"encrypt", "  pstate encrypt plain.json -o stack.json\n", true, false},
+    {"rules", "  pstate rules\n  pstate rules --format json\n", false, false},
+    {"explain", "  pstate explain dependency-order\n", false, false},
+    {"completion",
+     "  source <(pstate completion bash)\n"
+     "  pstate completion zsh > \"${fpath[1]}/_pstate\"\n"
+     "  pstate completion fish > ~/.config/fish/completions/pstate.fish\n",
+     false, false},
+    {"man", "  pstate man > pstate.1 && man ./pstate.1\n", false, false},
+    {"help", "  pstate help verify\n", false, false},
+};
+
+const CommandHelp* FindHelp(std::string_view name) {
+  for (const CommandHelp& h : kHelp) {
+    if (h.name == name) return &h;
+  }
+  return nullptr;
+}
+
+constexpr std::string_view kColorEnv =
+    "  NO_COLOR        set and not empty: no colour with --color auto\n"
+    "  TERM            \"dumb\": no colour with --color auto\n";
+constexpr std::string_view kPassphraseEnv =
+    "  PULUMI_CONFIG_PASSPHRASE       the passphrase (wins over the file)\n"
+    "  PULUMI_CONFIG_PASSPHRASE_FILE  a file holding it (trailing "
+    "whitespace trimmed)\n";
+
+std::vector<const CLI::App*> Commands() {
+  std::vector<const CLI::App*> out;
+  for (const CLI::App* sub : RootApp().get_subcommands({})) {
+    out.push_back(sub);
+  }
+  return out;
+}
+
+/// A flag's spellings and help for completions and the man page.
+struct FlagDoc {
+  std::vector<std::string> names;
+  std::string help;
+  bool takes_value = false;
+};
+
+std::vector<FlagDoc> Flags(const CLI::App& app) {
+  std::vector<FlagDoc> out;
+  for (const CLI::Option* opt : app.get_options({})) {
+    if (opt->get_positional()) continue;
+    FlagDoc doc;
+    for (const std::string& s : opt->get_snames()) doc.names.push_back("-" + s);
+    for (const std::string& l : opt->get_lnames()) doc.names.push_back("--" + l);
+    if (doc.names.empty()) continue;
+    doc.help = opt->get_description();
+    doc.takes_value = opt->get_type_size() != 0;
+    out.push_back(std::move(doc));
+  }
+  return out;
+}
+
+std::string ShellQuoteSingle(std::string_view s) {
+  std::string out;
+  for (char c : s) {
+    if (c == '\'') {
+      out += "'\\''";
+    } else {
+      out.push_back(c);
+    }
+  }
+  return out;
+}
+
+/// Text for zsh's _arguments descriptions and fish's -d: no brackets,
+/// colons or quotes that would end the spec.
+std::string Plain(std::string_view s) {
+  std::string out;
+  for (char c : s) {
+    if (c == '[' || c == ']') {
+      out.push_back(c == '[' ? '(' : ')');
+    } else if (c == ':') {
+      out.push_back(' ');
+    } else if (c == '\'' || c == '"' || c == '`' || c == '$' || c == '\\') {
+      continue;
+    } else {
+      out.push_back(c);
+    }
+  }
+  return out.substr(0, 120);
+}
+
+std::string RoffEscape(std::string_view s) {
+  std::string out;
+  bool line_start = true;
+  for (char c : s) {
+    if (c == '\\') {
+      out += "\\e";
+    } else if (c == '-') {
+      out += "\\-";
+    } else if ((c == '.' || c == '\'') && line_start) {
+      out += "\\&";
+      out.push_back(c);
+    } else {
+      out.push_back(c);
+    }
+    line_start = c == '\n';
+  }
+  return out;
+}
+
+}  // namespace
+
+CLI::App& RootApp() { return *root_app; }
+void SetRootApp(CLI::App* app) { root_app = app; }
+
+std::vector<std::string> FlagNames(const CLI::App& app) {
+  std::vector<std::string> out;
+  for (const FlagDoc& f : Flags(app)) {
+    out.insert(out.end(), f.names.begin(), f.names.end());
+  }
+  return out;
+}
+
+std::string VersionText() {
+  std::ostringstream out;
+  out << "pstate " << PSTATE_VERSION << " (commit " << PSTATE_COMMIT << ")\n"
+      << "  " << OpenSSL_version(OPENSSL_VERSION) << "\n"
+      << "  " << archive_version_details() << "\n"
+      << "  CLI11 " << CLI11_VERSION << "\n";
+  return out.str();
+}
+
+std::string CommandFooter(std::string_view command) {
+  const CommandHelp* h = FindHelp(command);
+  std::string out;
+  if (h != nullptr) out += "\nExamples:\n" + std::string(h->examples);
+  out += "\nExit codes:\n";
+  if (h != nullptr && h->findings) {
+    out +=
+        "  0  no counted finding at or above --fail-on (default: error)\n"
+        "  1  a counted finding at or above --fail-on\n"
+        "  2  an input could not be read as a state, or bad usage\n";
+  } else {
+    out +=
+        "  0  success\n"
+        "  1  the command found problems (see its documentation)\n"
+        "  2  an input could not be read, or bad usage\n";
+  }
+  out += "\nEnvironment:\n";
+  if (h != nullptr && h->findings) out += kColorEnv;
+  if (h != nullptr && h->passphrase) out += kPassphraseEnv;
+  if (h == nullptr || (!h->findings && !h->passphrase)) {
+    out += "  (none read by this command)\n";
+  }
+  out += "\nDocumentation: " + std::string(diag::DocsBaseUri()) +
+         "/cli.md; pstate man\n";
+  return out;
+}
+
+std::string RootFooter() {
+  return "\nExamples:\n"
+         "  pstate verify stack.json\n"
+         "  pstate help verify\n"
+         "  pstate rules\n"
+         "  pstate explain dependency-order\n"
+         "\nExit codes: 0 ok, 1 findings (see each command), 2 unreadable "
+         "input or bad usage.\n"
+         "\nEnvironment:\n" +
+         std::string(kColorEnv) + std::string(kPassphraseEnv) +
+         "\nDocumentation: " + std::string(diag::DocsBaseUri()) +
+         "/cli.md; pstate man\n";
+}
+
+std::string CompletionScript(std::string_view shell) {
+  std::ostringstream out;
+  std::vector<const CLI::App*> commands = Commands();
+  if (shell == "bash") {
+    out << "# bash completion for pstate (pstate completion bash)\n"
+           "_pstate() {\n"
+           "  local cur=\"${COMP_WORDS[COMP_CWORD]}\" opts=\"\"\n"
+           "  if [ \"$COMP_CWORD\" -eq 1 ]; then\n"
+           "    COMPREPLY=($(compgen -W \"";
+    bool first = true;
+    for (const CLI::App* c : commands) {
+      out << (first ? "" : " ") << c->get_name();
+      first = false;
+    }
+    out << " --help --version\" -- \"$cur\"))\n"
+           "    return\n"
+           "  fi\n"
+           "  case \"${COMP_WORDS[1]}\" in\n";
+    for (const CLI::App* c : commands) {
+      out << "    " << c->get_name() << ") opts=\"";
+      first = true;
+      for (const std::string& n : FlagNames(*c)) {
+        out << (first ? "" : " ") << n;
+        first = false;
+      }
+      out << "\" ;;\n";
+    }
+    out << "  esac\n"
+           "  case \"${COMP_WORDS[1]}\" in\n"
+           "    help) COMPREPLY=($(compgen -W \"";
+    first = true;
+    for (const CLI::App* c : commands) {
+      out << (first ? "" : " ") << c->get_name();
+      first = false;
+    }
+    out << "\" -- \"$cur\")); return ;;\n"
+           "    explain) COMPREPLY=($(compgen -W \"";
+    first = true;
+    for (const diag::CodeInfo& info : diag::AllCodes()) {
+      out << (first ? "" : " ") << info.name;
+      first = false;
+    }
+    out << "\" -- \"$cur\")); return ;;\n"
+           "    completion) COMPREPLY=($(compgen -W \"bash zsh fish\" -- "
+           "\"$cur\")); return ;;\n"
+           "  esac\n"
+           "  if [[ \"$cur\" == -* ]]; then\n"
+           "    COMPREPLY=($(compgen -W \"$opts\" -- \"$cur\"))\n"
+           "  else\n"
+           "    COMPREPLY=($(compgen -f -- \"$cur\"))\n"
+           "  fi\n"
+           "}\n"
+           "complete -o filenames -F _pstate pstate\n";
+    return out.str();
+  }
+  if (shell == "zsh") {
+    out << "#compdef pstate\n"
+           "# zsh completion for pstate (pstate completion zsh)\n"
+           "_pstate() {\n"
+           "  local -a commands\n"
+           "  commands=(\n";
+    for (const CLI::App* c : commands) {
+      out << "    '" << c->get_name() << ":"
+          << ShellQuoteSingle(Plain(c->get_description())) << "'\n";
+    }
+    out << "  )\n"
+           "  if (( CURRENT == 2 )); then\n"
+           "    _describe 'command' commands\n"
+           "    return\n"
+           "  fi\n"
+           "  case $words[2] in\n";
+    for (const CLI::App* c : commands) {
+      out << "    " << c->get_name() << ")\n      _arguments";
+      for (const FlagDoc& f : Flags(*c)) {
+        for (const std::string& n : f.names) {
+          out << " \\\n        '" << n << "[" << ShellQuoteSingle(Plain(f.help))
+              << "]" << (f.takes_value ? ":value:" : "") << "'";
+        }
+      }
+      if (c->get_name() == "explain") {
+        out << " \\\n        '1:code:(";
+        for (const diag::CodeInfo& info : diag::AllCodes()) {
+          out << info.name << ' ';
+        }
+        out << ")'";
+      } else if (c->get_name() == "completion") {
+        out << " \\\n        '1:shell:(bash zsh fish)'";
+      } else {
+        out << " \\\n        '*:file:_files'";
+      }
+      out << " ;;\n";
+    }
+    out << "  esac\n"
+           "}\n"
+           "_pstate \"$@\"\n";
+    return out.str();
+  }
+  if (shell == "fish") {
+    out << "# fish completion for pstate (pstate completion fish)\n"
+           "complete -c pstate -f\n";
+    for (const CLI::App* c : commands) {
+      out << "complete -c pstate -n __fish_use_subcommand -a "
+          << c->get_name() << " -d '"
+          << ShellQuoteSingle(Plain(c->get_description())) << "'\n";
+    }
+    for (const CLI::App* c : commands) {
+      std::string cond =
+          "'__fish_seen_subcommand_from " + c->get_name() + "'";
+      for (const FlagDoc& f : Flags(*c)) {
+        out << "complete -c pstate -n " << cond;
+        for (const std::string& n : f.names) {
+          if (n.size() > 2 && n[1] == '-') {
+            out << " -l " << n.substr(2);
+          } else {
+            out << " -s " << n.substr(1);
+          }
+        }
+        if (f.takes_value) out << " -r";
+        out << " -d '" << ShellQuoteSingle(Plain(f.help)) << "'\n";
+      }
+      if (c->get_name() == "explain") {
+        out << "complete -c pstate -n " << cond << " -a '";
+        for (const diag::CodeInfo& info : diag::AllCodes()) {
+          out << info.name << ' ';
+        }
+        out << "'\n";
+      } else if (c->get_name() != "completion" && c->get_name() != "rules" &&
+                 c->get_name() != "man" && c->get_name() != "help") {
+        out << "complete -c pstate -n " << cond << " -F\n";
+      }
+    }
+    return out.str();
+  }
+  return {};
+}
+
+std::string ManPage() {
+  std::ostringstream out;
+  out << ".TH PSTATE 1 \"\" \"pstate " << PSTATE_VERSION
+      << "\" \"User Commands\"\n"
+         ".SH NAME\n"
+         "pstate \\- fast, safe, offline tooling for Pulumi state files\n"
+         ".SH SYNOPSIS\n"
+         ".B pstate\n"
+         ".I command\n"
+         "[\\fIoptions\\fR] [\\fIFILE\\fR|\\fIDIR\\fR...]\n"
+         ".SH DESCRIPTION\n"
+         "pstate reads Pulumi state files (stack exports and checkpoints, "
+         "plain, gzip or zstd) without a Pulumi backend or network access.\n"
+         ".SH COMMANDS\n";
+  for (const CLI::App* c : Commands()) {
+    out << ".SS " << c->get_name() << "\n"
+        << RoffEscape(c->get_description()) << "\n";
+    for (const FlagDoc& f : Flags(*c)) {
+      out << ".TP\n.B ";
+      bool first = true;
+      for (const std::string& n : f.names) {
+        out << (first ? "" : ", ") << RoffEscape(n);
+        first = false;
+      }
+      out << "\n" << RoffEscape(f.help) << "\n";
+    }
+    const CommandHelp* h = FindHelp(c->get_name());
+    if (h != nullptr) {
+      out << ".PP\nExamples:\n.nf\n" << RoffEscape(h->examples) << ".fi\n";
+    }
+  }
+  out << ".SH EXIT STATUS\n"
+         ".TP\n.B 0\nSuccess: no counted finding at or above \\-\\-fail\\-on.\n"
+         ".TP\n.B 1\nFindings at or above \\-\\-fail\\-on (default: error).\n"
+         ".TP\n.B 2\nAn input could not be read as a state, or bad usage.\n"
+         ".SH ENVIRONMENT\n"
+         ".TP\n.B NO_COLOR\nSet and not empty: no colour with "
+         "\\-\\-color auto.\n"
+         ".TP\n.B TERM\nWhen \"dumb\": no colour with \\-\\-color auto.\n"
+         ".TP\n.B PULUMI_CONFIG_PASSPHRASE\nThe passphrase of the passphrase "
+         "secrets provider (wins over the file).\n"
+         ".TP\n.B PULUMI_CONFIG_PASSPHRASE_FILE\nA file holding the "
+         "passphrase.\n"
+         ".SH FINDING CODES\n";
+  for (const diag::CodeInfo& info : diag::AllCodes()) {
+    out << ".TP\n.B " << RoffEscape(info.name) << " (" << diag::SeverityName(info.severity)
+        << ")\n" << RoffEscape(diag::CodeDescription(info.code)) << "\n";
+  }
+  out << ".SH SEE ALSO\n"
+         "pstate explain CODE; " << RoffEscape(std::string(diag::DocsBaseUri()))
+      << "/cli.md\n";
+  return out.str();
+}
+
+std::function<int()> SetupHelp(CLI::App& app) {
+  auto command = std::make_shared<std::string>();
+  app.add_option("command", *command, "The command to describe");
+  app.allow_extras();
+  return [command] {
+    if (command->empty()) {
+      std::cout << RootApp().help();
+      return static_cast<int>(kExitOk);
+    }
+    std::vector<std::string> names;
+    for (const CLI::App* c : RootApp().get_subcommands({})) {
+      names.push_back(c->get_name());
+      if (c->get_name() == *command) {
+        std::cout << c->help();
+        return static_cast<int>(kExitOk);
+      }
+    }
+    std::cerr << "pstate: error: unknown command '" << *command << "'"
+              << DidYouMean(*command, names)
+              << "\nRun 'pstate --help' for the list of commands.\n";
+    return static_cast<int>(kExitUnreadable);
+  };
+}
+
+std::function<int()> SetupCompletion(CLI::App& app) {
+  auto shell = std::make_shared<std::string>();
+  app.add_option("shell", *shell, "bash, zsh or fish")
+      ->required()
+      ->check(CLI::IsMember({"bash", "zsh", "fish"}));
+  return [shell] {
+    std::cout << CompletionScript(*shell);
+    return static_cast<int>(kExitOk);
+  };
+}
+
+std::function<int()> SetupMan(CLI::App& app) {
+  (void)app;
+  return [] {
+    std::cout << ManPage();
+    return static_cast<int>(kExitOk);
+  };
+}
+
+std::function<int()> SetupVersion(CLI::App& app) {
+  (void)app;
+  return [] {
+    std::cout << VersionText();
+    return static_cast<int>(kExitOk);
+  };
+}
+
+}  // namespace pstate::cli

@@ -1,0 +1,28 @@
+// "Did you mean ...?": the closest of a set of names to a mistyped one.
+#ifndef PSTATE_CLI_SUGGEST_H_
+#define PSTATE_CLI_SUGGEST_H_
+
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+
+namespace pstate::cli {
+
+/// Optimal string alignment distance (Levenshtein plus adjacent
+/// transpositions: "verfy" is 1 from "verify", "fromat" 1 from "format").
+std::size_t EditDistance(std::string_view a, std::string_view b);
+
+/// The candidate closest to `typed`, when it is close enough to be a typo:
+/// at most 2 edits, and fewer than half of the longer name's length; a
+/// candidate that starts with `typed` (at least 3 characters) also counts.
+std::optional<std::string> Suggest(std::string_view typed,
+                                   std::span<const std::string> candidates);
+
+/// " (did you mean 'x'?)" or "".
+std::string DidYouMean(std::string_view typed,
+                       std::span<const std::string> candidates);
+
+}  // namespace pstate::cli
+
+#endif  // PSTATE_CLI_SUGGEST_H_

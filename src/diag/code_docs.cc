@@ -1,0 +1,110 @@
+#include "pstate/diag/code_docs.h"
+
+#include <array>
+#include <cstddef>
+
+#ifndef PSTATE_DOCS_URI
+#define PSTATE_DOCS_URI "https://github.com/pstate/pstate/blob/main/docs"
+#endif
+
+namespace pstate::diag {
+namespace {
+
+struct DocEntry {
+  std::string_view name;
+  std::string_view markdown;
+};
+
+// Generated from docs/diagnostics.md (src/CMakeLists.txt).
+constexpr DocEntry kDocs[] = {
+#include "code_docs.inc"
+};
+
+bool StartsWith(std::string_view s, std::string_view prefix) {
+  return s.substr(0, prefix.size()) == prefix;
+}
+
+}  // namespace
+
+std::string_view DocsBaseUri() { return PSTATE_DOCS_URI; }
+
+bool Documented(Code code) {
+  std::string_view name = Info(code).name;
+  for (const DocEntry& entry : kDocs) {
+    if (entry.name == name) return true;
+  }
+  return false;
+}
+
+std::string_view CodeMarkdown(Code code) {
+  std::string_view name = Info(code).name;
+  for (const DocEntry& entry : kDocs) {
+    if (entry.name == name) return entry.markdown;
+  }
+  return Info(code).summary;
+}
+
+std::string CodeDescription(Code code) {
+  std::string_view md = CodeMarkdown(code);
+  std::string out;
+  std::size_t pos = 0;
+  while (pos < md.size()) {
+    std::size_t end = md.find('\n', pos);
+    if (end == std::string_view::npos) end = md.size();
+    std::string_view line = md.substr(pos, end - pos);
+    pos = end + 1;
+    if (line.empty() || StartsWith(line, "Example:") ||
+        StartsWith(line, "Fix:") || StartsWith(line, "|")) {
+      if (!out.empty()) break;
+      continue;
+    }
+    if (!out.empty()) out.push_back(' ');
+    out.append(line);
+  }
+  std::string plain;
+  for (char c : out) {
+    if (c != '`') plain.push_back(c);
+  }
+  if (plain.empty()) plain = std::string(Info(code).summary);
+  if (plain.size() > 1024) {
+    plain.resize(1021);
+    // Never cut a UTF-8 sequence in half.
+    while (!plain.empty() &&
+           (static_cast<unsigned char>(plain.back()) & 0xC0) == 0x80) {
+      plain.pop_back();
+    }
+    if (!plain.empty() && static_cast<unsigned char>(plain.back()) >= 0xC0) {
+      plain.pop_back();
+    }
+    plain += "...";
+  }
+  return plain;
+}
+
+std::string CodePlainText(Code code) {
+  std::string_view md = CodeMarkdown(code);
+  std::string out;
+  out.reserve(md.size());
+  for (std::size_t i = 0; i < md.size(); ++i) {
+    char c = md[i];
+    if (c == '`') continue;
+    // [text](target) -> text
+    if (c == ']' && i + 1 < md.size() && md[i + 1] == '(') {
+      std::size_t close = md.find(')', i + 2);
+      if (close != std::string_view::npos) {
+        i = close;
+        continue;
+      }
+    }
+    if (c == '[') continue;
+    out.push_back(c);
+  }
+  return out;
+}
+
+std::string CodeHelpUri(Code code) {
+  return std::string(DocsBaseUri()) + "/diagnostics.md#" +
+         std::string(Info(code).name);
+}
+
+}  // namespace pstate::diag
