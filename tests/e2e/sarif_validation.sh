@@ -46,6 +46,7 @@ for f in "$work"/*.sarif; do
   fi
 done
 
+logs="$(ls "$work"/*.sarif | wc -l)"
 export DOTNET_SYSTEM_GLOBALIZATION_INVARIANT=1
 "$tool" validate "$work"/*.sarif --rule-kind "Sarif;Gh;Ghas" \
   -o "$work/validation.sarif" > "$work/validation.log" 2>&1
@@ -56,4 +57,4 @@ if [ "$status" -ne 0 ] || [ "$errors" -ne 0 ]; then
   echo "FAILED: the SARIF Multitool reports $errors error(s) (exit $status)"
   exit 1
 fi
-echo "PASSED: $(ls "$work"/*.sarif | wc -l) SARIF logs, 0 errors"
+echo "PASSED: $logs SARIF logs, 0 errors"
