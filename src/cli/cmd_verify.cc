@@ -50,7 +50,7 @@ int RunVerify(const VerifyFlags& flags) {
   FindingsPrinter printer(flags);
   for (const std::string& path : flags.files) {
     std::string name = path == "-" ? "<stdin>" : path;
-    auto report = std::make_unique<diag::Report>(name, flags.max_findings);
+    auto report = flags.NewReport(path, name);
     config.on_progress = MakeProgress(name, flags.quiet);
     verify::VerifyInput(path, config, *report);
     EndProgress();
