@@ -35,6 +35,27 @@ struct AssetsFlags {
   std::uint64_t max_total_expanded_bytes = asset_hash::kDefaultMaxTotalExpandedBytes;
 };
 
+
+/// Clears the progress line before each row reaches standard output, so a
+/// terminal never shows a row glued to the progress text (the line is drawn
+/// again at the next progress update).
+class ProgressClearingSink : public assets::RowSink {
+ public:
+  explicit ProgressClearingSink(assets::RowSink& next) : next_(next) {}
+  void Row(assets::ItemResult&& result) override {
+    EndProgress();
+    next_.Row(std::move(result));
+  }
+  void End(const assets::Tally& tally,
+           const std::optional<diag::Failure>& failure) override {
+    EndProgress();
+    next_.End(tally, failure);
+  }
+
+ private:
+  assets::RowSink& next_;
+};
+
 int RunAssets(const AssetsFlags& flags) {
   asset_hash::Options options;
   options.root = flags.root;
@@ -58,7 +79,8 @@ int RunAssets(const AssetsFlags& flags) {
     config.on_progress = MakeProgress(name, flags.quiet);
     std::unique_ptr<assets::RowSink> renderer =
         assets::MakeRenderer(format, name, std::cout);
-    assets::Outcome outcome = assets::Run(config, *renderer);
+    ProgressClearingSink sink(*renderer);
+    assets::Outcome outcome = assets::Run(config, sink);
     EndProgress();
     std::cout.flush();
     if (outcome.failure) {

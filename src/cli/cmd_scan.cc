@@ -81,7 +81,10 @@ int RunScan(const ScanFlags& flags) {
     config.max_findings = flags.max_findings;
     config.fingerprinter = &*fingerprinter;
     config.decrypt = decrypt;
-    config.on_progress = MakeProgress(path == "-" ? "<stdin>" : path, flags.quiet);
+    // scan::Run reads every input twice: known secrets, then leaks.
+    config.on_progress = MakeProgress(path == "-" ? "<stdin>" : path,
+                                      flags.quiet,
+                                      {"collecting secrets", "scanning"});
     scan::Outcome result = scan::Run(config);
     EndProgress();
     if (!result.status.ok()) {
