@@ -64,6 +64,7 @@ std::vector<diag::Finding> ToFindings(const ItemResult& result) {
                                         result.item.urn);
     f.line = at.line;
     f.column = at.column;
+    f.char_column = at.char_column;
     out.push_back(std::move(f));
   };
   const std::string kind(KindName(result.item.spec.kind));

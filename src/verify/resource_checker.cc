@@ -46,6 +46,7 @@ ResourceChecker::ResourceChecker() : properties_(env_) {
         reporter.offset_override() ? reporter.offset_override() : offset);
     ref.finding.line = lc.line;
     ref.finding.column = lc.column;
+    ref.finding.char_column = lc.char_column;
     tracker_.Defer(std::move(ref));
   };
 }
@@ -64,6 +65,7 @@ void ResourceChecker::CheckReference(const json::Value& target,
   io::LineColumn lc = reporter.context().Locate(target.offset);
   ref.finding.line = lc.line;
   ref.finding.column = lc.column;
+  ref.finding.char_column = lc.char_column;
   tracker_.Defer(std::move(ref));
 }
 
@@ -197,6 +199,7 @@ void ResourceChecker::Check(const json::Value& resource, Reporter& reporter,
       io::LineColumn lc = reporter.context().Locate(provider->offset);
       pending.finding.line = lc.line;
       pending.finding.column = lc.column;
+      pending.finding.char_column = lc.char_column;
       tracker_.Defer(std::move(pending));
     }
   }
@@ -277,6 +280,7 @@ void ResourceChecker::Check(const json::Value& resource, Reporter& reporter,
       io::LineColumn lc = reporter.context().Locate(resource.offset);
       at.line = lc.line;
       at.column = lc.column;
+      at.char_column = lc.char_column;
       tracker_.NoteDuplicate(urn_text, std::move(at));
     }
     tracker_.AddResource(urn_text, deleted);

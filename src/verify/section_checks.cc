@@ -257,6 +257,7 @@ void CheckConfig(const json::Value& config, state::ProviderKind provider,
       io::LineColumn lc = reporter.context().Locate(secure->offset);
       f.line = lc.line;
       f.column = lc.column;
+      f.char_column = lc.char_column;
       unshaped->push_back(std::move(f));
     }
   }

@@ -124,6 +124,7 @@ void Verifier::FinishFeatures(const state::Envelope& envelope,
     diag::Finding f = diag::MakeFinding(code, std::move(message), "/features");
     f.line = features_at_->line;
     f.column = features_at_->column;
+    f.char_column = features_at_->char_column;
     context.ReportUnlocated(std::move(f));
   };
   std::int64_t version = envelope.version.value_or(0);
