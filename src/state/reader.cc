@@ -174,11 +174,31 @@ Status StreamReader::Fill() {
 
 void StreamReader::ReportProgress() {
   if (!options_.on_progress) return;
-  std::uint64_t consumed = window_.input().source_consumed();
-  if (consumed >= next_progress_) {
-    next_progress_ = consumed + kProgressStep;
-    options_.on_progress(consumed, window_.input().source_size().value_or(0));
+  const io::InputStream& input = window_.input();
+  std::uint64_t consumed = input.source_consumed();
+  std::uint64_t size = input.source_size().value_or(0);
+  if (input.compression() == io::Compression::kNone) {
+    if (consumed >= next_progress_) {
+      next_progress_ = consumed + kProgressStep;
+      options_.on_progress(consumed, size);
+    }
+    return;
   }
+  // Compressed input: progress counts decompressed bytes (what the reader
+  // works through), and the total is the decompressed size the compression
+  // ratio so far predicts, so a small .gz holding a big state still shows
+  // its progress and the fraction done stays the compressed one.
+  std::uint64_t decoded = window_.OffsetOf(window_.end());
+  if (decoded < next_progress_) return;
+  next_progress_ = decoded + kProgressStep;
+  std::uint64_t total = 0;
+  if (size > 0 && consumed > 0) {
+    long double ratio = static_cast<long double>(decoded) /
+                        static_cast<long double>(consumed);
+    total = static_cast<std::uint64_t>(ratio * static_cast<long double>(size));
+    total = std::max(total, decoded);
+  }
+  options_.on_progress(decoded, total);
 }
 
 Status StreamReader::Peek(char* c) {
