@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <filesystem>
 #include <map>
 #include <memory>
 #include <set>
@@ -108,8 +109,10 @@ class TempFile {
     if (!path_.empty()) ::unlink(path_.c_str());
   }
   Status Make() {
-    char tmpl[] = "/tmp/pstate-convert-XXXXXX";
-    int fd = ::mkstemp(tmpl);
+    // $TMPDIR, as every other temporary file (io/spool.cc).
+    std::string tmpl =
+        (std::filesystem::temp_directory_path() / "pstate-convert-XXXXXX").string();
+    int fd = ::mkstemp(tmpl.data());
     if (fd < 0) return Status(Errc::kIo, "cannot create a temporary file");
     ::close(fd);
     path_ = tmpl;

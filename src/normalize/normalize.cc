@@ -3,6 +3,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <filesystem>
 #include <algorithm>
 #include <cstdio>
 #include <cstring>
@@ -216,8 +217,10 @@ class StdinCopy {
     if (!path_.empty()) ::unlink(path_.c_str());
   }
   Status Make() {
-    char tmpl[] = "/tmp/pstate-stdin-XXXXXX";
-    int fd = ::mkstemp(tmpl);
+    // $TMPDIR, as every other temporary file (io/spool.cc).
+    std::string tmpl =
+        (std::filesystem::temp_directory_path() / "pstate-stdin-XXXXXX").string();
+    int fd = ::mkstemp(tmpl.data());
     if (fd < 0) return Status(Errc::kIo, "cannot create a temporary file");
     path_ = tmpl;
     char buf[1 << 16];
