@@ -29,8 +29,8 @@
 namespace {
 
 constexpr size_t kBufferSize = 64 * 1024;
-constexpr unsigned kParseFlags =
-    rapidjson::kParseNumbersAsStringsFlag | rapidjson::kParseValidateEncodingFlag;
+constexpr unsigned kParseFlags = rapidjson::kParseNumbersAsStringsFlag |
+                                 rapidjson::kParseValidateEncodingFlag;
 
 // Forwards every SAX event to a writer. With kParseNumbersAsStringsFlag the
 // reader reports all numbers through RawNumber, so the typed number callbacks

@@ -1,4 +1,5 @@
-// simdjson_walk FILE: the parse-speed baseline pstate's `verify` is compared to.
+// simdjson_walk FILE: the parse-speed baseline pstate's `verify` is compared
+// to.
 //
 // Loads FILE with simdjson::padded_string::load, parses it with the On-Demand
 // API and visits every value: every key is unescaped (unescaped_key), every
@@ -38,7 +39,7 @@ struct Counters {
   uint64_t numbers_raw = 0;  // numbers get_double() refused (see header).
   uint64_t booleans = 0;
   uint64_t nulls = 0;
-  uint64_t number_bits = 0;  // XOR of the doubles' bit patterns.
+  uint64_t number_bits = 0;                // XOR of the doubles' bit patterns.
   uint64_t hash = 1469598103934665603ULL;  // FNV-1a over string/key bytes.
 
   void AddNumber(double d) {
@@ -64,7 +65,9 @@ bool IsJsonNumber(std::string_view token) {
   }
   size_t i = 0;
   const size_t n = token.size();
-  auto digit = [&](size_t k) { return k < n && token[k] >= '0' && token[k] <= '9'; };
+  auto digit = [&](size_t k) {
+    return k < n && token[k] >= '0' && token[k] <= '9';
+  };
   auto digits = [&]() {
     const size_t start = i;
     while (digit(i)) ++i;

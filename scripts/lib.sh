@@ -6,6 +6,7 @@ PSTATE_PACKAGES=(
   cmake g++ make pkg-config
   libsimdjson-dev rapidjson-dev libarchive-dev libssl-dev libcli11-dev libgtest-dev
   gzip zstd python3
+  clang-format
 )
 
 PSTATE_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"

@@ -31,7 +31,8 @@ constexpr std::size_t kLibarchiveBlock = 1 << 20;
 locale_t Utf8Locale() {
   static const locale_t kLocale = [] {
     locale_t loc = ::newlocale(LC_CTYPE_MASK, "C.UTF-8", locale_t{});
-    if (loc == locale_t{}) loc = ::newlocale(LC_CTYPE_MASK, "C.utf8", locale_t{});
+    if (loc == locale_t{})
+      loc = ::newlocale(LC_CTYPE_MASK, "C.utf8", locale_t{});
     return loc;
   }();
   return kLocale;
@@ -40,7 +41,8 @@ locale_t Utf8Locale() {
 class ScopedUtf8Locale {
  public:
   ScopedUtf8Locale() {
-    if (locale_t loc = Utf8Locale(); loc != locale_t{}) previous_ = ::uselocale(loc);
+    if (locale_t loc = Utf8Locale(); loc != locale_t{})
+      previous_ = ::uselocale(loc);
   }
   ~ScopedUtf8Locale() {
     if (previous_ != locale_t{}) ::uselocale(previous_);
@@ -90,7 +92,8 @@ std::optional<std::uint64_t> ZipEntryCount(int fd, std::uint64_t limit) {
   if (end < 22) return std::nullopt;
   const off_t tail_size = std::min<off_t>(end, 22 + 65535);
   std::vector<unsigned char> tail(static_cast<std::size_t>(tail_size));
-  if (!PreadAll(fd, tail.data(), tail.size(), end - tail_size)) return std::nullopt;
+  if (!PreadAll(fd, tail.data(), tail.size(), end - tail_size))
+    return std::nullopt;
   for (std::size_t i = tail.size() - 22 + 1; i-- > 0;) {
     if (std::memcmp(tail.data() + i, "PK\5\6", 4) != 0) continue;
     const off_t eocd_at = end - tail_size + static_cast<off_t>(i);
@@ -121,7 +124,8 @@ std::optional<std::uint64_t> ZipEntryCount(int fd, std::uint64_t limit) {
     };
     if (!is_header(at)) {
       at = directory_end - static_cast<off_t>(cd_size);
-      if (cd_size > static_cast<std::uint64_t>(directory_end) || !is_header(at)) {
+      if (cd_size > static_cast<std::uint64_t>(directory_end) ||
+          !is_header(at)) {
         return declared;
       }
     }
@@ -139,13 +143,15 @@ std::optional<std::uint64_t> ZipEntryCount(int fd, std::uint64_t limit) {
 
 class ArchiveDataReader : public ContentReader {
  public:
-  ArchiveDataReader(archive* a, std::string what) : archive_(a), what_(std::move(what)) {}
+  ArchiveDataReader(archive* a, std::string what)
+      : archive_(a), what_(std::move(what)) {}
   Result<std::size_t> Read(char* buffer, std::size_t size) override {
     const la_ssize_t n = archive_read_data(archive_, buffer, size);
     if (n < 0) {
       const char* reason = archive_error_string(archive_);
-      return pstate::Status(Errc::kCorrupt, "failed to read " + what_ + ": " +
-                                                (reason ? reason : "unknown error"));
+      return pstate::Status(Errc::kCorrupt,
+                            "failed to read " + what_ + ": " +
+                                (reason ? reason : "unknown error"));
     }
     return static_cast<std::size_t>(n);
   }
@@ -177,27 +183,32 @@ class ArchiveFileSource : public MemberSource {
       fd_ = ::open(path_.c_str(), O_RDONLY | O_CLOEXEC | O_NOCTTY);
     } while (fd_ < 0 && errno == EINTR);
     if (fd_ < 0) {
-      return pstate::Status(errno == ENOENT ? Errc::kNotFound : Errc::kIo,
-                            "failed to open '" + path_ + "': " + std::strerror(errno));
+      return pstate::Status(
+          errno == ENOENT ? Errc::kNotFound : Errc::kIo,
+          "failed to open '" + path_ + "': " + std::strerror(errno));
     }
     struct stat st {};
     if (::fstat(fd_, &st) != 0 || !S_ISREG(st.st_mode) || !probe->file ||
         static_cast<std::uint64_t>(st.st_ino) != probe->file->inode ||
         static_cast<std::uint64_t>(st.st_dev) != probe->file->device) {
-      return pstate::Status(Errc::kIo, "'" + path_ + "' changed while it was being opened");
+      return pstate::Status(
+          Errc::kIo, "'" + path_ + "' changed while it was being opened");
     }
     if (format_ == ArchiveFormat::kZip) {
-      if (std::optional<std::uint64_t> count = ZipEntryCount(fd_, options.max_members);
+      if (std::optional<std::uint64_t> count =
+              ZipEntryCount(fd_, options.max_members);
           count && *count > options.max_members) {
         return pstate::Status(Errc::kLimit,
-                              "zip '" + path_ + "' has too many members (more than " +
+                              "zip '" + path_ +
+                                  "' has too many members (more than " +
                                   std::to_string(options.max_members) + ")");
       }
       ::lseek(fd_, 0, SEEK_SET);
     }
     ScopedUtf8Locale utf8;
     archive_ = archive_read_new();
-    if (archive_ == nullptr) return pstate::Status(Errc::kIo, "libarchive: out of memory");
+    if (archive_ == nullptr)
+      return pstate::Status(Errc::kIo, "libarchive: out of memory");
     switch (format_) {
       case ArchiveFormat::kTarGzip:
         archive_read_support_filter_gzip(archive_);
@@ -237,14 +248,15 @@ class ArchiveFileSource : public MemberSource {
       if (pstate::Status gz = CheckGzip(); !gz.ok()) return gz;
       const char* raw_name = archive_entry_pathname(entry);
       if (raw_name == nullptr) {
-        return pstate::Status(Errc::kCorrupt, "entry without a readable name in '" + path_ + "'");
+        return pstate::Status(
+            Errc::kCorrupt, "entry without a readable name in '" + path_ + "'");
       }
       const std::string name = raw_name;
       const mode_t type = archive_entry_filetype(entry);
       if (type == AE_IFDIR) continue;
       if (archive_entry_is_encrypted(entry)) {
-        return pstate::Status(Errc::kFormat, "entry '" + name + "' of '" + path_ +
-                                                 "' is encrypted");
+        return pstate::Status(Errc::kFormat, "entry '" + name + "' of '" +
+                                                 path_ + "' is encrypted");
       }
       Member member;
       member.name = GoClean(name);
@@ -260,15 +272,15 @@ class ArchiveFileSource : public MemberSource {
       } else if (type != AE_IFREG || archive_entry_hardlink(entry) != nullptr ||
                  archive_entry_sparse_count(entry) > 0) {
         // The engine aborts (contract.Failf) on these; report instead.
-        return pstate::Status(Errc::kFormat,
-                              "tar entry '" + name + "' in '" + path_ +
-                                  "' is not a regular file or directory "
-                                  "(symlink, hard link, device, FIFO or sparse); "
-                                  "the engine cannot archive it");
+        return pstate::Status(
+            Errc::kFormat, "tar entry '" + name + "' in '" + path_ +
+                               "' is not a regular file or directory "
+                               "(symlink, hard link, device, FIFO or sparse); "
+                               "the engine cannot archive it");
       }
       if (!archive_entry_size_is_set(entry) || archive_entry_size(entry) < 0) {
-        return pstate::Status(Errc::kCorrupt, "entry '" + name + "' of '" + path_ +
-                                                  "' has no size");
+        return pstate::Status(Errc::kCorrupt, "entry '" + name + "' of '" +
+                                                  path_ + "' has no size");
       }
       member.blob.size = static_cast<std::uint64_t>(archive_entry_size(entry));
       member.blob.expanded = true;
@@ -282,17 +294,20 @@ class ArchiveFileSource : public MemberSource {
  private:
   pstate::Status Failure(const std::string& what) {
     const char* reason = archive_error_string(archive_);
-    return pstate::Status(Errc::kCorrupt, what + " '" + path_ + "': " +
-                                              (reason ? reason : "unknown error"));
+    return pstate::Status(
+        Errc::kCorrupt,
+        what + " '" + path_ + "': " + (reason ? reason : "unknown error"));
   }
 
   // Go gunzips .tgz/.tar.gz first: a plain tar under that name is an error.
   pstate::Status CheckGzip() {
-    if (format_ != ArchiveFormat::kTarGzip || archive_filter_count(archive_) < 1 ||
+    if (format_ != ArchiveFormat::kTarGzip ||
+        archive_filter_count(archive_) < 1 ||
         archive_filter_code(archive_, 0) == ARCHIVE_FILTER_GZIP) {
       return pstate::Status::Ok();
     }
-    return pstate::Status(Errc::kCorrupt, "'" + path_ + "' is not gzip-compressed");
+    return pstate::Status(Errc::kCorrupt,
+                          "'" + path_ + "' is not gzip-compressed");
   }
 
   std::string path_;
@@ -308,7 +323,8 @@ class ArchiveFileSource : public MemberSource {
 Result<std::unique_ptr<MemberSource>> OpenArchiveFileMembers(
     const std::string& path, ArchiveFormat format, const Options& options) {
   auto source = std::make_unique<ArchiveFileSource>(path, format);
-  if (pstate::Status status = source->Open(options); !status.ok()) return status;
+  if (pstate::Status status = source->Open(options); !status.ok())
+    return status;
   return std::unique_ptr<MemberSource>(std::move(source));
 }
 

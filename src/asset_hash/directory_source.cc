@@ -31,7 +31,8 @@ pstate::Status ErrnoStatus(int err, const std::string& what) {
 Result<std::vector<std::string>> ReadSortedNames(const std::string& dir,
                                                  std::uint64_t max_entries) {
   DIR* d = ::opendir(dir.c_str());
-  if (d == nullptr) return ErrnoStatus(errno, "cannot read directory '" + dir + "'");
+  if (d == nullptr)
+    return ErrnoStatus(errno, "cannot read directory '" + dir + "'");
   std::vector<std::string> names;
   while (true) {
     errno = 0;
@@ -44,7 +45,8 @@ Result<std::vector<std::string>> ReadSortedNames(const std::string& dir,
       return pstate::Status(Errc::kLimit, "directory '" + dir +
                                               "' has too many entries (more "
                                               "than " +
-                                              std::to_string(max_entries) + ")");
+                                              std::to_string(max_entries) +
+                                              ")");
     }
     names.emplace_back(name);
   }
@@ -70,9 +72,9 @@ class DirectorySource : public MemberSource {
   // Go readPath + the walk's first step on the root.
   pstate::Status Start(const std::string& root) {
     if (options_.outside_root == OutsideRoot::kRefuse) {
-      const std::string canonical =
-          options_.run ? options_.run->canonical_root()
-                       : RunBudget(options_).canonical_root();
+      const std::string canonical = options_.run
+                                        ? options_.run->canonical_root()
+                                        : RunBudget(options_).canonical_root();
       // Not even listed: the names in a directory can be secrets too.
       if (!InsideRoot(root, canonical)) return OutsideRootStatus(root);
     }

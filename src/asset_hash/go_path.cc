@@ -68,8 +68,7 @@ std::string GoJoin(std::string_view a, std::string_view b) {
   return JoinList({a, b});
 }
 
-std::string GoJoin(std::string_view a, std::string_view b,
-                   std::string_view c) {
+std::string GoJoin(std::string_view a, std::string_view b, std::string_view c) {
   return JoinList({a, b, c});
 }
 

@@ -42,15 +42,19 @@ pstate::Status BytesLimit(const Budget& budget) {
 // Streams a blob to `write`, failing like the engine when the bytes read
 // differ from the announced size, and when the byte budget runs out.
 template <typename Write>
-pstate::Status CopyBlob(Blob& blob, std::string_view name, Budget& budget, Write&& write) {
-  if (blob.size > budget.options.max_expanded_bytes - std::min(budget.bytes, budget.options.max_expanded_bytes)) {
+pstate::Status CopyBlob(Blob& blob, std::string_view name, Budget& budget,
+                        Write&& write) {
+  if (blob.size >
+      budget.options.max_expanded_bytes -
+          std::min(budget.bytes, budget.options.max_expanded_bytes)) {
     return BytesLimit(budget);
   }
   budget.outside_root |= blob.outside_root;
   RunBudget& run = *budget.options.run;
   std::uint64_t total = 0;
   while (true) {
-    Result<std::size_t> n = blob.content->Read(budget.buffer.data(), budget.buffer.size());
+    Result<std::size_t> n =
+        blob.content->Read(budget.buffer.data(), budget.buffer.size());
     if (!n.ok()) return n.status();
     if (*n == 0) break;
     total += *n;
@@ -60,19 +64,23 @@ pstate::Status CopyBlob(Blob& blob, std::string_view name, Budget& budget, Write
       if (pstate::Status s = run.AddExpandedBytes(*n); !s.ok()) return s;
     }
     if (total > blob.size) {
-      return pstate::Status(Errc::kIo, "incorrect blob size for " + std::string(name) +
-                                           ": expected " + std::to_string(blob.size) +
+      return pstate::Status(Errc::kIo, "incorrect blob size for " +
+                                           std::string(name) + ": expected " +
+                                           std::to_string(blob.size) +
                                            ", got more");
     }
-    if (budget.bytes > budget.options.max_expanded_bytes) return BytesLimit(budget);
-    if (pstate::Status s = write(std::string_view(budget.buffer.data(), *n)); !s.ok()) {
+    if (budget.bytes > budget.options.max_expanded_bytes)
+      return BytesLimit(budget);
+    if (pstate::Status s = write(std::string_view(budget.buffer.data(), *n));
+        !s.ok()) {
       return s;
     }
   }
   if (total != blob.size) {
-    return pstate::Status(Errc::kIo, "incorrect blob size for " + std::string(name) +
-                                         ": expected " + std::to_string(blob.size) +
-                                         ", got " + std::to_string(total));
+    return pstate::Status(Errc::kIo, "incorrect blob size for " +
+                                         std::string(name) + ": expected " +
+                                         std::to_string(blob.size) + ", got " +
+                                         std::to_string(total));
   }
   return pstate::Status::Ok();
 }
@@ -81,7 +89,8 @@ Result<std::string> HashBlob(Blob blob, std::string_view name, Budget& budget) {
   // A file already hashed in this run (a state naming one file many times)
   // is not read again.
   if (blob.file) {
-    if (std::optional<std::string> known = budget.options.run->FindFileHash(*blob.file)) {
+    if (std::optional<std::string> known =
+            budget.options.run->FindFileHash(*blob.file)) {
       budget.outside_root |= blob.outside_root;
       return *known;
     }
@@ -111,18 +120,21 @@ Result<std::string> HashTarStream(MemberSource& source, Budget& budget) {
     if (!next->has_value()) break;
     Member& member = **next;
     if (++budget.members > budget.options.max_members) {
-      return pstate::Status(Errc::kLimit,
-                            "too many members (more than " +
-                                std::to_string(budget.options.max_members) + ")");
+      return pstate::Status(
+          Errc::kLimit, "too many members (more than " +
+                            std::to_string(budget.options.max_members) + ")");
     }
     if (pstate::Status s = budget.options.run->AddMembers(1); !s.ok()) return s;
     // First occurrence wins; the duplicate was opened (so a missing file
     // still fails) but is not read.
     if (!seen.insert(member.name).second) continue;
-    if (pstate::Status s = tar.BeginMember(member.name, member.blob.size); !s.ok()) return s;
+    if (pstate::Status s = tar.BeginMember(member.name, member.blob.size);
+        !s.ok())
+      return s;
     if (!IsDirectoryEntryName(member.name)) {
-      pstate::Status s = CopyBlob(member.blob, member.name, budget,
-                                  [&tar](std::string_view data) { return tar.Write(data); });
+      pstate::Status s =
+          CopyBlob(member.blob, member.name, budget,
+                   [&tar](std::string_view data) { return tar.Write(data); });
       if (!s.ok()) return s;
     }
     if (pstate::Status s = tar.EndMember(); !s.ok()) return s;
@@ -143,7 +155,8 @@ Result<std::string> ComputeArchive(const Spec& spec, Budget& budget) {
   const Source source = SourceOf(spec);
   // Go ReadSourceArchiveWithWD: archive files are hashed as raw bytes.
   if (source == Source::kPath) {
-    const std::string path = ResolveAgainst(budget.options.root.native(), *spec.path);
+    const std::string path =
+        ResolveAgainst(budget.options.root.native(), *spec.path);
     if (DetectArchiveFormat(path) != ArchiveFormat::kNone) {
       Result<Blob> blob = OpenFileBlob(path, &budget.options);
       if (!blob.ok()) return blob.status();
@@ -156,29 +169,30 @@ Result<std::string> ComputeArchive(const Spec& spec, Budget& budget) {
     if (!blob.ok()) return blob.status();
     return HashBlob(std::move(*blob), file->path, budget);
   }
-  Result<std::unique_ptr<MemberSource>> members = OpenArchiveMembers(spec, budget.options, 0);
+  Result<std::unique_ptr<MemberSource>> members =
+      OpenArchiveMembers(spec, budget.options, 0);
   if (!members.ok()) return members.status();
   return HashTarStream(**members, budget);
 }
 
 Status StatusFor(Errc code) {
   switch (code) {
-    case Errc::kNotFound:
-      return Status::kMissing;
-    case Errc::kUnsupported:
-      return Status::kUnverifiable;
-    default:
-      return Status::kError;
+    case Errc::kNotFound: return Status::kMissing;
+    case Errc::kUnsupported: return Status::kUnverifiable;
+    default: return Status::kError;
   }
 }
 
-Outcome HiddenOutcome(const Spec& spec, const std::string& actual, Outcome outcome) {
-  const std::string_view recorded = spec.hash ? std::string_view(*spec.hash) : std::string_view();
+Outcome HiddenOutcome(const Spec& spec, const std::string& actual,
+                      Outcome outcome) {
+  const std::string_view recorded =
+      spec.hash ? std::string_view(*spec.hash) : std::string_view();
   const char* why = " (not shown: the content is outside --root)";
   if (recorded.empty()) {
     outcome.status = Status::kNoHash;
-    outcome.message = std::string("no hash recorded; the computed hash is not shown (the "
-                                  "content is outside --root)");
+    outcome.message = std::string(
+        "no hash recorded; the computed hash is not shown (the "
+        "content is outside --root)");
   } else if (recorded == actual) {
     outcome.status = Status::kOk;
   } else {
@@ -192,7 +206,9 @@ Outcome HiddenOutcome(const Spec& spec, const std::string& actual, Outcome outco
 bool EqualsIgnoringCase(std::string_view a, std::string_view b) {
   if (a.size() != b.size()) return false;
   for (std::size_t i = 0; i < a.size(); ++i) {
-    auto lower = [](char c) { return (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c; };
+    auto lower = [](char c) {
+      return (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c;
+    };
     if (lower(a[i]) != lower(b[i])) return false;
   }
   return true;
@@ -219,21 +235,24 @@ Outcome Hash(const Spec& spec, const Options& caller_options) {
   Options options = caller_options;
   if (!options.run) options.run = std::make_shared<RunBudget>(options);
   Budget budget{options};
-  Result<std::string> actual =
-      spec.kind == Kind::kAsset ? ComputeAsset(spec, budget) : ComputeArchive(spec, budget);
+  Result<std::string> actual = spec.kind == Kind::kAsset
+                                   ? ComputeAsset(spec, budget)
+                                   : ComputeArchive(spec, budget);
   if (!actual.ok()) {
     outcome.status = StatusFor(actual.status().code());
     outcome.message = actual.status().message();
     if (outcome.message.empty()) outcome.message = "cannot compute the hash";
     return outcome;
   }
-  if (budget.outside_root && options.outside_root == OutsideRoot::kReadHashHidden) {
+  if (budget.outside_root &&
+      options.outside_root == OutsideRoot::kReadHashHidden) {
     // Compared, never shown: a full unkeyed SHA-256 of a file outside the
     // root is an oracle for its content.
     return HiddenOutcome(spec, *actual, std::move(outcome));
   }
   outcome.actual = std::move(*actual);
-  const std::string_view recorded = spec.hash ? std::string_view(*spec.hash) : std::string_view();
+  const std::string_view recorded =
+      spec.hash ? std::string_view(*spec.hash) : std::string_view();
   if (recorded.empty()) {
     outcome.status = Status::kNoHash;
     outcome.message = "no hash recorded; computed " + *outcome.actual;
@@ -241,10 +260,11 @@ Outcome Hash(const Spec& spec, const Options& caller_options) {
     outcome.status = Status::kOk;
   } else {
     outcome.status = Status::kMismatch;
-    outcome.message = "recorded hash " + std::string(recorded) + " differs from computed " +
-                      *outcome.actual;
+    outcome.message = "recorded hash " + std::string(recorded) +
+                      " differs from computed " + *outcome.actual;
     if (EqualsIgnoringCase(recorded, *outcome.actual)) {
-      outcome.message += " (they differ only in letter case; the engine writes lowercase)";
+      outcome.message +=
+          " (they differ only in letter case; the engine writes lowercase)";
     }
   }
   return outcome;
@@ -268,42 +288,54 @@ std::vector<AuditNote> Audit(const Spec& spec, const Options& /*options*/) {
   if (spec.path && !spec.path->empty()) {
     const std::string& path = *spec.path;
     const bool windows_drive = path.size() >= 3 &&
-                               ((path[0] >= 'A' && path[0] <= 'Z') || (path[0] >= 'a' && path[0] <= 'z')) &&
-                               path[1] == ':' && (path[2] == '\\' || path[2] == '/');
+                               ((path[0] >= 'A' && path[0] <= 'Z') ||
+                                (path[0] >= 'a' && path[0] <= 'z')) &&
+                               path[1] == ':' &&
+                               (path[2] == '\\' || path[2] == '/');
     if (GoIsAbs(path) || windows_drive || path.starts_with("\\\\")) {
-      add(kNoteAbsolutePath, "path '" + path + "' is absolute; it breaks on other machines");
+      add(kNoteAbsolutePath,
+          "path '" + path + "' is absolute; it breaks on other machines");
     } else {
       const std::string cleaned = GoClean(path);
       if (cleaned == ".." || cleaned.starts_with("../")) {
-        add(kNotePathEscapesRoot, "path '" + path + "' leaves the program directory (" + cleaned + ")");
+        add(kNotePathEscapesRoot, "path '" + path +
+                                      "' leaves the program directory (" +
+                                      cleaned + ")");
       }
     }
     if (path.find('\\') != std::string::npos) {
-      add(kNoteBackslashPath, "path '" + path + "' contains a backslash (a Windows separator; "
-                              "on Linux it is part of the name)");
+      add(kNoteBackslashPath,
+          "path '" + path +
+              "' contains a backslash (a Windows separator; "
+              "on Linux it is part of the name)");
     }
   }
   if (spec.uri && !spec.uri->empty()) {
     const std::string& uri = *spec.uri;
     Result<ParsedUri> parsed = ParseUri(uri);
     if (parsed.ok() && parsed->scheme == "file") {
-      add(kNoteAbsolutePath, "file URI '" + RedactUserinfo(uri) +
-                                 "' names an absolute path; it breaks on other machines");
+      add(kNoteAbsolutePath,
+          "file URI '" + RedactUserinfo(uri) +
+              "' names an absolute path; it breaks on other machines");
     }
     if (uri.find('\\') != std::string::npos) {
-      add(kNoteBackslashPath, "uri '" + RedactUserinfo(uri) + "' contains a backslash");
+      add(kNoteBackslashPath,
+          "uri '" + RedactUserinfo(uri) + "' contains a backslash");
     }
   }
   if (spec.kind == Kind::kArchive) {
     for (const auto& [name, member] : spec.assets) {
       if (name.find('\\') != std::string::npos) {
-        add(kNoteBackslashPath, "member name '" + name + "' contains a backslash (a Windows separator; "
-                                "archives use '/')");
+        add(kNoteBackslashPath,
+            "member name '" + name +
+                "' contains a backslash (a Windows separator; "
+                "archives use '/')");
       }
     }
   }
   if (spec.hash && !spec.hash->empty() && !IsLowerHex(*spec.hash, 64)) {
-    add(kNoteHashMalformed, "recorded hash '" + *spec.hash + "' is not 64 lowercase hex digits");
+    add(kNoteHashMalformed,
+        "recorded hash '" + *spec.hash + "' is not 64 lowercase hex digits");
   }
   return notes;
 }

@@ -44,9 +44,12 @@ bool IsHttp(const ParsedUri& uri) {
 // The engine asserts (crashes) on these; they are plain errors here.
 pstate::Status CheckFileUriParts(const ParsedUri& uri, std::string_view raw) {
   std::string what;
-  if (uri.has_user) what = "a user";
-  else if (!uri.raw_query.empty()) what = "a query string";
-  else if (!uri.fragment.empty()) what = "a fragment";
+  if (uri.has_user)
+    what = "a user";
+  else if (!uri.raw_query.empty())
+    what = "a query string";
+  else if (!uri.fragment.empty())
+    what = "a fragment";
   if (what.empty()) return pstate::Status::Ok();
   return pstate::Status(Errc::kFormat, "file:// URIs cannot have " + what +
                                            ": " + RedactUserinfo(raw));
@@ -58,13 +61,16 @@ class AssetMapSource : public MemberSource {
   AssetMapSource(const Spec& spec, const Options& options, int depth)
       : options_(options), depth_(depth) {
     for (const auto& entry : spec.assets) entries_.push_back(&entry);
-    std::stable_sort(entries_.begin(), entries_.end(),
-                     [](const Entry* a, const Entry* b) { return a->first < b->first; });
+    std::stable_sort(
+        entries_.begin(), entries_.end(),
+        [](const Entry* a, const Entry* b) { return a->first < b->first; });
     // A repeated key: the last occurrence in file order wins, as when Go
     // decodes the JSON object into a map.
     std::vector<const Entry*> unique;
     for (std::size_t i = 0; i < entries_.size(); ++i) {
-      if (i + 1 < entries_.size() && entries_[i + 1]->first == entries_[i]->first) continue;
+      if (i + 1 < entries_.size() &&
+          entries_[i + 1]->first == entries_[i]->first)
+        continue;
       unique.push_back(entries_[i]);
     }
     entries_ = std::move(unique);
@@ -87,15 +93,17 @@ class AssetMapSource : public MemberSource {
         Result<Blob> blob = OpenAssetBlob(entry.second, options_);
         if (!blob.ok()) {
           return pstate::Status(blob.status().code(),
-                                "failed to expand archive asset '" + entry.first +
+                                "failed to expand archive asset '" +
+                                    entry.first +
                                     "': " + blob.status().message());
         }
         return std::optional<Member>(Member{entry.first, std::move(*blob)});
       }
       if (depth_ + 1 > options_.max_nesting) {
-        return pstate::Status(Errc::kLimit, "archives nested more than " +
-                                                std::to_string(options_.max_nesting) +
-                                                " levels deep");
+        return pstate::Status(Errc::kLimit,
+                              "archives nested more than " +
+                                  std::to_string(options_.max_nesting) +
+                                  " levels deep");
       }
       Result<std::unique_ptr<MemberSource>> inner =
           OpenArchiveMembers(entry.second, options_, depth_ + 1);
@@ -125,14 +133,17 @@ class AssetMapSource : public MemberSource {
 Source SourceOf(const Spec& spec) {
   if (NonEmpty(spec.path)) return Source::kPath;
   if (NonEmpty(spec.uri)) return Source::kUri;
-  if (spec.kind == Kind::kAsset) return IsText(spec) ? Source::kText : Source::kNone;
+  if (spec.kind == Kind::kAsset)
+    return IsText(spec) ? Source::kText : Source::kNone;
   return IsAssets(spec) ? Source::kAssets : Source::kNone;
 }
 
 ArchiveFormat DetectArchiveFormat(std::string_view path) {
   if (path.ends_with(".tar")) return ArchiveFormat::kTar;
-  if (path.ends_with(".tgz") || path.ends_with(".tar.gz")) return ArchiveFormat::kTarGzip;
-  if (path.ends_with(".zip") || path.ends_with(".jar")) return ArchiveFormat::kZip;
+  if (path.ends_with(".tgz") || path.ends_with(".tar.gz"))
+    return ArchiveFormat::kTarGzip;
+  if (path.ends_with(".zip") || path.ends_with(".jar"))
+    return ArchiveFormat::kZip;
   return ArchiveFormat::kNone;
 }
 
@@ -144,13 +155,16 @@ Result<std::string> AssetUriPath(std::string_view raw) {
                         "' needs a network fetch (never done)");
   }
   if (uri->scheme != "file") {
-    return pstate::Status(Errc::kFormat,
-                          "unrecognized or unsupported URI scheme '" + uri->scheme + "'");
+    return pstate::Status(
+        Errc::kFormat,
+        "unrecognized or unsupported URI scheme '" + uri->scheme + "'");
   }
-  if (pstate::Status parts = CheckFileUriParts(*uri, raw); !parts.ok()) return parts;
+  if (pstate::Status parts = CheckFileUriParts(*uri, raw); !parts.ok())
+    return parts;
   if (!uri->host.empty() && uri->host != "localhost") {
-    return pstate::Status(Errc::kFormat, "file:// host '" + uri->host +
-                                             "' not supported (only localhost)");
+    return pstate::Status(
+        Errc::kFormat,
+        "file:// host '" + uri->host + "' not supported (only localhost)");
   }
   return std::move(uri->path);
 }
@@ -160,21 +174,25 @@ Result<ArchiveFile> ArchiveUriFile(std::string_view raw) {
   if (!uri.ok()) return uri.status();
   ArchiveFile file{uri->path, DetectArchiveFormat(uri->path)};
   if (file.format == ArchiveFormat::kNone) {
-    return pstate::Status(Errc::kFormat, "file at URL '" + RedactUserinfo(raw) +
-                                             "' is not a recognized archive format");
+    return pstate::Status(Errc::kFormat,
+                          "file at URL '" + RedactUserinfo(raw) +
+                              "' is not a recognized archive format");
   }
   if (IsHttp(*uri)) {
     return Unverifiable("archive at '" + RedactUserinfo(raw) +
                         "' needs a network fetch (never done)");
   }
   if (uri->scheme != "file") {
-    return pstate::Status(Errc::kFormat,
-                          "unrecognized or unsupported URI scheme '" + uri->scheme + "'");
+    return pstate::Status(
+        Errc::kFormat,
+        "unrecognized or unsupported URI scheme '" + uri->scheme + "'");
   }
-  if (pstate::Status parts = CheckFileUriParts(*uri, raw); !parts.ok()) return parts;
+  if (pstate::Status parts = CheckFileUriParts(*uri, raw); !parts.ok())
+    return parts;
   if (!uri->host.empty()) {
-    return pstate::Status(Errc::kFormat, "file:// archive URIs cannot have a host: " +
-                                             RedactUserinfo(raw));
+    return pstate::Status(
+        Errc::kFormat,
+        "file:// archive URIs cannot have a host: " + RedactUserinfo(raw));
   }
   return file;
 }
@@ -182,7 +200,8 @@ Result<ArchiveFile> ArchiveUriFile(std::string_view raw) {
 Result<Blob> OpenAssetBlob(const Spec& asset, const Options& options) {
   switch (SourceOf(asset)) {
     case Source::kText:
-      return TextBlob(asset.text ? std::string_view(*asset.text) : std::string_view());
+      return TextBlob(asset.text ? std::string_view(*asset.text)
+                                 : std::string_view());
     case Source::kPath:
       return OpenFileBlob(ResolveAgainst(options.root.native(), *asset.path),
                           &options);
@@ -192,22 +211,24 @@ Result<Blob> OpenAssetBlob(const Spec& asset, const Options& options) {
       return OpenFileBlob(*path, &options);
     }
     case Source::kAssets:
-    case Source::kNone:
-      break;
+    case Source::kNone: break;
   }
   return Unverifiable("asset placeholder: a hash with no text, path or uri");
 }
 
-Result<std::unique_ptr<MemberSource>> OpenArchiveMembers(
-    const Spec& archive, const Options& options, int depth) {
+Result<std::unique_ptr<MemberSource>> OpenArchiveMembers(const Spec& archive,
+                                                         const Options& options,
+                                                         int depth) {
   switch (SourceOf(archive)) {
     case Source::kAssets:
       return std::unique_ptr<MemberSource>(
           std::make_unique<AssetMapSource>(archive, options, depth));
     case Source::kPath: {
-      const std::string path = ResolveAgainst(options.root.native(), *archive.path);
+      const std::string path =
+          ResolveAgainst(options.root.native(), *archive.path);
       const ArchiveFormat format = DetectArchiveFormat(path);
-      if (format == ArchiveFormat::kNone) return OpenDirectoryMembers(path, options);
+      if (format == ArchiveFormat::kNone)
+        return OpenDirectoryMembers(path, options);
       return OpenArchiveFileMembers(path, format, options);
     }
     case Source::kUri: {
@@ -216,10 +237,10 @@ Result<std::unique_ptr<MemberSource>> OpenArchiveMembers(
       return OpenArchiveFileMembers(file->path, file->format, options);
     }
     case Source::kText:
-    case Source::kNone:
-      break;
+    case Source::kNone: break;
   }
-  return Unverifiable("archive placeholder: a hash with no assets, path or uri");
+  return Unverifiable(
+      "archive placeholder: a hash with no assets, path or uri");
 }
 
 }  // namespace pstate::asset_hash

@@ -13,7 +13,7 @@ namespace {
 constexpr std::size_t kMaxCachedHashes = 20000;
 
 pstate::Status Add(std::atomic<std::uint64_t>& total, std::uint64_t n,
-           std::uint64_t limit, const char* what) {
+                   std::uint64_t limit, const char* what) {
   std::uint64_t before = total.fetch_add(n, std::memory_order_relaxed);
   if (before + n <= limit && before + n >= before) return Status::Ok();
   return Status(Errc::kLimit, std::string("the run's limit of ") +
@@ -32,8 +32,8 @@ bool Within(const std::string& path, const std::string& root) {
   if (root.empty() || path.empty()) return false;
   if (root == "/") return true;
   return path == root ||
-         (path.size() > root.size() && path.compare(0, root.size(), root) == 0 &&
-          path[root.size()] == '/');
+         (path.size() > root.size() &&
+          path.compare(0, root.size(), root) == 0 && path[root.size()] == '/');
 }
 
 }  // namespace

@@ -29,8 +29,7 @@ Sha256& Sha256::operator=(Sha256&& other) noexcept {
 
 void Sha256::Init() {
   if (ctx_ == nullptr) ctx_ = EVP_MD_CTX_new();
-  ok_ = ctx_ != nullptr &&
-        EVP_DigestInit_ex(ctx_, EVP_sha256(), nullptr) == 1;
+  ok_ = ctx_ != nullptr && EVP_DigestInit_ex(ctx_, EVP_sha256(), nullptr) == 1;
 }
 
 void Sha256::Update(std::string_view data) { Update(data.data(), data.size()); }

@@ -33,7 +33,8 @@ using Block = std::array<char, kTarBlockSize>;
 // the trailing run (so buggy readers do not see a directory).
 void FormatString(Block& b, std::size_t off, std::size_t len,
                   std::string_view s) {
-  if (!s.empty()) std::memcpy(b.data() + off, s.data(), std::min(len, s.size()));
+  if (!s.empty())
+    std::memcpy(b.data() + off, s.data(), std::min(len, s.size()));
   if (s.size() < len) b[off + s.size()] = '\0';
   if (s.size() > len && b[off + len - 1] == '/') {
     std::size_t n = len - 1;
@@ -58,7 +59,10 @@ void FormatOctal(Block& b, std::size_t off, std::size_t len, std::uint64_t x) {
 
 // Go block.SetFormat for USTAR/PAX: magic "ustar\0", version "00", checksum.
 void SetUstarFormat(Block& b) {
-  std::memcpy(b.data() + kMagicOff, "ustar\0" "00", 8);
+  std::memcpy(b.data() + kMagicOff,
+              "ustar\0"
+              "00",
+              8);
   unsigned sum = 0;
   for (std::size_t i = 0; i < kTarBlockSize; ++i) {
     const bool in_chksum = i >= kChksumOff && i < kChksumOff + kChksumLen;
@@ -146,8 +150,8 @@ std::uint64_t Padding(std::uint64_t size) {
 Result<std::string> EncodeMemberHeader(std::string_view name,
                                        std::uint64_t size) {
   if (name.find('\0') != std::string_view::npos) {
-    return pstate::Status(Errc::kFormat,
-                  "member name contains a NUL byte; tar cannot encode it");
+    return pstate::Status(
+        Errc::kFormat, "member name contains a NUL byte; tar cannot encode it");
   }
   const char typeflag = IsDirectoryEntryName(name) ? '5' : '0';
   // fitsInOctal(12, size): 11 octal digits.
@@ -177,7 +181,7 @@ Result<std::string> EncodeMemberHeader(std::string_view name,
   if (size_needs_pax) data += FormatPaxRecord("size", std::to_string(size));
   if (data.size() > kMaxPaxData) {
     return pstate::Status(Errc::kFormat,
-                  "member name too long for a PAX header (over 1 MiB)");
+                          "member name too long for a PAX header (over 1 MiB)");
   }
   auto [dir, file] = GoSplit(name);
   std::string pax_name = ToAscii(GoJoin(dir, "PaxHeaders.0", file));
@@ -204,7 +208,8 @@ Result<std::string> EncodeMemberHeader(std::string_view name,
   return out;
 }
 
-pstate::Status TarStream::BeginMember(std::string_view name, std::uint64_t size) {
+pstate::Status TarStream::BeginMember(std::string_view name,
+                                      std::uint64_t size) {
   if (in_member_) {
     return pstate::Status(Errc::kInvalidArgument, "tar member not ended");
   }
@@ -214,9 +219,10 @@ pstate::Status TarStream::BeginMember(std::string_view name, std::uint64_t size)
   if (IsDirectoryEntryName(name)) {
     // Go writes the header, then refuses any content for a directory.
     if (size != 0) {
-      return pstate::Status(Errc::kFormat,
-                    "member '" + std::string(name) +
-                        "' ends in '/' (a directory entry) but has content");
+      return pstate::Status(
+          Errc::kFormat,
+          "member '" + std::string(name) +
+              "' ends in '/' (a directory entry) but has content");
     }
     content = 0;
   }
@@ -231,7 +237,7 @@ pstate::Status TarStream::BeginMember(std::string_view name, std::uint64_t size)
 pstate::Status TarStream::Write(std::string_view data) {
   if (!in_member_ || data.size() > remaining_) {
     return pstate::Status(Errc::kIo, "incorrect blob size for " + name_ +
-                                 ": more bytes than announced");
+                                         ": more bytes than announced");
   }
   remaining_ -= data.size();
   sink_(data);
@@ -239,12 +245,13 @@ pstate::Status TarStream::Write(std::string_view data) {
 }
 
 pstate::Status TarStream::EndMember() {
-  if (!in_member_) return pstate::Status(Errc::kInvalidArgument, "no tar member");
+  if (!in_member_)
+    return pstate::Status(Errc::kInvalidArgument, "no tar member");
   in_member_ = false;
   if (remaining_ != 0) {
     return pstate::Status(Errc::kIo, "incorrect blob size for " + name_ + ": " +
-                                 std::to_string(remaining_) +
-                                 " bytes fewer than announced");
+                                         std::to_string(remaining_) +
+                                         " bytes fewer than announced");
   }
   static constexpr Block kZeros{};
   sink_(std::string_view(kZeros.data(), padding_));

@@ -5,7 +5,9 @@
 namespace pstate::asset_hash {
 namespace {
 
-bool IsAlpha(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
+bool IsAlpha(char c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+}
 bool IsDigit(char c) { return c >= '0' && c <= '9'; }
 
 int Unhex(char c) {

@@ -1,7 +1,8 @@
 // Walks a resource's property values for asset and archive objects and
-// decodes them into asset_hash::Spec, the way the engine's Deserialize reads them.
-#include "pstate/state/resource.h"
+// decodes them into asset_hash::Spec, the way the engine's Deserialize reads
+// them.
 #include "pstate/assets/asset_finder.h"
+#include "pstate/state/resource.h"
 
 #include <utility>
 
@@ -45,16 +46,14 @@ class Finder {
                     state::PropertyCursor& at) {
     switch (node.kind) {
       case state::PropertyKind::kArray:
-      case state::PropertyKind::kObject:
-        return state::Step::kDescend;
+      case state::PropertyKind::kObject: return state::Step::kDescend;
       case state::PropertyKind::kAsset:
       case state::PropertyKind::kArchive:
         // The pointer is spelled out only here, once per item.
         pointer_ = json::PointerBuilder(at.Pointer());
         Emit(*node.value);
         return state::Step::kSkip;
-      default:
-        return state::Step::kSkip;
+      default: return state::Step::kSkip;
     }
   }
 
@@ -96,8 +95,9 @@ class Finder {
   }
 
   static asset_hash::Kind KindOf(const json::Value& v) {
-    return state::ClassifySignature(v) == SigKind::kAsset ? asset_hash::Kind::kAsset
-                                                          : asset_hash::Kind::kArchive;
+    return state::ClassifySignature(v) == SigKind::kAsset
+               ? asset_hash::Kind::kAsset
+               : asset_hash::Kind::kArchive;
   }
 
   // Reads string field `key` into `out`; a present non-string is invalid.
@@ -183,7 +183,8 @@ class Finder {
 }  // namespace
 
 void FindInResource(const json::Value& resource, std::string_view base_pointer,
-                    const asset_hash::Options& options, const ItemCallback& found) {
+                    const asset_hash::Options& options,
+                    const ItemCallback& found) {
   if (!resource.is_object()) return;
   std::string urn;
   if (const json::Value* u = resource.Find("urn"); u && u->is_string()) {

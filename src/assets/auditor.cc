@@ -15,7 +15,8 @@ std::size_t Index(asset_hash::Status s) { return static_cast<std::size_t>(s); }
 Code CodeForNote(asset_hash::NoteCode note) {
   switch (note) {
     case asset_hash::NoteCode::kAbsolutePath: return Code::kAssetAbsolutePath;
-    case asset_hash::NoteCode::kPathEscapesRoot: return Code::kAssetPathEscapesRoot;
+    case asset_hash::NoteCode::kPathEscapesRoot:
+      return Code::kAssetPathEscapesRoot;
     case asset_hash::NoteCode::kBackslashPath: return Code::kAssetBackslashPath;
     case asset_hash::NoteCode::kHashMalformed: return Code::kAssetHashMalformed;
   }
@@ -28,7 +29,8 @@ std::string_view KindName(asset_hash::Kind kind) {
 
 }  // namespace
 
-asset_hash::Outcome CheckItem(const FoundItem& item, const asset_hash::Options& options) {
+asset_hash::Outcome CheckItem(const FoundItem& item,
+                              const asset_hash::Options& options) {
   if (item.invalid.empty()) return asset_hash::Hash(item.spec, options);
   asset_hash::Outcome outcome;
   outcome.status = asset_hash::Status::kError;
@@ -60,8 +62,8 @@ std::vector<diag::Finding> ToFindings(const ItemResult& result) {
   std::vector<diag::Finding> out;
   auto add = [&](Code code, std::string message, const std::string& pointer,
                  io::LineColumn at) {
-    diag::Finding f = diag::MakeFinding(code, std::move(message), pointer,
-                                        result.item.urn);
+    diag::Finding f =
+        diag::MakeFinding(code, std::move(message), pointer, result.item.urn);
     f.line = at.line;
     f.column = at.column;
     f.char_column = at.char_column;
@@ -70,22 +72,26 @@ std::vector<diag::Finding> ToFindings(const ItemResult& result) {
   const std::string kind(KindName(result.item.spec.kind));
   const asset_hash::Outcome& o = result.outcome;
   switch (o.status) {
-    case asset_hash::Status::kOk:
-      break;
+    case asset_hash::Status::kOk: break;
     case asset_hash::Status::kMismatch:
-      add(Code::kAssetHashMismatch, kind + ": " + o.message, result.item.pointer, result.at);
+      add(Code::kAssetHashMismatch, kind + ": " + o.message,
+          result.item.pointer, result.at);
       break;
     case asset_hash::Status::kMissing:
-      add(Code::kAssetMissing, kind + ": " + o.message, result.item.pointer, result.at);
+      add(Code::kAssetMissing, kind + ": " + o.message, result.item.pointer,
+          result.at);
       break;
     case asset_hash::Status::kError:
-      add(Code::kAssetError, kind + ": " + o.message, result.item.pointer, result.at);
+      add(Code::kAssetError, kind + ": " + o.message, result.item.pointer,
+          result.at);
       break;
     case asset_hash::Status::kUnverifiable:
-      add(Code::kAssetUnverifiable, kind + ": " + o.message, result.item.pointer, result.at);
+      add(Code::kAssetUnverifiable, kind + ": " + o.message,
+          result.item.pointer, result.at);
       break;
     case asset_hash::Status::kNoHash:
-      add(Code::kAssetNoHash, kind + ": " + o.message, result.item.pointer, result.at);
+      add(Code::kAssetNoHash, kind + ": " + o.message, result.item.pointer,
+          result.at);
       break;
   }
   for (std::size_t i = 0; i < result.item.notes.size(); ++i) {
@@ -99,7 +105,8 @@ std::vector<diag::Finding> ToFindings(const ItemResult& result) {
 Auditor::Auditor(asset_hash::Options options, int jobs, Sink sink)
     : options_(std::move(options)), sink_(std::move(sink)), pool_(jobs) {
   // One run for every item this auditor hashes: the totals are per run.
-  if (!options_.run) options_.run = std::make_shared<asset_hash::RunBudget>(options_);
+  if (!options_.run)
+    options_.run = std::make_shared<asset_hash::RunBudget>(options_);
 }
 
 void Auditor::OnLeaf(const state::Leaf& leaf, state::Context& context) {

@@ -52,12 +52,16 @@ class TextPrinter : public RowSink {
                  ShortHash(r.outcome.actual),
                  std::string(asset_hash::StatusName(r.outcome.status))};
     if (r.outcome.status != asset_hash::Status::kOk) {
-      row.details.push_back("    " + std::string(asset_hash::StatusName(r.outcome.status)) +
-                            ": " + Printable(r.outcome.message));
+      row.details.push_back(
+          "    " + std::string(asset_hash::StatusName(r.outcome.status)) +
+          ": " + Printable(r.outcome.message));
     }
     for (const assets::PlacedNote& n : r.item.notes) {
-      std::string line = "    warning[" + std::string(asset_hash::NoteCodeName(n.note.code)) + "]: " + Printable(n.note.message);
-      if (n.pointer != r.item.pointer) line += " (at " + Printable(n.pointer) + ")";
+      std::string line = "    warning[" +
+                         std::string(asset_hash::NoteCodeName(n.note.code)) +
+                         "]: " + Printable(n.note.message);
+      if (n.pointer != r.item.pointer)
+        line += " (at " + Printable(n.pointer) + ")";
       row.details.push_back(std::move(line));
     }
     if (flushed_) {
@@ -73,14 +77,14 @@ class TextPrinter : public RowSink {
     if (tally.total() > 0) Flush();
     if (failure) return;  // the reason is on stderr
     out_ << file_ << ": " << tally.total()
-              << (tally.total() == 1 ? " item: " : " items: ");
+         << (tally.total() == 1 ? " item: " : " items: ");
     for (std::size_t i = 0; i < tally.by_status.size(); ++i) {
       if (i > 0) out_ << ", ";
       out_ << tally.by_status[i] << ' '
-                << asset_hash::StatusName(static_cast<asset_hash::Status>(i));
+           << asset_hash::StatusName(static_cast<asset_hash::Status>(i));
     }
     out_ << "; " << tally.notes << (tally.notes == 1 ? " warning" : " warnings")
-              << '\n';
+         << '\n';
   }
 
  private:
@@ -93,7 +97,8 @@ class TextPrinter : public RowSink {
     if (flushed_) return;
     flushed_ = true;
     TableRow header;
-    header.cells = {"POINTER", "URN", "KIND", "SOURCE", "RECORDED", "ACTUAL", "STATUS"};
+    header.cells = {"POINTER",  "URN",    "KIND",  "SOURCE",
+                    "RECORDED", "ACTUAL", "STATUS"};
     widths_.assign(header.cells.size(), 0);
     Widen(header);
     for (const TableRow& row : pending_) Widen(row);
@@ -113,7 +118,10 @@ class TextPrinter : public RowSink {
     for (std::size_t i = 0; i < row.cells.size(); ++i) {
       line += row.cells[i];
       if (i + 1 < row.cells.size()) {
-        line.append(widths_[i] > row.cells[i].size() ? widths_[i] - row.cells[i].size() : 0, ' ');
+        line.append(widths_[i] > row.cells[i].size()
+                        ? widths_[i] - row.cells[i].size()
+                        : 0,
+                    ' ');
         line += "  ";
       }
     }
@@ -142,23 +150,24 @@ class JsonPrinter : public RowSink {
     if (!first_) out_ << ',';
     first_ = false;
     const assets::FoundItem& item = r.item;
-    out_ << "{\"pointer\":" << diag::JsonString(item.pointer)
-              << ",\"urn\":"
-              << (item.urn.empty() ? std::string("null") : diag::JsonString(item.urn))
-              << ",\"kind\":\"" << KindName(item.spec.kind) << "\",\"source\":\""
-              << SourceName(r.outcome.source) << "\",\"recorded\":"
-              << JsonOrNull(item.spec.hash) << ",\"actual\":"
-              << JsonOrNull(r.outcome.actual) << ",\"status\":\""
-              << asset_hash::StatusName(r.outcome.status) << "\",\"message\":"
-              << diag::JsonString(r.outcome.message) << ",\"line\":" << r.at.line
-              << ",\"column\":" << r.at.column << ",\"warnings\":[";
+    out_ << "{\"pointer\":" << diag::JsonString(item.pointer) << ",\"urn\":"
+         << (item.urn.empty() ? std::string("null")
+                              : diag::JsonString(item.urn))
+         << ",\"kind\":\"" << KindName(item.spec.kind) << "\",\"source\":\""
+         << SourceName(r.outcome.source)
+         << "\",\"recorded\":" << JsonOrNull(item.spec.hash)
+         << ",\"actual\":" << JsonOrNull(r.outcome.actual) << ",\"status\":\""
+         << asset_hash::StatusName(r.outcome.status)
+         << "\",\"message\":" << diag::JsonString(r.outcome.message)
+         << ",\"line\":" << r.at.line << ",\"column\":" << r.at.column
+         << ",\"warnings\":[";
     bool first_note = true;
     for (const assets::PlacedNote& n : item.notes) {
       if (!first_note) out_ << ',';
       first_note = false;
       out_ << "{\"code\":\"" << asset_hash::NoteCodeName(n.note.code) << '"'
-                << ",\"pointer\":" << diag::JsonString(n.pointer)
-                << ",\"message\":" << diag::JsonString(n.note.message) << '}';
+           << ",\"pointer\":" << diag::JsonString(n.pointer)
+           << ",\"message\":" << diag::JsonString(n.note.message) << '}';
     }
     out_ << "]}";
   }
@@ -167,14 +176,15 @@ class JsonPrinter : public RowSink {
            const std::optional<diag::Failure>& failure) override {
     out_ << "],\"summary\":{\"items\":" << tally.total();
     for (std::size_t i = 0; i < tally.by_status.size(); ++i) {
-      out_ << ",\"" << asset_hash::StatusName(static_cast<asset_hash::Status>(i))
-                << "\":" << tally.by_status[i];
+      out_ << ",\""
+           << asset_hash::StatusName(static_cast<asset_hash::Status>(i))
+           << "\":" << tally.by_status[i];
     }
     out_ << ",\"warnings\":" << tally.notes << '}';
     if (failure) {
       out_ << ",\"error\":{\"code\":\"" << diag::Info(failure->code).name
-                << "\",\"message\":" << diag::JsonString(failure->reason)
-                << ",\"line\":";
+           << "\",\"message\":" << diag::JsonString(failure->reason)
+           << ",\"line\":";
       if (failure->line > 0) {
         out_ << failure->line << ",\"column\":" << failure->column;
       } else {

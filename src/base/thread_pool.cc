@@ -10,8 +10,8 @@ namespace pstate {
 ThreadPool::ThreadPool(int jobs, std::size_t max_in_flight) {
   jobs = std::clamp(jobs, 1, kMaxJobs);
   requested_ = jobs;
-  max_in_flight_ = max_in_flight == 0 ? 4 * static_cast<std::size_t>(jobs)
-                                      : max_in_flight;
+  max_in_flight_ =
+      max_in_flight == 0 ? 4 * static_cast<std::size_t>(jobs) : max_in_flight;
   workers_.reserve(static_cast<std::size_t>(jobs));
   for (int i = 0; i < jobs; ++i) {
     try {
@@ -108,9 +108,8 @@ void ThreadPool::Finish() {
 void ThreadPool::ParallelFor(std::size_t n,
                              const std::function<void(std::size_t)>& fn) {
   if (n == 0) return;
-  std::size_t helpers =
-      std::min({workers_.size(), static_cast<std::size_t>(requested_ - 1),
-                n - 1});
+  std::size_t helpers = std::min(
+      {workers_.size(), static_cast<std::size_t>(requested_ - 1), n - 1});
   if (helpers == 0) {
     for (std::size_t i = 0; i < n; ++i) fn(i);
     return;
@@ -173,9 +172,9 @@ void ThreadPool::ParallelFor(std::size_t n,
 
 int DefaultJobs() {
   unsigned n = std::thread::hardware_concurrency();
-  return n == 0 ? 1
-                : static_cast<int>(
-                      std::min(n, static_cast<unsigned>(kMaxJobs)));
+  return n == 0
+             ? 1
+             : static_cast<int>(std::min(n, static_cast<unsigned>(kMaxJobs)));
 }
 
 }  // namespace pstate

@@ -32,9 +32,9 @@ struct AssetsFlags {
   bool allow_outside_root = false;
   std::uint64_t max_total_bytes = asset_hash::kDefaultMaxTotalBytes;
   std::uint64_t max_total_members = asset_hash::kDefaultMaxTotalMembers;
-  std::uint64_t max_total_expanded_bytes = asset_hash::kDefaultMaxTotalExpandedBytes;
+  std::uint64_t max_total_expanded_bytes =
+      asset_hash::kDefaultMaxTotalExpandedBytes;
 };
-
 
 /// Clears the progress line before each row reaches standard output, so a
 /// terminal never shows a row glued to the progress text (the line is drawn

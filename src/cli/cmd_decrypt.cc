@@ -76,9 +76,10 @@ std::function<int()> Setup(CLI::App& app, crypt::CryptMode mode) {
                  "Where to write (default: standard output). A file appears "
                  "only when every secret was handled")
       ->capture_default_str();
-  app.add_option("--passphrase-file", flags->passphrase_file,
-                 "File holding the passphrase (trimmed); otherwise "
-                 "PULUMI_CONFIG_PASSPHRASE, then PULUMI_CONFIG_PASSPHRASE_FILE");
+  app.add_option(
+      "--passphrase-file", flags->passphrase_file,
+      "File holding the passphrase (trimmed); otherwise "
+      "PULUMI_CONFIG_PASSPHRASE, then PULUMI_CONFIG_PASSPHRASE_FILE");
   // One spelling for every command: -j/--jobs, 1 to 1024, default the
   // number of processors. --threads is the old name, still accepted.
   app.add_option("-j,--jobs,--threads", flags->jobs,

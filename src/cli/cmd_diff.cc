@@ -62,11 +62,12 @@ std::function<int()> SetupDiff(CLI::App& app) {
   app.add_flag("--show-secrets", flags->show_secrets,
                "Print the values of secrets that could be opened (b64, or "
                "passphrase with a passphrase given)");
-  app.add_option("--passphrase-file", flags->passphrase_file,
-                 "File holding the passphrase (trimmed); otherwise "
-                 "PULUMI_CONFIG_PASSPHRASE, then PULUMI_CONFIG_PASSPHRASE_FILE. "
-                 "With one, secrets with different ciphertexts are compared "
-                 "by value");
+  app.add_option(
+      "--passphrase-file", flags->passphrase_file,
+      "File holding the passphrase (trimmed); otherwise "
+      "PULUMI_CONFIG_PASSPHRASE, then PULUMI_CONFIG_PASSPHRASE_FILE. "
+      "With one, secrets with different ciphertexts are compared "
+      "by value");
   return [flags] { return RunDiff(*flags); };
 }
 

@@ -37,8 +37,10 @@ constexpr CommandHelp kHelp[] = {
     {"verify",
      "  pstate verify stack.json\n"
      "  pulumi stack export | pstate verify\n"
-     "  pstate verify --format sarif .pulumi/stacks/app/*.json.gz > verify.sarif\n"
-     "  pstate verify .                  (every .pulumi/stacks/**/*.json{,.gz,.zst})\n"
+     "  pstate verify --format sarif .pulumi/stacks/app/*.json.gz > "
+     "verify.sarif\n"
+     "  pstate verify .                  (every "
+     ".pulumi/stacks/**/*.json{,.gz,.zst})\n"
      "  pstate verify --format json stack.json > baseline.json\n"
      "  pstate verify --baseline baseline.json --fail-on warning stack.json\n"
      "  pstate verify --assets --root ./app stack.json\n",
@@ -57,7 +59,8 @@ constexpr CommandHelp kHelp[] = {
      "  pstate redact --leaks stack.json | pstate scan -\n",
      true, false},
     {"decrypt",
-     "  PULUMI_CONFIG_PASSPHRASE_FILE=~/.pass pstate decrypt stack.json -o plain.json\n",
+     "  PULUMI_CONFIG_PASSPHRASE_FILE=~/.pass pstate decrypt stack.json -o "
+     "plain.json\n",
      true, false},
     {"encrypt", "  pstate encrypt plain.json -o stack.json\n", true, false},
     {"rules", "  pstate rules\n  pstate rules --format json\n", false, false},
@@ -107,7 +110,8 @@ std::vector<FlagDoc> Flags(const CLI::App& app) {
     if (opt->get_positional()) continue;
     FlagDoc doc;
     for (const std::string& s : opt->get_snames()) doc.names.push_back("-" + s);
-    for (const std::string& l : opt->get_lnames()) doc.names.push_back("--" + l);
+    for (const std::string& l : opt->get_lnames())
+      doc.names.push_back("--" + l);
     if (doc.names.empty()) continue;
     doc.help = opt->get_description();
     doc.takes_value = opt->get_type_size() != 0;
@@ -329,13 +333,11 @@ std::string CompletionScript(std::string_view shell) {
     out << "# fish completion for pstate (pstate completion fish)\n"
            "complete -c pstate -f\n";
     for (const CLI::App* c : commands) {
-      out << "complete -c pstate -n __fish_use_subcommand -a "
-          << c->get_name() << " -d '"
-          << ShellQuoteSingle(Plain(c->get_description())) << "'\n";
+      out << "complete -c pstate -n __fish_use_subcommand -a " << c->get_name()
+          << " -d '" << ShellQuoteSingle(Plain(c->get_description())) << "'\n";
     }
     for (const CLI::App* c : commands) {
-      std::string cond =
-          "'__fish_seen_subcommand_from " + c->get_name() + "'";
+      std::string cond = "'__fish_seen_subcommand_from " + c->get_name() + "'";
       for (const FlagDoc& f : Flags(*c)) {
         out << "complete -c pstate -n " << cond;
         for (const std::string& n : f.names) {
@@ -409,12 +411,13 @@ std::string ManPage() {
          "passphrase.\n"
          ".SH FINDING CODES\n";
   for (const diag::CodeInfo& info : diag::AllCodes()) {
-    out << ".TP\n.B " << RoffEscape(info.name) << " (" << diag::SeverityName(info.severity)
-        << ")\n" << RoffEscape(diag::CodeDescription(info.code)) << "\n";
+    out << ".TP\n.B " << RoffEscape(info.name) << " ("
+        << diag::SeverityName(info.severity) << ")\n"
+        << RoffEscape(diag::CodeDescription(info.code)) << "\n";
   }
   out << ".SH SEE ALSO\n"
-         "pstate explain CODE; " << RoffEscape(std::string(diag::DocsBaseUri()))
-      << "/cli.md\n";
+         "pstate explain CODE; "
+      << RoffEscape(std::string(diag::DocsBaseUri())) << "/cli.md\n";
   return out.str();
 }
 

@@ -107,8 +107,9 @@ std::function<int()> SetupLs(CLI::App& app) {
   app.add_option("state", f->path, "State to list (- reads standard input)")
       ->required();
   app.add_option("--type", f->type, "Only resources whose type matches GLOB");
-  app.add_option("--name", f->name,
-                 "Only resources whose name (the URN's last part) matches GLOB");
+  app.add_option(
+      "--name", f->name,
+      "Only resources whose name (the URN's last part) matches GLOB");
   app.add_option("--urn", f->urn, "Only resources whose URN matches GLOB");
   app.add_option("--provider", f->provider,
                  "Only resources whose provider reference matches GLOB");
@@ -136,9 +137,10 @@ std::function<int()> SetupShow(CLI::App& app) {
   AddFormat(app, &f->format);
   app.add_flag("--show-secrets", f->show_secrets,
                "Print secrets' values (b64, or passphrase with a passphrase)");
-  app.add_option("--passphrase-file", f->passphrase_file,
-                 "File holding the passphrase (trimmed); otherwise "
-                 "PULUMI_CONFIG_PASSPHRASE, then PULUMI_CONFIG_PASSPHRASE_FILE");
+  app.add_option(
+      "--passphrase-file", f->passphrase_file,
+      "File holding the passphrase (trimmed); otherwise "
+      "PULUMI_CONFIG_PASSPHRASE, then PULUMI_CONFIG_PASSPHRASE_FILE");
   return [f] { return RunShow(*f); };
 }
 

@@ -57,9 +57,10 @@ int RunRedact(const RedactFlags& flags) {
     const redact::RedactStats& s = *stats;
     std::cerr << "pstate redact: redacted " << s.secrets << " secrets, "
               << s.config_values << " secure config values, "
-              << s.provider_values << " secrets provider values, "
-              << s.env_vars << " env vars";
-    if (!flags.also.empty()) std::cerr << ", " << s.also_values << " --also values";
+              << s.provider_values << " secrets provider values, " << s.env_vars
+              << " env vars";
+    if (!flags.also.empty())
+      std::cerr << ", " << s.also_values << " --also values";
     if (flags.leaks) std::cerr << ", " << s.leak_values << " leaks";
     if (s.commands > 0) std::cerr << ", " << s.commands << " recorded commands";
     std::cerr << "\n";

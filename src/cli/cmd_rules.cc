@@ -27,8 +27,9 @@ std::function<int()> SetupRules(CLI::App& app) {
       std::cout << '[';
       bool first = true;
       for (const diag::CodeInfo& info : diag::AllCodes()) {
-        std::cout << (first ? "" : ",") << "{\"code\":"
-                  << diag::JsonString(info.name) << ",\"severity\":"
+        std::cout << (first ? "" : ",")
+                  << "{\"code\":" << diag::JsonString(info.name)
+                  << ",\"severity\":"
                   << diag::JsonString(diag::SeverityName(info.severity))
                   << ",\"fatal\":"
                   << (diag::IsFatal(info.code) ? "true" : "false")
@@ -53,7 +54,8 @@ std::function<int()> SetupRules(CLI::App& app) {
       severity.resize(9, ' ');
       std::cout << name << severity << info.summary << '\n';
     }
-    std::cout << "\n" << diag::AllCodes().size()
+    std::cout << "\n"
+              << diag::AllCodes().size()
               << " codes; pstate explain CODE prints one's documentation.\n";
     return static_cast<int>(kExitOk);
   };

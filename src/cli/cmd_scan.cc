@@ -35,7 +35,8 @@ int RunScan(const ScanFlags& flags) {
   if (!flags.key_file.empty()) {
     auto fp = crypto::Fingerprinter::FromKeyFile(flags.key_file);
     if (!fp.ok()) {
-      std::cerr << "pstate: error: --key-file: " << fp.status().message() << "\n";
+      std::cerr << "pstate: error: --key-file: " << fp.status().message()
+                << "\n";
       return kExitUnreadable;
     }
     fingerprinter.emplace(std::move(*fp));
@@ -82,9 +83,9 @@ int RunScan(const ScanFlags& flags) {
     config.fingerprinter = &*fingerprinter;
     config.decrypt = decrypt;
     // scan::Run reads every input twice: known secrets, then leaks.
-    config.on_progress = MakeProgress(path == "-" ? "<stdin>" : path,
-                                      flags.quiet,
-                                      {"collecting secrets", "scanning"});
+    config.on_progress =
+        MakeProgress(path == "-" ? "<stdin>" : path, flags.quiet,
+                     {"collecting secrets", "scanning"});
     scan::Outcome result = scan::Run(config);
     EndProgress();
     if (!result.status.ok()) {

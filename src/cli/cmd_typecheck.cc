@@ -50,8 +50,7 @@ int RunTypecheck(const TypecheckFlags& flags) {
   int sources = (*flags.value_opt ? 1 : 0) + (*flags.value_file_opt ? 1 : 0) +
                 (*flags.state_opt ? 1 : 0) + (*flags.cases_opt ? 1 : 0);
   if (sources != 1) {
-    return Usage(
-        "give exactly one of VALUE, --value-file, --state or --cases");
+    return Usage("give exactly one of VALUE, --value-file, --state or --cases");
   }
   if (*flags.cases_opt) {
     if (*flags.system_opt || *flags.type_opt || flags.no_convert) {
@@ -121,15 +120,15 @@ std::function<int()> SetupTypecheck(CLI::App& app) {
                  "A Pulumi package schema (.json or .json.gz) that "
                  "pulumi-schema $refs resolve against; repeatable")
       ->allow_extra_args(false);
-  flags->value_file_opt = app.add_option(
-      "--value-file", flags->value_file,
-      "Read the value from a file ('-' for standard input)");
-  flags->state_opt = app.add_option(
-      "--state", flags->state, "Take the value from this state file");
-  flags->pointer_opt = app.add_option(
-      "--pointer", flags->pointer,
-      "With --state: the JSON pointer of the value, e.g. "
-      "/deployment/resources/3/outputs/tags");
+  flags->value_file_opt =
+      app.add_option("--value-file", flags->value_file,
+                     "Read the value from a file ('-' for standard input)");
+  flags->state_opt = app.add_option("--state", flags->state,
+                                    "Take the value from this state file");
+  flags->pointer_opt =
+      app.add_option("--pointer", flags->pointer,
+                     "With --state: the JSON pointer of the value, e.g. "
+                     "/deployment/resources/3/outputs/tags");
   flags->output_opt = app.add_option(
       "--output", flags->output,
       "With --state: an output of the root pulumi:pulumi:Stack resource");

@@ -5,8 +5,8 @@
 namespace pstate::cli {
 
 enum ExitCode : int {
-  kExitOk = 0,        ///< no error-severity finding
-  kExitFindings = 1,  ///< at least one error-severity finding
+  kExitOk = 0,          ///< no error-severity finding
+  kExitFindings = 1,    ///< at least one error-severity finding
   kExitUnreadable = 2,  ///< an input is not a readable state, or bad usage
 };
 

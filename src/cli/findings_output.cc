@@ -69,8 +69,8 @@ std::string ReadText(const std::string& path, const char* what) {
 }
 
 void AddIgnoreFile(const std::string& path, diag::FindingFilter& filter) {
-  auto fingerprints = diag::ParseIgnoreFile(ReadText(path, "ignore file"),
-                                            path);
+  auto fingerprints =
+      diag::ParseIgnoreFile(ReadText(path, "ignore file"), path);
   if (!fingerprints.ok()) {
     throw CLI::ValidationError(fingerprints.status().message());
   }
@@ -87,10 +87,10 @@ void Resolve(FindingsFlags& flags) {
           FindStateFiles(arg, flags.include_backups);
       if (found.empty()) {
         throw CLI::ValidationError(
-            arg + ": no state files in this directory (looked for "
-                  ".pulumi/stacks/**/*.json, .json.gz, .json.zst" +
-            std::string(flags.include_backups ? " and their .bak" : "") +
-            ")");
+            arg +
+            ": no state files in this directory (looked for "
+            ".pulumi/stacks/**/*.json, .json.gz, .json.zst" +
+            std::string(flags.include_backups ? " and their .bak" : "") + ")");
       }
       files.insert(files.end(), found.begin(), found.end());
     } else {
@@ -101,7 +101,8 @@ void Resolve(FindingsFlags& flags) {
     if (IsTerminal(STDIN_FILENO)) {
       throw CLI::ValidationError(
           "no input: give state files or directories, or pipe a state on "
-          "standard input (pstate " + flags.command + " -)");
+          "standard input (pstate " +
+          flags.command + " -)");
     }
     files.push_back("-");
   }
@@ -138,8 +139,7 @@ void Resolve(FindingsFlags& flags) {
     if (flags.filters.count(key) != 0) continue;
     fs::path ignore = dir / ".pstateignore";
     bool same_as_cwd = fs::equivalent(dir, cwd.empty() ? "." : cwd, ec);
-    if (flags.ignore_files.empty() && !same_as_cwd &&
-        fs::exists(ignore, ec)) {
+    if (flags.ignore_files.empty() && !same_as_cwd && fs::exists(ignore, ec)) {
       auto own = std::make_shared<diag::FindingFilter>(*shared);
       AddIgnoreFile(ignore.string(), *own);
       flags.filters[key] = own;
@@ -328,8 +328,8 @@ void FindingsPrinter::Print(std::unique_ptr<diag::Report> report) {
       std::cout << "::" << GithubCommand(f.severity)
                 << " file=" << GithubEscape(report->file(), true);
       if (f.line > 0) {
-        std::cout << ",line=" << f.line << ",col="
-                  << (f.char_column > 0 ? f.char_column : f.column);
+        std::cout << ",line=" << f.line
+                  << ",col=" << (f.char_column > 0 ? f.char_column : f.column);
       }
       std::string message = f.message;
       if (!f.pointer.empty()) message += " (at " + f.pointer + ")";

@@ -31,26 +31,51 @@ namespace {
 using pstate::cli::Command;
 
 const std::array kCommands = {
-    Command{"verify", "Check states for every problem Pulumi would find, and more",
+    Command{"verify",
+            "Check states for every problem Pulumi would find, and more",
             pstate::cli::SetupVerify},
-    Command{"assets", "Check that every asset and archive still hashes to what the state recorded",
+    Command{"assets",
+            "Check that every asset and archive still hashes to what the state "
+            "recorded",
             pstate::cli::SetupAssets},
     Command{"scan", "Find secrets stored in the clear", pstate::cli::SetupScan},
     Command{"redact", "Write a copy of a state with every secret replaced",
             pstate::cli::SetupRedact},
-    Command{"decrypt", "Decrypt every secret (passphrase or b64 provider) into the --show-secrets form",
+    Command{"decrypt",
+            "Decrypt every secret (passphrase or b64 provider) into the "
+            "--show-secrets form",
             pstate::cli::SetupDecrypt},
-    Command{"encrypt", "Encrypt every plaintext secret with the state's passphrase or b64 provider",
+    Command{"encrypt",
+            "Encrypt every plaintext secret with the state's passphrase or b64 "
+            "provider",
             pstate::cli::SetupEncrypt},
-    Command{"typecheck", "Check a value against a type in one of six type languages", pstate::cli::SetupTypecheck},
-    Command{"normalize", "Write a state in the exact layout Pulumi writes, losing nothing", pstate::cli::SetupNormalize},
-    Command{"convert", "Convert between export and checkpoint, and between state versions", pstate::cli::SetupConvert},
-    Command{"ls", "List resources (filters by type, name, URN, provider, parent, flag) or pending operations", pstate::cli::SetupLs},
-    Command{"show", "Show one resource in full, with its dependencies and dependents", pstate::cli::SetupShow},
-    Command{"tree", "Show the parent/child tree of resources", pstate::cli::SetupTree},
-    Command{"stats", "Count and size resources by package, type and provider", pstate::cli::SetupStats},
-    Command{"diff", "Compare two states resource by resource (exit 0 same, 1 different)", pstate::cli::SetupDiff},
-    Command{"edit", "Offline state surgery: delete, rename, reparent, protect, taint, pending operations, repair",
+    Command{"typecheck",
+            "Check a value against a type in one of six type languages",
+            pstate::cli::SetupTypecheck},
+    Command{"normalize",
+            "Write a state in the exact layout Pulumi writes, losing nothing",
+            pstate::cli::SetupNormalize},
+    Command{"convert",
+            "Convert between export and checkpoint, and between state versions",
+            pstate::cli::SetupConvert},
+    Command{"ls",
+            "List resources (filters by type, name, URN, provider, parent, "
+            "flag) or pending operations",
+            pstate::cli::SetupLs},
+    Command{"show",
+            "Show one resource in full, with its dependencies and dependents",
+            pstate::cli::SetupShow},
+    Command{"tree", "Show the parent/child tree of resources",
+            pstate::cli::SetupTree},
+    Command{"stats", "Count and size resources by package, type and provider",
+            pstate::cli::SetupStats},
+    Command{
+        "diff",
+        "Compare two states resource by resource (exit 0 same, 1 different)",
+        pstate::cli::SetupDiff},
+    Command{"edit",
+            "Offline state surgery: delete, rename, reparent, protect, taint, "
+            "pending operations, repair",
             pstate::cli::SetupEdit},
 };
 
@@ -107,7 +132,8 @@ int UsageError(CLI::App& app, const CLI::ParseError& e) {
       }
     }
   }
-  std::fprintf(stderr, "pstate: error: %s%s\nRun 'pstate %s--help' for usage.\n",
+  std::fprintf(stderr,
+               "pstate: error: %s%s\nRun 'pstate %s--help' for usage.\n",
                where.c_str(), message.c_str(),
                sub != nullptr ? (sub->get_name() + " ").c_str() : "");
   return pstate::cli::kExitUnreadable;
@@ -116,7 +142,7 @@ int UsageError(CLI::App& app, const CLI::ParseError& e) {
 /// True when standard output is a pipe or socket whose reader went away
 /// (`pstate verify big.json | head`): the write end then polls POLLERR.
 bool StdoutReaderGone() {
-  struct pollfd p{};
+  struct pollfd p {};
   p.fd = STDOUT_FILENO;
   p.events = 0;
   return ::poll(&p, 1, 0) == 1 && (p.revents & (POLLERR | POLLHUP)) != 0;

@@ -23,8 +23,7 @@ bool UseColor(const std::string& choice, int fd);
 /// from `passes` when given ({"collecting secrets", "scanning"} shows
 /// "pass 1/2, collecting secrets").
 std::function<void(std::uint64_t, std::uint64_t)> MakeProgress(
-    const std::string& name, bool quiet,
-    std::vector<std::string> passes = {});
+    const std::string& name, bool quiet, std::vector<std::string> passes = {});
 
 /// Clears the progress line if one was drawn.
 void EndProgress();

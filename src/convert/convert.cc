@@ -111,7 +111,8 @@ class TempFile {
   Status Make() {
     // $TMPDIR, as every other temporary file (io/spool.cc).
     std::string tmpl =
-        (std::filesystem::temp_directory_path() / "pstate-convert-XXXXXX").string();
+        (std::filesystem::temp_directory_path() / "pstate-convert-XXXXXX")
+            .string();
     int fd = ::mkstemp(tmpl.data());
     if (fd < 0) return Status(Errc::kIo, "cannot create a temporary file");
     ::close(fd);
@@ -180,7 +181,8 @@ Result<Outcome> Run(const Config& config) {
     if (!s.ok()) return s;
     input_path = stdin_copy.path();
   }
-  struct stat in_st {}, out_st {};
+  struct stat in_st {
+  }, out_st{};
   if (config.input != "-" && config.output != "-" &&
       ::stat(config.input.c_str(), &in_st) == 0 &&
       ::stat(config.output.c_str(), &out_st) == 0 &&
@@ -236,15 +238,14 @@ Result<Outcome> Run(const Config& config) {
   int in_version = envelope.kind == state::EnvelopeKind::kLegacyCheckpoint
                        ? 0
                        : static_cast<int>(envelope.version.value_or(0));
-  int out_version = config.version ? *config.version
-                                   : std::max(3, in_version);
+  int out_version = config.version ? *config.version : std::max(3, in_version);
 
   Outcome outcome;
   outcome.version = out_version;
   // Features (pkg/resource/stack/deployment.go: ApplyFeatures; §2.2).
-  bool byte_string = std::find(envelope.features.begin(),
-                               envelope.features.end(),
-                               "byteString") != envelope.features.end();
+  bool byte_string =
+      std::find(envelope.features.begin(), envelope.features.end(),
+                "byteString") != envelope.features.end();
   if (out_version == 3) {
     std::string refused;
     for (const auto& [feature, users] : survey.features) {
@@ -264,8 +265,9 @@ Result<Outcome> Run(const Config& config) {
     }
     if (!refused.empty()) {
       return Status(Errc::kUnsupported,
-                    shown + ": cannot write version 3: these features are in "
-                            "use (version 4 is needed while they are):" +
+                    shown +
+                        ": cannot write version 3: these features are in "
+                        "use (version 4 is needed while they are):" +
                         refused);
     }
   } else {
@@ -290,9 +292,10 @@ Result<Outcome> Run(const Config& config) {
     }
     if (stack.empty()) {
       return Status(Errc::kInvalidArgument,
-                    shown + ": no stack name in the input and no resource "
-                            "to take one from: pass --stack "
-                            "ORG/PROJECT/STACK");
+                    shown +
+                        ": no stack name in the input and no resource "
+                        "to take one from: pass --stack "
+                        "ORG/PROJECT/STACK");
     }
     StackName want = SplitStack(stack);
     if (!config.force) {
@@ -303,9 +306,8 @@ Result<Outcome> Run(const Config& config) {
           return Status(Errc::kInvalidArgument,
                         shown + ": resource " + survey.urn_names[i] +
                             " belongs to stack \"" + urn_stack +
-                            "\" of project \"" + urn_project +
-                            "\", not to \"" + stack +
-                            "\" (--force converts anyway)");
+                            "\" of project \"" + urn_project + "\", not to \"" +
+                            stack + "\" (--force converts anyway)");
         }
       }
     }
@@ -363,11 +365,11 @@ Result<Outcome> Run(const Config& config) {
     diag::Report report("<converted>");
     Status status = state::Read(**produced, check, report);
     if (!status.ok() || (input_ok && report.summary().errors > 0)) {
-      return Status(Errc::kFormat,
-                    shown + ": the converted state would not pass verify (" +
-                        (status.ok() ? FirstError(report)
-                                     : Located(report, status)) +
-                        "); nothing was written");
+      return Status(
+          Errc::kFormat,
+          shown + ": the converted state would not pass verify (" +
+              (status.ok() ? FirstError(report) : Located(report, status)) +
+              "); nothing was written");
     }
   }
 

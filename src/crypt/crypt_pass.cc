@@ -1,5 +1,5 @@
-#include "pstate/base/wipe.h"
 #include "pstate/crypt/crypt_pass.h"
+#include "pstate/base/wipe.h"
 
 #include <openssl/crypto.h>
 
@@ -81,9 +81,11 @@ struct Renamer {
   json::Arena& arena;
   std::uint64_t& secrets;
 
-  state::Step Visit(const state::PropertyNode& node, state::PropertyCursor& at) {
+  state::Step Visit(const state::PropertyNode& node,
+                    state::PropertyCursor& at) {
     if (node.kind != state::PropertyKind::kSecret) {
-      if (node.kind == state::PropertyKind::kArray) return state::Step::kDescend;
+      if (node.kind == state::PropertyKind::kArray)
+        return state::Step::kDescend;
       if (!node.value->is_object()) return state::Step::kSkip;
       return node.is_signature() ? state::Step::kDescendRaw
                                  : state::Step::kDescend;
@@ -107,7 +109,8 @@ struct Renamer {
         continue;
       }
       members[k].key = arena.MakeString(other, v.members[k].key.offset);
-      members[k].value = arena.MakeString(it->second, v.members[k].value.offset);
+      members[k].value =
+          arena.MakeString(it->second, v.members[k].value.offset);
       changed = true;
       ++secrets;
     }
@@ -184,10 +187,9 @@ Status CryptPass::OnProvider(const Value& provider, state::Context& context) {
       }
       std::uint64_t salt_offset = salt ? salt->offset : provider.offset;
       Result<std::string> passphrase =
-          options_.passphrase
-              ? options_.passphrase()
-              : Result<std::string>(Errc::kInvalidArgument,
-                                    "no passphrase was given");
+          options_.passphrase ? options_.passphrase()
+                              : Result<std::string>(Errc::kInvalidArgument,
+                                                    "no passphrase was given");
       if (!passphrase.ok()) {
         return Fail(passphrase.status().code(),
                     "this state uses the passphrase secrets provider: " +
@@ -205,16 +207,15 @@ Status CryptPass::OnProvider(const Value& provider, state::Context& context) {
                       "not decrypt to \"pulumi\"); nothing was written",
                       salt_offset, context);
         }
-        return Fail(crypter.status().code(),
-                    "the passphrase salt cannot be used: " +
-                        crypter.status().message(),
-                    salt_offset, context);
+        return Fail(
+            crypter.status().code(),
+            "the passphrase salt cannot be used: " + crypter.status().message(),
+            salt_offset, context);
       }
       passphrase_.emplace(std::move(*crypter));
       return Status::Ok();
     }
-    case state::ProviderKind::kB64:
-      return Status::Ok();
+    case state::ProviderKind::kB64: return Status::Ok();
     case state::ProviderKind::kService:
       return Fail(Errc::kUnsupported,
                   std::string("the secrets of this state cannot be ") + verb +
@@ -240,8 +241,7 @@ Status CryptPass::OnProvider(const Value& provider, state::Context& context) {
           type_offset, context);
     }
     case state::ProviderKind::kNone:
-    case state::ProviderKind::kOther:
-      break;
+    case state::ProviderKind::kOther: break;
   }
   return Fail(Errc::kUnsupported,
               "unknown secrets provider type \"" + model.type +
@@ -303,8 +303,8 @@ Status CryptPass::OnSecrets(state::Leaf& leaf, state::Context& context) {
   auto work = [&](std::size_t j) { results[j].emplace(Transform(texts[j])); };
   if (texts.size() >= kParallelThreshold && options_.jobs != 1) {
     if (!pool_) {
-      pool_ = std::make_unique<ThreadPool>(
-          options_.jobs == 0 ? DefaultJobs() : options_.jobs);
+      pool_ = std::make_unique<ThreadPool>(options_.jobs == 0 ? DefaultJobs()
+                                                              : options_.jobs);
     }
     pool_->ParallelFor(texts.size(), work);
   } else {
@@ -348,7 +348,8 @@ Status CryptPass::OnSecrets(state::Leaf& leaf, state::Context& context) {
 
 Result<state::Flow> CryptPass::Probe(state::Leaf& leaf,
                                      state::Context& context) {
-  if (leaf.role != state::Role::kSecretsProviders) return state::Flow::kContinue;
+  if (leaf.role != state::Role::kSecretsProviders)
+    return state::Flow::kContinue;
   Status s = OnProvider(leaf.value, context);
   if (!s.ok()) return s;
   skip_next_provider_ = true;

@@ -39,7 +39,8 @@ Result<CryptStats> Run(Config config) {
       !same.ok()) {
     return same;
   }
-  Result<io::Replayable> replay = io::OpenReplayable(config.input, config.spool);
+  Result<io::Replayable> replay =
+      io::OpenReplayable(config.input, config.spool);
   if (!replay.ok()) return replay.status();
   config.options.input_name = replay->name();
   CryptPass pass(config.options);
@@ -67,8 +68,7 @@ Result<CryptStats> Run(Config config) {
   rewrite.temp_directory = config.spool.directory;
   rewrite.on_progress = config.on_progress;
   Status status = state::RewriteState(
-      rewrite, **input,
-      [&](state::Leaf& leaf, state::Context& context) {
+      rewrite, **input, [&](state::Leaf& leaf, state::Context& context) {
         return pass.Process(leaf, context);
       });
   if (!status.ok()) return status;

@@ -7,8 +7,8 @@ namespace pstate::crypto {
 Result<std::string> B64Crypter::Decrypt(std::string_view ciphertext) const {
   Result<std::string> plaintext = Base64Decode(ciphertext);
   if (!plaintext.ok()) {
-    return Result<std::string>(Errc::kSyntax,
-                               "b64 secret is not base64: " + plaintext.status().message());
+    return Result<std::string>(Errc::kSyntax, "b64 secret is not base64: " +
+                                                  plaintext.status().message());
   }
   return plaintext;
 }

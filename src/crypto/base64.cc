@@ -68,7 +68,8 @@ bool DecodeInto(std::string_view text, Emit&& emit, std::size_t& error_offset) {
         // Emit the partial quantum (Go ignores non-zero trailing bits).
         emit(static_cast<char>((sextets[0] << 2) | (sextets[1] >> 4)));
         if (count == 3) {
-          emit(static_cast<char>(((sextets[1] & 0x0F) << 4) | (sextets[2] >> 2)));
+          emit(static_cast<char>(((sextets[1] & 0x0F) << 4) |
+                                 (sextets[2] >> 2)));
         }
         return true;
       }
@@ -122,7 +123,8 @@ Result<std::string> Base64Decode(std::string_view text) {
   std::string out;
   out.reserve(text.size() / 4 * 3);
   std::size_t error_offset = 0;
-  if (!DecodeInto(text, [&out](char c) { out.push_back(c); }, error_offset)) {
+  if (!DecodeInto(
+          text, [&out](char c) { out.push_back(c); }, error_offset)) {
     return Result<std::string>(
         Errc::kSyntax,
         "illegal base64 data at input byte " + std::to_string(error_offset));
@@ -135,7 +137,9 @@ bool IsBase64(std::string_view text) { return Base64DecodedSize(text) >= 0; }
 long long Base64DecodedSize(std::string_view text) {
   long long size = 0;
   std::size_t error_offset = 0;
-  if (!DecodeInto(text, [&size](char) { ++size; }, error_offset)) return -1;
+  if (!DecodeInto(
+          text, [&size](char) { ++size; }, error_offset))
+    return -1;
   return size;
 }
 

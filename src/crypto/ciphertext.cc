@@ -13,7 +13,8 @@ std::size_t CountColons(std::string_view text) {
 
 }  // namespace
 
-std::optional<std::string> PassphraseCiphertextShapeProblem(std::string_view text) {
+std::optional<std::string> PassphraseCiphertextShapeProblem(
+    std::string_view text) {
   const std::size_t colons = CountColons(text);
   if (colons != 2) {
     return "expected 3 ':'-separated parts (v1:<nonce>:<ciphertext>), found " +
@@ -24,7 +25,8 @@ std::optional<std::string> PassphraseCiphertextShapeProblem(std::string_view tex
   const std::string_view version = text.substr(0, first);
   const std::string_view nonce = text.substr(first + 1, second - first - 1);
   const std::string_view sealed = text.substr(second + 1);
-  if (version != "v1") return std::string("unknown ciphertext version (expected v1)");
+  if (version != "v1")
+    return std::string("unknown ciphertext version (expected v1)");
   const long long nonce_bytes = Base64DecodedSize(nonce);
   if (nonce_bytes < 0) return std::string("nonce is not valid base64");
   if (nonce_bytes != static_cast<long long>(kNonceBytes)) {
@@ -48,7 +50,8 @@ bool IsPassphraseCiphertextShape(std::string_view text) {
 std::optional<std::string> PassphraseSaltShapeProblem(std::string_view text) {
   const std::size_t colons = CountColons(text);
   if (colons != 4) {
-    return "expected 5 ':'-separated parts (v1:<salt>:v1:<nonce>:<ciphertext>), found " +
+    return "expected 5 ':'-separated parts "
+           "(v1:<salt>:v1:<nonce>:<ciphertext>), found " +
            std::to_string(colons + 1);
   }
   const std::size_t first = text.find(':');
@@ -56,13 +59,15 @@ std::optional<std::string> PassphraseSaltShapeProblem(std::string_view text) {
   if (text.substr(0, first) != "v1") {
     return std::string("unknown salt state version (expected v1)");
   }
-  const long long salt_bytes = Base64DecodedSize(text.substr(first + 1, second - first - 1));
+  const long long salt_bytes =
+      Base64DecodedSize(text.substr(first + 1, second - first - 1));
   if (salt_bytes < 0) return std::string("salt is not valid base64");
   if (salt_bytes != static_cast<long long>(kSaltBytes)) {
     return "salt is " + std::to_string(salt_bytes) + " bytes, expected " +
            std::to_string(kSaltBytes);
   }
-  if (auto problem = PassphraseCiphertextShapeProblem(text.substr(second + 1))) {
+  if (auto problem =
+          PassphraseCiphertextShapeProblem(text.substr(second + 1))) {
     return "salt check value: " + *problem;
   }
   return std::nullopt;

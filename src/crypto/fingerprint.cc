@@ -1,5 +1,5 @@
-#include "pstate/base/wipe.h"
 #include "pstate/crypto/fingerprint.h"
+#include "pstate/base/wipe.h"
 
 #include <openssl/crypto.h>
 #include <openssl/evp.h>
@@ -24,7 +24,8 @@ Fingerprinter Fingerprinter::WithRandomKey() {
 
 Result<Fingerprinter> Fingerprinter::FromKey(std::string_view key) {
   if (key.empty()) {
-    return Result<Fingerprinter>(Errc::kInvalidArgument, "fingerprint key is empty");
+    return Result<Fingerprinter>(Errc::kInvalidArgument,
+                                 "fingerprint key is empty");
   }
   if (key.size() > kMaxSecretFileBytes) {
     return Result<Fingerprinter>(Errc::kLimit, "fingerprint key is too long");
@@ -32,21 +33,21 @@ Result<Fingerprinter> Fingerprinter::FromKey(std::string_view key) {
   return Fingerprinter(std::string(key));
 }
 
-Result<Fingerprinter> Fingerprinter::FromKeyFile(const std::filesystem::path& path) {
+Result<Fingerprinter> Fingerprinter::FromKeyFile(
+    const std::filesystem::path& path) {
   Result<std::string> key = ReadSecretFile(path);
   if (!key.ok()) return key.status();
   if (key->empty()) {
-    return Result<Fingerprinter>(Errc::kInvalidArgument,
-                                 "fingerprint key file " + path.string() + " is empty");
+    return Result<Fingerprinter>(
+        Errc::kInvalidArgument,
+        "fingerprint key file " + path.string() + " is empty");
   }
   Fingerprinter fingerprinter(*key);
   Wipe(*key);
   return fingerprinter;
 }
 
-Fingerprinter::~Fingerprinter() {
-  Wipe(key_);
-}
+Fingerprinter::~Fingerprinter() { Wipe(key_); }
 
 std::array<std::uint8_t, 32> Fingerprinter::Mac(std::string_view value) const {
   std::array<std::uint8_t, 32> mac{};
@@ -54,11 +55,11 @@ std::array<std::uint8_t, 32> Fingerprinter::Mac(std::string_view value) const {
   // HMAC() accepts a null data pointer only with zero length; string_view's
   // data() may be null for a default-constructed view.
   static const unsigned char kEmpty[1] = {0};
-  const unsigned char* data = value.empty()
-                                  ? kEmpty
-                                  : reinterpret_cast<const unsigned char*>(value.data());
-  if (HMAC(EVP_sha256(), key_.data(), static_cast<int>(key_.size()), data, value.size(),
-           mac.data(), &mac_len) == nullptr ||
+  const unsigned char* data =
+      value.empty() ? kEmpty
+                    : reinterpret_cast<const unsigned char*>(value.data());
+  if (HMAC(EVP_sha256(), key_.data(), static_cast<int>(key_.size()), data,
+           value.size(), mac.data(), &mac_len) == nullptr ||
       mac_len != mac.size()) {
     std::abort();  // only on a broken OpenSSL
   }

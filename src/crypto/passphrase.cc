@@ -1,5 +1,5 @@
-#include "pstate/base/wipe.h"
 #include "pstate/crypto/passphrase.h"
+#include "pstate/base/wipe.h"
 
 #include <openssl/crypto.h>
 #include <openssl/evp.h>
@@ -51,12 +51,13 @@ bool DeriveKey(std::string_view passphrase, std::string_view salt,
   static const char kEmpty[1] = {0};
   const char* pass = passphrase.empty() ? kEmpty : passphrase.data();
   const unsigned char* salt_bytes =
-      salt.empty() ? reinterpret_cast<const unsigned char*>(kEmpty) : Bytes(salt);
+      salt.empty() ? reinterpret_cast<const unsigned char*>(kEmpty)
+                   : Bytes(salt);
   if (passphrase.size() > INT_MAX || salt.size() > INT_MAX) return false;
-  return PKCS5_PBKDF2_HMAC(pass, static_cast<int>(passphrase.size()), salt_bytes,
-                           static_cast<int>(salt.size()), kPbkdf2Iterations,
-                           EVP_sha256(), static_cast<int>(key.size()),
-                           key.data()) == 1;
+  return PKCS5_PBKDF2_HMAC(pass, static_cast<int>(passphrase.size()),
+                           salt_bytes, static_cast<int>(salt.size()),
+                           kPbkdf2Iterations, EVP_sha256(),
+                           static_cast<int>(key.size()), key.data()) == 1;
 }
 
 // Derived keys of this process, so that one (passphrase, salt) pair costs
@@ -139,11 +140,12 @@ bool UpdateAll(EVP_CIPHER_CTX* ctx, UpdateFn update, std::string_view in,
 
 PassphraseCrypter::~PassphraseCrypter() { Wipe(key_); }
 
-Result<PassphraseCrypter> PassphraseCrypter::FromKey(std::span<const std::uint8_t> key) {
+Result<PassphraseCrypter> PassphraseCrypter::FromKey(
+    std::span<const std::uint8_t> key) {
   if (key.size() != kKeyBytes) {
-    return Result<PassphraseCrypter>(
-        Errc::kInvalidArgument, "AES-256-GCM needs a 32-byte key, got " +
-                                    std::to_string(key.size()) + " bytes");
+    return Result<PassphraseCrypter>(Errc::kInvalidArgument,
+                                     "AES-256-GCM needs a 32-byte key, got " +
+                                         std::to_string(key.size()) + " bytes");
   }
   std::array<std::uint8_t, kKeyBytes> copy;
   std::copy(key.begin(), key.end(), copy.begin());
@@ -152,30 +154,34 @@ Result<PassphraseCrypter> PassphraseCrypter::FromKey(std::span<const std::uint8_
   return crypter;
 }
 
-Result<PassphraseCrypter> PassphraseCrypter::FromSalt(std::string_view salt_state,
-                                                      std::string_view passphrase) {
+Result<PassphraseCrypter> PassphraseCrypter::FromSalt(
+    std::string_view salt_state, std::string_view passphrase) {
   // Pulumi: SplitN(state, ":", 3) -> "v1", base64 salt, check ciphertext.
   const std::size_t first = salt_state.find(':');
   const std::size_t second =
       first == std::string_view::npos ? first : salt_state.find(':', first + 1);
   if (second == std::string_view::npos) {
-    return Result<PassphraseCrypter>(Errc::kFormat,
-                                     "malformed passphrase salt state: expected "
-                                     "v1:<salt>:v1:<nonce>:<ciphertext>");
+    return Result<PassphraseCrypter>(
+        Errc::kFormat,
+        "malformed passphrase salt state: expected "
+        "v1:<salt>:v1:<nonce>:<ciphertext>");
   }
   if (salt_state.substr(0, first) != "v1") {
-    return Result<PassphraseCrypter>(Errc::kFormat,
-                                     "unknown passphrase salt state version (expected v1)");
+    return Result<PassphraseCrypter>(
+        Errc::kFormat, "unknown passphrase salt state version (expected v1)");
   }
-  Result<std::string> salt = Base64Decode(salt_state.substr(first + 1, second - first - 1));
+  Result<std::string> salt =
+      Base64Decode(salt_state.substr(first + 1, second - first - 1));
   if (!salt.ok()) {
     return Result<PassphraseCrypter>(
-        Errc::kSyntax, "passphrase salt is not base64: " + salt.status().message());
+        Errc::kSyntax,
+        "passphrase salt is not base64: " + salt.status().message());
   }
   const std::string_view check = salt_state.substr(second + 1);
   if (auto problem = PassphraseCiphertextShapeProblem(check)) {
     return Result<PassphraseCrypter>(
-        Errc::kFormat, "malformed passphrase salt state check value: " + *problem);
+        Errc::kFormat,
+        "malformed passphrase salt state check value: " + *problem);
   }
   std::array<std::uint8_t, kKeyBytes> key;
   if (Status derived = Keys().Derive(passphrase, *salt, key); !derived.ok()) {
@@ -203,28 +209,31 @@ Result<std::pair<PassphraseCrypter, std::string>> PassphraseCrypter::Create(
   }
   PassphraseCrypter crypter(key);
   Wipe(key);
-  std::string state = "v1:" + Base64Encode(salt) + ":" + crypter.Encrypt(kCheckPlaintext);
+  std::string state =
+      "v1:" + Base64Encode(salt) + ":" + crypter.Encrypt(kCheckPlaintext);
   return std::make_pair(std::move(crypter), std::move(state));
 }
 
-Result<std::string> PassphraseCrypter::Decrypt(std::string_view ciphertext) const {
+Result<std::string> PassphraseCrypter::Decrypt(
+    std::string_view ciphertext) const {
   // Pulumi: strings.Split(value, ":") must give exactly three parts.
   const std::size_t first = ciphertext.find(':');
   const std::size_t second =
       first == std::string_view::npos ? first : ciphertext.find(':', first + 1);
   if (second == std::string_view::npos ||
       ciphertext.find(':', second + 1) != std::string_view::npos) {
-    return Result<std::string>(Errc::kFormat,
-                               "bad ciphertext: expected v1:<nonce>:<ciphertext>");
+    return Result<std::string>(
+        Errc::kFormat, "bad ciphertext: expected v1:<nonce>:<ciphertext>");
   }
   if (ciphertext.substr(0, first) != "v1") {
     return Result<std::string>(Errc::kFormat,
                                "bad ciphertext: unknown version (expected v1)");
   }
-  Result<std::string> nonce = Base64Decode(ciphertext.substr(first + 1, second - first - 1));
+  Result<std::string> nonce =
+      Base64Decode(ciphertext.substr(first + 1, second - first - 1));
   if (!nonce.ok()) {
-    return Result<std::string>(Errc::kSyntax,
-                               "bad ciphertext: nonce: " + nonce.status().message());
+    return Result<std::string>(
+        Errc::kSyntax, "bad ciphertext: nonce: " + nonce.status().message());
   }
   Result<std::string> sealed = Base64Decode(ciphertext.substr(second + 1));
   if (!sealed.ok()) {
@@ -232,11 +241,12 @@ Result<std::string> PassphraseCrypter::Decrypt(std::string_view ciphertext) cons
                                "bad ciphertext: " + sealed.status().message());
   }
   if (nonce->size() != kNonceBytes) {
-    return Result<std::string>(Errc::kFormat, "bad ciphertext: nonce size is incorrect");
+    return Result<std::string>(Errc::kFormat,
+                               "bad ciphertext: nonce size is incorrect");
   }
   if (sealed->size() < kTagBytes) {
-    return Result<std::string>(Errc::kFormat,
-                               "bad ciphertext: shorter than the authentication tag");
+    return Result<std::string>(
+        Errc::kFormat, "bad ciphertext: shorter than the authentication tag");
   }
   const std::string_view body(sealed->data(), sealed->size() - kTagBytes);
   std::string tag = sealed->substr(body.size());
@@ -245,19 +255,22 @@ Result<std::string> PassphraseCrypter::Decrypt(std::string_view ciphertext) cons
   if (!ctx ||
       EVP_DecryptInit_ex(ctx.get(), EVP_aes_256_gcm(), nullptr, key_.data(),
                          Bytes(std::string_view(*nonce))) != 1) {
-    return Result<std::string>(Errc::kCrypto, "AES-256-GCM initialisation failed");
+    return Result<std::string>(Errc::kCrypto,
+                               "AES-256-GCM initialisation failed");
   }
   std::string plaintext(body.size(), '\0');
   int final_len = 0;
   const bool ok =
       UpdateAll(ctx.get(), EVP_DecryptUpdate, body, plaintext, 0) &&
-      EVP_CIPHER_CTX_ctrl(ctx.get(), EVP_CTRL_GCM_SET_TAG, static_cast<int>(kTagBytes),
-                          Bytes(tag)) == 1 &&
-      EVP_DecryptFinal_ex(ctx.get(), Bytes(plaintext) + plaintext.size(), &final_len) == 1;
+      EVP_CIPHER_CTX_ctrl(ctx.get(), EVP_CTRL_GCM_SET_TAG,
+                          static_cast<int>(kTagBytes), Bytes(tag)) == 1 &&
+      EVP_DecryptFinal_ex(ctx.get(), Bytes(plaintext) + plaintext.size(),
+                          &final_len) == 1;
   if (!ok) {
     Cleanse(plaintext);
-    return Result<std::string>(Errc::kCrypto,
-                               "message authentication failed (wrong key or tampered data)");
+    return Result<std::string>(
+        Errc::kCrypto,
+        "message authentication failed (wrong key or tampered data)");
   }
   return plaintext;
 }
@@ -266,21 +279,24 @@ std::string PassphraseCrypter::Encrypt(std::string_view plaintext) const {
   unsigned char nonce[kNonceBytes];
   if (RAND_bytes(nonce, sizeof nonce) != 1) Fatal();
   CipherCtx ctx(EVP_CIPHER_CTX_new());
-  if (!ctx ||
-      EVP_EncryptInit_ex(ctx.get(), EVP_aes_256_gcm(), nullptr, key_.data(), nonce) != 1) {
+  if (!ctx || EVP_EncryptInit_ex(ctx.get(), EVP_aes_256_gcm(), nullptr,
+                                 key_.data(), nonce) != 1) {
     Fatal();
   }
   std::string sealed(plaintext.size() + kTagBytes, '\0');
   int final_len = 0;
   if (!UpdateAll(ctx.get(), EVP_EncryptUpdate, plaintext, sealed, 0) ||
-      EVP_EncryptFinal_ex(ctx.get(), Bytes(sealed) + plaintext.size(), &final_len) != 1 ||
+      EVP_EncryptFinal_ex(ctx.get(), Bytes(sealed) + plaintext.size(),
+                          &final_len) != 1 ||
       final_len != 0 ||
-      EVP_CIPHER_CTX_ctrl(ctx.get(), EVP_CTRL_GCM_GET_TAG, static_cast<int>(kTagBytes),
+      EVP_CIPHER_CTX_ctrl(ctx.get(), EVP_CTRL_GCM_GET_TAG,
+                          static_cast<int>(kTagBytes),
                           Bytes(sealed) + plaintext.size()) != 1) {
     Fatal();
   }
   return "v1:" +
-         Base64Encode(std::string_view(reinterpret_cast<const char*>(nonce), sizeof nonce)) +
+         Base64Encode(std::string_view(reinterpret_cast<const char*>(nonce),
+                                       sizeof nonce)) +
          ":" + Base64Encode(sealed);
 }
 

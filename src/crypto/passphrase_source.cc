@@ -9,12 +9,21 @@ namespace {
 
 bool IsUnicodeSpace(char32_t r) {
   switch (r) {
-    case U'\t': case U'\n': case U'\v': case U'\f': case U'\r': case U' ':
-    case 0x85: case 0xA0: case 0x1680: case 0x2028: case 0x2029:
-    case 0x202F: case 0x205F: case 0x3000:
-      return true;
-    default:
-      return r >= 0x2000 && r <= 0x200A;
+    case U'\t':
+    case U'\n':
+    case U'\v':
+    case U'\f':
+    case U'\r':
+    case U' ':
+    case 0x85:
+    case 0xA0:
+    case 0x1680:
+    case 0x2028:
+    case 0x2029:
+    case 0x202F:
+    case 0x205F:
+    case 0x3000: return true;
+    default: return r >= 0x2000 && r <= 0x200A;
   }
 }
 
@@ -73,7 +82,8 @@ std::string_view TrimSpaceLikeGo(std::string_view text) {
   while (end > begin) {
     // Find the start of the last rune: up to 3 continuation bytes back.
     std::size_t start = end - 1;
-    while (start > begin && end - start < 4 && (data[start] & 0xC0) == 0x80) --start;
+    while (start > begin && end - start < 4 && (data[start] & 0xC0) == 0x80)
+      --start;
     std::size_t len = end - start;
     if (LeadingLength(data[start]) != len) {
       start = end - 1;  // not a whole rune: the last byte alone is invalid
@@ -95,15 +105,16 @@ Result<std::string> ResolvePassphrase(
     Result<std::string> phrase = ReadTrimmed(*file);
     if (!phrase.ok()) {
       return Result<std::string>(phrase.status().code(),
-                                 std::string("unable to read ") + kPassphraseFileEnv +
-                                     ": " + phrase.status().message());
+                                 std::string("unable to read ") +
+                                     kPassphraseFileEnv + ": " +
+                                     phrase.status().message());
     }
     return phrase;
   }
-  return Result<std::string>(
-      Errc::kInvalidArgument,
-      std::string("a passphrase is needed: set ") + kPassphraseEnv + " or " +
-          kPassphraseFileEnv + " (or pass a passphrase file)");
+  return Result<std::string>(Errc::kInvalidArgument,
+                             std::string("a passphrase is needed: set ") +
+                                 kPassphraseEnv + " or " + kPassphraseFileEnv +
+                                 " (or pass a passphrase file)");
 }
 
 }  // namespace pstate::crypto

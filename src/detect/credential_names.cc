@@ -10,59 +10,85 @@ bool IsLower(char c) { return c >= 'a' && c <= 'z'; }
 bool IsUpper(char c) { return c >= 'A' && c <= 'Z'; }
 bool IsDigit(char c) { return c >= '0' && c <= '9'; }
 bool IsAlnum(char c) { return IsLower(c) || IsUpper(c) || IsDigit(c); }
-char ToLower(char c) { return IsUpper(c) ? static_cast<char>(c - 'A' + 'a') : c; }
+char ToLower(char c) {
+  return IsUpper(c) ? static_cast<char>(c - 'A' + 'a') : c;
+}
 
 template <std::size_t N>
 bool In(std::string_view word, const std::array<std::string_view, N>& set) {
   return std::find(set.begin(), set.end(), word) != set.end();
 }
 
-constexpr auto kTransparentSuffixes = std::to_array<std::string_view>({
-    "value", "values", "pem",   "openssh", "pkcs1",   "pkcs8",     "der",   "b64",
-    "base64", "hex",   "encoded", "plain", "plaintext", "raw",     "text",  "json",
-    "bytes", "binary", "data",  "content", "contents", "wo"});
+constexpr auto kTransparentSuffixes = std::to_array<std::string_view>(
+    {"value",     "values",  "pem",      "openssh", "pkcs1",   "pkcs8",
+     "der",       "b64",     "base64",   "hex",     "encoded", "plain",
+     "plaintext", "raw",     "text",     "json",    "bytes",   "binary",
+     "data",      "content", "contents", "wo"});
 
-constexpr auto kCredentialHeads = std::to_array<std::string_view>({
-    "password",   "passwd",     "pwd",          "passphrase",   "secret",
-    "secrets",    "token",      "tokens",       "credential",   "credentials",
-    "creds",      "kubeconfig", "authorization", "apikey",      "apikeys",
-    "privatekey", "secretkey",  "accesskey",    "accountkey",   "masterkey",
-    "clientsecret", "accesstoken", "authtoken", "sastoken",     "connectionstring",
-    "connectionstrings", "connstr"});
+constexpr auto kCredentialHeads =
+    std::to_array<std::string_view>({"password",
+                                     "passwd",
+                                     "pwd",
+                                     "passphrase",
+                                     "secret",
+                                     "secrets",
+                                     "token",
+                                     "tokens",
+                                     "credential",
+                                     "credentials",
+                                     "creds",
+                                     "kubeconfig",
+                                     "authorization",
+                                     "apikey",
+                                     "apikeys",
+                                     "privatekey",
+                                     "secretkey",
+                                     "accesskey",
+                                     "accountkey",
+                                     "masterkey",
+                                     "clientsecret",
+                                     "accesstoken",
+                                     "authtoken",
+                                     "sastoken",
+                                     "connectionstring",
+                                     "connectionstrings",
+                                     "connstr"});
 
 // Suffixes that make a single concatenated lower-case word a credential.
-constexpr auto kConcatenatedSuffixes = std::to_array<std::string_view>({
-    "password",   "passwd",    "passphrase", "secret",    "token",
-    "credentials", "apikey",   "privatekey", "secretkey", "accesskey",
-    "accountkey", "masterkey", "connectionstring", "authtoken", "accesstoken"});
+constexpr auto kConcatenatedSuffixes = std::to_array<std::string_view>(
+    {"password", "passwd", "passphrase", "secret", "token", "credentials",
+     "apikey", "privatekey", "secretkey", "accesskey", "accountkey",
+     "masterkey", "connectionstring", "authtoken", "accesstoken"});
 
-constexpr auto kKeyModifiers = std::to_array<std::string_view>({
-    "private", "api",      "secret",       "access",  "account", "master",
-    "shared",  "signing",  "primary",      "secondary", "readonly", "admin",
-    "client",  "auth",     "subscription", "hmac",    "webhook", "encryption",
-    "decryption", "license", "tls",        "ssl",     "storage", "root",
-    "session", "app",      "service",      "integration", "raw", "server",
-    "deploy"});
+constexpr auto kKeyModifiers = std::to_array<std::string_view>(
+    {"private",  "api",     "secret",      "access",     "account",
+     "master",   "shared",  "signing",     "primary",    "secondary",
+     "readonly", "admin",   "client",      "auth",       "subscription",
+     "hmac",     "webhook", "encryption",  "decryption", "license",
+     "tls",      "ssl",     "storage",     "root",       "session",
+     "app",      "service", "integration", "raw",        "server",
+     "deploy"});
 
-constexpr auto kTokenHandleModifiers = std::to_array<std::string_view>({
-    "next", "page", "pagination", "continuation", "idempotency", "creation"});
+constexpr auto kTokenHandleModifiers = std::to_array<std::string_view>(
+    {"next", "page", "pagination", "continuation", "idempotency", "creation"});
 
-constexpr auto kFlagPrefixes = std::to_array<std::string_view>({
-    "require", "requires", "required", "enable", "enabled", "disable", "disabled",
-    "use",     "uses",     "allow",    "allowed", "has",    "is",      "should",
-    "min",     "max",      "minimum",  "maximum", "no",     "skip",    "ignore",
-    "generate", "create",  "reset",    "rotate",  "show",   "hide",    "force",
-    "must",    "manage",   "include",  "num",     "number", "count",   "auto",
-    "with",    "without",  "can"});
+constexpr auto kFlagPrefixes = std::to_array<std::string_view>(
+    {"require",  "requires", "required", "enable",   "enabled", "disable",
+     "disabled", "use",      "uses",     "allow",    "allowed", "has",
+     "is",       "should",   "min",      "max",      "minimum", "maximum",
+     "no",       "skip",     "ignore",   "generate", "create",  "reset",
+     "rotate",   "show",     "hide",     "force",    "must",    "manage",
+     "include",  "num",      "number",   "count",    "auto",    "with",
+     "without",  "can"});
 
 // Prefixes checked inside a single concatenated word; only long, unambiguous
 // verbs ("use" would also match "user").
-constexpr auto kConcatenatedFlagPrefixes = std::to_array<std::string_view>({
-    "require", "enable", "disable", "allow", "generate",
-    "manage",  "rotate", "reset",   "minimum", "maximum"});
+constexpr auto kConcatenatedFlagPrefixes = std::to_array<std::string_view>(
+    {"require", "enable", "disable", "allow", "generate", "manage", "rotate",
+     "reset", "minimum", "maximum"});
 
-constexpr auto kNotPlaintextModifiers = std::to_array<std::string_view>({
-    "hashed", "hash", "encrypted", "salted", "masked"});
+constexpr auto kNotPlaintextModifiers = std::to_array<std::string_view>(
+    {"hashed", "hash", "encrypted", "salted", "masked"});
 
 bool IsVersionOrNumber(std::string_view word) {
   if (word.empty()) return true;
@@ -80,7 +106,8 @@ std::string_view StripTrailingDigits(std::string_view word) {
 }
 
 bool EndsWith(std::string_view s, std::string_view suffix) {
-  return s.size() >= suffix.size() && s.substr(s.size() - suffix.size()) == suffix;
+  return s.size() >= suffix.size() &&
+         s.substr(s.size() - suffix.size()) == suffix;
 }
 
 bool StartsWith(std::string_view s, std::string_view prefix) {
@@ -118,11 +145,12 @@ bool IsKindVersionToken(std::string_view name) {
   while (i < v.size() && IsDigit(v[i])) ++i;
   std::string_view rest = v.substr(i);
   if (rest.empty()) return true;
-  for (std::string_view stage : {std::string_view("alpha"), std::string_view("beta")}) {
+  for (std::string_view stage :
+       {std::string_view("alpha"), std::string_view("beta")}) {
     if (rest.substr(0, stage.size()) != stage) continue;
     rest.remove_prefix(stage.size());
-    return !rest.empty() &&
-           std::all_of(rest.begin(), rest.end(), [](char c) { return IsDigit(c); });
+    return !rest.empty() && std::all_of(rest.begin(), rest.end(),
+                                        [](char c) { return IsDigit(c); });
   }
   return false;
 }
@@ -145,7 +173,8 @@ std::vector<std::string> SplitNameWords(std::string_view name) {
     if (IsUpper(c) && !current.empty()) {
       const char prev = name[i - 1];
       const bool next_lower = i + 1 < name.size() && IsLower(name[i + 1]);
-      if (IsLower(prev) || IsDigit(prev) || (IsUpper(prev) && next_lower)) flush();
+      if (IsLower(prev) || IsDigit(prev) || (IsUpper(prev) && next_lower))
+        flush();
     }
     current.push_back(ToLower(c));
   }
@@ -165,7 +194,8 @@ bool IsCredentialPropertyName(std::string_view name) {
   if (words.empty()) return false;
   const std::size_t n = words.size();
   const std::string_view head = StripTrailingDigits(words[n - 1]);
-  const std::string_view prev = n >= 2 ? std::string_view(words[n - 2]) : std::string_view();
+  const std::string_view prev =
+      n >= 2 ? std::string_view(words[n - 2]) : std::string_view();
 
   // Rule 4: settings about a credential, and non-plaintext forms.
   if (n >= 2 && In(std::string_view(words[0]), kFlagPrefixes)) return false;
@@ -175,7 +205,8 @@ bool IsCredentialPropertyName(std::string_view name) {
 
   // Rule 2: the head decides.
   if (In(head, kCredentialHeads)) {
-    if ((head == "token" || head == "tokens") && In(prev, kTokenHandleModifiers)) {
+    if ((head == "token" || head == "tokens") &&
+        In(prev, kTokenHandleModifiers)) {
       return false;
     }
     return true;

@@ -9,7 +9,9 @@
 namespace pstate::detect {
 namespace {
 
-char ToLower(char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c; }
+char ToLower(char c) {
+  return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c;
+}
 bool IsDigit(char c) { return c >= '0' && c <= '9'; }
 bool IsUpperOrDigitOrUnderscore(char c) {
   return (c >= 'A' && c <= 'Z') || IsDigit(c) || c == '_';
@@ -26,12 +28,14 @@ bool StartsWith(std::string_view s, std::string_view prefix) {
 }
 
 bool StartsWithIgnoreCase(std::string_view s, std::string_view prefix) {
-  return s.size() >= prefix.size() && EqualsIgnoreCase(s.substr(0, prefix.size()), prefix);
+  return s.size() >= prefix.size() &&
+         EqualsIgnoreCase(s.substr(0, prefix.size()), prefix);
 }
 
 std::string_view TrimAscii(std::string_view s) {
   auto space = [](char c) {
-    return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v';
+    return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' ||
+           c == '\v';
   };
   while (!s.empty() && space(s.front())) s.remove_prefix(1);
   while (!s.empty() && space(s.back())) s.remove_suffix(1);
@@ -39,23 +43,26 @@ std::string_view TrimAscii(std::string_view s) {
 }
 
 constexpr auto kNonValues = std::to_array<std::string_view>(
-    {"true", "false", "yes", "no", "on", "off", "null", "nil", "none", "undefined",
-     "<nil>", "n/a"});
+    {"true", "false", "yes", "no", "on", "off", "null", "nil", "none",
+     "undefined", "<nil>", "n/a"});
 
 constexpr auto kRedactionMarkers = std::to_array<std::string_view>(
     {"redacted", "[secret]", "[sensitive]", "(sensitive value)", "sensitive",
      "[redacted]", "<redacted>", "hidden", "masked", "omitted"});
 
 // Pulumi's unknown sentinels (sdk/go/common/resource/plugin/rpc.go).
-constexpr auto kUnknownSentinels = std::to_array<std::string_view>(
-    {"04da6b54-80e4-46f7-96ec-b56ff0331ba9", "1c4a061d-8072-4f0a-a4cb-0ff528b18fe7",
-     "3eeb2bf0-c639-47a8-9e75-3b44932eb421", "6a19a0b0-7e62-4c92-b797-7f8e31da9cc2",
-     "030794c1-ac77-496b-92df-f27374a8bd58", "e48ece36-62e2-4504-bad9-02848725956a",
-     "dd056dcd-154b-4c76-9bd3-c8f88648b5ff"});
+constexpr auto kUnknownSentinels =
+    std::to_array<std::string_view>({"04da6b54-80e4-46f7-96ec-b56ff0331ba9",
+                                     "1c4a061d-8072-4f0a-a4cb-0ff528b18fe7",
+                                     "3eeb2bf0-c639-47a8-9e75-3b44932eb421",
+                                     "6a19a0b0-7e62-4c92-b797-7f8e31da9cc2",
+                                     "030794c1-ac77-496b-92df-f27374a8bd58",
+                                     "e48ece36-62e2-4504-bad9-02848725956a",
+                                     "dd056dcd-154b-4c76-9bd3-c8f88648b5ff"});
 
 constexpr auto kPathPrefixes = std::to_array<std::string_view>(
-    {"~/", "./", "../", "/etc/", "/var/", "/run/", "/home/", "/tmp/", "/root/", "/opt/",
-     "/usr/", "/Users/", "/mnt/", "/secrets/", "/vault/"});
+    {"~/", "./", "../", "/etc/", "/var/", "/run/", "/home/", "/tmp/", "/root/",
+     "/opt/", "/usr/", "/Users/", "/mnt/", "/secrets/", "/vault/"});
 
 bool IsNumber(std::string_view s) {
   if (!s.empty() && (s[0] == '-' || s[0] == '+')) s.remove_prefix(1);
@@ -84,7 +91,8 @@ bool IsMaskRun(std::string_view s) {
     return s.empty();
   }
   const char mask = s[0];
-  if (mask != '*' && mask != 'x' && mask != 'X' && mask != '#' && mask != '.') return false;
+  if (mask != '*' && mask != 'x' && mask != 'X' && mask != '#' && mask != '.')
+    return false;
   return std::all_of(s.begin(), s.end(), [mask](char c) { return c == mask; });
 }
 
@@ -92,13 +100,14 @@ bool IsWrappedPlaceholder(std::string_view s) {
   if (s.size() < 2) return false;
   const char open = s.front();
   const char close = s.back();
-  if (!((open == '<' && close == '>') || (open == '[' && close == ']'))) return false;
+  if (!((open == '<' && close == '>') || (open == '[' && close == ']')))
+    return false;
   const std::string_view inner = s.substr(1, s.size() - 2);
   // One wrapper around plain words ("<your-password>", "[secret]"); a
   // bracketed value with symbols inside may be a real password.
   return !inner.empty() && std::all_of(inner.begin(), inner.end(), [](char c) {
-    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || IsDigit(c) || c == ' ' ||
-           c == '-' || c == '_' || c == '.';
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || IsDigit(c) ||
+           c == ' ' || c == '-' || c == '_' || c == '.';
   });
 }
 
@@ -106,7 +115,8 @@ bool IsReference(std::string_view s) {
   // arn:<partition>:<service>:...
   if (StartsWith(s, "arn:aws")) {
     const std::size_t colon = s.find(':', 4);
-    return colon != std::string_view::npos && s.find(':', colon + 1) != std::string_view::npos;
+    return colon != std::string_view::npos &&
+           s.find(':', colon + 1) != std::string_view::npos;
   }
   if (StartsWithIgnoreCase(s, "/subscriptions/")) return true;
   if (StartsWithIgnoreCase(s, "https://")) {
@@ -118,10 +128,13 @@ bool IsReference(std::string_view s) {
       return true;
     }
   }
-  if (StartsWith(s, "projects/") && s.find("/secrets/") != std::string_view::npos) return true;
+  if (StartsWith(s, "projects/") &&
+      s.find("/secrets/") != std::string_view::npos)
+    return true;
   // Templates and environment references.
   if (StartsWith(s, "${") && s.back() == '}') return true;
-  if (StartsWith(s, "{{") && s.size() >= 4 && s.substr(s.size() - 2) == "}}") return true;
+  if (StartsWith(s, "{{") && s.size() >= 4 && s.substr(s.size() - 2) == "}}")
+    return true;
   if (s.size() >= 2 && s[0] == '$' &&
       std::all_of(s.begin() + 1, s.end(), IsUpperOrDigitOrUnderscore)) {
     return true;
@@ -131,7 +144,8 @@ bool IsReference(std::string_view s) {
     return true;
   }
   for (std::string_view prefix : kPathPrefixes) {
-    if (StartsWith(s, prefix) && s.find('\n') == std::string_view::npos) return true;
+    if (StartsWith(s, prefix) && s.find('\n') == std::string_view::npos)
+      return true;
   }
   return false;
 }
@@ -221,8 +235,8 @@ bool IsCryptOrPhc(std::string_view v) {
 
 bool IsFrameworkHash(std::string_view v) {
   static constexpr std::array<std::string_view, 6> kPrefixes = {
-      "pbkdf2_sha1$", "pbkdf2_sha256$", "pbkdf2_sha512$", "bcrypt_sha256$",
-      "argon2$",      "scrypt$"};
+      "pbkdf2_sha1$",   "pbkdf2_sha256$", "pbkdf2_sha512$",
+      "bcrypt_sha256$", "argon2$",        "scrypt$"};
   for (std::string_view prefix : kPrefixes) {
     if (!StartsWith(v, prefix)) continue;
     std::vector<std::string_view> parts = SplitDollar(v);

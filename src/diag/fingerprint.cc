@@ -124,8 +124,8 @@ std::string Fingerprint(const Finding& finding, std::string_view identity) {
   input.append(NormalizeMessage(finding.message));
   std::array<std::uint8_t, EVP_MAX_MD_SIZE> digest{};
   unsigned int size = 0;
-  if (EVP_Digest(input.data(), input.size(), digest.data(), &size,
-                 EVP_sha256(), nullptr) != 1 ||
+  if (EVP_Digest(input.data(), input.size(), digest.data(), &size, EVP_sha256(),
+                 nullptr) != 1 ||
       size < 16) {
     return std::string(32, '0');  // OpenSSL without SHA-256: never seen
   }
@@ -184,10 +184,9 @@ Result<std::vector<std::string>> ParseBaseline(std::string_view text,
     auto doc = json::Document::Parse(std::string(line), 64, &error);
     if (!doc.ok()) {
       return Result<std::vector<std::string>>(
-          Errc::kSyntax, LineName(name, line_no) + ":" +
-                             std::to_string(error.at.column) +
-                             ": not a pstate JSON or SARIF report: " +
-                             error.message);
+          Errc::kSyntax,
+          LineName(name, line_no) + ":" + std::to_string(error.at.column) +
+              ": not a pstate JSON or SARIF report: " + error.message);
     }
     const json::Value* findings =
         doc->root().is_object() ? doc->root().Find("findings") : nullptr;

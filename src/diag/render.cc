@@ -41,18 +41,13 @@ std::string_view SarifLevel(Severity s) {
 std::string_view SecuritySeverity(Code code) {
   switch (code) {
     case Code::kLeakKnownSecret:
-    case Code::kLeakCredentialFormat:
-      return "9.0";
+    case Code::kLeakCredentialFormat: return "9.0";
     case Code::kLeakAdditionalSecretOutput:
     case Code::kLeakSecretMismatch:
-    case Code::kLeakCredentialProperty:
-      return "7.5";
-    case Code::kLeakPasswordHash:
-      return "5.0";
-    case Code::kLeakSecretInName:
-      return "3.0";
-    default:
-      return "";
+    case Code::kLeakCredentialProperty: return "7.5";
+    case Code::kLeakPasswordHash: return "5.0";
+    case Code::kLeakSecretInName: return "3.0";
+    default: return "";
   }
 }
 
@@ -75,9 +70,8 @@ std::string RuleName(std::string_view id) {
       upper = true;
       continue;
     }
-    name.push_back(upper && c >= 'a' && c <= 'z'
-                       ? static_cast<char>(c - 'a' + 'A')
-                       : c);
+    name.push_back(
+        upper && c >= 'a' && c <= 'z' ? static_cast<char>(c - 'a' + 'A') : c);
     upper = false;
   }
   return name;
@@ -168,8 +162,7 @@ std::string TallyLine(const Summary& summary) {
   std::vector<std::pair<std::uint64_t, std::string_view>> counts;
   for (std::size_t i = 0; i < summary.by_code.size(); ++i) {
     if (summary.by_code[i] > 0) {
-      counts.emplace_back(summary.by_code[i],
-                          Info(static_cast<Code>(i)).name);
+      counts.emplace_back(summary.by_code[i], Info(static_cast<Code>(i)).name);
     }
   }
   if (counts.empty()) return {};
@@ -279,8 +272,7 @@ void RenderJsonLine(const Report& report, std::ostream& out) {
   const Summary& s = report.summary();
   out << "],\"summary\":{\"errors\":" << s.errors
       << ",\"warnings\":" << s.warnings << ",\"notes\":" << s.notes
-      << ",\"resources\":" << s.resources
-      << ",\"omitted\":" << report.omitted()
+      << ",\"resources\":" << s.resources << ",\"omitted\":" << report.omitted()
       << ",\"suppressed\":" << s.suppressed << ",\"by_code\":{";
   bool first_code = true;
   for (std::size_t i = 0; i < s.by_code.size(); ++i) {
@@ -309,8 +301,7 @@ void RenderSarif(std::span<const Report* const> reports, std::ostream& out,
       << JsonString(options.tool_version)
       << ",\"semanticVersion\":" << JsonString(options.tool_version)
       << ",\"informationUri\":"
-      << JsonString(std::string(DocsBaseUri()) + "/cli.md")
-      << ",\"rules\":[";
+      << JsonString(std::string(DocsBaseUri()) + "/cli.md") << ",\"rules\":[";
   bool first = true;
   for (const CodeInfo& info : AllCodes()) {
     if (!first) out << ',';
@@ -358,8 +349,8 @@ void RenderSarif(std::span<const Report* const> reports, std::ostream& out,
       std::uint64_t column =
           f.line == 0 ? 1 : (f.char_column > 0 ? f.char_column : f.column);
       out << "{\"ruleId\":" << JsonString(f.code_name())
-          << ",\"ruleIndex\":" << static_cast<int>(f.code)
-          << ",\"level\":\"" << SarifLevel(f.severity) << "\""
+          << ",\"ruleIndex\":" << static_cast<int>(f.code) << ",\"level\":\""
+          << SarifLevel(f.severity) << "\""
           << ",\"message\":{\"text\":" << JsonString(f.message) << "}"
           << ",\"locations\":[{\"physicalLocation\":{\"artifactLocation\":{"
              "\"uri\":"

@@ -69,8 +69,7 @@ void Capture(state::Leaf& leaf, Side& side) {
       side.envelope["manifest"] = json::Clone(leaf.value, side.arena);
       break;
     case state::Role::kSecretsProviders:
-      side.envelope["secrets_providers"] =
-          json::Clone(leaf.value, side.arena);
+      side.envelope["secrets_providers"] = json::Clone(leaf.value, side.arena);
       break;
     case state::Role::kMetadata:
       side.envelope["metadata"] = json::Clone(leaf.value, side.arena);
@@ -85,8 +84,7 @@ void Capture(state::Leaf& leaf, Side& side) {
       side.extensions[std::string(leaf.key)] =
           json::Clone(leaf.value, side.arena);
       break;
-    default:
-      break;
+    default: break;
   }
 }
 
@@ -105,8 +103,7 @@ Identity IdentityOf(const json::Value& resource) {
 
 class IndexHandler : public state::Handler {
  public:
-  IndexHandler(Side& side, ResourceIndex& index)
-      : side_(side), index_(index) {}
+  IndexHandler(Side& side, ResourceIndex& index) : side_(side), index_(index) {}
   Result<state::Flow> OnLeaf(state::Leaf& leaf, state::Context&) override {
     if (leaf.role != state::Role::kResource) {
       Capture(leaf, side_);
@@ -170,8 +167,7 @@ class MatchHandler : public state::Handler {
     entry.matched = true;
     state_.a_of_match.push_back(a);
     state_.b_of_match.push_back(here);
-    state_.digest_differs.push_back(entry.digest !=
-                                    ResourceDigest(leaf.value));
+    state_.digest_differs.push_back(entry.digest != ResourceDigest(leaf.value));
     return state::Flow::kContinue;
   }
   Status OnFinish(const state::Envelope& e, state::Context&) override {
@@ -208,8 +204,7 @@ Status ReadOrExplain(io::InputStream& input, const std::string& name,
     if (!f.pointer.empty()) message += " (at " + f.pointer + ")";
     return Status(status.ok() ? Errc::kFormat : status.code(), message);
   }
-  return status.ok() ? Status(Errc::kFormat, name + ": not a state")
-                     : status;
+  return status.ok() ? Status(Errc::kFormat, name + ": not a state") : status;
 }
 
 namespace {
@@ -219,9 +214,9 @@ Result<json::Document> ReadResource(const Side& side, std::uint64_t offset,
   if (end > side.bytes.size() || offset > end) {
     return Status(Errc::kIo, side.name + ": changed while it was read");
   }
-  auto doc = json::Document::Parse(std::string(
-      side.bytes.substr(static_cast<std::size_t>(offset),
-                        static_cast<std::size_t>(end - offset))));
+  auto doc = json::Document::Parse(
+      std::string(side.bytes.substr(static_cast<std::size_t>(offset),
+                                    static_cast<std::size_t>(end - offset))));
   if (!doc.ok()) {
     return Status(Errc::kIo, side.name + ": changed while it was read");
   }
@@ -267,8 +262,7 @@ std::vector<bool> OnLongestIncreasing(const std::vector<std::uint32_t>& seq) {
 
 bool IsEmptyValue(const json::Value* v) {
   return v == nullptr || v->is_null() ||
-         ((v->is_array() || v->is_object() || v->is_string()) &&
-          v->size == 0);
+         ((v->is_array() || v->is_object() || v->is_string()) && v->size == 0);
 }
 
 const json::Value* Get(const std::map<std::string, json::Value>& m,
@@ -278,8 +272,7 @@ const json::Value* Get(const std::map<std::string, json::Value>& m,
 }
 
 const json::Value* Member(const json::Value* object, std::string_view key) {
-  return object != nullptr && object->is_object() ? object->Find(key)
-                                                  : nullptr;
+  return object != nullptr && object->is_object() ? object->Find(key) : nullptr;
 }
 
 struct EnvelopeDiff {
@@ -292,10 +285,10 @@ struct EnvelopeDiff {
     e.kind = IsEmptyValue(a)   ? ChangeKind::kAdd
              : IsEmptyValue(b) ? ChangeKind::kDelete
                                : ChangeKind::kUpdate;
-    e.before = !before.empty() ? before
+    e.before = !before.empty()   ? before
                : IsEmptyValue(a) ? std::string()
                                  : DisplayJson(*a);
-    e.after = !after.empty() ? after
+    e.after = !after.empty()    ? after
               : IsEmptyValue(b) ? std::string()
                                 : DisplayJson(*b);
     out->push_back(std::move(e));
@@ -363,8 +356,7 @@ void DiffEnvelope(const Side& a, const Side& b, const DiffOptions& options,
   if (a.has_deployment && b.has_deployment) {
     d.Time("manifest.time", Member(ma, "time"), Member(mb, "time"));
     d.Plain("manifest.magic", Member(ma, "magic"), Member(mb, "magic"));
-    d.Plain("manifest.version", Member(ma, "version"),
-            Member(mb, "version"));
+    d.Plain("manifest.version", Member(ma, "version"), Member(mb, "version"));
     d.Multiset("manifest.plugins", Member(ma, "plugins"),
                Member(mb, "plugins"));
   }
@@ -403,9 +395,7 @@ void DiffEnvelope(const Side& a, const Side& b, const DiffOptions& options,
   // Pending operations pair by operation type and URN (in order, for
   // repeats); a pair differs only when its resources differ as DiffResource
   // sees them (a re-encrypted secret is no change when it can be opened).
-  auto op_key = [](const json::Value& op) {
-    return PendingDisplay(op);
-  };
+  auto op_key = [](const json::Value& op) { return PendingDisplay(op); };
   std::vector<bool> used(b.pending.size(), false);
   for (const json::Value& op : a.pending) {
     std::string key = op_key(op);
@@ -429,17 +419,17 @@ void DiffEnvelope(const Side& a, const Side& b, const DiffOptions& options,
   }
   for (std::size_t j = 0; j < b.pending.size(); ++j) {
     if (!used[j]) {
-      out->push_back({"pending_operations", ChangeKind::kAdd, "",
-                      op_key(b.pending[j])});
+      out->push_back(
+          {"pending_operations", ChangeKind::kAdd, "", op_key(b.pending[j])});
     }
   }
   for (std::size_t i : unmatched(a.snippets, b.snippets)) {
-    out->push_back({"snippets", ChangeKind::kDelete,
-                    DisplayJson(a.snippets[i]), ""});
+    out->push_back(
+        {"snippets", ChangeKind::kDelete, DisplayJson(a.snippets[i]), ""});
   }
   for (std::size_t i : unmatched(b.snippets, a.snippets)) {
-    out->push_back({"snippets", ChangeKind::kAdd, "",
-                    DisplayJson(b.snippets[i])});
+    out->push_back(
+        {"snippets", ChangeKind::kAdd, "", DisplayJson(b.snippets[i])});
   }
   std::map<std::string, bool> keys;
   for (const auto& [k, v] : a.extensions) keys[k] = true;
@@ -482,16 +472,11 @@ Result<std::unique_ptr<SecretOpener>> MakeSecretOpener(
 
 std::string_view ResourceChangeKindName(ResourceChangeKind kind) {
   switch (kind) {
-    case ResourceChangeKind::kAdded:
-      return "added";
-    case ResourceChangeKind::kRemoved:
-      return "removed";
-    case ResourceChangeKind::kRenamed:
-      return "renamed";
-    case ResourceChangeKind::kChanged:
-      return "changed";
-    case ResourceChangeKind::kOrderOnly:
-      return "order-only";
+    case ResourceChangeKind::kAdded: return "added";
+    case ResourceChangeKind::kRemoved: return "removed";
+    case ResourceChangeKind::kRenamed: return "renamed";
+    case ResourceChangeKind::kChanged: return "changed";
+    case ResourceChangeKind::kOrderOnly: return "order-only";
   }
   return "changed";
 }
@@ -504,8 +489,8 @@ Result<DiffResult> Run(const DiffConfig& config) {
     return Status(Errc::kInvalidArgument,
                   "only one side can be read from standard input");
   }
-  for (auto [side, path] : {std::pair{&a, &config.before},
-                            std::pair{&b, &config.after}}) {
+  for (auto [side, path] :
+       {std::pair{&a, &config.before}, std::pair{&b, &config.after}}) {
     side->name = *path == "-" ? "<stdin>" : *path;
     auto input = io::OpenReplayable(*path, spool);
     if (!input.ok()) return input.status();
@@ -612,28 +597,17 @@ Result<DiffResult> Run(const DiffConfig& config) {
   if (Status s = a.input->bytes_status(); !s.ok()) return s;
   if (Status s = b.input->bytes_status(); !s.ok()) return s;
 
-  std::stable_sort(entries.begin(), entries.end(),
-                   [](const auto& x, const auto& y) {
-                     return x.first < y.first;
-                   });
+  std::stable_sort(
+      entries.begin(), entries.end(),
+      [](const auto& x, const auto& y) { return x.first < y.first; });
   DiffSummary& sum = result.summary;
   for (auto& [position, e] : entries) {
     switch (e.kind) {
-      case ResourceChangeKind::kAdded:
-        ++sum.added;
-        break;
-      case ResourceChangeKind::kRemoved:
-        ++sum.removed;
-        break;
-      case ResourceChangeKind::kRenamed:
-        ++sum.renamed;
-        break;
-      case ResourceChangeKind::kChanged:
-        ++sum.changed;
-        break;
-      case ResourceChangeKind::kOrderOnly:
-        ++sum.order_only;
-        break;
+      case ResourceChangeKind::kAdded: ++sum.added; break;
+      case ResourceChangeKind::kRemoved: ++sum.removed; break;
+      case ResourceChangeKind::kRenamed: ++sum.renamed; break;
+      case ResourceChangeKind::kChanged: ++sum.changed; break;
+      case ResourceChangeKind::kOrderOnly: ++sum.order_only; break;
     }
     result.resources.push_back(std::move(e));
   }
@@ -643,7 +617,8 @@ Result<DiffResult> Run(const DiffConfig& config) {
   return result;
 }
 
-// ---- rendering ----------------------------------------------------------------
+// ---- rendering
+// ----------------------------------------------------------------
 
 namespace {
 
@@ -659,12 +634,9 @@ std::string SummaryLine(const DiffSummary& s) {
 
 std::string_view EntrySymbol(ResourceChangeKind kind) {
   switch (kind) {
-    case ResourceChangeKind::kAdded:
-      return "+";
-    case ResourceChangeKind::kRemoved:
-      return "-";
-    default:
-      return "~";
+    case ResourceChangeKind::kAdded: return "+";
+    case ResourceChangeKind::kRemoved: return "-";
+    default: return "~";
   }
 }
 

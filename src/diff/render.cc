@@ -26,10 +26,8 @@ std::string Shown(std::string_view json_text, std::size_t width) {
 std::string Values(ChangeKind kind, std::string_view before,
                    std::string_view after, std::size_t width) {
   switch (kind) {
-    case ChangeKind::kAdd:
-      return Shown(after, width);
-    case ChangeKind::kDelete:
-      return Shown(before, width);
+    case ChangeKind::kAdd: return Shown(after, width);
+    case ChangeKind::kDelete: return Shown(before, width);
     case ChangeKind::kUpdate:
       return Shown(before, width) + " => " + Shown(after, width);
   }
@@ -40,12 +38,9 @@ std::string Values(ChangeKind kind, std::string_view before,
 
 std::string_view Symbol(ChangeKind kind) {
   switch (kind) {
-    case ChangeKind::kAdd:
-      return "+";
-    case ChangeKind::kDelete:
-      return "-";
-    case ChangeKind::kUpdate:
-      return "~";
+    case ChangeKind::kAdd: return "+";
+    case ChangeKind::kDelete: return "-";
+    case ChangeKind::kUpdate: return "~";
   }
   return "~";
 }

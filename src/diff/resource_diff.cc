@@ -42,17 +42,12 @@ bool IsZero(const json::Value* v) {
   if (v == nullptr) return true;
   switch (v->type) {
     case json::Type::kNull:
-    case json::Type::kFalse:
-      return true;
-    case json::Type::kTrue:
-      return false;
-    case json::Type::kString:
-      return v->size == 0;
-    case json::Type::kNumber:
-      return json::CanonicalNumber(v->raw()) == "0";
+    case json::Type::kFalse: return true;
+    case json::Type::kTrue: return false;
+    case json::Type::kString: return v->size == 0;
+    case json::Type::kNumber: return json::CanonicalNumber(v->raw()) == "0";
     case json::Type::kArray:
-    case json::Type::kObject:
-      return v->size == 0;
+    case json::Type::kObject: return v->size == 0;
   }
   return false;
 }
@@ -78,8 +73,8 @@ std::map<std::string, const json::Value*, std::less<>> FieldsOf(
 
 bool IsSetField(std::string_view name) {
   static constexpr std::array<std::string_view, 7> kSets = {
-      "dependencies",   "replaceWith",      "aliases",
-      "ignoreChanges",  "replaceOnChanges", "additionalSecretOutputs",
+      "dependencies",  "replaceWith",      "aliases",
+      "ignoreChanges", "replaceOnChanges", "additionalSecretOutputs",
       "hideDiff"};
   return std::find(kSets.begin(), kSets.end(), name) != kSets.end();
 }
@@ -119,8 +114,7 @@ std::uint64_t SetDigest(const json::Value& v) {
 }
 
 /// An object's non-zero members by decoded key (last wins).
-std::map<std::string, const json::Value*> NonZeroMembers(
-    const json::Value& v) {
+std::map<std::string, const json::Value*> NonZeroMembers(const json::Value& v) {
   std::map<std::string, const json::Value*> out;
   for (const json::Member& m : v.object()) out[m.key.Str()] = &m.value;
   for (auto it = out.begin(); it != out.end();) {
@@ -198,18 +192,10 @@ std::optional<std::string> OpenSecret(const json::Value& secret,
 void AppendDisplay(const json::Value& v, const SecretOpener* opener, bool show,
                    std::string* out) {
   switch (v.type) {
-    case json::Type::kNull:
-      out->append("null");
-      return;
-    case json::Type::kTrue:
-      out->append("true");
-      return;
-    case json::Type::kFalse:
-      out->append("false");
-      return;
-    case json::Type::kNumber:
-      out->append(v.raw());
-      return;
+    case json::Type::kNull: out->append("null"); return;
+    case json::Type::kTrue: out->append("true"); return;
+    case json::Type::kFalse: out->append("false"); return;
+    case json::Type::kNumber: out->append(v.raw()); return;
     case json::Type::kString:
       out->push_back('"');
       out->append(v.raw());
@@ -303,8 +289,8 @@ struct Walker {
     }
     Add(path, ChangeKind::kUpdate, &a, &b);
     PropertyChange& c = out->back();
-    c.transition = sa ? SecretTransition::kToPlaintext
-                      : SecretTransition::kToSecret;
+    c.transition =
+        sa ? SecretTransition::kToPlaintext : SecretTransition::kToSecret;
     // The plaintext side holds what is (or was) a secret's value.
     if (!options.show_secrets) {
       c.before = std::string(kSecretText);
@@ -320,8 +306,8 @@ struct Walker {
     if (state::IsSecret(*a) || state::IsSecret(*b)) {
       return Secrets(path, *a, *b);
     }
-    if (a->is_object() && b->is_object() &&
-        !state::HasSignatureMember(*a) && !state::HasSignatureMember(*b)) {
+    if (a->is_object() && b->is_object() && !state::HasSignatureMember(*a) &&
+        !state::HasSignatureMember(*b)) {
       std::map<std::string, const json::Value*> ma, mb;
       for (const json::Member& m : a->object()) ma[m.key.Str()] = &m.value;
       for (const json::Member& m : b->object()) mb[m.key.Str()] = &m.value;
@@ -367,12 +353,9 @@ std::string_view SectionName(Section section) {
 
 std::string_view ChangeKindName(ChangeKind kind) {
   switch (kind) {
-    case ChangeKind::kAdd:
-      return "add";
-    case ChangeKind::kDelete:
-      return "delete";
-    case ChangeKind::kUpdate:
-      return "update";
+    case ChangeKind::kAdd: return "add";
+    case ChangeKind::kDelete: return "delete";
+    case ChangeKind::kUpdate: return "update";
   }
   return "update";
 }

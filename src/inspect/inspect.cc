@@ -41,11 +41,10 @@ ResourceRow RowOf(const json::Value& resource, std::size_t index,
   row.type = v.Type();
   row.id = v.Id();
   if (auto urn = state::ParseUrn(row.urn)) row.name = std::string(urn->name);
-  row.parent = v.parent != nullptr && v.parent->is_string() ? v.parent->Str()
-                                                           : "";
-  row.provider = v.provider != nullptr && v.provider->is_string()
-                     ? v.provider->Str()
-                     : "";
+  row.parent =
+      v.parent != nullptr && v.parent->is_string() ? v.parent->Str() : "";
+  row.provider =
+      v.provider != nullptr && v.provider->is_string() ? v.provider->Str() : "";
   row.custom = state::ResourceView::Flag(v.custom);
   const std::pair<Flag, const json::Value*> flags[] = {
       {Flag::kProtect, v.protect},
@@ -64,8 +63,7 @@ ResourceRow RowOf(const json::Value& resource, std::size_t index,
 Status ReadPath(const std::string& path, state::Handler& handler) {
   auto input = io::OpenInput(path);
   if (!input.ok()) return input.status();
-  return diff::ReadOrExplain(**input, path == "-" ? "<stdin>" : path,
-                             handler);
+  return diff::ReadOrExplain(**input, path == "-" ? "<stdin>" : path, handler);
 }
 
 /// Calls `f` on each leaf, through a Handler.
@@ -123,18 +121,12 @@ std::string Dash(const std::string& s) { return s.empty() ? "-" : s; }
 
 std::string_view FlagName(Flag flag) {
   switch (flag) {
-    case Flag::kProtect:
-      return "protect";
-    case Flag::kTaint:
-      return "taint";
-    case Flag::kDelete:
-      return "delete";
-    case Flag::kExternal:
-      return "external";
-    case Flag::kPendingReplacement:
-      return "pending-replacement";
-    case Flag::kRetainOnDelete:
-      return "retain-on-delete";
+    case Flag::kProtect: return "protect";
+    case Flag::kTaint: return "taint";
+    case Flag::kDelete: return "delete";
+    case Flag::kExternal: return "external";
+    case Flag::kPendingReplacement: return "pending-replacement";
+    case Flag::kRetainOnDelete: return "retain-on-delete";
   }
   return "";
 }
@@ -146,7 +138,8 @@ std::optional<Flag> ParseFlag(std::string_view name) {
   return std::nullopt;
 }
 
-// ---- ls -----------------------------------------------------------------------
+// ---- ls
+// -----------------------------------------------------------------------
 
 Status List(const ListConfig& config,
             const std::function<bool(const ResourceRow&)>& on_row,
@@ -169,8 +162,8 @@ Status List(const ListConfig& config,
       return on_pending(row) ? state::Flow::kContinue : state::Flow::kStop;
     }
     if (leaf.role != state::Role::kResource) return state::Flow::kContinue;
-    ResourceRow row = RowOf(leaf.value, leaf.index,
-                            leaf.end_offset - leaf.value.offset);
+    ResourceRow row =
+        RowOf(leaf.value, leaf.index, leaf.end_offset - leaf.value.offset);
     if (!Glob(config.type, row.type) || !Glob(config.name, row.name) ||
         !Glob(config.urn, row.urn) || !Glob(config.provider, row.provider)) {
       return state::Flow::kContinue;
@@ -179,8 +172,7 @@ Status List(const ListConfig& config,
       return state::Flow::kContinue;
     }
     for (Flag f : config.flags) {
-      if (std::find(row.flags.begin(), row.flags.end(), f) ==
-          row.flags.end()) {
+      if (std::find(row.flags.begin(), row.flags.end(), f) == row.flags.end()) {
         return state::Flow::kContinue;
       }
     }
@@ -227,7 +219,8 @@ std::string PendingJson(const PendingRow& row) {
   return out + "}";
 }
 
-// ---- show ---------------------------------------------------------------------
+// ---- show
+// ---------------------------------------------------------------------
 
 Result<ShowResult> Show(const ShowConfig& config) {
   ShowResult result;
@@ -252,8 +245,8 @@ Result<ShowResult> Show(const ShowConfig& config) {
     if (leaf.role != state::Role::kResource) return state::Flow::kContinue;
     state::ResourceView v = state::ResourceView::Of(leaf.value);
     std::string urn = v.Urn();
-    bool is_target = config.index ? leaf.index == *config.index
-                                  : urn == config.urn;
+    bool is_target =
+        config.index ? leaf.index == *config.index : urn == config.urn;
     if (config.index && is_target) target_urn = urn;
     if (is_target || (!target_urn.empty() && urn == target_urn)) {
       ++copies;
@@ -263,8 +256,8 @@ Result<ShowResult> Show(const ShowConfig& config) {
         if (!doc.ok()) return doc.status();
         target.emplace(std::move(doc).value());
         target_live = live;
-        result.row = RowOf(leaf.value, leaf.index,
-                           leaf.end_offset - leaf.value.offset);
+        result.row =
+            RowOf(leaf.value, leaf.index, leaf.end_offset - leaf.value.offset);
       }
     }
     // Who this resource refers to.
@@ -306,9 +299,9 @@ Result<ShowResult> Show(const ShowConfig& config) {
   if (Status s = ReadPath(config.path, handler); !s.ok()) return s;
   if (!target) {
     return Status(Errc::kNotFound,
-                  config.index ? "no resource at index " +
-                                     std::to_string(*config.index)
-                               : "no resource with URN " + config.urn);
+                  config.index
+                      ? "no resource at index " + std::to_string(*config.index)
+                      : "no resource with URN " + config.urn);
   }
   result.copies = copies;
   std::set<std::pair<std::string, std::string>> seen;
@@ -332,11 +325,11 @@ Result<ShowResult> Show(const ShowConfig& config) {
       secrets_providers ? &*secrets_providers : nullptr,
       config.show_secrets ? config.passphrase : nullptr, config.path);
   if (!opener.ok()) return opener.status();
-  auto display = [&](const json::Value* section)
-      -> Result<std::optional<json::Document>> {
+  auto display =
+      [&](const json::Value* section) -> Result<std::optional<json::Document>> {
     if (section == nullptr) return std::optional<json::Document>();
-    auto doc = json::Document::Parse(diff::DisplayJson(
-        *section, opener->get(), config.show_secrets));
+    auto doc = json::Document::Parse(
+        diff::DisplayJson(*section, opener->get(), config.show_secrets));
     if (!doc.ok()) return doc.status();
     return std::optional<json::Document>(std::move(doc).value());
   };
@@ -392,8 +385,8 @@ std::string ShowText(const ShowResult& r) {
   field("Provider:  ", r.row.provider);
   field("Flags:     ", Flags(r.row.flags));
   if (r.copies > 1) {
-    field("Copies:    ", std::to_string(r.copies) +
-                             " resources share this URN");
+    field("Copies:    ",
+          std::to_string(r.copies) + " resources share this URN");
   }
   field("Bytes:     ", std::to_string(r.row.bytes));
   auto list = [&](std::string_view title, const std::vector<std::string>& v) {
@@ -472,7 +465,8 @@ std::string ShowJson(const ShowResult& r) {
   return out + "}\n";
 }
 
-// ---- tree ---------------------------------------------------------------------
+// ---- tree
+// ---------------------------------------------------------------------
 
 Result<TreeResult> Tree(const std::string& path) {
   TreeResult tree;
@@ -487,9 +481,8 @@ Result<TreeResult> Tree(const std::string& path) {
     node.provider = state::IsProviderType(node.type);
     node.deleted = state::ResourceView::Flag(v.del);
     tree.nodes.push_back(std::move(node));
-    parents.push_back(v.parent != nullptr && v.parent->is_string()
-                          ? v.parent->Str()
-                          : "");
+    parents.push_back(
+        v.parent != nullptr && v.parent->is_string() ? v.parent->Str() : "");
     return state::Flow::kContinue;
   });
   if (Status s = ReadPath(path, handler); !s.ok()) return s;
@@ -550,9 +543,8 @@ std::string TreeText(const TreeResult& tree) {
       [&](std::size_t n, const std::string& prefix, bool last, bool root) {
         if (printed[n]) return;
         printed[n] = true;
-        out += TerminalSafe(
-                   prefix + (root ? "" : (last ? "└─ " : "├─ ")) +
-                   NodeLabel(tree.nodes[n])) +
+        out += TerminalSafe(prefix + (root ? "" : (last ? "└─ " : "├─ ")) +
+                            NodeLabel(tree.nodes[n])) +
                "\n";
         std::string child_prefix =
             root ? prefix : prefix + (last ? "   " : "│  ");
@@ -597,7 +589,8 @@ std::string TreeJson(const TreeResult& tree) {
   return out + "]}\n";
 }
 
-// ---- stats --------------------------------------------------------------------
+// ---- stats
+// --------------------------------------------------------------------
 
 namespace {
 
@@ -608,17 +601,12 @@ void CountValues(const json::Value& v, StatsResult* s) {
   }
   if (!v.is_object()) return;
   switch (state::ClassifySignature(v)) {
-    case state::SigKind::kSecret:
-      ++s->secrets;
-      return;
-    case state::SigKind::kAsset:
-      ++s->assets;
-      return;
+    case state::SigKind::kSecret: ++s->secrets; return;
+    case state::SigKind::kAsset: ++s->assets; return;
     case state::SigKind::kArchive:
       ++s->archives;
       break;  // an archive's members may hold assets
-    default:
-      break;
+    default: break;
   }
   for (const json::Member& m : v.object()) CountValues(m.value, s);
 }
@@ -690,8 +678,7 @@ Result<StatsResult> Stats(const std::string& path, std::size_t top) {
         if (v.outputs != nullptr) CountValues(*v.outputs, &s);
         break;
       }
-      default:
-        break;
+      default: break;
     }
     return state::Flow::kContinue;
   };
@@ -798,10 +785,10 @@ std::string StatsText(const StatsResult& s) {
     flags += (flags.empty() ? "" : ", ") + name + " " + std::to_string(n);
   }
   line("flags:       ", flags);
-  line("secrets:     ", std::to_string(s.secrets) + " (provider " +
-                            s.secrets_provider + ")");
-  line("assets:      ", std::to_string(s.assets) + ", archives " +
-                            std::to_string(s.archives));
+  line("secrets:     ",
+       std::to_string(s.secrets) + " (provider " + s.secrets_provider + ")");
+  line("assets:      ",
+       std::to_string(s.assets) + ", archives " + std::to_string(s.archives));
   std::string pending;
   std::uint64_t total = 0;
   for (const auto& [op, n] : s.pending) {

@@ -213,8 +213,8 @@ class PlainInput : public InputStream {
     // the front: the tail of its last page and the extra page read as
     // zeros, which is the padding the JSON scanners need.
     std::size_t length = file_pages + page;
-    void* base = ::mmap(nullptr, length, PROT_READ,
-                        MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    void* base =
+        ::mmap(nullptr, length, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     if (base == MAP_FAILED) return std::nullopt;
     void* file = ::mmap(base, size, PROT_READ, MAP_PRIVATE | MAP_FIXED,
                         source_->fd(), 0);
@@ -255,9 +255,10 @@ class PlainInput : public InputStream {
       return Status::Ok();
     }
     return Status(Errc::kIo,
-                  name_ + ": the file shrank while it was being read "
-                          "(was it rewritten in place?); read it again once "
-                          "it is complete");
+                  name_ +
+                      ": the file shrank while it was being read "
+                      "(was it rewritten in place?); read it again once "
+                      "it is complete");
   }
 
  private:
@@ -353,8 +354,8 @@ class DecompressingInput : public InputStream {
       // that are not another gzip member or zstd frame, silently; Go's
       // readers (and so Pulumi) fail on them.
       la_int64_t used = archive_filter_bytes(archive_, -1);
-      bool more = used >= 0 &&
-                  static_cast<std::uint64_t>(used) < source_->consumed();
+      bool more =
+          used >= 0 && static_cast<std::uint64_t>(used) < source_->consumed();
       char probe = 0;
       if (!more) more = source_->Read(&probe, 1) > 0;
       if (more) {
@@ -367,9 +368,7 @@ class DecompressingInput : public InputStream {
     }
     return static_cast<std::size_t>(got);
   }
-  std::uint64_t source_consumed() const override {
-    return source_->consumed();
-  }
+  std::uint64_t source_consumed() const override { return source_->consumed(); }
 
  private:
   static la_ssize_t Fill(archive* a, void* self_ptr, const void** out) {
@@ -398,9 +397,10 @@ class DecompressingInput : public InputStream {
     // 8-byte trailer.
     std::string reason =
         why ? why : "the compressed stream is damaged or cut short";
-    return Status(Errc::kCorrupt, name_ + ": cannot decompress " +
-                                      std::string(CompressionName(compression_)) +
-                                      " input: " + reason);
+    return Status(Errc::kCorrupt,
+                  name_ + ": cannot decompress " +
+                      std::string(CompressionName(compression_)) +
+                      " input: " + reason);
   }
 
   std::unique_ptr<ByteSource> source_;
@@ -437,10 +437,11 @@ Compression DetectCompression(std::string_view b) {
 
 namespace {
 
-Result<std::unique_ptr<InputStream>> Finish(
-    std::unique_ptr<ByteSource> source, std::string peeked,
-    const std::string& name, std::optional<std::uint64_t> size,
-    const InputOptions& options) {
+Result<std::unique_ptr<InputStream>> Finish(std::unique_ptr<ByteSource> source,
+                                            std::string peeked,
+                                            const std::string& name,
+                                            std::optional<std::uint64_t> size,
+                                            const InputOptions& options) {
   Compression c = DetectCompression(peeked);
   if (c == Compression::kNone) {
     return std::unique_ptr<InputStream>(

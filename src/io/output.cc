@@ -239,11 +239,9 @@ class CompressingOutput : public Output {
       failed_ = true;
     }
   }
-  static la_ssize_t Sink(archive*, void* self, const void* data,
-                         size_t size) {
+  static la_ssize_t Sink(archive*, void* self, const void* data, size_t size) {
     auto* out = static_cast<CompressingOutput*>(self);
-    out->inner_->Write(
-        std::string_view(static_cast<const char*>(data), size));
+    out->inner_->Write(std::string_view(static_cast<const char*>(data), size));
     return static_cast<la_ssize_t>(size);
   }
 
@@ -283,8 +281,7 @@ class FdOutput : public Output {
     }
     committed_ = true;
     switch (mode_) {
-      case Mode::kStdout:
-        return Status::Ok();
+      case Mode::kStdout: return Status::Ok();
       case Mode::kInPlace: {
         int rc = ::close(fd_);
         int err = errno;
@@ -294,8 +291,7 @@ class FdOutput : public Output {
         }
         return Status::Ok();
       }
-      case Mode::kRename:
-        break;
+      case Mode::kRename: break;
     }
     if (::fsync(fd_) != 0 || ::close(fd_) != 0) {
       int err = errno;
@@ -359,7 +355,7 @@ enum class TargetKind { kCreate, kReplace, kInPlace };
 
 struct Target {
   TargetKind kind = TargetKind::kCreate;
-  std::string path;  ///< after following symbolic links
+  std::string path;   ///< after following symbolic links
   struct stat st {};  ///< of the existing file (kReplace, kInPlace)
 };
 

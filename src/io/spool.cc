@@ -150,7 +150,9 @@ std::string SpoolDirectory(const SpoolOptions& options) {
 
 }  // namespace
 
-Replayable::Replayable(Replayable&& other) noexcept { *this = std::move(other); }
+Replayable::Replayable(Replayable&& other) noexcept {
+  *this = std::move(other);
+}
 
 Replayable& Replayable::operator=(Replayable&& other) noexcept {
   if (this == &other) return *this;
@@ -207,11 +209,9 @@ Result<std::unique_ptr<InputStream>> Replayable::Reopen() const {
   if (in.ok()) return in;
   Status failed = in.status();  // by value: message() refers into it
   const std::string& m = failed.message();
-  std::string why = m.rfind(reopen + ": ", 0) == 0
-                        ? m.substr(reopen.size() + 2)
-                        : m;
-  return Status(failed.code(),
-                name_ + ": cannot open the input again: " + why);
+  std::string why =
+      m.rfind(reopen + ": ", 0) == 0 ? m.substr(reopen.size() + 2) : m;
+  return Status(failed.code(), name_ + ": cannot open the input again: " + why);
 }
 
 Result<std::string_view> Replayable::bytes() {
@@ -252,8 +252,8 @@ Result<int> CreateUnlinkedTempFile(const std::string& directory) {
   int fd = ::mkostemp(pattern.data(), O_CLOEXEC);  // mode 0600
   if (fd < 0) {
     int err = errno;
-    return Status(Errc::kIo, "cannot create a temporary file in " + dir +
-                                 ": " + ErrnoText(err));
+    return Status(Errc::kIo, "cannot create a temporary file in " + dir + ": " +
+                                 ErrnoText(err));
   }
   ::unlink(pattern.c_str());  // gone from the directory whatever happens next
   return fd;
@@ -311,9 +311,9 @@ Result<Replayable> OpenReplayable(const std::string& path,
     if (*got == 0) break;
     if (!WriteAll(fd, buf.data(), *got)) {
       int err = errno;
-      return Status(Errc::kIo, r.name_ + ": cannot write a temporary copy in " +
-                                   dir + " to read the input twice: " +
-                                   ErrnoText(err));
+      return Status(Errc::kIo,
+                    r.name_ + ": cannot write a temporary copy in " + dir +
+                        " to read the input twice: " + ErrnoText(err));
     }
     total += *got;
   }
@@ -329,8 +329,8 @@ Result<Replayable> OpenReplayable(const std::string& path,
     // Reserve the file's pages plus a zero page, then map the file over the
     // front, as io::OpenInput maps plain files.
     std::size_t length = file_pages + page;
-    void* base = ::mmap(nullptr, length, PROT_READ,
-                        MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    void* base =
+        ::mmap(nullptr, length, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     if (base == MAP_FAILED) {
       int err = errno;
       return Status(Errc::kIo, r.name_ + ": cannot map the temporary copy: " +

@@ -25,9 +25,9 @@ std::uint64_t CountContinuationBytes(const char* p, std::size_t n) {
       acc = _mm_sub_epi8(acc, _mm_cmplt_epi8(v, limit));
     }
     __m128i sums = _mm_sad_epu8(acc, _mm_setzero_si128());
-    count += static_cast<std::uint64_t>(_mm_cvtsi128_si32(sums)) +
-             static_cast<std::uint64_t>(
-                 _mm_cvtsi128_si32(_mm_srli_si128(sums, 8)));
+    count +=
+        static_cast<std::uint64_t>(_mm_cvtsi128_si32(sums)) +
+        static_cast<std::uint64_t>(_mm_cvtsi128_si32(_mm_srli_si128(sums, 8)));
   }
 #endif
   for (; i < n; ++i) {
@@ -55,17 +55,17 @@ std::uint64_t CountNewlines(const char* p, std::size_t n,
       __m128i c1 = _mm_cmpeq_epi8(_mm_loadu_si128(q + 1), nl);
       __m128i c2 = _mm_cmpeq_epi8(_mm_loadu_si128(q + 2), nl);
       __m128i c3 = _mm_cmpeq_epi8(_mm_loadu_si128(q + 3), nl);
-      acc = _mm_sub_epi8(acc, _mm_add_epi8(_mm_add_epi8(c0, c1),
-                                           _mm_add_epi8(c2, c3)));
+      acc = _mm_sub_epi8(
+          acc, _mm_add_epi8(_mm_add_epi8(c0, c1), _mm_add_epi8(c2, c3)));
     }
     for (; b < blocks; ++b, i += 16) {
       __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + i));
       acc = _mm_sub_epi8(acc, _mm_cmpeq_epi8(v, nl));
     }
     __m128i sums = _mm_sad_epu8(acc, _mm_setzero_si128());
-    count += static_cast<std::uint64_t>(_mm_cvtsi128_si32(sums)) +
-             static_cast<std::uint64_t>(
-                 _mm_cvtsi128_si32(_mm_srli_si128(sums, 8)));
+    count +=
+        static_cast<std::uint64_t>(_mm_cvtsi128_si32(sums)) +
+        static_cast<std::uint64_t>(_mm_cvtsi128_si32(_mm_srli_si128(sums, 8)));
   }
 #endif
   for (; i < n; ++i) count += p[i] == '\n' ? 1 : 0;
@@ -73,9 +73,9 @@ std::uint64_t CountNewlines(const char* p, std::size_t n,
     // The last newline is found separately: tracking it in the counting
     // loop costs more than one backwards search.
     const void* hit = count > 0 ? ::memrchr(p, '\n', n) : nullptr;
-    *after_last = hit ? static_cast<std::size_t>(static_cast<const char*>(hit) -
-                                                 p) + 1
-                      : last;
+    *after_last =
+        hit ? static_cast<std::size_t>(static_cast<const char*>(hit) - p) + 1
+            : last;
   }
   return count;
 }
@@ -157,8 +157,8 @@ void Window::CountDiscarded(std::size_t n) {
   if (lines > 0) {
     base_line_ += lines;
     base_line_start_ = base_ + after_last;
-    base_line_cont_ = CountContinuationBytes(data_ + after_last,
-                                             n - after_last);
+    base_line_cont_ =
+        CountContinuationBytes(data_ + after_last, n - after_last);
   } else {
     base_line_cont_ += CountContinuationBytes(data_, n);
   }
@@ -178,9 +178,9 @@ LineColumn Window::Locate(std::uint64_t offset) {
     cont = cache_cont_;
   }
   std::size_t after_last = 0;
-  std::uint64_t lines = CountNewlines(data_ + (from - base_),
-                                      static_cast<std::size_t>(offset - from),
-                                      &after_last);
+  std::uint64_t lines =
+      CountNewlines(data_ + (from - base_),
+                    static_cast<std::size_t>(offset - from), &after_last);
   if (lines > 0) {
     line += lines;
     line_start = from + after_last;

@@ -174,10 +174,9 @@ void ObjectBuilder::Reorder(std::span<const std::string_view> keys) {
     }
   }
   std::vector<std::size_t> order = Identity(entries_.size());
-  std::stable_sort(order.begin(), order.end(),
-                   [&](std::size_t a, std::size_t b) {
-                     return rank[a] < rank[b];
-                   });
+  std::stable_sort(
+      order.begin(), order.end(),
+      [&](std::size_t a, std::size_t b) { return rank[a] < rank[b]; });
   if (Permute(&entries_, order)) changed_ = true;
 }
 
@@ -263,8 +262,8 @@ bool ArrayBuilder::Reorder(std::span<const std::size_t> order) {
     if (i >= order.size() || seen[i]) return false;
     seen[i] = true;
   }
-  if (Permute(&elements_, std::vector<std::size_t>(order.begin(),
-                                                   order.end()))) {
+  if (Permute(&elements_,
+              std::vector<std::size_t>(order.begin(), order.end()))) {
     changed_ = true;
   }
   return true;

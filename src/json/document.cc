@@ -31,8 +31,8 @@ Result<Document> Document::Parse(std::string text, int max_depth,
 }
 
 io::LineColumn Document::Locate(std::uint64_t offset) const {
-  std::size_t end = static_cast<std::size_t>(
-      std::min<std::uint64_t>(offset, text_.size()));
+  std::size_t end =
+      static_cast<std::size_t>(std::min<std::uint64_t>(offset, text_.size()));
   std::string_view before(text_.data(), end);
   std::uint64_t line = 1 + static_cast<std::uint64_t>(
                                std::count(before.begin(), before.end(), '\n'));

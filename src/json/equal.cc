@@ -187,8 +187,7 @@ std::uint64_t HashValue(const Value& v) {
     case Type::kNull: return Mix(kSeedNull);
     case Type::kFalse: return Mix(kSeedFalse);
     case Type::kTrue: return Mix(kSeedTrue);
-    case Type::kNumber:
-      return HashBytes(CanonicalNumber(v.raw()), kSeedNumber);
+    case Type::kNumber: return HashBytes(CanonicalNumber(v.raw()), kSeedNumber);
     case Type::kString: return HashText(v, kSeedString);
     case Type::kArray: {
       std::uint64_t h = Mix(kSeedArray ^ v.size);
@@ -228,12 +227,9 @@ bool Equal(const Value& a, const Value& b) {
   switch (a.type) {
     case Type::kNull:
     case Type::kFalse:
-    case Type::kTrue:
-      return true;
-    case Type::kNumber:
-      return NumbersEqual(a.raw(), b.raw());
-    case Type::kString:
-      return TextsEqual(a, b);
+    case Type::kTrue: return true;
+    case Type::kNumber: return NumbersEqual(a.raw(), b.raw());
+    case Type::kString: return TextsEqual(a, b);
     case Type::kArray: {
       if (a.size != b.size) return false;
       if (a.elements == b.elements) return true;

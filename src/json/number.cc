@@ -198,8 +198,8 @@ Decimal ToDecimal(std::string_view text) {
   d.last = last;
   // The digit at index i has place value 10^(int_size - 1 - i + exp). Texts
   // are far below 2^62 bytes, so the shift fits an int64.
-  std::int64_t shift = static_cast<std::int64_t>(parts.int_digits.size()) -
-                       1 - static_cast<std::int64_t>(first);
+  std::int64_t shift = static_cast<std::int64_t>(parts.int_digits.size()) - 1 -
+                       static_cast<std::int64_t>(first);
   std::string_view exp = parts.exp_digits;
   std::size_t nz = exp.find_first_not_of('0');
   exp = nz == std::string_view::npos ? std::string_view() : exp.substr(nz);
@@ -342,8 +342,7 @@ std::string GoFloatText(double value) {
     // Go writes at least two exponent digits and then trims "e-07" to
     // "e-7" (but keeps "e+21"); to_chars writes the same two digits.
     std::size_t n = out.size();
-    if (n >= 4 && out[n - 4] == 'e' && out[n - 3] == '-' &&
-        out[n - 2] == '0') {
+    if (n >= 4 && out[n - 4] == 'e' && out[n - 3] == '-' && out[n - 2] == '0') {
       out.erase(n - 2, 1);
     }
     return out;

@@ -72,7 +72,8 @@ inline const char* ScanStringRun(const char* p, const char* end) {
 
 std::string DescribeByte(unsigned char c) {
   static constexpr char kHex[] = "0123456789ABCDEF";
-  if (c >= 0x21 && c < 0x7F) return std::string("'") + static_cast<char>(c) + "'";
+  if (c >= 0x21 && c < 0x7F)
+    return std::string("'") + static_cast<char>(c) + "'";
   std::string s = c < 0x80 ? "U+00" : "byte 0x";
   s.push_back(kHex[c >> 4]);
   s.push_back(kHex[c & 0xF]);
@@ -242,9 +243,9 @@ bool Parser::ParseNumber(const char*& p, Value* out) {
   // A number touching the end of the window may continue in the next one.
   if (q >= end_ && !at_eof_) return need(q);
   if (static_cast<std::uint64_t>(q - start) > kMaxValueSize) {
-    return Fail(start, SyntaxCode::kSyntax,
-                TooLarge("a number", static_cast<std::uint64_t>(q - start),
-                         "bytes"));
+    return Fail(
+        start, SyntaxCode::kSyntax,
+        TooLarge("a number", static_cast<std::uint64_t>(q - start), "bytes"));
   }
   out->type = Type::kNumber;
   out->text = start;
@@ -292,8 +293,8 @@ bool Parser::ParseString(const char*& p, Value* out) {
         continue;
       }
       return Fail(q, SyntaxCode::kSyntax,
-                  "invalid escape '\\" +
-                      std::string(1, static_cast<char>(e)) + "' in string");
+                  "invalid escape '\\" + std::string(1, static_cast<char>(e)) +
+                      "' in string");
     }
     if (c < 0x20) {
       return Fail(q, SyntaxCode::kSyntax,
@@ -302,8 +303,8 @@ bool Parser::ParseString(const char*& p, Value* out) {
     }
     // Non-ASCII: validate one UTF-8 sequence.
     auto avail = static_cast<std::size_t>(end_ - q);
-    int len = Utf8SequenceLength(reinterpret_cast<const unsigned char*>(q),
-                                 avail);
+    int len =
+        Utf8SequenceLength(reinterpret_cast<const unsigned char*>(q), avail);
     if (len == 0) {
       // A sequence cut by the window end may be completed by more input.
       if (avail < 4 && !at_eof_) return NeedMore(q, "inside a string");
@@ -314,9 +315,9 @@ bool Parser::ParseString(const char*& p, Value* out) {
     q += len;
   }
   if (static_cast<std::uint64_t>(q - start) > kMaxValueSize) {
-    return Fail(start - 1, SyntaxCode::kSyntax,
-                TooLarge("a string", static_cast<std::uint64_t>(q - start),
-                         "bytes"));
+    return Fail(
+        start - 1, SyntaxCode::kSyntax,
+        TooLarge("a string", static_cast<std::uint64_t>(q - start), "bytes"));
   }
   out->type = Type::kString;
   out->has_escapes = escapes;
@@ -329,9 +330,9 @@ bool Parser::ParseString(const char*& p, Value* out) {
 
 bool Parser::ParseArray(const char*& p, Value* out, int depth) {
   if (depth > max_depth_) {
-    return Fail(p, SyntaxCode::kTooDeep,
-                "nesting deeper than " + std::to_string(max_depth_) +
-                    " levels");
+    return Fail(
+        p, SyntaxCode::kTooDeep,
+        "nesting deeper than " + std::to_string(max_depth_) + " levels");
   }
   ++p;  // '['
   std::size_t first = element_stack_.size();
@@ -372,9 +373,9 @@ bool Parser::ParseArray(const char*& p, Value* out, int depth) {
 
 bool Parser::ParseObject(const char*& p, Value* out, int depth) {
   if (depth > max_depth_) {
-    return Fail(p, SyntaxCode::kTooDeep,
-                "nesting deeper than " + std::to_string(max_depth_) +
-                    " levels");
+    return Fail(
+        p, SyntaxCode::kTooDeep,
+        "nesting deeper than " + std::to_string(max_depth_) + " levels");
   }
   ++p;  // '{'
   std::size_t first = member_stack_.size();
@@ -476,7 +477,8 @@ void Parser::CheckDuplicates(std::size_t first, std::size_t count) {
   std::sort(dup_order_.begin(), dup_order_.end());
   for (std::size_t a = 0; a < dup_order_.size();) {
     std::size_t b = a + 1;
-    while (b < dup_order_.size() && dup_order_[b].first == dup_order_[a].first) ++b;
+    while (b < dup_order_.size() && dup_order_[b].first == dup_order_[a].first)
+      ++b;
     if (b - a > 1) {
       // A run of equal signatures: compare its keys pairwise, decoded.
       for (std::size_t i = a + 1; i < b; ++i) {
@@ -486,7 +488,8 @@ void Parser::CheckDuplicates(std::size_t first, std::size_t count) {
           const Member& mj = m[dup_order_[j].second];
           if (mj.key.Str() == ki) {
             // Report the later occurrence in document order.
-            const Member& later = dup_order_[i].second > dup_order_[j].second ? mi : mj;
+            const Member& later =
+                dup_order_[i].second > dup_order_[j].second ? mi : mj;
             duplicates_.push_back({later.key.offset, ki});
             break;
           }

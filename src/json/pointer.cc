@@ -70,7 +70,6 @@ void AppendPointerIndex(std::string* pointer, std::size_t index) {
   pointer->append(std::to_string(index));
 }
 
-
 Result<std::vector<std::string>> SplitPointer(std::string_view pointer) {
   std::vector<std::string> tokens;
   if (pointer.empty()) return tokens;
@@ -96,8 +95,7 @@ Result<std::vector<std::string>> SplitPointer(std::string_view pointer) {
   return tokens;
 }
 
-Status Resolve(const Value& root, std::string_view pointer,
-               const Value** out) {
+Status Resolve(const Value& root, std::string_view pointer, const Value** out) {
   if (pointer.empty()) {
     *out = &root;
     return Status::Ok();
@@ -130,9 +128,9 @@ Status Resolve(const Value& root, std::string_view pointer,
     if (at->is_object()) {
       const Value* next = at->Find(token);
       if (next == nullptr) {
-        status = fail(Errc::kNotFound, n, token,
-                      "no member " + Quote(token) + " in the object at " +
-                          parent);
+        status =
+            fail(Errc::kNotFound, n, token,
+                 "no member " + Quote(token) + " in the object at " + parent);
         return false;
       }
       at = next;
@@ -142,7 +140,8 @@ Status Resolve(const Value& root, std::string_view pointer,
       if (token == "-") {
         status = fail(Errc::kNotFound, n, token,
                       "\"-\" is the position after the last element of the "
-                      "array at " + parent + ", not an element");
+                      "array at " +
+                          parent + ", not an element");
         return false;
       }
       bool digits = !token.empty();
@@ -150,7 +149,8 @@ Status Resolve(const Value& root, std::string_view pointer,
       if (!digits || (token.size() > 1 && token[0] == '0')) {
         status = fail(Errc::kInvalidArgument, n, token,
                       "not an array index (decimal digits without leading "
-                      "zeros) for the array at " + parent);
+                      "zeros) for the array at " +
+                          parent);
         return false;
       }
       std::size_t size = at->array().size();
@@ -172,9 +172,8 @@ Status Resolve(const Value& root, std::string_view pointer,
       at = &at->array()[index];
       return true;
     }
-    std::string what = at->is_null()
-                           ? std::string("null")
-                           : "a " + std::string(TypeName(at->type));
+    std::string what = at->is_null() ? std::string("null")
+                                     : "a " + std::string(TypeName(at->type));
     status = fail(Errc::kNotFound, n, token,
                   "the value at " + parent + " is " + what +
                       ", which has no members or elements");

@@ -169,9 +169,7 @@ void AppendCanonical(std::string_view escaped, std::string* out,
 int Utf8SequenceLength(const unsigned char* p, std::size_t avail) {
   unsigned char c = p[0];
   if (c < 0x80) return 1;
-  auto cont = [&](std::size_t i) {
-    return i < avail && (p[i] & 0xC0) == 0x80;
-  };
+  auto cont = [&](std::size_t i) { return i < avail && (p[i] & 0xC0) == 0x80; };
   if (c >= 0xC2 && c <= 0xDF) return cont(1) ? 2 : 0;
   if (c >= 0xE0 && c <= 0xEF) {
     if (avail < 3 || !cont(1) || !cont(2)) return 0;

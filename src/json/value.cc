@@ -59,8 +59,7 @@ void* Arena::AllocateBytes(std::size_t bytes, std::size_t align) {
   // Padding needed to align `p`.
   auto padding = [&](const char* p) {
     auto v = reinterpret_cast<std::uintptr_t>(p);
-    return static_cast<std::size_t>((align - (v & (align - 1))) &
-                                    (align - 1));
+    return static_cast<std::size_t>((align - (v & (align - 1))) & (align - 1));
   };
   // Sizes are compared, never pointers past the end of the block (forming
   // one is undefined behaviour).
@@ -128,8 +127,7 @@ Value Arena::MakeArray(std::span<const Value> elements, std::uint64_t offset) {
   return v;
 }
 
-Value Arena::MakeObject(std::span<const Member> members,
-                        std::uint64_t offset) {
+Value Arena::MakeObject(std::span<const Member> members, std::uint64_t offset) {
   assert(members.size() <= std::numeric_limits<std::uint32_t>::max());
   Member* copy = Allocate<Member>(members.size());
   if (!members.empty()) {
@@ -148,12 +146,9 @@ Value Clone(const Value& value, Arena& arena) {
   switch (value.type) {
     case Type::kNull:
     case Type::kFalse:
-    case Type::kTrue:
-      return out;
+    case Type::kTrue: return out;
     case Type::kNumber:
-    case Type::kString:
-      out.text = arena.Copy(value.raw()).data();
-      return out;
+    case Type::kString: out.text = arena.Copy(value.raw()).data(); return out;
     case Type::kArray: {
       Value* elements = arena.Allocate<Value>(value.size);
       for (std::uint32_t i = 0; i < value.size; ++i) {

@@ -8,8 +8,8 @@ namespace {
 /// True when Go would write `escaped` differently: it has escapes (Go's
 /// set may differ), or raw characters Go escapes (U+2028, U+2029, and in
 /// the HTML-safe style <, > and &).
-bool NeedsCanonicalForm(std::string_view escaped, bool has_escapes,
-                        bool ascii, EscapeStyle style) {
+bool NeedsCanonicalForm(std::string_view escaped, bool has_escapes, bool ascii,
+                        EscapeStyle style) {
   if (has_escapes) return true;
   if (ascii && style == EscapeStyle::kExport) return false;
   // U+2028 and U+2029 start with 0xE2; memchr is vectorized.
@@ -95,10 +95,22 @@ void Writer::Write(const Value& value) { WriteValue(value); }
 
 void Writer::WriteValue(const Value& value) {
   switch (value.type) {
-    case Type::kNull: BeforeValue(); out_.Write("null"); return;
-    case Type::kTrue: BeforeValue(); out_.Write("true"); return;
-    case Type::kFalse: BeforeValue(); out_.Write("false"); return;
-    case Type::kNumber: BeforeValue(); out_.Write(value.raw()); return;
+    case Type::kNull:
+      BeforeValue();
+      out_.Write("null");
+      return;
+    case Type::kTrue:
+      BeforeValue();
+      out_.Write("true");
+      return;
+    case Type::kFalse:
+      BeforeValue();
+      out_.Write("false");
+      return;
+    case Type::kNumber:
+      BeforeValue();
+      out_.Write(value.raw());
+      return;
     case Type::kString:
       BeforeValue();
       WriteString(value.raw(), value.has_escapes, value.ascii);
@@ -144,9 +156,7 @@ void Writer::WriteVerbatim(const Value& value) {
       }
       EndObject();
       return;
-    default:
-      WriteValue(value);
-      return;
+    default: WriteValue(value); return;
   }
 }
 
@@ -168,8 +178,7 @@ void Writer::WriteVerbatimText(std::string_view text) {
         esc = "\\u003e";
       } else if (c == '&') {
         esc = "\\u0026";
-      } else if (c == '\xE2' && i + 2 < text.size() &&
-                 text[i + 1] == '\x80' &&
+      } else if (c == '\xE2' && i + 2 < text.size() && text[i + 1] == '\x80' &&
                  (text[i + 2] == '\xA8' || text[i + 2] == '\xA9')) {
         esc = text[i + 2] == '\xA8' ? "\\u2028" : "\\u2029";
         len = 3;

@@ -41,8 +41,8 @@ Layout DetectLayout(std::string_view text) {
   // After the opening brace: a newline means an indented writer.
   if (i < text.size() && text[i] == '{') {
     std::size_t j = i + 1;
-    while (j < text.size() && (text[j] == ' ' || text[j] == '\t' ||
-                               text[j] == '\r')) {
+    while (j < text.size() &&
+           (text[j] == ' ' || text[j] == '\t' || text[j] == '\r')) {
       ++j;
     }
     if (j < text.size() && text[j] == '\n') return Layout::kExport;

@@ -3,10 +3,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include <filesystem>
 #include <algorithm>
 #include <cstdio>
 #include <cstring>
+#include <filesystem>
 #include <memory>
 #include <utility>
 
@@ -19,7 +19,8 @@ namespace {
 
 bool SameFile(const std::string& a, const std::string& b) {
   if (a == "-" || b == "-") return false;
-  struct stat sa {}, sb {};
+  struct stat sa {
+  }, sb{};
   if (::stat(a.c_str(), &sa) != 0 || ::stat(b.c_str(), &sb) != 0) return false;
   return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
 }
@@ -128,8 +129,8 @@ class ComparingOutput : public io::Output {
       const char* p = bytes.data();
       const char* end = p + same;
       const char* last_newline = nullptr;
-      while (const void* q = std::memchr(
-                 p, '\n', static_cast<std::size_t>(end - p))) {
+      while (const void* q =
+                 std::memchr(p, '\n', static_cast<std::size_t>(end - p))) {
         ++line_;
         last_newline = static_cast<const char*>(q);
         p = last_newline + 1;
@@ -189,9 +190,12 @@ class PointerFinder : public state::Handler {
       } else {
         std::string t;
         for (char c : token) {
-          if (c == '~') t += "~0";
-          else if (c == '/') t += "~1";
-          else t += c;
+          if (c == '~')
+            t += "~0";
+          else if (c == '/')
+            t += "~1";
+          else
+            t += c;
         }
         pointer_ += "/" + t;
       }
@@ -219,7 +223,8 @@ class StdinCopy {
   Status Make() {
     // $TMPDIR, as every other temporary file (io/spool.cc).
     std::string tmpl =
-        (std::filesystem::temp_directory_path() / "pstate-stdin-XXXXXX").string();
+        (std::filesystem::temp_directory_path() / "pstate-stdin-XXXXXX")
+            .string();
     int fd = ::mkstemp(tmpl.data());
     if (fd < 0) return Status(Errc::kIo, "cannot create a temporary file");
     path_ = tmpl;
@@ -307,8 +312,8 @@ Result<Outcome> Run(const Config& config) {
       if (!opened.ok()) return opened.status();
       target = std::move(*opened);
     }
-    io::Output& sink = comparing ? static_cast<io::Output&>(*comparing)
-                                 : *target;
+    io::Output& sink =
+        comparing ? static_cast<io::Output&>(*comparing) : *target;
     TrackingOutput tracked(sink);
     Normalizer normalizer(tracked, config.options, mode);
     diag::Report report(shown);
@@ -320,9 +325,10 @@ Result<Outcome> Run(const Config& config) {
         if (!tracked.Rewind() && output == "-" && !config.check) {
           tracked.Abandon();
           return Status(Errc::kUnsupported,
-                        shown + ": its members are not in Pulumi's order and "
-                                "part of the output was already written; "
-                                "write to a file with -o instead");
+                        shown +
+                            ": its members are not in Pulumi's order and "
+                            "part of the output was already written; "
+                            "write to a file with -o instead");
         }
         tracked.Abandon();
         mode = Mode::kSpool;

@@ -2,10 +2,10 @@
 
 #include <algorithm>
 #include <charconv>
-#include <functional>
-#include <tuple>
 #include <cstring>
+#include <functional>
 #include <span>
+#include <tuple>
 #include <utility>
 
 #include "pstate/json/number.h"
@@ -63,12 +63,12 @@ std::span<const Field> TableOf(Struct s) {
 
 /// How a field's value is written.
 enum class Shape {
-  kValue,      ///< interface{} / scalars / []string: maps sorted
-  kVerbatim,   ///< json.RawMessage
-  kTime,       ///< time.Time
-  kStruct,     ///< a struct value (never omitted)
-  kPointer,    ///< a pointer to a struct (omitted only when null)
-  kStructs,    ///< a slice of structs
+  kValue,     ///< interface{} / scalars / []string: maps sorted
+  kVerbatim,  ///< json.RawMessage
+  kTime,      ///< time.Time
+  kStruct,    ///< a struct value (never omitted)
+  kPointer,   ///< a pointer to a struct (omitted only when null)
+  kStructs,   ///< a slice of structs
 };
 
 struct FieldShape {
@@ -109,8 +109,7 @@ FieldShape ShapeOf(Struct s, std::string_view f) {
     case Struct::kOperation:
       if (f == "resource") return {Shape::kStruct, Struct::kResource};
       break;
-    default:
-      break;
+    default: break;
   }
   return {};
 }
@@ -185,8 +184,8 @@ void CopyIndented(io::Output& out, std::string_view text, std::size_t depth,
     const void* nl =
         std::memchr(text.data() + start, '\n', text.size() - start);
     if (nl == nullptr) break;
-    std::size_t at = static_cast<std::size_t>(
-        static_cast<const char*>(nl) - text.data());
+    std::size_t at =
+        static_cast<std::size_t>(static_cast<const char*>(nl) - text.data());
     out.Write(text.substr(start, at + 1 - start));
     out.Write(pad);
     start = at + 1;
@@ -225,8 +224,14 @@ class Normalizer::Impl {
   enum class FrameType { kRoot, kCheckpoint, kDeployment, kArray, kExtensions };
 
   struct Slot {
-    enum Kind { kNone, kText, kDeferred, kSpool, kFrame, kEmitted } kind =
-        kNone;
+    enum Kind {
+      kNone,
+      kText,
+      kDeferred,
+      kSpool,
+      kFrame,
+      kEmitted
+    } kind = kNone;
     std::string text;
     /// kDeferred: a value read before the envelope kind (and so the
     /// layout) was known, cloned, rendered when written.
@@ -242,7 +247,7 @@ class Normalizer::Impl {
     std::string field;  ///< the parent's field this frame is the value of
     std::vector<std::pair<std::string, Slot>> slots;
     std::vector<std::pair<std::string, Slot>> unknowns;  // raw key, value
-    bool opened = false;   ///< its '{' was written (stream mode)
+    bool opened = false;     ///< its '{' was written (stream mode)
     std::size_t cursor = 0;  ///< table fields before this were emitted
     // kArray
     std::size_t elements = 0;
@@ -393,14 +398,17 @@ void Normalizer::Impl::WriteNumber(json::Writer& w, const json::Value& v) {
         std::string where;
         if (context_) {
           io::LineColumn lc = context_->Locate(v.offset);
-          where = std::to_string(lc.line) + ":" + std::to_string(lc.column) +
-                  ": ";
+          where =
+              std::to_string(lc.line) + ":" + std::to_string(lc.column) + ": ";
         }
-        failure_ = Status(Errc::kFormat,
-                          where + PointerHere() + ": Pulumi cannot read the "
-                          "number " + std::string(raw) +
-                          " (beyond float64); --pulumi-numbers cannot round "
-                          "it");
+        failure_ =
+            Status(Errc::kFormat,
+                   where + PointerHere() +
+                       ": Pulumi cannot read the "
+                       "number " +
+                       std::string(raw) +
+                       " (beyond float64); --pulumi-numbers cannot round "
+                       "it");
       }
       w.BeginRawValue().Write(raw);
       return;
@@ -420,17 +428,17 @@ void Normalizer::Impl::WriteNumber(json::Writer& w, const json::Value& v) {
   }
   w.BeginRawValue().Write(raw);
   AddNote(NoteKind::kInexactNumber, v.offset,
-          d ? "kept " + std::string(raw) + " exactly; Pulumi would write it "
-                  "as " + json::GoFloatText(*d)
+          d ? "kept " + std::string(raw) +
+                  " exactly; Pulumi would write it "
+                  "as " +
+                  json::GoFloatText(*d)
             : "kept " + std::string(raw) +
                   " exactly; Pulumi cannot read it (beyond float64)");
 }
 
 void Normalizer::Impl::WriteValue(json::Writer& w, const json::Value& v) {
   switch (v.type) {
-    case json::Type::kNumber:
-      WriteNumber(w, v);
-      return;
+    case json::Type::kNumber: WriteNumber(w, v); return;
     case json::Type::kArray: {
       w.BeginArray();
       for (std::size_t i = 0; i < v.size; ++i) {
@@ -466,10 +474,9 @@ void Normalizer::Impl::WriteValue(json::Writer& w, const json::Value& v) {
       for (std::uint32_t i = 0; i < members.size(); ++i) {
         keys.emplace_back(members[i].key.Str(), i);
       }
-      std::stable_sort(keys.begin(), keys.end(),
-                       [](const auto& a, const auto& b) {
-                         return a.first < b.first;
-                       });
+      std::stable_sort(
+          keys.begin(), keys.end(),
+          [](const auto& a, const auto& b) { return a.first < b.first; });
       for (std::size_t k = 0; k < keys.size(); ++k) {
         const json::Member& m = members[keys[k].second];
         if (k + 1 < keys.size() && keys[k + 1].first == keys[k].first) {
@@ -488,9 +495,7 @@ void Normalizer::Impl::WriteValue(json::Writer& w, const json::Value& v) {
       w.EndObject();
       return;
     }
-    default:
-      w.Write(v);
-      return;
+    default: w.Write(v); return;
   }
 }
 
@@ -516,8 +521,8 @@ void Normalizer::Impl::WriteStruct(json::Writer& w, const json::Value& v,
       unknown.push_back(i);
       continue;
     }
-    std::size_t fi = static_cast<std::size_t>(
-        state::FindField(table, name) - table.data());
+    std::size_t fi =
+        static_cast<std::size_t>(state::FindField(table, name) - table.data());
     if (chosen[fi] >= 0) {
       const json::Member& old = members[static_cast<std::size_t>(chosen[fi])];
       path_.push_back({&old.key, 0});
@@ -567,9 +572,7 @@ void Normalizer::Impl::WriteStruct(json::Writer& w, const json::Value& v,
     w.Key(field.name, false, true);
     path_.push_back({&m.key, 0});
     switch (shape.shape) {
-      case Shape::kVerbatim:
-        w.WriteVerbatim(*value);
-        break;
+      case Shape::kVerbatim: w.WriteVerbatim(*value); break;
       case Shape::kTime: {
         std::optional<std::string> t;
         if (value->is_string()) t = GoTimeText(value->Str());
@@ -581,9 +584,7 @@ void Normalizer::Impl::WriteStruct(json::Writer& w, const json::Value& v,
         break;
       }
       case Shape::kStruct:
-      case Shape::kPointer:
-        WriteStruct(w, *value, shape.nested);
-        break;
+      case Shape::kPointer: WriteStruct(w, *value, shape.nested); break;
       case Shape::kStructs:
         if (value->is_array()) {
           w.BeginArray();
@@ -597,9 +598,7 @@ void Normalizer::Impl::WriteStruct(json::Writer& w, const json::Value& v,
           WriteValue(w, *value);
         }
         break;
-      case Shape::kValue:
-        WriteValue(w, *value);
-        break;
+      case Shape::kValue: WriteValue(w, *value); break;
     }
     path_.pop_back();
   }
@@ -673,9 +672,8 @@ json::Value Normalizer::Impl::MigrateResource(const json::Value& v,
   }
   if (inputs && inputs->is_object() && inputs->size > 0) {
     std::vector<json::Member> pd;
-    json::Value list = deps && deps->is_array() && deps->size > 0
-                           ? *deps
-                           : json::MakeNull();
+    json::Value list =
+        deps && deps->is_array() && deps->size > 0 ? *deps : json::MakeNull();
     for (const json::Member& in : inputs->object()) {
       pd.push_back({in.key, list});
     }
@@ -710,10 +708,9 @@ state::EnvelopeKind Normalizer::Impl::OutputKind() const {
 
 Layout Normalizer::Impl::OutputLayout() {
   if (!layout_) {
-    layout_ = options_.layout ? *options_.layout
-              : OutputKind() == state::EnvelopeKind::kExport
-                  ? Layout::kExport
-                  : Layout::kDiy;
+    layout_ = options_.layout                                ? *options_.layout
+              : OutputKind() == state::EnvelopeKind::kExport ? Layout::kExport
+                                                             : Layout::kDiy;
   }
   return *layout_;
 }
@@ -837,8 +834,7 @@ void Normalizer::Impl::WriteSlot(json::Writer& w, Slot& slot) {
       w.EndObject();
       break;
     }
-    default:
-      break;
+    default: break;
   }
   slot.kind = Slot::kEmitted;
 }
@@ -998,8 +994,8 @@ void Normalizer::Impl::EndObject() {
 void Normalizer::Impl::BeginArray() {
   int parent = stack_.back();
   // A repeated array (Go keeps the last) after the first was written.
-  if (Slot* s = FindSlot(*frames_[static_cast<std::size_t>(parent)],
-                         pending_.field);
+  if (Slot* s =
+          FindSlot(*frames_[static_cast<std::size_t>(parent)], pending_.field);
       s && s->kind == Slot::kEmitted && mode_ == Mode::kStream) {
     needs_reorder_ = true;
   }
@@ -1163,9 +1159,8 @@ Result<state::Flow> Normalizer::Impl::OnLeaf(state::Leaf& leaf,
         break;
       }
       case state::Role::kManifest:
-        text = Render([&](json::Writer& w) {
-          WriteStruct(w, v, Struct::kManifest);
-        });
+        text = Render(
+            [&](json::Writer& w) { WriteStruct(w, v, Struct::kManifest); });
         break;
       case state::Role::kSecretsProviders:
         omit = v.is_null();
@@ -1174,18 +1169,17 @@ Result<state::Flow> Normalizer::Impl::OnLeaf(state::Leaf& leaf,
         });
         break;
       case state::Role::kMetadata:
-        text = Render([&](json::Writer& w) {
-          WriteStruct(w, v, Struct::kMetadata);
-        });
+        text = Render(
+            [&](json::Writer& w) { WriteStruct(w, v, Struct::kMetadata); });
         break;
       case state::Role::kUnknown: {
-        AddNote(NoteKind::kUnknownMember, pending_.key_offset,
-                options_.drop_unknown
-                    ? "dropped \"" + pending_.key +
-                          "\": Pulumi does not define it"
-                    : "kept \"" + pending_.key +
-                          "\" after the known members: Pulumi does not "
-                          "define it and drops it on its next write");
+        AddNote(
+            NoteKind::kUnknownMember, pending_.key_offset,
+            options_.drop_unknown
+                ? "dropped \"" + pending_.key + "\": Pulumi does not define it"
+                : "kept \"" + pending_.key +
+                      "\" after the known members: Pulumi does not "
+                      "define it and drops it on its next write");
         if (!options_.drop_unknown) {
           if (!Deferring()) {
             text = Render([&](json::Writer& w) { WriteValue(w, v); });
@@ -1214,8 +1208,8 @@ Result<state::Flow> Normalizer::Impl::OnLeaf(state::Leaf& leaf,
       }
       default:
         // stack, config, a misshapen container ("resources": null), ...
-        omit = v.is_null() || (leaf.role == state::Role::kConfig &&
-                               IsGoEmpty(v));
+        omit =
+            v.is_null() || (leaf.role == state::Role::kConfig && IsGoEmpty(v));
         // A json.RawMessage "null" is not empty: Go writes it.
         if (leaf.role == state::Role::kStack || field == "deployment") {
           omit = false;

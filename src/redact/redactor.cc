@@ -1,13 +1,13 @@
-#include "pstate/base/wipe.h"
 #include "pstate/redact/redactor.h"
+#include "pstate/base/wipe.h"
 
 #include <algorithm>
 #include <array>
 #include <cstring>
 #include <memory>
 
-#include "pstate/json/string_codec.h"
 #include "pstate/crypto/base64.h"
+#include "pstate/json/string_codec.h"
 #include "pstate/state/property.h"
 #include "pstate/state/signature.h"
 
@@ -22,9 +22,14 @@ using json::Value;
 /// The resource fields other fields and other resources refer to by value
 /// (pulumi-state-format.md §4). A redaction never changes them: a changed
 /// URN breaks every parent, dependency and provider reference to it.
-constexpr std::string_view kReferenceFields[] = {
-    "urn",          "parent",   "provider",    "dependencies",
-    "propertyDependencies",     "deletedWith", "replaceWith", "id"};
+constexpr std::string_view kReferenceFields[] = {"urn",
+                                                 "parent",
+                                                 "provider",
+                                                 "dependencies",
+                                                 "propertyDependencies",
+                                                 "deletedWith",
+                                                 "replaceWith",
+                                                 "id"};
 
 bool IsReferenceField(std::string_view name) {
   for (std::string_view f : kReferenceFields) {
@@ -50,8 +55,8 @@ bool InReferenceField(std::string_view base, std::string_view pointer) {
 bool IsPlainCommandWord(std::string_view word) {
   if (word.empty() || word[0] == '-') return false;
   for (char c : word) {
-    bool ok = (c >= 'a' && c <= 'z') || c == '/' || c == '.' || c == '_' ||
-              c == '-';
+    bool ok =
+        (c >= 'a' && c <= 'z') || c == '/' || c == '.' || c == '_' || c == '-';
     if (!ok) return false;
   }
   return true;
@@ -65,8 +70,8 @@ Value Literal(std::string_view text, json::Arena& arena, std::uint64_t offset) {
 std::array<std::uint8_t, 32> FingerprintBytes(const crypto::Fingerprinter& f,
                                               std::string_view value) {
   std::string fp = f.Fingerprint(value);
-  std::string_view hex = std::string_view(fp).substr(
-      std::strlen(crypto::kFingerprintPrefix));
+  std::string_view hex =
+      std::string_view(fp).substr(std::strlen(crypto::kFingerprintPrefix));
   std::array<std::uint8_t, 32> out{};
   auto nibble = [](char c) -> std::uint8_t {
     return static_cast<std::uint8_t>(c <= '9' ? c - '0' : c - 'a' + 10);
@@ -86,7 +91,8 @@ std::array<std::uint8_t, 32> FingerprintBytes(const crypto::Fingerprinter& f,
 template <typename Fn>
 struct ReplaceVisitor {
   Fn& fn;
-  state::Step Visit(const state::PropertyNode& node, state::PropertyCursor& at) {
+  state::Step Visit(const state::PropertyNode& node,
+                    state::PropertyCursor& at) {
     if (std::optional<Value> replacement = fn(node)) {
       at.Replace(*replacement);
       return state::Step::kSkip;
@@ -117,8 +123,8 @@ bool GlobMatch(std::string_view pattern, std::string_view text) {
   std::size_t star = std::string_view::npos, mark = 0;
   while (t < text.size()) {
     if (p < pattern.size() &&
-        (pattern[p] == '?' || (pattern[p] != '*' &&
-                               LowerAscii(pattern[p]) == LowerAscii(text[t])))) {
+        (pattern[p] == '?' || (pattern[p] != '*' && LowerAscii(pattern[p]) ==
+                                                        LowerAscii(text[t])))) {
       ++p;
       ++t;
     } else if (p < pattern.size() && pattern[p] == '*') {
@@ -205,7 +211,7 @@ class Redactor::LeakHook {
 
  private:
   static scan::LeakOptions MakeOptions(const crypto::Fingerprinter& f,
-                                 const scan::KnownSecrets* known) {
+                                       const scan::KnownSecrets* known) {
     scan::LeakOptions options;
     options.fingerprinter = &f;
     // Known-secret matching needs every plaintext of the state first: the
@@ -239,9 +245,8 @@ Value Redactor::CiphertextFor(const Value& ciphertext, json::Arena& arena,
                               bool config) {
   // Config values are read before the provider (checkpoint order), and
   // verify only checks their shape for passphrase/cloud: always v1-shaped.
-  bool base64_shape =
-      !config && (provider_ == state::ProviderKind::kService ||
-                  provider_ == state::ProviderKind::kB64);
+  bool base64_shape = !config && (provider_ == state::ProviderKind::kService ||
+                                  provider_ == state::ProviderKind::kB64);
   if (!options_.fingerprinter) {
     return Literal(base64_shape ? kRedactedBase64 : kRedactedCiphertext, arena,
                    ciphertext.offset);
@@ -260,7 +265,8 @@ Value Redactor::CiphertextFor(const Value& ciphertext, json::Arena& arena,
 }
 
 Value Redactor::PlainFor(const Value& value, json::Arena& arena) {
-  if (!options_.fingerprinter) return Literal(kRedactedText, arena, value.offset);
+  if (!options_.fingerprinter)
+    return Literal(kRedactedText, arena, value.offset);
   // One definition with scan (FingerprintText): a plain "hunter2", a
   // plaintext secret "hunter2" and scan's finding for either share the
   // fingerprint (scan shows its first 12 hex digits).
@@ -290,8 +296,7 @@ Value Redactor::PlaintextFor(const Value& plaintext, json::Arena& arena) {
   } else {
     text = payload;
   }
-  std::string fp =
-      "\"" + options_.fingerprinter->Fingerprint(text) + "\"";
+  std::string fp = "\"" + options_.fingerprinter->Fingerprint(text) + "\"";
   Wipe(payload);
   Wipe(text);
   return Literal(fp, arena, plaintext.offset);
@@ -337,19 +342,19 @@ Value Redactor::RedactSecretsIn(const Value& value, json::Arena& arena) {
 
 Value Redactor::RedactPlainTree(const Value& value, json::Arena& arena,
                                 std::uint64_t* counter) {
-  return Rewrite(
-      value, arena,
-      [&](const state::PropertyNode& node) -> std::optional<Value> {
-        const Value& v = *node.value;
-        if (auto secret = RedactSecretNode(node, arena)) return secret;
-        // Assets, references: left as they are.
-        if (node.is_signature()) return v;
-        if (v.is_string() || v.is_number() || v.is_bool()) {
-          ++*counter;
-          return PlainFor(v, arena);
-        }
-        return std::nullopt;
-      });
+  return Rewrite(value, arena,
+                 [&](const state::PropertyNode& node) -> std::optional<Value> {
+                   const Value& v = *node.value;
+                   if (auto secret = RedactSecretNode(node, arena))
+                     return secret;
+                   // Assets, references: left as they are.
+                   if (node.is_signature()) return v;
+                   if (v.is_string() || v.is_number() || v.is_bool()) {
+                     ++*counter;
+                     return PlainFor(v, arena);
+                   }
+                   return std::nullopt;
+                 });
 }
 
 Value Redactor::RedactResource(const Value& resource, json::Arena& arena,
@@ -376,7 +381,8 @@ Value Redactor::RedactResource(const Value& resource, json::Arena& arena,
     if (leak_values_.empty() || !leak_values_.count(&v)) return std::nullopt;
     if (v.is_null()) return std::nullopt;
     ++stats_.leak_values;
-    if (v.is_string() || v.is_number() || v.is_bool()) return PlainFor(v, arena);
+    if (v.is_string() || v.is_number() || v.is_bool())
+      return PlainFor(v, arena);
     return RedactPlainTree(v, arena, &stats_.leak_values);
   };
   auto properties = [&](const Value& root) -> Value {
@@ -392,73 +398,72 @@ Value Redactor::RedactResource(const Value& resource, json::Arena& arena,
           return std::nullopt;
         });
   };
-  return Rewrite(
-      resource, arena,
-      [&](const state::PropertyNode& node) -> std::optional<Value> {
-        const Value& v = *node.value;
-        // The resource's own members (a pointer range check: no hashing
-        // on the other nodes).
-        if (node.key != nullptr && resource.size > 0 &&
-            node.key >= &resource.members[0].key &&
-            node.key <= &resource.members[resource.size - 1].key) {
-          if (sections.count(&v)) return properties(v);
-          // Reference fields keep their text; only a (malformed) secret
-          // object inside one is rewritten.
-          if (references.count(&v)) return RedactSecretsIn(v, arena);
-        }
-        if (auto secret = RedactSecretNode(node, arena)) return secret;
-        if (auto l = leak(v)) return l;
-        return std::nullopt;
-      });
+  return Rewrite(resource, arena,
+                 [&](const state::PropertyNode& node) -> std::optional<Value> {
+                   const Value& v = *node.value;
+                   // The resource's own members (a pointer range check: no
+                   // hashing on the other nodes).
+                   if (node.key != nullptr && resource.size > 0 &&
+                       node.key >= &resource.members[0].key &&
+                       node.key <= &resource.members[resource.size - 1].key) {
+                     if (sections.count(&v)) return properties(v);
+                     // Reference fields keep their text; only a (malformed)
+                     // secret object inside one is rewritten.
+                     if (references.count(&v)) return RedactSecretsIn(v, arena);
+                   }
+                   if (auto secret = RedactSecretNode(node, arena))
+                     return secret;
+                   if (auto l = leak(v)) return l;
+                   return std::nullopt;
+                 });
 }
 
 Value Redactor::RedactConfig(const Value& config, json::Arena& arena) {
   if (!config.is_object()) return RedactSecretsIn(config, arena);
-  return Rewrite(
-      config, arena,
-      [&](const state::PropertyNode& node) -> std::optional<Value> {
-        const Value& v = *node.value;
-        const Value* key = node.key;
-        if (key && key->StrEquals("secure") && v.is_string()) {
-          ++stats_.config_values;
-          return CiphertextFor(v, arena, true);
-        }
-        if (auto secret = RedactSecretNode(node, arena)) return secret;
-        // Top-level config keys ("ns:name") matching --also.
-        if (key && &v != &config && v.is_object() == false &&
-            MatchesAlso(*key)) {
-          return RedactPlainTree(v, arena, &stats_.also_values);
-        }
-        return std::nullopt;
-      });
+  return Rewrite(config, arena,
+                 [&](const state::PropertyNode& node) -> std::optional<Value> {
+                   const Value& v = *node.value;
+                   const Value* key = node.key;
+                   if (key && key->StrEquals("secure") && v.is_string()) {
+                     ++stats_.config_values;
+                     return CiphertextFor(v, arena, true);
+                   }
+                   if (auto secret = RedactSecretNode(node, arena))
+                     return secret;
+                   // Top-level config keys ("ns:name") matching --also.
+                   if (key && &v != &config && v.is_object() == false &&
+                       MatchesAlso(*key)) {
+                     return RedactPlainTree(v, arena, &stats_.also_values);
+                   }
+                   return std::nullopt;
+                 });
 }
 
 Value Redactor::RedactProviderState(const Value& state, json::Arena& arena) {
-  return Rewrite(
-      state, arena,
-      [&](const state::PropertyNode& node) -> std::optional<Value> {
-        const Value& s = *node.value;
-        const Value* skey = node.key;
-        if (s.is_string()) {
-          ++stats_.provider_values;
-          if (skey && state::KeyMatches(*skey, "salt") &&
-              provider_ == state::ProviderKind::kPassphrase) {
-            return Literal(kRedactedSalt, arena, s.offset);
-          }
-          if (skey && state::KeyMatches(*skey, "encryptedkey")) {
-            return Literal(kRedactedBase64, arena, s.offset);
-          }
-          return Literal(kRedactedText, arena, s.offset);
-        }
-        if (s.is_number()) {
-          ++stats_.provider_values;
-          Value zero = s;
-          zero.text = "0";
-          zero.size = 1;
-          return zero;
-        }
-        return std::nullopt;
-      });
+  return Rewrite(state, arena,
+                 [&](const state::PropertyNode& node) -> std::optional<Value> {
+                   const Value& s = *node.value;
+                   const Value* skey = node.key;
+                   if (s.is_string()) {
+                     ++stats_.provider_values;
+                     if (skey && state::KeyMatches(*skey, "salt") &&
+                         provider_ == state::ProviderKind::kPassphrase) {
+                       return Literal(kRedactedSalt, arena, s.offset);
+                     }
+                     if (skey && state::KeyMatches(*skey, "encryptedkey")) {
+                       return Literal(kRedactedBase64, arena, s.offset);
+                     }
+                     return Literal(kRedactedText, arena, s.offset);
+                   }
+                   if (s.is_number()) {
+                     ++stats_.provider_values;
+                     Value zero = s;
+                     zero.text = "0";
+                     zero.size = 1;
+                     return zero;
+                   }
+                   return std::nullopt;
+                 });
 }
 
 Value Redactor::RedactProvider(const Value& provider, json::Arena& arena) {
@@ -491,10 +496,8 @@ Value Redactor::RedactCommand(const Value& command, json::Arena& arena) {
     std::size_t begin = text.find_first_not_of(' ', pos);
     if (begin == std::string::npos) break;
     std::size_t end = text.find(' ', begin);
-    std::string_view word =
-        std::string_view(text).substr(begin, end == std::string::npos
-                                                 ? std::string::npos
-                                                 : end - begin);
+    std::string_view word = std::string_view(text).substr(
+        begin, end == std::string::npos ? std::string::npos : end - begin);
     if (!IsPlainCommandWord(word)) break;
     if (!kept.empty()) kept += ' ';
     kept += word;
@@ -522,14 +525,14 @@ Value Redactor::RedactIntegrityError(const Value& error, json::Arena& arena) {
         continue;
       }
       const Value& env = m.value;
-      m.value = Rewrite(
-          env, arena,
-          [&](const state::PropertyNode& node) -> std::optional<Value> {
-            const Value& e = *node.value;
-            if (&e == &env) return std::nullopt;
-            if (e.is_null()) return e;
-            return RedactPlainTree(e, arena, &stats_.env_vars);
-          });
+      m.value =
+          Rewrite(env, arena,
+                  [&](const state::PropertyNode& node) -> std::optional<Value> {
+                    const Value& e = *node.value;
+                    if (&e == &env) return std::nullopt;
+                    if (e.is_null()) return e;
+                    return RedactPlainTree(e, arena, &stats_.env_vars);
+                  });
     } else if (state::KeyMatches(m.key, "command") && m.value.is_string()) {
       // The CLI's argv: `-c key=value` and `config set --secret` put
       // secrets there (F11).

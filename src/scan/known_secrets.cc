@@ -1,5 +1,5 @@
-#include "pstate/base/wipe.h"
 #include "pstate/scan/known_secrets.h"
+#include "pstate/base/wipe.h"
 
 #include <algorithm>
 #include <cstring>
@@ -15,7 +15,8 @@ namespace pstate::scan {
 bool IsMatchableSecret(std::string_view plaintext) {
   return plaintext.size() >= kMinKnownSecretLength &&
          detect::IsPlausibleCredentialValue(plaintext) &&
-         detect::IsStrongSecret(plaintext) && !state::IsPstatePlaceholder(plaintext);
+         detect::IsStrongSecret(plaintext) &&
+         !state::IsPstatePlaceholder(plaintext);
 }
 
 // ---------------------------------------------------------------------------
@@ -40,15 +41,17 @@ std::size_t WindowStart(std::size_t length) {
 struct KnownSecrets::Automaton {
   std::size_t first = 0;  // pattern ids [first, last)
   std::size_t last = 0;
-  // Flat trie: node v's children are edge_byte/edge_target[begin[v], begin[v+1]).
+  // Flat trie: node v's children are edge_byte/edge_target[begin[v],
+  // begin[v+1]).
   std::vector<std::uint32_t> begin;
   std::vector<std::uint8_t> edge_byte;
   std::vector<std::int32_t> edge_target;
   std::vector<std::int32_t> fail;
-  std::vector<std::int32_t> dict;      // nearest terminal node on the fail chain
-  std::vector<std::int32_t> head;      // first pattern ending here, or kNone
-  std::vector<std::int32_t> next;      // next pattern with the same window (by id - first)
-  std::int32_t root_next[256];         // dense root transitions (kNone = stay at root)
+  std::vector<std::int32_t> dict;  // nearest terminal node on the fail chain
+  std::vector<std::int32_t> head;  // first pattern ending here, or kNone
+  std::vector<std::int32_t>
+      next;  // next pattern with the same window (by id - first)
+  std::int32_t root_next[256];  // dense root transitions (kNone = stay at root)
 
   std::int32_t Child(std::int32_t v, std::uint8_t c) const {
     std::uint32_t lo = begin[static_cast<std::size_t>(v)];
@@ -59,7 +62,8 @@ struct KnownSecrets::Automaton {
       }
       return kNone;
     }
-    auto it = std::lower_bound(edge_byte.begin() + lo, edge_byte.begin() + hi, c);
+    auto it =
+        std::lower_bound(edge_byte.begin() + lo, edge_byte.begin() + hi, c);
     if (it != edge_byte.begin() + hi && *it == c) {
       return edge_target[static_cast<std::size_t>(it - edge_byte.begin())];
     }
@@ -96,7 +100,8 @@ struct KnownSecrets::Automaton {
         const auto c = static_cast<unsigned char>(ch);
         Node& n = nodes[static_cast<std::size_t>(v)];
         std::int32_t child = n.last_child;
-        if (child == kNone || nodes[static_cast<std::size_t>(child)].byte != c) {
+        if (child == kNone ||
+            nodes[static_cast<std::size_t>(child)].byte != c) {
           auto fresh = static_cast<std::int32_t>(nodes.size());
           Node node;
           node.byte = c;
@@ -176,7 +181,8 @@ struct KnownSecrets::Automaton {
   // ids); stops when it returns false.
   template <typename F>
   void Search(std::string_view text,
-              const std::vector<const std::string*>& patterns, F&& on_match) const {
+              const std::vector<const std::string*>& patterns,
+              F&& on_match) const {
     std::int32_t s = 0;
     const auto* bytes = reinterpret_cast<const unsigned char*>(text.data());
     for (std::size_t i = 0; i < text.size(); ++i) {
@@ -313,8 +319,8 @@ void KnownSecrets::FindIn(std::string_view text, std::vector<std::size_t>* ids,
   for (const auto& automaton : automata_) {
     automaton->Search(text, patterns_, [&](std::size_t id, std::size_t) {
       if (!searchable_[id]) return true;
-      if (std::find(ids->begin() + static_cast<std::ptrdiff_t>(base), ids->end(),
-                    id) != ids->end()) {
+      if (std::find(ids->begin() + static_cast<std::ptrdiff_t>(base),
+                    ids->end(), id) != ids->end()) {
         return true;
       }
       ids->push_back(id);
@@ -369,8 +375,7 @@ void SecretCollector::Collect(const json::Value& value) {
           collector.AddSecretObject(*node.value, 0);
           return state::Step::kSkip;
         case state::PropertyKind::kArray:
-        case state::PropertyKind::kObject:
-          return state::Step::kDescend;
+        case state::PropertyKind::kObject: return state::Step::kDescend;
         default:
           // Other signature objects: their members may hold secrets.
           return node.is_signature() ? state::Step::kDescendRaw
@@ -423,7 +428,8 @@ void SecretCollector::AddPayload(std::string_view json_text) {
 void SecretCollector::AddPayloadAt(std::string_view json_text, int level) {
   json::Arena arena;
   json::Value tree;
-  if (parser_.ParseDocument(json_text, 0, arena, &tree) != json::ParseStatus::kOk) {
+  if (parser_.ParseDocument(json_text, 0, arena, &tree) !=
+      json::ParseStatus::kOk) {
     known_->Add(json_text);  // not JSON: the text itself is the secret
     return;
   }
@@ -441,8 +447,7 @@ void SecretCollector::AddPayloadAt(std::string_view json_text, int level) {
         AddStructured(tree, level);
       }
       break;
-    default:
-      break;  // numbers, booleans, null: never matchable
+    default: break;  // numbers, booleans, null: never matchable
   }
 }
 
@@ -478,8 +483,7 @@ void SecretCollector::AddStructured(const json::Value& value, int level) {
         case state::PropertyKind::kSecret:
           collector.AddSecretObject(*node.value, level);
           return state::Step::kSkip;
-        case state::PropertyKind::kArray:
-          return state::Step::kDescend;
+        case state::PropertyKind::kArray: return state::Step::kDescend;
         default:
           if (!node.value->is_object()) return state::Step::kSkip;
           at.object = node.value;

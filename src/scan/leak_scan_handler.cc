@@ -1,12 +1,12 @@
+#include "pstate/scan/leak_scan_handler.h"
 #include "pstate/state/provider.h"
 #include "pstate/state/resource.h"
-#include "pstate/scan/leak_scan_handler.h"
 
 #include <utility>
 
-#include "pstate/diag/finding.h"
 #include "pstate/crypto/b64_crypter.h"
 #include "pstate/crypto/passphrase.h"
+#include "pstate/diag/finding.h"
 
 namespace pstate::scan {
 
@@ -19,7 +19,8 @@ ProviderDecryption::~ProviderDecryption() = default;
 
 void ProviderDecryption::Configure(const json::Value& providers) {
   if (!options_.enabled || !providers.is_object()) return;
-  const state::SecretsProvider provider = state::ParseSecretsProvider(providers);
+  const state::SecretsProvider provider =
+      state::ParseSecretsProvider(providers);
   if (provider.kind == state::ProviderKind::kNone) return;
   auto crypter = std::make_shared<Crypter>();
   if (provider.kind == state::ProviderKind::kB64) {
@@ -30,18 +31,21 @@ void ProviderDecryption::Configure(const json::Value& providers) {
     };
   } else if (provider.kind == state::ProviderKind::kPassphrase) {
     if (provider.salt.empty()) {
-      error_ = Status(Errc::kFormat,
-                      "cannot decrypt: the passphrase provider's state has no salt");
+      error_ =
+          Status(Errc::kFormat,
+                 "cannot decrypt: the passphrase provider's state has no salt");
       return;
     }
     if (!options_.passphrase) {
-      error_ = Status(Errc::kInvalidArgument,
-                      "cannot decrypt: the state uses the passphrase provider; give "
-                      "--passphrase-file or set PULUMI_CONFIG_PASSPHRASE or "
-                      "PULUMI_CONFIG_PASSPHRASE_FILE");
+      error_ =
+          Status(Errc::kInvalidArgument,
+                 "cannot decrypt: the state uses the passphrase provider; give "
+                 "--passphrase-file or set PULUMI_CONFIG_PASSPHRASE or "
+                 "PULUMI_CONFIG_PASSPHRASE_FILE");
       return;
     }
-    auto unlocked = crypto::PassphraseCrypter::FromSalt(provider.salt, *options_.passphrase);
+    auto unlocked = crypto::PassphraseCrypter::FromSalt(provider.salt,
+                                                        *options_.passphrase);
     if (!unlocked.ok()) {
       error_ = Status(unlocked.status().code(),
                       "cannot decrypt: " + unlocked.status().message());
@@ -54,9 +58,10 @@ void ProviderDecryption::Configure(const json::Value& providers) {
       return std::move(*r);
     };
   } else {
-    error_ = Status(Errc::kUnsupported,
-                    "cannot decrypt offline: secrets provider \"" + provider.type +
-                        "\" needs its service or key management system");
+    error_ =
+        Status(Errc::kUnsupported,
+               "cannot decrypt offline: secrets provider \"" + provider.type +
+                   "\" needs its service or key management system");
     return;
   }
   crypter_ = std::move(crypter);
@@ -124,9 +129,10 @@ Result<state::Flow> LeakScanHandler::OnLeaf(state::Leaf& leaf,
   scanner_.ScanResource(*resource, pointer_, &found_);
   for (Leak& leak : found_) {
     ++leaks_;
-    context.Report(diag::MakeFinding(leak.code, std::move(leak.message),
-                                     std::move(leak.pointer), std::move(leak.urn)),
-                   leak.offset);
+    context.Report(
+        diag::MakeFinding(leak.code, std::move(leak.message),
+                          std::move(leak.pointer), std::move(leak.urn)),
+        leak.offset);
   }
   return state::Flow::kContinue;
 }

@@ -1,16 +1,16 @@
-#include "pstate/base/wipe.h"
 #include "pstate/scan/leak_scanner.h"
+#include "pstate/base/wipe.h"
 
 #include <algorithm>
 #include <cctype>
 #include <utility>
 
-#include "pstate/diag/render.h"
-#include "pstate/json/pointer.h"
+#include "pstate/crypto/ciphertext.h"
 #include "pstate/detect/credential_formats.h"
 #include "pstate/detect/credential_names.h"
 #include "pstate/detect/credential_value.h"
-#include "pstate/crypto/ciphertext.h"
+#include "pstate/diag/render.h"
+#include "pstate/json/pointer.h"
 #include "pstate/state/property.h"
 #include "pstate/state/secret_object.h"
 #include "pstate/state/signature.h"
@@ -25,8 +25,7 @@ namespace {
 /// references) hold nothing in the clear here: redact keeps them.
 bool IsEmpty(const json::Value& v) {
   switch (v.type) {
-    case json::Type::kNull:
-      return true;
+    case json::Type::kNull: return true;
     case json::Type::kString: {
       if (v.size == 0) return true;
       if (v.size >= 200) return false;
@@ -44,8 +43,7 @@ bool IsEmpty(const json::Value& v) {
         if (!IsEmpty(m.value)) return false;
       }
       return true;
-    default:
-      return false;
+    default: return false;
   }
 }
 
@@ -57,21 +55,11 @@ std::string_view Decoded(const json::Value& v, std::string* scratch) {
 
 void AppendCompact(const json::Value& v, std::string* out) {
   switch (v.type) {
-    case json::Type::kNull:
-      *out += "null";
-      break;
-    case json::Type::kTrue:
-      *out += "true";
-      break;
-    case json::Type::kFalse:
-      *out += "false";
-      break;
-    case json::Type::kNumber:
-      *out += v.raw();
-      break;
-    case json::Type::kString:
-      *out += diag::JsonString(v.Str());
-      break;
+    case json::Type::kNull: *out += "null"; break;
+    case json::Type::kTrue: *out += "true"; break;
+    case json::Type::kFalse: *out += "false"; break;
+    case json::Type::kNumber: *out += v.raw(); break;
+    case json::Type::kString: *out += diag::JsonString(v.Str()); break;
     case json::Type::kArray: {
       *out += '[';
       bool first = true;
@@ -123,16 +111,17 @@ bool ContainsIgnoreCase(std::string_view hay, std::string_view needle) {
 /// A kubeconfig is a credential only when it carries secret material; one
 /// that authenticates through an exec plugin or a file path does not.
 bool IsKubeconfigName(std::string_view key) {
-  return ContainsIgnoreCase(key, "kubeconfig") || ContainsIgnoreCase(key, "kube_config") ||
+  return ContainsIgnoreCase(key, "kubeconfig") ||
+         ContainsIgnoreCase(key, "kube_config") ||
          ContainsIgnoreCase(key, "kube-config");
 }
 
 bool KubeconfigHasCredential(std::string_view text) {
   // YAML and JSON spellings of the fields that hold credential material.
   static constexpr std::string_view kMarkers[] = {
-      "client-key-data", "token:", "\"token\"", "password:", "\"password\"",
-      "access-token", "id-token", "refresh-token", "client-secret",
-      "private key-----"};
+      "client-key-data", "token:",          "\"token\"", "password:",
+      "\"password\"",    "access-token",    "id-token",  "refresh-token",
+      "client-secret",   "private key-----"};
   for (std::string_view m : kMarkers) {
     if (ContainsIgnoreCase(text, m)) return true;
   }
@@ -143,10 +132,10 @@ bool KubeconfigHasCredential(std::string_view text) {
 /// (EC2 metadataOptions.httpTokens = "required").
 bool IsSettingWord(std::string_view text) {
   static constexpr std::string_view kWords[] = {
-      "required", "optional", "enabled", "disabled", "enable", "disable",
-      "default", "auto", "automatic", "manual", "managed", "inherit",
-      "inherited", "generated", "generate", "random", "unset", "notset",
-      "not-set", "not_set", "ignore", "ignored"};
+      "required",  "optional",  "enabled",   "disabled", "enable",  "disable",
+      "default",   "auto",      "automatic", "manual",   "managed", "inherit",
+      "inherited", "generated", "generate",  "random",   "unset",   "notset",
+      "not-set",   "not_set",   "ignore",    "ignored"};
   text = TrimAscii(text);
   for (std::string_view w : kWords) {
     if (text.size() == w.size() && ContainsIgnoreCase(text, w)) return true;
@@ -228,10 +217,10 @@ void LeakScanner::ScanResource(const json::Value& resource,
                                std::string_view base_pointer,
                                std::vector<Leak>* out) {
   if (!resource.is_object() || options_.fingerprinter == nullptr) return;
-  Walk walk{out,  options_.known_secrets,
-            {},   json::PointerBuilder(std::string(base_pointer)),
-            {},   true,
-            {},   {},
+  Walk walk{out,    options_.known_secrets,
+            {},     json::PointerBuilder(std::string(base_pointer)),
+            {},     true,
+            {},     {},
             nullptr};
   const json::Value* urn = state::FindLast(resource, "urn");
   if (urn != nullptr && urn->is_string()) {
@@ -250,7 +239,8 @@ void LeakScanner::ScanResource(const json::Value& resource,
   if (outputs != nullptr && !outputs->is_object()) outputs = nullptr;
 
   // leak-additional-secret-output
-  const json::Value* additional = state::FindLast(resource, "additionalSecretOutputs");
+  const json::Value* additional =
+      state::FindLast(resource, "additionalSecretOutputs");
   if (options_.additional_secret_outputs && outputs != nullptr &&
       additional != nullptr && additional->is_array()) {
     for (const json::Value& name_value : additional->array()) {
@@ -258,7 +248,8 @@ void LeakScanner::ScanResource(const json::Value& resource,
       std::string name = name_value.Str();
       const json::Value* v = state::FindLast(*outputs, name);
       if (v == nullptr || IsEmpty(*v) || state::IsSecretObject(*v)) continue;
-      if (std::find(walk.flagged.begin(), walk.flagged.end(), v) != walk.flagged.end()) {
+      if (std::find(walk.flagged.begin(), walk.flagged.end(), v) !=
+          walk.flagged.end()) {
         continue;
       }
       auto p1 = walk.pointer.PushKey("outputs");
@@ -266,7 +257,8 @@ void LeakScanner::ScanResource(const json::Value& resource,
       walk.Add(diag::Code::kLeakAdditionalSecretOutput,
                "output " + Quoted(name) +
                    " is listed in additionalSecretOutputs but stored in "
-                   "plaintext (fingerprint " + Fingerprint(*v) + ")",
+                   "plaintext (fingerprint " +
+                   Fingerprint(*v) + ")",
                *v, true);
       walk.pointer.Pop(p1);
       walk.flagged.push_back(v);
@@ -300,11 +292,13 @@ void LeakScanner::ScanResource(const json::Value& resource,
         const Side* plain_side = nullptr;
         const Side* secret_side = nullptr;
         const json::Value* plain = nullptr;
-        if (state::IsSecretObject(*va) && !state::IsSecretObject(*vb) && !IsEmpty(*vb)) {
+        if (state::IsSecretObject(*va) && !state::IsSecretObject(*vb) &&
+            !IsEmpty(*vb)) {
           plain_side = b;
           secret_side = a;
           plain = vb;
-        } else if (state::IsSecretObject(*vb) && !state::IsSecretObject(*va) && !IsEmpty(*va)) {
+        } else if (state::IsSecretObject(*vb) && !state::IsSecretObject(*va) &&
+                   !IsEmpty(*va)) {
           plain_side = a;
           secret_side = b;
           plain = va;
@@ -325,7 +319,8 @@ void LeakScanner::ScanResource(const json::Value& resource,
           if (!same) continue;  // a different value (e.g. a hash of the secret)
         }
         std::size_t mark = walk.pointer.str().size();
-        for (std::string_view token : plain_side->path) walk.pointer.PushKey(token);
+        for (std::string_view token : plain_side->path)
+          walk.pointer.PushKey(token);
         walk.pointer.PushKey(key);
         walk.Add(diag::Code::kLeakSecretMismatch,
                  "property " + Quoted(key) + " is secret in " +
@@ -421,8 +416,7 @@ struct LeakScanner::Visitor {
         walk.cursor = nullptr;
         return state::Step::kSkip;
       }
-      case state::PropertyKind::kArray:
-        return state::Step::kDescend;
+      case state::PropertyKind::kArray: return state::Step::kDescend;
       case state::PropertyKind::kSecret:
         return state::Step::kSkip;  // secret: nothing inside is in the clear
       default:
@@ -485,9 +479,10 @@ bool LeakScanner::ScanString(const json::Value& value,
     return true;
   }
   if (options_.credential_property && by_name &&
-      detect::IsPlausibleCredentialValue(text) && !detect::IsEncryptedBlob(text) &&
-      !crypto::IsPassphraseCiphertextShape(TrimAscii(text)) && !IsSettingWord(text) &&
-      IsCredentialName(nearest_key) &&
+      detect::IsPlausibleCredentialValue(text) &&
+      !detect::IsEncryptedBlob(text) &&
+      !crypto::IsPassphraseCiphertextShape(TrimAscii(text)) &&
+      !IsSettingWord(text) && IsCredentialName(nearest_key) &&
       (!IsKubeconfigName(nearest_key) || KubeconfigHasCredential(text))) {
     walk.Add(diag::Code::kLeakCredentialProperty,
              "property " + Quoted(nearest_key) +
@@ -510,7 +505,8 @@ bool LeakScanner::ScanString(const json::Value& value,
   return false;
 }
 
-std::optional<std::string> LeakScanner::SecretValueText(const json::Value& secret) {
+std::optional<std::string> LeakScanner::SecretValueText(
+    const json::Value& secret) {
   std::string payload;
   if (const json::Value* p = state::FindLast(secret, "plaintext");
       p != nullptr && p->is_string()) {
@@ -527,7 +523,8 @@ std::optional<std::string> LeakScanner::SecretValueText(const json::Value& secre
   json::Arena arena;
   json::Value tree;
   std::optional<std::string> result;
-  if (parser_.ParseDocument(payload, 0, arena, &tree) == json::ParseStatus::kOk) {
+  if (parser_.ParseDocument(payload, 0, arena, &tree) ==
+      json::ParseStatus::kOk) {
     std::string text;
     AppendCompact(tree, &text);
     result = std::move(text);

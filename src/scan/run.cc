@@ -19,7 +19,8 @@ Outcome Run(const Config& config) {
     out.status = Status(status.code(), name + ": " + status.message());
   };
 
-  Result<io::Replayable> replay = io::OpenReplayable(config.input, config.spool);
+  Result<io::Replayable> replay =
+      io::OpenReplayable(config.input, config.spool);
   if (!replay.ok()) {
     unreadable(replay.status());
     return out;

@@ -55,10 +55,8 @@ int FieldSlot(PropertyKind kind, std::string_view key) {
       if (key == "packageVersion") return 2;
       return -1;
     case PropertyKind::kSpecialFloat:
-    case PropertyKind::kByteString:
-      return key == "value" ? 0 : -1;
-    default:
-      return -1;
+    case PropertyKind::kByteString: return key == "value" ? 0 : -1;
+    default: return -1;
   }
 }
 
@@ -147,9 +145,8 @@ PropertyProblem ProblemOf(const PropertyNode& n) {
         // The legacy {"V": ...} form: V null (a component), a string, or an
         // object (an unknown ID); a missing V reads as null.
         const json::Value* v = id->is_object() ? id->Find("V") : nullptr;
-        bool ok = id->is_object() &&
-                  (v == nullptr || v->is_null() || v->is_string() ||
-                   v->is_object());
+        bool ok = id->is_object() && (v == nullptr || v->is_null() ||
+                                      v->is_string() || v->is_object());
         if (!ok) return PropertyProblem::kReferenceId;
       }
       return PropertyProblem::kNone;
@@ -173,8 +170,7 @@ PropertyProblem ProblemOf(const PropertyNode& n) {
     case PropertyKind::kOutputValue:
     case PropertyKind::kUnrecognized:
       return PropertyProblem::kUnrecognizedSignature;
-    default:
-      return PropertyProblem::kNone;
+    default: return PropertyProblem::kNone;
   }
 }
 
@@ -253,7 +249,8 @@ PropertyNode DecodeObject(const json::Value& value, SecretRule rule) {
   if (rule == SecretRule::kAnySignature && node.kind != PropertyKind::kSecret) {
     // A secret signature earlier among duplicates still makes a secret.
     for (const json::Member& m : value.object()) {
-      if (IsSigKey(m.key) && KindOfSignature(m.value) == PropertyKind::kSecret) {
+      if (IsSigKey(m.key) &&
+          KindOfSignature(m.value) == PropertyKind::kSecret) {
         node.signature = &m.value;
         node.kind = PropertyKind::kSecret;
         break;

@@ -55,9 +55,7 @@ SecretsProvider ParseSecretsProvider(const json::Value& value) {
   p.kind = KindOf(p.type);
   const json::Value* state = FieldOf(&value, "state");
   switch (p.kind) {
-    case ProviderKind::kPassphrase:
-      p.salt = StringField(state, "salt");
-      break;
+    case ProviderKind::kPassphrase: p.salt = StringField(state, "salt"); break;
     case ProviderKind::kCloud:
       p.url = StringField(state, "url");
       p.encrypted_key = StringField(state, "encryptedkey");
@@ -69,8 +67,7 @@ SecretsProvider ParseSecretsProvider(const json::Value& value) {
       break;
     case ProviderKind::kNone:
     case ProviderKind::kB64:
-    case ProviderKind::kOther:
-      break;
+    case ProviderKind::kOther: break;
   }
   return p;
 }

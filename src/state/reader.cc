@@ -18,8 +18,8 @@ namespace {
 using diag::Code;
 
 constexpr std::array<std::string_view, 8> kKnownFeatures = {
-    "byteString", "extensionParameterization", "hooks", "refreshBeforeUpdate",
-    "replaceWith", "snippets-prototype", "taint", "views"};
+    "byteString",  "extensionParameterization", "hooks", "refreshBeforeUpdate",
+    "replaceWith", "snippets-prototype",        "taint", "views"};
 
 constexpr std::uint64_t kProgressStep = 8u << 20;
 
@@ -83,8 +83,8 @@ class StreamReader final : public Context {
   Status ReadLeafObject(Role member_role);
   /// A syntax error at `c`: the end of input, or `expected`, found `c`.
   Status Unexpected(char c, std::string_view inside, std::string_view expected);
-  Status ReadContainerOrLeaf(char open, Role element_role, std::string_view name,
-                             Level level);
+  Status ReadContainerOrLeaf(char open, Role element_role,
+                             std::string_view name, Level level);
   Status EmitLeaf(Role role, std::string_view key, std::size_t index);
   /// Unwinds the read after the handler asked to stop.
   Status Stop() {
@@ -119,14 +119,17 @@ class StreamReader final : public Context {
 };
 
 /// The root of both envelopes: UntypedDeployment and VersionedCheckpoint.
-constexpr std::array<Field, 4> kRootFields = {{
-    kExportFields[0], kExportFields[1], kExportFields[2],
-    kVersionedCheckpointFields[2]}};
+constexpr std::array<Field, 4> kRootFields = {
+    {kExportFields[0], kExportFields[1], kExportFields[2],
+     kVersionedCheckpointFields[2]}};
 /// Members of apitype.UpdateInfo, the body of a DIY history file.
-constexpr std::array<Field, 6> kHistoryFields = {{
-    {"kind", K::kString},        {"startTime", K::kNumber},
-    {"message", K::kString},     {"environment", K::kObject},
-    {"result", K::kString},      {"resourceChanges", K::kObject}}};
+constexpr std::array<Field, 6> kHistoryFields = {
+    {{"kind", K::kString},
+     {"startTime", K::kNumber},
+     {"message", K::kString},
+     {"environment", K::kObject},
+     {"result", K::kString},
+     {"resourceChanges", K::kObject}}};
 
 Errc ErrcOf(Code code) {
   switch (code) {
@@ -193,8 +196,8 @@ void StreamReader::ReportProgress() {
   next_progress_ = decoded + kProgressStep;
   std::uint64_t total = 0;
   if (size > 0 && consumed > 0) {
-    long double ratio = static_cast<long double>(decoded) /
-                        static_cast<long double>(consumed);
+    long double ratio =
+        static_cast<long double>(decoded) / static_cast<long double>(consumed);
     total = static_cast<std::uint64_t>(ratio * static_cast<long double>(size));
     total = std::max(total, decoded);
   }
@@ -204,8 +207,8 @@ void StreamReader::ReportProgress() {
 Status StreamReader::Peek(char* c) {
   for (;;) {
     const char* end = window_.end();
-    while (pos_ < end && (*pos_ == ' ' || *pos_ == '\n' || *pos_ == '\r' ||
-                          *pos_ == '\t')) {
+    while (pos_ < end &&
+           (*pos_ == ' ' || *pos_ == '\n' || *pos_ == '\r' || *pos_ == '\t')) {
       ++pos_;
     }
     if (pos_ < end) {
@@ -224,9 +227,8 @@ Status StreamReader::Peek(char* c) {
 Status StreamReader::ParseValue(json::Value* out) {
   for (;;) {
     const char* stop = nullptr;
-    json::ParseStatus st =
-        parser_.Parse(pos_, window_.end(), window_.eof(), Offset(), arena_,
-                      out, &stop);
+    json::ParseStatus st = parser_.Parse(pos_, window_.end(), window_.eof(),
+                                         Offset(), arena_, out, &stop);
     if (st == json::ParseStatus::kOk) {
       pos_ = stop;
       return Status::Ok();
@@ -251,13 +253,14 @@ Status StreamReader::Expect(char c, const char* context) {
     ++pos_;
     return Status::Ok();
   }
-  std::string found = next == '\0' && AtEnd() ? std::string("end of input")
-                                   : json::DescribeByte(
-                                         static_cast<unsigned char>(next));
-  return Fatal(Code::kJsonSyntax,
-               std::string("expected '") + c + "' " + context + ", found " +
-                   found,
-               Offset());
+  std::string found =
+      next == '\0' && AtEnd()
+          ? std::string("end of input")
+          : json::DescribeByte(static_cast<unsigned char>(next));
+  return Fatal(
+      Code::kJsonSyntax,
+      std::string("expected '") + c + "' " + context + ", found " + found,
+      Offset());
 }
 
 Status StreamReader::EmitLeaf(Role role, std::string_view key,
@@ -303,21 +306,22 @@ Status StreamReader::Run() {
                  Offset());
   }
   // A byte-order mark or UTF-16: say so, with the fix (io/encoding.h).
-  if (std::optional<std::string> encoding = io::ForeignEncoding(
-          std::string_view(pos_, static_cast<std::size_t>(
-                                     window_.end() - pos_)))) {
+  if (std::optional<std::string> encoding =
+          io::ForeignEncoding(std::string_view(
+              pos_, static_cast<std::size_t>(window_.end() - pos_)))) {
     return Fatal(Code::kJsonSyntax, *encoding, Offset());
   }
   if (c != '{') {
     std::string what = c == '[' ? "an array"
-                       : c == '"' ? "a string"
-                                  : json::DescribeByte(
-                                        static_cast<unsigned char>(c));
+                       : c == '"'
+                           ? "a string"
+                           : json::DescribeByte(static_cast<unsigned char>(c));
     if (c == '[' || c == '"' || c == '-' || (c >= '0' && c <= '9') ||
         c == 't' || c == 'f' || c == 'n') {
       return Fatal(Code::kNotAState,
                    "a Pulumi state is a JSON object, but the input starts "
-                   "with " + what,
+                   "with " +
+                       what,
                    Offset());
     }
     return Fatal(Code::kJsonSyntax,
@@ -382,8 +386,9 @@ Status StreamReader::ReadMembers(const FieldResolver& resolve,
     // Expect() may refill the window and move the key's bytes: copy them.
     std::string raw_key(key_value.raw());
     std::string_view field = resolve(key);
-    std::size_t id = std::hash<std::string_view>()(field.empty() ? key : field) ^
-                     (field.empty() ? 0x9e3779b97f4a7c15u : 0u);
+    std::size_t id =
+        std::hash<std::string_view>()(field.empty() ? key : field) ^
+        (field.empty() ? 0x9e3779b97f4a7c15u : 0u);
     EnvelopeMember member;
     member.parent = parent;
     member.key = key;
@@ -438,11 +443,10 @@ std::string_view StreamReader::FieldAt(Level level, std::string_view key) {
 }
 
 Status StreamReader::ReadObject(Level level) {
-  return ReadMembers(
-      [&](std::string_view key) { return FieldAt(level, key); },
-      [&](std::string_view key, std::string_view field) {
-        return ReadMember(level, key, field);
-      });
+  return ReadMembers([&](std::string_view key) { return FieldAt(level, key); },
+                     [&](std::string_view key, std::string_view field) {
+                       return ReadMember(level, key, field);
+                     });
 }
 
 Status StreamReader::ReadContainerOrLeaf(char open, Role element_role,
@@ -517,7 +521,8 @@ Status StreamReader::ReadMember(Level level, std::string_view key,
     char c = 0;
     Status s = Peek(&c);
     if (!s.ok()) return s;
-    if (c == '{' && inner == Level::kDeployment) envelope_.has_deployment = true;
+    if (c == '{' && inner == Level::kDeployment)
+      envelope_.has_deployment = true;
     return ReadContainerOrLeaf('{', Role::kUnknown, key, inner);
   };
 
@@ -643,8 +648,7 @@ Status StreamReader::FinishEnvelope() {
                  "export) or \"checkpoint\" (file backend) member",
                  end);
   }
-  if (envelope_.kind != EnvelopeKind::kLegacyCheckpoint &&
-      !envelope_.version) {
+  if (envelope_.kind != EnvelopeKind::kLegacyCheckpoint && !envelope_.version) {
     return Fatal(Code::kVersionUnsupported,
                  std::string("the ") +
                      (envelope_.kind == EnvelopeKind::kExport ? "export"
@@ -672,8 +676,7 @@ Result<Flow> Tee::OnLeaf(Leaf& leaf, Context& context) {
   if (!a.ok()) return a;
   Result<Flow> b = second_.OnLeaf(leaf, context);
   if (!b.ok()) return b;
-  return *a == Flow::kStop || *b == Flow::kStop ? Flow::kStop
-                                                : Flow::kContinue;
+  return *a == Flow::kStop || *b == Flow::kStop ? Flow::kStop : Flow::kContinue;
 }
 
 Status Tee::OnFinish(const Envelope& envelope, Context& context) {

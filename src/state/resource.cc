@@ -33,27 +33,27 @@ ResourceView ResourceView::Of(const json::Value& resource) {
   if (!resource.is_object()) return view;
   // ResourceV3 is a Go struct: keys match its fields as encoding/json
   // matches them (exact, then case-insensitive); the last match wins.
-  const std::array<std::pair<std::string_view, const json::Value**>, 20>
-      slots = {{{"urn", &view.urn},
-                {"custom", &view.custom},
-                {"delete", &view.del},
-                {"id", &view.id},
-                {"type", &view.type},
-                {"inputs", &view.inputs},
-                {"outputs", &view.outputs},
-                {"parent", &view.parent},
-                {"protect", &view.protect},
-                {"taint", &view.taint},
-                {"external", &view.external},
-                {"dependencies", &view.dependencies},
-                {"provider", &view.provider},
-                {"propertyDependencies", &view.property_dependencies},
-                {"pendingReplacement", &view.pending_replacement},
-                {"aliases", &view.aliases},
-                {"retainOnDelete", &view.retain_on_delete},
-                {"deletedWith", &view.deleted_with},
-                {"replaceWith", &view.replace_with},
-                {"viewOf", &view.view_of}}};
+  const std::array<std::pair<std::string_view, const json::Value**>, 20> slots =
+      {{{"urn", &view.urn},
+        {"custom", &view.custom},
+        {"delete", &view.del},
+        {"id", &view.id},
+        {"type", &view.type},
+        {"inputs", &view.inputs},
+        {"outputs", &view.outputs},
+        {"parent", &view.parent},
+        {"protect", &view.protect},
+        {"taint", &view.taint},
+        {"external", &view.external},
+        {"dependencies", &view.dependencies},
+        {"provider", &view.provider},
+        {"propertyDependencies", &view.property_dependencies},
+        {"pendingReplacement", &view.pending_replacement},
+        {"aliases", &view.aliases},
+        {"retainOnDelete", &view.retain_on_delete},
+        {"deletedWith", &view.deleted_with},
+        {"replaceWith", &view.replace_with},
+        {"viewOf", &view.view_of}}};
   for (const json::Member& m : resource.object()) {
     std::string decoded;
     std::string_view key = m.key.raw();

@@ -41,15 +41,16 @@ class DeferredOutput : public io::Output {
     Flush();
     if (error_ != 0) {
       Abandon();
-      return Status(Errc::kIo, name_ + ": cannot hold the output in a "
-                                       "temporary file: " +
+      return Status(Errc::kIo, name_ +
+                                   ": cannot hold the output in a "
+                                   "temporary file: " +
                                    std::strerror(error_));
     }
     std::vector<char> buf(1 << 20);
     std::uint64_t offset = 0;
     for (;;) {
-      ssize_t got = ::pread(fd_, buf.data(), buf.size(),
-                            static_cast<off_t>(offset));
+      ssize_t got =
+          ::pread(fd_, buf.data(), buf.size(), static_cast<off_t>(offset));
       if (got < 0 && errno == EINTR) continue;
       if (got < 0) {
         int err = errno;
@@ -58,8 +59,8 @@ class DeferredOutput : public io::Output {
                                      std::strerror(err));
       }
       if (got == 0) break;
-      target_->Write(std::string_view(buf.data(),
-                                      static_cast<std::size_t>(got)));
+      target_->Write(
+          std::string_view(buf.data(), static_cast<std::size_t>(got)));
       offset += static_cast<std::uint64_t>(got);
     }
     ::close(fd_);
@@ -96,7 +97,8 @@ class DeferredOutput : public io::Output {
 Status CheckOutputIsNotInput(const std::string& input,
                              const std::string& output) {
   if (input == "-" || output == "-") return Status::Ok();
-  struct stat si {}, so {};
+  struct stat si {
+  }, so{};
   if (::stat(input.c_str(), &si) != 0 || ::stat(output.c_str(), &so) != 0) {
     return Status::Ok();
   }

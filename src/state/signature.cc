@@ -8,7 +8,8 @@ SigKind ClassifySignature(const json::Value& value) {
   if (!sig) return SigKind::kNone;
   if (!sig->is_string()) return SigKind::kUnknown;
   std::string decoded = sig->has_escapes ? sig->Str() : std::string();
-  std::string_view s = sig->has_escapes ? std::string_view(decoded) : sig->raw();
+  std::string_view s =
+      sig->has_escapes ? std::string_view(decoded) : sig->raw();
   if (s == kSigAsset) return SigKind::kAsset;
   if (s == kSigArchive) return SigKind::kArchive;
   if (s == kSigSecret) return SigKind::kSecret;
@@ -24,7 +25,8 @@ bool IsSecret(const json::Value& value) {
   for (const json::Member& m : value.object()) {
     // The key never needs unescaping in what Pulumi writes; an escaped
     // spelling still counts through StrEquals.
-    if (m.key.raw() == kSigKey || (m.key.has_escapes && m.key.StrEquals(kSigKey))) {
+    if (m.key.raw() == kSigKey ||
+        (m.key.has_escapes && m.key.StrEquals(kSigKey))) {
       return m.value.is_string() && m.value.StrEquals(kSigSecret);
     }
   }

@@ -42,8 +42,8 @@ bool IsProviderType(std::string_view type) {
          type.find(':', kProviders.size()) == std::string_view::npos;
 }
 
-std::optional<ProviderReference> ParseProviderReference(
-    std::string_view text, std::string_view* why) {
+std::optional<ProviderReference> ParseProviderReference(std::string_view text,
+                                                        std::string_view* why) {
   std::size_t sep = text.rfind(kSep);
   if (sep == std::string_view::npos) {
     *why = "it has no \"::\" between the provider URN and its id";

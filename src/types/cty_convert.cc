@@ -20,12 +20,10 @@ namespace {
 
 bool HasDynamicTypes(const Type* t) {
   switch (t->kind) {
-    case Kind::kDynamic:
-      return true;
+    case Kind::kDynamic: return true;
     case Kind::kList:
     case Kind::kMap:
-    case Kind::kSet:
-      return HasDynamicTypes(t->elem);
+    case Kind::kSet: return HasDynamicTypes(t->elem);
     case Kind::kObject:
       for (const Attr& a : t->attributes()) {
         if (HasDynamicTypes(a.type)) return true;
@@ -36,8 +34,7 @@ bool HasDynamicTypes(const Type* t) {
         if (HasDynamicTypes(e)) return true;
       }
       return false;
-    default:
-      return false;
+    default: return false;
   }
 }
 
@@ -351,26 +348,13 @@ struct ConvImpl {
                 dyns = 0, n = types.size();
     for (const Type* t : types) {
       switch (t->kind) {
-        case Kind::kMap:
-          ++maps;
-          break;
-        case Kind::kList:
-          ++lists;
-          break;
-        case Kind::kSet:
-          ++sets;
-          break;
-        case Kind::kObject:
-          ++objects;
-          break;
-        case Kind::kTuple:
-          ++tuples;
-          break;
-        case Kind::kDynamic:
-          ++dyns;
-          break;
-        default:
-          break;
+        case Kind::kMap: ++maps; break;
+        case Kind::kList: ++lists; break;
+        case Kind::kSet: ++sets; break;
+        case Kind::kObject: ++objects; break;
+        case Kind::kTuple: ++tuples; break;
+        case Kind::kDynamic: ++dyns; break;
+        default: break;
       }
     }
     if (maps > 0 && maps + dyns == n) {
@@ -499,12 +483,10 @@ struct ConvImpl {
     if (in == nullptr || in->kind == Kind::kDynamic) return out;
     TypeBuilder& tb = c.tb_;
     switch (out->kind) {
-      case Kind::kDynamic:
-        return in;
+      case Kind::kDynamic: return in;
       case Kind::kBool:
       case Kind::kNumber:
-      case Kind::kString:
-        return out;
+      case Kind::kString: return out;
       case Kind::kMap:
         if (in->kind == Kind::kMap) {
           return tb.Collection(Kind::kMap,
@@ -1333,8 +1315,7 @@ struct ConvImpl {
           return ObjectToMap(c, in, out, unsafe, res);
         }
         break;
-      default:
-        break;
+      default: break;
     }
     return Fail(c, Mismatch(c, it, out));
   }

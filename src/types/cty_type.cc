@@ -24,12 +24,10 @@ bool Equal(const Type* a, const Type* b, bool ignore_optional) {
     case Kind::kBool:
     case Kind::kNumber:
     case Kind::kString:
-    case Kind::kDynamic:
-      return true;
+    case Kind::kDynamic: return true;
     case Kind::kList:
     case Kind::kMap:
-    case Kind::kSet:
-      return Equal(a->elem, b->elem, ignore_optional);
+    case Kind::kSet: return Equal(a->elem, b->elem, ignore_optional);
     case Kind::kObject:
       for (std::uint32_t i = 0; i < a->count; ++i) {
         const Attr& x = a->attrs[i];
@@ -52,18 +50,10 @@ bool Equal(const Type* a, const Type* b, bool ignore_optional) {
 
 void AppendTypeString(const Type* t, std::string* out) {
   switch (t->kind) {
-    case Kind::kBool:
-      *out += "bool";
-      return;
-    case Kind::kNumber:
-      *out += "number";
-      return;
-    case Kind::kString:
-      *out += "string";
-      return;
-    case Kind::kDynamic:
-      *out += "any";
-      return;
+    case Kind::kBool: *out += "bool"; return;
+    case Kind::kNumber: *out += "number"; return;
+    case Kind::kString: *out += "string"; return;
+    case Kind::kDynamic: *out += "any"; return;
     case Kind::kList:
     case Kind::kMap:
     case Kind::kSet:
@@ -265,8 +255,7 @@ bool Type::HasOptionalAttrsDeep() const {
   switch (kind) {
     case Kind::kList:
     case Kind::kMap:
-    case Kind::kSet:
-      return elem->HasOptionalAttrsDeep();
+    case Kind::kSet: return elem->HasOptionalAttrsDeep();
     case Kind::kObject:
       for (const Attr& a : attributes()) {
         if (a.optional || a.type->HasOptionalAttrsDeep()) return true;
@@ -277,8 +266,7 @@ bool Type::HasOptionalAttrsDeep() const {
         if (e->HasOptionalAttrsDeep()) return true;
       }
       return false;
-    default:
-      return false;
+    default: return false;
   }
 }
 
@@ -348,21 +336,16 @@ const Type* TypeBuilder::WithoutOptionalDeep(const Type* type) {
       *t = Type{Kind::kTuple, type->count, nullptr, nullptr, copy};
       return t;
     }
-    default:
-      return type;
+    default: return type;
   }
 }
 
 std::string FriendlyName(const Type* type, bool for_constraint) {
   switch (type->kind) {
-    case Kind::kBool:
-      return "bool";
-    case Kind::kNumber:
-      return "number";
-    case Kind::kString:
-      return "string";
-    case Kind::kDynamic:
-      return for_constraint ? "any type" : "dynamic";
+    case Kind::kBool: return "bool";
+    case Kind::kNumber: return "number";
+    case Kind::kString: return "string";
+    case Kind::kDynamic: return for_constraint ? "any type" : "dynamic";
     case Kind::kList:
     case Kind::kMap:
     case Kind::kSet: {
@@ -374,10 +357,8 @@ std::string FriendlyName(const Type* type, bool for_constraint) {
       }
       return prefix + FriendlyName(type->elem, for_constraint);
     }
-    case Kind::kObject:
-      return "object";
-    case Kind::kTuple:
-      return "tuple";
+    case Kind::kObject: return "object";
+    case Kind::kTuple: return "tuple";
   }
   return "dynamic";
 }

@@ -148,33 +148,15 @@ void AppendGoQuoted(std::string_view s, std::string* out) {
     }
     if (len == 1) {
       switch (c) {
-        case '\a':
-          *out += "\\a";
-          break;
-        case '\b':
-          *out += "\\b";
-          break;
-        case '\f':
-          *out += "\\f";
-          break;
-        case '\n':
-          *out += "\\n";
-          break;
-        case '\r':
-          *out += "\\r";
-          break;
-        case '\t':
-          *out += "\\t";
-          break;
-        case '\v':
-          *out += "\\v";
-          break;
-        case '"':
-          *out += "\\\"";
-          break;
-        case '\\':
-          *out += "\\\\";
-          break;
+        case '\a': *out += "\\a"; break;
+        case '\b': *out += "\\b"; break;
+        case '\f': *out += "\\f"; break;
+        case '\n': *out += "\\n"; break;
+        case '\r': *out += "\\r"; break;
+        case '\t': *out += "\\t"; break;
+        case '\v': *out += "\\v"; break;
+        case '"': *out += "\\\""; break;
+        case '\\': *out += "\\\\"; break;
         default:
           if (GoPrintable(c)) {
             *out += static_cast<char>(c);
@@ -301,15 +283,9 @@ void AppendHashBytes(const Val& v, std::string* out) {
     return;
   }
   switch (v.type->kind) {
-    case Kind::kNumber:
-      AppendNumberHashText(v, out);
-      return;
-    case Kind::kBool:
-      *out += v.b ? 'T' : 'F';
-      return;
-    case Kind::kString:
-      AppendGoQuoted(v.str, out);
-      return;
+    case Kind::kNumber: AppendNumberHashText(v, out); return;
+    case Kind::kBool: *out += v.b ? 'T' : 'F'; return;
+    case Kind::kString: AppendGoQuoted(v.str, out); return;
     case Kind::kMap:
       *out += '{';
       for (std::uint32_t i = 0; i < v.count; ++i) {
@@ -338,8 +314,7 @@ void AppendHashBytes(const Val& v, std::string* out) {
       }
       *out += '>';
       return;
-    case Kind::kDynamic:
-      return;
+    case Kind::kDynamic: return;
   }
 }
 
@@ -362,12 +337,9 @@ bool SetLess(const Type* ety, const Val& a, const Val& b) {
   if (a.is_known() && !b.is_known()) return true;
   if (!a.is_known()) return false;
   switch (ety->kind) {
-    case Kind::kString:
-      return a.str < b.str;
-    case Kind::kBool:
-      return b.b || !a.b;
-    case Kind::kNumber:
-      return CompareNumberVals(a, b) < 0;
+    case Kind::kString: return a.str < b.str;
+    case Kind::kBool: return b.b || !a.b;
+    case Kind::kNumber: return CompareNumberVals(a, b) < 0;
     default: {
       std::string ha, hb;
       AppendHashBytes(a, &ha);
@@ -398,21 +370,11 @@ void AppendSourceString(const json::Value& v, std::string* out) {
 
 void AppendSourceJson(const json::Value& v, std::string* out) {
   switch (v.type) {
-    case json::Type::kNull:
-      *out += "null";
-      return;
-    case json::Type::kTrue:
-      *out += "true";
-      return;
-    case json::Type::kFalse:
-      *out += "false";
-      return;
-    case json::Type::kNumber:
-      out->append(v.raw());
-      return;
-    case json::Type::kString:
-      AppendSourceString(v, out);
-      return;
+    case json::Type::kNull: *out += "null"; return;
+    case json::Type::kTrue: *out += "true"; return;
+    case json::Type::kFalse: *out += "false"; return;
+    case json::Type::kNumber: out->append(v.raw()); return;
+    case json::Type::kString: AppendSourceString(v, out); return;
     case json::Type::kArray: {
       *out += '[';
       bool first = true;
@@ -479,9 +441,7 @@ void AppendValue(const Val& v, std::string* out) {
     return;
   }
   switch (v.type->kind) {
-    case Kind::kBool:
-      *out += v.b ? "true" : "false";
-      return;
+    case Kind::kBool: *out += v.b ? "true" : "false"; return;
     case Kind::kNumber:
       if (v.inf != 0) {
         AppendSpecialFloat(v.inf, out);
@@ -489,9 +449,7 @@ void AppendValue(const Val& v, std::string* out) {
         out->append(v.str);
       }
       return;
-    case Kind::kString:
-      AppendJsonString(v.str, out);
-      return;
+    case Kind::kString: AppendJsonString(v.str, out); return;
     case Kind::kList:
     case Kind::kSet:
     case Kind::kTuple: {
@@ -525,9 +483,7 @@ void AppendValue(const Val& v, std::string* out) {
       *out += '}';
       return;
     }
-    case Kind::kDynamic:
-      *out += "null";
-      return;
+    case Kind::kDynamic: *out += "null"; return;
   }
 }
 
@@ -579,8 +535,7 @@ struct Reader {
         out->type = DynamicType();
         out->state = State::kUnknown;
         return true;
-      case NodeKind::kArray:
-        return ReadArray(value, out, depth);
+      case NodeKind::kArray: return ReadArray(value, out, depth);
       case NodeKind::kSecret: {
         if (node.secret_inner == nullptr) {
           // Ciphertext only: the content is unknown (type-systems §1.4).
@@ -605,8 +560,7 @@ struct Reader {
         out->src = &value;
         return true;
       }
-      case NodeKind::kMalformed:
-        return Fail(node.reason);
+      case NodeKind::kMalformed: return Fail(node.reason);
       case NodeKind::kSpecialFloat:
         // Pulumi reads ±Inf as a number, and so can cty
         // (cty.PositiveInfinity); cty has no NaN (NumberFloatVal panics).
@@ -795,14 +749,10 @@ bool ValuesEqual(const Val& a, const Val& b) {
   if (a.is_null() || b.is_null()) return a.is_null() && b.is_null();
   if (a.type->kind != b.type->kind) return false;
   switch (a.type->kind) {
-    case Kind::kBool:
-      return a.b == b.b;
-    case Kind::kNumber:
-      return CompareNumberVals(a, b) == 0;
-    case Kind::kString:
-      return a.str == b.str;
-    case Kind::kDynamic:
-      return false;
+    case Kind::kBool: return a.b == b.b;
+    case Kind::kNumber: return CompareNumberVals(a, b) == 0;
+    case Kind::kString: return a.str == b.str;
+    case Kind::kDynamic: return false;
     case Kind::kMap:
       if (a.count != b.count) return false;
       for (std::uint32_t i = 0; i < a.count; ++i) {

@@ -68,12 +68,12 @@ Float64Reading ReadFloat64(std::string_view text) {
   // (2^70): the engine's value is unchanged. The exact decimal expansion of
   // a double has at most 767 significant digits.
   char buf[1024];
-  std::to_chars_result res = std::to_chars(
-      buf, buf + sizeof buf, *d, std::chars_format::scientific, 800);
+  std::to_chars_result res = std::to_chars(buf, buf + sizeof buf, *d,
+                                           std::chars_format::scientific, 800);
   if (res.ec == std::errc() &&
-      json::NumbersEqual(std::string_view(buf, static_cast<std::size_t>(
-                                                   res.ptr - buf)),
-                         text)) {
+      json::NumbersEqual(
+          std::string_view(buf, static_cast<std::size_t>(res.ptr - buf)),
+          text)) {
     return r;
   }
   r.kind = Float64Reading::Kind::kRounded;

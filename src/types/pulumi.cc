@@ -142,8 +142,8 @@ class TypeParser {
  private:
   std::nullptr_t Fail(std::string_view what) {
     if (error_.empty()) {
-      error_ = "at offset " + std::to_string(pos_) + " of the type: " +
-               std::string(what);
+      error_ = "at offset " + std::to_string(pos_) +
+               " of the type: " + std::string(what);
     }
     return nullptr;
   }
@@ -181,9 +181,8 @@ class TypeParser {
     SkipSpace();
     const char* begin = text_.data() + pos_;
     const char* stop = nullptr;
-    json::ParseStatus st =
-        parser_.Parse(begin, text_.data() + size_, /*at_eof=*/true, 0,
-                      arena_, out, &stop);
+    json::ParseStatus st = parser_.Parse(
+        begin, text_.data() + size_, /*at_eof=*/true, 0, arena_, out, &stop);
     if (st != json::ParseStatus::kOk) {
       Fail("expected a JSON string, number, true or false");
       return false;
@@ -204,8 +203,7 @@ class TypeParser {
     if (word == "Asset") return out_.New(Kind::kAsset);
     if (word == "Archive") return out_.New(Kind::kArchive);
     if (word == "ResourceReference") return out_.New(Kind::kResourceRef);
-    if (word == "inputShape" || word == "outputShape" ||
-        word == "plainShape") {
+    if (word == "inputShape" || word == "outputShape" || word == "plainShape") {
       if (!Expect('(')) return nullptr;
       const PType* inner = ParseType(depth + 1);
       if (!inner || !Expect(')')) return nullptr;
@@ -321,8 +319,7 @@ class TypeParser {
         } while (Peek(',') && Expect(','));
         break;
       }
-      default:
-        break;
+      default: break;
     }
     if (!Expect('>')) return nullptr;
     if (kind == Kind::kUnion && t->children.empty()) {
@@ -351,11 +348,8 @@ class TypeParser {
         break;
       }
       case Kind::kPromise:
-      case Kind::kOutput:
-        inner = t->children[0];
-        break;
-      default:
-        break;
+      case Kind::kOutput: inner = t->children[0]; break;
+      default: break;
     }
     if (s == Shape::kPlain) return inner;
     PType* wrap = out_.New(s == Shape::kInput ? Kind::kInput : Kind::kOutput);
@@ -401,17 +395,14 @@ class Checker {
     const json::Value& v = *node.value;
     switch (t.kind) {
       case Kind::kOutput:
-      case Kind::kInput:
-        return CheckOutput(t, node, out);
+      case Kind::kInput: return CheckOutput(t, node, out);
       case Kind::kPromise:
         if (node.kind == NodeKind::kUnknown || node.kind == NodeKind::kSecret) {
           return Mismatch(t, node);
         }
         return CheckNode(*t.children[0], node, out);
-      case Kind::kUnion:
-        return CheckUnion(t, node, out);
-      default:
-        break;
+      case Kind::kUnion: return CheckUnion(t, node, out);
+      default: break;
     }
     switch (t.kind) {
       case Kind::kNull:
@@ -428,8 +419,7 @@ class Checker {
                    ? Outcome::kOk
                    : Mismatch(t, node);
       case Kind::kAsset:
-        return node.kind == NodeKind::kAsset ? Outcome::kOk
-                                             : Mismatch(t, node);
+        return node.kind == NodeKind::kAsset ? Outcome::kOk : Mismatch(t, node);
       case Kind::kArchive:
         return node.kind == NodeKind::kArchive ? Outcome::kOk
                                                : Mismatch(t, node);
@@ -437,16 +427,11 @@ class Checker {
         return node.kind == NodeKind::kResourceRef ? Outcome::kOk
                                                    : Mismatch(t, node);
       case Kind::kArray:
-      case Kind::kTuple:
-        return CheckArray(t, node, out);
-      case Kind::kMap:
-        return CheckMap(t, node, out);
-      case Kind::kObject:
-        return CheckObject(t, node, out);
-      case Kind::kEnum:
-        return CheckEnum(t, node, out);
-      default:
-        return Mismatch(t, node);
+      case Kind::kTuple: return CheckArray(t, node, out);
+      case Kind::kMap: return CheckMap(t, node, out);
+      case Kind::kObject: return CheckObject(t, node, out);
+      case Kind::kEnum: return CheckEnum(t, node, out);
+      default: return Mismatch(t, node);
     }
   }
 
@@ -507,8 +492,8 @@ class Checker {
     const json::Value& v = *node.value;
     if (t.kind == Kind::kTuple && v.size != t.children.size()) {
       return walk_.Fail("expected a tuple of " +
-                        std::to_string(t.children.size()) +
-                        " elements, got " + std::to_string(v.size));
+                        std::to_string(t.children.size()) + " elements, got " +
+                        std::to_string(v.size));
     }
     ArrayRewrite rewrite(v);
     for (std::size_t i = 0; i < v.size; ++i) {
@@ -602,8 +587,8 @@ class Checker {
       bool equal = false;
       switch (lit.kind) {
         case Literal::Kind::kString:
-          equal = v.is_string() && (v.has_escapes ? v.StrEquals(lit.text)
-                                                  : v.raw() == lit.text);
+          equal = v.is_string() &&
+                  (v.has_escapes ? v.StrEquals(lit.text) : v.raw() == lit.text);
           break;
         case Literal::Kind::kNumber:
           if (v.is_number()) {
@@ -638,9 +623,8 @@ class PulumiSystem : public TypeSystem {
                         std::string(json::TypeName(spec.type)));
     }
     auto type = std::make_shared<PulumiType>();
-    TypeParser parser(spec.has_escapes ? std::string_view(spec.Str())
-                                       : spec.raw(),
-                      *type);
+    TypeParser parser(
+        spec.has_escapes ? std::string_view(spec.Str()) : spec.raw(), *type);
     Result<const PType*> root = parser.Run();
     if (!root.ok()) return root.status();
     type->root = *root;

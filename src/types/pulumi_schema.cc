@@ -27,9 +27,7 @@ namespace {
 
 constexpr int kMaxSpecDepth = 256;
 
-bool IsTrue(const json::Value* v) {
-  return v && v->type == json::Type::kTrue;
-}
+bool IsTrue(const json::Value* v) { return v && v->type == json::Type::kTrue; }
 
 std::string Str(const json::Value& v) {
   return v.has_escapes ? v.Str() : std::string(v.raw());
@@ -122,8 +120,7 @@ Target Resolve(const SchemaSet& set, std::string_view ref,
       t.kind = Target::Kind::kAsset;
     } else if (fragment == "/Archive") {
       t.kind = Target::Kind::kArchive;
-    } else if (fragment == "/AnyResource" ||
-               fragment == "/ResourceReference") {
+    } else if (fragment == "/AnyResource" || fragment == "/ResourceReference") {
       t.kind = Target::Kind::kAnyResource;
     } else {
       t.error = "unknown built-in type '" + std::string(ref) + "'";
@@ -135,15 +132,15 @@ Target Resolve(const SchemaSet& set, std::string_view ref,
     if (colon != std::string::npos) {
       // A token of the package being checked resolves in that very
       // version of it; another package's in its newest version.
-      if (context && context->name() == std::string_view(token).substr(
-                                             0, colon)) {
+      if (context &&
+          context->name() == std::string_view(token).substr(0, colon)) {
         return context;
       }
       if (const PackageSchema* p = set.FindPackage(token.substr(0, colon))) {
         return p;
       }
-      t.error = "no loaded package schema is named '" +
-                token.substr(0, colon) + "' (load it with --schema)";
+      t.error = "no loaded package schema is named '" + token.substr(0, colon) +
+                "' (load it with --schema)";
       return nullptr;
     }
     if (context) return context;
@@ -179,8 +176,8 @@ Target Resolve(const SchemaSet& set, std::string_view ref,
     if (!t.package) return t;
     t.def = t.package->Resource(t.token);
     if (!t.def) {
-      t.error = "package schema '" + t.package->name() +
-                "' has no resource '" + t.token + "'";
+      t.error = "package schema '" + t.package->name() + "' has no resource '" +
+                t.token + "'";
       return t;
     }
     t.kind = Target::Kind::kResource;
@@ -236,8 +233,8 @@ class SpecValidator {
  private:
   bool Fail(std::string message) {
     if (error_.empty()) {
-      error_ = "at " + (pointer_.str().empty() ? std::string("/")
-                                               : pointer_.str()) +
+      error_ = "at " +
+               (pointer_.str().empty() ? std::string("/") : pointer_.str()) +
                " of the type: " + message;
     }
     return false;
@@ -291,8 +288,8 @@ class SpecValidator {
       pointer_.Pop(mark);
       if (const json::Value* d = spec.Find("discriminator")) {
         mark = pointer_.PushKey("discriminator");
-        const json::Value* name = d->is_object() ? d->Find("propertyName")
-                                                 : nullptr;
+        const json::Value* name =
+            d->is_object() ? d->Find("propertyName") : nullptr;
         if (!name || !name->is_string()) {
           Fail("a discriminator needs a string propertyName");
           pointer_.Pop(mark);
@@ -401,12 +398,12 @@ class SchemaChecker {
   Outcome CheckResourceObject(const json::Value& def, const PackageSchema* pkg,
                               ResourceSide side, const Node& node,
                               json::Value* out, bool top_level = false) {
-    const char* props = side == ResourceSide::kOutputs ? "properties"
-                                                       : "inputProperties";
-    return CheckObject(def, pkg, props,
-                       side == ResourceSide::kOutputs ? "required"
-                                                      : "requiredInputs",
-                       node, out, top_level);
+    const char* props =
+        side == ResourceSide::kOutputs ? "properties" : "inputProperties";
+    return CheckObject(
+        def, pkg, props,
+        side == ResourceSide::kOutputs ? "required" : "requiredInputs", node,
+        out, top_level);
   }
 
   // Records an error at the current place (see Walk::Fail). Collecting, it
@@ -489,8 +486,8 @@ class SchemaChecker {
       if (!node.secret_inner) return Outcome::kOk;
       walk_.EnterSecret();
       json::Value inner;
-      Outcome o = CheckSpec(spec, ctx, *node.secret_inner, required, false,
-                            &inner);
+      Outcome o =
+          CheckSpec(spec, ctx, *node.secret_inner, required, false, &inner);
       walk_.LeaveSecret();
       if (o == Outcome::kConvert) {
         *out = MakePlaintextSecret(inner, walk_.arena());
@@ -536,8 +533,8 @@ class SchemaChecker {
       for (std::size_t i = 0; i < v.size; ++i) {
         std::size_t mark = walk_.PushIndex(i);
         json::Value converted;
-        Outcome o = CheckSpec(*items, ctx, v.elements[i], true, false,
-                              &converted);
+        Outcome o =
+            CheckSpec(*items, ctx, v.elements[i], true, false, &converted);
         walk_.Pop(mark);
         if (o == Outcome::kError) {
           failed = true;
@@ -724,8 +721,7 @@ class SchemaChecker {
       case Target::Kind::kMissing:
         if (issues_ != nullptr) return Dangling(t, ref, ref_offset, ctx);
         return Fail(t.error);
-      case Target::Kind::kAny:
-        return Outcome::kOk;
+      case Target::Kind::kAny: return Outcome::kOk;
       case Target::Kind::kAsset:
         // PCL binds schema Asset to AssetOrArchive
         // (pkg/codegen/pcl/binder_schema.go).
@@ -739,8 +735,7 @@ class SchemaChecker {
         return node.kind == NodeKind::kResourceRef
                    ? Outcome::kOk
                    : Expected("a resource reference", node);
-      default:
-        break;
+      default: break;
     }
     // The named definitions: the failing type's place is in them.
     std::string saved_loc = std::move(loc_);
@@ -760,8 +755,7 @@ class SchemaChecker {
       case Target::Kind::kObject:
         return CheckObject(*t.def, t.package, "properties", "required", node,
                            out, false);
-      case Target::Kind::kEnum:
-        return CheckEnum(*t.def, t.token, node, out);
+      case Target::Kind::kEnum: return CheckEnum(*t.def, t.token, node, out);
       case Target::Kind::kToken: {
         const json::Value* type = t.def->Find("type");
         if (!type || !type->is_string()) return Outcome::kOk;
@@ -788,8 +782,7 @@ class SchemaChecker {
           }
         }
         return Outcome::kOk;
-      default:
-        return Outcome::kOk;
+      default: return Outcome::kOk;
     }
   }
 
@@ -989,8 +982,7 @@ class SchemaChecker {
         return Expected("an object with discriminator '" + prop + "'", node);
       }
       const json::Value* tag = node.value->Find(prop);
-      if (!tag || !tag->is_string() ||
-          tag->StrEquals(state::kUnknownId)) {
+      if (!tag || !tag->is_string() || tag->StrEquals(state::kUnknownId)) {
         std::size_t mark = walk_.PushName(prop);
         Fail(tag ? "the discriminator must be a string"
                  : "missing discriminator property");
@@ -1044,9 +1036,9 @@ class SchemaChecker {
   int depth_ = 0;
   std::vector<SchemaIssue>* issues_ = nullptr;
   const CheckOptions* options_ = nullptr;
-  int trial_ = 0;               ///< union members being tried
-  std::string loc_;             ///< schema location of the current spec
-  std::uint64_t at_ = 0;        ///< offset of the current value
+  int trial_ = 0;         ///< union members being tried
+  std::string loc_;       ///< schema location of the current spec
+  std::uint64_t at_ = 0;  ///< offset of the current value
   /// CheckObject's member-of-property table, a stack for nested objects.
   std::vector<std::uint32_t> found_;
 };
@@ -1100,8 +1092,8 @@ class PulumiSchemaSystem : public TypeSystem {
     const auto& t = static_cast<const SchemaType&>(type);
     SchemaChecker checker(set_);
     json::Value converted;
-    Outcome o = checker.CheckSpec(t.spec, nullptr, value, true, true,
-                                  &converted);
+    Outcome o =
+        checker.CheckSpec(t.spec, nullptr, value, true, true, &converted);
     return checker.walk().Finish(o, converted);
   }
 
@@ -1162,10 +1154,9 @@ std::vector<SchemaIssue> SchemaSet::CheckResourceAll(
   std::vector<SchemaIssue> issues;
   SchemaChecker checker(*this);
   checker.Collect(&issues, &options);
-  std::string location =
-      token.starts_with("pulumi:providers:")
-          ? std::string("#/provider")
-          : "#/resources/" + std::string(token);
+  std::string location = token.starts_with("pulumi:providers:")
+                             ? std::string("#/provider")
+                             : "#/resources/" + std::string(token);
   checker.SetLocation(std::move(location));
   checker.SetOffset(value.offset);
   Node node = Decode(value, checker.walk().arena());

@@ -5,9 +5,9 @@
 #include "pstate/types/cty.h"
 #include "pstate/types/encode.h"
 #include "pstate/types/pcl.h"
-#include "pstate/types/puppet.h"
 #include "pstate/types/pulumi.h"
 #include "pstate/types/pulumi_schema.h"
+#include "pstate/types/puppet.h"
 #include "pstate/types/terraform.h"
 
 namespace pstate::types {
@@ -21,8 +21,7 @@ Result<std::unique_ptr<TypeSystem>> MakeSystem(System system,
     case System::kPuppet: return MakePuppetSystem();
     case System::kCty: return MakeCtySystem();
     case System::kTerraform: return MakeTerraformSystem();
-    default:
-      break;
+    default: break;
   }
   return Status(Errc::kUnsupported, "the " + std::string(SystemName(system)) +
                                         " type language is not available yet");

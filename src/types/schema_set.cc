@@ -28,8 +28,8 @@ bool ClaimMappingSlot() {
 
 io::LineColumn LocateIn(std::string_view text, std::uint64_t offset) {
   io::LineColumn at{1, 1};
-  std::size_t end = static_cast<std::size_t>(
-      std::min<std::uint64_t>(offset, text.size()));
+  std::size_t end =
+      static_cast<std::size_t>(std::min<std::uint64_t>(offset, text.size()));
   std::size_t line_start = 0;
   for (std::size_t i = 0; i < end; ++i) {
     if (text[i] == '\n') {
@@ -51,10 +51,10 @@ class Indexer {
       : text_(text), source_(source) {}
 
   // Fills `types`, `resources`, `provider`, `name`, `version`.
-  Status Run(std::unordered_map<std::string, std::pair<std::uint64_t,
-                                                       std::uint64_t>>* types,
-             std::unordered_map<std::string, std::pair<std::uint64_t,
-                                                       std::uint64_t>>* res,
+  Status Run(std::unordered_map<std::string,
+                                std::pair<std::uint64_t, std::uint64_t>>* types,
+             std::unordered_map<std::string,
+                                std::pair<std::uint64_t, std::uint64_t>>* res,
              std::pair<std::uint64_t, std::uint64_t>* provider,
              bool* has_provider, std::string* name, std::string* version) {
     std::size_t pos = SkipWs(0);
@@ -70,55 +70,57 @@ class Indexer {
     }
     std::uint64_t name_at = pos;
     bool saw_name = false;
-    Status s = Members(pos, &pos, [&](const std::string& key,
-                                      std::size_t at) -> Status {
-      bool is_types = key == "types";
-      bool is_resources = key == "resources";
-      bool is_functions = key == "functions";
-      if (is_types || is_resources || is_functions) {
-        std::size_t v = SkipWs(at);
-        if (v < text_.size() && text_[v] == '{') {
-          auto* index = is_types ? types : is_resources ? res : nullptr;
-          if (index) index->clear();  // a repeated member: the last wins
-          return Members(v, &next_, [&](const std::string& token,
-                                        std::size_t vat) -> Status {
+    Status s = Members(
+        pos, &pos, [&](const std::string& key, std::size_t at) -> Status {
+          bool is_types = key == "types";
+          bool is_resources = key == "resources";
+          bool is_functions = key == "functions";
+          if (is_types || is_resources || is_functions) {
+            std::size_t v = SkipWs(at);
+            if (v < text_.size() && text_[v] == '{') {
+              auto* index = is_types ? types : is_resources ? res : nullptr;
+              if (index) index->clear();  // a repeated member: the last wins
+              return Members(
+                  v, &next_,
+                  [&](const std::string& token, std::size_t vat) -> Status {
+                    json::Value value;
+                    if (Status e = ParseValue(vat, &value, &next_); !e.ok())
+                      return e;
+                    if (index) (*index)[token] = {value.offset, next_};
+                    return Status::Ok();
+                  });
+            }
             json::Value value;
-            if (Status e = ParseValue(vat, &value, &next_); !e.ok()) return e;
-            if (index) (*index)[token] = {value.offset, next_};
+            if (Status e = ParseValue(at, &value, &next_); !e.ok()) return e;
+            if (!value.is_null() && !is_functions) {
+              return Format(value.offset,
+                            "not a package schema: \"" + key +
+                                "\" must be an object, not " +
+                                std::string(json::TypeName(value.type)));
+            }
             return Status::Ok();
-          });
-        }
-        json::Value value;
-        if (Status e = ParseValue(at, &value, &next_); !e.ok()) return e;
-        if (!value.is_null() && !is_functions) {
-          return Format(value.offset, "not a package schema: \"" + key +
-                                          "\" must be an object, not " +
-                                          std::string(json::TypeName(
-                                              value.type)));
-        }
-        return Status::Ok();
-      }
-      json::Value value;
-      if (Status e = ParseValue(at, &value, &next_); !e.ok()) return e;
-      if (key == "name") {
-        saw_name = value.is_string() && value.size > 0;
-        name_at = value.offset;
-        if (saw_name) *name = value.Str();
-      } else if (key == "version") {
-        *version = value.is_string() ? value.Str() : std::string();
-      } else if (key == "provider") {
-        *has_provider = value.is_object();
-        *provider = {value.offset, next_};
-      }
-      return Status::Ok();
-    });
+          }
+          json::Value value;
+          if (Status e = ParseValue(at, &value, &next_); !e.ok()) return e;
+          if (key == "name") {
+            saw_name = value.is_string() && value.size > 0;
+            name_at = value.offset;
+            if (saw_name) *name = value.Str();
+          } else if (key == "version") {
+            *version = value.is_string() ? value.Str() : std::string();
+          } else if (key == "provider") {
+            *has_provider = value.is_object();
+            *provider = {value.offset, next_};
+          }
+          return Status::Ok();
+        });
     if (!s.ok()) return s;
     pos = SkipWs(pos);
     if (pos < text_.size()) {
-      return Syntax(pos, "unexpected " +
-                             json::DescribeByte(static_cast<unsigned char>(
-                                 text_[pos])) +
-                             " after the JSON document");
+      return Syntax(
+          pos, "unexpected " +
+                   json::DescribeByte(static_cast<unsigned char>(text_[pos])) +
+                   " after the JSON document");
     }
     if (!saw_name) {
       return Format(name_at,
@@ -129,9 +131,8 @@ class Indexer {
 
  private:
   std::size_t SkipWs(std::size_t pos) const {
-    while (pos < text_.size() &&
-           (text_[pos] == ' ' || text_[pos] == '\t' || text_[pos] == '\n' ||
-            text_[pos] == '\r')) {
+    while (pos < text_.size() && (text_[pos] == ' ' || text_[pos] == '\t' ||
+                                  text_[pos] == '\n' || text_[pos] == '\r')) {
       ++pos;
     }
     return pos;
@@ -296,8 +297,8 @@ const json::Value* PackageSchema::ParseRange(const Range& range) const {
   json::Parser parser;
   const char* stop = nullptr;
   const char* begin = text_.data() + range.begin;
-  if (parser.Parse(begin, text_.data() + range.end, true, range.begin,
-                   *arena_, value, &stop) == json::ParseStatus::kOk) {
+  if (parser.Parse(begin, text_.data() + range.end, true, range.begin, *arena_,
+                   value, &stop) == json::ParseStatus::kOk) {
     range.parsed = value;
   }
   return range.parsed;
@@ -326,8 +327,8 @@ const json::Value* PackageSchema::Provider() const {
 }
 
 void PackageSchema::BuildIndex(const json::Value* properties,
-                               const json::Value* required,
-                               json::Arena& arena, PropertyIndex* index) {
+                               const json::Value* required, json::Arena& arena,
+                               PropertyIndex* index) {
   if (!properties || !properties->is_object()) return;
   auto name_of = [&](const json::Value& key) -> std::string_view {
     return key.has_escapes ? arena.Copy(key.Str()) : key.raw();
@@ -349,7 +350,8 @@ void PackageSchema::BuildIndex(const json::Value* properties,
       if (!r.is_string()) continue;
       std::string decoded = r.Str();
       auto it = index->by_name.find(decoded);
-      if (it != index->by_name.end()) index->entries[it->second].required = true;
+      if (it != index->by_name.end())
+        index->entries[it->second].required = true;
     }
   }
 }
@@ -440,18 +442,16 @@ Status SchemaSet::Add(std::unique_ptr<PackageSchema> package) {
       return Status(Errc::kInvalidArgument,
                     package->source_ + ": a package schema named '" +
                         package->name_ + "'" +
-                        (p->version_.empty()
-                             ? std::string()
-                             : " version " + p->version_) +
+                        (p->version_.empty() ? std::string()
+                                             : " version " + p->version_) +
                         " is already loaded (from " + p->source_ + ")");
     }
   }
   const PackageSchema* added = package.get();
-  auto at = std::find_if(versions.begin(), versions.end(),
-                         [&](const PackageSchema* p) {
-                           return CompareVersions(p->version_,
-                                                  added->version_) < 0;
-                         });
+  auto at = std::find_if(
+      versions.begin(), versions.end(), [&](const PackageSchema* p) {
+        return CompareVersions(p->version_, added->version_) < 0;
+      });
   versions.insert(at, added);
   packages_.push_back(std::move(package));
   return Status::Ok();

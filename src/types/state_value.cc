@@ -175,8 +175,8 @@ Node DecodeSecret(const json::Value& value, json::Arena& arena) {
   // per thread: Decode may be called from several checking threads, and a
   // parse completes before any nested Decode could reuse it.
   thread_local json::Parser parser;
-  std::string text = plain->has_escapes ? plain->Str()
-                                        : std::string(plain->raw());
+  std::string text =
+      plain->has_escapes ? plain->Str() : std::string(plain->raw());
   json::Value* inner = arena.Allocate<json::Value>(1);
   new (inner) json::Value();
   if (parser.ParseDocument(text, 0, arena, inner) != json::ParseStatus::kOk) {
@@ -236,9 +236,7 @@ Node Decode(const json::Value& value, json::Arena& arena) {
     case json::Type::kObject: break;
   }
   switch (state::ClassifySignature(value)) {
-    case state::SigKind::kNone:
-      node.kind = NodeKind::kObject;
-      return node;
+    case state::SigKind::kNone: node.kind = NodeKind::kObject; return node;
     case state::SigKind::kAsset: {
       std::string err = CheckAsset(value);
       if (!err.empty()) return Malformed(value, std::move(err));
@@ -251,10 +249,8 @@ Node Decode(const json::Value& value, json::Arena& arena) {
       node.kind = NodeKind::kArchive;
       return node;
     }
-    case state::SigKind::kSecret:
-      return DecodeSecret(value, arena);
-    case state::SigKind::kResourceReference:
-      return DecodeResourceRef(value);
+    case state::SigKind::kSecret: return DecodeSecret(value, arena);
+    case state::SigKind::kResourceReference: return DecodeResourceRef(value);
     case state::SigKind::kSpecialFloat: {
       const json::Value* v = value.Find("value");
       std::uint64_t bits = 0;
@@ -281,8 +277,7 @@ Node Decode(const json::Value& value, json::Arena& arena) {
       return node;
     }
     case state::SigKind::kOutputValue:
-    case state::SigKind::kUnknown:
-      break;
+    case state::SigKind::kUnknown: break;
   }
   return Malformed(value, "unrecognized signature");
 }

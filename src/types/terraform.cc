@@ -226,8 +226,7 @@ Status Lex(std::string_view s, std::vector<Token>* out) {
             j += 2 + digits;
             break;
           }
-          default:
-            return SyntaxError(j, "invalid escape sequence");
+          default: return SyntaxError(j, "invalid escape sequence");
         }
       }
       t.kind = Tok::kString;
@@ -239,45 +238,19 @@ Status Lex(std::string_view s, std::vector<Token>* out) {
                          "constraints");
     } else {
       switch (c) {
-        case '(':
-          t.kind = Tok::kOParen;
-          break;
-        case ')':
-          t.kind = Tok::kCParen;
-          break;
-        case '[':
-          t.kind = Tok::kOBrack;
-          break;
-        case ']':
-          t.kind = Tok::kCBrack;
-          break;
-        case '{':
-          t.kind = Tok::kOBrace;
-          break;
-        case '}':
-          t.kind = Tok::kCBrace;
-          break;
-        case ',':
-          t.kind = Tok::kComma;
-          break;
-        case '=':
-          t.kind = Tok::kEqual;
-          break;
-        case ':':
-          t.kind = Tok::kColon;
-          break;
-        case '-':
-          t.kind = Tok::kMinus;
-          break;
-        case '!':
-          t.kind = Tok::kBang;
-          break;
-        case '.':
-          t.kind = Tok::kDot;
-          break;
-        default:
-          t.kind = Tok::kOther;
-          break;
+        case '(': t.kind = Tok::kOParen; break;
+        case ')': t.kind = Tok::kCParen; break;
+        case '[': t.kind = Tok::kOBrack; break;
+        case ']': t.kind = Tok::kCBrack; break;
+        case '{': t.kind = Tok::kOBrace; break;
+        case '}': t.kind = Tok::kCBrace; break;
+        case ',': t.kind = Tok::kComma; break;
+        case '=': t.kind = Tok::kEqual; break;
+        case ':': t.kind = Tok::kColon; break;
+        case '-': t.kind = Tok::kMinus; break;
+        case '!': t.kind = Tok::kBang; break;
+        case '.': t.kind = Tok::kDot; break;
+        default: t.kind = Tok::kOther; break;
       }
       ++i;
       if (t.kind == Tok::kEqual && i < s.size() &&
@@ -491,8 +464,7 @@ class Parser {
       }
       case Tok::kEof:
         return SyntaxError(t.begin, "a type expression is required");
-      default:
-        return SyntaxError(t.begin, "invalid expression");
+      default: return SyntaxError(t.begin, "invalid expression");
     }
   }
 

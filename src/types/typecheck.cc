@@ -160,12 +160,9 @@ bool SameResultImpl(const json::Value& a, const json::Value& b,
   switch (a.type) {
     case json::Type::kNull:
     case json::Type::kTrue:
-    case json::Type::kFalse:
-      return true;
-    case json::Type::kNumber:
-      return json::NumbersEqual(a.raw(), b.raw());
-    case json::Type::kString:
-      return a.raw() == b.raw() || a.Str() == b.Str();
+    case json::Type::kFalse: return true;
+    case json::Type::kNumber: return json::NumbersEqual(a.raw(), b.raw());
+    case json::Type::kString: return a.raw() == b.raw() || a.Str() == b.Str();
     case json::Type::kArray:
       if (a.size != b.size) return false;
       for (std::size_t i = 0; i < a.size; ++i) {
@@ -178,8 +175,8 @@ bool SameResultImpl(const json::Value& a, const json::Value& b,
       // Every key of one is in the other with the same (last) value.
       for (const json::Member& m : a.object()) {
         const json::Value* other = LastMember(b, m.key);
-        if (!other || !SameResultImpl(*LastMember(a, m.key), *other, arena,
-                                      depth + 1)) {
+        if (!other ||
+            !SameResultImpl(*LastMember(a, m.key), *other, arena, depth + 1)) {
           return false;
         }
       }
@@ -232,10 +229,8 @@ class Single {
                                                     : config_.value);
       }
       case TypecheckConfig::Source::kStatePointer:
-      case TypecheckConfig::Source::kStateOutput:
-        return CheckState();
-      case TypecheckConfig::Source::kCases:
-        break;
+      case TypecheckConfig::Source::kStateOutput: return CheckState();
+      case TypecheckConfig::Source::kCases: break;
     }
     return Usage("internal: no value source");
   }
@@ -251,9 +246,9 @@ class Single {
     json::Value value;
     if (parser.ParseDocument(text, 0, arena_, &value) !=
         json::ParseStatus::kOk) {
-      return Usage(name + " is not valid JSON: " +
-                   Locate(text, parser.error().offset) + ": " +
-                   parser.error().message);
+      return Usage(
+          name + " is not valid JSON: " + Locate(text, parser.error().offset) +
+          ": " + parser.error().message);
     }
     return Print(language_->Check(*type_, value));
   }
@@ -372,9 +367,9 @@ class Single {
           line = "convert " + ForDisplay(v.converted) + "\n";
           break;
         case Outcome::kError:
-          line = v.pointer.empty() ? "error: " + v.message + "\n"
-                                   : "error at " + v.pointer + ": " +
-                                         v.message + "\n";
+          line = v.pointer.empty()
+                     ? "error: " + v.message + "\n"
+                     : "error at " + v.pointer + ": " + v.message + "\n";
           break;
       }
     }
@@ -455,8 +450,8 @@ class Cases {
     arena_.Reset();
     json::Value root;
     const char* stop = nullptr;
-    json::ParseStatus st = parser_.Parse(data + b, data + end, true, b, arena_,
-                                         &root, &stop);
+    json::ParseStatus st =
+        parser_.Parse(data + b, data + end, true, b, arena_, &root, &stop);
     if (st != json::ParseStatus::kOk) {
       return Invalid(line_no,
                      ", column " +
@@ -466,13 +461,12 @@ class Cases {
     }
     for (const char* p = stop; p < data + end; ++p) {
       if (!IsSpace(*p)) {
-        return Invalid(line_no,
-                       ", column " +
-                           std::to_string(static_cast<std::size_t>(
-                                              p - data) -
-                                          begin + 1) +
-                           ": unexpected text after the case",
-                       out);
+        return Invalid(
+            line_no,
+            ", column " +
+                std::to_string(static_cast<std::size_t>(p - data) - begin + 1) +
+                ": unexpected text after the case",
+            out);
       }
     }
     if (!root.is_object()) {
@@ -517,8 +511,7 @@ class Cases {
         if (e == "error") expect = Outcome::kError;
       }
       if (!expect) {
-        return Invalid(line_no,
-                       ": \"expect\" must be ok, convert or error",
+        return Invalid(line_no, ": \"expect\" must be ok, convert or error",
                        out);
       }
     }

@@ -34,9 +34,7 @@ class Walk {
   std::size_t PushName(std::string_view name) {
     return pointer_.PushKey(secret_depth_ > 0 ? std::string_view("*") : name);
   }
-  std::size_t PushIndex(std::size_t index) {
-    return pointer_.PushIndex(index);
-  }
+  std::size_t PushIndex(std::size_t index) { return pointer_.PushIndex(index); }
   void Pop(std::size_t length) { pointer_.Pop(length); }
 
   void EnterSecret() { ++secret_depth_; }

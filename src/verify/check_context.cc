@@ -13,7 +13,9 @@ std::string Reporter::PointerString() const {
       case Segment::Kind::kRawKey:
         json::AppendPointerToken(&out, json::Unescape(s.text));
         break;
-      case Segment::Kind::kIndex: json::AppendPointerIndex(&out, s.index); break;
+      case Segment::Kind::kIndex:
+        json::AppendPointerIndex(&out, s.index);
+        break;
       case Segment::Kind::kPointer: out.append(s.text); break;
     }
   }

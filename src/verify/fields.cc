@@ -33,7 +33,8 @@ int Number(std::string_view s, std::size_t from, std::size_t n) {
 }
 
 int DaysIn(int month, int year) {
-  static constexpr int kDays[] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+  static constexpr int kDays[] = {31, 28, 31, 30, 31, 30,
+                                  31, 31, 30, 31, 30, 31};
   bool leap = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0);
   return month == 2 && leap ? 29 : kDays[month - 1];
 }
@@ -90,9 +91,8 @@ void CheckFields(const json::Value& object, std::span<const FieldSpec> fields,
     if (!HasFieldType(m.value, spec->kind)) {
       reporter.Add(diag::Code::kFieldType,
                    std::string(what) + " field \"" + std::string(key) +
-                       "\" must be " +
-                       std::string(Describe(spec->kind)) + ", found " +
-                       std::string(json::TypeName(m.value.type)),
+                       "\" must be " + std::string(Describe(spec->kind)) +
+                       ", found " + std::string(json::TypeName(m.value.type)),
                    m.value);
     }
   }
@@ -102,8 +102,8 @@ bool IsRfc3339(std::string_view s) {
   // YYYY-MM-DDTHH:MM:SS[.frac](Z|+HH:MM|-HH:MM)
   if (s.size() < 20) return false;
   if (!Digits(s, 0, 4) || s[4] != '-' || !Digits(s, 5, 2) || s[7] != '-' ||
-      !Digits(s, 8, 2) || s[10] != 'T' || !Digits(s, 11, 2) ||
-      s[13] != ':' || !Digits(s, 14, 2) || s[16] != ':' || !Digits(s, 17, 2)) {
+      !Digits(s, 8, 2) || s[10] != 'T' || !Digits(s, 11, 2) || s[13] != ':' ||
+      !Digits(s, 14, 2) || s[16] != ':' || !Digits(s, 17, 2)) {
     return false;
   }
   int year = Number(s, 0, 4), month = Number(s, 5, 2), day = Number(s, 8, 2);

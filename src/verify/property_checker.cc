@@ -3,9 +3,9 @@
 #include <optional>
 
 #include "pstate/base/hex.h"
-#include "pstate/json/pointer.h"
 #include "pstate/crypto/base64.h"
 #include "pstate/crypto/ciphertext.h"
+#include "pstate/json/pointer.h"
 #include "pstate/state/signature.h"
 
 namespace pstate::verify {
@@ -60,8 +60,7 @@ struct PropertyChecker::Visitor {
     const json::Value& value = *node.value;
     switch (node.kind) {
       case PropertyKind::kArray:
-      case PropertyKind::kObject:
-        return Step::kDescend;
+      case PropertyKind::kObject: return Step::kDescend;
       case PropertyKind::kAsset:
         checker.CheckAsset(node, at, reporter);
         return Step::kSkip;
@@ -113,8 +112,7 @@ struct PropertyChecker::Visitor {
             "unrecognized signature " + shown + " in property value", *sig);
         return Step::kSkip;
       }
-      default:
-        return Step::kSkip;  // scalars and the unknown value
+      default: return Step::kSkip;  // scalars and the unknown value
     }
   }
 };

@@ -2,8 +2,8 @@
 
 #include <array>
 
-#include "pstate/verify/fields.h"
 #include "pstate/state/urn.h"
+#include "pstate/verify/fields.h"
 
 namespace pstate::verify {
 namespace {
@@ -26,29 +26,29 @@ std::string StringField(const json::Value& resource, std::string_view name) {
 }  // namespace
 
 ResourceChecker::ResourceChecker() : properties_(env_) {
-  env_.on_resource_reference = [this](std::string_view urn,
-                                      std::uint64_t offset,
-                                      Reporter& reporter) {
-    if (tracker_.Seen(urn)) return;
-    PendingReference ref{std::string(urn), {},
-                         PendingReference::Kind::kResourceReference};
-    // Inside a secret's plaintext (placed by an offset override) the URN
-    // is secret text: do not quote it.
-    std::string message =
-        reporter.offset_override()
-            ? std::string("resource reference inside a secret's plaintext "
-                          "names a URN")
-            : "resource reference names \"" + std::string(urn) + "\"";
-    ref.finding = diag::MakeFinding(Code::kResourceRefDangling,
-                                    std::move(message),
-                                    reporter.PointerString(), reporter.urn());
-    io::LineColumn lc = reporter.context().Locate(
-        reporter.offset_override() ? reporter.offset_override() : offset);
-    ref.finding.line = lc.line;
-    ref.finding.column = lc.column;
-    ref.finding.char_column = lc.char_column;
-    tracker_.Defer(std::move(ref));
-  };
+  env_.on_resource_reference =
+      [this](std::string_view urn, std::uint64_t offset, Reporter& reporter) {
+        if (tracker_.Seen(urn)) return;
+        PendingReference ref{
+            std::string(urn), {}, PendingReference::Kind::kResourceReference};
+        // Inside a secret's plaintext (placed by an offset override) the URN
+        // is secret text: do not quote it.
+        std::string message =
+            reporter.offset_override()
+                ? std::string(
+                      "resource reference inside a secret's plaintext "
+                      "names a URN")
+                : "resource reference names \"" + std::string(urn) + "\"";
+        ref.finding =
+            diag::MakeFinding(Code::kResourceRefDangling, std::move(message),
+                              reporter.PointerString(), reporter.urn());
+        io::LineColumn lc = reporter.context().Locate(
+            reporter.offset_override() ? reporter.offset_override() : offset);
+        ref.finding.line = lc.line;
+        ref.finding.column = lc.column;
+        ref.finding.char_column = lc.char_column;
+        tracker_.Defer(std::move(ref));
+      };
 }
 
 void ResourceChecker::CheckReference(const json::Value& target,
@@ -58,10 +58,10 @@ void ResourceChecker::CheckReference(const json::Value& target,
   std::string urn = target.Str();
   if (tracker_.Seen(urn)) return;
   PendingReference ref{urn, {}, PendingReference::Kind::kDependency};
-  ref.finding = diag::MakeFinding(
-      Code::kDependencyMissing,
-      std::string(field) + " refers to \"" + urn + "\"",
-      reporter.PointerString(), reporter.urn());
+  ref.finding =
+      diag::MakeFinding(Code::kDependencyMissing,
+                        std::string(field) + " refers to \"" + urn + "\"",
+                        reporter.PointerString(), reporter.urn());
   io::LineColumn lc = reporter.context().Locate(target.offset);
   ref.finding.line = lc.line;
   ref.finding.column = lc.column;
@@ -83,9 +83,10 @@ void ResourceChecker::Check(const json::Value& resource, Reporter& reporter,
   reporter.set_urn(urn_text);
 
   // Field types; "defaults" only exists in version 1 (and unversioned).
-  CheckFields(resource, std::span(kResourceFields).first(
-                            version <= 1 ? kResourceFields.size()
-                                         : kResourceFields.size() - 1),
+  CheckFields(resource,
+              std::span(kResourceFields)
+                  .first(version <= 1 ? kResourceFields.size()
+                                      : kResourceFields.size() - 1),
               reporter, "resource");
 
   if (urn_text.empty()) {
@@ -101,10 +102,11 @@ void ResourceChecker::Check(const json::Value& resource, Reporter& reporter,
     const json::Value& at = *resource.Find("urn");
     PointerScope scope(reporter, "urn");
     if (!urn) {
-      reporter.Add(Code::kUrnMalformed,
-                   "URN \"" + urn_text +
-                       "\" is not urn:pulumi:<stack>::<project>::<type>::<name>",
-                   at);
+      reporter.Add(
+          Code::kUrnMalformed,
+          "URN \"" + urn_text +
+              "\" is not urn:pulumi:<stack>::<project>::<type>::<name>",
+          at);
     } else {
       if (!type.empty() && urn->type() != type) {
         reporter.Add(Code::kUrnTypeMismatch,
@@ -121,8 +123,8 @@ void ResourceChecker::Check(const json::Value& resource, Reporter& reporter,
         reporter.Add(Code::kUrnStackMismatch,
                      "URN is in stack \"" + std::string(urn->stack) +
                          "\" of project \"" + std::string(urn->project) +
-                         "\", but earlier resources are in stack \"" +
-                         *stack_ + "\" of project \"" + *project_ + "\"",
+                         "\", but earlier resources are in stack \"" + *stack_ +
+                         "\" of project \"" + *project_ + "\"",
                      at);
       }
     }
@@ -142,9 +144,9 @@ void ResourceChecker::Check(const json::Value& resource, Reporter& reporter,
     const json::Value* t = resource.Find(field);
     if (t && t->is_string() && !IsRfc3339(t->Str())) {
       PointerScope scope(reporter, field);
-      reporter.Add(Code::kFieldValue,
-                   std::string("\"") + field + "\" is not an RFC 3339 timestamp",
-                   *t);
+      reporter.Add(
+          Code::kFieldValue,
+          std::string("\"") + field + "\" is not an RFC 3339 timestamp", *t);
     }
   }
   if (const json::Value* t = resource.Find("customTimeouts");
@@ -173,8 +175,8 @@ void ResourceChecker::Check(const json::Value& resource, Reporter& reporter,
                    "provider resource's URN does not end in a provider type",
                    *resource.Find("urn"));
     } else {
-      tracker_.AddProvider(urn_text + "::" +
-                           (id.empty() ? std::string(state::kUnknownId) : id));
+      tracker_.AddProvider(
+          urn_text + "::" + (id.empty() ? std::string(state::kUnknownId) : id));
     }
   }
   if (const json::Value* provider = resource.Find("provider");
@@ -185,8 +187,8 @@ void ResourceChecker::Check(const json::Value& resource, Reporter& reporter,
     auto ref = state::ParseProviderReference(text, &why);
     if (!ref) {
       reporter.Add(Code::kProviderMalformed,
-                   "provider reference \"" + text + "\" is malformed: " +
-                       std::string(why),
+                   "provider reference \"" + text +
+                       "\" is malformed: " + std::string(why),
                    *provider);
     } else if (integrity && !BoolField(resource, "pendingReplacement") &&
                !tracker_.SeenProvider(text)) {

@@ -18,8 +18,8 @@ void VerifyInput(const std::string& path, const Config& config,
                  diag::Report& report) {
   auto input = io::OpenInput(path);
   if (!input.ok()) {
-    report.Add(diag::MakeFinding(diag::Code::kIoError,
-                                 input.status().message()));
+    report.Add(
+        diag::MakeFinding(diag::Code::kIoError, input.status().message()));
     return;
   }
   state::ReadOptions options;
@@ -53,8 +53,7 @@ void VerifyInput(const std::string& path, const Config& config,
 }
 
 void CheckSchemaSecrets(const std::string& path,
-                        const types::SchemaSet& schemas,
-                        diag::Report& report) {
+                        const types::SchemaSet& schemas, diag::Report& report) {
   auto input = io::OpenInput(path);
   if (!input.ok()) return;
   SchemaCheckOptions options;
@@ -78,9 +77,9 @@ Status LoadSchemas(const std::vector<std::string>& files,
     std::error_code ec;
     fs::directory_iterator it(dir, ec);
     if (ec) {
-      return Status(Errc::kNotFound,
-                    dir + ": cannot read the schema directory: " +
-                        ec.message());
+      return Status(
+          Errc::kNotFound,
+          dir + ": cannot read the schema directory: " + ec.message());
     }
     std::vector<std::string> found;
     for (const fs::directory_entry& e : it) {

@@ -58,9 +58,9 @@ Result<state::Flow> SchemaChecks::OnLeaf(state::Leaf& leaf,
 }
 
 const types::PackageSchema* SchemaChecks::ChooseSchema(
-    const std::string& package, const std::string& version,
-    bool version_known, std::uint64_t offset, std::string_view pointer,
-    const std::string& urn, state::Context& context) {
+    const std::string& package, const std::string& version, bool version_known,
+    std::uint64_t offset, std::string_view pointer, const std::string& urn,
+    state::Context& context) {
   bool exact = false;
   const types::PackageSchema* schema =
       schemas_.FindPackage(package, version, &exact);
@@ -73,9 +73,9 @@ const types::PackageSchema* SchemaChecks::ChooseSchema(
   }
   std::string key = package + "@" + (version_known ? version : "?");
   if (!version_reported_.insert(key).second) return schema;
-  std::string given =
-      schema->version().empty() ? "without a version"
-                                : "version " + schema->version();
+  std::string given = schema->version().empty()
+                          ? "without a version"
+                          : "version " + schema->version();
   std::string message =
       version.empty()
           ? "the provider of this resource does not record its version; "
@@ -84,10 +84,10 @@ const types::PackageSchema* SchemaChecks::ChooseSchema(
           : "no schema of package \"" + package + "\" version " + version +
                 " was given; checked against the schema " + given +
                 (several ? " (the newest given)" : "");
-  context.Report(diag::MakeFinding(Code::kSchemaVersionMismatch,
-                                   std::move(message), std::string(pointer),
-                                   urn),
-                 offset);
+  context.Report(
+      diag::MakeFinding(Code::kSchemaVersionMismatch, std::move(message),
+                        std::string(pointer), urn),
+      offset);
   return schema;
 }
 
@@ -118,8 +118,8 @@ void SchemaChecks::Report(const SchemaIssue& issue, ResourceSide side,
         message = issue.package->source() + ":" + std::to_string(lc.line) +
                   ":" + std::to_string(lc.column) + ": ";
       }
-      message += "$ref \"" + issue.ref + "\" points nowhere (" +
-                 issue.message + "); values of that type are not checked";
+      message += "$ref \"" + issue.ref + "\" points nowhere (" + issue.message +
+                 "); values of that type are not checked";
       break;
     }
   }
@@ -183,9 +183,9 @@ void SchemaChecks::CheckResource(const json::Value& resource,
       version_known = true;
     }
   }
-  const types::PackageSchema* schema = ChooseSchema(
-      package, version, version_known, view.type->offset, type_at(), urn,
-      context);
+  const types::PackageSchema* schema =
+      ChooseSchema(package, version, version_known, view.type->offset,
+                   type_at(), urn, context);
   const json::Value* def =
       provider ? schema->Provider() : schema->Resource(type);
   if (!def) {

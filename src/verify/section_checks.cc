@@ -6,9 +6,9 @@
 #include <sstream>
 
 #include "pstate/base/hex.h"
-#include "pstate/verify/fields.h"
 #include "pstate/crypto/base64.h"
 #include "pstate/crypto/ciphertext.h"
+#include "pstate/verify/fields.h"
 
 namespace pstate::verify {
 namespace {
@@ -72,7 +72,8 @@ void RequireObject(const json::Value& v, std::string_view what,
 
 void CheckManifest(const json::Value& manifest, Reporter& reporter) {
   if (manifest.is_null()) return;
-  if (!manifest.is_object()) return RequireObject(manifest, "manifest", reporter);
+  if (!manifest.is_object())
+    return RequireObject(manifest, "manifest", reporter);
   CheckFields(manifest, kManifestFields, reporter, "manifest");
   const json::Value* time = manifest.Find("time");
   const json::Value* magic = manifest.Find("magic");
@@ -86,10 +87,10 @@ void CheckManifest(const json::Value& manifest, Reporter& reporter) {
   }
   if (time && time->is_string() && !IsRfc3339(time->Str())) {
     PointerScope scope(reporter, "time");
-    reporter.Add(Code::kManifestTime,
-                 "manifest time \"" + time->Str() +
-                     "\" is not an RFC 3339 timestamp",
-                 *time);
+    reporter.Add(
+        Code::kManifestTime,
+        "manifest time \"" + time->Str() + "\" is not an RFC 3339 timestamp",
+        *time);
   }
   std::string version_text =
       version && version->is_string() ? version->Str() : std::string();
@@ -105,8 +106,8 @@ void CheckManifest(const json::Value& manifest, Reporter& reporter) {
                        ? "manifest magic must be empty when the manifest "
                          "version is empty"
                        : "manifest magic is not the SHA-256 of the manifest "
-                         "version \"" + version_text +
-                             "\" (expected " + expected + ")",
+                         "version \"" +
+                             version_text + "\" (expected " + expected + ")",
                    *magic);
     }
   }
@@ -183,10 +184,10 @@ state::SecretsProvider CheckSecretsProvider(const json::Value& provider,
     } else if (auto why = crypto::PassphraseSaltShapeProblem(salt->Str())) {
       PointerScope scope(reporter, "state");
       PointerScope inner(reporter, "salt");
-      reporter.Add(Code::kSecretsProviderState,
-                   "passphrase salt is not v1:<salt>:v1:<nonce>:<ciphertext>: " +
-                       *why,
-                   *salt);
+      reporter.Add(
+          Code::kSecretsProviderState,
+          "passphrase salt is not v1:<salt>:v1:<nonce>:<ciphertext>: " + *why,
+          *salt);
     }
   } else if (model.kind == state::ProviderKind::kService) {
     for (std::string_view field : {"owner", "project", "stack"}) {
@@ -265,7 +266,8 @@ void CheckConfig(const json::Value& config, state::ProviderKind provider,
 
 void CheckMetadata(const json::Value& metadata, Reporter& reporter) {
   if (metadata.is_null()) return;
-  if (!metadata.is_object()) return RequireObject(metadata, "metadata", reporter);
+  if (!metadata.is_object())
+    return RequireObject(metadata, "metadata", reporter);
   CheckFields(metadata, kMetadataFields, reporter, "metadata");
   const json::Value* error = metadata.Find("integrity_error");
   if (!error || !error->is_object()) return;
@@ -273,8 +275,9 @@ void CheckMetadata(const json::Value& metadata, Reporter& reporter) {
   CheckFields(*error, kIntegrityErrorFields, reporter, "integrity_error");
   const json::Value* text = error->Find("error");
   const json::Value* command = error->Find("command");
-  std::string message = "Pulumi recorded an integrity error when it saved this "
-                        "state";
+  std::string message =
+      "Pulumi recorded an integrity error when it saved this "
+      "state";
   if (command && command->is_string()) {
     // The command is the CLI's argv: flags and arguments may carry secrets
     // (`-c key=value`, `config set --secret`). Name only the subcommand.
@@ -300,10 +303,10 @@ void CheckSnippet(const json::Value& snippet, std::set<std::string>& uuids,
                  uuid ? *uuid : snippet);
   } else if (!uuids.insert(uuid->Str()).second) {
     PointerScope scope(reporter, "uuid");
-    reporter.Add(Code::kSnippetUuid,
-                 "snippet uuid \"" + uuid->Str() +
-                     "\" is used by an earlier snippet",
-                 *uuid);
+    reporter.Add(
+        Code::kSnippetUuid,
+        "snippet uuid \"" + uuid->Str() + "\" is used by an earlier snippet",
+        *uuid);
   }
   for (std::string_view field : {"name", "type", "code", "descriptor"}) {
     if (!snippet.Find(field)) {

@@ -3,10 +3,10 @@
 #include <algorithm>
 #include <array>
 
-#include "pstate/verify/fields.h"
-#include "pstate/verify/section_checks.h"
 #include "pstate/json/pointer.h"
 #include "pstate/state/resource.h"
+#include "pstate/verify/fields.h"
+#include "pstate/verify/section_checks.h"
 
 namespace pstate::verify {
 namespace {
@@ -60,8 +60,9 @@ void Verifier::OnEnvelopeMember(const state::EnvelopeMember& member,
   };
   std::string key(member.key);
   if (member.duplicate) {
-    report(Code::kJsonDuplicateKey,
-           "duplicate key \"" + key + "\" in object; Pulumi keeps the last one");
+    report(
+        Code::kJsonDuplicateKey,
+        "duplicate key \"" + key + "\" in object; Pulumi keeps the last one");
     // The integrity rules see only the resources Pulumi keeps.
     if (member.field == "resources") resources_.tracker().Reset();
   }
@@ -79,7 +80,8 @@ void Verifier::OnEnvelopeMember(const state::EnvelopeMember& member,
     report(Code::kFieldCase,
            "field \"" + key + "\" is read as \"" + std::string(member.field) +
                "\" (Go matches field names case-insensitively); Pulumi "
-               "writes \"" + std::string(member.field) + "\"");
+               "writes \"" +
+               std::string(member.field) + "\"");
   }
 }
 
@@ -99,8 +101,7 @@ void Verifier::CheckDuplicateKeys(const state::Leaf& leaf,
   }
 }
 
-void Verifier::CheckFeatures(const json::Value& features,
-                             Reporter& reporter) {
+void Verifier::CheckFeatures(const json::Value& features, Reporter& reporter) {
   if (features.is_null()) return;
   if (!features.is_array()) {
     reporter.Add(Code::kFieldType, "\"features\" must be an array of strings",
@@ -110,8 +111,8 @@ void Verifier::CheckFeatures(const json::Value& features,
   features_at_ = reporter.context().Locate(features.offset);
   for (const json::Value& e : features.array()) {
     if (!e.is_string()) {
-      reporter.Add(Code::kFieldType,
-                   "\"features\" must be an array of strings", e);
+      reporter.Add(Code::kFieldType, "\"features\" must be an array of strings",
+                   e);
     }
   }
 }
@@ -131,7 +132,8 @@ void Verifier::FinishFeatures(const state::Envelope& envelope,
   if (version < 4) {
     finding(Code::kFeaturesIgnored,
             "\"features\" is only read from version 4 states; Pulumi "
-            "ignores it in version " + std::to_string(version));
+            "ignores it in version " +
+                std::to_string(version));
   } else {
     std::string list;
     for (const std::string& f : features) {
@@ -145,8 +147,8 @@ void Verifier::FinishFeatures(const state::Envelope& envelope,
   }
   std::vector<std::string> sorted = features;
   std::sort(sorted.begin(), sorted.end());
-  bool unique = std::adjacent_find(sorted.begin(), sorted.end()) ==
-                sorted.end();
+  bool unique =
+      std::adjacent_find(sorted.begin(), sorted.end()) == sorted.end();
   if (sorted != features || !unique) {
     finding(Code::kFeaturesUnsorted,
             "Pulumi writes \"features\" sorted and without duplicates");
@@ -175,15 +177,9 @@ Result<state::Flow> Verifier::OnLeaf(state::Leaf& leaf,
     case Role::kPendingOperation:
       CheckPendingOperation(v, reporter, version);
       break;
-    case Role::kMetadata:
-      CheckMetadata(v, reporter);
-      break;
-    case Role::kSnippet:
-      CheckSnippet(v, snippet_uuids_, reporter);
-      break;
-    case Role::kExtension:
-      CheckExtension(v, reporter);
-      break;
+    case Role::kMetadata: CheckMetadata(v, reporter); break;
+    case Role::kSnippet: CheckSnippet(v, snippet_uuids_, reporter); break;
+    case Role::kExtension: CheckExtension(v, reporter); break;
     case Role::kConfig:
       CheckConfig(v, provider_.kind, reporter, &unshaped_config_);
       break;
@@ -192,9 +188,7 @@ Result<state::Flow> Verifier::OnLeaf(state::Leaf& leaf,
         reporter.Add(Code::kFieldType, "\"stack\" must be a string", v);
       }
       break;
-    case Role::kFeatures:
-      CheckFeatures(v, reporter);
-      break;
+    case Role::kFeatures: CheckFeatures(v, reporter); break;
     case Role::kMisshapenContainer:
       // null is what Go reads as "absent" for slices, maps and pointers.
       if (!v.is_null()) {

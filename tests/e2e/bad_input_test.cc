@@ -114,7 +114,8 @@ void ExpectTextLocated(const fs::path& file, const fs::path& work,
   std::size_t i = head.size();
   auto digits = [&]() {
     std::size_t n = 0;
-    while (i < r.out.size() && std::isdigit(static_cast<unsigned char>(r.out[i]))) {
+    while (i < r.out.size() &&
+           std::isdigit(static_cast<unsigned char>(r.out[i]))) {
       ++i;
       ++n;
     }
@@ -139,7 +140,8 @@ TEST(BadInput, TruncatedAtEverySeventhByte) {
       "{\"name\": \"Gr\xc3\xbc\xc3\x9f \xe2\x82\xac \xf0\x9f\x98\x80\", "
       "\"n\": [1.5e10, -0, true, false, null]}");
   std::string crlf = utf8;
-  for (std::size_t p = 0; (p = crlf.find('\n', p)) != std::string::npos; p += 2) {
+  for (std::size_t p = 0; (p = crlf.find('\n', p)) != std::string::npos;
+       p += 2) {
     crlf.replace(p, 1, "\r\n");
   }
   std::vector<std::pair<std::string, std::string>> sources = {
@@ -174,8 +176,8 @@ TEST(BadInput, TruncatedAtEverySeventhByte) {
                            ? "json-syntax"
                            : "";
     if (!code.empty() || true) {
-      RunResult r = RunPstate("verify " + ShellQuote(files[i].string()),
-                              tmp.path());
+      RunResult r =
+          RunPstate("verify " + ShellQuote(files[i].string()), tmp.path());
       EXPECT_EQ(r.exit_code, 2) << files[i];
       EXPECT_EQ(r.out.rfind(files[i].string() + ":", 0), 0u) << r.out;
     }
@@ -184,7 +186,8 @@ TEST(BadInput, TruncatedAtEverySeventhByte) {
 
 TEST(BadInput, EmptyAndBlank) {
   TempDir tmp("empty");
-  std::vector<std::string> inputs = {"", " ", "\n\n\n", "\t\r\n ", "\xef\xbb\xbf"};
+  std::vector<std::string> inputs = {"", " ", "\n\n\n", "\t\r\n ",
+                                     "\xef\xbb\xbf"};
   std::vector<fs::path> files;
   for (std::size_t i = 0; i < inputs.size(); ++i) {
     fs::path f = tmp.path() / ("blank-" + std::to_string(i) + ".json");
@@ -204,9 +207,9 @@ TEST(BadInput, EmptyAndBlank) {
 TEST(BadInput, TrailingGarbage) {
   TempDir tmp("trailing");
   std::string state = Slurp(kStates / "valid" / "minimal.json");
-  std::vector<std::string> tails = {"}",  "x",    "{}",     std::string(1, '\0'),
-                                    "\xff", "//", ",",     "]",
-                                    "\n\n  null", "\"\"", "{\"version\":3}"};
+  std::vector<std::string> tails = {
+      "}", "x",          "{}",   std::string(1, '\0'), "\xff", "//", ",",
+      "]", "\n\n  null", "\"\"", "{\"version\":3}"};
   std::vector<fs::path> files;
   std::vector<std::string> bytes;
   for (std::size_t i = 0; i < tails.size(); ++i) {
@@ -329,7 +332,8 @@ TEST(BadInput, NestingOneHundredThousandDeep) {
   std::string inner = std::string(kDepth, '[') + std::string(kDepth, ']');
   std::string secret = std::string("{\"p\": {") + kSig +
                        ": \"1b47061264138c4ac30d75fd1eb44270\", "
-                       "\"plaintext\": \"" + inner + "\"}}";
+                       "\"plaintext\": \"" +
+                       inner + "\"}}";
   fs::path f = tmp.path() / "secret.json";
   WriteFile(f, StateWithOutputs(secret));
   RunResult r = RunPstate("verify " + ShellQuote(f.string()), tmp.path());
@@ -348,17 +352,20 @@ TEST(BadInput, TenMegabyteStrings) {
     WriteFile(f, doc);
     to.push_back(f);
   };
-  add(ok, "plain.json", StateWithOutputs("{\"v\": \"" + std::string(kSize, 'a') + "\"}"));
+  add(ok, "plain.json",
+      StateWithOutputs("{\"v\": \"" + std::string(kSize, 'a') + "\"}"));
   std::string escaped;
-  while (escaped.size() < kSize) escaped += "\\u00e9\\n\\\"\xc3\xa9\\ud83d\\ude00";
+  while (escaped.size() < kSize)
+    escaped += "\\u00e9\\n\\\"\xc3\xa9\\ud83d\\ude00";
   add(ok, "escaped.json", StateWithOutputs("{\"v\": \"" + escaped + "\"}"));
-  add(ok, "key.json", StateWithOutputs("{\"" + std::string(kSize, 'k') + "\": 1}"));
+  add(ok, "key.json",
+      StateWithOutputs("{\"" + std::string(kSize, 'k') + "\": 1}"));
   // A 10 MB secret plaintext: the JSON text of a 10 MB string.
   add(ok, "secret.json",
       StateWithOutputs(std::string("{\"p\": {") + kSig +
                        ": \"1b47061264138c4ac30d75fd1eb44270\", "
-                       "\"plaintext\": \"\\\"" + std::string(kSize, 's') +
-                       "\\\"\"}}"));
+                       "\"plaintext\": \"\\\"" +
+                       std::string(kSize, 's') + "\\\"\"}}"));
   Batch b = VerifyAll(ok, tmp.path(), 60);
   EXPECT_EQ(b.run.exit_code, 0) << b.run.out.substr(0, 2000);
   for (const fs::path& f : ok) {
@@ -370,7 +377,8 @@ TEST(BadInput, TenMegabyteStrings) {
   // Unterminated: exit 2 at the end of the input.
   std::vector<fs::path> bad;
   add(bad, "unterminated.json",
-      StateWithOutputs("{\"v\": \"" + std::string(kSize, 'a')).substr(0, kSize + 300));
+      StateWithOutputs("{\"v\": \"" + std::string(kSize, 'a'))
+          .substr(0, kSize + 300));
   Batch u = VerifyAll(bad, tmp.path(), 60);
   EXPECT_EQ(u.run.exit_code, 2);
   if (u.by_file.count(bad[0].string())) {
@@ -399,7 +407,8 @@ TEST(BadInput, NumbersBeyondTwoToThe64) {
                         "1e400", "3.0", "-1", "99999999999999999999999999"}) {
     std::string doc = minimal;
     doc.replace(doc.find("\"version\": 3"), 12, "\"version\": " + v);
-    fs::path f = tmp.path() / ("version-" + std::to_string(files.size()) + ".json");
+    fs::path f =
+        tmp.path() / ("version-" + std::to_string(files.size()) + ".json");
     WriteFile(f, doc);
     files.push_back(f);
     contents.push_back(doc);
@@ -418,8 +427,15 @@ TEST(BadInput, NotAStateDocuments) {
   TempDir tmp("notastate");
   std::string minimal = Slurp(kStates / "valid" / "minimal.json");
   std::vector<std::string> docs = {
-      "[" + minimal + "]", "[]", "\"state\"", "42", "-1", "null", "true",
-      "{}", "{\"resources\": []}",
+      "[" + minimal + "]",
+      "[]",
+      "\"state\"",
+      "42",
+      "-1",
+      "null",
+      "true",
+      "{}",
+      "{\"resources\": []}",
       "{\"deployment\": {}, \"checkpoint\": {}}",  // no version
   };
   std::vector<fs::path> files;
@@ -433,9 +449,9 @@ TEST(BadInput, NotAStateDocuments) {
   for (std::size_t i = 0; i < files.size(); ++i) {
     auto it = b.by_file.find(files[i].string());
     if (it == b.by_file.end()) continue;
-    ExpectUnreadable(it->second, i + 1 == docs.size() ? "version-unsupported"
-                                                      : "not-a-state",
-                     &docs[i]);
+    ExpectUnreadable(
+        it->second,
+        i + 1 == docs.size() ? "version-unsupported" : "not-a-state", &docs[i]);
   }
   ExpectTextLocated(files[0], tmp.path(), "not-a-state");
 }
@@ -447,16 +463,19 @@ TEST(BadInput, CompressedInputCutShort) {
       "{\"v\": \"" + std::string(3u << 20, 'x') + "\", \"w\": [" +
       [] {
         std::string s;
-        for (int i = 0; i < 20000; ++i) s += (i ? "," : "") + std::to_string(i * 7919);
+        for (int i = 0; i < 20000; ++i)
+          s += (i ? "," : "") + std::to_string(i * 7919);
         return s;
-      }() + "]}");
+      }() +
+      "]}");
   fs::path plain = tmp.path() / "state.json";
   WriteFile(plain, big);
   std::vector<fs::path> files;
   for (const char* tool : {"gzip", "zstd"}) {
     fs::path packed = tmp.path() / (std::string("state.") + tool);
-    std::string cmd = std::string(tool) + (std::string(tool) == "gzip" ? " -n" : " -q") +
-                      " -c " + ShellQuote(plain.string()) + " > " +
+    std::string cmd = std::string(tool) +
+                      (std::string(tool) == "gzip" ? " -n" : " -q") + " -c " +
+                      ShellQuote(plain.string()) + " > " +
                       ShellQuote(packed.string());
     ASSERT_EQ(std::system(cmd.c_str()), 0) << cmd;
     std::string bytes = Slurp(packed);
@@ -464,17 +483,21 @@ TEST(BadInput, CompressedInputCutShort) {
     files.push_back(packed);
     // Cut short: in the magic, the header, the data, the trailer.
     std::vector<std::size_t> cuts = {1, 2, 3, 4, 5, 9, 10, 11, 20, 100};
-    for (std::size_t n = 1000; n < bytes.size(); n += bytes.size() / 7) cuts.push_back(n);
-    for (std::size_t back : {1u, 2u, 4u, 7u, 8u, 9u}) cuts.push_back(bytes.size() - back);
+    for (std::size_t n = 1000; n < bytes.size(); n += bytes.size() / 7)
+      cuts.push_back(n);
+    for (std::size_t back : {1u, 2u, 4u, 7u, 8u, 9u})
+      cuts.push_back(bytes.size() - back);
     // Followed by bytes that are not another member/frame.
-    for (const std::string& junk : {std::string("junk\n"), std::string(4, '\0')}) {
+    for (const std::string& junk :
+         {std::string("junk\n"), std::string(4, '\0')}) {
       fs::path f = tmp.path() / (std::string("cut-") + tool + "-garbage-" +
                                  std::to_string(junk.size()));
       WriteFile(f, bytes + junk);
       files.push_back(f);
     }
     for (std::size_t n : cuts) {
-      fs::path f = tmp.path() / (std::string("cut-") + tool + "-" + std::to_string(n));
+      fs::path f =
+          tmp.path() / (std::string("cut-") + tool + "-" + std::to_string(n));
       WriteFile(f, bytes.substr(0, n));
       files.push_back(f);
     }
@@ -518,20 +541,26 @@ TEST(BadInput, StandardInput) {
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_EQ(r.out.rfind("<stdin>:1:31: error[json-syntax]: ", 0), 0u) << r.out;
   fs::path packed = tmp.path() / "cut.gz";
-  std::string cmd = "gzip -n -c " + ShellQuote((kStates / "valid" / "full-export.json").string()) +
-                    " | head -c 200 > " + ShellQuote(packed.string());
+  std::string cmd =
+      "gzip -n -c " +
+      ShellQuote((kStates / "valid" / "full-export.json").string()) +
+      " | head -c 200 > " + ShellQuote(packed.string());
   ASSERT_EQ(std::system(cmd.c_str()), 0);
   r = RunPstate("verify -", tmp.path(), packed.string());
   EXPECT_EQ(r.exit_code, 2);
-  EXPECT_EQ(r.out.rfind("<stdin>: error[io-error]: cannot decompress gzip input", 0), 0u)
+  EXPECT_EQ(
+      r.out.rfind("<stdin>: error[io-error]: cannot decompress gzip input", 0),
+      0u)
       << r.out;
   // stdin among files.
-  r = RunPstate("verify " + ShellQuote((kStates / "valid" / "minimal.json").string()) +
-                    " - " + ShellQuote((kStates / "valid" / "v4-features.json").string()),
-                tmp.path(), (kStates / "valid" / "full-export.json.zst").string());
+  r = RunPstate(
+      "verify " + ShellQuote((kStates / "valid" / "minimal.json").string()) +
+          " - " + ShellQuote((kStates / "valid" / "v4-features.json").string()),
+      tmp.path(), (kStates / "valid" / "full-export.json.zst").string());
   EXPECT_EQ(r.exit_code, 0) << r.out;
-  EXPECT_NE(r.out.find("\n<stdin>: 0 errors, 0 warnings, 0 notes in 4 resources\n"),
-            std::string::npos)
+  EXPECT_NE(
+      r.out.find("\n<stdin>: 0 errors, 0 warnings, 0 notes in 4 resources\n"),
+      std::string::npos)
       << r.out;
 }
 
@@ -550,43 +579,65 @@ TEST(Secrets, NeverInTheOutput) {
   };
   // Plaintexts are JSON texts, written escaped inside the JSON string.
   std::vector<std::string> values = {
-      "PlainSecret01", "PlainSecret02", "PlainSecret03", "PlainSecret04",
-      "PlainSecret05", "PlainSecret06", "PlainSecret07", "PlainSecret08",
+      "PlainSecret01",  "PlainSecret02",  "PlainSecret03",  "PlainSecret04",
+      "PlainSecret05",  "PlainSecret06",  "PlainSecret07",  "PlainSecret08",
       "CipherSecret09", "CipherSecret10", "ConfigSecret11", "PlainSecret12"};
   std::string outputs =
       "{\n"
       // Not a JSON text (a bare word).
-      "  \"a\": " + secret("plaintext", "PlainSecret01 and more") + ",\n"
+      "  \"a\": " +
+      secret("plaintext", "PlainSecret01 and more") +
+      ",\n"
       // A JSON text with a syntax error after the secret.
-      "  \"b\": " + secret("plaintext", "[\\\"PlainSecret02\\\", }") + ",\n"
+      "  \"b\": " +
+      secret("plaintext", "[\\\"PlainSecret02\\\", }") +
+      ",\n"
       // An unknown signature whose value is the secret.
-      "  \"c\": " + secret("plaintext", std::string("{") + kEscSig +
-                                           ": \\\"PlainSecret03\\\"}") + ",\n"
+      "  \"c\": " +
+      secret("plaintext",
+             std::string("{") + kEscSig + ": \\\"PlainSecret03\\\"}") +
+      ",\n"
       // A dangling resource reference naming the secret.
-      "  \"d\": " + secret("plaintext", std::string("{") + kEscSig +
-                                           ": \\\"5cf8f73096256a8f31e491e813e4eb8e\\\", "
-                                           "\\\"urn\\\": \\\"PlainSecret04\\\"}") + ",\n"
+      "  \"d\": " +
+      secret("plaintext", std::string("{") + kEscSig +
+                              ": \\\"5cf8f73096256a8f31e491e813e4eb8e\\\", "
+                              "\\\"urn\\\": \\\"PlainSecret04\\\"}") +
+      ",\n"
       // A nested secret whose inner text is broken.
-      "  \"e\": " + secret("plaintext", std::string("{") + kEscSig +
-                                           ": \\\"1b47061264138c4ac30d75fd1eb44270\\\", "
-                                           "\\\"ciphertext\\\": \\\"PlainSecret05 {\\\"}") + ",\n"
+      "  \"e\": " +
+      secret("plaintext", std::string("{") + kEscSig +
+                              ": \\\"1b47061264138c4ac30d75fd1eb44270\\\", "
+                              "\\\"ciphertext\\\": \\\"PlainSecret05 {\\\"}") +
+      ",\n"
       // Bad special float / byte string / asset carrying the secret.
-      "  \"f\": " + secret("plaintext", std::string("{") + kEscSig +
-                                           ": \\\"8ad145fe-0d11-4827-bfd7-1abcbf086f5c\\\", "
-                                           "\\\"value\\\": \\\"PlainSecret06\\\"}") + ",\n"
-      "  \"g\": " + secret("plaintext", std::string("{") + kEscSig +
-                                           ": \\\"803fd3297a5875dc03ca845dda5d2a98\\\", "
-                                           "\\\"value\\\": \\\"PlainSecret07!\\\"}") + ",\n"
+      "  \"f\": " +
+      secret("plaintext", std::string("{") + kEscSig +
+                              ": \\\"8ad145fe-0d11-4827-bfd7-1abcbf086f5c\\\", "
+                              "\\\"value\\\": \\\"PlainSecret06\\\"}") +
+      ",\n"
+      "  \"g\": " +
+      secret("plaintext", std::string("{") + kEscSig +
+                              ": \\\"803fd3297a5875dc03ca845dda5d2a98\\\", "
+                              "\\\"value\\\": \\\"PlainSecret07!\\\"}") +
+      ",\n"
       // A key inside the plaintext (the pointer must stop at the string).
-      "  \"k\": " + secret("plaintext", std::string("{\\\"PlainSecret12\\\": {") + kEscSig +
-                                           ": \\\"8ad145fe-0d11-4827-bfd7-1abcbf086f5c\\\", "
-                                           "\\\"value\\\": 7}}") + ",\n"
+      "  \"k\": " +
+      secret("plaintext", std::string("{\\\"PlainSecret12\\\": {") + kEscSig +
+                              ": \\\"8ad145fe-0d11-4827-bfd7-1abcbf086f5c\\\", "
+                              "\\\"value\\\": 7}}") +
+      ",\n"
       // Both fields.
-      "  \"h\": {" + std::string(kSig) + ": " + secret_sig +
-      ", \"plaintext\": \"\\\"PlainSecret08\\\"\", \"ciphertext\": \"PlainSecret08\"},\n"
+      "  \"h\": {" +
+      std::string(kSig) + ": " + secret_sig +
+      ", \"plaintext\": \"\\\"PlainSecret08\\\"\", \"ciphertext\": "
+      "\"PlainSecret08\"},\n"
       // Malformed ciphertexts for the passphrase provider.
-      "  \"i\": " + secret("ciphertext", "v1:CipherSecret09") + ",\n"
-      "  \"j\": " + secret("ciphertext", "v2:AAAAAAAAAAAAAAAA:CipherSecret10AA") + "\n"
+      "  \"i\": " +
+      secret("ciphertext", "v1:CipherSecret09") +
+      ",\n"
+      "  \"j\": " +
+      secret("ciphertext", "v2:AAAAAAAAAAAAAAAA:CipherSecret10AA") +
+      "\n"
       "}";
   std::string doc = StateWithOutputs(
       outputs,
@@ -606,9 +657,9 @@ TEST(Secrets, NeverInTheOutput) {
   std::string args = ShellQuote(f.string()) + " " + ShellQuote(cp.string());
   std::string all;
   for (const char* format : {"text", "json", "sarif"}) {
-    RunResult r = RunPstate(std::string("verify --max-findings 0 --format ") +
-                                format + " " + args,
-                            tmp.path());
+    RunResult r = RunPstate(
+        std::string("verify --max-findings 0 --format ") + format + " " + args,
+        tmp.path());
     EXPECT_EQ(r.exit_code, 1) << format << "\n" << r.out << r.err;
     EXPECT_FALSE(r.sanitizer_report()) << r.err;
     all += r.out + r.err;
@@ -619,12 +670,14 @@ TEST(Secrets, NeverInTheOutput) {
             "float-invalid", "bytes-invalid", "secret-invalid",
             "secret-ciphertext-malformed", "config-secure-invalid"}) {
         EXPECT_NE(r.out.find(std::string("[") + code + "]"), std::string::npos)
-            << code << "\n" << r.out;
+            << code << "\n"
+            << r.out;
       }
     }
   }
   for (const std::string& v : values) {
-    EXPECT_EQ(all.find(v), std::string::npos) << "secret " << v << " printed:\n" << all;
+    EXPECT_EQ(all.find(v), std::string::npos) << "secret " << v << " printed:\n"
+                                              << all;
   }
   EXPECT_EQ(all.find("Secret0"), std::string::npos);
   EXPECT_EQ(all.find("Secret1"), std::string::npos);
@@ -638,14 +691,16 @@ std::string Python(const std::string& script, const fs::path& input,
   WriteFile(py, script);
   fs::path out = work / ".py.out";
   std::string cmd = "python3 " + ShellQuote(py.string()) + " " +
-                    ShellQuote(input.string()) + " > " + ShellQuote(out.string()) +
-                    " 2>&1";
+                    ShellQuote(input.string()) + " > " +
+                    ShellQuote(out.string()) + " 2>&1";
   int status = std::system(cmd.c_str());
   *exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
   return ReadFile(out);
 }
 
-bool HavePython() { return std::system("python3 -c 'import json' >/dev/null 2>&1") == 0; }
+bool HavePython() {
+  return std::system("python3 -c 'import json' >/dev/null 2>&1") == 0;
+}
 
 TEST(Output, JsonLinesOneObjectPerFile) {
   if (!HavePython()) GTEST_SKIP() << "python3 not available";
@@ -669,33 +724,41 @@ TEST(Output, JsonLinesOneObjectPerFile) {
   int code = 0;
   std::string msg = Python(
       "import json, sys\n"
-      "want = [" + expected_files + "]\n"
-      "lines = open(sys.argv[1], encoding='utf-8').read().split('\\n')\n"
-      "assert lines[-1] == '', 'output must end with a newline'\n"
-      "lines = lines[:-1]\n"
-      "assert len(lines) == len(want), (len(lines), len(want))\n"
-      "sev = {'error', 'warning', 'note'}\n"
-      "for line, name in zip(lines, want):\n"
-      "    o = json.loads(line)\n"
-      "    assert set(o) == {'file', 'findings', 'summary'}, o.keys()\n"
-      "    assert o['file'] == name, (o['file'], name)\n"
-      "    s = o['summary']\n"
-      "    assert set(s) == {'errors', 'warnings', 'notes', 'resources', 'omitted', 'suppressed', 'by_code'}, s\n"
-      "    counts = {k: 0 for k in sev}\n"
-      "    for f in o['findings']:\n"
-      "        assert set(f) == {'code', 'severity', 'message', 'pointer', 'line', 'column', 'urn', 'fingerprint'}, f\n"
-      "        assert f['severity'] in sev and f['code'] and f['message']\n"
-      "        assert f['pointer'] == '' or f['pointer'].startswith('/'), f\n"
-      "        assert (f['line'] is None) == (f['column'] is None), f\n"
-      "        assert f['line'] is None or (f['line'] >= 1 and f['column'] >= 1), f\n"
-      "        counts[f['severity']] += 1\n"
-      "    assert counts['error'] == s['errors'] and counts['warning'] == s['warnings'] and counts['note'] == s['notes'], (counts, s)\n"
-      "    by_code = {}\n"
-      "    for f in o['findings']:\n"
-      "        by_code[f['code']] = by_code.get(f['code'], 0) + 1\n"
-      "    assert by_code == s['by_code'], (by_code, s['by_code'])\n"
-      "    assert all(len(f['fingerprint']) == 32 for f in o['findings']), o\n"
-      "print('ok')\n",
+      "want = [" +
+          expected_files +
+          "]\n"
+          "lines = open(sys.argv[1], encoding='utf-8').read().split('\\n')\n"
+          "assert lines[-1] == '', 'output must end with a newline'\n"
+          "lines = lines[:-1]\n"
+          "assert len(lines) == len(want), (len(lines), len(want))\n"
+          "sev = {'error', 'warning', 'note'}\n"
+          "for line, name in zip(lines, want):\n"
+          "    o = json.loads(line)\n"
+          "    assert set(o) == {'file', 'findings', 'summary'}, o.keys()\n"
+          "    assert o['file'] == name, (o['file'], name)\n"
+          "    s = o['summary']\n"
+          "    assert set(s) == {'errors', 'warnings', 'notes', 'resources', "
+          "'omitted', 'suppressed', 'by_code'}, s\n"
+          "    counts = {k: 0 for k in sev}\n"
+          "    for f in o['findings']:\n"
+          "        assert set(f) == {'code', 'severity', 'message', 'pointer', "
+          "'line', 'column', 'urn', 'fingerprint'}, f\n"
+          "        assert f['severity'] in sev and f['code'] and f['message']\n"
+          "        assert f['pointer'] == '' or f['pointer'].startswith('/'), "
+          "f\n"
+          "        assert (f['line'] is None) == (f['column'] is None), f\n"
+          "        assert f['line'] is None or (f['line'] >= 1 and f['column'] "
+          ">= 1), f\n"
+          "        counts[f['severity']] += 1\n"
+          "    assert counts['error'] == s['errors'] and counts['warning'] == "
+          "s['warnings'] and counts['note'] == s['notes'], (counts, s)\n"
+          "    by_code = {}\n"
+          "    for f in o['findings']:\n"
+          "        by_code[f['code']] = by_code.get(f['code'], 0) + 1\n"
+          "    assert by_code == s['by_code'], (by_code, s['by_code'])\n"
+          "    assert all(len(f['fingerprint']) == 32 for f in o['findings']), "
+          "o\n"
+          "print('ok')\n",
       out, tmp.path(), &code);
   EXPECT_EQ(code, 0) << msg << "\n" << r.out;
 }
@@ -713,8 +776,9 @@ TEST(Output, SarifShape) {
   };
   std::string args = "verify --format sarif";
   for (const std::string& f : files) args += " " + ShellQuote(f);
-  RunResult r = RunPstate(args, tmp.path(),
-                          (kStates / "invalid" / "031-parent-type-chain.json").string());
+  RunResult r =
+      RunPstate(args, tmp.path(),
+                (kStates / "invalid" / "031-parent-type-chain.json").string());
   EXPECT_EQ(r.exit_code, 2);
   fs::path out = tmp.path() / "out.sarif";
   WriteFile(out, r.out);
@@ -723,7 +787,8 @@ TEST(Output, SarifShape) {
       "import json, sys\n"
       "d = json.load(open(sys.argv[1], encoding='utf-8'))\n"
       "assert d['version'] == '2.1.0'\n"
-      "assert d['$schema'].endswith('sarif-2.1.0.json') or 'sarif-schema-2.1.0' in d['$schema']\n"
+      "assert d['$schema'].endswith('sarif-2.1.0.json') or "
+      "'sarif-schema-2.1.0' in d['$schema']\n"
       "assert isinstance(d['runs'], list) and len(d['runs']) == 1\n"
       "run = d['runs'][0]\n"
       "drv = run['tool']['driver']\n"
@@ -733,7 +798,8 @@ TEST(Output, SarifShape) {
       "assert len(ids) == len(set(ids)), 'rule ids must be unique'\n"
       "for x in rules:\n"
       "    assert x['shortDescription']['text']\n"
-      "    assert x['defaultConfiguration']['level'] in ('error', 'warning', 'note')\n"
+      "    assert x['defaultConfiguration']['level'] in ('error', 'warning', "
+      "'note')\n"
       "res = run['results']\n"
       "assert res, 'expected results'\n"
       "uris = set()\n"
@@ -754,7 +820,8 @@ TEST(Output, SarifShape) {
       "    for ll in locs[0].get('logicalLocations', []):\n"
       "        assert ll['fullyQualifiedName'].startswith('/')\n"
       "codes = {x['ruleId'] for x in res}\n"
-      "for c in ('dependency-missing', 'secrets-provider-missing', 'json-syntax', 'field-unknown', 'parent-type-chain'):\n"
+      "for c in ('dependency-missing', 'secrets-provider-missing', "
+      "'json-syntax', 'field-unknown', 'parent-type-chain'):\n"
       "    assert c in codes, (c, codes)\n"
       "assert 'stdin' in uris, uris\n"
       "print('ok')\n",
@@ -771,18 +838,20 @@ TEST(Output, ColorFollowsNoColorAndFlag) {
     GTEST_SKIP() << "script(1) not available";
   }
   TempDir tmp("color");
-  std::string file = (kStates / "invalid" / "029-urn-stack-mismatch.json").string();
+  std::string file =
+      (kStates / "invalid" / "029-urn-stack-mismatch.json").string();
   auto run = [&](const std::string& env, const std::string& flag) {
     fs::path out = tmp.path() / "tty.out";
-    std::string inner = env + " " + ShellQuote(PSTATE_BINARY) + " verify " + flag +
-                        " " + ShellQuote(file);
+    std::string inner = env + " " + ShellQuote(PSTATE_BINARY) + " verify " +
+                        flag + " " + ShellQuote(file);
     std::string cmd = "env -u NO_COLOR TERM=xterm timeout 20 script -qec " +
-                      ShellQuote(inner) + " /dev/null > " + ShellQuote(out.string()) +
-                      " 2>&1 < /dev/null";
+                      ShellQuote(inner) + " /dev/null > " +
+                      ShellQuote(out.string()) + " 2>&1 < /dev/null";
     int status = std::system(cmd.c_str());
     EXPECT_TRUE(WIFEXITED(status));
     std::string text = ReadFile(out);
-    EXPECT_NE(text.find("urn-stack-mismatch"), std::string::npos) << cmd << "\n" << text;
+    EXPECT_NE(text.find("urn-stack-mismatch"), std::string::npos) << cmd << "\n"
+                                                                  << text;
     return text.find('\033') != std::string::npos;
   };
   EXPECT_TRUE(run("", ""));
@@ -796,7 +865,8 @@ TEST(Output, ColorFollowsNoColorAndFlag) {
   EXPECT_EQ(r.out.find('\033'), std::string::npos);
   r = RunPstate("verify --color always " + ShellQuote(file), tmp.path());
   EXPECT_NE(r.out.find('\033'), std::string::npos);
-  r = RunPstate("verify --format json --color always " + ShellQuote(file), tmp.path());
+  r = RunPstate("verify --format json --color always " + ShellQuote(file),
+                tmp.path());
   EXPECT_EQ(r.out.find('\033'), std::string::npos) << "colour in JSON output";
 }
 
@@ -822,10 +892,11 @@ std::string ManyFindings(int n) {
 TEST(BrokenOutput, ClosedPipeExitsWithTheUsualStatus) {
   TempDir dir("broken-pipe");
   WriteFile(dir.path() / "s.json", ManyFindings(50000));
-  std::string command =
-      "set -o pipefail; " + ShellQuote(PSTATE_BINARY) + " verify " +
-      "--max-findings 0 " + ShellQuote((dir.path() / "s.json").string()) +
-      " 2> " + ShellQuote((dir.path() / "err").string()) + " | head -c 1 >/dev/null";
+  std::string command = "set -o pipefail; " + ShellQuote(PSTATE_BINARY) +
+                        " verify " + "--max-findings 0 " +
+                        ShellQuote((dir.path() / "s.json").string()) + " 2> " +
+                        ShellQuote((dir.path() / "err").string()) +
+                        " | head -c 1 >/dev/null";
   int status = std::system(("bash -c " + ShellQuote(command)).c_str());
   ASSERT_TRUE(WIFEXITED(status));
   RunResult unpiped = RunPstate(
@@ -842,15 +913,16 @@ TEST(BrokenOutput, FullDiskIsExitTwo) {
   if (!fs::exists("/dev/full")) GTEST_SKIP() << "no /dev/full";
   TempDir dir("full-disk");
   WriteFile(dir.path() / "s.json", ManyFindings(2000));
-  std::string command = ShellQuote(PSTATE_BINARY) + " verify --max-findings 0 " +
-                        ShellQuote((dir.path() / "s.json").string()) +
-                        " > /dev/full 2> " +
-                        ShellQuote((dir.path() / "err").string());
+  std::string command =
+      ShellQuote(PSTATE_BINARY) + " verify --max-findings 0 " +
+      ShellQuote((dir.path() / "s.json").string()) + " > /dev/full 2> " +
+      ShellQuote((dir.path() / "err").string());
   int status = std::system(("bash -c " + ShellQuote(command)).c_str());
   ASSERT_TRUE(WIFEXITED(status));
   EXPECT_EQ(WEXITSTATUS(status), 2);
-  EXPECT_NE(ReadFile(dir.path() / "err").find("cannot write to standard output"),
-            std::string::npos);
+  EXPECT_NE(
+      ReadFile(dir.path() / "err").find("cannot write to standard output"),
+      std::string::npos);
 }
 
 }  // namespace

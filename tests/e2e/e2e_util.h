@@ -65,8 +65,8 @@ class TempDir {
 };
 
 struct RunResult {
-  bool exited = false;   ///< exited normally (not killed by a signal)
-  int exit_code = -1;    ///< 124 means `timeout` killed it
+  bool exited = false;  ///< exited normally (not killed by a signal)
+  int exit_code = -1;   ///< 124 means `timeout` killed it
   std::string out;
   std::string err;
   /// A sanitizer report on stderr (ASan/UBSan/LSan): a crash in disguise.
@@ -87,9 +87,9 @@ inline RunResult RunPstate(const std::string& args, const fs::path& work,
       "NO_COLOR=1 ASAN_OPTIONS=\"${ASAN_OPTIONS:+$ASAN_OPTIONS:}exitcode=86\" "
       "UBSAN_OPTIONS=\"${UBSAN_OPTIONS:+$UBSAN_OPTIONS:}halt_on_error=1:"
       "exitcode=86\" timeout " +
-      std::to_string(timeout_seconds) + " " + ShellQuote(PSTATE_BINARY) +
-      " " + args + " < " + ShellQuote(stdin_path) + " > " +
-      ShellQuote(out.string()) + " 2> " + ShellQuote(err.string());
+      std::to_string(timeout_seconds) + " " + ShellQuote(PSTATE_BINARY) + " " +
+      args + " < " + ShellQuote(stdin_path) + " > " + ShellQuote(out.string()) +
+      " 2> " + ShellQuote(err.string());
   RunResult r;
   int status = std::system(command.c_str());
   r.exited = status != -1 && WIFEXITED(status);
@@ -128,7 +128,8 @@ inline std::int64_t NumberAfter(const std::string& s, const std::string& key,
   }
   std::int64_t v = 0;
   std::size_t i = at;
-  while (i < s.size() && s[i] >= '0' && s[i] <= '9') v = v * 10 + (s[i++] - '0');
+  while (i < s.size() && s[i] >= '0' && s[i] <= '9')
+    v = v * 10 + (s[i++] - '0');
   if (end) *end = i;
   return v;
 }

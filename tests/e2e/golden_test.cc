@@ -110,15 +110,15 @@ TEST_P(GoldenTest, MatchesExpectedOutput) {
   line = Replace(line, "%FIXTURES%", PSTATE_FIXTURES_DIR);
   line = Replace(line, "%CASE%", c.dir.string());
   line = Replace(line, "%TMP%", tmp.string());
-  std::string command = "cd " + ShellQuote(c.dir.string()) +
-                        " && NO_COLOR=1 " + ShellQuote(PSTATE_BINARY);
+  std::string command = "cd " + ShellQuote(c.dir.string()) + " && NO_COLOR=1 " +
+                        ShellQuote(PSTATE_BINARY);
   std::istringstream words(line);
   for (std::string w; words >> w;) command += " " + ShellQuote(w);
   fs::path out = tmp / ".stdout", err = tmp / ".stderr";
   fs::path in = c.dir / "stdin";
   command += fs::exists(in) ? " < " + ShellQuote(in.string()) : " < /dev/null";
-  command += " > " + ShellQuote(out.string()) + " 2> " +
-             ShellQuote(err.string());
+  command +=
+      " > " + ShellQuote(out.string()) + " 2> " + ShellQuote(err.string());
   int status = std::system(command.c_str());
   ASSERT_NE(status, -1);
   ASSERT_TRUE(WIFEXITED(status)) << "pstate did not exit normally";
@@ -143,7 +143,8 @@ TEST_P(GoldenTest, MatchesExpectedOutput) {
     WriteFile(c.dir / "exit", std::to_string(exit_code) + "\n");
   }
   int want_exit = 0;
-  if (fs::exists(c.dir / "exit")) want_exit = std::stoi(ReadFile(c.dir / "exit"));
+  if (fs::exists(c.dir / "exit"))
+    want_exit = std::stoi(ReadFile(c.dir / "exit"));
   EXPECT_EQ(exit_code, want_exit) << "stderr:\n" << got_err;
   if (fs::exists(c.dir / "stdout")) {
     EXPECT_EQ(got_out, ReadFile(c.dir / "stdout"));
@@ -171,7 +172,8 @@ TEST_P(GoldenTest, MatchesExpectedOutput) {
   fs::remove_all(tmp);
 }
 
-INSTANTIATE_TEST_SUITE_P(Cases, GoldenTest, ::testing::ValuesIn(DiscoverCases()),
+INSTANTIATE_TEST_SUITE_P(Cases, GoldenTest,
+                         ::testing::ValuesIn(DiscoverCases()),
                          [](const ::testing::TestParamInfo<Case>& info) {
                            return info.param.name;
                          });

@@ -156,16 +156,16 @@ const FileResult* ResultOrDiagnose(const fs::path& path) {
   const FileResult* r = suite.Result(path);
   if (r) {
     EXPECT_TRUE(suite.Batch(path).exited) << "batch killed by a signal";
-    EXPECT_FALSE(suite.Batch(path).sanitizer_report())
-        << suite.Batch(path).err;
+    EXPECT_FALSE(suite.Batch(path).sanitizer_report()) << suite.Batch(path).err;
     return r;
   }
-  RunResult alone = RunPstate("verify " + ShellQuote(path.string()),
-                              suite.dir());
+  RunResult alone =
+      RunPstate("verify " + ShellQuote(path.string()), suite.dir());
   ADD_FAILURE() << "no result line for " << path << "; alone it "
                 << (alone.exited ? "exited " + std::to_string(alone.exit_code)
                                  : std::string("was killed by a signal"))
-                << "\nstdout:\n" << alone.out << "\nstderr:\n"
+                << "\nstdout:\n"
+                << alone.out << "\nstderr:\n"
                 << alone.err.substr(0, 4000);
   return nullptr;
 }
@@ -280,7 +280,9 @@ TEST(JsonTestSuiteSingle, SampleAlone) {
       ASSERT_NE(at, std::string::npos);
       std::size_t i = at + file.size() + 1;
       std::size_t digits = 0;
-      while (i < r.out.size() && std::isdigit(static_cast<unsigned char>(r.out[i]))) ++i, ++digits;
+      while (i < r.out.size() &&
+             std::isdigit(static_cast<unsigned char>(r.out[i])))
+        ++i, ++digits;
       EXPECT_GT(digits, 0u);
       EXPECT_EQ(r.out[i], ':');
       EXPECT_NE(r.out.find(": error[json-", at), std::string::npos);

@@ -54,7 +54,8 @@ pstate::asset_hash::Options LimitedOptions() {
 
 void ReadMembers(const std::string& path, ArchiveFormat format) {
   const pstate::asset_hash::Options options = LimitedOptions();
-  auto source = pstate::asset_hash::OpenArchiveFileMembers(path, format, options);
+  auto source =
+      pstate::asset_hash::OpenArchiveFileMembers(path, format, options);
   if (!source.ok()) return;
   std::uint64_t members = 0;
   std::uint64_t bytes = 0;

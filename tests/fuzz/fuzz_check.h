@@ -8,13 +8,13 @@
 #include <cstdio>
 #include <cstdlib>
 
-#define PSTATE_FUZZ_CHECK(condition)                                   \
-  do {                                                                 \
-    if (!(condition)) {                                                \
-      std::fprintf(stderr, "%s:%d: fuzz invariant failed: %s\n",       \
-                   __FILE__, __LINE__, #condition);                    \
-      std::abort();                                                    \
-    }                                                                  \
+#define PSTATE_FUZZ_CHECK(condition)                                       \
+  do {                                                                     \
+    if (!(condition)) {                                                    \
+      std::fprintf(stderr, "%s:%d: fuzz invariant failed: %s\n", __FILE__, \
+                   __LINE__, #condition);                                  \
+      std::abort();                                                        \
+    }                                                                      \
   } while (false)
 
 #endif  // PSTATE_FUZZ_FUZZ_CHECK_H_

@@ -22,8 +22,8 @@
 namespace {
 
 using pstate::json::Arena;
-using pstate::json::ParseStatus;
 using pstate::json::Parser;
+using pstate::json::ParseStatus;
 using pstate::json::Value;
 
 struct Outcome {

@@ -17,11 +17,11 @@
 #include <vector>
 
 #include "fuzz/fuzz_check.h"
-#include "pstate/verify/verifier.h"
 #include "pstate/diag/codes.h"
 #include "pstate/diag/report.h"
 #include "pstate/io/input.h"
 #include "pstate/state/reader.h"
+#include "pstate/verify/verifier.h"
 
 namespace {
 

@@ -146,8 +146,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data,
   config.output = out_path.string();
   config.layout = size % 2 == 0 ? pstate::json::Layout::kIndented
                                 : pstate::json::Layout::kCompact;
-  const pstate::Status status =
-      pstate::redact::Run(std::move(config)).status();
+  const pstate::Status status = pstate::redact::Run(std::move(config)).status();
   if (!status.ok()) {
     PSTATE_FUZZ_CHECK(!fs::exists(out_path, ec));
     return 0;

@@ -22,7 +22,7 @@ struct Outcome {
   Status status = Status::kError;
   Source source = Source::kNone;
   std::optional<std::string> actual;  ///< lowercase hex SHA-256, when computed
-  std::string message;  ///< reason; never empty except for kOk
+  std::string message;                ///< reason; never empty except for kOk
 };
 
 /// Computes the object's hash as the engine would and compares it with

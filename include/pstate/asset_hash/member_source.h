@@ -86,8 +86,9 @@ Result<Blob> OpenAssetBlob(const Spec& asset, const Options& options);
 /// The members of an archive as archive.OpenWithWD lists them: asset map,
 /// directory walk, or tar/tgz/zip/jar file (by path or file: URI). `depth` is
 /// the archive's nesting level (0 at the top).
-Result<std::unique_ptr<MemberSource>> OpenArchiveMembers(
-    const Spec& archive, const Options& options, int depth);
+Result<std::unique_ptr<MemberSource>> OpenArchiveMembers(const Spec& archive,
+                                                         const Options& options,
+                                                         int depth);
 
 /// Directory walk (filepath.Walk order, `.pulumi` skipped, symlinks to files
 /// kept, to directories skipped). `path` is already resolved.

@@ -26,9 +26,7 @@ struct FileIdentity {
   std::int64_t mtime_ns = 0;
   std::int64_t ctime_ns = 0;
 
-  auto Tie() const {
-    return std::tie(device, inode, size, mtime_ns, ctime_ns);
-  }
+  auto Tie() const { return std::tie(device, inode, size, mtime_ns, ctime_ns); }
   bool operator<(const FileIdentity& o) const { return Tie() < o.Tie(); }
 };
 

@@ -36,8 +36,9 @@ struct Spec {
   ~Spec();
 
   Kind kind = Kind::kAsset;
-  std::optional<std::string> hash, text, path, uri;  // absent when the key is absent
-  bool has_assets = false;                            // the `assets` key was present
+  std::optional<std::string> hash, text, path,
+      uri;                  // absent when the key is absent
+  bool has_assets = false;  // the `assets` key was present
   /// Archive members in file order. Hashing sorts them bytewise by key; when
   /// a key repeats, the last occurrence wins (as Go's JSON decoding does).
   std::vector<std::pair<std::string, Spec>> assets;
@@ -55,7 +56,8 @@ inline Spec::~Spec() = default;
 /// after seconds of hashing; 250000 members bounds the duplicate-name set
 /// and a zip's central directory held by libarchive; 32 nested archive maps
 /// is far beyond what any program writes.
-inline constexpr std::uint64_t kDefaultMaxExpandedBytes = std::uint64_t{8} << 30;
+inline constexpr std::uint64_t kDefaultMaxExpandedBytes = std::uint64_t{8}
+                                                          << 30;
 inline constexpr std::uint64_t kDefaultMaxMembers = 250000;
 inline constexpr int kDefaultMaxNesting = 32;
 
@@ -77,9 +79,9 @@ inline constexpr std::uint64_t kDefaultMaxTotalExpandedBytes = std::uint64_t{64}
 /// state names: a full SHA-256 of a short secret (a PIN, a password file)
 /// is a brute-force oracle.
 enum class OutsideRoot {
-  kRefuse,           ///< not opened: status unverifiable (the CLI default)
-  kReadHashHidden,   ///< read and compared, but the hash is never reported
-  kRead,             ///< read like any file (the engine's behaviour; tests)
+  kRefuse,          ///< not opened: status unverifiable (the CLI default)
+  kReadHashHidden,  ///< read and compared, but the hash is never reported
+  kRead,            ///< read like any file (the engine's behaviour; tests)
 };
 
 class RunBudget;

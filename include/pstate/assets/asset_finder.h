@@ -57,7 +57,8 @@ using ItemCallback = std::function<void(FoundItem&& item)>;
 /// all held at once (the archive's own spec does hold every member).
 /// Secrets are not looked into (their plaintext is a JSON string).
 void FindInResource(const json::Value& resource, std::string_view base_pointer,
-                    const asset_hash::Options& options, const ItemCallback& found);
+                    const asset_hash::Options& options,
+                    const ItemCallback& found);
 
 /// FindInResource for a reader leaf: a resource (Role::kResource) or a
 /// pending operation's "resource" (Role::kPendingOperation); other roles

@@ -22,14 +22,16 @@ namespace pstate::assets {
 
 /// The audit of one item: where it is, what was recorded, what was found.
 struct ItemResult {
-  FoundItem item;          ///< spec.text is cleared once hashed (may be secret)
-  asset_hash::Outcome outcome;  ///< outcome.source is set even for invalid items
-  io::LineColumn at;       ///< line:column of the object in the input
+  FoundItem item;  ///< spec.text is cleared once hashed (may be secret)
+  asset_hash::Outcome
+      outcome;        ///< outcome.source is set even for invalid items
+  io::LineColumn at;  ///< line:column of the object in the input
   std::vector<io::LineColumn> notes_at;  ///< line:column of each item.notes
 };
 
 /// Hashes one item (unless invalid). Never throws for I/O problems.
-asset_hash::Outcome CheckItem(const FoundItem& item, const asset_hash::Options& options);
+asset_hash::Outcome CheckItem(const FoundItem& item,
+                              const asset_hash::Options& options);
 
 /// Counts per status, in asset_hash::Status order, plus audit notes.
 struct Tally {

@@ -29,9 +29,9 @@
 #include <vector>
 
 #include "pstate/base/result.h"
+#include "pstate/base/thread_pool.h"
 #include "pstate/crypto/b64_crypter.h"
 #include "pstate/crypto/passphrase.h"
-#include "pstate/base/thread_pool.h"
 #include "pstate/state/provider.h"
 #include "pstate/state/reader.h"
 #include "pstate/state/state_writer.h"
@@ -80,8 +80,7 @@ class CryptPass {
 
   /// A state::StateWriter pass: rewrites the leaf's secrets. Fails with a
   /// Status located as "FILE:LINE:COLUMN: reason".
-  Result<state::LeafAction> Process(state::Leaf& leaf,
-                                    state::Context& context);
+  Result<state::LeafAction> Process(state::Leaf& leaf, state::Context& context);
 
   const CryptStats& stats() const { return stats_; }
 

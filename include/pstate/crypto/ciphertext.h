@@ -23,7 +23,8 @@ inline constexpr std::size_t kSaltBytes = 8;
 /// Why `text` is not a passphrase ciphertext, or nullopt when it is one.
 /// The reason describes the structure only (part counts, sizes, offsets) and
 /// never quotes any part of `text`.
-std::optional<std::string> PassphraseCiphertextShapeProblem(std::string_view text);
+std::optional<std::string> PassphraseCiphertextShapeProblem(
+    std::string_view text);
 
 /// True when `text` has the passphrase ciphertext shape: exactly three
 /// ':'-separated parts, "v1", a base64 12-byte nonce and base64 of at least

@@ -1,8 +1,9 @@
 // The `passphrase` secrets provider's crypto, byte-compatible with Pulumi
 // (sdk/go/common/resource/config/crypt.go, pkg/secrets/passphrase/manager.go):
-//   key        = PBKDF2-HMAC-SHA256(passphrase, salt, 1,000,000 rounds, 32 bytes)
-//   ciphertext = "v1:" + base64(12-byte nonce) + ":" + base64(AES-256-GCM(ct || tag))
-//   salt state = "v1:" + base64(8-byte salt) + ":" + Encrypt("pulumi")
+//   key        = PBKDF2-HMAC-SHA256(passphrase, salt, 1,000,000 rounds, 32
+//   bytes) ciphertext = "v1:" + base64(12-byte nonce) + ":" +
+//   base64(AES-256-GCM(ct || tag)) salt state = "v1:" + base64(8-byte salt) +
+//   ":" + Encrypt("pulumi")
 // The same ciphertext format is used by the `cloud` provider with a 32-byte
 // data key, hence FromKey.
 #ifndef PSTATE_CRYPTO_PASSPHRASE_H_

@@ -13,10 +13,10 @@
 //  pgp-private-key         the same with label "PGP PRIVATE KEY BLOCK"
 //  github-token            ghp_ gho_ ghu_ ghs_ ghr_ + 36 [A-Za-z0-9], or
 //                          github_pat_ + at least 60 [A-Za-z0-9_]
-//  gitlab-token            glpat- glptt- gldt- glrt- + at least 20 [A-Za-z0-9_-]
-//  npm-token               npm_ + 36 [A-Za-z0-9]
-//  slack-token             xoxb- xoxa- xoxp- xoxr- xoxs- + at least 10 [A-Za-z0-9-]
-//  slack-webhook-url       https://hooks.slack.com/services/ + at least 20
+//  gitlab-token            glpat- glptt- gldt- glrt- + at least 20
+//  [A-Za-z0-9_-] npm-token               npm_ + 36 [A-Za-z0-9] slack-token
+//  xoxb- xoxa- xoxp- xoxr- xoxs- + at least 10 [A-Za-z0-9-] slack-webhook-url
+//  https://hooks.slack.com/services/ + at least 20
 //                          [A-Za-z0-9/]
 //  google-api-key          AIza + 35 [A-Za-z0-9_-]
 //  stripe-secret-key       sk_live_ or rk_live_ + at least 20 [A-Za-z0-9]
@@ -55,7 +55,8 @@ inline constexpr std::string_view kStripeSecretKey = "stripe-secret-key";
 inline constexpr std::string_view kJwt = "jwt";
 inline constexpr std::string_view kAzureStorageConnectionString =
     "azure-storage-connection-string";
-inline constexpr std::string_view kAzureSharedAccessKey = "azure-shared-access-key";
+inline constexpr std::string_view kAzureSharedAccessKey =
+    "azure-shared-access-key";
 inline constexpr std::string_view kAzureSasToken = "azure-sas-token";
 inline constexpr std::string_view kUrlWithPassword = "url-with-password";
 }  // namespace kinds
@@ -73,7 +74,8 @@ std::optional<FormatMatch> DetectCredentialFormat(std::string_view value);
 
 /// The leftmost match starting at or after `from` (context before `from` is
 /// still used for boundary checks).
-std::optional<FormatMatch> FindCredentialFormat(std::string_view value, std::size_t from);
+std::optional<FormatMatch> FindCredentialFormat(std::string_view value,
+                                                std::size_t from);
 
 /// All non-overlapping matches, left to right (for redaction).
 std::vector<FormatMatch> FindAllCredentialFormats(std::string_view value);

@@ -29,7 +29,8 @@
 //     So passwordLength, passwordPolicy, tokenTtl, tokenExpiry, secretName,
 //     secretArn, secretId, keyName, accessKeyId, passwordLastUsed,
 //     secretsManagerArn, credentialsProvider, secretKeyRef are not.
-//  3. A head written as one lower-case word also matches when it ends with password,
+//  3. A head written as one lower-case word also matches when it ends with
+//  password,
 //     passwd, passphrase, secret, token, credentials or one of the
 //     concatenated key/string forms above ("dbpassword", "clientsecret").
 //  4. Exceptions: token after next, page, pagination, continuation,

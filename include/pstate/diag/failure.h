@@ -26,9 +26,9 @@ struct Failure {
   Errc errc = Errc::kIo;
   /// The input's name; empty when `reason` carries its own place.
   std::string file;
-  std::uint64_t line = 0;    ///< 0 when there is no place
+  std::uint64_t line = 0;  ///< 0 when there is no place
   std::uint64_t column = 0;
-  std::string reason;        ///< without the file and place
+  std::string reason;  ///< without the file and place
 
   /// "FILE:LINE:COLUMN: reason", or "FILE: reason".
   std::string Located() const;

@@ -26,7 +26,7 @@ struct Finding {
   /// 1-based column in Unicode code points (SARIF's columnKind); 0 when
   /// only the byte column is known.
   std::uint64_t char_column = 0;
-  std::string urn;           ///< the resource concerned, when there is one
+  std::string urn;  ///< the resource concerned, when there is one
   /// Arrival order in its Report (set by Report::Add): findings at the same
   /// place keep the order the checks made them in.
   std::uint64_t sequence = 0;

@@ -43,8 +43,8 @@ class Report {
   /// A new report of the same input with this report's findings (all of
   /// them: it must have been made with max_kept 0) added again through
   /// `filter`, keeping `max_kept`. For cores that build their own report.
-  std::unique_ptr<Report> Refilter(
-      std::shared_ptr<const FindingFilter> filter, std::size_t max_kept) const;
+  std::unique_ptr<Report> Refilter(std::shared_ptr<const FindingFilter> filter,
+                                   std::size_t max_kept) const;
 
   /// Findings the filter rejects are tallied as suppressed only.
   void set_filter(std::shared_ptr<const FindingFilter> filter) {

@@ -29,10 +29,12 @@ enum class Flag : std::uint8_t {
   kPendingReplacement,
   kRetainOnDelete,
 };
-inline constexpr Flag kAllFlags[] = {
-    Flag::kProtect,  Flag::kTaint,
-    Flag::kDelete,   Flag::kExternal,
-    Flag::kPendingReplacement, Flag::kRetainOnDelete};
+inline constexpr Flag kAllFlags[] = {Flag::kProtect,
+                                     Flag::kTaint,
+                                     Flag::kDelete,
+                                     Flag::kExternal,
+                                     Flag::kPendingReplacement,
+                                     Flag::kRetainOnDelete};
 
 /// "protect", "taint", "delete", "external", "pending-replacement",
 /// "retain-on-delete".
@@ -143,7 +145,7 @@ struct StatsResult {
   Tally resources;
   std::map<std::string, Tally> by_package, by_type, by_provider;
   std::vector<std::pair<std::uint64_t, std::string>> largest;  ///< bytes, URN
-  std::map<std::string, std::uint64_t> flags;  ///< by FlagName
+  std::map<std::string, std::uint64_t> flags;                  ///< by FlagName
   std::string secrets_provider;  ///< ProviderKindName
   std::uint64_t secrets = 0, assets = 0, archives = 0;
   std::map<std::string, std::uint64_t> pending;  ///< by operation type

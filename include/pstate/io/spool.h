@@ -84,14 +84,14 @@ class Replayable {
   std::string path_;  ///< the path to reopen when /proc is not available
   Compression compression_ = Compression::kNone;
   bool spooled_ = false;
-  int fd_ = -1;  ///< the plain file, or the unlinked spool file
+  int fd_ = -1;             ///< the plain file, or the unlinked spool file
   std::uint64_t size_ = 0;  ///< spooled: decoded size
   InputOptions input_options_;
   // bytes(): one of these, filled on first use.
   std::unique_ptr<InputStream> bytes_stream_;  ///< a mapped plain file
   std::unique_ptr<std::string> bytes_copy_;    ///< a small plain file
   std::string_view bytes_view_;
-  std::shared_ptr<const Mapped> spool_map_;    ///< a spool file's mapping
+  std::shared_ptr<const Mapped> spool_map_;  ///< a spool file's mapping
 };
 
 /// Opens `path` ("-" for standard input) so that it can be read any number

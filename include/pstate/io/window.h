@@ -6,8 +6,9 @@
 // piece is larger than the window, up to a cap (kDefaultMaxWindowSize).
 // Memory therefore follows the largest piece, never the file, and a piece
 // that would need more than the cap (a decompression bomb inflating one
-// string to gigabytes) is a located kLimit error instead. Line numbers of discarded bytes are counted as they
-// go, so any offset still inside the window can be turned into line:column.
+// string to gigabytes) is a located kLimit error instead. Line numbers of
+// discarded bytes are counted as they go, so any offset still inside the window
+// can be turned into line:column.
 #ifndef PSTATE_IO_WINDOW_H_
 #define PSTATE_IO_WINDOW_H_
 

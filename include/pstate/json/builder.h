@@ -53,10 +53,10 @@ class ObjectBuilder {
   /// first removing any member already named `key` (so it moves). False,
   /// and nothing changes, when there is no `anchor`. When `key` is
   /// `anchor`, this is Set(key, value).
-  [[nodiscard]] bool InsertBefore(std::string_view anchor,
-                                  std::string_view key, Value value);
-  [[nodiscard]] bool InsertAfter(std::string_view anchor,
-                                 std::string_view key, Value value);
+  [[nodiscard]] bool InsertBefore(std::string_view anchor, std::string_view key,
+                                  Value value);
+  [[nodiscard]] bool InsertAfter(std::string_view anchor, std::string_view key,
+                                 Value value);
   /// Removes members shadowed by a later member of the same key; the
   /// survivors keep their places.
   void RemoveShadowed();

@@ -86,9 +86,7 @@ struct Member {
   std::string_view raw_key() const { return key.raw(); }
 };
 
-inline std::span<const Member> Value::object() const {
-  return {members, size};
-}
+inline std::span<const Member> Value::object() const { return {members, size}; }
 
 /// Values that need no storage.
 Value MakeNull(std::uint64_t offset = 0);

@@ -36,12 +36,12 @@
 #include <unordered_set>
 #include <vector>
 
-#include "pstate/state/property.h"
-#include "pstate/state/provider.h"
+#include "pstate/crypto/fingerprint.h"
 #include "pstate/json/parser.h"
 #include "pstate/json/value.h"
-#include "pstate/crypto/fingerprint.h"
 #include "pstate/scan/known_secrets.h"
+#include "pstate/state/property.h"
+#include "pstate/state/provider.h"
 #include "pstate/state/reader.h"
 
 namespace pstate::redact {
@@ -128,8 +128,7 @@ class Redactor {
                              std::string_view base_pointer);
   json::Value RedactConfig(const json::Value& config, json::Arena& arena);
   json::Value RedactProvider(const json::Value& provider, json::Arena& arena);
-  json::Value RedactProviderState(const json::Value& state,
-                                  json::Arena& arena);
+  json::Value RedactProviderState(const json::Value& state, json::Arena& arena);
   json::Value RedactMetadata(const json::Value& metadata, json::Arena& arena);
   json::Value RedactIntegrityError(const json::Value& error,
                                    json::Arena& arena);

@@ -105,8 +105,8 @@ class KnownSecrets {
 
   // Owns the plaintexts; maps each to its id.
   std::unordered_map<std::string, std::size_t> set_;
-  std::vector<const std::string*> patterns_;     // by id, into set_ (stable)
-  std::vector<bool> searchable_;                 // by id
+  std::vector<const std::string*> patterns_;  // by id, into set_ (stable)
+  std::vector<bool> searchable_;              // by id
   std::size_t searchable_count_ = 0;
   mutable std::vector<std::unique_ptr<Automaton>> automata_;
   mutable std::size_t built_ = 0;  // patterns_[0, built_) are in automata_

@@ -35,7 +35,8 @@ struct DecryptOptions {
 /// Builds a Decryptor from the state's `secrets_providers` leaf.
 class ProviderDecryption {
  public:
-  explicit ProviderDecryption(const DecryptOptions& options) : options_(options) {}
+  explicit ProviderDecryption(const DecryptOptions& options)
+      : options_(options) {}
   ~ProviderDecryption();
 
   /// Call with the secrets_providers leaf value. Sets error() when the
@@ -82,8 +83,9 @@ class SecretCollectHandler : public state::Handler {
 /// null) is used to compare values for leak-secret-mismatch.
 class LeakScanHandler : public state::Handler {
  public:
-  LeakScanHandler(const crypto::Fingerprinter* fingerprinter, KnownSecrets* known,
-                  bool collect, const DecryptOptions& decrypt,
+  LeakScanHandler(const crypto::Fingerprinter* fingerprinter,
+                  KnownSecrets* known, bool collect,
+                  const DecryptOptions& decrypt,
                   const Decryptor* decryptor = nullptr);
   Result<state::Flow> OnLeaf(state::Leaf& leaf,
                              state::Context& context) override;

@@ -70,10 +70,10 @@
 #include <unordered_map>
 #include <vector>
 
+#include "pstate/crypto/fingerprint.h"
 #include "pstate/diag/codes.h"
 #include "pstate/json/parser.h"
 #include "pstate/json/value.h"
-#include "pstate/crypto/fingerprint.h"
 #include "pstate/scan/known_secrets.h"
 
 namespace pstate::scan {
@@ -97,9 +97,10 @@ struct Leak {
   diag::Code code = diag::Code::kLeakCredentialFormat;
   /// Never contains the secret; ends with "(fingerprint <12 hex>)".
   std::string message;
-  std::string pointer;        ///< RFC 6901 pointer of the leaking value
-  std::uint64_t offset = 0;   ///< the value's absolute offset (json::Value::offset)
-  std::string urn;            ///< the resource's URN ("" if it has none)
+  std::string pointer;  ///< RFC 6901 pointer of the leaking value
+  std::uint64_t offset =
+      0;            ///< the value's absolute offset (json::Value::offset)
+  std::string urn;  ///< the resource's URN ("" if it has none)
   /// The leaking string value inside the resource tree; nullptr when the
   /// leak is not a single string (an object or array output, ...).
   const json::Value* value = nullptr;
@@ -110,7 +111,9 @@ class LeakScanner {
   explicit LeakScanner(const LeakOptions& options);
 
   /// Replaces LeakOptions::decryptor (e.g. once the provider is known).
-  void set_decryptor(const Decryptor* decryptor) { options_.decryptor = decryptor; }
+  void set_decryptor(const Decryptor* decryptor) {
+    options_.decryptor = decryptor;
+  }
 
   /// Scans one resource object (a leaf of "resources" or a pending
   /// operation's "resource"); `base_pointer` is that object's pointer.
@@ -141,7 +144,8 @@ class LeakScanner {
   std::vector<std::size_t> ids_;
   std::string scratch_;
   json::Parser parser_;
-  std::unordered_map<std::string, bool, StringHash, std::equal_to<>> name_cache_;
+  std::unordered_map<std::string, bool, StringHash, std::equal_to<>>
+      name_cache_;
 };
 
 /// The text a value is fingerprinted over, the one definition scan and

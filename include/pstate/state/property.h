@@ -42,10 +42,10 @@
 // do with scalars says
 //    static constexpr bool kVisitScalars = false;
 // (in a function's local class, which cannot have static data members:
-// enum { kVisitScalars = false };) and the walk does not call it for the null, bool, number and string
-// members and elements of objects and arrays (the root, a payload's root
-// and the members of an archive's "assets" map are always visited): most
-// of a state's values are scalars.
+// enum { kVisitScalars = false };) and the walk does not call it for the null,
+// bool, number and string members and elements of objects and arrays (the root,
+// a payload's root and the members of an archive's "assets" map are always
+// visited): most of a state's values are scalars.
 //
 // The JSON pointer of the current node is kept as a stack of segments and
 // spelled out only when a visitor asks (PropertyCursor::Pointer): no string
@@ -302,8 +302,7 @@ class PropertyCursor {
   ~PropertyCursor();
 
   void PushKey(const json::Value& key) {
-    segments_.push_back(
-        {Segment::Kind::kKey, secret_depth_ > 0, &key, 0, {}});
+    segments_.push_back({Segment::Kind::kKey, secret_depth_ > 0, &key, 0, {}});
   }
   void PushIndex(std::size_t index) {
     segments_.push_back({Segment::Kind::kIndex, false, nullptr, index, {}});
@@ -336,7 +335,9 @@ class PropertyCursor {
 namespace property_internal {
 
 template <typename V>
-concept HasLevel = requires { typename V::Level; };
+concept HasLevel = requires {
+  typename V::Level;
+};
 
 template <typename V>
 concept SkipsScalars = requires {
@@ -431,8 +432,8 @@ class Walker : public PropertyCursor {
     return go;
   }
 
-  bool WalkElements(const json::Value& v, const Level& level,
-                    json::Value* out, bool* changed) {
+  bool WalkElements(const json::Value& v, const Level& level, json::Value* out,
+                    bool* changed) {
     json::Value* copy = nullptr;
     for (std::size_t i = 0; i < v.size; ++i) {
       if constexpr (SkipsScalars<Visitor>) {
@@ -441,9 +442,9 @@ class Walker : public PropertyCursor {
       PushIndex(i);
       json::Value child;
       bool child_changed = false;
-      bool go = Walk(v.elements[i], nullptr, i, level,
-                     kRewrite && out != nullptr ? &child : nullptr,
-                     &child_changed);
+      bool go =
+          Walk(v.elements[i], nullptr, i, level,
+               kRewrite && out != nullptr ? &child : nullptr, &child_changed);
       Pop();
       if (kRewrite && child_changed) {
         if (copy == nullptr) {
@@ -470,9 +471,9 @@ class Walker : public PropertyCursor {
       PushKey(m.key);
       json::Value child;
       bool child_changed = false;
-      bool go = Walk(m.value, &m.key, i, level,
-                     kRewrite && out != nullptr ? &child : nullptr,
-                     &child_changed);
+      bool go =
+          Walk(m.value, &m.key, i, level,
+               kRewrite && out != nullptr ? &child : nullptr, &child_changed);
       Pop();
       if (kRewrite && child_changed) {
         if (copy == nullptr) {
@@ -571,10 +572,9 @@ class Walker : public PropertyCursor {
 /// node the visitor lets the walk reach. Returns false when the visitor
 /// stopped it.
 template <typename Visitor>
-bool WalkProperties(const json::Value& root, Visitor& visitor,
-                    const WalkOptions& options = {},
-                    const typename property_internal::LevelOf<Visitor>::type&
-                        level = {}) {
+bool WalkProperties(
+    const json::Value& root, Visitor& visitor, const WalkOptions& options = {},
+    const typename property_internal::LevelOf<Visitor>::type& level = {}) {
   property_internal::Walker<Visitor, false> walker(visitor, options, nullptr);
   return walker.Run(root, level, nullptr);
 }

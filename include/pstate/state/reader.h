@@ -42,19 +42,19 @@ namespace pstate::state {
 enum class Role {
   kVersion,
   kFeatures,
-  kStack,           ///< checkpoint "stack" (or legacy "target")
-  kConfig,          ///< checkpoint "config"
+  kStack,   ///< checkpoint "stack" (or legacy "target")
+  kConfig,  ///< checkpoint "config"
   kManifest,
   kSecretsProviders,
-  kResource,        ///< one element of "resources"
+  kResource,  ///< one element of "resources"
   kPendingOperation,
   kMetadata,
   kSnippet,
-  kExtension,       ///< one member of "extensions"
+  kExtension,  ///< one member of "extensions"
   /// A known container holding something other than the expected object or
   /// array (e.g. "resources": null); the whole value is the leaf.
   kMisshapenContainer,
-  kUnknown,         ///< a member Pulumi does not define
+  kUnknown,  ///< a member Pulumi does not define
 };
 
 enum class EnvelopeKind {

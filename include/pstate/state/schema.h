@@ -101,22 +101,24 @@ inline constexpr std::array<Field, 12> kResourceV1Fields = {{
 }};
 
 /// One element of a resource's `stackTrace` (StackFrameV1).
-inline constexpr std::array<Field, 1> kStackFrameFields = {{
-    {"sourcePosition", K::kString}}};
+inline constexpr std::array<Field, 1> kStackFrameFields = {
+    {{"sourcePosition", K::kString}}};
 
 /// A package descriptor's `parameterization` (PackageParameterizationV1);
 /// `value` is []byte, so base64 text.
-inline constexpr std::array<Field, 3> kParameterizationFields = {{
-    {"name", K::kString}, {"version", K::kString}, {"value", K::kString}}};
+inline constexpr std::array<Field, 3> kParameterizationFields = {
+    {{"name", K::kString}, {"version", K::kString}, {"value", K::kString}}};
 
 /// CustomTimeouts (sdk/go/common/resource/custom_timeouts.go): seconds.
-inline constexpr std::array<Field, 4> kCustomTimeoutsFields = {{
-    {"create", K::kNumber}, {"update", K::kNumber}, {"delete", K::kNumber},
-    {"read", K::kNumber}}};
+inline constexpr std::array<Field, 4> kCustomTimeoutsFields = {
+    {{"create", K::kNumber},
+     {"update", K::kNumber},
+     {"delete", K::kNumber},
+     {"read", K::kNumber}}};
 
 /// OperationV2: a pending operation.
-inline constexpr std::array<Field, 2> kOperationFields = {{
-    {"resource", K::kObject, false}, {"type", K::kString, false}}};
+inline constexpr std::array<Field, 2> kOperationFields = {
+    {{"resource", K::kObject, false}, {"type", K::kString, false}}};
 
 /// DeploymentV3. `metadata` is a struct value: Go writes it even if empty.
 inline constexpr std::array<Field, 7> kDeploymentFields = {{
@@ -151,56 +153,69 @@ inline constexpr std::array<Field, 3> kCheckpointFields = {{
 }};
 
 /// ManifestV1.
-inline constexpr std::array<Field, 4> kManifestFields = {{
-    {"time", K::kString, false}, {"magic", K::kString, false},
-    {"version", K::kString, false}, {"plugins", K::kArray}}};
+inline constexpr std::array<Field, 4> kManifestFields = {
+    {{"time", K::kString, false},
+     {"magic", K::kString, false},
+     {"version", K::kString, false},
+     {"plugins", K::kArray}}};
 
 /// PluginInfoV1 (sdk/go/common/apitype/plugins.go).
-inline constexpr std::array<Field, 4> kPluginFields = {{
-    {"name", K::kString, false}, {"path", K::kString, false},
-    {"type", K::kString, false}, {"version", K::kString, false}}};
+inline constexpr std::array<Field, 4> kPluginFields = {
+    {{"name", K::kString, false},
+     {"path", K::kString, false},
+     {"type", K::kString, false},
+     {"version", K::kString, false}}};
 
 /// SecretsProvidersV1.
-inline constexpr std::array<Field, 2> kSecretsProviderFields = {{
-    {"type", K::kString, false}, {"state", K::kAny}}};
+inline constexpr std::array<Field, 2> kSecretsProviderFields = {
+    {{"type", K::kString, false}, {"state", K::kAny}}};
 
 /// SnapshotMetadataV1.
-inline constexpr std::array<Field, 1> kMetadataFields = {{
-    {"integrity_error", K::kObject}}};
+inline constexpr std::array<Field, 1> kMetadataFields = {
+    {{"integrity_error", K::kObject}}};
 
 /// SnapshotIntegrityErrorMetadataV1.
-inline constexpr std::array<Field, 4> kIntegrityErrorFields = {{
-    {"version", K::kString}, {"command", K::kString}, {"error", K::kString},
-    {"env_vars", K::kObject}}};
+inline constexpr std::array<Field, 4> kIntegrityErrorFields = {
+    {{"version", K::kString},
+     {"command", K::kString},
+     {"error", K::kString},
+     {"env_vars", K::kObject}}};
 
 /// SnippetV1.
-inline constexpr std::array<Field, 6> kSnippetFields = {{
-    {"uuid", K::kString}, {"name", K::kString}, {"type", K::kString},
-    {"code", K::kString}, {"descriptor", K::kObject},
-    {"references", K::kObject}}};
+inline constexpr std::array<Field, 6> kSnippetFields = {
+    {{"uuid", K::kString},
+     {"name", K::kString},
+     {"type", K::kString},
+     {"code", K::kString},
+     {"descriptor", K::kObject},
+     {"references", K::kObject}}};
 
 /// PackageDescriptorV1 (a snippet's descriptor).
-inline constexpr std::array<Field, 4> kDescriptorFields = {{
-    {"name", K::kString}, {"version", K::kString},
-    {"downloadURL", K::kString}, {"parameterization", K::kObject}}};
+inline constexpr std::array<Field, 4> kDescriptorFields = {
+    {{"name", K::kString},
+     {"version", K::kString},
+     {"downloadURL", K::kString},
+     {"parameterization", K::kObject}}};
 
 /// ExtensionV1 (one member of `extensions`).
-inline constexpr std::array<Field, 3> kExtensionFields = {{
-    {"name", K::kString}, {"version", K::kString}, {"value", K::kString}}};
+inline constexpr std::array<Field, 3> kExtensionFields = {
+    {{"name", K::kString}, {"version", K::kString}, {"value", K::kString}}};
 
 /// Resource fields that name other resources: what an edit must rewrite
 /// and what a redaction must never touch. `provider` holds a provider
 /// reference (`<provider URN>::<ID>`), `propertyDependencies` an object of
 /// URN arrays; the others hold a URN or an array of URNs.
 inline constexpr std::array<std::string_view, 8> kReferenceFields = {
-    "parent",      "dependencies", "propertyDependencies", "deletedWith",
-    "replaceWith", "provider",     "aliases",              "viewOf"};
+    "parent",      "dependencies", "propertyDependencies",
+    "deletedWith", "replaceWith",  "provider",
+    "aliases",     "viewOf"};
 
 /// The name of the field of `fields` that `key` names, matched as Go's
 /// encoding/json matches a key to a struct field: an exact match first,
 /// then case-insensitively (with Go's folding of the Kelvin sign and the
 /// long s); "" when none. Property-map keys are not fields: never fold them.
-std::string_view MatchField(std::string_view key, std::span<const Field> fields);
+std::string_view MatchField(std::string_view key,
+                            std::span<const Field> fields);
 
 /// The field of `fields` called `name` (exact match), or nullptr.
 const Field* FindField(std::span<const Field> fields, std::string_view name);

@@ -10,9 +10,12 @@
 namespace pstate::state {
 
 inline constexpr std::string_view kSigKey = "4dabf18193072939515e22adb298388d";
-inline constexpr std::string_view kSigAsset = "c44067f5952c0a294b673a41bacd8c17";
-inline constexpr std::string_view kSigArchive = "0def7320c3a5731c473e5ecbe6d01bc7";
-inline constexpr std::string_view kSigSecret = "1b47061264138c4ac30d75fd1eb44270";
+inline constexpr std::string_view kSigAsset =
+    "c44067f5952c0a294b673a41bacd8c17";
+inline constexpr std::string_view kSigArchive =
+    "0def7320c3a5731c473e5ecbe6d01bc7";
+inline constexpr std::string_view kSigSecret =
+    "1b47061264138c4ac30d75fd1eb44270";
 inline constexpr std::string_view kSigResourceReference =
     "5cf8f73096256a8f31e491e813e4eb8e";
 inline constexpr std::string_view kSigSpecialFloat =

@@ -72,8 +72,7 @@ class StateWriter : public Handler {
  private:
   void FlushKey() {
     if (!has_pending_key_) return;
-    writer_.Key(pending_key_,
-                pending_key_.find('\\') != std::string::npos);
+    writer_.Key(pending_key_, pending_key_.find('\\') != std::string::npos);
     has_pending_key_ = false;
   }
 

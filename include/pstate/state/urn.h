@@ -40,8 +40,8 @@ struct ProviderReference {
 
 /// Parses a provider reference; the URN part must be a valid URN whose own
 /// type is a provider type. Returns nullopt with `why` set otherwise.
-std::optional<ProviderReference> ParseProviderReference(
-    std::string_view text, std::string_view* why);
+std::optional<ProviderReference> ParseProviderReference(std::string_view text,
+                                                        std::string_view* why);
 
 }  // namespace pstate::state
 

@@ -121,8 +121,7 @@ class PackageSchema {
   bool has_provider_ = false;
   mutable std::mutex mu_;
   mutable std::unique_ptr<json::Arena> arena_;
-  mutable std::unordered_map<const json::Value*,
-                             std::unique_ptr<PropertyIndex>>
+  mutable std::unordered_map<const json::Value*, std::unique_ptr<PropertyIndex>>
       indexes_;
 };
 
@@ -200,8 +199,7 @@ class SchemaSet {
   /// The loaded version of `name` equal to `version`, else the newest;
   /// nullptr when none is loaded. `*exact` says which it was.
   const PackageSchema* FindPackage(std::string_view name,
-                                   std::string_view version,
-                                   bool* exact) const;
+                                   std::string_view version, bool* exact) const;
   /// Every loaded version of `name`, newest first.
   std::vector<const PackageSchema*> Versions(std::string_view name) const;
   /// The only package when exactly one is loaded (for a bare #/provider).

@@ -25,9 +25,9 @@ enum class NodeKind {
   kBool,
   kNumber,
   kString,
-  kUnknown,       ///< the computed sentinel "04da6b54-80e4-46f7-96ec-b56ff0331ba9"
+  kUnknown,  ///< the computed sentinel "04da6b54-80e4-46f7-96ec-b56ff0331ba9"
   kArray,
-  kObject,        ///< a plain object (no signature key)
+  kObject,  ///< a plain object (no signature key)
   kSecret,
   kAsset,
   kArchive,

@@ -23,11 +23,11 @@ namespace pstate::types {
 
 struct TypecheckConfig {
   enum class Source {
-    kValue,        ///< `value` is JSON text
-    kValueFile,    ///< `value` is a file name ("-" = stdin)
-    kStatePointer, ///< `state` + `pointer`
-    kStateOutput,  ///< `state` + `output` (a root stack output)
-    kCases,        ///< `cases` is a JSON Lines file ("-" = stdin)
+    kValue,         ///< `value` is JSON text
+    kValueFile,     ///< `value` is a file name ("-" = stdin)
+    kStatePointer,  ///< `state` + `pointer`
+    kStateOutput,   ///< `state` + `output` (a root stack output)
+    kCases,         ///< `cases` is a JSON Lines file ("-" = stdin)
   };
   Source source = Source::kValue;
   std::string system;  ///< single form: the language name

@@ -29,8 +29,7 @@ class Reporter {
   void Add(diag::Code code, std::string message, std::uint64_t offset) {
     diag::Finding f =
         diag::MakeFinding(code, std::move(message), PointerString(), urn_);
-    context_.Report(std::move(f),
-                    offset_override_ ? offset_override_ : offset);
+    context_.Report(std::move(f), offset_override_ ? offset_override_ : offset);
   }
 
   /// The JSON pointer of the current position.
@@ -85,8 +84,7 @@ class PointerScope {
                                             : Reporter::Segment::Kind::kKey});
   }
   PointerScope(Reporter& r, PointerSuffix suffix) : r_(r) {
-    r_.segments_.push_back(
-        {suffix.text, 0, Reporter::Segment::Kind::kPointer});
+    r_.segments_.push_back({suffix.text, 0, Reporter::Segment::Kind::kPointer});
   }
   PointerScope(Reporter& r, std::size_t index) : r_(r) {
     r_.segments_.push_back({{}, index, Reporter::Segment::Kind::kIndex});

@@ -6,9 +6,9 @@
 #include <span>
 #include <string_view>
 
-#include "pstate/verify/check_context.h"
 #include "pstate/json/value.h"
 #include "pstate/state/schema.h"
+#include "pstate/verify/check_context.h"
 
 namespace pstate::verify {
 

@@ -9,10 +9,10 @@
 #include <string>
 #include <string_view>
 
+#include "pstate/json/value.h"
 #include "pstate/state/property.h"
 #include "pstate/state/provider.h"
 #include "pstate/verify/check_context.h"
-#include "pstate/json/value.h"
 
 namespace pstate::verify {
 

@@ -7,10 +7,10 @@
 #include <optional>
 #include <string>
 
+#include "pstate/json/value.h"
 #include "pstate/verify/check_context.h"
 #include "pstate/verify/integrity.h"
 #include "pstate/verify/property_checker.h"
-#include "pstate/json/value.h"
 
 namespace pstate::verify {
 

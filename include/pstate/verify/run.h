@@ -51,8 +51,7 @@ void CheckSchemaSecrets(const std::string& path,
 /// `set`. The first failure is returned; its message names the file and,
 /// for a file that is not JSON or not a package schema, the line:column.
 Status LoadSchemas(const std::vector<std::string>& files,
-                   const std::vector<std::string>& dirs,
-                   types::SchemaSet* set);
+                   const std::vector<std::string>& dirs, types::SchemaSet* set);
 
 }  // namespace pstate::verify
 

@@ -53,13 +53,10 @@ class SchemaChecks : public state::Handler {
   /// The schema of `package` for a resource whose provider reference is
   /// `provider_ref` (or, for a provider resource, whose own version input
   /// is `own_version`); notes a fallback once per package and version.
-  const types::PackageSchema* ChooseSchema(const std::string& package,
-                                           const std::string& version,
-                                           bool version_known,
-                                           std::uint64_t offset,
-                                           std::string_view pointer,
-                                           const std::string& urn,
-                                           state::Context& context);
+  const types::PackageSchema* ChooseSchema(
+      const std::string& package, const std::string& version,
+      bool version_known, std::uint64_t offset, std::string_view pointer,
+      const std::string& urn, state::Context& context);
   /// `pointer`: of the checked object (the issue's pointer is inside it).
   void Report(const types::SchemaIssue& issue, types::ResourceSide side,
               std::string_view pointer, const std::string& urn,
@@ -71,8 +68,7 @@ class SchemaChecks : public state::Handler {
   std::unordered_map<std::string, std::string> provider_versions_;
   std::set<std::string> missing_reported_;
   std::set<std::string> version_reported_;
-  std::set<std::pair<const types::PackageSchema*, std::string>>
-      refs_reported_;
+  std::set<std::pair<const types::PackageSchema*, std::string>> refs_reported_;
 };
 
 }  // namespace pstate::verify

@@ -7,9 +7,9 @@
 #include <string>
 #include <vector>
 
+#include "pstate/json/value.h"
 #include "pstate/state/provider.h"
 #include "pstate/verify/check_context.h"
-#include "pstate/json/value.h"
 
 namespace pstate::verify {
 
@@ -20,7 +20,7 @@ void CheckManifest(const json::Value& manifest, Reporter& reporter);
 /// Known provider type and a state shaped as that provider writes it.
 /// Returns the provider as the state model reads it.
 state::SecretsProvider CheckSecretsProvider(const json::Value& provider,
-                                 Reporter& reporter);
+                                            Reporter& reporter);
 
 /// Checkpoint config: "<namespace>:<name>" keys, secure values well formed.
 /// A checkpoint's config comes before the deployment's secrets provider, so

@@ -8,9 +8,9 @@
 #include <string>
 #include <vector>
 
-#include "pstate/verify/resource_checker.h"
 #include "pstate/state/provider.h"
 #include "pstate/state/reader.h"
+#include "pstate/verify/resource_checker.h"
 
 namespace pstate::verify {
 
@@ -29,8 +29,7 @@ class Verifier : public state::Handler {
  private:
   void CheckDuplicateKeys(const state::Leaf& leaf, state::Context& context);
   void CheckFeatures(const json::Value& features, Reporter& reporter);
-  void FinishFeatures(const state::Envelope& envelope,
-                      state::Context& context);
+  void FinishFeatures(const state::Envelope& envelope, state::Context& context);
   void CheckPendingOperation(const json::Value& op, Reporter& reporter,
                              std::int64_t version);
 

@@ -81,14 +81,17 @@ TEST_F(OutsideRootTest, AllowedOutsideFilesAreComparedButTheirHashNeverShown) {
   Outcome same = Hash(WithHash(PathAsset(secret_), Sha("482913")), options_);
   EXPECT_EQ(same.status, Status::kOk) << same.message;
   EXPECT_FALSE(same.actual.has_value());
-  Outcome other = Hash(WithHash(PathAsset("../pin"), std::string(64, '0')), options_);
+  Outcome other =
+      Hash(WithHash(PathAsset("../pin"), std::string(64, '0')), options_);
   EXPECT_EQ(other.status, Status::kMismatch);
   EXPECT_FALSE(other.actual.has_value());
-  EXPECT_EQ(other.message.find(Sha("482913")), std::string::npos) << other.message;
+  EXPECT_EQ(other.message.find(Sha("482913")), std::string::npos)
+      << other.message;
   Outcome none = Hash(PathAsset(secret_), options_);
   EXPECT_EQ(none.status, Status::kNoHash);
   EXPECT_FALSE(none.actual.has_value());
-  EXPECT_EQ(none.message.find(Sha("482913")), std::string::npos) << none.message;
+  EXPECT_EQ(none.message.find(Sha("482913")), std::string::npos)
+      << none.message;
   // Inside the root nothing changes.
   Outcome inside = Hash(PathAsset("inside.txt"), options_);
   EXPECT_EQ(inside.actual, Sha("inside"));
@@ -115,8 +118,10 @@ TEST(AssetDevicesTest, OnlyRegularFilesAreOpened) {
 TEST(AssetUriCredentialsTest, UserinfoIsNeverEchoed) {
   EXPECT_EQ(RedactUserinfo("https://admin:S3cret@example.com/app.zip"),
             "https://***@example.com/app.zip");
-  EXPECT_EQ(RedactUserinfo("https://a@b@example.com"), "https://***@example.com");
-  EXPECT_EQ(RedactUserinfo("https://example.com/x@y"), "https://example.com/x@y");
+  EXPECT_EQ(RedactUserinfo("https://a@b@example.com"),
+            "https://***@example.com");
+  EXPECT_EQ(RedactUserinfo("https://example.com/x@y"),
+            "https://example.com/x@y");
   EXPECT_EQ(RedactUserinfo("file:///tmp/a@b"), "file:///tmp/a@b");
   for (const Spec& spec :
        {UriAsset("https://admin:S3cret@example.com/app.txt"),
@@ -165,8 +170,8 @@ TEST(AssetRunBudgetTest, MembersAreLimitedPerRun) {
 TEST(AssetRunBudgetTest, ExpandedBytesAreLimitedPerRun) {
   TempDir dir;
   for (const char* name : {"one.zip", "two.zip"}) {
-    ASSERT_TRUE(WriteArchive(dir / name, "zip",
-                             {Entry{"big", std::string(100, 'z')}}));
+    ASSERT_TRUE(
+        WriteArchive(dir / name, "zip", {Entry{"big", std::string(100, 'z')}}));
   }
   Options options;
   options.root = dir.path();
@@ -185,7 +190,8 @@ TEST(AssetRunBudgetTest, ExpandedBytesAreLimitedPerRun) {
 TEST(AssetZipTest, MemberCountIsWhatTheCentralDirectoryHolds) {
   TempDir dir;
   std::vector<Entry> entries;
-  for (int i = 0; i < 10; ++i) entries.push_back(Entry{"f" + std::to_string(i), "x"});
+  for (int i = 0; i < 10; ++i)
+    entries.push_back(Entry{"f" + std::to_string(i), "x"});
   const auto zip = dir / "liar.zip";
   ASSERT_TRUE(WriteArchive(zip, "zip", entries));
   // Make the record claim 2 entries (both count fields).

@@ -25,7 +25,8 @@ using testing::UriAsset;
 using testing::WithHash;
 using testing::WriteArchive;
 
-const std::string kHelloHash = "2cf24dba5fb0a30e26e83b2ac5b9e29e1b161e5c1fa7425e73043362938b9824";
+const std::string kHelloHash =
+    "2cf24dba5fb0a30e26e83b2ac5b9e29e1b161e5c1fa7425e73043362938b9824";
 
 TEST(AssetHasher, StatusNames) {
   EXPECT_EQ(StatusName(Status::kOk), "ok");
@@ -48,7 +49,8 @@ TEST(AssetHasher, OkMismatchNoHash) {
   EXPECT_FALSE(out.message.empty());
 
   std::string upper = kHelloHash;
-  for (char& c : upper) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  for (char& c : upper)
+    c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
   out = Hash(WithHash(TextAsset("hello"), upper), EngineOptions());
   EXPECT_EQ(out.status, Status::kMismatch);
   EXPECT_NE(out.message.find("letter case"), std::string::npos);
@@ -98,12 +100,14 @@ TEST(AssetHasher, PlaceholdersAreUnverifiable) {
 }
 
 TEST(AssetHasher, HttpIsNeverFetched) {
-  Outcome out = Hash(UriAsset("https://example.invalid/x.txt"), EngineOptions());
+  Outcome out =
+      Hash(UriAsset("https://example.invalid/x.txt"), EngineOptions());
   EXPECT_EQ(out.status, Status::kUnverifiable);
   EXPECT_EQ(out.source, Source::kUri);
   out = Hash(UriArchive("http://example.invalid/x.zip"), EngineOptions());
   EXPECT_EQ(out.status, Status::kUnverifiable);
-  out = Hash(MapArchive({{"m", UriAsset("https://example.invalid/y")}}), EngineOptions());
+  out = Hash(MapArchive({{"m", UriAsset("https://example.invalid/y")}}),
+             EngineOptions());
   EXPECT_EQ(out.status, Status::kUnverifiable);
   // An http archive URI without an archive extension is an error offline too.
   out = Hash(UriArchive("https://example.invalid/dir"), EngineOptions());
@@ -134,7 +138,8 @@ TEST(AssetHasher, PathAssets) {
   Options options = EngineOptions();
   options.root = dir.path() / "d";
   EXPECT_EQ(Hash(PathAsset("f.txt"), options).actual, kHelloHash);
-  EXPECT_EQ(Hash(PathAsset("../link"), options).actual, kHelloHash);  // symlink followed
+  EXPECT_EQ(Hash(PathAsset("../link"), options).actual,
+            kHelloHash);  // symlink followed
   EXPECT_EQ(Hash(PathAsset("missing.txt"), options).status, Status::kMissing);
   Outcome out = Hash(PathAsset("."), options);
   EXPECT_EQ(out.status, Status::kError);
@@ -148,17 +153,23 @@ TEST(AssetHasher, PathAssets) {
 TEST(AssetHasher, FileUriAssets) {
   TempDir dir;
   const auto f = dir.Write("f.txt", "hello");
-  EXPECT_EQ(Hash(UriAsset("file://" + f.string()), EngineOptions()).actual, kHelloHash);
-  EXPECT_EQ(Hash(UriAsset("file://localhost" + f.string()), EngineOptions()).actual, kHelloHash);
-  for (const std::string& bad : {"file://host" + f.string(), "file://u@" + f.string(),
-                                 "file://" + f.string() + "?q", "file://" + f.string() + "#x",
-                                 std::string("ftp://h/x"), std::string("no-scheme")}) {
+  EXPECT_EQ(Hash(UriAsset("file://" + f.string()), EngineOptions()).actual,
+            kHelloHash);
+  EXPECT_EQ(
+      Hash(UriAsset("file://localhost" + f.string()), EngineOptions()).actual,
+      kHelloHash);
+  for (const std::string& bad :
+       {"file://host" + f.string(), "file://u@" + f.string(),
+        "file://" + f.string() + "?q", "file://" + f.string() + "#x",
+        std::string("ftp://h/x"), std::string("no-scheme")}) {
     Outcome out = Hash(UriAsset(bad), EngineOptions());
     EXPECT_EQ(out.status, Status::kError) << bad;
     EXPECT_FALSE(out.message.empty());
   }
-  EXPECT_EQ(Hash(UriAsset("file:///nonexistent/x"), EngineOptions()).status, Status::kMissing);
-  EXPECT_EQ(Hash(UriAsset("file:///dev/zero"), EngineOptions()).status, Status::kError);  // size 0, endless
+  EXPECT_EQ(Hash(UriAsset("file:///nonexistent/x"), EngineOptions()).status,
+            Status::kMissing);
+  EXPECT_EQ(Hash(UriAsset("file:///dev/zero"), EngineOptions()).status,
+            Status::kError);  // size 0, endless
 }
 
 TEST(AssetHasher, ArchivePathKinds) {
@@ -167,49 +178,73 @@ TEST(AssetHasher, ArchivePathKinds) {
   dir.Write("UPPER.ZIP", "x");
   dir.Write("garbage.zip", "not a zip");
   fs::create_directories(dir / "dir.zip");
-  EXPECT_EQ(Hash(PathArchive((dir / "plain.txt").string()), EngineOptions()).status, Status::kError);
-  EXPECT_EQ(Hash(PathArchive((dir / "UPPER.ZIP").string()), EngineOptions()).status, Status::kError);
-  EXPECT_EQ(Hash(PathArchive((dir / "garbage.zip").string()), EngineOptions()).actual,
-            Sha256::HexOf("not a zip"));
-  EXPECT_EQ(Hash(PathArchive((dir / "dir.zip").string()), EngineOptions()).status, Status::kError);
-  EXPECT_EQ(Hash(PathArchive((dir / "none").string()), EngineOptions()).status, Status::kMissing);
-  EXPECT_EQ(Hash(PathArchive((dir / "none.tgz").string()), EngineOptions()).status, Status::kMissing);
-  EXPECT_EQ(Hash(UriArchive("file://localhost" + (dir / "garbage.zip").string()), EngineOptions()).status,
-            Status::kError);
-  EXPECT_EQ(Hash(UriArchive("file://" + (dir / "garbage.zip").string()), EngineOptions()).actual,
+  EXPECT_EQ(
+      Hash(PathArchive((dir / "plain.txt").string()), EngineOptions()).status,
+      Status::kError);
+  EXPECT_EQ(
+      Hash(PathArchive((dir / "UPPER.ZIP").string()), EngineOptions()).status,
+      Status::kError);
+  EXPECT_EQ(
+      Hash(PathArchive((dir / "garbage.zip").string()), EngineOptions()).actual,
+      Sha256::HexOf("not a zip"));
+  EXPECT_EQ(
+      Hash(PathArchive((dir / "dir.zip").string()), EngineOptions()).status,
+      Status::kError);
+  EXPECT_EQ(Hash(PathArchive((dir / "none").string()), EngineOptions()).status,
+            Status::kMissing);
+  EXPECT_EQ(
+      Hash(PathArchive((dir / "none.tgz").string()), EngineOptions()).status,
+      Status::kMissing);
+  EXPECT_EQ(
+      Hash(UriArchive("file://localhost" + (dir / "garbage.zip").string()),
+           EngineOptions())
+          .status,
+      Status::kError);
+  EXPECT_EQ(Hash(UriArchive("file://" + (dir / "garbage.zip").string()),
+                 EngineOptions())
+                .actual,
             Sha256::HexOf("not a zip"));
 }
 
 TEST(AssetHasher, LimitExpandedBytesStopsZipBomb) {
   TempDir dir;
-  ASSERT_TRUE(WriteArchive(dir / "bomb.zip", "zip", {{"zeros", std::string(8 << 20, '\0')}}));
+  ASSERT_TRUE(WriteArchive(dir / "bomb.zip", "zip",
+                           {{"zeros", std::string(8 << 20, '\0')}}));
   ASSERT_LT(fs::file_size(dir / "bomb.zip"), 64u << 10);
   Options options = EngineOptions();
   options.max_expanded_bytes = 1 << 20;
-  Outcome out = Hash(MapArchive({{"k", PathArchive((dir / "bomb.zip").string())}}), options);
+  Outcome out = Hash(
+      MapArchive({{"k", PathArchive((dir / "bomb.zip").string())}}), options);
   EXPECT_EQ(out.status, Status::kError);
   EXPECT_NE(out.message.find("limit"), std::string::npos) << out.message;
   options.max_expanded_bytes = 16 << 20;
-  EXPECT_EQ(Hash(MapArchive({{"k", PathArchive((dir / "bomb.zip").string())}}), options).status,
+  EXPECT_EQ(Hash(MapArchive({{"k", PathArchive((dir / "bomb.zip").string())}}),
+                 options)
+                .status,
             Status::kNoHash);
 }
 
 TEST(AssetHasher, LimitMembers) {
   TempDir dir;
   std::vector<Entry> entries;
-  for (int i = 0; i < 20; ++i) entries.push_back({"f" + std::to_string(i), "x"});
+  for (int i = 0; i < 20; ++i)
+    entries.push_back({"f" + std::to_string(i), "x"});
   ASSERT_TRUE(WriteArchive(dir / "many.tar", "tar", entries));
   ASSERT_TRUE(WriteArchive(dir / "many.zip", "zip", entries));
   for (int i = 0; i < 20; ++i) dir.Write("many/f" + std::to_string(i), "x");
   Options options = EngineOptions();
   options.max_members = 10;
   for (const char* name : {"many.tar", "many.zip", "many"}) {
-    Outcome out = Hash(MapArchive({{"k", PathArchive((dir / name).string())}}), options);
+    Outcome out =
+        Hash(MapArchive({{"k", PathArchive((dir / name).string())}}), options);
     EXPECT_EQ(out.status, Status::kError) << name;
-    EXPECT_NE(out.message.find("too many"), std::string::npos) << name << ": " << out.message;
+    EXPECT_NE(out.message.find("too many"), std::string::npos)
+        << name << ": " << out.message;
   }
   options.max_members = 20;
-  EXPECT_EQ(Hash(MapArchive({{"k", PathArchive((dir / "many.zip").string())}}), options).status,
+  EXPECT_EQ(Hash(MapArchive({{"k", PathArchive((dir / "many.zip").string())}}),
+                 options)
+                .status,
             Status::kNoHash);
 }
 
@@ -226,9 +261,11 @@ TEST(AssetHasher, LimitNesting) {
 TEST(AssetHasher, LargeFileStreamsInBlocks) {
   TempDir dir;
   std::string data(3 * (1 << 20) + 123, '\0');
-  for (std::size_t i = 0; i < data.size(); ++i) data[i] = static_cast<char>(i * 31 + (i >> 12));
+  for (std::size_t i = 0; i < data.size(); ++i)
+    data[i] = static_cast<char>(i * 31 + (i >> 12));
   dir.Write("big.bin", data);
-  EXPECT_EQ(Hash(PathAsset((dir / "big.bin").string()), EngineOptions()).actual, Sha256::HexOf(data));
+  EXPECT_EQ(Hash(PathAsset((dir / "big.bin").string()), EngineOptions()).actual,
+            Sha256::HexOf(data));
   Sha256 incremental;
   incremental.Update(std::string_view(data).substr(0, 1000));
   incremental.Update(std::string_view(data).substr(1000));
@@ -248,16 +285,19 @@ TEST(AssetAudit, Codes) {
   using V = std::vector<std::string>;
   EXPECT_EQ(Codes(PathAsset("rel/ok.txt")), V{});
   EXPECT_EQ(Codes(PathAsset("/abs/x")), V{"asset-absolute-path"});
-  EXPECT_EQ(Codes(PathAsset("C:\\x")), (V{"asset-absolute-path", "asset-backslash-path"}));
+  EXPECT_EQ(Codes(PathAsset("C:\\x")),
+            (V{"asset-absolute-path", "asset-backslash-path"}));
   EXPECT_EQ(Codes(UriAsset("file:///abs/x")), V{"asset-absolute-path"});
   EXPECT_EQ(Codes(UriAsset("https://h/x")), V{});
   EXPECT_EQ(Codes(PathArchive("a/../../x")), V{"asset-path-escapes-root"});
   EXPECT_EQ(Codes(PathArchive("a/../x")), V{});
   EXPECT_EQ(Codes(PathAsset("dir\\f.txt")), V{"asset-backslash-path"});
-  EXPECT_EQ(Codes(MapArchive({{"a\\b", TextAsset("x")}})), V{"asset-backslash-path"});
+  EXPECT_EQ(Codes(MapArchive({{"a\\b", TextAsset("x")}})),
+            V{"asset-backslash-path"});
   EXPECT_EQ(Codes(WithHash(TextAsset("x"), "ABC")), V{"asset-hash-malformed"});
   EXPECT_EQ(Codes(WithHash(TextAsset("x"), kHelloHash)), V{});
-  EXPECT_EQ(Codes(WithHash(TextAsset("x"), std::string(64, 'A'))), V{"asset-hash-malformed"});
+  EXPECT_EQ(Codes(WithHash(TextAsset("x"), std::string(64, 'A'))),
+            V{"asset-hash-malformed"});
 }
 
 }  // namespace

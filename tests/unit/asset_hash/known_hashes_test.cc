@@ -22,7 +22,8 @@ using testing::WithHash;
 
 std::string Actual(const Spec& spec, const Options& options = EngineOptions()) {
   Outcome out = Hash(spec, options);
-  EXPECT_TRUE(out.actual.has_value()) << StatusName(out.status) << ": " << out.message;
+  EXPECT_TRUE(out.actual.has_value())
+      << StatusName(out.status) << ": " << out.message;
   return out.actual.value_or("");
 }
 
@@ -53,9 +54,11 @@ TEST(AssetKnownHashes, MapWithOneTextAsset) {
 TEST(AssetKnownHashes, MapWithEmptyFileByPathOrUri) {
   TempDir dir;
   const auto empty = dir.Write("empty", "");
-  const std::string expected = "d2587a875f82cdf3d3e6cfe9f8c6e6032be5dde8c344466e664e628da15757b0";
+  const std::string expected =
+      "d2587a875f82cdf3d3e6cfe9f8c6e6032be5dde8c344466e664e628da15757b0";
   EXPECT_EQ(Actual(MapArchive({{"foo", PathAsset(empty.string())}})), expected);
-  EXPECT_EQ(Actual(MapArchive({{"foo", UriAsset("file://" + empty.string())}})), expected);
+  EXPECT_EQ(Actual(MapArchive({{"foo", UriAsset("file://" + empty.string())}})),
+            expected);
 }
 
 TEST(AssetKnownHashes, EmptyTarFileByPathAndUri) {
@@ -94,9 +97,11 @@ TEST(AssetKnownHashes, TestDirArchivesHashedRaw) {
 TEST(AssetKnownHashes, RelativePathsResolveAgainstRoot) {
   Options options = EngineOptions();
   options.root = PulumiFixture("");
-  Outcome out = Hash(WithHash(PathArchive("./sub/../test_dir/"),
-                              "489e9a9dad271922ecfbda590efc40e48788286a06bd406a357ab8d13f0b6abf"),
-                     options);
+  Outcome out = Hash(
+      WithHash(
+          PathArchive("./sub/../test_dir/"),
+          "489e9a9dad271922ecfbda590efc40e48788286a06bd406a357ab8d13f0b6abf"),
+      options);
   EXPECT_EQ(out.status, Status::kOk) << out.message;
   EXPECT_EQ(out.source, Source::kPath);
 }

@@ -15,7 +15,8 @@ std::string Field(const std::string& block, std::size_t off, std::size_t len) {
 }
 
 // NUL-terminated string at `off` (at most `len` bytes).
-std::string CString(const std::string& block, std::size_t off, std::size_t len) {
+std::string CString(const std::string& block, std::size_t off,
+                    std::size_t len) {
   std::string f = block.substr(off, len);
   return f.substr(0, f.find('\0'));
 }
@@ -40,7 +41,9 @@ void ExpectCommonUstarFields(const std::string& b, char typeflag) {
   EXPECT_EQ(Field(b, 148, 8), ExpectedChecksum(b));
   EXPECT_EQ(b[156], typeflag);
   EXPECT_EQ(Field(b, 157, 100), std::string(100, '\0'));
-  EXPECT_EQ(Field(b, 257, 8), std::string("ustar\0" "00", 8));
+  EXPECT_EQ(Field(b, 257, 8), std::string("ustar\0"
+                                          "00",
+                                          8));
   EXPECT_EQ(Field(b, 265, 64), std::string(64, '\0'));
   EXPECT_EQ(Field(b, 329, 8), std::string("0000000\0", 8));
   EXPECT_EQ(Field(b, 337, 8), std::string("0000000\0", 8));
@@ -86,12 +89,14 @@ TEST(AssetTarStream, LongAsciiNameIsSplitIntoPrefix) {
 TEST(AssetTarStream, SplitUsesLastSlashWithinFirst156Bytes) {
   // 150 + '/' + 20 + '/' + 30: the last slash in the first 156 bytes is at
   // 150; the suffix "20/30" (51 bytes) fits.
-  const std::string name = std::string(150, 'a') + "/" + std::string(20, 'b') + "/" + std::string(30, 'c');
+  const std::string name = std::string(150, 'a') + "/" + std::string(20, 'b') +
+                           "/" + std::string(30, 'c');
   Result<std::string> h = EncodeMemberHeader(name, 0);
   ASSERT_TRUE(h.ok());
   ASSERT_EQ(h->size(), 512u);
   EXPECT_EQ(CString(*h, 345, 155), std::string(150, 'a'));
-  EXPECT_EQ(CString(*h, 0, 100), std::string(20, 'b') + "/" + std::string(30, 'c'));
+  EXPECT_EQ(CString(*h, 0, 100),
+            std::string(20, 'b') + "/" + std::string(30, 'c'));
 }
 
 TEST(AssetTarStream, UnsplittableLongNameUsesPax) {
@@ -110,7 +115,9 @@ TEST(AssetTarStream, UnsplittableLongNameUsesPax) {
   EXPECT_EQ(Field(pax, 124, 12), std::string("00000000202\0", 12));
   EXPECT_EQ(pax[156], 'x');
   EXPECT_EQ(Field(pax, 148, 8), ExpectedChecksum(pax));
-  EXPECT_EQ(Field(pax, 257, 8), std::string("ustar\0" "00", 8));
+  EXPECT_EQ(Field(pax, 257, 8), std::string("ustar\0"
+                                            "00",
+                                            8));
   EXPECT_EQ(Field(pax, 265, 247), std::string(247, '\0'));  // uname..prefix NUL
   EXPECT_EQ(data, record + std::string(512 - record.size(), '\0'));
   ExpectCommonUstarFields(main, '0');
@@ -120,7 +127,9 @@ TEST(AssetTarStream, UnsplittableLongNameUsesPax) {
 }
 
 TEST(AssetTarStream, NonAsciiNameUsesPax) {
-  const std::string name = "donn\xc3\xa9" "es/\xc3\xa9t\xc3\xa9.txt";  // données/été.txt
+  const std::string name =
+      "donn\xc3\xa9"
+      "es/\xc3\xa9t\xc3\xa9.txt";  // données/été.txt
   Result<std::string> h = EncodeMemberHeader(name, 3);
   ASSERT_TRUE(h.ok());
   ASSERT_EQ(h->size(), 3 * 512u);
@@ -136,7 +145,8 @@ TEST(AssetTarStream, NonAsciiNameUsesPax) {
 
 TEST(AssetTarStream, TruncatedNameEndingInSlashRunIsTerminated) {
   // Unsplittable: 97 'a', then "///" reaching byte 99, then a non-ASCII tail.
-  const std::string name = std::string(97, 'a') + "///" + "\xc3\xa9" + std::string(10, 'z');
+  const std::string name =
+      std::string(97, 'a') + "///" + "\xc3\xa9" + std::string(10, 'z');
   Result<std::string> h = EncodeMemberHeader(name, 0);
   ASSERT_TRUE(h.ok());
   const std::string main = h->substr(h->size() - 512);

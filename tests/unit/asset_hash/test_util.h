@@ -34,7 +34,8 @@ class TempDir {
  public:
   TempDir() {
     std::string pattern =
-        (std::filesystem::temp_directory_path() / "pstate-asset-XXXXXX").string();
+        (std::filesystem::temp_directory_path() / "pstate-asset-XXXXXX")
+            .string();
     path_ = ::mkdtemp(pattern.data());
   }
   ~TempDir() {
@@ -48,10 +49,13 @@ class TempDir {
   TempDir& operator=(const TempDir&) = delete;
 
   const std::filesystem::path& path() const { return path_; }
-  std::filesystem::path operator/(std::string_view rel) const { return path_ / rel; }
+  std::filesystem::path operator/(std::string_view rel) const {
+    return path_ / rel;
+  }
 
   /// Writes `content` at `rel`, creating parent directories.
-  std::filesystem::path Write(std::string_view rel, std::string_view content) const {
+  std::filesystem::path Write(std::string_view rel,
+                              std::string_view content) const {
     const std::filesystem::path p = path_ / rel;
     std::filesystem::create_directories(p.parent_path());
     std::ofstream out(p, std::ios::binary);
@@ -118,7 +122,8 @@ struct Entry {
 };
 
 /// Writes a test archive with libarchive: "tar" (pax), "tgz" or "zip".
-inline bool WriteArchive(const std::filesystem::path& path, std::string_view format,
+inline bool WriteArchive(const std::filesystem::path& path,
+                         std::string_view format,
                          const std::vector<Entry>& entries) {
   archive* a = archive_write_new();
   if (format == "zip") {
@@ -156,12 +161,14 @@ inline bool WriteArchive(const std::filesystem::path& path, std::string_view for
 }
 
 /// SHA-256 of the Pulumi tar stream of `members`, in the order given.
-inline std::string TarHash(const std::vector<std::pair<std::string, std::string>>& members) {
+inline std::string TarHash(
+    const std::vector<std::pair<std::string, std::string>>& members) {
   Sha256 sha;
   TarStream tar([&sha](std::string_view d) { sha.Update(d); });
   for (const auto& [name, content] : members) {
     if (!tar.BeginMember(name, content.size()).ok()) return "begin failed";
-    if (!IsDirectoryEntryName(name) && !tar.Write(content).ok()) return "write failed";
+    if (!IsDirectoryEntryName(name) && !tar.Write(content).ok())
+      return "write failed";
     if (!tar.EndMember().ok()) return "end failed";
   }
   tar.Finish();

@@ -68,12 +68,16 @@ TEST(AssetUri, AssetAndArchiveFileRules) {
   EXPECT_EQ(AssetUriPath("file:///x?q=1").status().code(), Errc::kFormat);
   EXPECT_EQ(AssetUriPath("file:///x#f").status().code(), Errc::kFormat);
   EXPECT_EQ(AssetUriPath("file://u@/x").status().code(), Errc::kFormat);
-  EXPECT_EQ(AssetUriPath("https://example.com/x").status().code(), Errc::kUnsupported);
+  EXPECT_EQ(AssetUriPath("https://example.com/x").status().code(),
+            Errc::kUnsupported);
   EXPECT_EQ(AssetUriPath("s3://bucket/x").status().code(), Errc::kFormat);
 
-  EXPECT_EQ(ArchiveUriFile("file:///a/b.tgz").value().format, ArchiveFormat::kTarGzip);
-  EXPECT_EQ(ArchiveUriFile("file://localhost/a/b.tgz").status().code(), Errc::kFormat);
-  EXPECT_EQ(ArchiveUriFile("https://h/x.zip?sig=a.txt").status().code(), Errc::kUnsupported);
+  EXPECT_EQ(ArchiveUriFile("file:///a/b.tgz").value().format,
+            ArchiveFormat::kTarGzip);
+  EXPECT_EQ(ArchiveUriFile("file://localhost/a/b.tgz").status().code(),
+            Errc::kFormat);
+  EXPECT_EQ(ArchiveUriFile("https://h/x.zip?sig=a.txt").status().code(),
+            Errc::kUnsupported);
   // No recognized extension: an error even for http (no fetch needed to know).
   EXPECT_EQ(ArchiveUriFile("https://h/x").status().code(), Errc::kFormat);
   EXPECT_EQ(ArchiveUriFile("file:///dir").status().code(), Errc::kFormat);

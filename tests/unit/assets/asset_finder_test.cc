@@ -19,8 +19,9 @@ const std::string kHash(64, 'a');
 
 class FinderTest : public ::testing::Test {
  protected:
-  std::vector<FoundItem> Find(const std::string& resource_json,
-                              std::string_view base = "/deployment/resources/0") {
+  std::vector<FoundItem> Find(
+      const std::string& resource_json,
+      std::string_view base = "/deployment/resources/0") {
     json::Value v;
     json::Parser parser;
     EXPECT_EQ(parser.ParseDocument(resource_json, 0, arena_, &v),
@@ -37,12 +38,23 @@ class FinderTest : public ::testing::Test {
 
 TEST_F(FinderTest, EachKindAndPointer) {
   auto items = Find(R"({"urn":"urn:pulumi:s::p::t::n","inputs":{)"
-                    R"("a":{)" + kAsset + R"(,"text":"x\u00e9","hash":")" + kHash + R"("},)"
-                    R"("b":{)" + kAsset + R"(,"path":"dir/f.txt"},)"
-                    R"("c":{)" + kAsset + R"(,"uri":"https://example.com/x"},)"
-                    R"("d":[1,{)" + kArchive + R"(,"path":"code.zip"}],)"
-                    R"("e/~":{"nested":{)" + kArchive + R"(,"assets":{}}}},)"
-                    R"("outputs":{"o":{)" + kAsset + R"(,"hash":")" + kHash + R"("}}})");
+                    R"("a":{)" +
+                    kAsset + R"(,"text":"x\u00e9","hash":")" + kHash +
+                    R"("},)"
+                    R"("b":{)" +
+                    kAsset +
+                    R"(,"path":"dir/f.txt"},)"
+                    R"("c":{)" +
+                    kAsset +
+                    R"(,"uri":"https://example.com/x"},)"
+                    R"("d":[1,{)" +
+                    kArchive +
+                    R"(,"path":"code.zip"}],)"
+                    R"("e/~":{"nested":{)" +
+                    kArchive +
+                    R"(,"assets":{}}}},)"
+                    R"("outputs":{"o":{)" +
+                    kAsset + R"(,"hash":")" + kHash + R"("}}})");
   ASSERT_EQ(items.size(), 6u);
   EXPECT_EQ(items[0].pointer, "/deployment/resources/0/inputs/a");
   EXPECT_EQ(items[0].urn, "urn:pulumi:s::p::t::n");
@@ -64,18 +76,20 @@ TEST_F(FinderTest, EachKindAndPointer) {
 }
 
 TEST_F(FinderTest, OnlyInputsAndOutputsAndNotInsideSecrets) {
-  auto items = Find(R"({"urn":"u","propertyDependencies":{"x":{)" + kAsset +
-                    R"(,"text":"t"}},"inputs":{"s":{)" + kSig +
-                    R"(:"1b47061264138c4ac30d75fd1eb44270","ciphertext":"abc"}}})");
+  auto items =
+      Find(R"({"urn":"u","propertyDependencies":{"x":{)" + kAsset +
+           R"(,"text":"t"}},"inputs":{"s":{)" + kSig +
+           R"(:"1b47061264138c4ac30d75fd1eb44270","ciphertext":"abc"}}})");
   EXPECT_TRUE(items.empty());
 }
 
 TEST_F(FinderTest, MembersWithTheirOwnHashAreItems) {
-  auto items = Find(R"({"urn":"u","inputs":{"code":{)" + kArchive + R"(,"hash":")" + kHash +
-                    R"(","assets":{"b.txt":{)" + kAsset + R"(,"text":"b","hash":")" + kHash +
-                    R"("},"a.txt":{)" + kAsset + R"(,"text":"a"},"lib":{)" + kArchive +
-                    R"(,"assets":{"x":{)" + kAsset + R"(,"path":"x","hash":")" + kHash +
-                    R"("}}},"empty":{)" + kAsset + R"(,"text":"e","hash":""}}}}})");
+  auto items = Find(
+      R"({"urn":"u","inputs":{"code":{)" + kArchive + R"(,"hash":")" + kHash +
+      R"(","assets":{"b.txt":{)" + kAsset + R"(,"text":"b","hash":")" + kHash +
+      R"("},"a.txt":{)" + kAsset + R"(,"text":"a"},"lib":{)" + kArchive +
+      R"(,"assets":{"x":{)" + kAsset + R"(,"path":"x","hash":")" + kHash +
+      R"("}}},"empty":{)" + kAsset + R"(,"text":"e","hash":""}}}}})");
   ASSERT_EQ(items.size(), 3u);
   EXPECT_EQ(items[0].pointer, "/deployment/resources/0/inputs/code");
   // The parent's spec holds every member in file order, nested ones too.
@@ -87,35 +101,46 @@ TEST_F(FinderTest, MembersWithTheirOwnHashAreItems) {
   EXPECT_EQ(items[0].spec.assets[2].second.assets[0].second.path, "x");
   EXPECT_EQ(items[0].first_member_item, items[1].offset);
   EXPECT_EQ(items[1].first_member_item, kNoMemberItem);
-  EXPECT_EQ(items[1].pointer, "/deployment/resources/0/inputs/code/assets/b.txt");
+  EXPECT_EQ(items[1].pointer,
+            "/deployment/resources/0/inputs/code/assets/b.txt");
   EXPECT_EQ(items[1].spec.text, "b");
   EXPECT_EQ(items[1].urn, "u");
   // Nested: a member of a member (which itself records no hash).
-  EXPECT_EQ(items[2].pointer, "/deployment/resources/0/inputs/code/assets/lib/assets/x");
+  EXPECT_EQ(items[2].pointer,
+            "/deployment/resources/0/inputs/code/assets/lib/assets/x");
   EXPECT_EQ(items[2].spec.path, "x");
 }
 
 TEST_F(FinderTest, NotesLandOnTheNearestItem) {
-  auto items = Find(R"({"urn":"u","inputs":{"code":{)" + kArchive + R"(,"hash":"ABC",)"
-                    R"("assets":{"a\\b":{)" + kAsset + R"(,"path":"/abs"},)"
-                    R"("own":{)" + kAsset + R"(,"path":"../up","hash":")" + kHash + R"("}}}}})");
+  auto items =
+      Find(R"({"urn":"u","inputs":{"code":{)" + kArchive +
+           R"(,"hash":"ABC",)"
+           R"("assets":{"a\\b":{)" +
+           kAsset +
+           R"(,"path":"/abs"},)"
+           R"("own":{)" +
+           kAsset + R"(,"path":"../up","hash":")" + kHash + R"("}}}}})");
   ASSERT_EQ(items.size(), 2u);
   ASSERT_EQ(items[0].notes.size(), 3u);
   // The object's own notes first, then its members' (document order).
-  EXPECT_EQ(items[0].notes[0].note.code, asset_hash::kNoteBackslashPath);  // member name
+  EXPECT_EQ(items[0].notes[0].note.code,
+            asset_hash::kNoteBackslashPath);  // member name
   EXPECT_EQ(items[0].notes[0].pointer, "/deployment/resources/0/inputs/code");
   EXPECT_EQ(items[0].notes[1].note.code, asset_hash::kNoteHashMalformed);
   EXPECT_EQ(items[0].notes[2].note.code, asset_hash::kNoteAbsolutePath);
-  EXPECT_EQ(items[0].notes[2].pointer, "/deployment/resources/0/inputs/code/assets/a\\b");
+  EXPECT_EQ(items[0].notes[2].pointer,
+            "/deployment/resources/0/inputs/code/assets/a\\b");
   ASSERT_EQ(items[1].notes.size(), 1u);
   EXPECT_EQ(items[1].notes[0].note.code, asset_hash::kNotePathEscapesRoot);
-  EXPECT_EQ(items[1].notes[0].pointer, "/deployment/resources/0/inputs/code/assets/own");
+  EXPECT_EQ(items[1].notes[0].pointer,
+            "/deployment/resources/0/inputs/code/assets/own");
 }
 
 TEST_F(FinderTest, MalformedObjectsAreInvalidNotDropped) {
-  auto items = Find(R"({"inputs":{"a":{)" + kAsset + R"(,"path":7},"b":{)" + kArchive +
-                    R"(,"assets":[]},"c":{)" + kArchive + R"(,"assets":{"m":"str"}},"d":{)" +
-                    kArchive + R"(,"assets":{"m":{)" + kAsset + R"(,"hash":null}}}}})");
+  auto items = Find(R"({"inputs":{"a":{)" + kAsset + R"(,"path":7},"b":{)" +
+                    kArchive + R"(,"assets":[]},"c":{)" + kArchive +
+                    R"(,"assets":{"m":"str"}},"d":{)" + kArchive +
+                    R"(,"assets":{"m":{)" + kAsset + R"(,"hash":null}}}}})");
   ASSERT_EQ(items.size(), 4u);
   EXPECT_EQ(items[0].invalid, "\"path\" is number, not a string");
   EXPECT_EQ(items[0].urn, "");
@@ -142,14 +167,17 @@ TEST_F(FinderTest, PendingOperationLeaf) {
   leaf.pointer = "/deployment/pending_operations/2";
   leaf.value = v;
   std::vector<FoundItem> items;
-  FindInLeaf(leaf, asset_hash::Options(), [&](FoundItem&& i) { items.push_back(std::move(i)); });
+  FindInLeaf(leaf, asset_hash::Options(),
+             [&](FoundItem&& i) { items.push_back(std::move(i)); });
   ASSERT_EQ(items.size(), 1u);
-  EXPECT_EQ(items[0].pointer, "/deployment/pending_operations/2/resource/inputs/a");
+  EXPECT_EQ(items[0].pointer,
+            "/deployment/pending_operations/2/resource/inputs/a");
   EXPECT_EQ(items[0].urn, "u");
 
   leaf.role = state::Role::kManifest;
   items.clear();
-  FindInLeaf(leaf, asset_hash::Options(), [&](FoundItem&& i) { items.push_back(std::move(i)); });
+  FindInLeaf(leaf, asset_hash::Options(),
+             [&](FoundItem&& i) { items.push_back(std::move(i)); });
   EXPECT_TRUE(items.empty());
 }
 

@@ -26,7 +26,9 @@ std::string Sha(const std::string& s) {
   return sha.FinishHex();
 }
 
-std::string Urn(int i) { return "urn:pulumi:dev::p::t:m:R::r" + std::to_string(i); }
+std::string Urn(int i) {
+  return "urn:pulumi:dev::p::t:m:R::r" + std::to_string(i);
+}
 
 // `n` resources, each with one text asset; every third one mismatches.
 std::string ManyAssets(int n) {
@@ -35,8 +37,9 @@ std::string ManyAssets(int n) {
     if (i > 0) s += ',';
     std::string text = "content " + std::to_string(i);
     std::string hash = i % 3 == 2 ? Sha(text + "!") : Sha(text);
-    s += R"({"urn":")" + Urn(i) + R"(","type":"t:m:R","custom":true,"inputs":{"f":{)" +
-         kAsset + R"(,"text":")" + text + R"(","hash":")" + hash + R"("}}})";
+    s += R"({"urn":")" + Urn(i) +
+         R"(","type":"t:m:R","custom":true,"inputs":{"f":{)" + kAsset +
+         R"(,"text":")" + text + R"(","hash":")" + hash + R"("}}})";
   }
   return s + "]}}";
 }
@@ -46,9 +49,11 @@ struct Collected {
   Status status;
 };
 
-Collected AuditState(const std::string& state, int jobs, asset_hash::Options options = {}) {
+Collected AuditState(const std::string& state, int jobs,
+                     asset_hash::Options options = {}) {
   Collected c;
-  Auditor auditor(options, jobs, [&](ItemResult&& r) { c.results.push_back(std::move(r)); });
+  Auditor auditor(options, jobs,
+                  [&](ItemResult&& r) { c.results.push_back(std::move(r)); });
   AuditHandler handler(auditor);
   auto input = io::MemoryInput(state, "mem.json");
   diag::Report report("mem.json");
@@ -68,20 +73,26 @@ TEST(Auditor, StateOrderWhateverTheJobs) {
       const ItemResult& r = c.results[i];
       tally.Add(r);
       ASSERT_EQ(r.item.urn, Urn(static_cast<int>(i)));
-      ASSERT_EQ(r.item.pointer, "/deployment/resources/" + std::to_string(i) + "/inputs/f");
-      ASSERT_EQ(r.outcome.status, i % 3 == 2 ? asset_hash::Status::kMismatch : asset_hash::Status::kOk);
+      ASSERT_EQ(r.item.pointer,
+                "/deployment/resources/" + std::to_string(i) + "/inputs/f");
+      ASSERT_EQ(r.outcome.status, i % 3 == 2 ? asset_hash::Status::kMismatch
+                                             : asset_hash::Status::kOk);
       ASSERT_FALSE(r.item.spec.text.has_value());  // dropped once hashed
       ASSERT_EQ(r.at.line, 1u);
     }
     EXPECT_EQ(tally.total(), 1500u);
-    EXPECT_EQ(tally.by_status[static_cast<std::size_t>(asset_hash::Status::kMismatch)], 500u);
+    EXPECT_EQ(
+        tally
+            .by_status[static_cast<std::size_t>(asset_hash::Status::kMismatch)],
+        500u);
     EXPECT_TRUE(tally.failed());
   }
 }
 
 TEST(Auditor, MemberLimitIsAnErrorNotACrash) {
-  std::string s = R"({"version":3,"deployment":{"resources":[{"urn":"u","inputs":{"code":{)" +
-                  kArchive + R"(,"hash":")" + std::string(64, '0') + R"(","assets":{)";
+  std::string s =
+      R"({"version":3,"deployment":{"resources":[{"urn":"u","inputs":{"code":{)" +
+      kArchive + R"(,"hash":")" + std::string(64, '0') + R"(","assets":{)";
   for (int i = 0; i < 300; ++i) {
     if (i > 0) s += ',';
     s += "\"m" + std::to_string(i) + "\":{" + kAsset + ",\"text\":\"x\"}";
@@ -92,7 +103,8 @@ TEST(Auditor, MemberLimitIsAnErrorNotACrash) {
   Collected c = AuditState(s, 2, options);
   ASSERT_EQ(c.results.size(), 1u);
   EXPECT_EQ(c.results[0].outcome.status, asset_hash::Status::kError);
-  EXPECT_NE(c.results[0].outcome.message.find("too many members"), std::string::npos);
+  EXPECT_NE(c.results[0].outcome.message.find("too many members"),
+            std::string::npos);
 }
 
 TEST(Auditor, UnreadableStateStillDeliversWhatWasFound) {
@@ -108,7 +120,8 @@ TEST(Auditor, FindingsPerStatusAndNote) {
   r.item.pointer = "/p";
   r.item.urn = "u";
   r.at = {3, 7};
-  r.item.notes.push_back({"/p/assets/a", {asset_hash::kNoteAbsolutePath, "abs"}});
+  r.item.notes.push_back(
+      {"/p/assets/a", {asset_hash::kNoteAbsolutePath, "abs"}});
   const std::pair<asset_hash::Status, diag::Code> cases[] = {
       {asset_hash::Status::kMismatch, diag::Code::kAssetHashMismatch},
       {asset_hash::Status::kMissing, diag::Code::kAssetMissing},
@@ -168,7 +181,8 @@ class FakeVerifier : public state::Handler {
     return state::Flow::kContinue;
   }
   Status OnFinish(const state::Envelope&, state::Context& context) override {
-    context.ReportUnlocated(diag::MakeFinding(diag::Code::kUrnDuplicate, "end"));
+    context.ReportUnlocated(
+        diag::MakeFinding(diag::Code::kUrnDuplicate, "end"));
     return Status::Ok();
   }
 };

@@ -8,9 +8,9 @@
 
 #include <atomic>
 #include <chrono>
+#include <fstream>
 #include <random>
 #include <stdexcept>
-#include <fstream>
 #include <thread>
 #include <vector>
 
@@ -34,7 +34,8 @@ TEST(ThreadPool, DeliversInSubmissionOrderWithRandomDelays) {
     }
     pool.Finish();
     ASSERT_EQ(delivered.size(), 300u) << jobs;
-    for (int i = 0; i < 300; ++i) ASSERT_EQ(delivered[static_cast<std::size_t>(i)], i);
+    for (int i = 0; i < 300; ++i)
+      ASSERT_EQ(delivered[static_cast<std::size_t>(i)], i);
   }
 }
 
@@ -50,7 +51,8 @@ TEST(ThreadPool, BoundsWorkInFlight) {
           ++started;
           // The first task is slow: nothing after it may be delivered, so
           // Submit must block instead of queueing more.
-          if (i == 0) std::this_thread::sleep_for(std::chrono::milliseconds(50));
+          if (i == 0)
+            std::this_thread::sleep_for(std::chrono::milliseconds(50));
         },
         [&delivered] { ++delivered; });
     max_pending = std::max(max_pending, i + 1 - delivered);
@@ -74,7 +76,8 @@ TEST(ThreadPool, WorkExceptionIsRethrownInOrder) {
   ThreadPool pool(2);
   std::vector<int> delivered;
   pool.Submit([] {}, [&] { delivered.push_back(0); });
-  pool.Submit([] { throw std::runtime_error("boom"); }, [&] { delivered.push_back(1); });
+  pool.Submit([] { throw std::runtime_error("boom"); },
+              [&] { delivered.push_back(1); });
   EXPECT_THROW(pool.Finish(), std::runtime_error);
   EXPECT_EQ(delivered, std::vector<int>{0});
 }
@@ -85,7 +88,6 @@ TEST(ThreadPool, DestroyWithoutFinishDoesNotHang) {
   pool.reset();
   SUCCEED();
 }
-
 
 #if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
 #define PSTATE_NO_ADDRESS_LIMIT 1
@@ -110,7 +112,9 @@ TEST(ThreadPool, ThreadsThatCannotStartAreAStatusNotAnAbort) {
     statm >> pages;
     rlim_t now = static_cast<rlim_t>(pages) *
                  static_cast<rlim_t>(::sysconf(_SC_PAGESIZE));
-    struct rlimit limit {now + (48u << 20), now + (48u << 20)};
+    struct rlimit limit {
+      now + (48u << 20), now + (48u << 20)
+    };
     if (::setrlimit(RLIMIT_AS, &limit) != 0) ::_exit(10);
     int code = 0;
     {
@@ -125,7 +129,8 @@ TEST(ThreadPool, ThreadsThatCannotStartAreAStatusNotAnAbort) {
       }
       pool.Finish();
       for (int i = 0; i < 50; ++i) {
-        if (delivered.size() != 50 || delivered[static_cast<std::size_t>(i)] != i) {
+        if (delivered.size() != 50 ||
+            delivered[static_cast<std::size_t>(i)] != i) {
           code = 13;
         }
       }
@@ -148,8 +153,8 @@ namespace {
 TEST(ThreadPoolParallelFor, CallsEveryIndexOnce) {
   for (int jobs : {1, 2, 4, 9}) {
     ThreadPool pool(jobs);
-    for (std::size_t n : {std::size_t{0}, std::size_t{1}, std::size_t{3},
-                          std::size_t{1000}}) {
+    for (std::size_t n :
+         {std::size_t{0}, std::size_t{1}, std::size_t{3}, std::size_t{1000}}) {
       std::vector<std::atomic<int>> hits(n);
       pool.ParallelFor(n, [&](std::size_t i) { hits[i].fetch_add(1); });
       for (std::size_t i = 0; i < n; ++i) {

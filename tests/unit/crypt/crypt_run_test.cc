@@ -69,7 +69,8 @@ TEST(CryptRunTest, WrongPassphraseStopsAtTheProviderOfABigState) {
   TempDir dir;
   std::string in = dir.Write("big.json", state);
   std::string out = dir.File("out.json");
-  Result<CryptStats> r = crypt::Run(DecryptConfig(in, out, "not the passphrase"));
+  Result<CryptStats> r =
+      crypt::Run(DecryptConfig(in, out, "not the passphrase"));
   ASSERT_FALSE(r.ok());
   EXPECT_EQ(r.status().code(), Errc::kCrypto);
   EXPECT_EQ(r.status().message().rfind(in + ":12:25: incorrect passphrase", 0),

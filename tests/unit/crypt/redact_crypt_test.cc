@@ -10,11 +10,11 @@
 #include <string>
 #include <vector>
 
+#include "pstate/crypt/run.h"
 #include "pstate/crypto/passphrase.h"
 #include "pstate/crypto/passphrase_source.h"
-#include "pstate/crypt/run.h"
-#include "pstate/scan/known_secrets.h"
 #include "pstate/redact/run.h"
+#include "pstate/scan/known_secrets.h"
 
 namespace pstate::crypt {
 namespace {
@@ -23,8 +23,8 @@ namespace fs = std::filesystem;
 
 const fs::path kDir = fs::path(PSTATE_FIXTURES_DIR) / "secrets";
 const char* const kPlaintexts[] = {
-    "hunter2-s3cret",  "tok-PLAINTEXT-42", "nested-SECRET-9",
-    "result-SECRET-3", "hash-SECRET-4",    "pending-SECRET-5",
+    "hunter2-s3cret",     "tok-PLAINTEXT-42",   "nested-SECRET-9",
+    "result-SECRET-3",    "hash-SECRET-4",      "pending-SECRET-5",
     "env-SECRET-VALUE-6", "db-SECURE-config-1", "pstate fixture passphrase"};
 
 std::string ReadFile(const fs::path& p) {
@@ -59,8 +59,8 @@ class SecureTest : public ::testing::Test {
   }
   void TearDown() override { fs::remove_all(tmp_); }
 
-  Status Redact(const fs::path& in, const fs::path& out, redact::RedactOptions o,
-                redact::RedactStats* stats = nullptr) {
+  Status Redact(const fs::path& in, const fs::path& out,
+                redact::RedactOptions o, redact::RedactStats* stats = nullptr) {
     redact::Config config;
     config.input = in.string();
     config.output = out.string();
@@ -121,11 +121,13 @@ TEST_F(SecureTest, PulumiTestVectorDecrypts) {
 TEST_F(SecureTest, DecryptEncryptRoundTrip) {
   fs::path pass = kDir / "passphrase.txt";
   for (unsigned threads : {1u, 4u}) {
-    ASSERT_TRUE(Crypt(crypt::CryptMode::kEncrypt, kDir / "passphrase-plain.json",
-                      tmp_ / "enc1.json", pass, threads)
+    ASSERT_TRUE(Crypt(crypt::CryptMode::kEncrypt,
+                      kDir / "passphrase-plain.json", tmp_ / "enc1.json", pass,
+                      threads)
                     .ok());
-    ASSERT_TRUE(Crypt(crypt::CryptMode::kEncrypt, kDir / "passphrase-plain.json",
-                      tmp_ / "enc2.json", pass, threads)
+    ASSERT_TRUE(Crypt(crypt::CryptMode::kEncrypt,
+                      kDir / "passphrase-plain.json", tmp_ / "enc2.json", pass,
+                      threads)
                     .ok());
     std::string e1 = ReadFile(tmp_ / "enc1.json");
     ExpectNoPlaintext(e1, "encrypted state", false);
@@ -148,7 +150,8 @@ TEST_F(SecureTest, DecryptEncryptRoundTrip) {
 
 TEST_F(SecureTest, B64RoundTrip) {
   ASSERT_TRUE(
-      Crypt(crypt::CryptMode::kDecrypt, kDir / "b64.json", tmp_ / "d.json").ok());
+      Crypt(crypt::CryptMode::kDecrypt, kDir / "b64.json", tmp_ / "d.json")
+          .ok());
   EXPECT_EQ(ReadFile(tmp_ / "d.json"), ReadFile(kDir / "b64-plain.json"));
   ASSERT_TRUE(
       Crypt(crypt::CryptMode::kEncrypt, tmp_ / "d.json", tmp_ / "e.json").ok());
@@ -186,7 +189,8 @@ TEST_F(SecureTest, WrongAndEmptyPassphrasesWriteNothing) {
 }
 
 TEST_F(SecureTest, ServiceAndCloudExplainWhy) {
-  Status s = Crypt(crypt::CryptMode::kDecrypt, kDir / "service.json", tmp_ / "o");
+  Status s =
+      Crypt(crypt::CryptMode::kDecrypt, kDir / "service.json", tmp_ / "o");
   EXPECT_EQ(s.code(), Errc::kUnsupported);
   EXPECT_NE(s.message().find("Pulumi Cloud"), std::string::npos);
   s = Crypt(crypt::CryptMode::kDecrypt, kDir / "cloud.json", tmp_ / "o");
@@ -197,8 +201,8 @@ TEST_F(SecureTest, ServiceAndCloudExplainWhy) {
 
 TEST_F(SecureTest, RedactsEveryTarget) {
   for (const char* name :
-       {"passphrase.json", "passphrase-plain.json", "b64.json", "b64-plain.json",
-        "service.json", "cloud.json", "checkpoint.json"}) {
+       {"passphrase.json", "passphrase-plain.json", "b64.json",
+        "b64-plain.json", "service.json", "cloud.json", "checkpoint.json"}) {
     redact::RedactStats stats;
     ASSERT_TRUE(Redact(kDir / name, tmp_ / "r.json", {}, &stats).ok()) << name;
     std::string out = ReadFile(tmp_ / "r.json");
@@ -217,11 +221,13 @@ TEST_F(SecureTest, RedactsEveryTarget) {
     EXPECT_NE(out.find("plain-PASSWORD-7"), std::string::npos);
   }
   redact::RedactStats stats;
-  ASSERT_TRUE(Redact(kDir / "checkpoint.json", tmp_ / "c.json", {}, &stats).ok());
+  ASSERT_TRUE(
+      Redact(kDir / "checkpoint.json", tmp_ / "c.json", {}, &stats).ok());
   EXPECT_EQ(stats.config_values, 1u);
   redact::RedactOptions also;
   also.also = {"*PASSWORD*"};
-  ASSERT_TRUE(Redact(kDir / "checkpoint.json", tmp_ / "a.json", also, &stats).ok());
+  ASSERT_TRUE(
+      Redact(kDir / "checkpoint.json", tmp_ / "a.json", also, &stats).ok());
   std::string out = ReadFile(tmp_ / "a.json");
   EXPECT_EQ(out.find("PASSWORD-"), std::string::npos);
   EXPECT_EQ(stats.also_values, 5u);  // config, dbPassword, the list's 3 items
@@ -245,7 +251,8 @@ TEST_F(SecureTest, FingerprintsStableUnderOneKeyDifferentUnderTwo) {
   o1b.fingerprinter = *key1;
   o2.fingerprinter = *key2;
   ASSERT_TRUE(Redact(kDir / "passphrase-plain.json", tmp_ / "1.json", o1).ok());
-  ASSERT_TRUE(Redact(kDir / "passphrase-plain.json", tmp_ / "1b.json", o1b).ok());
+  ASSERT_TRUE(
+      Redact(kDir / "passphrase-plain.json", tmp_ / "1b.json", o1b).ok());
   ASSERT_TRUE(Redact(kDir / "passphrase-plain.json", tmp_ / "2.json", o2).ok());
   std::string a = ReadFile(tmp_ / "1.json"), b = ReadFile(tmp_ / "1b.json"),
               c = ReadFile(tmp_ / "2.json");
@@ -288,7 +295,8 @@ std::string Export(const std::string& outputs, const std::string& extra = "",
          "\"magic\":\"\",\"version\":\"\"},\"secrets_providers\":{\"type\":"
          "\"b64\"},\"resources\":[{\"urn\":\"urn:pulumi:dev::p::pulumi:pulumi:"
          "Stack::p-dev\",\"custom\":false,\"type\":\"pulumi:pulumi:Stack\","
-         "\"outputs\":" + outputs + "}]" + extra + "}}";
+         "\"outputs\":" +
+         outputs + "}]" + extra + "}}";
 }
 
 TEST_F(SecureTest, RedactRewritesEverySecretWhereverItIs) {
@@ -302,26 +310,34 @@ TEST_F(SecureTest, RedactRewritesEverySecretWhereverItIs) {
   std::string dup_plain = std::string("{") + kSecretSig +
                           ",\"plaintext\":\"\\\"dupfirst-SECRET-a2\\\"\","
                           "\"plaintext\":\"\\\"duplast-SECRET-a3\\\"\","
-                          "\"extra\":" + PlainSecret("inner-SECRET-a4") + "}";
+                          "\"extra\":" +
+                          PlainSecret("inner-SECRET-a4") + "}";
   std::string extra =
-      ",\"snippets\":[{\"uuid\":\"u\",\"x\":" + PlainSecret("snippet-SECRET-b1") +
+      ",\"snippets\":[{\"uuid\":\"u\",\"x\":" +
+      PlainSecret("snippet-SECRET-b1") +
       "}],\"extensions\":{\"e\":" + PlainSecret("ext-SECRET-b2") +
       "},\"unknownMember\":" + PlainSecret("unknown-SECRET-b3") +
       ",\"pending_operations\":[{\"type\":\"creating\",\"resource\":{\"urn\":"
       "\"urn:pulumi:dev::p::t:m:R::r\",\"type\":\"t:m:R\",\"custom\":true,"
-      "\"outputs\":{\"a\":" + PlainSecret("pendres-SECRET-b4") + "}},"
-      "\"resource\":{\"urn\":\"urn:pulumi:dev::p::t:m:R::r\",\"type\":\"t:m:R\","
-      "\"custom\":true,\"outputs\":{\"a\":" + PlainSecret("pendres2-SECRET-b5") +
-      "}},\"other\":" + PlainSecret("opextra-SECRET-b6") + "}],"
+      "\"outputs\":{\"a\":" +
+      PlainSecret("pendres-SECRET-b4") +
+      "}},"
+      "\"resource\":{\"urn\":\"urn:pulumi:dev::p::t:m:R::r\",\"type\":\"t:m:"
+      "R\","
+      "\"custom\":true,\"outputs\":{\"a\":" +
+      PlainSecret("pendres2-SECRET-b5") +
+      "}},\"other\":" + PlainSecret("opextra-SECRET-b6") +
+      "}],"
       "\"metadata\":{\"integrity_error\":{\"command\":\"pulumi up -c "
-      "db:password=cmdline-SECRET-c1\",\"env_vars\":{\"A\":\"envfirst-SECRET-c2\"},"
+      "db:password=cmdline-SECRET-c1\",\"env_vars\":{\"A\":\"envfirst-SECRET-"
+      "c2\"},"
       "\"env_vars\":{\"A\":\"envlast-SECRET-c3\"}}}";
   std::string root =
       "\"checkpoint\":{\"stack\":\"dev\",\"latest\":{\"resources\":[{\"urn\":"
       "\"urn:pulumi:dev::p::t:m:R::c\",\"outputs\":{\"a\":" +
       PlainSecret("bothenv-SECRET-d1") + "}}]}},";
-  std::string state = Export(
-      "{\"a\":" + dup_sig + ",\"b\":" + dup_plain + "}", extra, root);
+  std::string state =
+      Export("{\"a\":" + dup_sig + ",\"b\":" + dup_plain + "}", extra, root);
   fs::path in = tmp_ / "in.json";
   std::ofstream(in) << state;
   redact::RedactStats stats;
@@ -345,7 +361,8 @@ TEST_F(SecureTest, RedactDuplicateProviderStateKeepsNoSalt) {
       "{\"version\":3,\"deployment\":{\"manifest\":{\"time\":"
       "\"2024-01-01T00:00:00Z\",\"magic\":\"\",\"version\":\"\"},"
       "\"secrets_providers\":{\"type\":\"passphrase\",\"state\":{\"salt\":"
-      "\"v1:AAAAAAAAAAA=:first\"},\"State\":{\"salt\":\"v1:A87qv3df9vE=:last\"}},"
+      "\"v1:AAAAAAAAAAA=:first\"},\"State\":{\"salt\":\"v1:A87qv3df9vE=:last\"}"
+      "},"
       "\"resources\":[]}}";
   fs::path in = tmp_ / "in.json";
   std::ofstream(in) << state;
@@ -365,7 +382,8 @@ TEST_F(SecureTest, RedactLeaksNeverTouchesReferenceFields) {
       "\"resources\":[{\"urn\":\"urn:pulumi:dev::p::random:index/randomId:"
       "RandomId::k-Zq81xWvQ\",\"custom\":true,\"id\":\"k-Zq81xWvQ\",\"type\":"
       "\"random:index/randomId:RandomId\",\"outputs\":{\"hex\":" +
-      PlainSecret("k-Zq81xWvQ") + ",\"copy\":\"key=k-Zq81xWvQ\"}},{\"urn\":"
+      PlainSecret("k-Zq81xWvQ") +
+      ",\"copy\":\"key=k-Zq81xWvQ\"}},{\"urn\":"
       "\"urn:pulumi:dev::p::t:m:R::r\",\"custom\":true,\"id\":\"r\",\"type\":"
       "\"t:m:R\",\"parent\":\"urn:pulumi:dev::p::random:index/randomId:"
       "RandomId::k-Zq81xWvQ\",\"dependencies\":[\"urn:pulumi:dev::p::random:"
@@ -395,22 +413,27 @@ TEST_F(SecureTest, RedactLeaksNeverTouchesReferenceFields) {
 TEST_F(SecureTest, EncryptLeavesNoPlaintextAnywhere) {
   std::string dup_sig = std::string("{") + kAssetSig + "," + kSecretSig +
                         ",\"plaintext\":\"\\\"encdup-SECRET-E01\\\"\"}";
-  std::string state = Export(
-      "{\"a\":" + dup_sig + "}",
-      ",\"unknownMember\":" + PlainSecret("unk-SECRET-E03") +
-          ",\"snippets\":[{\"uuid\":\"u\",\"x\":" + PlainSecret("snip-SECRET-E04") +
-          "}]");
+  std::string state =
+      Export("{\"a\":" + dup_sig + "}",
+             ",\"unknownMember\":" + PlainSecret("unk-SECRET-E03") +
+                 ",\"snippets\":[{\"uuid\":\"u\",\"x\":" +
+                 PlainSecret("snip-SECRET-E04") + "}]");
   fs::path in = tmp_ / "in.json";
   std::ofstream(in) << state;
-  ASSERT_TRUE(Crypt(crypt::CryptMode::kEncrypt, in, tmp_ / "out.json").ok()) << messages_;
+  ASSERT_TRUE(Crypt(crypt::CryptMode::kEncrypt, in, tmp_ / "out.json").ok())
+      << messages_;
   std::string out = ReadFile(tmp_ / "out.json");
-  for (const char* p : {"encdup-SECRET-E01", "unk-SECRET-E03", "snip-SECRET-E04"}) {
+  for (const char* p :
+       {"encdup-SECRET-E01", "unk-SECRET-E03", "snip-SECRET-E04"}) {
     EXPECT_EQ(out.find(p), std::string::npos) << "a plaintext survived encrypt";
   }
   // And back: decrypt restores every one.
-  ASSERT_TRUE(Crypt(crypt::CryptMode::kDecrypt, tmp_ / "out.json", tmp_ / "back.json").ok());
+  ASSERT_TRUE(
+      Crypt(crypt::CryptMode::kDecrypt, tmp_ / "out.json", tmp_ / "back.json")
+          .ok());
   std::string back = ReadFile(tmp_ / "back.json");
-  for (const char* p : {"encdup-SECRET-E01", "unk-SECRET-E03", "snip-SECRET-E04"}) {
+  for (const char* p :
+       {"encdup-SECRET-E01", "unk-SECRET-E03", "snip-SECRET-E04"}) {
     EXPECT_NE(back.find(p), std::string::npos) << "not decrypted back";
   }
 }
@@ -431,7 +454,8 @@ TEST_F(SecureTest, EncryptRefusesASecretWithBothForms) {
 /// Every golden case of these commands: its expected output and messages
 /// (identical to what the binary printed when the golden tests pass).
 TEST(GoldenOutputsTest, NoPlaintextAnywhere) {
-  fs::path golden = fs::path(PSTATE_FIXTURES_DIR).parent_path() / "tests" / "golden";
+  fs::path golden =
+      fs::path(PSTATE_FIXTURES_DIR).parent_path() / "tests" / "golden";
   int files = 0;
   for (const char* command : {"redact", "encrypt"}) {
     if (!fs::exists(golden / command)) continue;

@@ -30,7 +30,8 @@ TEST(Base64Test, RoundTripsAllByteValues) {
   std::string bytes;
   for (int i = 0; i < 256; ++i) bytes.push_back(static_cast<char>(i));
   for (std::size_t len = 0; len <= bytes.size(); len += 7) {
-    Result<std::string> decoded = Base64Decode(Base64Encode(bytes.substr(0, len)));
+    Result<std::string> decoded =
+        Base64Decode(Base64Encode(bytes.substr(0, len)));
     ASSERT_TRUE(decoded.ok());
     EXPECT_TRUE(*decoded == bytes.substr(0, len));
   }

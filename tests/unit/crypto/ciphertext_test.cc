@@ -7,7 +7,8 @@ namespace {
 
 constexpr char kPulumiSalt[] =
     "v1:fozI5u6B030=:v1:F+6ZduKKd8G0/V7L:PGMFeIzwobWRKmEAzUdaQHqC5mMRIQ==";
-constexpr char kPulumiCheck[] = "v1:F+6ZduKKd8G0/V7L:PGMFeIzwobWRKmEAzUdaQHqC5mMRIQ==";
+constexpr char kPulumiCheck[] =
+    "v1:F+6ZduKKd8G0/V7L:PGMFeIzwobWRKmEAzUdaQHqC5mMRIQ==";
 
 TEST(CiphertextShapeTest, AcceptsPulumiValues) {
   EXPECT_TRUE(IsPassphraseCiphertextShape(kPulumiCheck));
@@ -17,26 +18,33 @@ TEST(CiphertextShapeTest, AcceptsPulumiValues) {
 
 TEST(CiphertextShapeTest, AcceptsBareTag) {
   // 12-byte nonce, 16 bytes = tag only (empty plaintext).
-  EXPECT_TRUE(IsPassphraseCiphertextShape("v1:AAAAAAAAAAAAAAAA:AAAAAAAAAAAAAAAAAAAAAA=="));
+  EXPECT_TRUE(IsPassphraseCiphertextShape(
+      "v1:AAAAAAAAAAAAAAAA:AAAAAAAAAAAAAAAAAAAAAA=="));
 }
 
 TEST(CiphertextShapeTest, RejectsWrongShapes) {
   EXPECT_FALSE(IsPassphraseCiphertextShape(""));
   EXPECT_FALSE(IsPassphraseCiphertextShape("v1:F+6ZduKKd8G0/V7L"));
   EXPECT_FALSE(IsPassphraseCiphertextShape(std::string(kPulumiCheck) + ":x"));
-  EXPECT_FALSE(IsPassphraseCiphertextShape("v2:F+6ZduKKd8G0/V7L:PGMFeIzwobWRKmEAzUdaQHqC5mMRIQ=="));
-  EXPECT_FALSE(IsPassphraseCiphertextShape("v1:F+6ZduKKd8G0:PGMFeIzwobWRKmEAzUdaQHqC5mMRIQ=="));
-  EXPECT_FALSE(IsPassphraseCiphertextShape("v1:F+6ZduKKd8G0/V7L:PGMFeIzwobWRKmEA"));  // 12 bytes
-  EXPECT_FALSE(IsPassphraseCiphertextShape("v1:F+6ZduKKd8G0/V7L:PGMF*IzwobWRKmEAzUdaQHqC5mMRIQ=="));
+  EXPECT_FALSE(IsPassphraseCiphertextShape(
+      "v2:F+6ZduKKd8G0/V7L:PGMFeIzwobWRKmEAzUdaQHqC5mMRIQ=="));
+  EXPECT_FALSE(IsPassphraseCiphertextShape(
+      "v1:F+6ZduKKd8G0:PGMFeIzwobWRKmEAzUdaQHqC5mMRIQ=="));
+  EXPECT_FALSE(IsPassphraseCiphertextShape(
+      "v1:F+6ZduKKd8G0/V7L:PGMFeIzwobWRKmEA"));  // 12 bytes
+  EXPECT_FALSE(IsPassphraseCiphertextShape(
+      "v1:F+6ZduKKd8G0/V7L:PGMF*IzwobWRKmEAzUdaQHqC5mMRIQ=="));
   EXPECT_FALSE(IsPassphraseSaltShape(kPulumiCheck));
-  EXPECT_FALSE(IsPassphraseSaltShape(
-      "v1:fozI5u6B030AAA==:v1:F+6ZduKKd8G0/V7L:PGMFeIzwobWRKmEAzUdaQHqC5mMRIQ=="));
+  EXPECT_FALSE(
+      IsPassphraseSaltShape("v1:fozI5u6B030AAA==:v1:F+6ZduKKd8G0/"
+                            "V7L:PGMFeIzwobWRKmEAzUdaQHqC5mMRIQ=="));
   EXPECT_FALSE(IsPassphraseSaltShape(
       "v1:fozI5u6B030=:v1:F+6ZduKKd8G0/V7L:PGMFeIzwobWRKmEA"));
 }
 
 TEST(CiphertextShapeTest, ReasonsDescribeWithoutQuoting) {
-  const std::string value = "v1:c2VjcmV0LXZhbA==:PGMFeIzwobWRKmEAzUdaQHqC5mMRIQ==";
+  const std::string value =
+      "v1:c2VjcmV0LXZhbA==:PGMFeIzwobWRKmEAzUdaQHqC5mMRIQ==";
   auto problem = PassphraseCiphertextShapeProblem(value);
   ASSERT_TRUE(problem.has_value());
   EXPECT_NE(problem->find("nonce is 10 bytes"), std::string::npos);

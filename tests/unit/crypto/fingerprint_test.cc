@@ -27,7 +27,8 @@ TEST(FingerprintTest, KnownHmacVector) {
   Result<Fingerprinter> f = Fingerprinter::FromKey("Jefe");
   ASSERT_TRUE(f.ok());
   EXPECT_EQ(f->Fingerprint("what do ya want for nothing?"),
-            "hmac-sha256:5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843");
+            "hmac-sha256:"
+            "5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843");
 }
 
 TEST(FingerprintTest, DifferentKeysDiffer) {
@@ -47,14 +48,18 @@ TEST(FingerprintTest, KeyFile) {
 
   Result<Fingerprinter> from_file = Fingerprinter::FromKeyFile(dir / "key");
   ASSERT_TRUE(from_file.ok());
-  EXPECT_EQ(from_file->Fingerprint("x"), Fingerprinter::FromKey("Jefe")->Fingerprint("x"));
+  EXPECT_EQ(from_file->Fingerprint("x"),
+            Fingerprinter::FromKey("Jefe")->Fingerprint("x"));
   // The bytes are the key: no trimming.
-  Result<Fingerprinter> with_newline = Fingerprinter::FromKeyFile(dir / "key-nl");
+  Result<Fingerprinter> with_newline =
+      Fingerprinter::FromKeyFile(dir / "key-nl");
   ASSERT_TRUE(with_newline.ok());
   EXPECT_NE(with_newline->Fingerprint("x"), from_file->Fingerprint("x"));
 
-  EXPECT_EQ(Fingerprinter::FromKeyFile(dir / "empty").status().code(), Errc::kInvalidArgument);
-  EXPECT_EQ(Fingerprinter::FromKeyFile(dir / "absent").status().code(), Errc::kNotFound);
+  EXPECT_EQ(Fingerprinter::FromKeyFile(dir / "empty").status().code(),
+            Errc::kInvalidArgument);
+  EXPECT_EQ(Fingerprinter::FromKeyFile(dir / "absent").status().code(),
+            Errc::kNotFound);
   EXPECT_EQ(Fingerprinter::FromKeyFile(dir).status().code(), Errc::kIo);
   EXPECT_EQ(Fingerprinter::FromKey("").status().code(), Errc::kInvalidArgument);
   std::filesystem::remove_all(dir);

@@ -17,7 +17,8 @@ class ResolvePassphraseTest : public ::testing::Test {
   void SetUp() override {
     for (const char* name : {kPassphraseEnv, kPassphraseFileEnv}) {
       const char* value = std::getenv(name);
-      saved_.emplace_back(name, value ? std::optional<std::string>(value) : std::nullopt);
+      saved_.emplace_back(
+          name, value ? std::optional<std::string>(value) : std::nullopt);
       unsetenv(name);
     }
     dir_ = std::filesystem::temp_directory_path() /
@@ -35,7 +36,8 @@ class ResolvePassphraseTest : public ::testing::Test {
     std::error_code ec;
     std::filesystem::remove_all(dir_, ec);
   }
-  std::filesystem::path WriteFile(const std::string& name, const std::string& contents) {
+  std::filesystem::path WriteFile(const std::string& name,
+                                  const std::string& contents) {
     const std::filesystem::path path = dir_ / name;
     std::ofstream(path, std::ios::binary) << contents;
     return path;
@@ -49,8 +51,10 @@ TEST_F(ResolvePassphraseTest, NothingSetIsAnErrorNamingTheVariables) {
   Result<std::string> r = ResolvePassphrase(std::nullopt);
   ASSERT_FALSE(r.ok());
   EXPECT_EQ(r.status().code(), Errc::kInvalidArgument);
-  EXPECT_NE(r.status().message().find("PULUMI_CONFIG_PASSPHRASE"), std::string::npos);
-  EXPECT_NE(r.status().message().find("PULUMI_CONFIG_PASSPHRASE_FILE"), std::string::npos);
+  EXPECT_NE(r.status().message().find("PULUMI_CONFIG_PASSPHRASE"),
+            std::string::npos);
+  EXPECT_NE(r.status().message().find("PULUMI_CONFIG_PASSPHRASE_FILE"),
+            std::string::npos);
 }
 
 TEST_F(ResolvePassphraseTest, EnvironmentValueIsUsedVerbatim) {
@@ -69,7 +73,8 @@ TEST_F(ResolvePassphraseTest, EmptyEnvironmentValueCounts) {
 }
 
 TEST_F(ResolvePassphraseTest, FileVariableIsTrimmed) {
-  setenv(kPassphraseFileEnv, WriteFile("f", " \t in ner \r\n\xC2\xA0").c_str(), 1);
+  setenv(kPassphraseFileEnv, WriteFile("f", " \t in ner \r\n\xC2\xA0").c_str(),
+         1);
   Result<std::string> r = ResolvePassphrase(std::nullopt);
   ASSERT_TRUE(r.ok());
   EXPECT_TRUE(*r == "in ner");
@@ -77,7 +82,8 @@ TEST_F(ResolvePassphraseTest, FileVariableIsTrimmed) {
 
 TEST_F(ResolvePassphraseTest, EmptyFileVariableIsIgnored) {
   setenv(kPassphraseFileEnv, "", 1);
-  EXPECT_EQ(ResolvePassphrase(std::nullopt).status().code(), Errc::kInvalidArgument);
+  EXPECT_EQ(ResolvePassphrase(std::nullopt).status().code(),
+            Errc::kInvalidArgument);
 }
 
 TEST_F(ResolvePassphraseTest, MissingFileFromVariableIsNotFound) {
@@ -85,20 +91,24 @@ TEST_F(ResolvePassphraseTest, MissingFileFromVariableIsNotFound) {
   Result<std::string> r = ResolvePassphrase(std::nullopt);
   ASSERT_FALSE(r.ok());
   EXPECT_EQ(r.status().code(), Errc::kNotFound);
-  EXPECT_NE(r.status().message().find("PULUMI_CONFIG_PASSPHRASE_FILE"), std::string::npos);
+  EXPECT_NE(r.status().message().find("PULUMI_CONFIG_PASSPHRASE_FILE"),
+            std::string::npos);
 }
 
 TEST_F(ResolvePassphraseTest, ExplicitFileWinsOverEnvironment) {
   setenv(kPassphraseEnv, "from-env", 1);
   setenv(kPassphraseFileEnv, WriteFile("env-file", "from-env-file").c_str(), 1);
-  Result<std::string> r = ResolvePassphrase(WriteFile("explicit", "from-explicit\n"));
+  Result<std::string> r =
+      ResolvePassphrase(WriteFile("explicit", "from-explicit\n"));
   ASSERT_TRUE(r.ok());
   EXPECT_TRUE(*r == "from-explicit");
 }
 
-TEST_F(ResolvePassphraseTest, MissingExplicitFileIsNotFoundEvenWithEnvironment) {
+TEST_F(ResolvePassphraseTest,
+       MissingExplicitFileIsNotFoundEvenWithEnvironment) {
   setenv(kPassphraseEnv, "from-env", 1);
-  EXPECT_EQ(ResolvePassphrase(dir_ / "absent").status().code(), Errc::kNotFound);
+  EXPECT_EQ(ResolvePassphrase(dir_ / "absent").status().code(),
+            Errc::kNotFound);
 }
 
 TEST_F(ResolvePassphraseTest, EnvironmentValueWinsOverFileVariable) {
@@ -112,11 +122,13 @@ TEST_F(ResolvePassphraseTest, EnvironmentValueWinsOverFileVariable) {
 TEST(TrimSpaceLikeGoTest, TrimsUnicodeWhiteSpaceOnly) {
   EXPECT_EQ(TrimSpaceLikeGo(""), "");
   EXPECT_EQ(TrimSpaceLikeGo(" \t\n\v\f\r"), "");
-  EXPECT_EQ(TrimSpaceLikeGo("\xE2\x80\x83x y\xE3\x80\x80"), "x y");  // em space, ideographic
-  EXPECT_EQ(TrimSpaceLikeGo("\xC2\x85x\xC2\xA0"), "x");               // NEL, NBSP
-  EXPECT_EQ(TrimSpaceLikeGo("x\xE2\x80\x8B"), "x\xE2\x80\x8B");       // ZWSP is not space
-  EXPECT_EQ(TrimSpaceLikeGo("\xA0x\xA0"), "\xA0x\xA0");               // invalid UTF-8 stays
-  EXPECT_EQ(TrimSpaceLikeGo("\xC0\xA0x"), "\xC0\xA0x");               // overlong stays
+  EXPECT_EQ(TrimSpaceLikeGo("\xE2\x80\x83x y\xE3\x80\x80"),
+            "x y");  // em space, ideographic
+  EXPECT_EQ(TrimSpaceLikeGo("\xC2\x85x\xC2\xA0"), "x");  // NEL, NBSP
+  EXPECT_EQ(TrimSpaceLikeGo("x\xE2\x80\x8B"),
+            "x\xE2\x80\x8B");                            // ZWSP is not space
+  EXPECT_EQ(TrimSpaceLikeGo("\xA0x\xA0"), "\xA0x\xA0");  // invalid UTF-8 stays
+  EXPECT_EQ(TrimSpaceLikeGo("\xC0\xA0x"), "\xC0\xA0x");  // overlong stays
 }
 
 }  // namespace

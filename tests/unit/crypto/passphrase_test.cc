@@ -17,14 +17,16 @@ namespace {
 constexpr char kPassphrase[] = "password";
 constexpr char kSaltState[] =
     "v1:fozI5u6B030=:v1:F+6ZduKKd8G0/V7L:PGMFeIzwobWRKmEAzUdaQHqC5mMRIQ==";
-constexpr char kCheck[] = "v1:F+6ZduKKd8G0/V7L:PGMFeIzwobWRKmEAzUdaQHqC5mMRIQ==";
+constexpr char kCheck[] =
+    "v1:F+6ZduKKd8G0/V7L:PGMFeIzwobWRKmEAzUdaQHqC5mMRIQ==";
 
 // PBKDF2 with 1e6 rounds is slow (more so under sanitizers): derive the key
 // for the vector once for the whole suite.
 class PassphraseCrypterTest : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {
-    Result<PassphraseCrypter> crypter = PassphraseCrypter::FromSalt(kSaltState, kPassphrase);
+    Result<PassphraseCrypter> crypter =
+        PassphraseCrypter::FromSalt(kSaltState, kPassphrase);
     ASSERT_TRUE(crypter.ok()) << crypter.status().message();
     crypter_ = new PassphraseCrypter(*crypter);
   }
@@ -36,7 +38,8 @@ class PassphraseCrypterTest : public ::testing::Test {
 
   // Replaces one character of the base64 `part` (1 = nonce, 2 = sealed) of a
   // ciphertext with another alphabet character, keeping the shape valid.
-  static std::string Tamper(const std::string& ciphertext, int part, std::size_t index) {
+  static std::string Tamper(const std::string& ciphertext, int part,
+                            std::size_t index) {
     std::size_t start = ciphertext.find(':') + 1;
     if (part == 2) start = ciphertext.find(':', start) + 1;
     std::string out = ciphertext;
@@ -57,7 +60,8 @@ TEST_F(PassphraseCrypterTest, DecryptsPulumiVector) {
 }
 
 TEST_F(PassphraseCrypterTest, WrongPassphraseIsCryptoError) {
-  Result<PassphraseCrypter> wrong = PassphraseCrypter::FromSalt(kSaltState, "Password");
+  Result<PassphraseCrypter> wrong =
+      PassphraseCrypter::FromSalt(kSaltState, "Password");
   ASSERT_FALSE(wrong.ok());
   EXPECT_EQ(wrong.status().code(), Errc::kCrypto);
   EXPECT_EQ(wrong.status().message(), "incorrect passphrase");
@@ -70,16 +74,20 @@ TEST_F(PassphraseCrypterTest, EmptyPassphraseIsCryptoError) {
 }
 
 TEST_F(PassphraseCrypterTest, MalformedSaltStatesFailBeforeDerivation) {
-  for (const char* state : {"", "v1", "v1:fozI5u6B030=", "v2:fozI5u6B030=:" "v1:F+6ZduKKd8G0/V7L:x",
-                            "v1:fozI5u6B030=:v1:F+6ZduKKd8G0/V7L",
-                            "v1:fozI5u6B030=:garbage",
-                            "v1:fozI5u6B030=:v1:F+6ZduKKd8G0/V7L:PGMFeIzwobWRKmEAzUdaQHqC5mMRIQ==:x"}) {
-    Result<PassphraseCrypter> r = PassphraseCrypter::FromSalt(state, kPassphrase);
+  for (const char* state :
+       {"", "v1", "v1:fozI5u6B030=",
+        "v2:fozI5u6B030=:"
+        "v1:F+6ZduKKd8G0/V7L:x",
+        "v1:fozI5u6B030=:v1:F+6ZduKKd8G0/V7L", "v1:fozI5u6B030=:garbage",
+        "v1:fozI5u6B030=:v1:F+6ZduKKd8G0/"
+        "V7L:PGMFeIzwobWRKmEAzUdaQHqC5mMRIQ==:x"}) {
+    Result<PassphraseCrypter> r =
+        PassphraseCrypter::FromSalt(state, kPassphrase);
     ASSERT_FALSE(r.ok()) << state;
     EXPECT_EQ(r.status().code(), Errc::kFormat) << state;
   }
-  Result<PassphraseCrypter> bad_salt =
-      PassphraseCrypter::FromSalt("v1:foz!5u6B030=:" + std::string(kCheck), kPassphrase);
+  Result<PassphraseCrypter> bad_salt = PassphraseCrypter::FromSalt(
+      "v1:foz!5u6B030=:" + std::string(kCheck), kPassphrase);
   ASSERT_FALSE(bad_salt.ok());
   EXPECT_EQ(bad_salt.status().code(), Errc::kSyntax);
 }
@@ -90,13 +98,18 @@ TEST_F(PassphraseCrypterTest, RoundTripsValues) {
     megabyte[i] = static_cast<char>((i * 131 + 7) & 0xFF);
   }
   const std::vector<std::string> values = {
-      "", "\"hunter2\"", "{\"a\":1}", "p\xC3\xA4ssw\xC3\xB6rd \xF0\x9F\x94\x91",
-      std::string("nul\0inside", 10), megabyte};
+      "",
+      "\"hunter2\"",
+      "{\"a\":1}",
+      "p\xC3\xA4ssw\xC3\xB6rd \xF0\x9F\x94\x91",
+      std::string("nul\0inside", 10),
+      megabyte};
   for (std::size_t i = 0; i < values.size(); ++i) {
     const std::string ciphertext = crypter().Encrypt(values[i]);
     EXPECT_TRUE(IsPassphraseCiphertextShape(ciphertext)) << "value #" << i;
     Result<std::string> plaintext = crypter().Decrypt(ciphertext);
-    ASSERT_TRUE(plaintext.ok()) << "value #" << i << ": " << plaintext.status().message();
+    ASSERT_TRUE(plaintext.ok())
+        << "value #" << i << ": " << plaintext.status().message();
     EXPECT_TRUE(*plaintext == values[i]) << "value #" << i;
   }
 }
@@ -109,17 +122,21 @@ TEST_F(PassphraseCrypterTest, TamperingIsDetected) {
   const std::string ciphertext = crypter().Encrypt("\"a secret value\"");
   const std::size_t sealed_len = ciphertext.size() - ciphertext.rfind(':') - 1;
   // Nonce, first ciphertext character, last tag character before padding.
-  for (auto [part, index] : {std::pair<int, std::size_t>{1, 0}, {1, 15}, {2, 0},
+  for (auto [part, index] : {std::pair<int, std::size_t>{1, 0},
+                             {1, 15},
+                             {2, 0},
                              {2, sealed_len - 3}}) {
     Result<std::string> r = crypter().Decrypt(Tamper(ciphertext, part, index));
     ASSERT_FALSE(r.ok()) << "part " << part << " index " << index;
     EXPECT_EQ(r.status().code(), Errc::kCrypto);
   }
   // Truncating the tag by a byte also fails authentication.
-  Result<std::string> sealed = Base64Decode(ciphertext.substr(ciphertext.rfind(':') + 1));
+  Result<std::string> sealed =
+      Base64Decode(ciphertext.substr(ciphertext.rfind(':') + 1));
   ASSERT_TRUE(sealed.ok());
-  const std::string truncated = ciphertext.substr(0, ciphertext.rfind(':') + 1) +
-                                Base64Encode(sealed->substr(0, sealed->size() - 1));
+  const std::string truncated =
+      ciphertext.substr(0, ciphertext.rfind(':') + 1) +
+      Base64Encode(sealed->substr(0, sealed->size() - 1));
   EXPECT_EQ(crypter().Decrypt(truncated).status().code(), Errc::kCrypto);
 }
 
@@ -136,10 +153,12 @@ TEST_F(PassphraseCrypterTest, MalformedCiphertextsAreErrorsNotCrashes) {
       {"v2:F+6ZduKKd8G0/V7L:PGMFeIzwobWRKmEAzUdaQHqC5mMRIQ==", Errc::kFormat},
       {"v1:F+6ZduKKd8G0/V7L!:PGMFeIzwobWRKmEAzUdaQHqC5mMRIQ==", Errc::kSyntax},
       {"v1:F+6ZduKKd8G0/V7L:PGMFeIzwobWRKmEAzUdaQHqC5mMRIQ=", Errc::kSyntax},
-      {"v1:F+6ZduKKd8G0:PGMFeIzwobWRKmEAzUdaQHqC5mMRIQ==", Errc::kFormat},    // 9-byte nonce
-      {"v1:F+6ZduKKd8G0/V7LAAAA:PGMFeIzwobWRKmEAzUdaQHqC5mMRIQ==", Errc::kFormat},
-      {"v1:F+6ZduKKd8G0/V7L:", Errc::kFormat},                                // no tag
-      {"v1:F+6ZduKKd8G0/V7L:PGMFeIzwobWRKmEA", Errc::kFormat},                // 12 bytes
+      {"v1:F+6ZduKKd8G0:PGMFeIzwobWRKmEAzUdaQHqC5mMRIQ==",
+       Errc::kFormat},  // 9-byte nonce
+      {"v1:F+6ZduKKd8G0/V7LAAAA:PGMFeIzwobWRKmEAzUdaQHqC5mMRIQ==",
+       Errc::kFormat},
+      {"v1:F+6ZduKKd8G0/V7L:", Errc::kFormat},                  // no tag
+      {"v1:F+6ZduKKd8G0/V7L:PGMFeIzwobWRKmEA", Errc::kFormat},  // 12 bytes
       {"v1::", Errc::kFormat},
       {":::", Errc::kFormat},
   };
@@ -156,9 +175,11 @@ TEST_F(PassphraseCrypterTest, ConcurrentUseIsSafe) {
   for (int t = 0; t < 4; ++t) {
     threads.emplace_back([t, &failures] {
       for (int i = 0; i < 200; ++i) {
-        const std::string value = "value-" + std::to_string(t) + "-" + std::to_string(i);
+        const std::string value =
+            "value-" + std::to_string(t) + "-" + std::to_string(i);
         Result<std::string> back = crypter().Decrypt(crypter().Encrypt(value));
-        if (!back.ok() || *back != value) ++failures[static_cast<std::size_t>(t)];
+        if (!back.ok() || *back != value)
+          ++failures[static_cast<std::size_t>(t)];
       }
     });
   }
@@ -170,10 +191,12 @@ TEST_F(PassphraseCrypterTest, CreatesASaltStateThatUnlocks) {
   auto created = PassphraseCrypter::Create("correct horse");
   ASSERT_TRUE(created.ok());
   auto& [fresh, salt_state] = *created;
-  EXPECT_TRUE(IsPassphraseSaltShape(salt_state)) << *PassphraseSaltShapeProblem(salt_state);
+  EXPECT_TRUE(IsPassphraseSaltShape(salt_state))
+      << *PassphraseSaltShapeProblem(salt_state);
   const std::string ciphertext = fresh.Encrypt("\"x\"");
 
-  Result<PassphraseCrypter> reopened = PassphraseCrypter::FromSalt(salt_state, "correct horse");
+  Result<PassphraseCrypter> reopened =
+      PassphraseCrypter::FromSalt(salt_state, "correct horse");
   ASSERT_TRUE(reopened.ok()) << reopened.status().message();
   Result<std::string> plaintext = reopened->Decrypt(ciphertext);
   ASSERT_TRUE(plaintext.ok());
@@ -185,7 +208,8 @@ TEST_F(PassphraseCrypterTest, CreatesASaltStateThatUnlocks) {
 
 TEST(PassphraseCrypterFromKeyTest, RequiresThirtyTwoBytes) {
   std::vector<std::uint8_t> key(31, 7);
-  EXPECT_EQ(PassphraseCrypter::FromKey(key).status().code(), Errc::kInvalidArgument);
+  EXPECT_EQ(PassphraseCrypter::FromKey(key).status().code(),
+            Errc::kInvalidArgument);
   key.push_back(7);
   Result<PassphraseCrypter> crypter = PassphraseCrypter::FromKey(key);
   ASSERT_TRUE(crypter.ok());

@@ -67,9 +67,9 @@ TEST(CodesTest, SomeStableNames) {
 }
 
 TEST(CodesTest, FatalSet) {
-  std::set<Code> fatal = {Code::kIoError,     Code::kJsonSyntax,
+  std::set<Code> fatal = {Code::kIoError,         Code::kJsonSyntax,
                           Code::kJsonInvalidUtf8, Code::kJsonTooDeep,
-                          Code::kNotAState,   Code::kVersionUnsupported};
+                          Code::kNotAState,       Code::kVersionUnsupported};
   for (const CodeInfo& info : AllCodes()) {
     EXPECT_EQ(IsFatal(info.code), fatal.count(info.code) == 1) << info.name;
     if (IsFatal(info.code)) {
@@ -132,9 +132,9 @@ TEST(ReportTest, ZeroMeansUnbounded) {
 /// A report with a located finding with URN and an unlocated one without.
 Report SampleReport() {
   Report report("dir/state.json");
-  Finding a = MakeFinding(Code::kUrnMalformed, "URN \"x\" is bad",
-                          "/deployment/resources/0/urn",
-                          "urn:pulumi:dev::p::t::n");
+  Finding a =
+      MakeFinding(Code::kUrnMalformed, "URN \"x\" is bad",
+                  "/deployment/resources/0/urn", "urn:pulumi:dev::p::t::n");
   a.line = 12;
   a.column = 7;
   report.Add(a);
@@ -162,7 +162,9 @@ TEST(TerminalSafeTest, EscapesControlCharactersLikeGit) {
   EXPECT_EQ(TerminalSafe("\r\n\t\a\b\v\f"), "\\r\\n\\t\\a\\b\\v\\f");
   EXPECT_EQ(TerminalSafe(std::string("x\0y", 3)), "x\\000y");
   EXPECT_EQ(TerminalSafe("\x7f"), "\\177");
-  EXPECT_EQ(TerminalSafe("\xc2\x9b" "31m"), "\\302\\23331m");  // C1 CSI
+  EXPECT_EQ(TerminalSafe("\xc2\x9b"
+                         "31m"),
+            "\\302\\23331m");  // C1 CSI
   EXPECT_EQ(TerminalSafe("caf\xc3\xa9 \xc2\xa0"), "caf\xc3\xa9 \xc2\xa0");
 }
 
@@ -170,10 +172,9 @@ TEST(RenderTextTest, StateTextCannotForgeOrHideFindings) {
   // A URN that erases the lines above and a message that starts a new,
   // forged finding line (review F10, B3).
   Report report("in\033]0;x\a.json");
-  Finding f = MakeFinding(Code::kUrnMalformed,
-                          "URN bad\nfake.json:1:1: error[forged]: x",
-                          "/deployment/resources/0/\r",
-                          "urn:pulumi:dev::p::t::n\033[1A\033[2K\r");
+  Finding f = MakeFinding(
+      Code::kUrnMalformed, "URN bad\nfake.json:1:1: error[forged]: x",
+      "/deployment/resources/0/\r", "urn:pulumi:dev::p::t::n\033[1A\033[2K\r");
   f.line = 1;
   f.column = 2;
   report.Add(f);
@@ -228,7 +229,8 @@ TEST(RenderJsonLineTest, ValidJsonWithExactlyTheDocumentedKeys) {
   Report report = SampleReport();
   // Characters that need escaping in file names and messages.
   Report tricky("we\"ird\\name\n.json");
-  Finding f = MakeFinding(Code::kFieldType, "tab\there \xE2\x80\xA8 <&>", "/a~1b");
+  Finding f =
+      MakeFinding(Code::kFieldType, "tab\there \xE2\x80\xA8 <&>", "/a~1b");
   tricky.Add(f);
   for (const Report* r : {&report, &tricky}) {
     std::ostringstream out;
@@ -241,7 +243,8 @@ TEST(RenderJsonLineTest, ValidJsonWithExactlyTheDocumentedKeys) {
     json::Parser parser;
     json::Value v;
     ASSERT_EQ(parser.ParseDocument(line, 0, arena, &v), json::ParseStatus::kOk)
-        << parser.error().message << "\n" << line;
+        << parser.error().message << "\n"
+        << line;
     EXPECT_TRUE(parser.duplicates().empty());
     EXPECT_EQ(Keys(v), (std::set<std::string>{"file", "findings", "summary"}));
     EXPECT_EQ(v.Find("file")->Str(), r->file());
@@ -274,13 +277,13 @@ TEST(RenderJsonLineTest, ValidJsonWithExactlyTheDocumentedKeys) {
       }
     }
     const json::Value* summary = v.Find("summary");
-    EXPECT_EQ(Keys(*summary), (std::set<std::string>{"errors", "warnings",
-                                                     "notes", "resources",
-                                                     "omitted", "suppressed",
-                                                     "by_code"}));
+    EXPECT_EQ(Keys(*summary),
+              (std::set<std::string>{"errors", "warnings", "notes", "resources",
+                                     "omitted", "suppressed", "by_code"}));
     EXPECT_EQ(summary->Find("errors")->raw(),
               std::to_string(r->summary().errors));
-    EXPECT_EQ(summary->Find("notes")->raw(), std::to_string(r->summary().notes));
+    EXPECT_EQ(summary->Find("notes")->raw(),
+              std::to_string(r->summary().notes));
     EXPECT_EQ(summary->Find("resources")->raw(),
               std::to_string(r->summary().resources));
     EXPECT_EQ(summary->Find("omitted")->raw(), "0");
@@ -293,8 +296,7 @@ TEST(RenderJsonLineTest, OmittedIsCounted) {
   std::ostringstream out;
   RenderJsonLine(report, out);
   EXPECT_NE(out.str().find("\"omitted\":3,"), std::string::npos) << out.str();
-  EXPECT_NE(out.str().find("\"by_code\":{\"field-type\":4}"),
-            std::string::npos)
+  EXPECT_NE(out.str().find("\"by_code\":{\"field-type\":4}"), std::string::npos)
       << out.str();
 }
 
@@ -359,23 +361,29 @@ TEST(RenderSarifTest, ValidSarifWithRulesAndResults) {
   EXPECT_EQ(phys->Find("region")->Find("endColumn")->raw(), "8");
   EXPECT_EQ(r0.Find("partialFingerprints")->Find("pstate/v1")->Str(),
             a.findings()[0].fingerprint);
-  EXPECT_EQ(loc.Find("logicalLocations")->array()[0]
-                .Find("fullyQualifiedName")->Str(),
+  EXPECT_EQ(loc.Find("logicalLocations")
+                ->array()[0]
+                .Find("fullyQualifiedName")
+                ->Str(),
             "/deployment/resources/0/urn");
   EXPECT_EQ(r0.Find("properties")->Find("urn")->Str(),
             "urn:pulumi:dev::p::t::n");
   // Unlocated findings are the file's first character.
   const json::Value& r1 = results->array()[1];
   EXPECT_EQ(r1.Find("level")->Str(), "note");
-  const json::Value* region = r1.Find("locations")->array()[0]
-                                  .Find("physicalLocation")->Find("region");
+  const json::Value* region =
+      r1.Find("locations")->array()[0].Find("physicalLocation")->Find("region");
   EXPECT_EQ(region->Find("startLine")->raw(), "1");
   EXPECT_EQ(region->Find("startColumn")->raw(), "1");
   EXPECT_EQ(r1.Find("properties")->Find("urn"), nullptr);
   const json::Value& r2 = results->array()[2];
   EXPECT_EQ(r2.Find("level")->Str(), "warning");
-  EXPECT_EQ(r2.Find("locations")->array()[0].Find("physicalLocation")
-                ->Find("artifactLocation")->Find("uri")->Str(),
+  EXPECT_EQ(r2.Find("locations")
+                ->array()[0]
+                .Find("physicalLocation")
+                ->Find("artifactLocation")
+                ->Find("uri")
+                ->Str(),
             "stdin");
   EXPECT_EQ(run.Find("properties"), nullptr);
 }

@@ -15,8 +15,8 @@ namespace {
 
 Finding Located(Code code, std::string message, std::string pointer,
                 std::string urn = {}) {
-  Finding f = MakeFinding(code, std::move(message), std::move(pointer),
-                          std::move(urn));
+  Finding f =
+      MakeFinding(code, std::move(message), std::move(pointer), std::move(urn));
   f.line = 3;
   f.column = 9;
   return f;
@@ -61,8 +61,9 @@ TEST(FingerprintTest, StableAcrossRunsPlacesAndRandomValues) {
                       "(fingerprint 0123456789ab)",
                       "/deployment/resources/4/outputs/password", urn);
   Finding b = a;
-  b.message = "property \"password\" holds a plaintext value "
-              "(fingerprint ba9876543210)";  // another run's random key
+  b.message =
+      "property \"password\" holds a plaintext value "
+      "(fingerprint ba9876543210)";  // another run's random key
   b.pointer = "/deployment/resources/9/outputs/password";  // moved
   b.line = 400;
   b.column = 1;

@@ -116,9 +116,9 @@ class ReverseOpener : public SecretOpener {
 };
 
 TEST(DiffResourceTest, SecretsNeverShowAndCompareByValueWhenOpened) {
-  auto a = Doc(R"({"urn":"u","type":"t","outputs":{"p":)" +
-               SecretJson("enc:1") + R"(,"q":)" + SecretJson("enc:2") +
-               R"(,"r":"plain"}})");
+  auto a =
+      Doc(R"({"urn":"u","type":"t","outputs":{"p":)" + SecretJson("enc:1") +
+          R"(,"q":)" + SecretJson("enc:2") + R"(,"r":"plain"}})");
   auto b = Doc(R"({"urn":"u","type":"t","outputs":{"p":)" +
                SecretJson("enc:1.0") + R"(,"q":)" + SecretJson("enc:2") +
                R"(,"r":)" + SecretJson("enc:\\\"plain\\\"") + "}}");

@@ -92,8 +92,8 @@ TEST(OpenInputTest, PlainFile) {
 
 TEST(OpenInputTest, ShortAndEmptyPlainFiles) {
   TempDir dir;
-  for (std::string text : {std::string(), std::string("{"),
-                           std::string("{}"), std::string("\x1f\x8b", 2)}) {
+  for (std::string text : {std::string(), std::string("{"), std::string("{}"),
+                           std::string("\x1f\x8b", 2)}) {
     std::string path = dir.Write("short.json", text);
     auto in = OpenInput(path);
     ASSERT_TRUE(in.ok()) << in.status().message();
@@ -192,8 +192,8 @@ TEST(MemoryInputTest, TruncatedCompressedStreamIsAnErrorNotACrash) {
   std::string text = SampleText();
   for (std::string tool : {"gzip", "zstd"}) {
     std::string full = Compress(dir, text, tool);
-    for (std::size_t cut : {std::size_t{4}, std::size_t{12}, full.size() / 2,
-                            full.size() - 1}) {
+    for (std::size_t cut :
+         {std::size_t{4}, std::size_t{12}, full.size() / 2, full.size() - 1}) {
       auto in = MemoryInput(full.substr(0, cut), "cut." + tool);
       auto all = ReadAll(*in, 512);
       ASSERT_FALSE(all.ok()) << tool << " cut at " << cut;

@@ -19,8 +19,9 @@ class MappedWindowTest : public ::testing::Test {
  protected:
   void SetUp() override {
     path_ = fs::temp_directory_path() /
-            ("pstate-mapped-" + std::to_string(::testing::UnitTest::GetInstance()
-                                                   ->random_seed()) + ".txt");
+            ("pstate-mapped-" +
+             std::to_string(::testing::UnitTest::GetInstance()->random_seed()) +
+             ".txt");
     // 24 MiB of lines of varying length: more than one release step.
     for (int i = 0; text_.size() < (24u << 20); ++i) {
       text_ += std::string(static_cast<std::size_t>(i % 97), 'x');
@@ -54,7 +55,8 @@ TEST_F(MappedWindowTest, MapsWholeFileWithZeroPadding) {
   ASSERT_TRUE(window.mapped());
   ASSERT_TRUE(window.Fill(window.begin()).ok());
   EXPECT_TRUE(window.eof());
-  ASSERT_EQ(static_cast<std::size_t>(window.end() - window.begin()), text_.size());
+  ASSERT_EQ(static_cast<std::size_t>(window.end() - window.begin()),
+            text_.size());
   EXPECT_EQ(std::string(window.begin(), 64), text_.substr(0, 64));
   for (std::size_t i = 0; i < Window::kPadding; ++i) {
     EXPECT_EQ(window.end()[i], '\0');
@@ -68,8 +70,8 @@ TEST_F(MappedWindowTest, LocationsSurviveRelease) {
   ASSERT_TRUE(window.mapped());
   // Walk forward, releasing as a reader does, and check a location just
   // after each release against a naive count.
-  for (std::uint64_t at : {1000ull, 17ull << 20, 18ull << 20,
-                           (24ull << 20) - 5}) {
+  for (std::uint64_t at :
+       {1000ull, 17ull << 20, 18ull << 20, (24ull << 20) - 5}) {
     const char* p = window.begin() + (at - window.OffsetOf(window.begin()));
     window.Release(p);
     LineColumn got = window.Locate(at);

@@ -234,9 +234,10 @@ TEST(OpenOutputTest, SymlinkIsFollowedAndItsTargetReplaced) {
   EXPECT_TRUE(S_ISLNK(ModeOf(link)));
   EXPECT_EQ(ReadFile(target), "new");
   EXPECT_EQ(ModeOf(target) & 0777, 0640u);  // a replaced file keeps its mode
-  EXPECT_EQ(std::distance(std::filesystem::directory_iterator(dir.path() / "real"),
-                          std::filesystem::directory_iterator()),
-            1);
+  EXPECT_EQ(
+      std::distance(std::filesystem::directory_iterator(dir.path() / "real"),
+                    std::filesystem::directory_iterator()),
+      1);
 }
 
 TEST(OpenOutputTest, DanglingSymlinkCreatesItsTarget) {

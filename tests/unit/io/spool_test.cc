@@ -288,8 +288,7 @@ TEST(SpoolTest, ErrorsNameTheInput) {
   ASSERT_FALSE(no_spool.ok());
   EXPECT_EQ(no_spool.status().code(), Errc::kIo);
   EXPECT_NE(no_spool.status().message().find(good), std::string::npos);
-  EXPECT_NE(no_spool.status().message().find("no-such-dir"),
-            std::string::npos);
+  EXPECT_NE(no_spool.status().message().find("no-such-dir"), std::string::npos);
 }
 
 TEST(SpoolTest, DecodeLimitAppliesOnce) {

@@ -34,7 +34,8 @@ class ChunkedInput : public InputStream {
 
 std::string Digits(std::size_t n) {
   std::string s;
-  for (std::size_t i = 0; i < n; ++i) s.push_back(static_cast<char>('a' + i % 26));
+  for (std::size_t i = 0; i < n; ++i)
+    s.push_back(static_cast<char>('a' + i % 26));
   return s;
 }
 
@@ -64,7 +65,8 @@ TEST(WindowTest, FirstFillReadsUntilFull) {
   EXPECT_EQ(w.OffsetOf(w.begin()), 0u);
   EXPECT_EQ(w.bytes_read(), 16u);
   // The padding after end() is readable and zero.
-  for (std::size_t i = 0; i < Window::kPadding; ++i) EXPECT_EQ(w.end()[i], '\0');
+  for (std::size_t i = 0; i < Window::kPadding; ++i)
+    EXPECT_EQ(w.end()[i], '\0');
 }
 
 TEST(WindowTest, FillKeepsBytesFromKeep) {
@@ -81,7 +83,8 @@ TEST(WindowTest, FillKeepsBytesFromKeep) {
   EXPECT_EQ(w.OffsetOf(w.begin()), 26u);
   EXPECT_EQ(View(w), data.substr(26));
   EXPECT_TRUE(w.eof());
-  for (std::size_t i = 0; i < Window::kPadding; ++i) EXPECT_EQ(w.end()[i], '\0');
+  for (std::size_t i = 0; i < Window::kPadding; ++i)
+    EXPECT_EQ(w.end()[i], '\0');
   // At eof, Fill changes nothing.
   const char* before = w.begin();
   ASSERT_TRUE(w.Fill(w.end()).ok());
@@ -185,7 +188,7 @@ TEST(WindowTest, LocateClampsOffsetsOutsideTheWindow) {
   Window w(in, 8);
   ASSERT_TRUE(w.Fill(w.begin()).ok());
   ASSERT_TRUE(w.Fill(w.begin() + 7).ok());  // discard "ab\ncd\ne"
-  LineColumn lc = w.Locate(0);                // before the window: its start
+  LineColumn lc = w.Locate(0);              // before the window: its start
   EXPECT_EQ(lc.line, 3u);
   EXPECT_EQ(lc.column, 2u);
   lc = w.Locate(1000);  // after the window: its end
@@ -222,8 +225,10 @@ TEST(CountNewlinesTest, MatchesNaiveCountOnRandomShortData) {
     for (int density : {0, 1, 3, 50}) {
       std::string s(len, 'x');
       for (char& c : s) {
-        if (density && static_cast<int>(rng() % 100) < density * 2) c = '\n';
-        else c = static_cast<char>(rng() % 256);
+        if (density && static_cast<int>(rng() % 100) < density * 2)
+          c = '\n';
+        else
+          c = static_cast<char>(rng() % 256);
         if (c == '\n' && density == 0) c = 'y';
       }
       ExpectCountMatches(s);
@@ -234,9 +239,10 @@ TEST(CountNewlinesTest, MatchesNaiveCountOnRandomShortData) {
 TEST(CountNewlinesTest, AllNewlinesBeyondTheAccumulatorFlush) {
   // 255 blocks of 16 bytes fill the byte-wise counters; every byte a newline
   // is the worst case for an overflow.
-  for (std::size_t len : {std::size_t{255 * 16 - 1}, std::size_t{255 * 16},
-                          std::size_t{255 * 16 + 1}, std::size_t{255 * 16 * 3 + 17},
-                          std::size_t{100000}}) {
+  for (std::size_t len :
+       {std::size_t{255 * 16 - 1}, std::size_t{255 * 16},
+        std::size_t{255 * 16 + 1}, std::size_t{255 * 16 * 3 + 17},
+        std::size_t{100000}}) {
     ExpectCountMatches(std::string(len, '\n'));
   }
 }
@@ -246,7 +252,8 @@ TEST(CountNewlinesTest, RandomLongData) {
   for (std::size_t len : {std::size_t{4080}, std::size_t{4097},
                           std::size_t{20000}, std::size_t{65537}}) {
     std::string s(len, 'x');
-    for (char& c : s) c = static_cast<char>(rng() % 4 == 0 ? '\n' : rng() % 256);
+    for (char& c : s)
+      c = static_cast<char>(rng() % 4 == 0 ? '\n' : rng() % 256);
     ExpectCountMatches(s);
     // A last newline in the final partial block and none at all.
     std::string none(len, 'z');

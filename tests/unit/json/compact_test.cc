@@ -25,7 +25,8 @@ TEST(CompactJsonTest, DropsWhitespaceKeepsTextAndOrder) {
     "c" : [ ] ,
     "a" : "x\u0041\/y\n",
     "\u00e9" : { "k" : "v" }
-  } )", arena);
+  } )",
+                  arena);
   EXPECT_EQ(ToCompactJson(v),
             R"({"b":[1,2.50,-0,1E+3,true,false,null],"a":{},"c":[],)"
             R"("a":"x\u0041\/y\n","\u00e9":{"k":"v"}})");
@@ -46,9 +47,10 @@ TEST(CompactJsonTest, HtmlSafeEscapesAsGoMarshal) {
   Arena arena;
   // Raw U+2028 (E2 80 A8) and U+2029 (E2 80 A9), and other E2 characters
   // (U+2022 bullet, E2 80 A2) left alone.
-  Value v = Parse("{\"<a&b>\":\"x<y>&z \xE2\x80\xA8\xE2\x80\xA9\xE2\x80\xA2"
-                  "\\u003c\"}",
-                  arena);
+  Value v = Parse(
+      "{\"<a&b>\":\"x<y>&z \xE2\x80\xA8\xE2\x80\xA9\xE2\x80\xA2"
+      "\\u003c\"}",
+      arena);
   EXPECT_EQ(ToCompactJson(v, EscapeStyle::kHtmlSafe),
             "{\"\\u003ca\\u0026b\\u003e\":\"x\\u003cy\\u003e\\u0026z "
             "\\u2028\\u2029\xE2\x80\xA2\\u003c\"}");
@@ -77,8 +79,8 @@ TEST(CompactJsonTest, AppendsToExistingText) {
 
 TEST(CompactJsonTest, ReparsesToTheSameText) {
   Arena arena;
-  std::string text = ToCompactJson(
-      Parse(R"({"a": [1, {"b": "c\"d"}], "e": -1.5e-3})", arena));
+  std::string text =
+      ToCompactJson(Parse(R"({"a": [1, {"b": "c\"d"}], "e": -1.5e-3})", arena));
   EXPECT_EQ(ToCompactJson(Parse(text, arena)), text);
 }
 

@@ -34,8 +34,8 @@ TEST(DocumentTest, SurvivesMoves) {
     docs.push_back(std::move(doc).value());
   }
   for (int i = 0; i < 50; ++i) {
-    docs.push_back(std::move(Document::Parse("[" + std::to_string(i) + "]"))
-                       .value());
+    docs.push_back(
+        std::move(Document::Parse("[" + std::to_string(i) + "]")).value());
   }
   EXPECT_EQ(docs[0].root().Str(), "s");
   EXPECT_EQ(docs[1].root().raw(), "12");
@@ -72,8 +72,8 @@ TEST(DocumentTest, ErrorsAtTheEdges) {
   EXPECT_EQ(error.at.line, 1u);
   EXPECT_EQ(error.at.column, 1u);
 
-  Result<Document> trailing = Document::Parse("[1] [2]", kDefaultMaxDepth,
-                                              &error);
+  Result<Document> trailing =
+      Document::Parse("[1] [2]", kDefaultMaxDepth, &error);
   ASSERT_FALSE(trailing.ok());
   EXPECT_EQ(error.offset, 4u);
   EXPECT_EQ(error.at.column, 5u);

@@ -15,9 +15,9 @@ TEST(NumberTextTest, AcceptsTheJsonGrammarOnly) {
                         "1E5", "1e+5", "1e-5", "-1.25E-007", "123456789"}) {
     EXPECT_TRUE(IsNumberText(s)) << s;
   }
-  for (const char* s : {"", "-", "+1", "01", "-01", "1.", ".5", "1e", "1e+",
-                        "1.e5", "0x10", "1 ", " 1", "NaN", "Infinity", "1f",
-                        "--1", "1e5.0"}) {
+  for (const char* s :
+       {"", "-", "+1", "01", "-01", "1.", ".5", "1e", "1e+", "1.e5", "0x10",
+        "1 ", " 1", "NaN", "Infinity", "1f", "--1", "1e5.0"}) {
     EXPECT_FALSE(IsNumberText(s)) << s;
   }
 }
@@ -26,8 +26,7 @@ TEST(NumbersEqualTest, SameValueDifferentSpelling) {
   const std::vector<std::vector<const char*>> groups = {
       {"1", "1.0", "1e0", "10e-1", "0.1e1", "1.000", "100E-2", "1e+0",
        "0.0001e4"},
-      {"0", "-0", "0.0", "-0.0", "0e5", "0e-99999999999999999999999",
-       "-0E+1"},
+      {"0", "-0", "0.0", "-0.0", "0e5", "0e-99999999999999999999999", "-0E+1"},
       {"-12.5", "-125e-1", "-1.25e1", "-0.0125e3"},
       {"1e400", "10e399", "0.1e401", "100000e395"},
       {"123000", "1.23e5", "123e3", "123000.000"},
@@ -55,10 +54,10 @@ TEST(NumbersEqualTest, ExactNotThroughDouble) {
 
 TEST(NumbersEqualTest, HugeExponentsWithoutOverflow) {
   // Exponents beyond int64 are compared exactly.
-  EXPECT_TRUE(NumbersEqual("1e99999999999999999999999",
-                           "10e99999999999999999999998"));
-  EXPECT_FALSE(NumbersEqual("1e99999999999999999999999",
-                            "1e99999999999999999999998"));
+  EXPECT_TRUE(
+      NumbersEqual("1e99999999999999999999999", "10e99999999999999999999998"));
+  EXPECT_FALSE(
+      NumbersEqual("1e99999999999999999999999", "1e99999999999999999999998"));
   EXPECT_TRUE(NumbersEqual("1e-99999999999999999999999",
                            "0.1e-99999999999999999999998"));
   EXPECT_TRUE(NumbersEqual("1e000000000000000000000000000007", "1e7"));
@@ -67,8 +66,8 @@ TEST(NumbersEqualTest, HugeExponentsWithoutOverflow) {
   EXPECT_TRUE(NumbersEqual("100e999999999999999998", "1e1000000000000000000"));
   EXPECT_TRUE(
       NumbersEqual("0.001e1000000000000000002", "1e999999999999999999"));
-  EXPECT_TRUE(NumbersEqual("0.01e-999999999999999998",
-                           "1e-1000000000000000000"));
+  EXPECT_TRUE(
+      NumbersEqual("0.01e-999999999999999998", "1e-1000000000000000000"));
   EXPECT_EQ(CompareNumbers("1e1000000000000000000", "9e999999999999999999"), 1);
   EXPECT_EQ(CompareNumbers("1e-1000000000000000000", "9e-999999999999999999"),
             -1);
@@ -79,11 +78,29 @@ TEST(NumbersEqualTest, HugeExponentsWithoutOverflow) {
 
 TEST(CompareNumbersTest, Order) {
   // Ascending; every pair must compare consistently.
-  const std::vector<const char*> ascending = {
-      "-1e400", "-1e20",  "-100", "-99.99", "-1",   "-0.5", "-1e-400", "0",
-      "1e-400", "0.001",  "0.5",  "0.51",   "1",    "1.00001", "9", "10",
-      "11",     "99.999", "100",  "9007199254740992", "9007199254740993",
-      "1e20",   "1e400"};
+  const std::vector<const char*> ascending = {"-1e400",
+                                              "-1e20",
+                                              "-100",
+                                              "-99.99",
+                                              "-1",
+                                              "-0.5",
+                                              "-1e-400",
+                                              "0",
+                                              "1e-400",
+                                              "0.001",
+                                              "0.5",
+                                              "0.51",
+                                              "1",
+                                              "1.00001",
+                                              "9",
+                                              "10",
+                                              "11",
+                                              "99.999",
+                                              "100",
+                                              "9007199254740992",
+                                              "9007199254740993",
+                                              "1e20",
+                                              "1e400"};
   for (std::size_t i = 0; i < ascending.size(); ++i) {
     for (std::size_t j = 0; j < ascending.size(); ++j) {
       int want = i < j ? -1 : (i > j ? 1 : 0);
@@ -221,21 +238,21 @@ TEST(GoFloatTextTest, ReadsBackAsTheSameDouble) {
 }
 
 TEST(IsExactFloat64Test, LosslessThroughGo) {
-  for (const char* s : {"0", "-0", "1", "1.0", "0.5", "-0.25", "0.125",
-                        "1.5e3", "9007199254740992", "1e21", "1e22", "1e20",
+  for (const char* s : {"0", "-0", "1", "1.0", "0.5", "-0.25", "0.125", "1.5e3",
+                        "9007199254740992", "1e21", "1e22", "1e20",
                         "100000000000000000000", "-1234.5"}) {
     EXPECT_TRUE(IsExactFloat64(s)) << s;
   }
-  for (const char* s : {
-           "0.1",                     // not a binary fraction
-           "0.000001",                // nor this
-           "1e23",                    // 5^23 needs more than 53 bits
-           "9007199254740993",        // rounds to ...992
-           "1180591620717411303424",  // 2^70: exact, Go writes 1.18...e+21
-           "1e400",                   // out of range
-           "1e-400",                  // underflows to 0
-           "0.1000000000000000055511151231257827021181583404541015625",
-           "not a number"}) {
+  for (const char* s :
+       {"0.1",                     // not a binary fraction
+        "0.000001",                // nor this
+        "1e23",                    // 5^23 needs more than 53 bits
+        "9007199254740993",        // rounds to ...992
+        "1180591620717411303424",  // 2^70: exact, Go writes 1.18...e+21
+        "1e400",                   // out of range
+        "1e-400",                  // underflows to 0
+        "0.1000000000000000055511151231257827021181583404541015625",
+        "not a number"}) {
     EXPECT_FALSE(IsExactFloat64(s)) << s;
   }
 }

@@ -96,8 +96,8 @@ TEST(ParserTest, EveryValueType) {
 }
 
 TEST(ParserTest, ScalarsAtTopLevel) {
-  for (std::string text : {"null", "true", "false", "0", "\"\"", "[]", "{}",
-                           " \t\r\n 7"}) {
+  for (std::string text :
+       {"null", "true", "false", "0", "\"\"", "[]", "{}", " \t\r\n 7"}) {
     Arena arena;
     Parsed r = ParseAll(text, arena);
     EXPECT_EQ(r.status, ParseStatus::kOk) << text << ": " << r.error.message;
@@ -137,8 +137,8 @@ TEST(ParserTest, InvalidNumbers) {
 
 TEST(ParserTest, StringsWithEscapes) {
   Arena arena;
-  Parsed r = ParseAll(R"(["plain","a\"b","\\\/\b\f\n\r\t","\u00e9\ud83d\ude00"])",
-                      arena);
+  Parsed r = ParseAll(
+      R"(["plain","a\"b","\\\/\b\f\n\r\t","\u00e9\ud83d\ude00"])", arena);
   ASSERT_EQ(r.status, ParseStatus::kOk) << r.error.message;
   auto items = r.value.array();
   EXPECT_FALSE(items[0].has_escapes);
@@ -175,28 +175,28 @@ struct Utf8Case {
 };
 
 const Utf8Case kUtf8Cases[] = {
-    {"\xC3\xA9", true},              // é, 2 bytes
-    {"\xC2\x80", true},              // smallest 2-byte
-    {"\xE2\x82\xAC", true},          // €, 3 bytes
-    {"\xE0\xA0\x80", true},          // smallest 3-byte
-    {"\xED\x9F\xBF", true},          // U+D7FF, just below the surrogates
-    {"\xEE\x80\x80", true},          // U+E000, just above
-    {"\xF0\x9F\x98\x80", true},      // 😀, 4 bytes
-    {"\xF4\x8F\xBF\xBF", true},      // U+10FFFF
-    {"\xC0\xAF", false},             // overlong '/'
-    {"\xC1\xBF", false},             // overlong
-    {"\xE0\x80\xAF", false},         // overlong 3-byte
-    {"\xF0\x80\x80\xAF", false},     // overlong 4-byte
-    {"\xED\xA0\x80", false},         // U+D800 surrogate
-    {"\xED\xBF\xBF", false},         // U+DFFF surrogate
-    {"\xF4\x90\x80\x80", false},     // U+110000
-    {"\xF5\x80\x80\x80", false},     // beyond any plane
+    {"\xC3\xA9", true},           // é, 2 bytes
+    {"\xC2\x80", true},           // smallest 2-byte
+    {"\xE2\x82\xAC", true},       // €, 3 bytes
+    {"\xE0\xA0\x80", true},       // smallest 3-byte
+    {"\xED\x9F\xBF", true},       // U+D7FF, just below the surrogates
+    {"\xEE\x80\x80", true},       // U+E000, just above
+    {"\xF0\x9F\x98\x80", true},   // 😀, 4 bytes
+    {"\xF4\x8F\xBF\xBF", true},   // U+10FFFF
+    {"\xC0\xAF", false},          // overlong '/'
+    {"\xC1\xBF", false},          // overlong
+    {"\xE0\x80\xAF", false},      // overlong 3-byte
+    {"\xF0\x80\x80\xAF", false},  // overlong 4-byte
+    {"\xED\xA0\x80", false},      // U+D800 surrogate
+    {"\xED\xBF\xBF", false},      // U+DFFF surrogate
+    {"\xF4\x90\x80\x80", false},  // U+110000
+    {"\xF5\x80\x80\x80", false},  // beyond any plane
     {"\xFF", false},
-    {"\x80", false},                 // lone continuation
-    {"\xC3", false},                 // truncated 2-byte
-    {"\xE2\x82", false},             // truncated 3-byte
-    {"\xF0\x9F\x98", false},         // truncated 4-byte
-    {"\xC3\x28", false},             // bad continuation
+    {"\x80", false},          // lone continuation
+    {"\xC3", false},          // truncated 2-byte
+    {"\xE2\x82", false},      // truncated 3-byte
+    {"\xF0\x9F\x98", false},  // truncated 4-byte
+    {"\xC3\x28", false},      // bad continuation
     {"\xE2\x28\xA1", false},
 };
 
@@ -231,7 +231,8 @@ TEST(ParserTest, TrailingCommasAndMissingSeparators) {
   ExpectError(R"({"a":1,})", 7, SyntaxCode::kSyntax, "string key");
   ExpectError(R"({"a" 1})", 5, SyntaxCode::kSyntax, "expected ':'");
   ExpectError("[1 2]", 3, SyntaxCode::kSyntax, "expected ',' or ']'");
-  ExpectError(R"({"a":1 "b":2})", 7, SyntaxCode::kSyntax, "expected ',' or '}'");
+  ExpectError(R"({"a":1 "b":2})", 7, SyntaxCode::kSyntax,
+              "expected ',' or '}'");
   ExpectError(R"({a:1})", 1, SyntaxCode::kSyntax, "string key");
   ExpectError("[,1]", 1);
   ExpectError("{,}", 1);
@@ -267,7 +268,8 @@ std::string Nested(int depth, char open, char close) {
 
 TEST(ParserTest, DepthLimit) {
   Arena arena;
-  EXPECT_EQ(ParseAll(Nested(3, '[', ']'), arena, 0, 3).status, ParseStatus::kOk);
+  EXPECT_EQ(ParseAll(Nested(3, '[', ']'), arena, 0, 3).status,
+            ParseStatus::kOk);
   Parsed r = ParseAll(Nested(4, '[', ']'), arena, 0, 3);
   ASSERT_EQ(r.status, ParseStatus::kError);
   EXPECT_EQ(r.error.code, SyntaxCode::kTooDeep);
@@ -377,10 +379,14 @@ std::vector<std::size_t> UnitStarts(const std::string& s) {
   for (std::size_t i = 0; i < s.size();) {
     std::size_t len = 1;
     auto c = static_cast<unsigned char>(s[i]);
-    if (c == '\\') len = s[i + 1] == 'u' ? 6 : 2;
-    else if (c >= 0xF0) len = 4;
-    else if (c >= 0xE0) len = 3;
-    else if (c >= 0xC0) len = 2;
+    if (c == '\\')
+      len = s[i + 1] == 'u' ? 6 : 2;
+    else if (c >= 0xF0)
+      len = 4;
+    else if (c >= 0xE0)
+      len = 3;
+    else if (c >= 0xC0)
+      len = 2;
     for (std::size_t k = 1; k < len; ++k) start[i + k] = i;
     i += len;
   }
@@ -411,8 +417,7 @@ TEST(ParserTest, IncompleteAtEveryCutPoint) {
     ASSERT_EQ(r.status, ParseStatus::kOk) << r.error.message;
     EXPECT_EQ(r.stop, kSample.size());
     EXPECT_EQ(r.value.Find("u")->Str(), "\xC3\xA9\xE2\x82\xAC\xF0\x9F\x98\x80");
-    EXPECT_EQ(r.value.Find("e")->Str(),
-              "q\"x\\ \n \xC3\xA9 \xF0\x9F\x98\x80");
+    EXPECT_EQ(r.value.Find("e")->Str(), "q\"x\\ \n \xC3\xA9 \xF0\x9F\x98\x80");
   }
 }
 

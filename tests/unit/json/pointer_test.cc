@@ -54,8 +54,8 @@ class ResolveTest : public ::testing::Test {
   }
   std::string At(std::string_view pointer) {
     const Value* v = Resolve(root_, pointer);
-    return v == nullptr ? "<none>" : std::string(v->is_object() ? "{...}"
-                                                 : v->raw());
+    return v == nullptr ? "<none>"
+                        : std::string(v->is_object() ? "{...}" : v->raw());
   }
   Status Why(std::string_view pointer) {
     const Value* out = nullptr;
@@ -89,11 +89,10 @@ TEST_F(ResolveTest, Rfc6901) {
 TEST_F(ResolveTest, LastDuplicateWins) { EXPECT_EQ(At("/x"), "last"); }
 
 TEST_F(ResolveTest, NothingThere) {
-  for (const char* p : {"/missing", "/a/missing", "/a/b/3", "/a/b/-",
-                        "/a/b/01", "/a/b/+1", "/a/b/1e0", "/a/b/", "/a/b/ 1",
-                        "/a/b/99999999999999999999999", "/s/0", "/n/x",
-                        "/a/b/0/x", "a", "/m~2n", "/m~", "/a/b/-1",
-                        "/~1/"}) {
+  for (const char* p :
+       {"/missing", "/a/missing", "/a/b/3", "/a/b/-", "/a/b/01", "/a/b/+1",
+        "/a/b/1e0", "/a/b/", "/a/b/ 1", "/a/b/99999999999999999999999", "/s/0",
+        "/n/x", "/a/b/0/x", "a", "/m~2n", "/m~", "/a/b/-1", "/~1/"}) {
     EXPECT_EQ(Resolve(root_, p), nullptr) << p;
   }
 }
@@ -101,14 +100,16 @@ TEST_F(ResolveTest, NothingThere) {
 TEST_F(ResolveTest, StatusSaysWhichSegmentFailed) {
   Status s = Why("/a/nope/c");
   EXPECT_EQ(s.code(), Errc::kNotFound);
-  EXPECT_EQ(s.message(), "JSON pointer \"/a/nope/c\": segment 2 (\"nope\"): "
-                         "no member \"nope\" in the object at \"/a\"");
+  EXPECT_EQ(s.message(),
+            "JSON pointer \"/a/nope/c\": segment 2 (\"nope\"): "
+            "no member \"nope\" in the object at \"/a\"");
 
   s = Why("/a/b/7");
   EXPECT_EQ(s.code(), Errc::kNotFound);
-  EXPECT_EQ(s.message(), "JSON pointer \"/a/b/7\": segment 3 (\"7\"): index "
-                         "out of range for the array of 3 elements at "
-                         "\"/a/b\"");
+  EXPECT_EQ(s.message(),
+            "JSON pointer \"/a/b/7\": segment 3 (\"7\"): index "
+            "out of range for the array of 3 elements at "
+            "\"/a/b\"");
 
   s = Why("/a/b/01");
   EXPECT_EQ(s.code(), Errc::kInvalidArgument);
@@ -141,8 +142,7 @@ TEST_F(ResolveTest, StatusSaysWhichSegmentFailed) {
 
   // The parent pointer keeps the escaped spelling of earlier tokens.
   s = Why("/a~1b/x");
-  EXPECT_NE(s.message().find("at \"/a~1b\""), std::string::npos)
-      << s.message();
+  EXPECT_NE(s.message().find("at \"/a~1b\""), std::string::npos) << s.message();
 
   EXPECT_TRUE(Why("").ok());
   EXPECT_TRUE(Why("/a/b/2/c").ok());

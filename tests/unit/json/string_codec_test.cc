@@ -26,8 +26,8 @@ TEST(UnescapeTest, UnicodeEscapes) {
 
 TEST(UnescapeTest, SurrogatePairs) {
   EXPECT_EQ(Unescape(R"(\ud83d\ude00)"), "\xF0\x9F\x98\x80");
-  EXPECT_EQ(Unescape(R"(\uD800\uDC00)"), "\xF0\x90\x80\x80");   // U+10000
-  EXPECT_EQ(Unescape(R"(\udbff\udfff)"), "\xF4\x8F\xBF\xBF");   // U+10FFFF
+  EXPECT_EQ(Unescape(R"(\uD800\uDC00)"), "\xF0\x90\x80\x80");  // U+10000
+  EXPECT_EQ(Unescape(R"(\udbff\udfff)"), "\xF4\x8F\xBF\xBF");  // U+10FFFF
 }
 
 TEST(UnescapeTest, LoneSurrogatesBecomeReplacementCharacters) {
@@ -49,7 +49,8 @@ TEST(UnescapeTest, AppendsToExistingText) {
   EXPECT_EQ(out, "pre:a\tb");
 }
 
-std::string Escaped(std::string_view s, EscapeStyle style = EscapeStyle::kExport) {
+std::string Escaped(std::string_view s,
+                    EscapeStyle style = EscapeStyle::kExport) {
   std::string out;
   AppendEscaped(s, &out, style);
   return out;
@@ -68,7 +69,9 @@ TEST(AppendEscapedTest, GoExportRules) {
   // Valid UTF-8 passes through, except U+2028 and U+2029.
   EXPECT_EQ(Escaped("\xC3\xA9\xE2\x82\xAC\xF0\x9F\x98\x80"),
             "\xC3\xA9\xE2\x82\xAC\xF0\x9F\x98\x80");
-  EXPECT_EQ(Escaped("a\xE2\x80\xA8" "b\xE2\x80\xA9"), R"(a\u2028b\u2029)");
+  EXPECT_EQ(Escaped("a\xE2\x80\xA8"
+                    "b\xE2\x80\xA9"),
+            R"(a\u2028b\u2029)");
   EXPECT_EQ(Escaped("\xE2\x80\xA7"), "\xE2\x80\xA7");  // U+2027 is fine
 }
 
@@ -80,10 +83,12 @@ TEST(AppendEscapedTest, HtmlSafeStyle) {
 
 TEST(AppendEscapedTest, InvalidUtf8BytesBecomeReplacementEscapes) {
   // Go replaces each byte that does not start a valid sequence.
-  EXPECT_EQ(Escaped("a\xFF" "b"), R"(a\ufffdb)");
-  EXPECT_EQ(Escaped("\xC0\x80"), R"(\ufffd\ufffd)");          // overlong
+  EXPECT_EQ(Escaped("a\xFF"
+                    "b"),
+            R"(a\ufffdb)");
+  EXPECT_EQ(Escaped("\xC0\x80"), R"(\ufffd\ufffd)");            // overlong
   EXPECT_EQ(Escaped("\xED\xA0\x80"), R"(\ufffd\ufffd\ufffd)");  // surrogate
-  EXPECT_EQ(Escaped("\xE2\x82"), R"(\ufffd\ufffd)");          // truncated
+  EXPECT_EQ(Escaped("\xE2\x82"), R"(\ufffd\ufffd)");            // truncated
   EXPECT_EQ(Escaped("\xF4\x90\x80\x80"), R"(\ufffd\ufffd\ufffd\ufffd)");
   EXPECT_EQ(Escaped("x\xC3"), R"(x\ufffd)");
 }
@@ -130,11 +135,20 @@ namespace {
 
 // AppendCanonical must agree with decoding then escaping, in both styles.
 TEST(AppendCanonicalTest, MatchesUnescapeThenEscape) {
-  const char* cases[] = {
-      "plain", R"(a\"b\\c\/d)", R"(\n\r\t\b\f)", R"(\u0001\u001F\u007f)",
-      R"(\u003c\u003e\u0026<>&)", R"(\u2028\u2029)", "raw \xE2\x80\xA8 sep",
-      R"(\uD83D\uDE00 pair)", R"(\uD83D lone)", R"(\uDE00 lone low)",
-      R"(\u00e9t\u00E9 caf\u00e9)", "\xC3\xA9\xE5\x90\x8D", R"(end\\)", ""};
+  const char* cases[] = {"plain",
+                         R"(a\"b\\c\/d)",
+                         R"(\n\r\t\b\f)",
+                         R"(\u0001\u001F\u007f)",
+                         R"(\u003c\u003e\u0026<>&)",
+                         R"(\u2028\u2029)",
+                         "raw \xE2\x80\xA8 sep",
+                         R"(\uD83D\uDE00 pair)",
+                         R"(\uD83D lone)",
+                         R"(\uDE00 lone low)",
+                         R"(\u00e9t\u00E9 caf\u00e9)",
+                         "\xC3\xA9\xE5\x90\x8D",
+                         R"(end\\)",
+                         ""};
   for (const char* text : cases) {
     for (EscapeStyle style : {EscapeStyle::kExport, EscapeStyle::kHtmlSafe}) {
       std::string want;
@@ -148,10 +162,23 @@ TEST(AppendCanonicalTest, MatchesUnescapeThenEscape) {
 
 TEST(AppendCanonicalTest, RandomEscapedTextAgrees) {
   // Build random valid escaped text from pieces and compare the two paths.
-  const char* pieces[] = {"a", "Z", "<", "&", R"(\")", R"(\\)", R"(\/)",
-                          R"(\n)", R"(\u0000)", R"(\u00ff)", R"(\u2028)",
-                          R"(\ud800)", R"(\udc00)", R"(\ud834\udd1e)",
-                          "\xE2\x80\xA9", "\xF0\x9F\x98\x80", " "};
+  const char* pieces[] = {"a",
+                          "Z",
+                          "<",
+                          "&",
+                          R"(\")",
+                          R"(\\)",
+                          R"(\/)",
+                          R"(\n)",
+                          R"(\u0000)",
+                          R"(\u00ff)",
+                          R"(\u2028)",
+                          R"(\ud800)",
+                          R"(\udc00)",
+                          R"(\ud834\udd1e)",
+                          "\xE2\x80\xA9",
+                          "\xF0\x9F\x98\x80",
+                          " "};
   unsigned seed = 12345;
   for (int round = 0; round < 2000; ++round) {
     std::string text;

@@ -89,8 +89,8 @@ TEST(ValueSizeLimitTest, StringOverFourGibibytesIsALocatedError) {
               std::string::npos)
         << parser.error().message;
   } else {
-    ADD_FAILURE() << "a string of " << length << " bytes was accepted with size "
-                  << value.size;
+    ADD_FAILURE() << "a string of " << length
+                  << " bytes was accepted with size " << value.size;
   }
   ::munmap(region, total);
   ::close(head);

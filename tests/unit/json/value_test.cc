@@ -120,9 +120,8 @@ TEST(ArenaTest, MakeArrayAndObjectCopyTheOuterArrayOnly) {
 TEST(CloneTest, DeepCopyIntoAnotherArena) {
   Arena clone_arena;
   Value clone;
-  std::string text =
-      R"({"s":"a\u0041","n":-1.50e3,"arr":[true,false,null,[]],)"
-      R"("o":{},"s":"dup","\u00e9":"\u00e9"})";
+  std::string text = R"({"s":"a\u0041","n":-1.50e3,"arr":[true,false,null,[]],)"
+                     R"("o":{},"s":"dup","\u00e9":"\u00e9"})";
   {
     Arena source;
     Value original = Parse(text, source);
@@ -220,8 +219,8 @@ TEST(ArenaTest, AllocationsFillBlocksExactlyWithoutOverlap) {
   // (ASan catches an overrun).
   Arena arena;
   std::vector<std::pair<char*, std::size_t>> spans;
-  const std::size_t sizes[] = {64 * 1024 - 1, 1, 7, 64 * 1024, 3, 1 << 17,
-                               1,             0, 5, 200000,    8};
+  const std::size_t sizes[] = {
+      64 * 1024 - 1, 1, 7, 64 * 1024, 3, 1 << 17, 1, 0, 5, 200000, 8};
   for (std::size_t size : sizes) {
     char* p = arena.Allocate<char>(size);
     if (size > 0) {

@@ -41,9 +41,9 @@ TEST(WriterTest, NumbersKeepTheirText) {
 TEST(WriterTest, StringsTakeGoExportEscaping) {
   // \u0026 becomes & (export does not escape HTML); \/ becomes /; control
   // characters use lowercase hex; U+2028 is escaped.
-  EXPECT_EQ(Rewrite(R"(["a\u0026b","x\/y","\u001B","\u2028"])",
-                    Layout::kCompact),
-            R"(["a&b","x/y","\u001b","\u2028"])");
+  EXPECT_EQ(
+      Rewrite(R"(["a\u0026b","x\/y","\u001B","\u2028"])", Layout::kCompact),
+      R"(["a&b","x/y","\u001b","\u2028"])");
 }
 
 TEST(WriterTest, HtmlSafeStyleEscapesAngleBrackets) {
@@ -59,7 +59,8 @@ TEST(WriterTest, HtmlSafeStyleEscapesAngleBrackets) {
 
 TEST(WriterTest, RawLineSeparatorsAreEscapedOtherTextCopied) {
   // No backslash in the input, but Go escapes U+2028/U+2029 even when raw.
-  EXPECT_EQ(Rewrite("[\"a\xE2\x80\xA8" "b\",\"\xC3\xA9\xE2\x82\xAC\"]",
+  EXPECT_EQ(Rewrite("[\"a\xE2\x80\xA8"
+                    "b\",\"\xC3\xA9\xE2\x82\xAC\"]",
                     Layout::kCompact),
             "[\"a\\u2028b\",\"\xC3\xA9\xE2\x82\xAC\"]");
 }

@@ -32,8 +32,7 @@ struct Outcome {
 
 using Opener = std::unique_ptr<io::InputStream> (*)(const std::string&);
 
-Outcome NormalizeBytes(Opener open, const std::string& source,
-                       Layout layout) {
+Outcome NormalizeBytes(Opener open, const std::string& source, Layout layout) {
   Outcome out;
   for (Mode mode : {Mode::kStream, Mode::kSpool}) {
     io::StringOutput sink;

@@ -23,7 +23,7 @@ struct Result {
 };
 
 Result Normalize(const std::string& in, Options options = {},
-              Mode mode = Mode::kStream) {
+                 Mode mode = Mode::kStream) {
   io::StringOutput out;
   Normalizer n(out, options, mode);
   diag::Report report("<test>");

@@ -104,9 +104,9 @@ TEST_F(RunTest, CompressesByNameAndFlag) {
     c.output = Path(name);
     ASSERT_TRUE(normalize::Run(c).ok());
     std::string raw = Read(Path(name));
-    EXPECT_EQ(io::DetectCompression(raw),
-              std::string(name).ends_with(".gz") ? io::Compression::kGzip
-                                                 : io::Compression::kZstd);
+    EXPECT_EQ(io::DetectCompression(raw), std::string(name).ends_with(".gz")
+                                              ? io::Compression::kGzip
+                                              : io::Compression::kZstd);
     EXPECT_EQ(Decoded(Path(name)), Read(Path("plain.json")));
     // Compressed input is read transparently.
     Config again;

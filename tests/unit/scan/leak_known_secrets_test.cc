@@ -8,9 +8,9 @@
 #include <string>
 #include <vector>
 
+#include "pstate/crypto/base64.h"
 #include "pstate/diag/render.h"
 #include "pstate/json/parser.h"
-#include "pstate/crypto/base64.h"
 #include "pstate/scan/known_secrets.h"
 
 namespace pstate::scan {
@@ -36,13 +36,15 @@ TEST(MatchableSecret, RejectsShortCommonAndReferenceValues) {
   // pstate's own placeholders.
   EXPECT_FALSE(IsMatchableSecret("[redacted by pstate]"));
   EXPECT_FALSE(IsMatchableSecret(
-      "hmac-sha256:00112233445566778899aabbccddeeff00112233445566778899aabbccddeeff"));
+      "hmac-sha256:"
+      "00112233445566778899aabbccddeeff00112233445566778899aabbccddeeff"));
   EXPECT_FALSE(IsMatchableSecret("abc12"));  // shorter than 6 bytes
   EXPECT_FALSE(IsMatchableSecret("true"));
   EXPECT_FALSE(IsMatchableSecret("123456789"));  // numbers
   EXPECT_FALSE(IsMatchableSecret("[secret]"));   // redaction marker
   EXPECT_FALSE(IsMatchableSecret("04da6b54-80e4-46f7-96ec-b56ff0331ba9"));
-  EXPECT_FALSE(IsMatchableSecret("arn:aws:secretsmanager:us-east-1:1:secret:x"));
+  EXPECT_FALSE(
+      IsMatchableSecret("arn:aws:secretsmanager:us-east-1:1:secret:x"));
   EXPECT_FALSE(IsMatchableSecret("/etc/ssl/private/key.pem"));
 }
 
@@ -66,16 +68,19 @@ TEST(KnownSecrets, FindsShortAndLongPatternsAnywhere) {
   std::uint32_t x = 12345;
   for (int i = 0; i < 200; ++i) {
     x = x * 1103515245u + 12345u;
-    body.push_back("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
-                       [(x >> 16) & 63]);
+    body.push_back(
+        "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
+            [(x >> 16) & 63]);
   }
   std::string pem = "-----BEGIN RSA PRIVATE KEY-----\n" + body +
                     "zz9\n-----END RSA PRIVATE KEY-----\n";
   ASSERT_TRUE(known.Add(pem));
   EXPECT_EQ(Find(known, "hunter2-Xq"), (std::vector<std::size_t>{0}));
-  EXPECT_EQ(Find(known, "user=app pass=hunter2-Xq;"), (std::vector<std::size_t>{0}));
+  EXPECT_EQ(Find(known, "user=app pass=hunter2-Xq;"),
+            (std::vector<std::size_t>{0}));
   EXPECT_EQ(Find(known, "key: " + pem + " end"), (std::vector<std::size_t>{1}));
-  EXPECT_EQ(Find(known, "hunter2-Xq and " + pem), (std::vector<std::size_t>{0, 1}));
+  EXPECT_EQ(Find(known, "hunter2-Xq and " + pem),
+            (std::vector<std::size_t>{0, 1}));
   // Negative: a prefix, a near miss and a truncated long pattern.
   EXPECT_TRUE(Find(known, "hunter2-X").empty());
   EXPECT_TRUE(Find(known, "hunter3-Xq huntex2-Xq").empty());
@@ -92,8 +97,10 @@ TEST(KnownSecrets, PatternsSharingAWindowAreAllVerified) {
   for (int i = 0; i < 5; ++i) middle += "Mx7-Qz9+";
   ASSERT_TRUE(known.Add("aaaa" + middle + "aaaa"));
   ASSERT_TRUE(known.Add("bbbb" + middle + "bbbb"));
-  EXPECT_EQ(Find(known, "x bbbb" + middle + "bbbb y"), (std::vector<std::size_t>{1}));
-  EXPECT_EQ(Find(known, "aaaa" + middle + "aaaa"), (std::vector<std::size_t>{0}));
+  EXPECT_EQ(Find(known, "x bbbb" + middle + "bbbb y"),
+            (std::vector<std::size_t>{1}));
+  EXPECT_EQ(Find(known, "aaaa" + middle + "aaaa"),
+            (std::vector<std::size_t>{0}));
   EXPECT_TRUE(Find(known, "cccc" + middle + "cccc").empty());
 }
 
@@ -116,27 +123,33 @@ TEST(KnownSecrets, AddsAfterSearchesAreFound) {
     // Every earlier secret is still found after the automata were merged.
     if (i % 37 == 0) {
       for (int j = 0; j <= i; j += 13) {
-        auto ids = Find(known, "prefix " + secrets[static_cast<std::size_t>(j)] + " suffix");
+        auto ids =
+            Find(known,
+                 "prefix " + secrets[static_cast<std::size_t>(j)] + " suffix");
         ASSERT_FALSE(ids.empty()) << j;
-        EXPECT_NE(std::find(ids.begin(), ids.end(), static_cast<std::size_t>(j)), ids.end());
+        EXPECT_NE(
+            std::find(ids.begin(), ids.end(), static_cast<std::size_t>(j)),
+            ids.end());
       }
     }
   }
   EXPECT_TRUE(Find(known, "secret-value-x").empty());
 }
 
-constexpr char kSig[] = "\"4dabf18193072939515e22adb298388d\":\"1b47061264138c4ac30d75fd1eb44270\"";
+constexpr char kSig[] =
+    "\"4dabf18193072939515e22adb298388d\":\"1b47061264138c4ac30d75fd1eb44270\"";
 
 json::Value ParseOrDie(std::string_view text, json::Arena& arena) {
   json::Parser parser;
   json::Value v;
-  EXPECT_EQ(parser.ParseDocument(text, 0, arena, &v), json::ParseStatus::kOk) << text;
+  EXPECT_EQ(parser.ParseDocument(text, 0, arena, &v), json::ParseStatus::kOk)
+      << text;
   return v;
 }
 
 std::string SecretObject(std::string_view field, std::string_view payload) {
-  return std::string("{") + kSig + ",\"" + std::string(field) + "\":" +
-         diag::JsonString(payload) + "}";
+  return std::string("{") + kSig + ",\"" + std::string(field) +
+         "\":" + diag::JsonString(payload) + "}";
 }
 
 TEST(SecretCollector, PlaintextStringObjectAndNestedSecrets) {
@@ -146,10 +159,12 @@ TEST(SecretCollector, PlaintextStringObjectAndNestedSecrets) {
   std::string inner = SecretObject("ciphertext", "\"nested-secret\"");
   std::string object_payload =
       "{\"user\":\"admin-user\",\"password\":\"Adm1n-pass!\","
-      "\"n\":123456789,\"inner\":" + inner + "}";
-  std::string doc = "{\"inputs\":{\"a\":" + SecretObject("plaintext", "\"hunter2-pw\"") +
-                    ",\"b\":[" + SecretObject("plaintext", object_payload) +
-                    "],\"c\":\"not-a-secret\"}}";
+      "\"n\":123456789,\"inner\":" +
+      inner + "}";
+  std::string doc =
+      "{\"inputs\":{\"a\":" + SecretObject("plaintext", "\"hunter2-pw\"") +
+      ",\"b\":[" + SecretObject("plaintext", object_payload) +
+      "],\"c\":\"not-a-secret\"}}";
   json::Arena arena;
   collector.Collect(ParseOrDie(doc, arena));
   EXPECT_TRUE(known.Contains("hunter2-pw"));
@@ -198,7 +213,6 @@ TEST(SecretCollector, CiphertextNeedsADecryptor) {
   EXPECT_EQ(failing_collector.undecryptable(), 1u);
 }
 
-
 TEST(SecretCollector, FollowsSecretsToAnyDepth) {
   // Review F22: 20 arrays deep (under a credential name), and a secret
   // nested in a secret's payload 20 times.
@@ -207,8 +221,8 @@ TEST(SecretCollector, FollowsSecretsToAnyDepth) {
   std::string payload = "{\"password\":" + deep + "}";
   std::string nested = "\"Deep-Nest3d-S3cret\"";
   for (int i = 0; i < 20; ++i) nested = SecretObject("plaintext", nested);
-  std::string doc = "{\"a\":" + SecretObject("plaintext", payload) +
-                    ",\"b\":" + nested + "}";
+  std::string doc =
+      "{\"a\":" + SecretObject("plaintext", payload) + ",\"b\":" + nested + "}";
   KnownSecrets known;
   SecretCollector collector(&known, nullptr);
   json::Arena arena;
@@ -219,11 +233,11 @@ TEST(SecretCollector, FollowsSecretsToAnyDepth) {
 
 TEST(SecretCollector, StructuredSecretsSeedOnlyCredentialStrings) {
   // awsx tagsAll, a Helm Release's __inputs, a container env list.
-  std::string tags =
-      "{\"Name\":\"platform-prod-eks\",\"Tier\":\"Private\"}";
+  std::string tags = "{\"Name\":\"platform-prod-eks\",\"Tier\":\"Private\"}";
   std::string helm =
       "{\"namespace\":\"ingress-system\",\"chart\":\"ingress-nginx\","
-      "\"repositoryOpts\":{\"repo\":\"https://kubernetes.github.io/ingress-nginx\"},"
+      "\"repositoryOpts\":{\"repo\":\"https://kubernetes.github.io/"
+      "ingress-nginx\"},"
       "\"values\":{\"auth\":{\"password\":\"Hx7-q2Lw9-Pz4v\"}}}";
   std::string env =
       "[{\"name\":\"LOG_LEVEL\",\"value\":\"verbose-debug-1\"},"
@@ -246,8 +260,8 @@ TEST(SecretCollector, StructuredSecretsSeedOnlyCredentialStrings) {
 
 TEST(KnownSecrets, MaskHidesBothTiers) {
   KnownSecrets known;
-  known.Add("Zq81-xWvB3");   // searchable
-  known.Add("production");   // too weak to search for: masked only
+  known.Add("Zq81-xWvB3");  // searchable
+  known.Add("production");  // too weak to search for: masked only
   EXPECT_EQ(known.Mask("urn:pulumi:production::p::t::Zq81-xWvB3"),
             "urn:pulumi:***::p::t::***");
   EXPECT_EQ(known.Mask("/a/Zq81-xWvB3Zq81-xWvB3/b"), "/a/***/b");
@@ -255,7 +269,8 @@ TEST(KnownSecrets, MaskHidesBothTiers) {
   EXPECT_TRUE(known.NeedsMask("x production"));
   EXPECT_FALSE(known.NeedsMask("x prod"));
   // Only the searchable tier is reported as a leak.
-  EXPECT_EQ(Find(known, "production Zq81-xWvB3"), (std::vector<std::size_t>{0}));
+  EXPECT_EQ(Find(known, "production Zq81-xWvB3"),
+            (std::vector<std::size_t>{0}));
 }
 
 }  // namespace

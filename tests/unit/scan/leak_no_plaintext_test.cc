@@ -9,9 +9,9 @@
 #include <string>
 #include <vector>
 
+#include "pstate/crypto/fingerprint.h"
 #include "pstate/diag/render.h"
 #include "pstate/io/input.h"
-#include "pstate/crypto/fingerprint.h"
 #include "pstate/scan/known_secrets.h"
 #include "pstate/scan/leak_scan_handler.h"
 #include "pstate/state/reader.h"
@@ -104,12 +104,17 @@ TEST(LeakScanEndToEnd, NoOutputContainsAPlaintext) {
   diag::RenderSarif(reports, sarif, "test");
   // Sanity: the fixture does contain every plaintext (the test is not vacuous).
   std::ifstream in(Fixture("leaks.json"));
-  std::string fixture((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  std::string fixture((std::istreambuf_iterator<char>(in)),
+                      std::istreambuf_iterator<char>());
   for (const std::string& p : plaintexts) {
-    EXPECT_NE(fixture.find(p), std::string::npos) << "fixture lacks plaintext #" << &p - plaintexts.data();
-    EXPECT_EQ(text.str().find(p), std::string::npos) << "text output leaks plaintext #" << &p - plaintexts.data();
-    EXPECT_EQ(json.str().find(p), std::string::npos) << "json output leaks plaintext #" << &p - plaintexts.data();
-    EXPECT_EQ(sarif.str().find(p), std::string::npos) << "sarif output leaks plaintext #" << &p - plaintexts.data();
+    EXPECT_NE(fixture.find(p), std::string::npos)
+        << "fixture lacks plaintext #" << &p - plaintexts.data();
+    EXPECT_EQ(text.str().find(p), std::string::npos)
+        << "text output leaks plaintext #" << &p - plaintexts.data();
+    EXPECT_EQ(json.str().find(p), std::string::npos)
+        << "json output leaks plaintext #" << &p - plaintexts.data();
+    EXPECT_EQ(sarif.str().find(p), std::string::npos)
+        << "sarif output leaks plaintext #" << &p - plaintexts.data();
     for (const auto& f : report.findings()) {
       EXPECT_EQ(f.message.find(p), std::string::npos) << f.pointer;
     }

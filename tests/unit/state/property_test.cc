@@ -5,8 +5,8 @@
 #include <string>
 #include <vector>
 
-#include "pstate/json/parser.h"
 #include "pstate/json/compact.h"
+#include "pstate/json/parser.h"
 #include "pstate/json/string_codec.h"
 
 namespace pstate::state {
@@ -72,10 +72,9 @@ TEST(PropertyDecodeTest, UnknownSentinelAlsoEscaped) {
 
 TEST(PropertyDecodeTest, EverySignatureKind) {
   json::Arena arena;
-  PropertyNode secret =
-      DecodeText(Sig("1b47061264138c4ac30d75fd1eb44270",
-                     "\"ciphertext\":\"v1:abc\""),
-                 arena);
+  PropertyNode secret = DecodeText(
+      Sig("1b47061264138c4ac30d75fd1eb44270", "\"ciphertext\":\"v1:abc\""),
+      arena);
   EXPECT_EQ(secret.kind, PropertyKind::kSecret);
   EXPECT_EQ(secret.problem, PropertyProblem::kNone);
   ASSERT_NE(secret.ciphertext(), nullptr);
@@ -100,11 +99,11 @@ TEST(PropertyDecodeTest, EverySignatureKind) {
   EXPECT_TRUE(archive.assets()->is_object());
   EXPECT_EQ(archive.uri()->raw(), "u");
 
-  PropertyNode ref = DecodeText(
-      Sig("5cf8f73096256a8f31e491e813e4eb8e",
-          "\"urn\":\"urn:pulumi:s::p::t::n\",\"id\":\"i\","
-          "\"packageVersion\":\"\""),
-      arena);
+  PropertyNode ref =
+      DecodeText(Sig("5cf8f73096256a8f31e491e813e4eb8e",
+                     "\"urn\":\"urn:pulumi:s::p::t::n\",\"id\":\"i\","
+                     "\"packageVersion\":\"\""),
+                 arena);
   EXPECT_EQ(ref.kind, PropertyKind::kResourceReference);
   EXPECT_EQ(ref.problem, PropertyProblem::kNone);
   EXPECT_EQ(ref.id()->raw(), "i");
@@ -128,8 +127,7 @@ TEST(PropertyDecodeTest, EverySignatureKind) {
   PropertyNode odd = DecodeText(Sig("nope"), arena);
   EXPECT_EQ(odd.kind, PropertyKind::kUnrecognized);
   EXPECT_EQ(odd.problem, PropertyProblem::kUnrecognizedSignature);
-  PropertyNode number =
-      DecodeText("{" + std::string(kSig) + ":1}", arena);
+  PropertyNode number = DecodeText("{" + std::string(kSig) + ":1}", arena);
   EXPECT_EQ(number.kind, PropertyKind::kUnrecognized);
   ASSERT_NE(number.signature, nullptr);
   EXPECT_TRUE(number.signature->is_number());
@@ -143,10 +141,10 @@ TEST(PropertyDecodeTest, MalformedSecrets) {
   // A non-string counts as absent (deployment.go).
   EXPECT_EQ(DecodeText(Sig(s, "\"ciphertext\":1"), arena).problem,
             PropertyProblem::kSecretNoPayload);
-  EXPECT_EQ(DecodeText(Sig(s, "\"ciphertext\":1,\"plaintext\":\"\\\"x\\\"\""),
-                       arena)
-                .problem,
-            PropertyProblem::kNone);
+  EXPECT_EQ(
+      DecodeText(Sig(s, "\"ciphertext\":1,\"plaintext\":\"\\\"x\\\"\""), arena)
+          .problem,
+      PropertyProblem::kNone);
   EXPECT_EQ(
       DecodeText(Sig(s, "\"ciphertext\":\"a\",\"plaintext\":\"b\""), arena)
           .problem,
@@ -172,27 +170,27 @@ TEST(PropertyDecodeTest, MalformedAssetsArchivesReferencesFloatsBytes) {
             PropertyProblem::kArchiveMember);
   EXPECT_EQ(DecodeText(Sig(ref, "\"id\":\"i\""), arena).problem,
             PropertyProblem::kReferenceUrn);
-  EXPECT_EQ(DecodeText(Sig(ref, "\"urn\":\"u\",\"packageVersion\":1"), arena)
-                .problem,
-            PropertyProblem::kReferencePackageVersion);
+  EXPECT_EQ(
+      DecodeText(Sig(ref, "\"urn\":\"u\",\"packageVersion\":1"), arena).problem,
+      PropertyProblem::kReferencePackageVersion);
   EXPECT_EQ(DecodeText(Sig(ref, "\"urn\":\"u\",\"id\":1"), arena).problem,
             PropertyProblem::kReferenceId);
   // The legacy {"V": ...} ID: null, a string or an object are fine.
-  EXPECT_EQ(DecodeText(Sig(ref, "\"urn\":\"u\",\"id\":{\"V\":null}"), arena)
-                .problem,
-            PropertyProblem::kNone);
-  EXPECT_EQ(DecodeText(Sig(ref, "\"urn\":\"u\",\"id\":{\"V\":1}"), arena)
-                .problem,
-            PropertyProblem::kReferenceId);
+  EXPECT_EQ(
+      DecodeText(Sig(ref, "\"urn\":\"u\",\"id\":{\"V\":null}"), arena).problem,
+      PropertyProblem::kNone);
+  EXPECT_EQ(
+      DecodeText(Sig(ref, "\"urn\":\"u\",\"id\":{\"V\":1}"), arena).problem,
+      PropertyProblem::kReferenceId);
   const std::string fl = "8ad145fe-0d11-4827-bfd7-1abcbf086f5c";
   // Go's ParseUint takes 1 to 16 hex digits of either case.
   EXPECT_EQ(DecodeText(Sig(fl, "\"value\":\"7FF\""), arena).problem,
             PropertyProblem::kNone);
   EXPECT_EQ(DecodeText(Sig(fl, "\"value\":\"0x7ff\""), arena).problem,
             PropertyProblem::kSpecialFloatValue);
-  EXPECT_EQ(DecodeText(Sig(fl, "\"value\":\"17ff0000000000000\""), arena)
-                .problem,
-            PropertyProblem::kSpecialFloatValue);
+  EXPECT_EQ(
+      DecodeText(Sig(fl, "\"value\":\"17ff0000000000000\""), arena).problem,
+      PropertyProblem::kSpecialFloatValue);
   EXPECT_EQ(DecodeText(Sig(fl), arena).problem,
             PropertyProblem::kSpecialFloatValue);
   const std::string bytes = "803fd3297a5875dc03ca845dda5d2a98";
@@ -269,21 +267,19 @@ TEST(PropertyWalkTest, SkipAndStop) {
 
 TEST(PropertyWalkTest, ArchiveDescendsIntoItsAssetsMap) {
   json::Arena arena;
-  const std::string asset = Sig("c44067f5952c0a294b673a41bacd8c17",
-                                "\"text\":\"t\"");
+  const std::string asset =
+      Sig("c44067f5952c0a294b673a41bacd8c17", "\"text\":\"t\"");
   const std::string inner = Sig("0def7320c3a5731c473e5ecbe6d01bc7",
                                 "\"assets\":{\"x\":" + asset + "}");
-  json::Value v = Parse(
-      "[" + Sig("0def7320c3a5731c473e5ecbe6d01bc7",
-                "\"hash\":\"h\",\"assets\":{\"a\":" + asset + ",\"b\":" +
-                    inner + "}") +
-          "]",
-      arena);
+  json::Value v = Parse("[" +
+                            Sig("0def7320c3a5731c473e5ecbe6d01bc7",
+                                "\"hash\":\"h\",\"assets\":{\"a\":" + asset +
+                                    ",\"b\":" + inner + "}") +
+                            "]",
+                        arena);
   Recorder r;
   WalkProperties(v, r);
-  std::vector<std::string> want = {"array ",
-                                   "archive /0",
-                                   "asset /0/assets/a",
+  std::vector<std::string> want = {"array ", "archive /0", "asset /0/assets/a",
                                    "archive /0/assets/b",
                                    "asset /0/assets/b/assets/x"};
   EXPECT_EQ(r.seen, want);
@@ -291,9 +287,9 @@ TEST(PropertyWalkTest, ArchiveDescendsIntoItsAssetsMap) {
 
 TEST(PropertyWalkTest, DescendRawWalksSignatureMembers) {
   json::Arena arena;
-  json::Value v = Parse(
-      Sig("c44067f5952c0a294b673a41bacd8c17", "\"text\":\"t\",\"x\":[1]"),
-      arena);
+  json::Value v =
+      Parse(Sig("c44067f5952c0a294b673a41bacd8c17", "\"text\":\"t\",\"x\":[1]"),
+            arena);
   Recorder r;
   r.step = Step::kDescendRaw;
   WalkProperties(v, r);
@@ -326,14 +322,13 @@ TEST(PropertyWalkTest, SecretPayloadIsParsedLazilyAndKeysAreHidden) {
     }
   } visitor;
   WalkProperties(v, visitor);
-  std::vector<std::string> want = {
-      "object  0",
-      "secret /p 0",
-      "object /p/plaintext 1",
-      "array /p/plaintext/* 1",
-      "string /p/plaintext/*/0 1",
-      "secret /p/plaintext/* 1",
-      "string /p/plaintext/*/ciphertext 2"};
+  std::vector<std::string> want = {"object  0",
+                                   "secret /p 0",
+                                   "object /p/plaintext 1",
+                                   "array /p/plaintext/* 1",
+                                   "string /p/plaintext/*/0 1",
+                                   "secret /p/plaintext/* 1",
+                                   "string /p/plaintext/*/ciphertext 2"};
   EXPECT_EQ(visitor.seen, want);
   // Inside a payload, every finding is placed on the payload string.
   std::uint64_t place = v.members[0].value.members[1].value.offset;
@@ -344,9 +339,9 @@ TEST(PropertyWalkTest, SecretPayloadIsParsedLazilyAndKeysAreHidden) {
 
 TEST(PropertyWalkTest, CiphertextNeedsADecryptor) {
   json::Arena arena;
-  json::Value v = Parse(
-      Sig("1b47061264138c4ac30d75fd1eb44270", "\"ciphertext\":\"v1:x\""),
-      arena);
+  json::Value v =
+      Parse(Sig("1b47061264138c4ac30d75fd1eb44270", "\"ciphertext\":\"v1:x\""),
+            arena);
   struct V {
     PropertyPayload::Status status{};
     int strings = 0;
@@ -360,7 +355,8 @@ TEST(PropertyWalkTest, CiphertextNeedsADecryptor) {
   EXPECT_EQ(visitor.status, PropertyPayload::Status::kUnavailable);
   EXPECT_EQ(visitor.strings, 0);
 
-  PayloadDecryptor decrypt = [](std::string_view c) -> std::optional<std::string> {
+  PayloadDecryptor decrypt =
+      [](std::string_view c) -> std::optional<std::string> {
     if (c != "v1:x") return std::nullopt;
     return std::string("\"decrypted\"");
   };
@@ -374,9 +370,9 @@ TEST(PropertyWalkTest, CiphertextNeedsADecryptor) {
 
 TEST(PropertyWalkTest, InvalidPayloadSaysWhereNotWhat) {
   json::Arena arena;
-  json::Value v = Parse(
-      Sig("1b47061264138c4ac30d75fd1eb44270", R"("plaintext":"{\"a\":")"),
-      arena);
+  json::Value v =
+      Parse(Sig("1b47061264138c4ac30d75fd1eb44270", R"("plaintext":"{\"a\":")"),
+            arena);
   struct V {
     PropertyPayload payload;
     Step Visit(const PropertyNode& node, PropertyCursor& at) {
@@ -398,10 +394,10 @@ std::string NestedSecret(int levels) {
     std::string quoted = "\"";
     json::AppendEscaped(text, &quoted);
     quoted += "\"";
-    text = Sig("1b47061264138c4ac30d75fd1eb44270",
-               std::string(i + 1 == levels ? "\"plaintext\":"
-                                           : "\"ciphertext\":") +
-                   quoted);
+    text = Sig(
+        "1b47061264138c4ac30d75fd1eb44270",
+        std::string(i + 1 == levels ? "\"plaintext\":" : "\"ciphertext\":") +
+            quoted);
   }
   return text;
 }
@@ -493,12 +489,12 @@ TEST(PropertyWalkTest, LevelStateDescendsInStepWithASecondValue) {
 
 TEST(PropertyWalkTest, VisitorsMaySkipScalars) {
   json::Arena arena;
-  json::Value v = Parse(
-      "[1,\"s\",{\"a\":null,\"b\":[true]}," +
-          Sig("0def7320c3a5731c473e5ecbe6d01bc7",
-              "\"hash\":\"h\",\"assets\":{\"x\":\"not an asset\"}") +
-          "]",
-      arena);
+  json::Value v =
+      Parse("[1,\"s\",{\"a\":null,\"b\":[true]}," +
+                Sig("0def7320c3a5731c473e5ecbe6d01bc7",
+                    "\"hash\":\"h\",\"assets\":{\"x\":\"not an asset\"}") +
+                "]",
+            arena);
   struct V {
     enum { kVisitScalars = false };
     std::vector<std::string> seen;
@@ -539,8 +535,8 @@ std::string Compact(const json::Value& v) { return json::ToCompactJson(v); }
 
 TEST(PropertyRewriteTest, CopyOnWriteSharesWhatDidNotChange) {
   json::Arena arena;
-  json::Value v = Parse(R"({"a":{"s":"x","n":1},"b":[{"s":"y"}],"c":{"k":2}})",
-                        arena);
+  json::Value v =
+      Parse(R"({"a":{"s":"x","n":1},"b":[{"s":"y"}],"c":{"k":2}})", arena);
   struct V {
     Step Visit(const PropertyNode& node, PropertyCursor& at) {
       if (node.kind == PropertyKind::kString) {
@@ -551,7 +547,8 @@ TEST(PropertyRewriteTest, CopyOnWriteSharesWhatDidNotChange) {
   } visitor;
   json::Arena out_arena;
   json::Value out = RewriteProperties(v, out_arena, visitor);
-  EXPECT_EQ(Compact(out), R"({"a":{"s":"[r]","n":1},"b":[{"s":"[r]"}],"c":{"k":2}})");
+  EXPECT_EQ(Compact(out),
+            R"({"a":{"s":"[r]","n":1},"b":[{"s":"[r]"}],"c":{"k":2}})");
   EXPECT_EQ(Compact(v), R"({"a":{"s":"x","n":1},"b":[{"s":"y"}],"c":{"k":2}})");
   // The untouched member is shared, not copied.
   EXPECT_EQ(&out.members[2].value.members[0], &v.members[2].value.members[0]);
@@ -568,8 +565,7 @@ TEST(PropertyRewriteTest, ArchiveMembersAndRootCanBeReplaced) {
   json::Value v = Parse(
       Sig("0def7320c3a5731c473e5ecbe6d01bc7",
           "\"assets\":{\"a\":" +
-              Sig("c44067f5952c0a294b673a41bacd8c17", "\"text\":\"t\"") +
-              "}"),
+              Sig("c44067f5952c0a294b673a41bacd8c17", "\"text\":\"t\"") + "}"),
       arena);
   struct V {
     Step Visit(const PropertyNode& node, PropertyCursor& at) {

@@ -24,14 +24,16 @@ TEST(ProviderTest, KindsAndStates) {
   EXPECT_TRUE(p.writes_v1_ciphertexts());
   EXPECT_TRUE(p.offline());
 
-  p = Parse(R"({"type":"cloud","state":{"url":"awskms://k","encryptedkey":"QQ=="}})");
+  p = Parse(
+      R"({"type":"cloud","state":{"url":"awskms://k","encryptedkey":"QQ=="}})");
   EXPECT_EQ(p.kind, ProviderKind::kCloud);
   EXPECT_EQ(p.url, "awskms://k");
   EXPECT_EQ(p.encrypted_key, "QQ==");
   EXPECT_TRUE(p.writes_v1_ciphertexts());
   EXPECT_FALSE(p.offline());
 
-  p = Parse(R"({"type":"service","state":{"owner":"o","project":"p","stack":"s"}})");
+  p = Parse(
+      R"({"type":"service","state":{"owner":"o","project":"p","stack":"s"}})");
   EXPECT_EQ(p.kind, ProviderKind::kService);
   EXPECT_EQ(p.owner + p.project + p.stack, "ops");
   EXPECT_FALSE(p.offline());

@@ -17,14 +17,12 @@
 namespace pstate::state {
 namespace {
 
-using pstate::testing::FindingLines;
 using pstate::testing::At;
+using pstate::testing::FindingLines;
 using pstate::testing::kBigState;
 using pstate::testing::ReadText;
 using pstate::testing::RecordingHandler;
 using Lines = std::vector<std::string>;
-
-
 
 struct ReadResult {
   Status status;
@@ -33,7 +31,7 @@ struct ReadResult {
 };
 
 void ReadInto(const std::string& text, ReadResult* r,
-         std::size_t window = 4u << 20) {
+              std::size_t window = 4u << 20) {
   r->status = ReadText(text, r->handler, r->report, window);
 }
 
@@ -94,50 +92,50 @@ TEST(ReaderTest, CheckpointEvents) {
   ReadResult r;
   ReadInto(text, &r);
   ASSERT_TRUE(r.status.ok()) << r.status.message();
-  EXPECT_EQ(r.handler.events,
-            (Lines{
-                "{",
-                "key version",
-                "leaf version /version key=version @11 3",
-                "key checkpoint",
-                "{",
-                "key stack",
-                "leaf stack /checkpoint/stack key=stack " +
-                    At(text, "\"org/") + " \"org/proj/dev\"",
-                "key config",
-                "leaf config /checkpoint/config key=config " +
-                    At(text, "{\"aws:region\"") +
-                    R"( {"aws:region":"us-west-2"})",
-                "key latest",
-                "{",
-                "key manifest",
-                "leaf manifest /checkpoint/latest/manifest key=manifest " +
-                    At(text, "{}") + " {}",
-                "key resources",
-                "[",
-                "]",
-                "key pending_operations",
-                "[",
-                "leaf pending_operation /checkpoint/latest/pending_operations/0 "
-                "index=0 " +
-                    At(text, "{\"type\"") + R"( {"type":"creating"})",
-                "]",
-                "key snippets",
-                "[",
-                "leaf snippet /checkpoint/latest/snippets/0 index=0 " +
-                    At(text, "{\"uuid\"") + R"( {"uuid":"a"})",
-                "]",
-                "key extensions",
-                "{",
-                "key x",
-                "leaf extension /checkpoint/latest/extensions/x key=x " +
-                    At(text, "{\"name\"") + R"( {"name":"n"})",
-                "}",
-                "}",
-                "}",
-                "}",
-                "finish checkpoint",
-            }));
+  EXPECT_EQ(
+      r.handler.events,
+      (Lines{
+          "{",
+          "key version",
+          "leaf version /version key=version @11 3",
+          "key checkpoint",
+          "{",
+          "key stack",
+          "leaf stack /checkpoint/stack key=stack " + At(text, "\"org/") +
+              " \"org/proj/dev\"",
+          "key config",
+          "leaf config /checkpoint/config key=config " +
+              At(text, "{\"aws:region\"") + R"( {"aws:region":"us-west-2"})",
+          "key latest",
+          "{",
+          "key manifest",
+          "leaf manifest /checkpoint/latest/manifest key=manifest " +
+              At(text, "{}") + " {}",
+          "key resources",
+          "[",
+          "]",
+          "key pending_operations",
+          "[",
+          "leaf pending_operation /checkpoint/latest/pending_operations/0 "
+          "index=0 " +
+              At(text, "{\"type\"") + R"( {"type":"creating"})",
+          "]",
+          "key snippets",
+          "[",
+          "leaf snippet /checkpoint/latest/snippets/0 index=0 " +
+              At(text, "{\"uuid\"") + R"( {"uuid":"a"})",
+          "]",
+          "key extensions",
+          "{",
+          "key x",
+          "leaf extension /checkpoint/latest/extensions/x key=x " +
+              At(text, "{\"name\"") + R"( {"name":"n"})",
+          "}",
+          "}",
+          "}",
+          "}",
+          "finish checkpoint",
+      }));
   EXPECT_TRUE(r.report.findings().empty());
   EXPECT_EQ(r.handler.envelope.kind, EnvelopeKind::kCheckpoint);
   EXPECT_TRUE(r.handler.envelope.has_deployment);
@@ -150,30 +148,28 @@ TEST(ReaderTest, LegacyCheckpoint) {
   ReadResult r;
   ReadInto(text, &r);
   ASSERT_TRUE(r.status.ok()) << r.status.message();
-  EXPECT_EQ(r.handler.events,
-            (Lines{
-                "{",
-                "key stack",
-                "leaf stack /stack key=stack @9 \"dev\"",
-                "key config",
-                "leaf config /config key=config @24 {}",
-                "key latest",
-                "{",
-                "key resources",
-                "[",
-                "leaf resource /latest/resources/0 index=0 " + At(text, "{\"urn\"") +
-                    " {\"urn\":\"u\"}",
-                "]",
-                "}",
-                "}",
-                "finish legacy-checkpoint",
-            }));
+  EXPECT_EQ(r.handler.events, (Lines{
+                                  "{",
+                                  "key stack",
+                                  "leaf stack /stack key=stack @9 \"dev\"",
+                                  "key config",
+                                  "leaf config /config key=config @24 {}",
+                                  "key latest",
+                                  "{",
+                                  "key resources",
+                                  "[",
+                                  "leaf resource /latest/resources/0 index=0 " +
+                                      At(text, "{\"urn\"") + " {\"urn\":\"u\"}",
+                                  "]",
+                                  "}",
+                                  "}",
+                                  "finish legacy-checkpoint",
+                              }));
   EXPECT_TRUE(r.report.findings().empty());
   EXPECT_FALSE(r.handler.envelope.version.has_value());
   EXPECT_TRUE(r.handler.envelope.has_deployment);
   EXPECT_EQ(r.handler.envelope.resources, 1u);
 }
-
 
 TEST(ReaderTest, LatestNullIsAnEmptyStack) {
   const std::string text =
@@ -181,18 +177,16 @@ TEST(ReaderTest, LatestNullIsAnEmptyStack) {
   ReadResult r;
   ReadInto(text, &r);
   ASSERT_TRUE(r.status.ok()) << r.status.message();
-  EXPECT_EQ(r.handler.events,
-            (Lines{"{", "key version", "leaf version /version key=version @11 3",
-                   "key checkpoint", "{", "key stack",
-                   "leaf stack /checkpoint/stack key=stack @35 \"s\"",
-                   "key latest",
-                   "leaf misshapen /checkpoint/latest key=latest @48 null", "}",
-                   "}", "finish checkpoint"}));
+  EXPECT_EQ(
+      r.handler.events,
+      (Lines{"{", "key version", "leaf version /version key=version @11 3",
+             "key checkpoint", "{", "key stack",
+             "leaf stack /checkpoint/stack key=stack @35 \"s\"", "key latest",
+             "leaf misshapen /checkpoint/latest key=latest @48 null", "}", "}",
+             "finish checkpoint"}));
   EXPECT_TRUE(r.report.findings().empty());
   EXPECT_FALSE(r.handler.envelope.has_deployment);
 }
-
-
 
 struct VersionCase {
   std::string version;
@@ -215,7 +209,8 @@ TEST(ReaderTest, UnsupportedVersionsAreFatal) {
     ASSERT_FALSE(r.status.ok()) << c.version;
     EXPECT_EQ(r.status.code(), Errc::kFormat) << c.version;
     // The located text lives in the report's one fatal finding.
-    EXPECT_EQ(FindingLines(r.report), (Lines{"version-unsupported /version 2:12"}))
+    EXPECT_EQ(FindingLines(r.report),
+              (Lines{"version-unsupported /version 2:12"}))
         << c.version;
     EXPECT_NE(r.report.findings()[0].message.find(c.message_part),
               std::string::npos)
@@ -251,7 +246,6 @@ TEST(ReaderTest, MissingVersionIsFatal) {
   }
 }
 
-
 TEST(ReaderTest, KnownFeatures) {
   EXPECT_TRUE(IsKnownFeature("taint"));
   EXPECT_TRUE(IsKnownFeature("byteString"));
@@ -278,8 +272,7 @@ TEST(ReaderTest, ObjectWithoutEnvelopeIsNotAState) {
   ReadResult r;
   ReadInto(text, &r);
   ASSERT_FALSE(r.status.ok());
-  EXPECT_EQ(FindingLines(r.report),
-            (Lines{"not-a-state  1:7"}));
+  EXPECT_EQ(FindingLines(r.report), (Lines{"not-a-state  1:7"}));
   EXPECT_FALSE(r.handler.finished);
 }
 
@@ -323,22 +316,22 @@ TEST(ReaderTest, SyntaxErrorsInsideLeavesAreLocated) {
 
 TEST(ReaderTest, InvalidUtf8AndDepthAreFatal) {
   ReadResult r;
-  ReadInto("{\"version\":3,\"deployment\":{\"resources\":[{\"urn\":\"\xC0\xAF\"}]}}",
+  ReadInto(
+      "{\"version\":3,\"deployment\":{\"resources\":[{\"urn\":\"\xC0\xAF\"}]}}",
       &r);
   ASSERT_FALSE(r.status.ok());
   EXPECT_EQ(r.report.findings()[0].code, diag::Code::kJsonInvalidUtf8);
 
   ReadResult deep;
   std::string nest(100, '[');
-  auto input = io::MemoryInput("{\"version\":3,\"deployment\":{\"metadata\":" +
-                               nest + "}}");
+  auto input = io::MemoryInput(
+      "{\"version\":3,\"deployment\":{\"metadata\":" + nest + "}}");
   ReadOptions options;
   options.max_depth = 10;
   Status s = Read(*input, deep.handler, deep.report, options);
   ASSERT_FALSE(s.ok());
   EXPECT_EQ(deep.report.findings()[0].code, diag::Code::kJsonTooDeep);
 }
-
 
 TEST(ReaderTest, IoErrorsAreFatal) {
   std::string gz("\x1f\x8b\x08\x00garbage-after-the-magic", 27);
@@ -358,8 +351,9 @@ TEST(ReaderTest, TinyWindowGivesIdenticalEventsAndLocations) {
   ReadResult big;
   ReadInto(kBigState, &big);
   ASSERT_TRUE(big.status.ok()) << big.status.message();
-  for (std::size_t window : {std::size_t{1}, std::size_t{2}, std::size_t{3},
-                             std::size_t{7}, std::size_t{16}, std::size_t{64}}) {
+  for (std::size_t window :
+       {std::size_t{1}, std::size_t{2}, std::size_t{3}, std::size_t{7},
+        std::size_t{16}, std::size_t{64}}) {
     ReadResult tiny;
     ReadInto(kBigState, &tiny, window);
     ASSERT_TRUE(tiny.status.ok()) << window << ": " << tiny.status.message();
@@ -372,8 +366,7 @@ TEST(ReaderTest, TinyWindowGivesIdenticalEventsAndLocations) {
 // full of them reads without a single finding.
 TEST(ReaderTest, ReportsOnlyWhatMakesTheInputUnreadable) {
   for (const std::string& text : std::vector<std::string>{
-           kBigState,
-           R"({"target":"dev","latest":null})",
+           kBigState, R"({"target":"dev","latest":null})",
            R"({"version":3,"deployment":{"resources":5,"extensions":[]}})",
            "{\"version\":3,\"deployment\":{\"resources\":[{\"urn\":\"a\","
            "\"urn\":\"b\"}]},\"version\":3}",
@@ -398,9 +391,10 @@ TEST(ReaderTest, EnvelopeFieldsMatchCaseInsensitively) {
   EXPECT_EQ(r.handler.envelope.resources, 1u);
   EXPECT_NE(std::find_if(r.handler.events.begin(), r.handler.events.end(),
                          [](const std::string& e) {
-                           return e.rfind("leaf secrets_providers "
-                                          "/DEPLOYMENT/Secrets_Providers ",
-                                          0) == 0;
+                           return e.rfind(
+                                      "leaf secrets_providers "
+                                      "/DEPLOYMENT/Secrets_Providers ",
+                                      0) == 0;
                          }),
             r.handler.events.end());
 }
@@ -421,9 +415,10 @@ TEST(ReaderTest, VersionZeroIsNoVersion) {
 // A DIY update-history record is named as what it is.
 TEST(ReaderTest, HistoryFileIsNotAState) {
   ReadResult r;
-  ReadInto(R"({"kind":"update","startTime":1,"message":"","environment":{},)"
-           R"("config":{},"result":"succeeded","endTime":2,"resourceChanges":{}})",
-           &r);
+  ReadInto(
+      R"({"kind":"update","startTime":1,"message":"","environment":{},)"
+      R"("config":{},"result":"succeeded","endTime":2,"resourceChanges":{}})",
+      &r);
   ASSERT_FALSE(r.status.ok());
   ASSERT_EQ(r.report.findings().size(), 1u);
   EXPECT_EQ(r.report.findings()[0].code, diag::Code::kNotAState);
@@ -438,11 +433,9 @@ TEST(ReaderTest, HandlerCanStopOrFail) {
   ReadInto(kBigState, &stopped);
   EXPECT_TRUE(stopped.status.ok());
   EXPECT_FALSE(stopped.handler.finished);
-  EXPECT_EQ(std::count_if(stopped.handler.events.begin(),
-                          stopped.handler.events.end(),
-                          [](const std::string& e) {
-                            return e.rfind("leaf ", 0) == 0;
-                          }),
+  EXPECT_EQ(std::count_if(
+                stopped.handler.events.begin(), stopped.handler.events.end(),
+                [](const std::string& e) { return e.rfind("leaf ", 0) == 0; }),
             2);
 
   class Failing : public Handler {
@@ -541,8 +534,5 @@ TEST(ReaderTest, CompressedProgressCountsDecompressedBytes) {
 }  // namespace pstate::state
 
 namespace pstate::state {
-namespace {
-
-
-}  // namespace
+namespace {}  // namespace
 }  // namespace pstate::state

@@ -47,11 +47,11 @@ TEST(SchemaTest, TablesAreInGoOrderWithGoOmitempty) {
 
 TEST(ResourceViewTest, FindsFieldsLastDuplicateWinsAndCaseFolds) {
   json::Arena arena;
-  json::Value r = Parse(
-      R"({"urn":"a","URN":"b","type":"t:m:R","custom":true,"id":"i",)"
-      R"("protect":true,"Parent":"p","dependencies":["d"],"extra":1,)"
-      R"("\u0069d":"i2"})",
-      arena);
+  json::Value r =
+      Parse(R"({"urn":"a","URN":"b","type":"t:m:R","custom":true,"id":"i",)"
+            R"("protect":true,"Parent":"p","dependencies":["d"],"extra":1,)"
+            R"("\u0069d":"i2"})",
+            arena);
   ResourceView v = ResourceView::Of(r);
   EXPECT_EQ(v.Urn(), "b");
   EXPECT_EQ(v.Type(), "t:m:R");

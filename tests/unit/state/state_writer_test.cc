@@ -16,7 +16,8 @@ using pstate::testing::ReadText;
 using pstate::testing::RecordingHandler;
 
 const std::string kState =
-    "{\"version\":3,\"deployment\":{\"manifest\":{\"time\":\"2024-01-02T03:04:05Z\","
+    "{\"version\":3,\"deployment\":{\"manifest\":{\"time\":\"2024-01-02T03:04:"
+    "05Z\","
     "\"magic\":\"\",\"version\":\"\"},\"secrets_providers\":{\"type\":\"b64\"},"
     "\"resources\":[{\"urn\":\"urn:pulumi:d::p::pulumi:pulumi:Stack::p-d\","
     "\"custom\":false,\"type\":\"pulumi:pulumi:Stack\",\"outputs\":{\"big\":"
@@ -70,14 +71,14 @@ TEST(StateWriterTest, CompactLayoutKeepsNumbersAndKeyOrder) {
 }
 
 TEST(StateWriterTest, PassReplacesLeaves) {
-  std::string out = Rewrite(
-      kState, json::Layout::kCompact, 4u << 20,
-      [](Leaf& leaf, Context&) -> Result<LeafAction> {
-        if (leaf.role == Role::kResource && leaf.index == 1) {
-          leaf.value = leaf.arena->MakeString("replaced");
-        }
-        return LeafAction::kWrite;
-      });
+  std::string out =
+      Rewrite(kState, json::Layout::kCompact, 4u << 20,
+              [](Leaf& leaf, Context&) -> Result<LeafAction> {
+                if (leaf.role == Role::kResource && leaf.index == 1) {
+                  leaf.value = leaf.arena->MakeString("replaced");
+                }
+                return LeafAction::kWrite;
+              });
   EXPECT_NE(out.find("\"resources\":[{"), std::string::npos);
   EXPECT_NE(out.find("},\"replaced\"],"), std::string::npos) << out;
 }
@@ -113,13 +114,14 @@ TEST(StateWriterTest, PassFailureStopsTheRead) {
   io::StringOutput out;
   json::Writer writer(out, json::Layout::kCompact);
   int leaves = 0;
-  StateWriter state_writer(writer, [&](Leaf& leaf, Context&) -> Result<LeafAction> {
-    ++leaves;
-    if (leaf.role == Role::kSecretsProviders) {
-      return Status(Errc::kCrypto, "wrong passphrase");
-    }
-    return LeafAction::kWrite;
-  });
+  StateWriter state_writer(writer,
+                           [&](Leaf& leaf, Context&) -> Result<LeafAction> {
+                             ++leaves;
+                             if (leaf.role == Role::kSecretsProviders) {
+                               return Status(Errc::kCrypto, "wrong passphrase");
+                             }
+                             return LeafAction::kWrite;
+                           });
   diag::Report report("in");
   Status s = ReadText(kState, state_writer, report);
   EXPECT_EQ(s.code(), Errc::kCrypto);
@@ -143,14 +145,17 @@ TEST(RewriteValueTest, CopiesOnlyThePathToAReplacement) {
   ParseTree(R"({"a":{"b":1,"c":[1,2,{"d":"x"}]},"e":{"f":2},"g":[3]})", &t);
   const std::string before = CompactJson(t.root);
   json::Arena arena;
-  json::Value out = RewriteValue(
-      t.root, arena,
-      [&](const json::Value& v, const json::Value* key) -> std::optional<json::Value> {
-        if (key && key->StrEquals("d")) return arena.MakeString("y");
-        (void)v;
-        return std::nullopt;
-      });
-  EXPECT_EQ(CompactJson(out), R"({"a":{"b":1,"c":[1,2,{"d":"y"}]},"e":{"f":2},"g":[3]})");
+  json::Value out =
+      RewriteValue(t.root, arena,
+                   [&](const json::Value& v,
+                       const json::Value* key) -> std::optional<json::Value> {
+                     if (key && key->StrEquals("d"))
+                       return arena.MakeString("y");
+                     (void)v;
+                     return std::nullopt;
+                   });
+  EXPECT_EQ(CompactJson(out),
+            R"({"a":{"b":1,"c":[1,2,{"d":"y"}]},"e":{"f":2},"g":[3]})");
   // The input is unchanged.
   EXPECT_EQ(CompactJson(t.root), before);
   // Containers on the path are new...
@@ -173,7 +178,8 @@ TEST(RewriteValueTest, NoReplacementReturnsTheRoot) {
   std::vector<std::string> visited;
   json::Value out = RewriteValue(
       t.root, arena,
-      [&](const json::Value& v, const json::Value* key) -> std::optional<json::Value> {
+      [&](const json::Value& v,
+          const json::Value* key) -> std::optional<json::Value> {
         visited.push_back((key ? key->Str() : std::string("-")) + "=" +
                           std::string(json::TypeName(v.type)));
         return std::nullopt;
@@ -182,9 +188,9 @@ TEST(RewriteValueTest, NoReplacementReturnsTheRoot) {
   EXPECT_EQ(arena.used(), 0u);
   // Pre-order, with the key for members and nullptr for the root and
   // array elements.
-  EXPECT_EQ(visited, (std::vector<std::string>{"-=object", "a=array", "-=number",
-                                               "-=object", "b=number",
-                                               "c=string"}));
+  EXPECT_EQ(visited,
+            (std::vector<std::string>{"-=object", "a=array", "-=number",
+                                      "-=object", "b=number", "c=string"}));
 }
 
 TEST(RewriteValueTest, ReplacedSubtreesAreNotDescended) {
@@ -192,22 +198,25 @@ TEST(RewriteValueTest, ReplacedSubtreesAreNotDescended) {
   ParseTree(R"([{"secret":{"inner":1}},{"secret":2}])", &t);
   json::Arena arena;
   int calls = 0;
-  json::Value out = RewriteValue(
-      t.root, arena,
-      [&](const json::Value&, const json::Value* key) -> std::optional<json::Value> {
-        ++calls;
-        if (key && key->StrEquals("secret")) return arena.MakeString("[redacted]");
-        return std::nullopt;
-      });
+  json::Value out =
+      RewriteValue(t.root, arena,
+                   [&](const json::Value&,
+                       const json::Value* key) -> std::optional<json::Value> {
+                     ++calls;
+                     if (key && key->StrEquals("secret"))
+                       return arena.MakeString("[redacted]");
+                     return std::nullopt;
+                   });
   EXPECT_EQ(CompactJson(out),
             R"([{"secret":"[redacted]"},{"secret":"[redacted]"}])");
   EXPECT_EQ(calls, 5);  // root, two elements, two "secret" members
   // Replacing the root returns the replacement.
-  json::Value whole = RewriteValue(
-      t.root, arena,
-      [&](const json::Value&, const json::Value*) -> std::optional<json::Value> {
-        return arena.MakeString("all");
-      });
+  json::Value whole =
+      RewriteValue(t.root, arena,
+                   [&](const json::Value&,
+                       const json::Value*) -> std::optional<json::Value> {
+                     return arena.MakeString("all");
+                   });
   EXPECT_EQ(CompactJson(whole), "\"all\"");
 }
 

@@ -21,7 +21,8 @@ TEST(ParseUrnTest, Valid) {
 
 TEST(ParseUrnTest, QualifiedTypeWithParents) {
   auto urn = ParseUrn(
-      "urn:pulumi:prod::web::my:mod:App$my:mod:Tier$aws:ec2/instance:Instance::vm");
+      "urn:pulumi:prod::web::my:mod:App$my:mod:Tier$aws:ec2/"
+      "instance:Instance::vm");
   ASSERT_TRUE(urn.has_value());
   EXPECT_EQ(urn->qualified_type,
             "my:mod:App$my:mod:Tier$aws:ec2/instance:Instance");
@@ -71,7 +72,8 @@ TEST(ParseProviderReferenceTest, SplitsAtTheLastSeparator) {
       "c1b2a3d4-0000-4000-8000-000000000000",
       &why);
   ASSERT_TRUE(ref.has_value()) << why;
-  EXPECT_EQ(ref->urn, "urn:pulumi:dev::proj::pulumi:providers:aws::default_6_0_0");
+  EXPECT_EQ(ref->urn,
+            "urn:pulumi:dev::proj::pulumi:providers:aws::default_6_0_0");
   EXPECT_EQ(ref->id, "c1b2a3d4-0000-4000-8000-000000000000");
   // A provider whose name contains "::": the id is after the last one.
   ref = ParseProviderReference(
@@ -101,8 +103,8 @@ TEST(ParseProviderReferenceTest, Errors) {
   EXPECT_FALSE(ParseProviderReference("not-a-urn::id", &why));
   EXPECT_NE(why.find("not a valid URN"), std::string_view::npos) << why;
   why = {};
-  // Three separators: the URN part is "urn:pulumi:dev::proj::pulumi:providers:aws"
-  // which has too few parts.
+  // Three separators: the URN part is
+  // "urn:pulumi:dev::proj::pulumi:providers:aws" which has too few parts.
   EXPECT_FALSE(ParseProviderReference(
       "urn:pulumi:dev::proj::pulumi:providers:aws::id", &why));
   EXPECT_NE(why.find("not a valid URN"), std::string_view::npos) << why;
@@ -142,7 +144,8 @@ TEST(ClassifySignatureTest, EachKind) {
   EXPECT_EQ(Classify(SigObject(kSigOutputValue)), SigKind::kOutputValue);
   EXPECT_EQ(Classify(SigObject("0123456789abcdef")), SigKind::kUnknown);
   EXPECT_EQ(Classify(SigObject("")), SigKind::kUnknown);
-  EXPECT_EQ(Classify("{\"" + std::string(kSigKey) + "\":42}"), SigKind::kUnknown);
+  EXPECT_EQ(Classify("{\"" + std::string(kSigKey) + "\":42}"),
+            SigKind::kUnknown);
   EXPECT_EQ(Classify("{\"" + std::string(kSigKey) + "\":null}"),
             SigKind::kUnknown);
 }
@@ -158,9 +161,9 @@ TEST(ClassifySignatureTest, PlainValuesAndEscapes) {
   std::string key(kSigKey);
   std::string escaped_key = key.substr(0, key.size() - 1) + "\\u0064";
   ASSERT_EQ(key.back(), 'd');
-  EXPECT_EQ(Classify("{\"" + escaped_key + "\":\"" + std::string(kSigSecret) +
-                     "\"}"),
-            SigKind::kSecret);
+  EXPECT_EQ(
+      Classify("{\"" + escaped_key + "\":\"" + std::string(kSigSecret) + "\"}"),
+      SigKind::kSecret);
   std::string sig(kSigAsset);
   EXPECT_EQ(Classify(SigObject(sig.substr(0, sig.size() - 1) + "\\u0037")),
             SigKind::kAsset);

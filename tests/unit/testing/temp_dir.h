@@ -15,7 +15,8 @@ class TempDir {
  public:
   TempDir() {
     std::string pattern =
-        (std::filesystem::temp_directory_path() / "pstate-unit-XXXXXX").string();
+        (std::filesystem::temp_directory_path() / "pstate-unit-XXXXXX")
+            .string();
     path_ = ::mkdtemp(pattern.data());
   }
   ~TempDir() {
@@ -26,7 +27,9 @@ class TempDir {
   TempDir& operator=(const TempDir&) = delete;
 
   const std::filesystem::path& path() const { return path_; }
-  std::string File(std::string_view name) const { return (path_ / name).string(); }
+  std::string File(std::string_view name) const {
+    return (path_ / name).string();
+  }
 
   std::string Write(std::string_view name, std::string_view bytes) const {
     std::string p = File(name);

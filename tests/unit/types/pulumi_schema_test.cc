@@ -22,10 +22,9 @@ class PulumiSchemaTest : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {
     set_ = new SchemaSet();
-    for (const char* name : {"random.schema.json", "tls.schema.json",
-                             "command.schema.json",
-                             "docker-build.schema.json",
-                             "synth.schema.json"}) {
+    for (const char* name :
+         {"random.schema.json", "tls.schema.json", "command.schema.json",
+          "docker-build.schema.json", "synth.schema.json"}) {
       Status s = set_->LoadFile(Fixture(name));
       ASSERT_TRUE(s.ok()) << s.message();
     }
@@ -51,8 +50,7 @@ class PulumiSchemaTest : public ::testing::Test {
       if (r->outcome == Outcome::kConvert) got += " " + r->converted;
       if (r->outcome == Outcome::kError) got += " " + r->pointer;
       if (want == "error") want = "error ";
-      EXPECT_EQ(got, want) << c.type << " <- " << c.value << "\n"
-                           << Show(r);
+      EXPECT_EQ(got, want) << c.type << " <- " << c.value << "\n" << Show(r);
     }
   }
 
@@ -123,8 +121,8 @@ TEST_F(PulumiSchemaTest, ArraysAndMaps) {
       // §8, §9.3: null in an array of strings.
       {R"({"type":"array","items":{"type":"string"}})", R"(["a",null])",
        "error /1"},
-      {R"({"type":"array","items":{"type":"number"}})",
-       "[1,9007199254740993]", "convert [1,9007199254740992]"},
+      {R"({"type":"array","items":{"type":"number"}})", "[1,9007199254740993]",
+       "convert [1,9007199254740992]"},
       {R"({"type":"object","additionalProperties":{"type":"integer"}})",
        R"({"a":1,"b":2})", "ok"},
       {R"({"type":"object","additionalProperties":{"type":"integer"}})",
@@ -167,10 +165,8 @@ TEST_F(PulumiSchemaTest, UnknownsSecretsAndPlain) {
       // §8: a secret where a plain T is expected is transparent.
       {R"({"type":"string"})", R"({SIG:SECRET,"plaintext":"\"s\""})", "ok"},
       {R"({"type":"string"})", R"({SIG:SECRET,"ciphertext":"AAAA"})", "ok"},
-      {R"({"type":"integer"})", R"({SIG:SECRET,"plaintext":"\"s\""})",
-       "error"},
-      {R"({"type":"number"})",
-       R"({SIG:SECRET,"plaintext":"9007199254740993"})",
+      {R"({"type":"integer"})", R"({SIG:SECRET,"plaintext":"\"s\""})", "error"},
+      {R"({"type":"number"})", R"({SIG:SECRET,"plaintext":"9007199254740993"})",
        R"(convert {"4dabf18193072939515e22adb298388d":"1b47061264138c4ac30d75fd1eb44270","plaintext":"9007199254740992"})"},
       {R"({"type":"object","additionalProperties":{"type":"integer"}})",
        R"({SIG:SECRET,"plaintext":"{\"key\":\"v\"}"})", "error /*"},
@@ -185,16 +181,15 @@ TEST_F(PulumiSchemaTest, ObjectTypes) {
        R"({"host":"h","port":22,"extra":1})", "ok"},  // §8, §9.2
       {R"({"$ref":"#/types/command:remote:Connection"})", R"({"port":22})",
        "error /host"},  // §8 missing required
-      {R"({"$ref":"#/types/command:remote:Connection"})",
-       R"({"host":null})", "error /host"},
+      {R"({"$ref":"#/types/command:remote:Connection"})", R"({"host":null})",
+       "error /host"},
       {R"({"$ref":"#/types/command:remote:Connection"})",
        R"({"host":"h","port":null})", "ok"},  // optional: null is fine
       {R"({"$ref":"#/types/command:remote:Connection"})",
        R"({"host":"h","dialErrorLimit":1.5})", "error /dialErrorLimit"},
       // Nested object types.
       {R"({"$ref":"#/types/command:remote:Connection"})",
-       R"({"host":"h","proxy":{"host":"p","port":"22"}})",
-       "error /proxy/port"},
+       R"({"host":"h","proxy":{"host":"p","port":"22"}})", "error /proxy/port"},
       // tls: a type without "type": "object" and no required list.
       {R"({"$ref":"#/types/tls:index/CertRequestSubject:CertRequestSubject"})",
        "{}", "ok"},
@@ -221,8 +216,8 @@ TEST_F(PulumiSchemaTest, Enums) {
       {R"({"$ref":"#/types/synth:index:Weight"})", "3", "error"},
       {R"({"$ref":"#/types/synth:index:Flag"})", "true", "ok"},
       {R"({"$ref":"#/types/synth:index:Flag"})", "false", "error"},
-      {R"({"$ref":"#/types/docker-build:index:Platform"})",
-       R"("linux/amd64")", "ok"},
+      {R"({"$ref":"#/types/docker-build:index:Platform"})", R"("linux/amd64")",
+       "ok"},
       // A #/types/ entry that is neither object nor enum: its "type".
       {R"({"$ref":"#/types/synth:index:Tag"})", R"("x")", "ok"},
       {R"({"$ref":"#/types/synth:index:Tag"})", "1", "error"},
@@ -236,15 +231,13 @@ TEST_F(PulumiSchemaTest, UnionsDiscriminatorsAndConst) {
       {pet, R"({"name":"rex","animal":{"kind":"cat","lives":9}})", "ok"},
       {pet, R"({"name":"rex","animal":{"kind":"cat","lives":"9"}})",
        "error /animal/lives"},
-      {pet, R"({"name":"rex","animal":{"kind":"cow"}})",
-       "error /animal/kind"},
+      {pet, R"({"name":"rex","animal":{"kind":"cow"}})", "error /animal/kind"},
       {pet, R"({"name":"rex","animal":{"good":true}})", "error /animal/kind"},
       {pet, R"({"name":"rex","animal":{"kind":1}})", "error /animal/kind"},
       {pet, R"({"name":"rex","animal":"dog"})", "error /animal"},
       // Without a mapping: the members are tried; const picks one.
       {pet, R"({"name":"rex","anyAnimal":{"kind":"dog"}})", "ok"},
-      {pet, R"({"name":"rex","anyAnimal":{"kind":"cow"}})",
-       "error /anyAnimal"},
+      {pet, R"({"name":"rex","anyAnimal":{"kind":"cow"}})", "error /anyAnimal"},
       {pet, R"({"name":"rex","version":2})", "ok"},
       {pet, R"({"name":"rex","version":2.0})", "ok"},
       {pet, R"({"name":"rex","version":3})", "error /version"},
@@ -254,10 +247,9 @@ TEST_F(PulumiSchemaTest, UnionsDiscriminatorsAndConst) {
       {R"({"oneOf":[{"type":"string"},{"type":"number"}]})", "1", "ok"},
       {R"({"oneOf":[{"type":"string"},{"type":"number"}]})", "\"a\"", "ok"},
       {R"({"oneOf":[{"type":"string"},{"type":"number"}]})", "true", "error"},
-      {R"({"oneOf":[{"type":"number"},{"type":"string"}]})",
-       "9007199254740993", "convert 9007199254740992"},
-      {R"({"oneOf":[{"type":"string"},{"type":"integer"}]})", "null",
-       "error"},
+      {R"({"oneOf":[{"type":"number"},{"type":"string"}]})", "9007199254740993",
+       "convert 9007199254740992"},
+      {R"({"oneOf":[{"type":"string"},{"type":"integer"}]})", "null", "error"},
       {R"({"type":"string","const":"a"})", "\"a\"", "ok"},
       {R"({"type":"string","const":"a"})", "\"b\"", "error"},
   });
@@ -300,18 +292,18 @@ TEST_F(PulumiSchemaTest, RandomPasswordOutputs) {
   });
   json::Arena arena;
   Checker checker(System::kPulumiSchema, set_);
-  Verdict v = set_->CheckResource(
-      "random:index/randomPassword:RandomPassword", ResourceSide::kOutputs,
-      checker.Json(outputs));
+  Verdict v =
+      set_->CheckResource("random:index/randomPassword:RandomPassword",
+                          ResourceSide::kOutputs, checker.Json(outputs));
   EXPECT_EQ(v.outcome, Outcome::kOk) << v.message;
-  Verdict in = set_->CheckResource(
-      "random:index/randomPassword:RandomPassword", ResourceSide::kInputs,
-      checker.Json(R"({"special":true})"));
+  Verdict in = set_->CheckResource("random:index/randomPassword:RandomPassword",
+                                   ResourceSide::kInputs,
+                                   checker.Json(R"({"special":true})"));
   EXPECT_EQ(in.outcome, Outcome::kError);
   EXPECT_EQ(in.pointer, "/length");
-  Verdict prov = set_->CheckResource("pulumi:providers:synth",
-                                     ResourceSide::kInputs,
-                                     checker.Json(R"({"region":"x"})"));
+  Verdict prov =
+      set_->CheckResource("pulumi:providers:synth", ResourceSide::kInputs,
+                          checker.Json(R"({"region":"x"})"));
   EXPECT_EQ(prov.outcome, Outcome::kOk) << prov.message;
   Verdict missing = set_->CheckResource("nope:index:X", ResourceSide::kInputs,
                                         checker.Json("{}"));
@@ -321,7 +313,8 @@ TEST_F(PulumiSchemaTest, RandomPasswordOutputs) {
 TEST_F(PulumiSchemaTest, CheckReportsDeepestPointer) {
   Checker checker(System::kPulumiSchema, set_);
   Verdict v = set_->Check(
-      checker.Json(R"({"type":"array","items":{"$ref":"#/types/command:remote:Connection"}})"),
+      checker.Json(
+          R"({"type":"array","items":{"$ref":"#/types/command:remote:Connection"}})"),
       checker.Json(R"([{"host":"a"},{"host":"b","proxy":{"host":5}}])"));
   EXPECT_EQ(v.outcome, Outcome::kError);
   EXPECT_EQ(v.pointer, "/1/proxy/host");
@@ -329,8 +322,8 @@ TEST_F(PulumiSchemaTest, CheckReportsDeepestPointer) {
 
 TEST_F(PulumiSchemaTest, SecretPlaintextNeverInMessages) {
   Checker checker(System::kPulumiSchema, set_);
-  Result<Verdict> r = checker.Run(
-      R"({"type":"integer"})", R"({SIG:SECRET,"plaintext":"\"hunter2\""})");
+  Result<Verdict> r = checker.Run(R"({"type":"integer"})",
+                                  R"({SIG:SECRET,"plaintext":"\"hunter2\""})");
   ASSERT_TRUE(r.ok());
   EXPECT_EQ(r->outcome, Outcome::kError);
   EXPECT_EQ(r->message.find("hunter2"), std::string::npos);

@@ -35,8 +35,7 @@ void RunCases(const std::vector<Case>& cases) {
     if (r->outcome == Outcome::kConvert) got += " " + r->converted;
     if (r->outcome == Outcome::kError) got += " " + r->pointer;
     if (want == "error") want = "error ";
-    EXPECT_EQ(got, want) << c.type << " <- " << c.value << "\n"
-                         << Show(r);
+    EXPECT_EQ(got, want) << c.type << " <- " << c.value << "\n" << Show(r);
   }
 }
 
@@ -70,8 +69,7 @@ TEST(PulumiTest, BigNumbersRoundThroughFloat64) {
       {"Number", "1180591620717411303424", "ok"},
       {"Number", "1e400", "error"},
       {"Number", "-1e400", "error"},
-      {"Array<Number>", "[1,9007199254740993]",
-       "convert [1,9007199254740992]"},
+      {"Array<Number>", "[1,9007199254740993]", "convert [1,9007199254740992]"},
   });
 }
 
@@ -102,8 +100,7 @@ TEST(PulumiTest, AssetsArchivesAndReferences) {
       // §8: an asset where a string is expected.
       {"String", R"({SIG:ASSET,"text":"hi"})", "error"},
       {"Asset", R"({SIG:ASSET,"text":5})", "error"},
-      {"ResourceReference", R"({SIG:REF,"urn":"urn:pulumi:s::p::t::n"})",
-       "ok"},
+      {"ResourceReference", R"({SIG:REF,"urn":"urn:pulumi:s::p::t::n"})", "ok"},
       {"ResourceReference", R"({SIG:REF})", "error"},
       {"String", R"({SIG:REF,"urn":"u","id":"i"})", "error"},
       {"Map<String>", R"({SIG:ASSET,"text":"hi"})", "error"},
@@ -198,8 +195,7 @@ TEST(PulumiTest, SecretsAreOutputMetadata) {
        "ok"},
       {"Output<String>", R"({SIG:SECRET})", "error"},
       // A converted secret stays a secret.
-      {"Output<Number>",
-       R"({SIG:SECRET,"plaintext":"9007199254740993"})",
+      {"Output<Number>", R"({SIG:SECRET,"plaintext":"9007199254740993"})",
        R"(convert {"4dabf18193072939515e22adb298388d":"1b47061264138c4ac30d75fd1eb44270","plaintext":"9007199254740992"})"},
       // Inside a secret, object keys are hidden in pointers.
       {R"(Output<Map<Number>>)", R"({SIG:SECRET,"plaintext":"{\"k\":\"v\"}"})",
@@ -223,8 +219,8 @@ TEST(PulumiTest, ShapeFunctions) {
 
 TEST(PulumiTest, SecretPlaintextNeverInMessages) {
   Checker checker(System::kPulumi);
-  Result<Verdict> r = checker.Run(
-      "\"Output<Number>\"", R"({SIG:SECRET,"plaintext":"\"hunter2\""})");
+  Result<Verdict> r = checker.Run("\"Output<Number>\"",
+                                  R"({SIG:SECRET,"plaintext":"\"hunter2\""})");
   ASSERT_TRUE(r.ok());
   EXPECT_EQ(r->outcome, Outcome::kError);
   EXPECT_EQ(r->message.find("hunter2"), std::string::npos) << r->message;

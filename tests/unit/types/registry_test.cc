@@ -11,8 +11,7 @@ TEST(RegistryTest, EveryLanguageIsAvailable) {
   for (System s : {System::kPulumi, System::kPulumiSchema, System::kPcl,
                    System::kCty, System::kTerraform, System::kPuppet}) {
     Result<std::unique_ptr<TypeSystem>> made = MakeSystem(s, nullptr);
-    ASSERT_TRUE(made.ok()) << SystemName(s) << ": "
-                           << made.status().message();
+    ASSERT_TRUE(made.ok()) << SystemName(s) << ": " << made.status().message();
     EXPECT_EQ((*made)->system(), s);
   }
 }

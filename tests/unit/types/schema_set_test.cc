@@ -122,8 +122,8 @@ TEST(SchemaLoaderTest, ErrorsNameTheFileAndPlace) {
     Status s = set.AddText(b.text, "s.json");
     ASSERT_FALSE(s.ok()) << b.text;
     EXPECT_EQ(s.code(), b.code) << b.text;
-    EXPECT_EQ(s.message().rfind(b.message, 0), 0u)
-        << b.text << "\n" << s.message();
+    EXPECT_EQ(s.message().rfind(b.message, 0), 0u) << b.text << "\n"
+                                                   << s.message();
   }
   SchemaSet set;
   Status s = set.LoadFile(Fixture("schemas/broken/not-json.json"));
@@ -135,10 +135,10 @@ TEST(SchemaLoaderTest, ErrorsNameTheFileAndPlace) {
 
 TEST(SchemaLoaderTest, SeveralVersionsNewestFirst) {
   SchemaSet set;
-  ASSERT_TRUE(set.LoadFile(Fixture("schemas/versions/random-4.15.0.schema.json"))
-                  .ok());
-  ASSERT_TRUE(set.LoadFile(Fixture("schemas/versions/random-4.16.0.schema.json"))
-                  .ok());
+  ASSERT_TRUE(
+      set.LoadFile(Fixture("schemas/versions/random-4.15.0.schema.json")).ok());
+  ASSERT_TRUE(
+      set.LoadFile(Fixture("schemas/versions/random-4.16.0.schema.json")).ok());
   // The same version again is refused; another version is fine.
   Status again =
       set.LoadFile(Fixture("schemas/versions/random-4.15.0.schema.json"));
@@ -148,8 +148,7 @@ TEST(SchemaLoaderTest, SeveralVersionsNewestFirst) {
   bool exact = false;
   EXPECT_EQ(set.FindPackage("random", "4.15.0", &exact)->version(), "4.15.0");
   EXPECT_TRUE(exact);
-  EXPECT_EQ(set.FindPackage("random", "v4.15.0", &exact)->version(),
-            "4.15.0");
+  EXPECT_EQ(set.FindPackage("random", "v4.15.0", &exact)->version(), "4.15.0");
   EXPECT_TRUE(exact);
   EXPECT_EQ(set.FindPackage("random", "4.17.0", &exact)->version(), "4.16.0");
   EXPECT_FALSE(exact);
@@ -184,10 +183,9 @@ class CheckAllTest : public ::testing::Test {
   }
   std::vector<SchemaIssue> Inputs(std::string_view value,
                                   const CheckOptions& options = {}) {
-    return set_.CheckResourceAll(*package_,
-                                 *package_->Resource("t:index:Thing"),
-                                 "t:index:Thing", ResourceSide::kInputs,
-                                 checker_.Json(value), options);
+    return set_.CheckResourceAll(
+        *package_, *package_->Resource("t:index:Thing"), "t:index:Thing",
+        ResourceSide::kInputs, checker_.Json(value), options);
   }
   SchemaSet set_;
   const PackageSchema* package_ = nullptr;
@@ -195,9 +193,9 @@ class CheckAllTest : public ::testing::Test {
 };
 
 TEST_F(CheckAllTest, EveryProblemAtItsDeepestPlace) {
-  std::vector<SchemaIssue> issues = Inputs(
-      R"({"size":"9","tags":{"a":1,"b":"x","c":[]},)"
-      R"("colors":["red","blue",7],"conn":{"port":1}})");
+  std::vector<SchemaIssue> issues =
+      Inputs(R"({"size":"9","tags":{"a":1,"b":"x","c":[]},)"
+             R"("colors":["red","blue",7],"conn":{"port":1}})");
   EXPECT_EQ(Issues(issues),
             "type /size #/resources/t:index:Thing/inputProperties/size\n"
             "required /conn #/types/t:index:Conn/properties/host\n"
@@ -246,8 +244,9 @@ TEST_F(CheckAllTest, SecretsUnknownsAndCiphertexts) {
             "type /size #/resources/t:index:Thing/inputProperties/size\n"
             "type /conn/* #/types/t:index:Conn/properties/host\n"
             "secret /token #/resources/t:index:Thing/inputProperties/token\n");
-  EXPECT_EQ(issues[0].message, "inside a secret: expected an integer, got a "
-                               "string");
+  EXPECT_EQ(issues[0].message,
+            "inside a secret: expected an integer, got a "
+            "string");
   // Nothing of the plaintext shows.
   for (const SchemaIssue& i : issues) {
     EXPECT_EQ(i.message.find("nine"), std::string::npos);
@@ -275,8 +274,7 @@ TEST_F(CheckAllTest, ProviderInputs) {
   std::vector<SchemaIssue> issues = set_.CheckResourceAll(
       *package_, *provider, "pulumi:providers:t", ResourceSide::kInputs,
       checker_.Json(R"({"region":1,"version":"1.2.0"})"), options);
-  EXPECT_EQ(Issues(issues),
-            "type /region #/provider/inputProperties/region\n");
+  EXPECT_EQ(Issues(issues), "type /region #/provider/inputProperties/region\n");
 }
 
 }  // namespace

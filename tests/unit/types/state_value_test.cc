@@ -61,11 +61,9 @@ TEST_F(StateValueTest, Assets) {
                        R"("hash":"ab","text":"hi"})")
                 .kind,
             NodeKind::kAsset);
-  EXPECT_EQ(
-      DecodeText(R"({SIG:"c44067f5952c0a294b673a41bacd8c17"})").kind,
-      NodeKind::kAsset);
-  Node bad = DecodeText(
-      R"({SIG:"c44067f5952c0a294b673a41bacd8c17","text":1})");
+  EXPECT_EQ(DecodeText(R"({SIG:"c44067f5952c0a294b673a41bacd8c17"})").kind,
+            NodeKind::kAsset);
+  Node bad = DecodeText(R"({SIG:"c44067f5952c0a294b673a41bacd8c17","text":1})");
   EXPECT_EQ(bad.kind, NodeKind::kMalformed);
   EXPECT_EQ(bad.reason, "asset text must be a string, not number");
   EXPECT_EQ(DecodeText(R"({SIG:"c44067f5952c0a294b673a41bacd8c17",)"
@@ -79,19 +77,19 @@ TEST_F(StateValueTest, Assets) {
 }
 
 TEST_F(StateValueTest, Archives) {
-  EXPECT_EQ(
-      DecodeText(R"({SIG:"0def7320c3a5731c473e5ecbe6d01bc7"})").kind,
-      NodeKind::kArchive);
+  EXPECT_EQ(DecodeText(R"({SIG:"0def7320c3a5731c473e5ecbe6d01bc7"})").kind,
+            NodeKind::kArchive);
   EXPECT_EQ(DecodeText(R"({SIG:"0def7320c3a5731c473e5ecbe6d01bc7",)"
                        R"("assets":null})")
                 .kind,
             NodeKind::kArchive);
-  EXPECT_EQ(DecodeText(R"({SIG:"0def7320c3a5731c473e5ecbe6d01bc7",)"
-                       R"("assets":{"a":{SIG:"c44067f5952c0a294b673a41bacd8c17",)"
-                       R"("text":"x"},"b":{SIG:"0def7320c3a5731c473e5ecbe6d01bc7",)"
-                       R"("path":"p"}}})")
-                .kind,
-            NodeKind::kArchive);
+  EXPECT_EQ(
+      DecodeText(R"({SIG:"0def7320c3a5731c473e5ecbe6d01bc7",)"
+                 R"("assets":{"a":{SIG:"c44067f5952c0a294b673a41bacd8c17",)"
+                 R"("text":"x"},"b":{SIG:"0def7320c3a5731c473e5ecbe6d01bc7",)"
+                 R"("path":"p"}}})")
+          .kind,
+      NodeKind::kArchive);
   Node not_member = DecodeText(
       R"({SIG:"0def7320c3a5731c473e5ecbe6d01bc7","assets":{"a":"x"}})");
   EXPECT_EQ(not_member.kind, NodeKind::kMalformed);
@@ -105,11 +103,12 @@ TEST_F(StateValueTest, Archives) {
                 .kind,
             NodeKind::kMalformed);
   // A malformed asset inside an archive makes the archive malformed.
-  EXPECT_EQ(DecodeText(R"({SIG:"0def7320c3a5731c473e5ecbe6d01bc7",)"
-                       R"("assets":{"a":{SIG:"c44067f5952c0a294b673a41bacd8c17",)"
-                       R"("text":true}}})")
-                .kind,
-            NodeKind::kMalformed);
+  EXPECT_EQ(
+      DecodeText(R"({SIG:"0def7320c3a5731c473e5ecbe6d01bc7",)"
+                 R"("assets":{"a":{SIG:"c44067f5952c0a294b673a41bacd8c17",)"
+                 R"("text":true}}})")
+          .kind,
+      NodeKind::kMalformed);
 }
 
 TEST_F(StateValueTest, SecretPlaintextIsParsed) {
@@ -155,7 +154,8 @@ TEST_F(StateValueTest, SecretPlaintextNotJsonDoesNotLeak) {
 }
 
 TEST_F(StateValueTest, ResourceReferences) {
-  constexpr std::string_view kRef = R"({SIG:"5cf8f73096256a8f31e491e813e4eb8e",)";
+  constexpr std::string_view kRef =
+      R"({SIG:"5cf8f73096256a8f31e491e813e4eb8e",)";
   auto ref = [&](std::string rest) {
     return DecodeText(std::string(kRef) + rest);
   };
@@ -164,8 +164,7 @@ TEST_F(StateValueTest, ResourceReferences) {
   EXPECT_EQ(ref(R"("urn":"u","id":"i","packageVersion":"1.0.0"})").kind,
             NodeKind::kResourceRef);
   EXPECT_EQ(ref(R"("urn":"u","id":{"V":"i"}})").kind, NodeKind::kResourceRef);
-  EXPECT_EQ(ref(R"("urn":"u","id":{"V":null}})").kind,
-            NodeKind::kResourceRef);
+  EXPECT_EQ(ref(R"("urn":"u","id":{"V":null}})").kind, NodeKind::kResourceRef);
   EXPECT_EQ(ref(R"("urn":"u","id":{"V":{}}})").kind, NodeKind::kResourceRef);
   EXPECT_EQ(ref(R"("urn":"u","id":{}})").kind, NodeKind::kResourceRef);
   Node no_urn = ref(R"("id":"i"})");
@@ -195,14 +194,15 @@ TEST_F(StateValueTest, SpecialFloats) {
       R"({SIG:"8ad145fe-0d11-4827-bfd7-1abcbf086f5c","value":"7ff8000000000001"})");
   ASSERT_EQ(nan.kind, NodeKind::kSpecialFloat);
   EXPECT_TRUE(std::isnan(nan.special));
-  for (const char* bad : {R"("value":"xyz")", R"("value":7)", R"("v":"1")",
-                          R"("value":"")", R"("value":"-1")",
-                          R"("value":"7ff00000000000000")"}) {
-    EXPECT_EQ(DecodeText(
-                  std::string(R"({SIG:"8ad145fe-0d11-4827-bfd7-1abcbf086f5c",)") +
-                  bad + "}")
-                  .kind,
-              NodeKind::kMalformed)
+  for (const char* bad :
+       {R"("value":"xyz")", R"("value":7)", R"("v":"1")", R"("value":"")",
+        R"("value":"-1")", R"("value":"7ff00000000000000")"}) {
+    EXPECT_EQ(
+        DecodeText(
+            std::string(R"({SIG:"8ad145fe-0d11-4827-bfd7-1abcbf086f5c",)") +
+            bad + "}")
+            .kind,
+        NodeKind::kMalformed)
         << bad;
   }
 }
@@ -218,11 +218,11 @@ TEST_F(StateValueTest, ByteStrings) {
             NodeKind::kByteString);
   for (const char* bad : {R"("value":"/w")", R"("value":"!!!!")",
                           R"("value":"/w==AA==")", R"("value":5)", "\"x\":1"}) {
-    EXPECT_EQ(DecodeText(
-                  std::string(R"({SIG:"803fd3297a5875dc03ca845dda5d2a98",)") +
-                  bad + "}")
-                  .kind,
-              NodeKind::kMalformed)
+    EXPECT_EQ(
+        DecodeText(std::string(R"({SIG:"803fd3297a5875dc03ca845dda5d2a98",)") +
+                   bad + "}")
+            .kind,
+        NodeKind::kMalformed)
         << bad;
   }
 }

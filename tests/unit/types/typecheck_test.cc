@@ -79,8 +79,8 @@ TEST(TypecheckTest, SingleValueUsageProblems) {
   RunResult bad_type = Typecheck(Single("pulumi", "Array<", "[]"));
   EXPECT_EQ(bad_type.status, TypecheckStatus::kFailed);
   EXPECT_EQ(bad_type.out, "error: at offset 6 of the type: expected a type\n");
-  TypecheckConfig schema = Single("pulumi-schema", R"({"type":"string"})",
-                                  "\"a\"");
+  TypecheckConfig schema =
+      Single("pulumi-schema", R"({"type":"string"})", "\"a\"");
   schema.schemas = {"/nonexistent/x.json"};
   EXPECT_EQ(Typecheck(schema).status, TypecheckStatus::kUnusable);
 }

@@ -26,7 +26,6 @@ using pstate::testing::ReadText;
 using state::EnvelopeKind;
 using Lines = std::vector<std::string>;
 
-
 /// The envelope findings only (the other checks have tests of their own).
 Lines FindingLines(diag::Report& report) {
   static const std::set<diag::Code> kEnvelope = {
@@ -57,7 +56,6 @@ void ReadInto(const std::string& text, ReadResult* r,
   r->status = ReadText(text, both, r->report, window);
 }
 
-
 TEST(EnvelopeChecks, LegacyTargetIsNoted) {
   const std::string text = R"({"target":"dev","latest":null})";
   ReadResult r;
@@ -74,9 +72,10 @@ TEST(EnvelopeChecks, MisshapenContainers) {
   ReadResult r;
   ReadInto(text, &r);
   ASSERT_TRUE(r.status.ok()) << r.status.message();
-  EXPECT_EQ(FindingLines(r.report),
-            (Lines{"field-type /deployment/resources " + LineCol(text, "5"),
-                   "field-type /deployment/extensions " + LineCol(text, "[]")}));
+  EXPECT_EQ(
+      FindingLines(r.report),
+      (Lines{"field-type /deployment/resources " + LineCol(text, "5"),
+             "field-type /deployment/extensions " + LineCol(text, "[]")}));
   EXPECT_EQ(r.handler.envelope.resources, 0u);
 }
 
@@ -87,8 +86,9 @@ TEST(EnvelopeChecks, UnknownMembersAreNoted) {
   ReadResult r;
   ReadInto(text, &r);
   ASSERT_TRUE(r.status.ok()) << r.status.message();
-  EXPECT_EQ(FindingLines(r.report),
-            (Lines{"field-unknown /extra 3:3", "field-unknown /deployment/zzz 5:5"}));
+  EXPECT_EQ(
+      FindingLines(r.report),
+      (Lines{"field-unknown /extra 3:3", "field-unknown /deployment/zzz 5:5"}));
   EXPECT_EQ(r.report.findings()[0].severity, diag::Severity::kNote);
   // Unknown members are still handed over, as leaves.
   EXPECT_NE(std::find(r.handler.events.begin(), r.handler.events.end(),
@@ -108,10 +108,13 @@ TEST(EnvelopeChecks, FeaturesRules) {
            {"4", R"([])", {}},
            {"4", R"(null)", {}},
            {"4", R"(["zzz-new"])", {"features-unsupported /features 1:26"}},
-           {"4", R"(["taint","byteString"])", {"features-unsorted /features 1:26"}},
+           {"4",
+            R"(["taint","byteString"])",
+            {"features-unsorted /features 1:26"}},
            {"4", R"(["taint","taint"])", {"features-unsorted /features 1:26"}},
            {"3", R"(["taint"])", {"features-ignored /features 1:26"}},
-           {"4", R"(["zz","taint"])",
+           {"4",
+            R"(["zz","taint"])",
             {"features-unsupported /features 1:26",
              "features-unsorted /features 1:26"}},
            {"4", R"("taint")", {"field-type /features 1:26"}},
@@ -131,7 +134,8 @@ TEST(EnvelopeChecks, FeaturesRules) {
 
 TEST(EnvelopeChecks, DuplicateKeys) {
   const std::string text =
-      "{\"version\":3,\"deployment\":{\"resources\":[{\"urn\":\"a\",\"urn\":\"b\"}]},"
+      "{\"version\":3,\"deployment\":{\"resources\":[{\"urn\":\"a\",\"urn\":"
+      "\"b\"}]},"
       "\"version\":3}";
   ReadResult r;
   ReadInto(text, &r);
@@ -177,21 +181,21 @@ TEST(EnvelopeChecks, TinyWindowGivesIdenticalEventsAndLocations) {
   ReadInto(kBigState, &big);
   ASSERT_TRUE(big.status.ok()) << big.status.message();
   Lines findings = FindingLines(big.report);
-  EXPECT_EQ(findings,
-            (Lines{"json-duplicate-key /deployment/resources/1 " +
-                       LineCol(kBigState, "\"urn\": \"dup\""),
-                   "field-unknown /deployment/unknownInDeployment " +
-                       LineCol(kBigState, "\"unknownInDeployment\""),
-                   "field-type /deployment/extensions/e2 " +
-                       LineCol(kBigState, "null}"),
-                   "field-unknown /anotherUnknownAtTheRoot " +
-                       LineCol(kBigState, "\"anotherUnknownAtTheRoot\""),
-                   "features-unsupported /features " +
-                       LineCol(kBigState, "[\"taint\""),
-                   "features-unsorted /features " +
-                       LineCol(kBigState, "[\"taint\"")}));
-  for (std::size_t window : {std::size_t{1}, std::size_t{2}, std::size_t{3},
-                             std::size_t{7}, std::size_t{16}, std::size_t{64}}) {
+  EXPECT_EQ(
+      findings,
+      (Lines{
+          "json-duplicate-key /deployment/resources/1 " +
+              LineCol(kBigState, "\"urn\": \"dup\""),
+          "field-unknown /deployment/unknownInDeployment " +
+              LineCol(kBigState, "\"unknownInDeployment\""),
+          "field-type /deployment/extensions/e2 " + LineCol(kBigState, "null}"),
+          "field-unknown /anotherUnknownAtTheRoot " +
+              LineCol(kBigState, "\"anotherUnknownAtTheRoot\""),
+          "features-unsupported /features " + LineCol(kBigState, "[\"taint\""),
+          "features-unsorted /features " + LineCol(kBigState, "[\"taint\"")}));
+  for (std::size_t window :
+       {std::size_t{1}, std::size_t{2}, std::size_t{3}, std::size_t{7},
+        std::size_t{16}, std::size_t{64}}) {
     ReadResult tiny;
     ReadInto(kBigState, &tiny, window);
     ASSERT_TRUE(tiny.status.ok()) << window << ": " << tiny.status.message();
@@ -205,10 +209,10 @@ TEST(EnvelopeChecks, OddCaseFieldsAreNoted) {
   ReadResult r;
   ReadInto(text, &r);
   ASSERT_TRUE(r.status.ok()) << r.status.message();
-  EXPECT_EQ(FindingLines(r.report),
-            (Lines{"field-case /Version 1:2",
-                   "field-case /deployment/Resources " +
-                       LineCol(text, "\"Resources\"")}));
+  EXPECT_EQ(
+      FindingLines(r.report),
+      (Lines{"field-case /Version 1:2", "field-case /deployment/Resources " +
+                                            LineCol(text, "\"Resources\"")}));
 }
 
 TEST(EnvelopeChecks, DuplicateInsideAPropertyMapNamesTheObjectAndUrn) {
@@ -264,7 +268,8 @@ TEST(EnvelopeChecks, EveryInvalidFixtureLocatesTheSameThroughAnyWindow) {
     std::string text((std::istreambuf_iterator<char>(in)),
                      std::istreambuf_iterator<char>());
     std::vector<std::string> whole = AllFindings(text, 4u << 20);
-    for (std::size_t window : {std::size_t{3}, std::size_t{17}, std::size_t{256}}) {
+    for (std::size_t window :
+         {std::size_t{3}, std::size_t{17}, std::size_t{256}}) {
       EXPECT_EQ(AllFindings(text, window), whole)
           << e.path().filename() << " window " << window;
     }

@@ -6,8 +6,8 @@
 #include <string>
 #include <vector>
 
-#include "pstate/verify/check_context.h"
 #include "pstate/json/parser.h"
+#include "pstate/verify/check_context.h"
 #include "unit/testing/fake_context.h"
 
 namespace pstate::verify {
@@ -21,24 +21,36 @@ TEST(IsRfc3339Test, Valid) {
        {"2024-01-02T03:04:05Z", "2024-01-02T03:04:05.1Z",
         "2024-01-02T03:04:05.123456789Z", "2024-01-02T03:04:05+01:00",
         "2024-01-02T03:04:05.5-07:30", "2024-12-31T23:59:59Z",
-        "2024-02-29T00:00:00Z", "2000-02-29T12:00:00Z",
-        "2023-04-30T00:00:00Z", "0001-01-01T00:00:00Z",
-        "2024-01-02T03:04:05+23:59"}) {
+        "2024-02-29T00:00:00Z", "2000-02-29T12:00:00Z", "2023-04-30T00:00:00Z",
+        "0001-01-01T00:00:00Z", "2024-01-02T03:04:05+23:59"}) {
     EXPECT_TRUE(IsRfc3339(s)) << s;
   }
 }
 
 TEST(IsRfc3339Test, Invalid) {
-  for (const char* s :
-       {"", "2024-01-02", "2024-01-02T03:04:05", "2024-01-02 03:04:05Z",
-        "2024-1-02T03:04:05Z", "24-01-02T03:04:05Z", "2024-13-02T03:04:05Z",
-        "2024-00-02T03:04:05Z", "2024-01-00T03:04:05Z", "2024-01-32T03:04:05Z",
-        "2024-01-02T24:00:00Z", "2024-01-02T03:60:00Z", "2024-01-02T03:04:60Z",
-        "2024-01-02T03:04:05.Z", "2024-01-02T03:04:05+0100",
-        "2024-01-02T03:04:05+01", "2024-01-02T03:04:05+24:00",
-        "2024-01-02T03:04:05+01:60", "2024-01-02T03:04:05Zjunk",
-        "2024-01-02T03:04:05ZZ", "2024/01/02T03:04:05Z", "x024-01-02T03:04:05Z",
-        "2024-01-02T03:04:05 Z"}) {
+  for (const char* s : {"",
+                        "2024-01-02",
+                        "2024-01-02T03:04:05",
+                        "2024-01-02 03:04:05Z",
+                        "2024-1-02T03:04:05Z",
+                        "24-01-02T03:04:05Z",
+                        "2024-13-02T03:04:05Z",
+                        "2024-00-02T03:04:05Z",
+                        "2024-01-00T03:04:05Z",
+                        "2024-01-32T03:04:05Z",
+                        "2024-01-02T24:00:00Z",
+                        "2024-01-02T03:60:00Z",
+                        "2024-01-02T03:04:60Z",
+                        "2024-01-02T03:04:05.Z",
+                        "2024-01-02T03:04:05+0100",
+                        "2024-01-02T03:04:05+01",
+                        "2024-01-02T03:04:05+24:00",
+                        "2024-01-02T03:04:05+01:60",
+                        "2024-01-02T03:04:05Zjunk",
+                        "2024-01-02T03:04:05ZZ",
+                        "2024/01/02T03:04:05Z",
+                        "x024-01-02T03:04:05Z",
+                        "2024-01-02T03:04:05 Z"}) {
     EXPECT_FALSE(IsRfc3339(s)) << s;
   }
 }
@@ -89,8 +101,9 @@ TEST(CheckFieldsTest, RightTypesAndNullsPass) {
   Reporter reporter(context, "/base");
   CheckFields(p.value, kSpec, reporter, "thing");
   EXPECT_TRUE(context.findings.empty());
-  Parse(R"({"s":null,"b":null,"n":null,"o":null,"a":null,"sa":null,"any":null})",
-        &p);
+  Parse(
+      R"({"s":null,"b":null,"n":null,"o":null,"a":null,"sa":null,"any":null})",
+      &p);
   CheckFields(p.value, kSpec, reporter, "thing");
   EXPECT_TRUE(context.findings.empty());
 }
@@ -103,7 +116,9 @@ TEST(CheckFieldsTest, WrongTypesAndUnknownFields) {
   FakeContext context;
   Reporter reporter(context, "/base");
   CheckFields(p.value, kSpec, reporter, "thing");
-  auto at = [&](const char* needle) { return std::to_string(text.find(needle)); };
+  auto at = [&](const char* needle) {
+    return std::to_string(text.find(needle));
+  };
   EXPECT_EQ(context.Lines(),
             (Lines{"field-type /base/s @" + at("1"),
                    "field-type /base/b @" + at("\"true\""),
@@ -144,7 +159,8 @@ TEST(ReporterTest, PointerScopesAndOverride) {
     PointerScope a(reporter, "outputs");
     PointerScope b(reporter, p.value.object()[0].key);  // escaped JSON key
     PointerScope c(reporter, std::size_t{2});
-    EXPECT_EQ(reporter.PointerString(), "/deployment/resources/3/outputs/a~1b/2");
+    EXPECT_EQ(reporter.PointerString(),
+              "/deployment/resources/3/outputs/a~1b/2");
     reporter.Add(diag::Code::kFieldType, "m", 40);
     reporter.set_offset_override(7);
     reporter.Add(diag::Code::kFieldType, "m", 40);

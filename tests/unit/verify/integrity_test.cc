@@ -162,9 +162,9 @@ TEST(IntegrityTrackerTest, DuplicatesNeedAllButOneDeleted) {
       // The "deleted" copies come first, as Pulumi writes them.
       bool deleted = i < c.deleted;
       if (t.Seen("u")) {
-        diag::Finding at = diag::MakeFinding(diag::Code::kUrnDuplicate, "",
-                                             "/deployment/resources/" +
-                                                 std::to_string(i), "u");
+        diag::Finding at = diag::MakeFinding(
+            diag::Code::kUrnDuplicate, "",
+            "/deployment/resources/" + std::to_string(i), "u");
         at.line = static_cast<std::uint64_t>(i + 1);
         t.NoteDuplicate("u", at);
       }

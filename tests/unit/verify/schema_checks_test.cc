@@ -66,8 +66,8 @@ std::string State(const std::vector<std::string>& resources) {
 
 // "code severity pointer" per finding, in file order.
 std::vector<std::string> Check(const types::SchemaSet& set,
-                             const std::string& text,
-                             SchemaCheckOptions options = {}) {
+                               const std::string& text,
+                               SchemaCheckOptions options = {}) {
   SchemaChecks checks(set, options);
   diag::Report report("test.json", 0);
   Status s = ReadText(text, checks, report);
@@ -122,8 +122,7 @@ TEST_F(SchemaChecksTest, ProviderInputsEngineKeysExempt) {
 TEST_F(SchemaChecksTest, PackagesResourcesAndComponents) {
   std::vector<std::string> got = Check(
       set_,
-      State({Provider("a", "1.5.0"),
-             Resource("q:index:X", "x1", "", "{}"),
+      State({Provider("a", "1.5.0"), Resource("q:index:X", "x1", "", "{}"),
              Resource("q:index:X", "x2", "", "{}"),
              Resource("p:index:Gone", "g", "a", "{}"),
              Resource("p:index:C", "c", "", "{}", "{}", /*custom=*/false),
@@ -165,15 +164,15 @@ TEST_F(SchemaChecksTest, VersionChosenByTheProvider) {
 TEST_F(SchemaChecksTest, SecretsOnly) {
   SchemaCheckOptions options;
   options.secrets_only = true;
-  std::vector<std::string> got = Check(
-      set_,
-      State({Provider("a", "9.9.9"), Resource("q:index:X", "x", "", "{}"),
-             Resource("p:index:R", "r", "a", R"({"n":"x","z":1})",
-                      R"({"key":"plain"})")}),
-      options);
-  EXPECT_EQ(got, (std::vector<std::string>{
-                     "schema-secret-plaintext warning "
-                     "/deployment/resources/2/outputs/key"}));
+  std::vector<std::string> got =
+      Check(set_,
+            State({Provider("a", "9.9.9"), Resource("q:index:X", "x", "", "{}"),
+                   Resource("p:index:R", "r", "a", R"({"n":"x","z":1})",
+                            R"({"key":"plain"})")}),
+            options);
+  EXPECT_EQ(got,
+            (std::vector<std::string>{"schema-secret-plaintext warning "
+                                      "/deployment/resources/2/outputs/key"}));
 }
 
 TEST(LoadSchemasTest, FilesAndDirectories) {

@@ -31,9 +31,10 @@ std::string Sig(std::string_view sig, std::string_view rest) {
 
 std::string Resource(std::string_view urn, std::string_view type,
                      std::string_view extra = "", bool custom = true) {
-  return "{\"urn\":\"" + std::string(urn) + "\",\"custom\":" +
-         (custom ? "true" : "false") + ",\"type\":\"" + std::string(type) +
-         "\"" + (extra.empty() ? "" : ",") + std::string(extra) + "}";
+  return "{\"urn\":\"" + std::string(urn) +
+         "\",\"custom\":" + (custom ? "true" : "false") + ",\"type\":\"" +
+         std::string(type) + "\"" + (extra.empty() ? "" : ",") +
+         std::string(extra) + "}";
 }
 
 std::string StackResource() {
@@ -50,17 +51,17 @@ std::string ProviderRef() {
 }
 
 std::string Bucket(std::string_view name, std::string_view extra = "") {
-  return Resource("urn:pulumi:dev::proj::aws:s3/bucket:Bucket::" +
-                      std::string(name),
-                  "aws:s3/bucket:Bucket",
-                  "\"id\":\"" + std::string(name) + "\",\"parent\":\"" +
-                      std::string(kStack) + "\",\"provider\":\"" +
-                      ProviderRef() + "\"" +
-                      (extra.empty() ? "" : ",") + std::string(extra));
+  return Resource(
+      "urn:pulumi:dev::proj::aws:s3/bucket:Bucket::" + std::string(name),
+      "aws:s3/bucket:Bucket",
+      "\"id\":\"" + std::string(name) + "\",\"parent\":\"" +
+          std::string(kStack) + "\",\"provider\":\"" + ProviderRef() + "\"" +
+          (extra.empty() ? "" : ",") + std::string(extra));
 }
 
-std::string Manifest(std::string_view fields =
-                         R"("time":"2024-05-06T07:08:09.5Z","magic":"","version":"")") {
+std::string Manifest(
+    std::string_view fields =
+        R"("time":"2024-05-06T07:08:09.5Z","magic":"","version":"")") {
   return "{" + std::string(fields) + "}";
 }
 
@@ -110,8 +111,9 @@ void ExpectNoMessageContains(const diag::Report& report,
 TEST(VerifierTest, CleanStateHasNoFindings) {
   Verified v;
   Verify(State({StackResource(), ProviderResource(), Bucket("b1"),
-                Bucket("b2", "\"dependencies\":[\"urn:pulumi:dev::proj::aws:"
-                             "s3/bucket:Bucket::b1\"]")}),
+                Bucket("b2",
+                       "\"dependencies\":[\"urn:pulumi:dev::proj::aws:"
+                       "s3/bucket:Bucket::b1\"]")}),
          &v);
   ASSERT_TRUE(v.status.ok()) << v.status.message();
   EXPECT_EQ(Codes(v.report), Lines{});
@@ -133,22 +135,30 @@ TEST(VerifierTest, ManifestMagic) {
       State({StackResource()}, R"({"type":"b64"})", Manifest(wrong));
   Verify(text, &bad);
   ASSERT_TRUE(bad.status.ok());
-  EXPECT_EQ(Codes(bad.report), (Lines{"manifest-magic /deployment/manifest/magic"}));
+  EXPECT_EQ(Codes(bad.report),
+            (Lines{"manifest-magic /deployment/manifest/magic"}));
   EXPECT_EQ(bad.report.findings()[0].column, text.find("\"b30f") + 1);
-  EXPECT_NE(bad.report.findings()[0].message.find(
-                "a30fca03706c39813da48bc53fcff973e24eb2deed9b31e72dcc69adc238cfe3"),
-            std::string::npos);
+  EXPECT_NE(
+      bad.report.findings()[0].message.find(
+          "a30fca03706c39813da48bc53fcff973e24eb2deed9b31e72dcc69adc238cfe3"),
+      std::string::npos);
 
   Verified magic_without_version;
-  Verify(State({}, "null", Manifest(R"("time":"2019-05-31T10:00:00Z","magic":"abc","version":"")")),
-         &magic_without_version);
+  Verify(
+      State({}, "null",
+            Manifest(
+                R"("time":"2019-05-31T10:00:00Z","magic":"abc","version":"")")),
+      &magic_without_version);
   EXPECT_EQ(Codes(magic_without_version.report),
             (Lines{"manifest-magic /deployment/manifest/magic"}));
 
   Verified time;
-  Verify(State({}, "null",
-               Manifest(R"("time":"2019-02-30T10:00:00Z","magic":"","version":"","plugins":[{"name":"aws","type":"resource","version":"not semver"}])")),
-         &time);
+  Verify(
+      State(
+          {}, "null",
+          Manifest(
+              R"("time":"2019-02-30T10:00:00Z","magic":"","version":"","plugins":[{"name":"aws","type":"resource","version":"not semver"}])")),
+      &time);
   EXPECT_EQ(Codes(time.report),
             (Lines{"manifest-time /deployment/manifest/time",
                    "manifest-plugin /deployment/manifest/plugins/0/version"}));
@@ -279,30 +289,33 @@ TEST(VerifierTest, SecretsShapes) {
   Verified v;
   const std::string text = State(
       {StackResource(),
-       Resource("urn:pulumi:dev::proj::x:y:Z::s", "x:y:Z",
-                "\"id\":\"1\",\"outputs\":{\"good\":" +
-                    Sig(state::kSigSecret,
-                        "\"ciphertext\":\"" + std::string(kCiphertext) + "\"") +
-                    ",\"bad\":" +
-                    Sig(state::kSigSecret, "\"ciphertext\":\"" + bad_ct + "\"") +
-                    ",\"both\":" +
-                    Sig(state::kSigSecret, "\"ciphertext\":\"" +
-                                               std::string(kCiphertext) +
-                                               "\",\"plaintext\":\"\\\"pw\\\"\"") +
-                    ",\"none\":" + Sig(state::kSigSecret, "\"ciphertext\":5") +
-                    ",\"empty\":" + Sig(state::kSigSecret, "\"ciphertext\":\"\"") +
-                    "}")},
+       Resource(
+           "urn:pulumi:dev::proj::x:y:Z::s", "x:y:Z",
+           "\"id\":\"1\",\"outputs\":{\"good\":" +
+               Sig(state::kSigSecret,
+                   "\"ciphertext\":\"" + std::string(kCiphertext) + "\"") +
+               ",\"bad\":" +
+               Sig(state::kSigSecret, "\"ciphertext\":\"" + bad_ct + "\"") +
+               ",\"both\":" +
+               Sig(state::kSigSecret, "\"ciphertext\":\"" +
+                                          std::string(kCiphertext) +
+                                          "\",\"plaintext\":\"\\\"pw\\\"\"") +
+               ",\"none\":" + Sig(state::kSigSecret, "\"ciphertext\":5") +
+               ",\"empty\":" + Sig(state::kSigSecret, "\"ciphertext\":\"\"") +
+               "}")},
       passphrase);
   Verify(text, &v);
   ASSERT_TRUE(v.status.ok()) << v.status.message();
   EXPECT_EQ(
       Codes(v.report),
-      (Lines{"secret-ciphertext-malformed /deployment/resources/1/outputs/bad/ciphertext",
-             "secret-invalid /deployment/resources/1/outputs/both",
-             "secret-invalid /deployment/resources/1/outputs/none",
-             "secret-invalid /deployment/resources/1/outputs/empty/ciphertext"}));
-  ExpectNoMessageContains(v.report, {kCiphertext, bad_ct, "c2hvcnQ=",
-                                     "dG9vLXNob3J0", "\\\"pw\\\""});
+      (Lines{
+          "secret-ciphertext-malformed "
+          "/deployment/resources/1/outputs/bad/ciphertext",
+          "secret-invalid /deployment/resources/1/outputs/both",
+          "secret-invalid /deployment/resources/1/outputs/none",
+          "secret-invalid /deployment/resources/1/outputs/empty/ciphertext"}));
+  ExpectNoMessageContains(v.report, {kCiphertext, bad_ct,
+                                     "c2hvcnQ=", "dG9vLXNob3J0", "\\\"pw\\\""});
 
   // Ciphertexts need a provider to decrypt them.
   Verified missing;
@@ -310,8 +323,8 @@ TEST(VerifierTest, SecretsShapes) {
                 Resource("urn:pulumi:dev::proj::x:y:Z::s", "x:y:Z",
                          "\"id\":\"1\",\"outputs\":{\"good\":" +
                              Sig(state::kSigSecret,
-                                 "\"ciphertext\":\"" + std::string(kCiphertext) +
-                                     "\"") +
+                                 "\"ciphertext\":\"" +
+                                     std::string(kCiphertext) + "\"") +
                              "}")},
                "null"),
          &missing);
@@ -319,13 +332,17 @@ TEST(VerifierTest, SecretsShapes) {
 
   // The provider's own state.
   Verified salt;
-  Verify(State({}, R"({"type":"passphrase","state":{"salt":"v1:AAAA:x"}})"), &salt);
-  EXPECT_EQ(Codes(salt.report),
-            (Lines{"secrets-provider-state /deployment/secrets_providers/state/salt"}));
+  Verify(State({}, R"({"type":"passphrase","state":{"salt":"v1:AAAA:x"}})"),
+         &salt);
+  EXPECT_EQ(
+      Codes(salt.report),
+      (Lines{
+          "secrets-provider-state /deployment/secrets_providers/state/salt"}));
   Verified unknown_provider;
   Verify(State({}, R"({"type":"vault"})"), &unknown_provider);
-  EXPECT_EQ(Codes(unknown_provider.report),
-            (Lines{"secrets-provider-unknown /deployment/secrets_providers/type"}));
+  EXPECT_EQ(
+      Codes(unknown_provider.report),
+      (Lines{"secrets-provider-unknown /deployment/secrets_providers/type"}));
 }
 
 TEST(VerifierTest, PlaintextParsing) {
@@ -334,26 +351,34 @@ TEST(VerifierTest, PlaintextParsing) {
   const std::string nested_ok =
       "{\\\"inner\\\":{\\\"" + std::string(state::kSigKey) + "\\\":\\\"" +
       std::string(state::kSigSecret) + "\\\",\\\"ciphertext\\\":\\\"1\\\"}}";
-  const std::string nested_bad_sig =
-      "{\\\"" + std::string(state::kSigKey) + "\\\":\\\"" + password +
-      "-sig\\\"}";
+  const std::string nested_bad_sig = "{\\\"" + std::string(state::kSigKey) +
+                                     "\\\":\\\"" + password + "-sig\\\"}";
   const std::string dangling_in_secret =
       "{\\\"" + std::string(state::kSigKey) + "\\\":\\\"" +
       std::string(state::kSigResourceReference) +
-      "\\\",\\\"urn\\\":\\\"urn:pulumi:dev::proj::x:y:Z::" + password +
-      "\\\"}";
+      "\\\",\\\"urn\\\":\\\"urn:pulumi:dev::proj::x:y:Z::" + password + "\\\"}";
   Verified v;
   const std::string text = State(
       {StackResource(),
-       Resource("urn:pulumi:dev::proj::x:y:Z::s", "x:y:Z",
-                "\"id\":\"1\",\"outputs\":{"
-                "\"ok\":" + Sig(state::kSigSecret, "\"plaintext\":\"\\\"" + password + "\\\"\"") +
-                ",\"nested\":" + Sig(state::kSigSecret, "\"plaintext\":\"" + nested_ok + "\"") +
-                ",\"notjson\":" + Sig(state::kSigSecret, "\"plaintext\":\"" + password + "\"") +
-                ",\"trailing\":" + Sig(state::kSigSecret, "\"plaintext\":\"1 " + password + "\"") +
-                ",\"badsig\":" + Sig(state::kSigSecret, "\"plaintext\":\"" + nested_bad_sig + "\"") +
-                ",\"ref\":" + Sig(state::kSigSecret, "\"plaintext\":\"" + dangling_in_secret + "\"") +
-                "}")});
+       Resource(
+           "urn:pulumi:dev::proj::x:y:Z::s", "x:y:Z",
+           "\"id\":\"1\",\"outputs\":{"
+           "\"ok\":" +
+               Sig(state::kSigSecret,
+                   "\"plaintext\":\"\\\"" + password + "\\\"\"") +
+               ",\"nested\":" +
+               Sig(state::kSigSecret, "\"plaintext\":\"" + nested_ok + "\"") +
+               ",\"notjson\":" +
+               Sig(state::kSigSecret, "\"plaintext\":\"" + password + "\"") +
+               ",\"trailing\":" +
+               Sig(state::kSigSecret, "\"plaintext\":\"1 " + password + "\"") +
+               ",\"badsig\":" +
+               Sig(state::kSigSecret,
+                   "\"plaintext\":\"" + nested_bad_sig + "\"") +
+               ",\"ref\":" +
+               Sig(state::kSigSecret,
+                   "\"plaintext\":\"" + dangling_in_secret + "\"") +
+               "}")});
   Verify(text, &v);
   ASSERT_TRUE(v.status.ok()) << v.status.message();
   const std::string base = "/deployment/resources/1/outputs/";
@@ -363,13 +388,14 @@ TEST(VerifierTest, PlaintextParsing) {
                    "sig-unknown " + base + "badsig/plaintext",
                    "resource-ref-dangling " + base + "ref/plaintext/urn"}));
   // Findings inside a plaintext are placed at the plaintext string.
-  std::size_t badsig_at = text.find("\"plaintext\":\"{\\\"" +
-                                    std::string(state::kSigKey) + "\\\":\\\"" +
-                                    password);
+  std::size_t badsig_at =
+      text.find("\"plaintext\":\"{\\\"" + std::string(state::kSigKey) +
+                "\\\":\\\"" + password);
   ASSERT_NE(badsig_at, std::string::npos);
   EXPECT_EQ(v.report.findings()[2].column, badsig_at + 13);
   ExpectNoMessageContains(v.report, {password});
-  EXPECT_NE(v.report.findings()[2].message.find("not shown"), std::string::npos);
+  EXPECT_NE(v.report.findings()[2].message.find("not shown"),
+            std::string::npos);
   EXPECT_NE(v.report.findings()[3].message.find("not in the state"),
             std::string::npos);
 }
@@ -381,19 +407,21 @@ TEST(VerifierTest, ResourceReferences) {
   };
   const std::string b1 = "urn:pulumi:dev::proj::aws:s3/bucket:Bucket::b1";
   Verified v;
-  Verify(State({StackResource(), ProviderResource(), Bucket("b1"),
-                Bucket("b2", "\"inputs\":{\"earlier\":" + ref(b1) +
-                                 ",\"later\":" +
-                                 ref("urn:pulumi:dev::proj::aws:s3/bucket:Bucket::b3") +
-                                 ",\"gone\":[" + ref("urn:pulumi:dev::proj::x:y:Z::gone") +
-                                 "],\"nourn\":" +
-                                 Sig(state::kSigResourceReference, "\"id\":\"x\"") +
-                                 ",\"badid\":" +
-                                 Sig(state::kSigResourceReference,
-                                     "\"urn\":\"" + b1 + "\",\"id\":5") +
-                                 "}"),
-                Bucket("b3")}),
-         &v);
+  Verify(
+      State(
+          {StackResource(), ProviderResource(), Bucket("b1"),
+           Bucket("b2",
+                  "\"inputs\":{\"earlier\":" + ref(b1) + ",\"later\":" +
+                      ref("urn:pulumi:dev::proj::aws:s3/bucket:Bucket::b3") +
+                      ",\"gone\":[" + ref("urn:pulumi:dev::proj::x:y:Z::gone") +
+                      "],\"nourn\":" +
+                      Sig(state::kSigResourceReference, "\"id\":\"x\"") +
+                      ",\"badid\":" +
+                      Sig(state::kSigResourceReference,
+                          "\"urn\":\"" + b1 + "\",\"id\":5") +
+                      "}"),
+           Bucket("b3")}),
+      &v);
   ASSERT_TRUE(v.status.ok());
   const std::string base = "/deployment/resources/3/inputs/";
   EXPECT_EQ(Codes(v.report),
@@ -409,14 +437,14 @@ TEST(VerifierTest, SpecialFloats) {
   };
   Verified v;
   Verify(State({StackResource(),
-                Resource("urn:pulumi:dev::proj::x:y:Z::s", "x:y:Z",
-                         "\"id\":\"1\",\"outputs\":{\"nan\":" +
-                             f(R"("value":"7ff8000000000001")") +
-                             ",\"inf\":" + f(R"("value":"fff0000000000000")") +
-                             ",\"upper\":" + f(R"("value":"7FF0000000000000")") +
-                             ",\"short\":" + f(R"("value":"7ff")") +
-                             ",\"number\":" + f(R"("value":1.5)") +
-                             ",\"missing\":" + f("") + "}")}),
+                Resource(
+                    "urn:pulumi:dev::proj::x:y:Z::s", "x:y:Z",
+                    "\"id\":\"1\",\"outputs\":{\"nan\":" +
+                        f(R"("value":"7ff8000000000001")") +
+                        ",\"inf\":" + f(R"("value":"fff0000000000000")") +
+                        ",\"upper\":" + f(R"("value":"7FF0000000000000")") +
+                        ",\"short\":" + f(R"("value":"7ff")") + ",\"number\":" +
+                        f(R"("value":1.5)") + ",\"missing\":" + f("") + "}")}),
          &v);
   const std::string base = "/deployment/resources/1/outputs/";
   EXPECT_EQ(Codes(v.report), (Lines{"float-invalid " + base + "upper",
@@ -460,8 +488,7 @@ TEST(VerifierTest, UnknownAndOutputSignatures) {
 
 TEST(VerifierTest, ResourceFields) {
   Verified v;
-  Verify(State({StackResource(),
-                Resource("not-a-urn", "x:y:Z", "\"id\":\"1\""),
+  Verify(State({StackResource(), Resource("not-a-urn", "x:y:Z", "\"id\":\"1\""),
                 Resource("urn:pulumi:dev::proj::x:y:Z::c", "x:y:Z",
                          "\"id\":\"has-id\",\"protect\":\"yes\","
                          "\"created\":\"yesterday\"",
@@ -479,12 +506,11 @@ TEST(VerifierTest, ResourceFields) {
 }
 
 TEST(VerifierTest, WorksWithATinyWindow) {
-  const std::string text =
-      State({StackResource(), Bucket("b"), ProviderResource(),
-             Resource("not-a-urn", "x:y:Z", "\"id\":\"1\",\"outputs\":{\"s\":" +
-                                                Sig(state::kSigSecret,
-                                                    "\"plaintext\":\"nope\"") +
-                                                "}")});
+  const std::string text = State(
+      {StackResource(), Bucket("b"), ProviderResource(),
+       Resource("not-a-urn", "x:y:Z",
+                "\"id\":\"1\",\"outputs\":{\"s\":" +
+                    Sig(state::kSigSecret, "\"plaintext\":\"nope\"") + "}")});
   Verified big;
   Verify(text, &big);
   ASSERT_FALSE(big.report.findings().empty());
