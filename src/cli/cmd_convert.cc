@@ -55,24 +55,10 @@ int RunConvert(const ConvertFlags& flags) {
   config.force = flags.force;
   config.pulumi_numbers = flags.pulumi_numbers;
   config.drop_unknown = flags.drop_unknown;
-  if (!flags.layout.empty()) {
-    config.layout = normalize::ParseLayout(flags.layout);
-    if (!config.layout) {
-      return Fail(
-          "--layout: expected export, diy or diy-state-command, got \"" +
-          flags.layout + "\"");
-    }
-  }
-  if (flags.compress == "gzip") {
-    config.compression = io::Compression::kGzip;
-  } else if (flags.compress == "zstd") {
-    config.compression = io::Compression::kZstd;
-  } else if (flags.compress == "none") {
-    config.compression = io::Compression::kNone;
-  } else if (!flags.compress.empty()) {
-    return Fail("--compress: expected gzip, zstd or none, got \"" +
-                flags.compress + "\"");
-  }
+  Result<OutputForm> form = ParseOutputForm(flags.layout, flags.compress);
+  if (!form.ok()) return Fail(form.status().message());
+  config.layout = form->layout;
+  config.compression = form->compression;
   Result<convert::Outcome> outcome = convert::Run(config);
   if (!outcome.ok()) {
     return Fail(outcome.status().message(),

@@ -30,36 +30,6 @@ int Fail(const std::string& message) {
   return kExitUnreadable;
 }
 
-}  // namespace
-
-/// Prints the notes of a normalize or convert run on stderr: duplicates as
-/// warnings (data was dropped), the rest as notes; at most the kept ones,
-/// then a count of the rest per kind.
-void PrintNormalizeNotes(const std::string& file,
-                         const std::vector<normalize::Note>& notes,
-                         const std::uint64_t counts[4], bool quiet) {
-  std::uint64_t shown[4] = {0, 0, 0, 0};
-  for (const normalize::Note& n : notes) {
-    auto k = static_cast<std::size_t>(n.kind);
-    ++shown[k];
-    bool warning = n.kind == normalize::NoteKind::kDuplicateKey ||
-                   n.kind == normalize::NoteKind::kDropped;
-    if (quiet && !warning) continue;
-    std::cerr << "pstate: " << (warning ? "warning: " : "note: ") << file;
-    if (n.line > 0) std::cerr << ":" << n.line << ":" << n.column;
-    if (!n.pointer.empty()) std::cerr << ": " << n.pointer;
-    std::cerr << ": " << n.message << "\n";
-  }
-  for (std::size_t k = 0; k < 4; ++k) {
-    if (counts[k] > shown[k] && !quiet) {
-      std::cerr << "pstate: note: " << file << ": " << counts[k] - shown[k]
-                << " more like the last\n";
-    }
-  }
-}
-
-namespace {
-
 int RunNormalize(const NormalizeFlags& flags) {
   normalize::Config config;
   config.input = flags.input;
@@ -68,24 +38,10 @@ int RunNormalize(const NormalizeFlags& flags) {
   config.check = flags.check;
   config.options.pulumi_numbers = flags.pulumi_numbers;
   config.options.drop_unknown = flags.drop_unknown;
-  if (!flags.layout.empty()) {
-    config.options.layout = normalize::ParseLayout(flags.layout);
-    if (!config.options.layout) {
-      return Fail(
-          "--layout: expected export, diy or diy-state-command, got \"" +
-          flags.layout + "\"");
-    }
-  }
-  if (flags.compress == "gzip") {
-    config.compression = io::Compression::kGzip;
-  } else if (flags.compress == "zstd") {
-    config.compression = io::Compression::kZstd;
-  } else if (flags.compress == "none") {
-    config.compression = io::Compression::kNone;
-  } else if (!flags.compress.empty()) {
-    return Fail("--compress: expected gzip, zstd or none, got \"" +
-                flags.compress + "\"");
-  }
+  Result<OutputForm> form = ParseOutputForm(flags.layout, flags.compress);
+  if (!form.ok()) return Fail(form.status().message());
+  config.options.layout = form->layout;
+  config.compression = form->compression;
   if (!flags.check) config.on_progress = MakeProgress(flags.input, flags.quiet);
   Result<normalize::Outcome> outcome = normalize::Run(config);
   EndProgress();

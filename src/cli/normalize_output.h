@@ -1,14 +1,31 @@
-// What `normalize` and `convert` print on stderr besides errors.
+// What `normalize` and `convert` share on the command line: their output
+// flags (--layout, --compress) mapped to the core's options, and the notes
+// they print on stderr besides errors.
 #ifndef PSTATE_CLI_NORMALIZE_OUTPUT_H_
 #define PSTATE_CLI_NORMALIZE_OUTPUT_H_
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "pstate/base/result.h"
+#include "pstate/io/input.h"
+#include "pstate/normalize/layout.h"
 #include "pstate/normalize/normalizer.h"
 
 namespace pstate::cli {
+
+/// The output form asked for; nullopt members are the command's defaults.
+struct OutputForm {
+  std::optional<normalize::Layout> layout;
+  std::optional<io::Compression> compression;
+};
+
+/// Maps --layout ("" or export, diy, diy-state-command) and --compress (""
+/// or gzip, zstd, none). kInvalidArgument names the flag and the value.
+Result<OutputForm> ParseOutputForm(const std::string& layout,
+                                   const std::string& compress);
 
 /// Duplicates and dropped data as warnings, the rest as notes (not with
 /// `quiet`): "pstate: note: FILE:LINE:COL: POINTER: message", then how

@@ -1,6 +1,5 @@
 #include "pstate/convert/convert.h"
 
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -12,7 +11,10 @@
 
 #include "pstate/diag/report.h"
 #include "pstate/io/output.h"
+#include "pstate/io/spool.h"
+#include "pstate/normalize/pass.h"
 #include "pstate/state/reader.h"
+#include "pstate/state/rewrite.h"
 #include "pstate/state/urn.h"
 #include "pstate/verify/verifier.h"
 
@@ -88,20 +90,6 @@ class Survey : public state::Handler {
   std::string stack;
 };
 
-std::string Located(const diag::Report& report, const Status& status) {
-  for (const diag::Finding& f : report.findings()) {
-    if (!diag::IsFatal(f.code)) continue;
-    std::string out = report.file();
-    if (f.line > 0) {
-      out.append(":").append(std::to_string(f.line));
-      out.append(":").append(std::to_string(f.column));
-    }
-    if (!f.pointer.empty()) out += ": " + f.pointer;
-    return out + ": " + f.message;
-  }
-  return report.file() + ": " + status.message();
-}
-
 /// A temporary file removed when this goes out of scope.
 class TempFile {
  public:
@@ -124,19 +112,6 @@ class TempFile {
  private:
   std::string path_;
 };
-
-Status CopyStdin(const std::string& path) {
-  auto out = io::OpenOutput(path);
-  if (!out.ok()) return out.status();
-  char buf[1 << 16];
-  for (;;) {
-    ssize_t n = ::read(STDIN_FILENO, buf, sizeof buf);
-    if (n == 0) break;
-    if (n < 0) return Status(Errc::kIo, "<stdin>: cannot read");
-    (*out)->Write(std::string_view(buf, static_cast<std::size_t>(n)));
-  }
-  return (*out)->Commit();
-}
 
 /// Splits "ORG/PROJECT/STACK" (or a bare "STACK").
 struct StackName {
@@ -172,30 +147,21 @@ std::string FirstError(const diag::Report& report) {
 }  // namespace
 
 Result<Outcome> Run(const Config& config) {
-  std::string shown = config.input == "-" ? "<stdin>" : config.input;
-  std::string input_path = config.input;
-  TempFile stdin_copy;
-  if (config.input == "-") {
-    Status s = stdin_copy.Make();
-    if (s.ok()) s = CopyStdin(stdin_copy.path());
-    if (!s.ok()) return s;
-    input_path = stdin_copy.path();
-  }
-  struct stat in_st {
-  }, out_st{};
-  if (config.input != "-" && config.output != "-" &&
-      ::stat(config.input.c_str(), &in_st) == 0 &&
-      ::stat(config.output.c_str(), &out_st) == 0 &&
-      in_st.st_dev == out_st.st_dev && in_st.st_ino == out_st.st_ino) {
-    return Status(Errc::kInvalidArgument,
-                  config.output +
-                      ": the output is the input; convert never modifies "
-                      "its input (write elsewhere, then move it)");
+  if (Status same = state::CheckOutputIsNotInput(config.input, config.output);
+      !same.ok()) {
+    return same;
   }
   if (config.version && *config.version != 3 && *config.version != 4) {
     return Status(Errc::kInvalidArgument,
                   "--version: pstate writes versions 3 and 4");
   }
+
+  // Every pass reads the input again: standard input and compressed files
+  // are decoded once into a private temporary file (io/spool.h).
+  Result<io::Replayable> replay =
+      io::OpenReplayable(config.input, config.spool);
+  if (!replay.ok()) return replay.status();
+  const std::string& shown = replay->name();
 
   // Pass 1: verify the input and survey it.
   verify::Verifier verifier;
@@ -204,7 +170,7 @@ Result<Outcome> Run(const Config& config) {
   diag::Report input_report(shown);
   state::Envelope envelope;
   {
-    auto input = io::OpenInput(input_path);
+    auto input = replay->Open();
     if (!input.ok()) return input.status();
     // The reader's envelope is only handed to OnFinish: keep a copy.
     struct Keep : state::Handler {
@@ -224,15 +190,7 @@ Result<Outcome> Run(const Config& config) {
       }
     } keep(tee, &envelope);
     Status status = state::Read(**input, keep, input_report);
-    if (!status.ok()) {
-      if (input_report.fatal()) {
-        return Status(status.code(), Located(input_report, status));
-      }
-      // The normalizer's own failures start with "line:column: ".
-      const std::string& m = status.message();
-      bool located = !m.empty() && m[0] >= '0' && m[0] <= '9';
-      return Status(status.code(), shown + (located ? ":" : ": ") + m);
-    }
+    if (!status.ok()) return normalize::LocatedFailure(input_report, status);
   }
   const bool input_ok = input_report.summary().errors == 0;
   int in_version = envelope.kind == state::EnvelopeKind::kLegacyCheckpoint
@@ -332,29 +290,19 @@ Result<Outcome> Run(const Config& config) {
   Status s = converted.Make();
   if (!s.ok()) return s;
   {
-    auto input = io::OpenInput(input_path);
+    auto input = replay->Open();
     if (!input.ok()) return input.status();
     auto out = io::OpenOutput(converted.path());
     if (!out.ok()) return out.status();
-    normalize::Normalizer normalizer(**out, options);
-    diag::Report report(shown);
-    Status status = state::Read(**input, normalizer, report);
-    if (!status.ok()) {
-      (*out)->Abandon();
-      if (report.fatal()) return Status(status.code(), Located(report, status));
-      // The normalizer's own failures start with "line:column: ".
-      const std::string& m = status.message();
-      bool located = !m.empty() && m[0] >= '0' && m[0] <= '9';
-      return Status(status.code(), shown + (located ? ":" : ": ") + m);
-    }
-    s = (*out)->Commit();
-    if (!s.ok()) return s;
-    outcome.layout = normalizer.layout();
-    outcome.notes = normalizer.notes();
-    for (int k = 0; k < 4; ++k) {
-      outcome.counts[k] =
-          normalizer.note_count(static_cast<normalize::NoteKind>(k));
-    }
+    normalize::PassOptions pass;
+    pass.options = std::move(options);
+    pass.mode = normalize::Mode::kSpool;
+    pass.shown = shown;
+    normalize::PassResult result = normalize::RunPass(**input, **out, pass);
+    if (!result.status.ok()) return result.status;
+    outcome.layout = result.outcome.layout;
+    outcome.notes = std::move(result.outcome.notes);
+    std::copy(result.outcome.counts, result.outcome.counts + 4, outcome.counts);
   }
 
   // Pass 3: the result must pass verify when the input did.
@@ -368,17 +316,17 @@ Result<Outcome> Run(const Config& config) {
       return Status(
           Errc::kFormat,
           shown + ": the converted state would not pass verify (" +
-              (status.ok() ? FirstError(report) : Located(report, status)) +
+              (status.ok()
+                   ? FirstError(report)
+                   : normalize::LocatedFailure(report, status).message()) +
               "); nothing was written");
     }
   }
 
   // Copy into place (atomic, compressed as asked).
-  io::OutputOptions out_options;
-  out_options.compression = config.compression
-                                ? *config.compression
-                                : io::CompressionForName(config.output);
-  auto out = io::OpenOutput(config.output, out_options);
+  auto out = io::OpenOutput(
+      config.output,
+      normalize::OutputOptionsFor(config.output, config.compression));
   if (!out.ok()) return out.status();
   auto produced = io::OpenInput(converted.path());
   if (!produced.ok()) return produced.status();

@@ -1,44 +1,19 @@
 #include "pstate/normalize/normalize.h"
 
-#include <sys/stat.h>
-#include <unistd.h>
-
 #include <algorithm>
 #include <cstdio>
 #include <cstring>
-#include <filesystem>
 #include <memory>
 #include <utility>
 
 #include "pstate/diag/report.h"
 #include "pstate/io/output.h"
+#include "pstate/normalize/pass.h"
 #include "pstate/state/reader.h"
+#include "pstate/state/rewrite.h"
 
 namespace pstate::normalize {
 namespace {
-
-bool SameFile(const std::string& a, const std::string& b) {
-  if (a == "-" || b == "-") return false;
-  struct stat sa {
-  }, sb{};
-  if (::stat(a.c_str(), &sa) != 0 || ::stat(b.c_str(), &sb) != 0) return false;
-  return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
-}
-
-/// The first fatal finding as "file:line:column: message".
-std::string Located(const diag::Report& report, const Status& status) {
-  for (const diag::Finding& f : report.findings()) {
-    if (!diag::IsFatal(f.code)) continue;
-    std::string out = report.file();
-    if (f.line > 0) {
-      out.append(":").append(std::to_string(f.line));
-      out.append(":").append(std::to_string(f.column));
-    }
-    if (!f.pointer.empty()) out += ": " + f.pointer;
-    return out + ": " + f.message;
-  }
-  return report.file() + ": " + status.message();
-}
 
 /// Forwards to another output and remembers whether anything reached it,
 /// so a pass that must start over knows whether it still can.
@@ -55,11 +30,9 @@ class TrackingOutput : public io::Output {
     DiscardBuffer();
     inner_.Abandon();
   }
-  /// Drops what is buffered here; true when nothing was forwarded yet.
-  bool Rewind() {
-    DiscardBuffer();
-    return forwarded_ == 0;
-  }
+  /// True when something reached the inner output (a pass that must
+  /// start over cannot when that output is a stream).
+  bool forwarded() const { return forwarded_ > 0; }
 
  private:
   void WriteOut(std::string_view bytes) override {
@@ -213,51 +186,14 @@ class PointerFinder : public state::Handler {
   std::string pointer_;
 };
 
-/// Copies standard input to a temporary file that is removed at exit of
-/// scope, so it can be read more than once.
-class StdinCopy {
- public:
-  ~StdinCopy() {
-    if (!path_.empty()) ::unlink(path_.c_str());
-  }
-  Status Make() {
-    // $TMPDIR, as every other temporary file (io/spool.cc).
-    std::string tmpl =
-        (std::filesystem::temp_directory_path() / "pstate-stdin-XXXXXX")
-            .string();
-    int fd = ::mkstemp(tmpl.data());
-    if (fd < 0) return Status(Errc::kIo, "cannot create a temporary file");
-    path_ = tmpl;
-    char buf[1 << 16];
-    for (;;) {
-      ssize_t n = ::read(STDIN_FILENO, buf, sizeof buf);
-      if (n == 0) break;
-      if (n < 0) {
-        ::close(fd);
-        return Status(Errc::kIo, "<stdin>: cannot read");
-      }
-      if (::write(fd, buf, static_cast<std::size_t>(n)) != n) {
-        ::close(fd);
-        return Status(Errc::kIo, "cannot write a temporary file");
-      }
-    }
-    ::close(fd);
-    return Status::Ok();
-  }
-  const std::string& path() const { return path_; }
-
- private:
-  std::string path_;
-};
-
 }  // namespace
 
-std::string PointerAtOffset(const std::string& path, std::uint64_t offset) {
-  auto input = io::OpenInput(path);
-  if (!input.ok()) return {};
+std::string PointerAtOffset(const io::Replayable& input, std::uint64_t offset) {
+  auto stream = input.Open();
+  if (!stream.ok()) return {};
   PointerFinder finder(offset);
-  diag::Report scratch(path);
-  (void)state::Read(**input, finder, scratch);
+  diag::Report scratch(input.name());
+  (void)state::Read(**stream, finder, scratch);
   if (finder.after() && !finder.pointer().empty()) {
     return "after " + finder.pointer();
   }
@@ -265,49 +201,44 @@ std::string PointerAtOffset(const std::string& path, std::uint64_t offset) {
 }
 
 Result<Outcome> Run(const Config& config) {
-  std::string input_path = config.input;
-  std::string shown = config.input == "-" ? "<stdin>" : config.input;
-  StdinCopy stdin_copy;
-  if (config.input == "-" && config.check) {
-    Status s = stdin_copy.Make();
-    if (!s.ok()) return s;
-    input_path = stdin_copy.path();
-  }
-  std::string output = config.in_place ? config.input : config.output;
   if (config.in_place && config.input == "-") {
     return Status(Errc::kInvalidArgument,
                   "--in-place needs a file, not standard input");
   }
+  const std::string& output = config.in_place ? config.input : config.output;
   if (!config.in_place && !config.check &&
-      SameFile(config.input, config.output)) {
+      !state::CheckOutputIsNotInput(config.input, config.output).ok()) {
     return Status(Errc::kInvalidArgument,
                   config.output +
                       ": the output is the input; use --in-place to replace "
                       "it (a .bak copy is kept)");
   }
+  // Replayable: --check reads the input twice, and a hand-edited file whose
+  // members are out of Go's order is read again with its arrays spooled.
+  // Standard input and compressed files are decoded once into a private
+  // temporary file (io/spool.h).
+  Result<io::Replayable> replay =
+      io::OpenReplayable(config.input, config.spool);
+  if (!replay.ok()) return replay.status();
 
-  Outcome outcome;
-  // Standard input cannot be read twice: spool its arrays from the start.
-  Mode mode = input_path == "-" ? Mode::kSpool : Mode::kStream;
+  Mode mode = Mode::kStream;
   for (int attempt = 0; attempt < 2; ++attempt) {
-    auto input = io::OpenInput(input_path);
+    auto input = replay->Open();
     if (!input.ok()) return input.status();
-    io::OutputOptions out_options;
-    out_options.keep_backup = config.in_place;
-    if (config.compression) {
-      out_options.compression = *config.compression;
-    } else if (config.in_place) {
-      out_options.compression = (*input)->compression();
-    } else {
-      out_options.compression = io::CompressionForName(output);
-    }
     std::unique_ptr<io::Output> target;
     std::unique_ptr<ComparingOutput> comparing;
     if (config.check) {
-      auto again = io::OpenInput(input_path);
+      auto again = replay->Open();
       if (!again.ok()) return again.status();
       comparing = std::make_unique<ComparingOutput>(std::move(*again));
     } else {
+      io::OutputOptions out_options = OutputOptionsFor(
+          output, config.compression
+                      ? config.compression
+                      : (config.in_place ? std::optional<io::Compression>(
+                                               replay->compression())
+                                         : std::nullopt));
+      out_options.keep_backup = config.in_place;
       auto opened = io::OpenOutput(output, out_options);
       if (!opened.ok()) return opened.status();
       target = std::move(*opened);
@@ -315,48 +246,39 @@ Result<Outcome> Run(const Config& config) {
     io::Output& sink =
         comparing ? static_cast<io::Output&>(*comparing) : *target;
     TrackingOutput tracked(sink);
-    Normalizer normalizer(tracked, config.options, mode);
-    diag::Report report(shown);
-    state::ReadOptions read_options;
-    read_options.on_progress = config.on_progress;
-    Status status = state::Read(**input, normalizer, report, read_options);
-    if (!status.ok()) {
-      if (normalizer.needs_reorder() && attempt == 0) {
-        if (!tracked.Rewind() && output == "-" && !config.check) {
-          tracked.Abandon();
+    PassOptions pass;
+    pass.options = config.options;
+    pass.mode = mode;
+    pass.shown = replay->name();
+    pass.on_progress = config.on_progress;
+    PassResult result = RunPass(**input, tracked, pass);
+    if (!result.status.ok()) {
+      if (result.needs_reorder && attempt == 0) {
+        if (tracked.forwarded() && output == "-" && !config.check) {
           return Status(Errc::kUnsupported,
-                        shown +
+                        replay->name() +
                             ": its members are not in Pulumi's order and "
                             "part of the output was already written; "
                             "write to a file with -o instead");
         }
-        tracked.Abandon();
         mode = Mode::kSpool;
         continue;
       }
-      tracked.Abandon();
-      if (report.fatal()) return Status(status.code(), Located(report, status));
-      // The normalizer's own failures start with "line:column: ".
-      const std::string& m = status.message();
-      bool located = !m.empty() && m[0] >= '0' && m[0] <= '9';
-      return Status(status.code(), shown + (located ? ":" : ": ") + m);
+      return result.status;
     }
-    Status committed = tracked.Commit();
-    if (!committed.ok()) return committed;
-    outcome.layout = normalizer.layout();
-    outcome.notes = normalizer.notes();
-    for (int k = 0; k < 4; ++k) {
-      outcome.counts[k] = normalizer.note_count(static_cast<NoteKind>(k));
-    }
+    Outcome outcome;
+    outcome.layout = result.outcome.layout;
+    outcome.notes = std::move(result.outcome.notes);
+    std::copy(result.outcome.counts, result.outcome.counts + 4, outcome.counts);
     if (comparing && comparing->differs()) {
       outcome.normalized = false;
       outcome.line = comparing->line();
       outcome.column = comparing->column();
-      outcome.pointer = PointerAtOffset(input_path, comparing->offset());
+      outcome.pointer = PointerAtOffset(*replay, comparing->offset());
     }
     return outcome;
   }
-  return Status(Errc::kUnsupported, shown + ": cannot be normalized");
+  return Status(Errc::kUnsupported, replay->name() + ": cannot be normalized");
 }
 
 }  // namespace pstate::normalize

@@ -14,6 +14,7 @@
 
 #include "pstate/base/result.h"
 #include "pstate/io/input.h"
+#include "pstate/io/spool.h"
 #include "pstate/normalize/normalizer.h"
 
 namespace pstate::convert {
@@ -36,6 +37,9 @@ struct Config {
   bool drop_unknown = false;
   /// nullopt: from the output name (".gz", ".zst").
   std::optional<io::Compression> compression;
+  /// Where standard input and compressed inputs are decoded: every pass
+  /// (survey, conversion) reads the input again.
+  io::SpoolOptions spool;
 };
 
 struct Outcome {

@@ -12,6 +12,7 @@
 
 #include "pstate/base/result.h"
 #include "pstate/io/input.h"
+#include "pstate/io/spool.h"
 #include "pstate/normalize/normalizer.h"
 
 namespace pstate::normalize {
@@ -26,6 +27,9 @@ struct Config {
   Options options;
   /// nullopt: from the output name (".gz", ".zst"); in place, the input's.
   std::optional<io::Compression> compression;
+  /// Where standard input and compressed inputs are decoded, so that they
+  /// can be read again (--check, a second pass for a hand-edited file).
+  io::SpoolOptions spool;
   std::function<void(std::uint64_t, std::uint64_t)> on_progress;
 };
 
@@ -42,16 +46,17 @@ struct Outcome {
   std::uint64_t counts[4] = {0, 0, 0, 0};  ///< notes by NoteKind
 };
 
-/// Runs normalize. Failures (kNotFound, kIo, kSyntax, kFormat,
-/// kInvalidArgument, kUnsupported) carry a message naming the file and,
-/// where there is one, "line:column" and the JSON pointer. On failure no
-/// output file appears and an existing one is untouched.
+/// Runs normalize. The input is opened with io::OpenReplayable ("-" is
+/// standard input, read by the io layer only). Failures (kNotFound, kIo,
+/// kSyntax, kFormat, kInvalidArgument, kUnsupported) carry a message naming the
+/// file and, where there is one, "line:column" and the JSON pointer. On failure
+/// no output file appears and an existing one is untouched.
 Result<Outcome> Run(const Config& config);
 
-/// The JSON pointer of the innermost value of the state in `path` that
+/// The JSON pointer of the innermost value of the state in `input` that
 /// holds decoded byte `offset`; "after P" when the offset lies between
 /// values, after the one P names; "" before the first value.
-std::string PointerAtOffset(const std::string& path, std::uint64_t offset);
+std::string PointerAtOffset(const io::Replayable& input, std::uint64_t offset);
 
 }  // namespace pstate::normalize
 
