@@ -11,8 +11,11 @@ Usage: gen_code_docs.py docs/diagnostics.md OUTPUT.inc
 import re
 import sys
 
-HEADING = re.compile(r"^### `([a-z0-9-]+)`")
-ROW = re.compile(r"^\| `([a-z0-9-]+)` \| [a-z]+ \| (.*) \|\s*$")
+# Each code's heading or row starts with its anchor, <a id="CODE"></a>, the
+# target of SARIF's helpUri (docs/diagnostics.md#CODE).
+ANCHOR = r'(?:<a id="[a-z0-9-]+"></a>)?'
+HEADING = re.compile(r"^### " + ANCHOR + r"`([a-z0-9-]+)`")
+ROW = re.compile(r"^\| " + ANCHOR + r"`([a-z0-9-]+)` \| [a-z]+ \| (.*) \|\s*$")
 DELIM = "pstate_doc"
 
 

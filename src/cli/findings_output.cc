@@ -77,6 +77,16 @@ void AddIgnoreFile(const std::string& path, diag::FindingFilter& filter) {
   filter.fingerprints.insert(fingerprints->begin(), fingerprints->end());
 }
 
+/// --fail-on's value as the lowest failing severity; nullopt for "never".
+/// The value was checked by CLI::IsMember when it was parsed.
+std::optional<diag::Severity> FailThreshold(std::string_view fail_on) {
+  if (fail_on == "never") return std::nullopt;
+  for (diag::Severity s : {diag::Severity::kWarning, diag::Severity::kNote}) {
+    if (fail_on == diag::SeverityName(s)) return s;
+  }
+  return diag::Severity::kError;
+}
+
 /// Resolves inputs and builds the filters: runs once the line is parsed.
 void Resolve(FindingsFlags& flags) {
   std::vector<std::string> files;
@@ -107,6 +117,11 @@ void Resolve(FindingsFlags& flags) {
     files.push_back("-");
   }
   flags.files = std::move(files);
+  // The flag values were checked by CLI::IsMember; from here on only the
+  // enums are compared.
+  flags.output =
+      diag::ParseOutputFormat(flags.format).value_or(diag::OutputFormat::kText);
+  flags.fail_threshold = FailThreshold(flags.fail_on);
 
   auto shared = std::make_shared<diag::FindingFilter>();
   shared->only = ParseCodes(flags.only, "--only");
@@ -153,12 +168,6 @@ void Resolve(FindingsFlags& flags) {
     flags.display_max = flags.max_findings;
     flags.max_findings = 0;
   }
-}
-
-diag::Severity Threshold(const std::string& fail_on) {
-  if (fail_on == "warning") return diag::Severity::kWarning;
-  if (fail_on == "note") return diag::Severity::kNote;
-  return diag::Severity::kError;
 }
 
 const char* GithubCommand(diag::Severity s) {
@@ -299,8 +308,8 @@ void FindingsPrinter::Print(std::unique_ptr<diag::Report> report) {
   report->SortByLocation();
   unreadable_ |= report->fatal();
   const diag::Summary& s = report->summary();
-  if (flags_.fail_on != "never") {
-    diag::Severity t = Threshold(flags_.fail_on);
+  if (flags_.fail_threshold) {
+    diag::Severity t = *flags_.fail_threshold;
     failed_ |= s.errors > 0;
     failed_ |= t != diag::Severity::kError && s.warnings > 0;
     failed_ |= t == diag::Severity::kNote && s.notes > 0;
@@ -317,34 +326,39 @@ void FindingsPrinter::Print(std::unique_ptr<diag::Report> report) {
   for (std::size_t i = 0; i < s.by_code.size(); ++i) {
     total_.by_code[i] += s.by_code[i];
   }
-  if (flags_.format == "sarif") {
-    sarif_.push_back(std::move(report));
-    return;
-  }
-  if (flags_.format == "json") {
-    diag::RenderJsonLine(*report, std::cout);
-  } else if (flags_.format == "github") {
-    for (const diag::Finding& f : report->findings()) {
-      std::cout << "::" << GithubCommand(f.severity)
-                << " file=" << GithubEscape(report->file(), true);
-      if (f.line > 0) {
-        std::cout << ",line=" << f.line
-                  << ",col=" << (f.char_column > 0 ? f.char_column : f.column);
-      }
-      std::string message = f.message;
-      if (!f.pointer.empty()) message += " (at " + f.pointer + ")";
-      std::cout << ",title=" << GithubEscape(f.code_name(), true)
-                << "::" << GithubEscape(message, false) << '\n';
-    }
-    diag::RenderTextSummary(*report, std::cout);
-  } else {
-    diag::RenderText(*report, std::cout, text_);
+  switch (flags_.output) {
+    case diag::OutputFormat::kSarif:
+      sarif_.push_back(std::move(report));
+      return;
+    case diag::OutputFormat::kJson:
+      diag::RenderJsonLine(*report, std::cout);
+      break;
+    case diag::OutputFormat::kGithub: PrintGithub(*report); break;
+    case diag::OutputFormat::kText:
+      diag::RenderText(*report, std::cout, text_);
+      break;
   }
   std::cout.flush();
 }
 
+void FindingsPrinter::PrintGithub(const diag::Report& report) {
+  for (const diag::Finding& f : report.findings()) {
+    std::cout << "::" << GithubCommand(f.severity)
+              << " file=" << GithubEscape(report.file(), true);
+    if (f.line > 0) {
+      std::cout << ",line=" << f.line
+                << ",col=" << (f.char_column > 0 ? f.char_column : f.column);
+    }
+    std::string message = f.message;
+    if (!f.pointer.empty()) message += " (at " + f.pointer + ")";
+    std::cout << ",title=" << GithubEscape(f.code_name(), true)
+              << "::" << GithubEscape(message, false) << '\n';
+  }
+  diag::RenderTextSummary(report, std::cout);
+}
+
 int FindingsPrinter::Finish() {
-  if (flags_.format == "sarif") {
+  if (flags_.output == diag::OutputFormat::kSarif) {
     std::vector<const diag::Report*> views;
     for (const auto& r : sarif_) views.push_back(r.get());
     diag::SarifOptions options;
@@ -352,7 +366,7 @@ int FindingsPrinter::Finish() {
     options.command = flags_.command;
     diag::RenderSarif(views, std::cout, options);
     std::cout.flush();
-  } else if (flags_.format == "text" && reports_ > 1) {
+  } else if (flags_.output == diag::OutputFormat::kText && reports_ > 1) {
     std::cout << "total: " << Plural(reports_, "file") << ", "
               << Plural(total_.errors, "error") << ", "
               << Plural(total_.warnings, "warning") << ", "

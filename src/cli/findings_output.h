@@ -8,10 +8,13 @@
 
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "pstate/diag/codes.h"
 #include "pstate/diag/fingerprint.h"
+#include "pstate/diag/output_format.h"
 #include "pstate/diag/render.h"
 #include "pstate/diag/report.h"
 
@@ -21,13 +24,18 @@ struct FindingsFlags {
   /// The inputs once parsed: directories expanded (FindStateFiles), "-"
   /// when none was given and standard input is not a terminal.
   std::vector<std::string> files;
+  /// --format as typed; parsing maps it once to `output`.
   std::string format = "text";
+  diag::OutputFormat output = diag::OutputFormat::kText;
   std::string color = "auto";
   std::size_t max_findings = 10000;
   bool quiet = false;
   /// The subcommand's name (SARIF automationDetails).
   std::string command;
+  /// --fail-on as typed; parsing maps it once to `fail_threshold`: the
+  /// lowest severity that fails, or nullopt for "never".
   std::string fail_on = "error";
+  std::optional<diag::Severity> fail_threshold = diag::Severity::kError;
   std::vector<std::string> only;
   std::vector<std::string> skip;
   std::string baseline;
@@ -84,6 +92,9 @@ class FindingsPrinter {
   int Finish();
 
  private:
+  /// One GitHub Actions workflow command per finding, then the summary.
+  void PrintGithub(const diag::Report& report);
+
   const FindingsFlags& flags_;
   diag::TextOptions text_;
   std::vector<std::unique_ptr<diag::Report>> sarif_;

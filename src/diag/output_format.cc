@@ -7,13 +7,14 @@ std::string_view OutputFormatName(OutputFormat format) {
     case OutputFormat::kText: return "text";
     case OutputFormat::kJson: return "json";
     case OutputFormat::kSarif: return "sarif";
+    case OutputFormat::kGithub: return "github";
   }
   return "text";
 }
 
 std::optional<OutputFormat> ParseOutputFormat(std::string_view name) {
-  for (OutputFormat f :
-       {OutputFormat::kText, OutputFormat::kJson, OutputFormat::kSarif}) {
+  for (OutputFormat f : {OutputFormat::kText, OutputFormat::kJson,
+                         OutputFormat::kSarif, OutputFormat::kGithub}) {
     if (name == OutputFormatName(f)) return f;
   }
   return std::nullopt;

@@ -9,12 +9,13 @@
 namespace pstate::diag {
 
 enum class OutputFormat {
-  kText,   ///< human-readable lines (and tables)
-  kJson,   ///< JSON (one object per input, one per line)
-  kSarif,  ///< one SARIF 2.1.0 log for all inputs (findings only)
+  kText,    ///< human-readable lines (and tables)
+  kJson,    ///< JSON (one object per input, one per line)
+  kSarif,   ///< one SARIF 2.1.0 log for all inputs (findings only)
+  kGithub,  ///< GitHub Actions workflow commands (findings only)
 };
 
-/// "text", "json", "sarif".
+/// "text", "json", "sarif", "github".
 std::string_view OutputFormatName(OutputFormat format);
 /// The format named `name`, or nullopt.
 std::optional<OutputFormat> ParseOutputFormat(std::string_view name);

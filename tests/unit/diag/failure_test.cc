@@ -39,8 +39,8 @@ TEST(FailureTest, StatusThatNamesItsFileIsNotNamedTwice) {
 }
 
 TEST(OutputFormatTest, NamesRoundTrip) {
-  for (OutputFormat f :
-       {OutputFormat::kText, OutputFormat::kJson, OutputFormat::kSarif}) {
+  for (OutputFormat f : {OutputFormat::kText, OutputFormat::kJson,
+                         OutputFormat::kSarif, OutputFormat::kGithub}) {
     EXPECT_EQ(ParseOutputFormat(OutputFormatName(f)), f);
   }
   EXPECT_FALSE(ParseOutputFormat("yaml").has_value());
