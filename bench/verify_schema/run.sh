@@ -3,7 +3,10 @@
 # on the same generated state (issue 11: --schema keeps >= 0.8x of plain
 # verify's throughput; peak RSS within plain verify's plus the schemas).
 #
-#   bench/verify_schema/run.sh [PSTATE_BINARY] [SIZE] [ROUNDS]
+#   bench/verify_schema/run.sh [--state FILE] [PSTATE_BINARY] [SIZE] [ROUNDS]
+#     --state FILE   check this existing state instead of generating one
+#                    (e.g. /work/bench-states/1g.json, made by the same
+#                    generator with seed 1); SIZE is then only a label
 #     PSTATE_BINARY  default build/rel/src/pstate (a Release build)
 #     SIZE           gen_state.py --size, default 100M
 #     ROUNDS         interleaved rounds, default 5
@@ -18,12 +21,17 @@
 # wall time, CPU time (user + sys of the child) and peak RSS of each child.
 # On a shared, loaded machine CPU time is the number to compare.
 set -euo pipefail
+GIVEN_STATE=
+if [[ "${1:-}" == "--state" ]]; then
+  GIVEN_STATE=$(realpath "$2")
+  shift 2
+fi
 cd "$(dirname "$0")/../.."
 BIN=${1:-build/rel/src/pstate}
 SIZE=${2:-100M}
 ROUNDS=${3:-5}
 TMP=${TMPDIR:-/tmp}
-STATE="$TMP/pstate-bench-schema-$SIZE.json"
+STATE=${GIVEN_STATE:-"$TMP/pstate-bench-schema-$SIZE.json"}
 SCHEMAS="$TMP/pstate-bench-schemas"
 if [[ ! -f "$STATE" ]]; then
   python3 /work/shared/bench/gen_state.py --resources 100000000 --size "$SIZE" --seed 1 -o "$STATE"

@@ -16,6 +16,7 @@
 #include "pstate/scan/run.h"
 #include "pstate/types/schema_set.h"
 #include "pstate/verify/run.h"
+#include "pstate/verify/schema_checks.h"
 
 namespace pstate::cli {
 namespace {
@@ -66,13 +67,6 @@ int RunScan(const ScanFlags& flags) {
       std::cerr << "pstate: error: " << s.message() << "\n";
       return kExitUnreadable;
     }
-    for (const std::string& path : flags.files) {
-      if (path == "-") {
-        std::cerr << "pstate: error: scan --schema reads each state twice; "
-                     "give a file, not standard input\n";
-        return kExitUnreadable;
-      }
-    }
   }
 
   FindingsPrinter printer(flags);
@@ -82,6 +76,12 @@ int RunScan(const ScanFlags& flags) {
     config.max_findings = flags.max_findings;
     config.fingerprinter = &*fingerprinter;
     config.decrypt = decrypt;
+    // --schema: schema-secret-plaintext, checked in scan's findings pass.
+    std::optional<verify::SchemaChecks> schema_checks;
+    if (with_schemas) {
+      config.extra_checks = &schema_checks.emplace(
+          schemas, verify::SchemaCheckOptions{.secrets_only = true});
+    }
     // scan::Run reads every input twice: known secrets, then leaks.
     config.on_progress =
         MakeProgress(path == "-" ? "<stdin>" : path, flags.quiet,
@@ -97,9 +97,6 @@ int RunScan(const ScanFlags& flags) {
       std::cerr << "pstate: warning: " << result.report->file() << ": "
                 << result.undecryptable
                 << " secret(s) could not be decrypted and are not matched\n";
-    }
-    if (with_schemas && !result.report->fatal()) {
-      verify::CheckSchemaSecrets(path, schemas, *result.report);
     }
     printer.Print(std::move(result.report));
   }

@@ -1,5 +1,6 @@
 #include "pstate/scan/run.h"
 
+#include <optional>
 #include <utility>
 
 #include "pstate/diag/finding.h"
@@ -54,7 +55,12 @@ Outcome Run(const Config& config) {
   }
   LeakScanHandler scan(config.fingerprinter, &known, /*collect=*/false,
                        config.decrypt, collect.decryptor());
-  status = state::Read(**second, scan, *out.report, options);
+  std::optional<state::Tee> with_extra;
+  state::Handler* handler = &scan;
+  if (config.extra_checks) {
+    handler = &with_extra.emplace(scan, *config.extra_checks);
+  }
+  status = state::Read(**second, *handler, *out.report, options);
   if (!status.ok() && out.report->fatal()) return out;
   if (!scan.error().ok()) {
     impossible(scan.error());

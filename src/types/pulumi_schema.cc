@@ -7,8 +7,12 @@
 // docs/types.md lists (int32 integers, no nulls inside arrays and maps,
 // strict enum membership).
 #include <cmath>
+#include <deque>
+#include <map>
 #include <optional>
 #include <string>
+#include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "pstate/json/number.h"
@@ -354,40 +358,331 @@ class SpecValidator {
 
 // --------------------------------------------------------------- checking
 
-// Checks values against specs. By default the first error wins and the
-// check stops there (typecheck's verdict). In collecting mode (Collect) it
-// goes on after an error and records every problem as a SchemaIssue, each
-// at its deepest place, together with the notes verify wants (undeclared
-// keys, plaintext secrets); a `$ref` that resolves nowhere then makes its
-// values pass and is recorded instead of failing them. Union members are
-// tried without collecting: only the union's own verdict counts.
+// Specs are compiled once before values are checked against them (the hot
+// loop of `verify --schema` checks the same few types over and over):
+// a CSpec says what a typeSpec/propertySpec is (its kind, flags, const,
+// element and union members), a Named is a resolved `$ref` with its schema
+// location spelled once, a CObject is an object type's (or a resource
+// side's) properties with their compiled specs and a by-name index. Checking
+// a value then does no member search in the spec, no ref resolution and no
+// string building. All of it lives in a SchemaCache; refs compile lazily
+// (types may refer to themselves).
+struct CObject;
+struct Named;
+
+struct CSpec {
+  enum class Kind : std::uint8_t {
+    kBoolean,
+    kInteger,
+    kNumber,
+    kString,
+    kArray,      ///< element: items
+    kMap,        ///< element: additionalProperties (nullptr: string)
+    kRef,        ///< named
+    kUnion,      ///< members, discriminator
+    kInvalid,    ///< message: fails every value that gets this far
+    kNotObject,  ///< the spec is not a JSON object
+  };
+  Kind kind = Kind::kInvalid;
+  bool plain = false;   ///< "plain": true
+  bool secret = false;  ///< "secret": true
+  const json::Value* const_value = nullptr;
+  const CSpec* element = nullptr;
+  Named* named = nullptr;
+  std::vector<const CSpec*> members;
+  /// kUnion with a discriminator object: its propertyName ("" when
+  /// missing) and its mapping (an object) or nullptr.
+  bool discriminated = false;
+  std::string property_name;
+  const json::Value* mapping = nullptr;
+  const PackageSchema* ctx = nullptr;  ///< resolves the refs below
+  std::string message;
+};
+
+// An object type's declared properties, or a resource side's.
+struct CObject {
+  struct Field {
+    const json::Value* key = nullptr;  ///< the property's key (escaped)
+    std::string_view name;             ///< decoded
+    bool required = false;
+    const CSpec* spec = nullptr;
+  };
+  std::string_view properties_key;  ///< "properties" / "inputProperties"
+  std::vector<Field> fields;        ///< in the schema's order
+  const std::unordered_map<std::string_view, std::uint32_t>* by_name = nullptr;
+  PackageSchema::PropertyIndex own;  ///< when no package keeps the index
+};
+
+struct Named {
+  Target target;
+  std::string ref;  ///< as written (decoded)
+  std::uint64_t ref_offset = 0;
+  const PackageSchema* ctx = nullptr;
+  std::string location;  ///< "#/types/<token>", "#/resources/..."
+  bool compiled = false;
+  const CObject* object = nullptr;   ///< kObject
+  const CObject* outputs = nullptr;  ///< kResource, its outputs object
+  /// kToken: the definition's "type" (nullptr when it has none), and the
+  /// text for "expected a <type>".
+  const CSpec* typed = nullptr;
+  std::string expected;
+  /// kEnum: the underlying primitive and the values.
+  CSpec::Kind enum_kind = CSpec::Kind::kString;
+  std::vector<const json::Value*> enum_values;
+};
+
+}  // namespace
+
+struct SchemaCache::Impl {
+  explicit Impl(const SchemaSet& s) : set(s) {}
+  const SchemaSet& set;
+  std::deque<CSpec> specs;
+  std::deque<Named> named;
+  std::deque<CObject> objects;
+  std::deque<std::string> names;
+  std::map<std::pair<const PackageSchema*, std::string>, Named*> by_ref;
+  std::unordered_map<const json::Value*, CObject*> inputs;   ///< by def
+  std::unordered_map<const json::Value*, CObject*> outputs;  ///< by def
+  std::unordered_map<const json::Value*, CObject*> types;    ///< by def
+
+  const CSpec& Compile(const json::Value& spec, const PackageSchema* ctx,
+                       int depth) {
+    CSpec& c = specs.emplace_back();
+    c.ctx = ctx;
+    if (depth > kMaxSpecDepth) {
+      c.message = "type nested too deeply";
+      return c;
+    }
+    if (!spec.is_object()) {
+      c.kind = CSpec::Kind::kNotObject;
+      return c;
+    }
+    c.plain = IsTrue(spec.Find("plain"));
+    c.secret = IsTrue(spec.Find("secret"));
+    c.const_value = spec.Find("const");
+    if (const json::Value* ref = spec.Find("$ref")) {
+      if (!ref->is_string()) {
+        c.message = "a $ref must be a string";
+        return c;
+      }
+      c.kind = CSpec::Kind::kRef;
+      c.named = Ref(Str(*ref), ref->offset, ctx);
+      return c;
+    }
+    if (const json::Value* one_of = spec.Find("oneOf")) {
+      if (!one_of->is_array()) {
+        c.message = "oneOf must be an array";
+        return c;
+      }
+      c.kind = CSpec::Kind::kUnion;
+      for (const json::Value& m : one_of->array()) {
+        c.members.push_back(&Compile(m, ctx, depth + 1));
+      }
+      const json::Value* d = spec.Find("discriminator");
+      if (d && d->is_object()) {
+        c.discriminated = true;
+        const json::Value* pname = d->Find("propertyName");
+        if (pname && pname->is_string()) c.property_name = Str(*pname);
+        const json::Value* mapping = d->Find("mapping");
+        if (mapping && mapping->is_object()) c.mapping = mapping;
+      }
+      return c;
+    }
+    CompileTyped(spec, ctx, depth, &c);
+    return c;
+  }
+
+  // The "type" part of a spec (also a #/types/ entry's own type).
+  void CompileTyped(const json::Value& spec, const PackageSchema* ctx,
+                    int depth, CSpec* c) {
+    const json::Value* type = spec.Find("type");
+    if (!type || !type->is_string()) {
+      c->message = "a type spec needs \"type\", \"$ref\" or \"oneOf\"";
+      return;
+    }
+    std::string name = Str(*type);
+    if (name == "array") {
+      const json::Value* items = spec.Find("items");
+      if (!items) {
+        c->message = "an array type needs \"items\"";
+        return;
+      }
+      c->kind = CSpec::Kind::kArray;
+      c->element = &Compile(*items, ctx, depth + 1);
+    } else if (name == "object") {
+      // bind.go: the element type defaults to string; "properties" here is
+      // ignored.
+      c->kind = CSpec::Kind::kMap;
+      if (const json::Value* ap = spec.Find("additionalProperties")) {
+        c->element = &Compile(*ap, ctx, depth + 1);
+      }
+    } else if (name == "boolean") {
+      c->kind = CSpec::Kind::kBoolean;
+    } else if (name == "integer") {
+      c->kind = CSpec::Kind::kInteger;
+    } else if (name == "number") {
+      c->kind = CSpec::Kind::kNumber;
+    } else if (name == "string") {
+      c->kind = CSpec::Kind::kString;
+    } else {
+      c->message = "unknown type '" + name + "'";
+    }
+  }
+
+  Named* Ref(std::string ref, std::uint64_t offset, const PackageSchema* ctx) {
+    auto key = std::make_pair(ctx, ref);
+    auto it = by_ref.find(key);
+    if (it != by_ref.end()) return it->second;
+    Named& n = named.emplace_back();
+    n.ref = std::move(ref);
+    n.ref_offset = offset;
+    n.ctx = ctx;
+    by_ref.emplace(std::move(key), &n);
+    return &n;
+  }
+
+  // Resolves a ref on its first use.
+  const Named& Ready(Named& n) {
+    if (n.compiled) return n;
+    n.compiled = true;
+    n.target = Resolve(set, n.ref, n.ctx);
+    const Target& t = n.target;
+    switch (t.kind) {
+      case Target::Kind::kObject:
+        n.object = &Object(*t.def, t.package, types, "properties", "required");
+        break;
+      case Target::Kind::kEnum: {
+        const json::Value* type = t.def->Find("type");
+        std::string name = type && type->is_string() ? Str(*type) : "string";
+        n.enum_kind = name == "boolean"  ? CSpec::Kind::kBoolean
+                      : name == "string" ? CSpec::Kind::kString
+                      : name == "number" ? CSpec::Kind::kNumber
+                                         : CSpec::Kind::kInteger;
+        if (const json::Value* values = t.def->Find("enum");
+            values && values->is_array()) {
+          for (const json::Value& e : values->array()) {
+            const json::Value* value = e.is_object() ? e.Find("value") : &e;
+            if (value) n.enum_values.push_back(value);
+          }
+        }
+        break;
+      }
+      case Target::Kind::kToken: {
+        const json::Value* type = t.def->Find("type");
+        if (type && type->is_string()) {
+          CSpec& c = specs.emplace_back();
+          c.ctx = t.package;
+          CompileTyped(*t.def, t.package, 0, &c);
+          n.typed = &c;
+          n.expected = "a " + Str(*type);
+        }
+        break;
+      }
+      case Target::Kind::kResource:
+        n.outputs = &Resource(*t.def, t.package, ResourceSide::kOutputs);
+        n.expected = "a reference to a " + t.token + " resource";
+        break;
+      default: break;
+    }
+    if (t.kind == Target::Kind::kResource) {
+      n.location = t.token.starts_with("pulumi:providers:")
+                       ? std::string("#/provider")
+                       : "#/resources/" + t.token;
+    } else {
+      n.location = "#/types/" + t.token;
+    }
+    return n;
+  }
+
+  const CObject& Resource(const json::Value& def, const PackageSchema* pkg,
+                          ResourceSide side) {
+    return side == ResourceSide::kOutputs
+               ? Object(def, pkg, outputs, "properties", "required")
+               : Object(def, pkg, inputs, "inputProperties", "requiredInputs");
+  }
+
+  // The properties of `def` (an object type or a resource) under
+  // `properties_key`, required as `required_key` lists, kept in `map`.
+  const CObject& Object(const json::Value& def, const PackageSchema* pkg,
+                        std::unordered_map<const json::Value*, CObject*>& map,
+                        std::string_view properties_key,
+                        std::string_view required_key) {
+    CObject*& slot = map[&def];
+    if (slot) return *slot;
+    CObject& o = objects.emplace_back();
+    slot = &o;
+    o.properties_key = properties_key;
+    const json::Value* props = def.Find(properties_key);
+    const json::Value* required = def.Find(required_key);
+    if (props && !props->is_object()) props = nullptr;
+    const PackageSchema::PropertyIndex* index = &o.own;
+    if (pkg) {
+      index = &pkg->Properties(props, required);
+    } else {
+      PackageSchema::BuildIndex(props, required, arena, &o.own);
+    }
+    o.by_name = &index->by_name;
+    o.fields.reserve(index->entries.size());
+    for (const PackageSchema::PropertyIndex::Entry& e : index->entries) {
+      CObject::Field f;
+      f.key = &e.property->key;
+      f.name = e.property->key.has_escapes
+                   ? std::string_view(names.emplace_back(f.key->Str()))
+                   : f.key->raw();
+      f.required = e.required;
+      f.spec = &Compile(e.property->value, pkg, 0);
+      o.fields.push_back(f);
+    }
+    return o;
+  }
+
+  json::Arena arena;
+};
+
+namespace {
+
+// Checks values against compiled specs. By default the first error wins and
+// the check stops there (typecheck's verdict). In collecting mode (Collect)
+// it goes on after an error and records every problem as a SchemaIssue,
+// each at its deepest place, together with the notes verify wants
+// (undeclared keys, plaintext secrets); a `$ref` that resolves nowhere then
+// makes its values pass and is recorded instead of failing them. Union
+// members are tried without collecting: only the union's own verdict
+// counts.
 class SchemaChecker {
  public:
-  explicit SchemaChecker(const SchemaSet& set) : set_(set) {}
+  explicit SchemaChecker(SchemaCache::Impl& cache) : cache_(cache) {}
   Walk& walk() { return walk_; }
 
   void Collect(std::vector<SchemaIssue>* issues, const CheckOptions* options) {
     issues_ = issues;
     options_ = options;
   }
-  /// The schema location of the spec checked first.
-  void SetLocation(std::string location) { loc_ = std::move(location); }
-  void SetOffset(std::uint64_t offset) { at_ = offset; }
+  /// Ready for the next check, whose first spec is at schema location
+  /// `root` (kept by the caller until the check ends).
+  void Reset(std::string_view root, std::uint64_t offset) {
+    walk_.Reset();
+    loc_.clear();
+    loc_.push_back({root, 0, LocSegment::Kind::kRoot});
+    at_ = offset;
+    depth_ = 0;
+    trial_ = 0;
+    found_.clear();
+  }
 
-  // Checks `v` against the typeSpec/propertySpec `spec`. `required`: a
-  // required position (a bare spec, an item, a map value, a union member,
-  // a required property). `top`: the value is the whole checked value (a
-  // resource ref there may mean the resource's outputs object).
-  Outcome CheckSpec(const json::Value& spec, const PackageSchema* ctx,
-                    const json::Value& v, bool required, bool top,
-                    json::Value* out) {
+  // Checks `v` against `spec`. `required`: a required position (a bare
+  // spec, an item, a map value, a union member, a required property).
+  // `top`: the value is the whole checked value (a resource ref there may
+  // mean the resource's outputs object).
+  Outcome CheckSpec(const CSpec& spec, const json::Value& v, bool required,
+                    bool top, json::Value* out) {
     if (++depth_ > kMaxSpecDepth) {
       --depth_;
       return Fail("type nested too deeply");
     }
     std::uint64_t saved_at = at_;
     if (!walk_.in_secret()) at_ = v.offset;
-    Outcome o = CheckSpecInner(spec, ctx, v, required, top, out);
+    Outcome o = CheckSpecInner(spec, v, required, top, out);
     at_ = saved_at;
     --depth_;
     return o;
@@ -398,12 +693,7 @@ class SchemaChecker {
   Outcome CheckResourceObject(const json::Value& def, const PackageSchema* pkg,
                               ResourceSide side, const Node& node,
                               json::Value* out, bool top_level = false) {
-    const char* props =
-        side == ResourceSide::kOutputs ? "properties" : "inputProperties";
-    return CheckObject(
-        def, pkg, props,
-        side == ResourceSide::kOutputs ? "required" : "requiredInputs", node,
-        out, top_level);
+    return CheckObject(cache_.Resource(def, pkg, side), node, out, top_level);
   }
 
   // Records an error at the current place (see Walk::Fail). Collecting, it
@@ -411,50 +701,84 @@ class SchemaChecker {
   // too.
   Outcome Fail(std::string_view message,
                SchemaIssue::Kind kind = SchemaIssue::Kind::kType) {
-    walk_.Fail(message);
     if (collecting()) {
-      if (options_->types) {
-        SchemaIssue issue;
-        issue.kind = kind;
-        issue.pointer = walk_.error_pointer();
-        issue.offset = at_;
-        issue.message = walk_.error_message();
-        issue.schema_location = loc_;
-        issues_->push_back(std::move(issue));
-      }
-      walk_.ClearError();
+      if (options_->types) Record(kind, message);
+      return Outcome::kError;
     }
-    return Outcome::kError;
+    return walk_.Fail(message);
   }
 
  private:
+  struct LocSegment {
+    std::string_view text;
+    std::size_t index;
+    enum class Kind : std::uint8_t { kRoot, kToken, kIndex } kind;
+  };
+
   bool collecting() const { return issues_ != nullptr && trial_ == 0; }
 
-  // A note at the current place; nothing outside collecting mode.
-  void Note(SchemaIssue::Kind kind, std::string_view message) {
-    if (!collecting()) return;
+  std::string Location() const {
+    std::size_t root = 0;
+    for (std::size_t i = loc_.size(); i > 0; --i) {
+      if (loc_[i - 1].kind == LocSegment::Kind::kRoot) {
+        root = i - 1;
+        break;
+      }
+    }
+    std::string out;
+    for (std::size_t i = root; i < loc_.size(); ++i) {
+      const LocSegment& s = loc_[i];
+      switch (s.kind) {
+        case LocSegment::Kind::kRoot: out.assign(s.text); break;
+        case LocSegment::Kind::kToken:
+          json::AppendPointerToken(&out, s.text);
+          break;
+        case LocSegment::Kind::kIndex:
+          json::AppendPointerIndex(&out, s.index);
+          break;
+      }
+    }
+    return out;
+  }
+
+  void Record(SchemaIssue::Kind kind, std::string_view message) {
     walk_.Fail(message);
     SchemaIssue issue;
     issue.kind = kind;
     issue.pointer = walk_.error_pointer();
     issue.offset = at_;
     issue.message = walk_.error_message();
-    issue.schema_location = loc_;
+    issue.schema_location = Location();
     issues_->push_back(std::move(issue));
     walk_.ClearError();
   }
 
+  // A note at the current place; nothing outside collecting mode.
+  void Note(SchemaIssue::Kind kind, std::string_view message) {
+    if (collecting()) Record(kind, message);
+  }
+
   std::size_t LocPush(std::string_view segment) {
-    std::size_t mark = loc_.size();
-    json::AppendPointerToken(&loc_, segment);
-    return mark;
+    loc_.push_back({segment, 0, LocSegment::Kind::kToken});
+    return loc_.size() - 1;
   }
   std::size_t LocPushIndex(std::size_t index) {
-    std::size_t mark = loc_.size();
-    json::AppendPointerIndex(&loc_, index);
-    return mark;
+    loc_.push_back({{}, index, LocSegment::Kind::kIndex});
+    return loc_.size() - 1;
+  }
+  std::size_t LocPushRoot(std::string_view root) {
+    loc_.push_back({root, 0, LocSegment::Kind::kRoot});
+    return loc_.size() - 1;
   }
   void LocPop(std::size_t mark) { loc_.resize(mark); }
+
+  // A signature object Pulumi would refuse to read. verify reports it with
+  // a code of its own (secret-plaintext-invalid, ...), so a collecting
+  // check leaves it alone instead of reporting it twice.
+  Outcome Malformed(const Node& node) {
+    if (collecting()) return Outcome::kOk;
+    return Fail(node.reason);
+  }
 
   Outcome Expected(std::string_view what, const Node& node) {
     std::string msg = "expected ";
@@ -464,16 +788,17 @@ class SchemaChecker {
     return Fail(msg);
   }
 
-  Outcome CheckSpecInner(const json::Value& spec, const PackageSchema* ctx,
-                         const json::Value& v, bool required, bool top,
-                         json::Value* out) {
+  Outcome CheckSpecInner(const CSpec& spec, const json::Value& v, bool required,
+                         bool top, json::Value* out) {
     Node node = Decode(v, walk_.arena());
-    if (node.kind == NodeKind::kMalformed) return Fail(node.reason);
-    if (!spec.is_object()) return Fail("the type spec is not an object");
+    if (node.kind == NodeKind::kMalformed) return Malformed(node);
+    if (spec.kind == CSpec::Kind::kNotObject) {
+      return Fail("the type spec is not an object");
+    }
     // 1. Unknowns are accepted, except where the spec is plain (pulumi.json:
     // plain "does not accept eventual values").
     if (node.kind == NodeKind::kUnknown) {
-      if (IsTrue(spec.Find("plain"))) {
+      if (spec.plain) {
         return Fail(
             "unknown value where the type is plain (plain types do not "
             "accept eventual values)");
@@ -486,8 +811,7 @@ class SchemaChecker {
       if (!node.secret_inner) return Outcome::kOk;
       walk_.EnterSecret();
       json::Value inner;
-      Outcome o =
-          CheckSpec(spec, ctx, *node.secret_inner, required, false, &inner);
+      Outcome o = CheckSpec(spec, *node.secret_inner, required, false, &inner);
       walk_.LeaveSecret();
       if (o == Outcome::kConvert) {
         *out = MakePlaintextSecret(inner, walk_.arena());
@@ -497,127 +821,129 @@ class SchemaChecker {
     // 3. null: fine where the property is optional.
     if (node.kind == NodeKind::kNull && !required) return Outcome::kOk;
     Outcome o;
-    if (const json::Value* ref = spec.Find("$ref")) {
-      if (!ref->is_string()) return Fail("a $ref must be a string");
-      o = CheckRef(Str(*ref), ref->offset, ctx, node, top, out);
-    } else if (const json::Value* one_of = spec.Find("oneOf")) {
-      o = CheckUnion(spec, *one_of, ctx, node, out);
-    } else {
-      o = CheckTyped(spec, ctx, node, out);
+    switch (spec.kind) {
+      case CSpec::Kind::kRef: o = CheckRef(*spec.named, node, top, out); break;
+      case CSpec::Kind::kUnion: o = CheckUnion(spec, node, out); break;
+      default: o = CheckTyped(spec, node, out); break;
     }
     if (o == Outcome::kError) return o;
-    if (const json::Value* c = spec.Find("const")) {
+    if (spec.const_value) {
       const json::Value& got = o == Outcome::kConvert ? *out : v;
-      if (!LiteralEquals(*c, got)) {
+      if (!LiteralEquals(*spec.const_value, got)) {
         return Fail("value differs from the property's const");
       }
     }
     return o;
   }
 
-  Outcome CheckTyped(const json::Value& spec, const PackageSchema* ctx,
-                     const Node& node, json::Value* out) {
-    const json::Value* type = spec.Find("type");
-    if (!type || !type->is_string()) {
-      return Fail("a type spec needs \"type\", \"$ref\" or \"oneOf\"");
-    }
-    std::string name = Str(*type);
-    if (name == "array") {
-      const json::Value* items = spec.Find("items");
-      if (!items) return Fail("an array type needs \"items\"");
-      if (node.kind != NodeKind::kArray) return Expected("an array", node);
-      const json::Value& v = *node.value;
-      ArrayRewrite rewrite(v);
-      bool failed = false;
-      std::size_t loc = LocPush("items");
-      for (std::size_t i = 0; i < v.size; ++i) {
-        std::size_t mark = walk_.PushIndex(i);
-        json::Value converted;
-        Outcome o =
-            CheckSpec(*items, ctx, v.elements[i], true, false, &converted);
-        walk_.Pop(mark);
-        if (o == Outcome::kError) {
-          failed = true;
-          if (!collecting()) break;
-          continue;
+  Outcome CheckTyped(const CSpec& spec, const Node& node, json::Value* out) {
+    switch (spec.kind) {
+      case CSpec::Kind::kArray: {
+        if (node.kind != NodeKind::kArray) return Expected("an array", node);
+        const json::Value& v = *node.value;
+        ArrayRewrite rewrite(v);
+        bool failed = false;
+        std::size_t loc = LocPush("items");
+        for (std::size_t i = 0; i < v.size; ++i) {
+          std::size_t mark = walk_.PushIndex(i);
+          json::Value converted;
+          Outcome o =
+              CheckSpec(*spec.element, v.elements[i], true, false, &converted);
+          walk_.Pop(mark);
+          if (o == Outcome::kError) {
+            failed = true;
+            if (!collecting()) break;
+            continue;
+          }
+          if (o == Outcome::kConvert) {
+            rewrite.Set(i, converted, walk_.arena());
+          }
         }
-        if (o == Outcome::kConvert) rewrite.Set(i, converted, walk_.arena());
+        LocPop(loc);
+        if (failed) return Outcome::kError;
+        if (!rewrite.changed()) return Outcome::kOk;
+        *out = rewrite.Build();
+        return Outcome::kConvert;
       }
-      LocPop(loc);
-      if (failed) return Outcome::kError;
-      if (!rewrite.changed()) return Outcome::kOk;
-      *out = rewrite.Build();
-      return Outcome::kConvert;
-    }
-    if (name == "object") {
-      // bind.go: the element type defaults to string; "properties" here is
-      // ignored.
-      const json::Value* ap = spec.Find("additionalProperties");
-      if (node.kind != NodeKind::kObject) return Expected("a map", node);
-      const json::Value& v = *node.value;
-      ObjectRewrite rewrite(v);
-      bool failed = false;
-      std::size_t loc = LocPush("additionalProperties");
-      for (std::size_t i = 0; i < v.size; ++i) {
-        std::size_t mark = walk_.PushKey(v.members[i].key);
-        json::Value converted;
-        Outcome o;
-        if (ap) {
-          o = CheckSpec(*ap, ctx, v.members[i].value, true, false, &converted);
-        } else {
-          std::uint64_t saved_at = at_;
-          if (!walk_.in_secret()) at_ = v.members[i].value.offset;
-          o = CheckPrimitive("string", DecodeMember(v, i), &converted);
-          at_ = saved_at;
+      case CSpec::Kind::kMap: {
+        if (node.kind != NodeKind::kObject) return Expected("a map", node);
+        const json::Value& v = *node.value;
+        ObjectRewrite rewrite(v);
+        bool failed = false;
+        std::size_t loc = LocPush("additionalProperties");
+        for (std::size_t i = 0; i < v.size; ++i) {
+          std::size_t mark = walk_.PushKey(v.members[i].key);
+          json::Value converted;
+          Outcome o;
+          if (spec.element) {
+            o = CheckSpec(*spec.element, v.members[i].value, true, false,
+                          &converted);
+          } else {
+            std::uint64_t saved_at = at_;
+            if (!walk_.in_secret()) at_ = v.members[i].value.offset;
+            o = CheckPrimitive(CSpec::Kind::kString,
+                               Decode(v.members[i].value, walk_.arena()),
+                               &converted);
+            at_ = saved_at;
+          }
+          walk_.Pop(mark);
+          if (o == Outcome::kError) {
+            failed = true;
+            if (!collecting()) break;
+            continue;
+          }
+          if (o == Outcome::kConvert) {
+            rewrite.Set(i, converted, walk_.arena());
+          }
         }
-        walk_.Pop(mark);
-        if (o == Outcome::kError) {
-          failed = true;
-          if (!collecting()) break;
-          continue;
-        }
-        if (o == Outcome::kConvert) rewrite.Set(i, converted, walk_.arena());
+        LocPop(loc);
+        if (failed) return Outcome::kError;
+        if (!rewrite.changed()) return Outcome::kOk;
+        *out = rewrite.Build();
+        return Outcome::kConvert;
       }
-      LocPop(loc);
-      if (failed) return Outcome::kError;
-      if (!rewrite.changed()) return Outcome::kOk;
-      *out = rewrite.Build();
-      return Outcome::kConvert;
+      case CSpec::Kind::kBoolean:
+      case CSpec::Kind::kInteger:
+      case CSpec::Kind::kNumber:
+      case CSpec::Kind::kString: return CheckPrimitive(spec.kind, node, out);
+      default: return Fail(spec.message);
     }
-    if (name == "boolean" || name == "integer" || name == "number" ||
-        name == "string") {
-      return CheckPrimitive(name, node, out);
-    }
-    return Fail("unknown type '" + name + "'");
   }
 
-  // The default map element type is a bare string spec; the value still
-  // goes through the unknown/secret/null rules of a required position.
-  Node DecodeMember(const json::Value& obj, std::size_t i) {
-    return Decode(obj.members[i].value, walk_.arena());
+  // A number written as at most `digits` decimal digits (no fraction, no
+  // exponent, no leading zero): exactly a float64, written back the same.
+  static bool ShortInteger(const json::Value& v, std::size_t digits) {
+    std::string_view t = v.raw();
+    if (!t.empty() && t[0] == '-') t.remove_prefix(1);
+    if (t.empty() || t.size() > digits || (t[0] == '0' && t.size() > 1)) {
+      return false;
+    }
+    for (char c : t) {
+      if (c < '0' || c > '9') return false;
+    }
+    return !(v.raw() == "-0");
   }
 
-  Outcome CheckPrimitive(std::string_view name, const Node& node,
-                         json::Value* out) {
-    if (node.kind == NodeKind::kMalformed) return Fail(node.reason);
+  Outcome CheckPrimitive(CSpec::Kind kind, const Node& node, json::Value* out) {
+    if (node.kind == NodeKind::kMalformed) return Malformed(node);
     if (node.kind == NodeKind::kUnknown) return Outcome::kOk;
     if (node.kind == NodeKind::kSecret) {
       if (!node.secret_inner) return Outcome::kOk;
       walk_.EnterSecret();
       json::Value inner;
       Outcome o = CheckPrimitive(
-          name, Decode(*node.secret_inner, walk_.arena()), &inner);
+          kind, Decode(*node.secret_inner, walk_.arena()), &inner);
       walk_.LeaveSecret();
       if (o == Outcome::kConvert) {
         *out = MakePlaintextSecret(inner, walk_.arena());
       }
       return o;
     }
-    if (name == "boolean") {
+    if (kind == CSpec::Kind::kBoolean) {
       return node.kind == NodeKind::kBool ? Outcome::kOk
                                           : Expected("a boolean", node);
     }
-    if (name == "string") {
+    if (kind == CSpec::Kind::kString) {
       if (node.kind == NodeKind::kString ||
           node.kind == NodeKind::kByteString) {
         return Outcome::kOk;
@@ -625,9 +951,10 @@ class SchemaChecker {
       if (node.kind == NodeKind::kResourceRef) return RefToString(node, out);
       return Expected("a string", node);
     }
-    if (name == "number") {
+    if (kind == CSpec::Kind::kNumber) {
       if (node.kind == NodeKind::kSpecialFloat) return Outcome::kOk;
       if (node.kind != NodeKind::kNumber) return Expected("a number", node);
+      if (ShortInteger(*node.value, 15)) return Outcome::kOk;
       return Float64(*node.value, out);
     }
     // integer: schema.go IntType is 32-bit; any spelling of an integral
@@ -636,6 +963,7 @@ class SchemaChecker {
       return Fail("expected an integer, got a special float");
     }
     if (node.kind != NodeKind::kNumber) return Expected("an integer", node);
+    if (ShortInteger(*node.value, 9)) return Outcome::kOk;  // below 2^31
     Float64Reading r = ReadFloat64(node.value->raw());
     if (r.kind == Float64Reading::Kind::kOutOfRange) {
       return Fail("number is out of the float64 range");
@@ -690,10 +1018,9 @@ class SchemaChecker {
     return Outcome::kConvert;
   }
 
-  // A `$ref` that resolves nowhere while collecting: recorded once per
-  // check (verify reports it once per schema), and the value passes.
-  Outcome Dangling(const Target& t, const std::string& ref,
-                   std::uint64_t ref_offset, const PackageSchema* ctx) {
+  // A `$ref` that resolves nowhere while collecting: recorded (verify
+  // reports it once per schema), and the value passes.
+  Outcome Dangling(const Named& n) {
     if (options_->types) {
       SchemaIssue issue;
       issue.kind = SchemaIssue::Kind::kDanglingRef;
@@ -703,24 +1030,22 @@ class SchemaChecker {
         walk_.ClearError();
       }
       issue.offset = at_;
-      issue.message = t.error;
-      issue.schema_location = loc_;
-      issue.package = ctx;
-      issue.ref = ref;
-      issue.schema_offset = ref_offset;
+      issue.message = n.target.error;
+      issue.schema_location = Location();
+      issue.package = n.ctx;
+      issue.ref = n.ref;
+      issue.schema_offset = n.ref_offset;
       issues_->push_back(std::move(issue));
     }
     return Outcome::kOk;
   }
 
-  Outcome CheckRef(const std::string& ref, std::uint64_t ref_offset,
-                   const PackageSchema* ctx, const Node& node, bool top,
-                   json::Value* out) {
-    Target t = Resolve(set_, ref, ctx);
-    switch (t.kind) {
+  Outcome CheckRef(Named& named, const Node& node, bool top, json::Value* out) {
+    const Named& n = cache_.Ready(named);
+    switch (n.target.kind) {
       case Target::Kind::kMissing:
-        if (issues_ != nullptr) return Dangling(t, ref, ref_offset, ctx);
-        return Fail(t.error);
+        if (issues_ != nullptr) return Dangling(n);
+        return Fail(n.target.error);
       case Target::Kind::kAny: return Outcome::kOk;
       case Target::Kind::kAsset:
         // PCL binds schema Asset to AssetOrArchive
@@ -738,40 +1063,30 @@ class SchemaChecker {
       default: break;
     }
     // The named definitions: the failing type's place is in them.
-    std::string saved_loc = std::move(loc_);
-    loc_ = (t.kind == Target::Kind::kResource
-                ? (t.token.starts_with("pulumi:providers:")
-                       ? std::string("#/provider")
-                       : "#/resources/" + t.token)
-                : "#/types/" + t.token);
-    Outcome o = CheckNamed(t, node, top, out);
-    loc_ = std::move(saved_loc);
+    std::size_t loc = LocPushRoot(n.location);
+    Outcome o = CheckNamed(n, node, top, out);
+    LocPop(loc);
     return o;
   }
 
-  Outcome CheckNamed(const Target& t, const Node& node, bool top,
+  Outcome CheckNamed(const Named& n, const Node& node, bool top,
                      json::Value* out) {
+    const Target& t = n.target;
     switch (t.kind) {
       case Target::Kind::kObject:
-        return CheckObject(*t.def, t.package, "properties", "required", node,
-                           out, false);
-      case Target::Kind::kEnum: return CheckEnum(*t.def, t.token, node, out);
-      case Target::Kind::kToken: {
-        const json::Value* type = t.def->Find("type");
-        if (!type || !type->is_string()) return Outcome::kOk;
-        if (node.kind == NodeKind::kNull) {
-          return Expected("a " + Str(*type), node);
-        }
-        return CheckTyped(*t.def, t.package, node, out);
-      }
+        return CheckObject(*n.object, node, out, false);
+      case Target::Kind::kEnum: return CheckEnum(n, node, out);
+      case Target::Kind::kToken:
+        if (!n.typed) return Outcome::kOk;
+        if (node.kind == NodeKind::kNull) return Expected(n.expected, node);
+        return CheckTyped(*n.typed, node, out);
       case Target::Kind::kResource:
         if (top && node.kind == NodeKind::kObject) {
           // A resource's whole outputs object.
-          return CheckResourceObject(*t.def, t.package, ResourceSide::kOutputs,
-                                     node, out);
+          return CheckObject(*n.outputs, node, out, false);
         }
         if (node.kind != NodeKind::kResourceRef) {
-          return Expected("a reference to a " + t.token + " resource", node);
+          return Expected(n.expected, node);
         }
         {
           std::string urn = node.value->Find("urn")->Str();
@@ -808,63 +1123,53 @@ class SchemaChecker {
     return sig && sig->StrEquals(state::kSigSecret);
   }
 
+  std::uint32_t FindField(const CObject& o, const json::Value& key) const {
+    auto it = key.has_escapes ? o.by_name->find(key.Str())
+                              : o.by_name->find(key.raw());
+    return it == o.by_name->end() ? kAbsent : it->second;
+  }
+
   // An object type: every declared property present is checked (optional
   // unless listed as required), required ones must be present and not
   // null. Undeclared keys pass (rpc.go reads declared fields only); when
   // collecting they are noted, as are `secret: true` properties stored in
-  // plaintext. The properties are looked up by name in the package's
-  // index of the definition, so a check is linear in the object's size.
-  Outcome CheckObject(const json::Value& def, const PackageSchema* pkg,
-                      const char* properties_key, const char* required_key,
-                      const Node& node, json::Value* out, bool top_level) {
+  // plaintext. Linear in the object's size and the type's properties.
+  Outcome CheckObject(const CObject& type, const Node& node, json::Value* out,
+                      bool top_level) {
     if (node.kind != NodeKind::kObject) return Expected("an object", node);
     const json::Value& v = *node.value;
-    const json::Value* props = def.Find(properties_key);
-    const json::Value* required = def.Find(required_key);
-    if (props && !props->is_object()) props = nullptr;
-    PackageSchema::PropertyIndex local;
-    const PackageSchema::PropertyIndex* index = &local;
-    if (pkg) {
-      index = &pkg->Properties(props, required);
-    } else {
-      PackageSchema::BuildIndex(props, required, walk_.arena(), &local);
-    }
     const bool notes = collecting() && (options_->unknown_properties ||
                                         options_->secret_plaintext);
     // For each declared property, the value's member of that name (the
     // last duplicate wins); kAbsent when it has none. A stack shared by
     // the nested checks.
-    constexpr std::uint32_t kAbsent = 0xffffffffu;
     const std::size_t base = found_.size();
-    found_.resize(base + index->entries.size(), kAbsent);
+    found_.resize(base + type.fields.size(), kAbsent);
     bool any_undeclared = false;
     for (std::size_t i = 0; i < v.size; ++i) {
-      const json::Value& key = v.members[i].key;
-      auto it = key.has_escapes ? index->by_name.find(key.Str())
-                                : index->by_name.find(key.raw());
-      if (it == index->by_name.end()) {
+      std::uint32_t f = FindField(type, v.members[i].key);
+      if (f == kAbsent) {
         any_undeclared = true;
       } else {
-        found_[base + it->second] = static_cast<std::uint32_t>(i);
+        found_[base + f] = static_cast<std::uint32_t>(i);
       }
     }
     ObjectRewrite rewrite(v);
     bool failed = false;
-    std::size_t loc_props = LocPush(properties_key);
-    for (std::size_t e = 0; e < index->entries.size(); ++e) {
-      const json::Member& p = *index->entries[e].property;
-      const bool req = index->entries[e].required;
+    std::size_t loc_props = LocPush(type.properties_key);
+    for (std::size_t e = 0; e < type.fields.size(); ++e) {
+      const CObject::Field& field = type.fields[e];
+      const bool req = field.required;
       const std::uint32_t at = found_[base + e];
       if (at == kAbsent && !req) continue;
-      std::size_t loc =
-          p.key.has_escapes ? LocPush(p.key.Str()) : LocPush(p.key.raw());
+      std::size_t loc = LocPush(field.name);
       if (at == kAbsent) {
         if (collecting()) {
           // The object that lacks it, the property named.
-          Fail("missing required property \"" + p.key.Str() + "\"",
+          Fail("missing required property \"" + std::string(field.name) + "\"",
                SchemaIssue::Kind::kRequired);
         } else {
-          std::size_t mark = walk_.PushKey(p.key);
+          std::size_t mark = walk_.PushKey(*field.key);
           Fail("missing required property", SchemaIssue::Kind::kRequired);
           walk_.Pop(mark);
         }
@@ -874,7 +1179,7 @@ class SchemaChecker {
         continue;
       }
       const json::Value& member = v.members[at].value;
-      std::size_t mark = walk_.PushKey(p.key);
+      std::size_t mark = walk_.PushKey(v.members[at].key);
       std::uint64_t saved_at = at_;
       if (!walk_.in_secret()) at_ = member.offset;
       if (req && member.is_null()) {
@@ -886,17 +1191,16 @@ class SchemaChecker {
         if (!collecting()) break;
         continue;
       }
-      if (notes && options_->secret_plaintext && !walk_.in_secret() &&
-          !member.is_null() && !StoredAsSecret(member) &&
-          !member.StrEquals(state::kUnknownId) &&
-          IsTrue(p.value.Find("secret"))) {
+      if (notes && field.spec->secret && options_->secret_plaintext &&
+          !walk_.in_secret() && !member.is_null() && !StoredAsSecret(member) &&
+          !member.StrEquals(state::kUnknownId)) {
         Note(SchemaIssue::Kind::kSecretPlaintext,
              "the schema marks this property secret, but it is stored in "
              "plaintext");
       }
       at_ = saved_at;
       json::Value converted;
-      Outcome o = CheckSpec(p.value, pkg, member, req, false, &converted);
+      Outcome o = CheckSpec(*field.spec, member, req, false, &converted);
       walk_.Pop(mark);
       LocPop(loc);
       if (o == Outcome::kError) {
@@ -912,9 +1216,7 @@ class SchemaChecker {
       for (std::size_t i = 0; i < v.size; ++i) {
         const json::Value& key = v.members[i].key;
         if (PulumiOwnKey(key) || (top_level && ExemptTopLevel(key))) continue;
-        bool declared = key.has_escapes ? index->by_name.count(key.Str()) > 0
-                                        : index->by_name.count(key.raw()) > 0;
-        if (declared) continue;
+        if (FindField(type, key) != kAbsent) continue;
         std::size_t mark = walk_.PushKey(key);
         std::uint64_t saved_at = at_;
         if (!walk_.in_secret()) at_ = key.offset;
@@ -933,25 +1235,18 @@ class SchemaChecker {
     return Outcome::kConvert;
   }
 
-  Outcome CheckEnum(const json::Value& def, const std::string& token,
-                    const Node& node, json::Value* out) {
-    const json::Value* type = def.Find("type");
-    std::string name = type && type->is_string() ? Str(*type) : "string";
+  Outcome CheckEnum(const Named& n, const Node& node, json::Value* out) {
     json::Value converted;
-    Outcome o = CheckPrimitive(name, node, &converted);
+    Outcome o = CheckPrimitive(n.enum_kind, node, &converted);
     if (o == Outcome::kError) return o;
     const json::Value& got = o == Outcome::kConvert ? converted : *node.value;
-    const json::Value* values = def.Find("enum");
-    if (values && values->is_array()) {
-      for (const json::Value& e : values->array()) {
-        const json::Value* value = e.is_object() ? e.Find("value") : &e;
-        if (value && LiteralEquals(*value, got)) {
-          if (o == Outcome::kConvert) *out = converted;
-          return o;
-        }
+    for (const json::Value* value : n.enum_values) {
+      if (LiteralEquals(*value, got)) {
+        if (o == Outcome::kConvert) *out = converted;
+        return o;
       }
     }
-    return Fail("value is not one of the values of enum " + token);
+    return Fail("value is not one of the values of enum " + n.target.token);
   }
 
   // Strings exactly, numbers by float64 value, bools exactly.
@@ -970,14 +1265,9 @@ class SchemaChecker {
     return false;
   }
 
-  Outcome CheckUnion(const json::Value& spec, const json::Value& one_of,
-                     const PackageSchema* ctx, const Node& node,
-                     json::Value* out) {
-    if (!one_of.is_array()) return Fail("oneOf must be an array");
-    const json::Value* d = spec.Find("discriminator");
-    if (d && d->is_object()) {
-      const json::Value* pname = d->Find("propertyName");
-      std::string prop = pname && pname->is_string() ? Str(*pname) : "";
+  Outcome CheckUnion(const CSpec& spec, const Node& node, json::Value* out) {
+    if (spec.discriminated) {
+      const std::string& prop = spec.property_name;
       if (node.kind != NodeKind::kObject) {
         return Expected("an object with discriminator '" + prop + "'", node);
       }
@@ -989,16 +1279,16 @@ class SchemaChecker {
         walk_.Pop(mark);
         return Outcome::kError;
       }
-      if (const json::Value* mapping = d->Find("mapping");
-          mapping && mapping->is_object()) {
-        const json::Value* target = mapping->Find(tag->Str());
+      if (spec.mapping) {
+        const json::Value* target = spec.mapping->Find(tag->Str());
         if (!target || !target->is_string()) {
           std::size_t mark = walk_.PushName(prop);
           Fail("the discriminator value is not in the mapping");
           walk_.Pop(mark);
           return Outcome::kError;
         }
-        return CheckRef(Str(*target), target->offset, ctx, node, false, out);
+        return CheckRef(*cache_.Ref(Str(*target), target->offset, spec.ctx),
+                        node, false, out);
       }
     }
     bool converted = false;
@@ -1006,10 +1296,10 @@ class SchemaChecker {
     ++trial_;
     std::size_t i = 0;
     Outcome result = Outcome::kError;
-    for (const json::Value& member : one_of.array()) {
+    for (const CSpec* member : spec.members) {
       std::size_t m = LocPushIndex(i++);
       json::Value candidate;
-      Outcome o = CheckSpec(member, ctx, *node.value, true, false, &candidate);
+      Outcome o = CheckSpec(*member, *node.value, true, false, &candidate);
       LocPop(m);
       walk_.ClearError();
       if (o == Outcome::kOk) {
@@ -1031,13 +1321,16 @@ class SchemaChecker {
     return Fail(msg);
   }
 
-  const SchemaSet& set_;
+  static constexpr std::uint32_t kAbsent = 0xffffffffu;
+
+  SchemaCache::Impl& cache_;
   Walk walk_;
   int depth_ = 0;
   std::vector<SchemaIssue>* issues_ = nullptr;
   const CheckOptions* options_ = nullptr;
-  int trial_ = 0;         ///< union members being tried
-  std::string loc_;       ///< schema location of the current spec
+  int trial_ = 0;  ///< union members being tried
+  /// Schema location of the current spec: segments after the last root.
+  std::vector<LocSegment> loc_;
   std::uint64_t at_ = 0;  ///< offset of the current value
   /// CheckObject's member-of-property table, a stack for nested objects.
   std::vector<std::uint32_t> found_;
@@ -1090,10 +1383,12 @@ class PulumiSchemaSystem : public TypeSystem {
 
   Verdict Check(const Type& type, const json::Value& value) const override {
     const auto& t = static_cast<const SchemaType&>(type);
-    SchemaChecker checker(set_);
+    SchemaCache::Impl cache(set_);
+    SchemaChecker checker(cache);
+    checker.Reset({}, value.offset);
     json::Value converted;
-    Outcome o =
-        checker.CheckSpec(t.spec, nullptr, value, true, true, &converted);
+    Outcome o = checker.CheckSpec(cache.Compile(t.spec, nullptr, 0), value,
+                                  true, true, &converted);
     return checker.walk().Finish(o, converted);
   }
 
@@ -1109,9 +1404,12 @@ std::unique_ptr<TypeSystem> MakePulumiSchemaSystem(const SchemaSet* schemas) {
 
 Verdict SchemaSet::Check(const json::Value& spec, const json::Value& value,
                          const PackageSchema* package) const {
-  SchemaChecker checker(*this);
+  SchemaCache::Impl cache(*this);
+  SchemaChecker checker(cache);
+  checker.Reset({}, value.offset);
   json::Value converted;
-  Outcome o = checker.CheckSpec(spec, package, value, true, false, &converted);
+  Outcome o = checker.CheckSpec(cache.Compile(spec, package, 0), value, true,
+                                false, &converted);
   return checker.walk().Finish(o, converted);
 }
 
@@ -1134,7 +1432,9 @@ Verdict SchemaSet::CheckResource(std::string_view token, ResourceSide side,
     return Verdict::Error("", "no loaded package schema has resource '" +
                                   std::string(token) + "'");
   }
-  SchemaChecker checker(*this);
+  SchemaCache::Impl cache(*this);
+  SchemaChecker checker(cache);
+  checker.Reset({}, value.offset);
   json::Arena arena;
   Node node = Decode(value, arena);
   json::Value converted;
@@ -1147,27 +1447,54 @@ Verdict SchemaSet::CheckResource(std::string_view token, ResourceSide side,
   return checker.walk().Finish(o, converted);
 }
 
+// A SchemaCache's checker, kept for the next check.
+struct SchemaCache::Checker {
+  explicit Checker(Impl& impl) : checker(impl) {}
+  SchemaChecker checker;
+  /// "#/resources/<token>" or "#/provider" by resource definition.
+  std::unordered_map<const json::Value*, std::string> roots;
+};
+
+SchemaCache::SchemaCache(const SchemaSet& set)
+    : impl_(std::make_unique<Impl>(set)),
+      checker_(std::make_unique<Checker>(*impl_)) {}
+
+SchemaCache::~SchemaCache() = default;
+
 std::vector<SchemaIssue> SchemaSet::CheckResourceAll(
     const PackageSchema& package, const json::Value& def,
     std::string_view token, ResourceSide side, const json::Value& value,
     const CheckOptions& options) const {
   std::vector<SchemaIssue> issues;
-  SchemaChecker checker(*this);
-  checker.Collect(&issues, &options);
-  std::string location = token.starts_with("pulumi:providers:")
-                             ? std::string("#/provider")
-                             : "#/resources/" + std::string(token);
-  checker.SetLocation(std::move(location));
-  checker.SetOffset(value.offset);
+  SchemaCache cache(*this);
+  CheckResourceAll(package, def, token, side, value, options, cache, &issues);
+  return issues;
+}
+
+void SchemaSet::CheckResourceAll(const PackageSchema& package,
+                                 const json::Value& def, std::string_view token,
+                                 ResourceSide side, const json::Value& value,
+                                 const CheckOptions& options,
+                                 SchemaCache& cache,
+                                 std::vector<SchemaIssue>* issues) const {
+  SchemaCache::Checker& c = *cache.checker_;
+  std::string& root = c.roots[&def];
+  if (root.empty()) {
+    root = token.starts_with("pulumi:providers:")
+               ? std::string("#/provider")
+               : "#/resources/" + std::string(token);
+  }
+  SchemaChecker& checker = c.checker;
+  checker.Collect(issues, &options);
+  checker.Reset(root, value.offset);
   Node node = Decode(value, checker.walk().arena());
   json::Value converted;
-  if (node.kind == NodeKind::kMalformed) {
-    checker.Fail(node.reason);
-  } else {
+  // A malformed signature object in place of the inputs or outputs is
+  // verify's own finding.
+  if (node.kind != NodeKind::kMalformed) {
     (void)checker.CheckResourceObject(def, &package, side, node, &converted,
                                       /*top_level=*/true);
   }
-  return issues;
 }
 
 }  // namespace pstate::types

@@ -1,6 +1,7 @@
 // State shared by a check while it descends into a value: where it is (a
-// JSON pointer), whether it is inside a secret's plaintext, the first
-// error, and the arena for decoded secrets and converted values.
+// JSON pointer, spelled only for an error), whether it is inside a secret's
+// plaintext, the first error, and the arena for decoded secrets and converted
+// values.
 //
 // Inside a secret, object keys in pointers are written as "*" (the keys of
 // a secret's plaintext are part of the secret, as `pstate verify` treats
@@ -9,8 +10,10 @@
 #define PSTATE_SRC_TYPES_WALK_H_
 
 #include <cstddef>
+#include <cstdint>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "pstate/json/pointer.h"
 #include "pstate/json/value.h"
@@ -24,18 +27,33 @@ class Walk {
  public:
   json::Arena& arena() { return arena_; }
 
-  /// `key` is an object member's key Value (escaped text).
+  /// `key` is an object member's key Value (escaped text); it must stay
+  /// alive until popped. The pointer is kept as a stack of segments and
+  /// spelled only when an error is recorded: descending costs no string
+  /// building.
   std::size_t PushKey(const json::Value& key) {
-    if (secret_depth_ > 0) return pointer_.PushKey("*");
-    if (!key.has_escapes) return pointer_.PushKey(key.raw());
-    return pointer_.PushKey(key.Str());
+    std::size_t mark = segments_.size();
+    if (secret_depth_ > 0) {
+      segments_.push_back({Segment::Kind::kName, nullptr, "*", 0});
+    } else {
+      segments_.push_back({Segment::Kind::kKey, &key, {}, 0});
+    }
+    return mark;
   }
-  /// A decoded key (for keys a type names but the value lacks).
+  /// A decoded key (for keys a type names but the value lacks); the text
+  /// must stay alive until popped.
   std::size_t PushName(std::string_view name) {
-    return pointer_.PushKey(secret_depth_ > 0 ? std::string_view("*") : name);
+    std::size_t mark = segments_.size();
+    segments_.push_back({Segment::Kind::kName, nullptr,
+                         secret_depth_ > 0 ? std::string_view("*") : name, 0});
+    return mark;
   }
-  std::size_t PushIndex(std::size_t index) { return pointer_.PushIndex(index); }
-  void Pop(std::size_t length) { pointer_.Pop(length); }
+  std::size_t PushIndex(std::size_t index) {
+    std::size_t mark = segments_.size();
+    segments_.push_back({Segment::Kind::kIndex, nullptr, {}, index});
+    return mark;
+  }
+  void Pop(std::size_t mark) { segments_.resize(mark); }
 
   void EnterSecret() { ++secret_depth_; }
   void LeaveSecret() { --secret_depth_; }
@@ -46,7 +64,22 @@ class Walk {
   Outcome Fail(std::string_view message) {
     if (!failed_) {
       failed_ = true;
-      error_pointer_ = pointer_.str();
+      error_pointer_.clear();
+      for (const Segment& s : segments_) {
+        switch (s.kind) {
+          case Segment::Kind::kKey:
+            json::AppendPointerToken(&error_pointer_, s.key->has_escapes
+                                                          ? s.key->Str()
+                                                          : s.key->raw());
+            break;
+          case Segment::Kind::kName:
+            json::AppendPointerToken(&error_pointer_, s.name);
+            break;
+          case Segment::Kind::kIndex:
+            json::AppendPointerIndex(&error_pointer_, s.index);
+            break;
+        }
+      }
       error_message_.clear();
       if (secret_depth_ > 0) error_message_ = "inside a secret: ";
       error_message_.append(message);
@@ -70,9 +103,24 @@ class Walk {
     return Verdict::Ok();
   }
 
+  /// Ready for another check: no place, no error, an empty arena (values
+  /// from an earlier check are gone).
+  void Reset() {
+    segments_.clear();
+    secret_depth_ = 0;
+    failed_ = false;
+    arena_.Reset();
+  }
+
  private:
+  struct Segment {
+    enum class Kind : std::uint8_t { kKey, kName, kIndex } kind;
+    const json::Value* key;
+    std::string_view name;
+    std::size_t index;
+  };
   json::Arena arena_;
-  json::PointerBuilder pointer_;
+  std::vector<Segment> segments_;
   int secret_depth_ = 0;
   bool failed_ = false;
   std::string error_pointer_;

@@ -52,22 +52,6 @@ void VerifyInput(const std::string& path, const Config& config,
   (void)status;  // the report holds the located reason
 }
 
-void CheckSchemaSecrets(const std::string& path,
-                        const types::SchemaSet& schemas, diag::Report& report) {
-  auto input = io::OpenInput(path);
-  if (!input.ok()) return;
-  SchemaCheckOptions options;
-  options.secrets_only = true;
-  SchemaChecks checks(schemas, options);
-  // Only the schema's findings go to the report: a read failure here was
-  // already scan's (the same bytes), so it is dropped with its scratch
-  // report.
-  diag::Report scratch(report.file(), 0);
-  Status status = state::Read(**input, checks, scratch);
-  if (!status.ok() || scratch.fatal()) return;
-  for (const diag::Finding& f : scratch.findings()) report.Add(f);
-}
-
 Status LoadSchemas(const std::vector<std::string>& files,
                    const std::vector<std::string>& dirs,
                    types::SchemaSet* set) {

@@ -47,12 +47,36 @@ std::string VersionInput(const json::Value* inputs) {
 
 SchemaChecks::SchemaChecks(const types::SchemaSet& schemas,
                            SchemaCheckOptions options)
-    : schemas_(schemas), options_(options) {}
+    : schemas_(schemas), options_(options), cache_(schemas) {
+  for (types::CheckOptions* o :
+       {&options_in_, &options_out_, &provider_options_}) {
+    if (options_.secrets_only) {
+      o->types = false;
+      o->unknown_properties = false;
+    }
+  }
+  // Outputs carry the resource's id (every custom resource has one, no
+  // schema declares it).
+  options_out_.exempt_top_level = {"id"};
+  provider_options_.exempt_top_level.assign(std::begin(kProviderEngineKeys),
+                                            std::end(kProviderEngineKeys));
+}
 
 Result<state::Flow> SchemaChecks::OnLeaf(state::Leaf& leaf,
                                          state::Context& context) {
   if (leaf.role == state::Role::kResource && leaf.value.is_object()) {
-    CheckResource(leaf.value, leaf.pointer, context);
+    CheckResource(leaf.value, leaf.pointer, context, /*pending=*/false);
+  } else if (leaf.role == state::Role::kPendingOperation &&
+             leaf.value.is_object()) {
+    // The resource an interrupted operation was working on
+    // (pkg/resource/deploy/snapshot.go PendingOperationPair): its inputs
+    // and outputs are read back like any resource's on the next update.
+    const json::Value* resource = leaf.value.Find("resource");
+    if (resource && resource->is_object()) {
+      std::string pointer(leaf.pointer);
+      pointer.append("/resource");
+      CheckResource(*resource, pointer, context, /*pending=*/true);
+    }
   }
   return state::Flow::kContinue;
 }
@@ -136,19 +160,44 @@ void SchemaChecks::Report(const SchemaIssue& issue, ResourceSide side,
 
 void SchemaChecks::CheckResource(const json::Value& resource,
                                  std::string_view pointer,
-                                 state::Context& context) {
+                                 state::Context& context, bool pending) {
   state::ResourceView view = state::ResourceView::Of(resource);
   if (!view.type || !view.type->is_string()) return;  // verify reports it
-  std::string type = view.type->Str();
-  std::string urn = view.Urn();
-  bool provider = type.starts_with(kProviders);
-  std::string package =
-      provider ? type.substr(kProviders.size()) : std::string(PackageOf(type));
-  if (package.empty()) return;
-  if (provider) {
-    provider_versions_[urn] = VersionInput(view.inputs);
-  } else if (package == "pulumi") {
-    return;  // the engine's own types (Stack, StackReference) have no schema
+  // What the resource's type says, worked out once per type and run.
+  std::string decoded_type;
+  std::string_view type = view.type->raw();
+  if (view.type->has_escapes) type = decoded_type = view.type->Str();
+  auto found = types_.find(type);
+  if (found == types_.end()) {
+    TypeInfo info;
+    info.provider = type.starts_with(kProviders);
+    info.package = info.provider ? std::string(type.substr(kProviders.size()))
+                                 : std::string(PackageOf(type));
+    // The engine's own types (Stack, StackReference) have no schema.
+    info.skip =
+        info.package.empty() || (!info.provider && info.package == "pulumi");
+    info.has_schema = schemas_.FindPackage(info.package) != nullptr;
+    found = types_.emplace(std::string(type), std::move(info)).first;
+  }
+  TypeInfo& info = found->second;
+  if (info.skip) return;
+  const bool provider = info.provider;
+  const std::string& package = info.package;
+  // The URN and pointers are spelled only for a finding.
+  std::string urn_text;
+  bool urn_done = false;
+  auto urn = [&]() -> const std::string& {
+    if (!urn_done) {
+      urn_text = view.Urn();
+      urn_done = true;
+    }
+    return urn_text;
+  };
+  if (provider && !pending) {
+    // A pending operation's provider is not the one resources use.
+    ProviderInfo& info_of = provider_versions_[urn()];
+    info_of = ProviderInfo();
+    info_of.version = VersionInput(view.inputs);
   }
   bool custom = state::ResourceView::Flag(view.custom);
   auto type_at = [&]() {
@@ -156,7 +205,7 @@ void SchemaChecks::CheckResource(const json::Value& resource,
     p.append("/type");
     return p;
   };
-  if (!schemas_.FindPackage(package)) {
+  if (!info.has_schema) {
     // A component's package is often the program's own, with no schema.
     if ((custom || provider) && !options_.secrets_only &&
         missing_reported_.insert(package).second) {
@@ -165,29 +214,46 @@ void SchemaChecks::CheckResource(const json::Value& resource,
                             "no schema was given for package \"" + package +
                                 "\" (pass it with --schema); its resources "
                                 "are not checked",
-                            type_at(), urn),
+                            type_at(), urn()),
           view.type->offset);
     }
     return;
   }
-  std::string version;
-  bool version_known = false;
+  // The schema version: the provider's, else the newest (with a note).
+  const types::PackageSchema* schema = nullptr;
   if (provider) {
-    version = VersionInput(view.inputs);
-    version_known = true;
-  } else if (view.provider && view.provider->is_string()) {
-    std::string ref = view.provider->Str();
-    auto it = provider_versions_.find(std::string(ProviderUrn(ref)));
-    if (it != provider_versions_.end()) {
-      version = it->second;
-      version_known = true;
+    schema = ChooseSchema(package, VersionInput(view.inputs), true,
+                          view.type->offset, type_at(), urn(), context);
+  } else {
+    ProviderInfo* prov = nullptr;
+    if (view.provider && view.provider->is_string()) {
+      std::string decoded_ref;
+      std::string_view ref = view.provider->raw();
+      if (view.provider->has_escapes) ref = decoded_ref = view.provider->Str();
+      auto it = provider_versions_.find(ProviderUrn(ref));
+      if (it != provider_versions_.end()) prov = &it->second;
+    }
+    if (prov && prov->package == package) {
+      schema = prov->schema;
+    } else if (!prov && info.unversioned) {
+      schema = info.unversioned;
+    } else {
+      schema = ChooseSchema(package, prov ? prov->version : std::string(),
+                            prov != nullptr, view.type->offset, type_at(),
+                            urn(), context);
+      if (prov) {
+        prov->package = package;
+        prov->schema = schema;
+      } else {
+        info.unversioned = schema;
+      }
     }
   }
-  const types::PackageSchema* schema =
-      ChooseSchema(package, version, version_known, view.type->offset,
-                   type_at(), urn, context);
-  const json::Value* def =
-      provider ? schema->Provider() : schema->Resource(type);
+  if (info.def_schema != schema) {
+    info.def_schema = schema;
+    info.def = provider ? schema->Provider() : schema->Resource(type);
+  }
+  const json::Value* def = info.def;
   if (!def) {
     if (!options_.secrets_only && !provider) {
       context.Report(
@@ -196,9 +262,9 @@ void SchemaChecks::CheckResource(const json::Value& resource,
                                 (schema->version().empty()
                                      ? std::string()
                                      : " version " + schema->version()) +
-                                " has no resource \"" + type +
+                                " has no resource \"" + std::string(type) +
                                 "\" (removed or renamed?)",
-                            type_at(), urn),
+                            type_at(), urn()),
           view.type->offset);
     }
     return;
@@ -207,39 +273,36 @@ void SchemaChecks::CheckResource(const json::Value& resource,
     const json::Value* component = def->Find("isComponent");
     if (!component || component->type != json::Type::kTrue) return;
   }
-  types::CheckOptions options;
-  if (options_.secrets_only) {
-    options.types = false;
-    options.unknown_properties = false;
-  }
-  auto check = [&](const json::Value* value, ResourceSide side) {
+  types::CheckOptions& options = provider ? provider_options_ : options_in_;
+  auto check = [&](const json::Value* value, ResourceSide side,
+                   const types::CheckOptions& with) {
     json::Value empty_object;
     empty_object.type = json::Type::kObject;
     empty_object.offset = resource.offset;
     // An absent inputs/outputs object reads as empty (Go's nil map).
     const json::Value& v = value && !value->is_null() ? *value : empty_object;
-    std::vector<SchemaIssue> issues =
-        schemas_.CheckResourceAll(*schema, *def, type, side, v, options);
+    issues_.clear();
+    schemas_.CheckResourceAll(*schema, *def, type, side, v, with, cache_,
+                              &issues_);
+    if (issues_.empty()) return;
     // The object's pointer; the resource's when it lacks the object.
     std::string base(pointer);
     if (&v != &empty_object) {
       base.append(side == ResourceSide::kInputs ? "/inputs" : "/outputs");
     }
-    for (const SchemaIssue& issue : issues) {
-      Report(issue, side, base, urn, context);
+    for (const SchemaIssue& issue : issues_) {
+      Report(issue, side, base, urn(), context);
     }
   };
-  if (provider) {
-    options.exempt_top_level.assign(std::begin(kProviderEngineKeys),
-                                    std::end(kProviderEngineKeys));
-    check(view.inputs, ResourceSide::kInputs);
+  check(view.inputs, ResourceSide::kInputs, options);
+  if (provider) return;
+  // A pending create or update may have stopped before the provider
+  // answered: no outputs then is not a missing-required problem.
+  if (pending && (!view.outputs || view.outputs->is_null() ||
+                  (view.outputs->is_object() && view.outputs->size == 0))) {
     return;
   }
-  check(view.inputs, ResourceSide::kInputs);
-  // Outputs carry the resource's id (every custom resource has one, no
-  // schema declares it).
-  options.exempt_top_level = {"id"};
-  check(view.outputs, ResourceSide::kOutputs);
+  check(view.outputs, ResourceSide::kOutputs, options_out_);
 }
 
 }  // namespace pstate::verify

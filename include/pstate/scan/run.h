@@ -18,6 +18,7 @@
 #include "pstate/diag/report.h"
 #include "pstate/io/spool.h"
 #include "pstate/scan/leak_scan_handler.h"
+#include "pstate/state/reader.h"
 
 namespace pstate::scan {
 
@@ -33,6 +34,12 @@ struct Config {
   io::SpoolOptions spool;
   /// (source bytes consumed, source size or 0), for each pass.
   std::function<void(std::uint64_t, std::uint64_t)> on_progress;
+  /// Optional, not owned: a handler fed the findings pass beside the leak
+  /// scanner, whose findings join the report (`scan --schema`: the
+  /// secrets-only package-schema checks, verify::SchemaChecks). It sees
+  /// the same replayed bytes, so standard input and compressed inputs work
+  /// as files do. One handler per input: it may keep state across a pass.
+  state::Handler* extra_checks = nullptr;
 };
 
 struct Outcome {

@@ -175,6 +175,30 @@ struct CheckOptions {
   std::vector<std::string_view> exempt_top_level;
 };
 
+class SchemaSet;
+
+/// What checks against one SchemaSet keep from one call to the next: each
+/// spec compiled once (its kind, flags and resolved `$ref`s, see
+/// pulumi_schema.cc), each object type's properties indexed with their
+/// compiled specs, the checker's buffers. Memory grows with the types the
+/// checked values use. Not thread-safe: one cache per checking thread; the
+/// set must outlive it.
+class SchemaCache {
+ public:
+  explicit SchemaCache(const SchemaSet& set);
+  ~SchemaCache();
+  SchemaCache(const SchemaCache&) = delete;
+  SchemaCache& operator=(const SchemaCache&) = delete;
+
+  struct Impl;
+  struct Checker;
+
+ private:
+  friend class SchemaSet;
+  std::unique_ptr<Impl> impl_;
+  std::unique_ptr<Checker> checker_;
+};
+
 class SchemaSet {
  public:
   SchemaSet() = default;
@@ -236,13 +260,23 @@ class SchemaSet {
   /// A `$ref` that points nowhere makes the values of that type pass and
   /// is reported as kDanglingRef. Values inside secrets are checked
   /// through their plaintext; ciphertext-only secrets and the unknown
-  /// value pass.
+  /// value pass, and so do signature objects Pulumi would refuse to read
+  /// (a secret whose plaintext is not JSON, ...: verify's own findings).
   std::vector<SchemaIssue> CheckResourceAll(const PackageSchema& package,
                                             const json::Value& def,
                                             std::string_view token,
                                             ResourceSide side,
                                             const json::Value& value,
                                             const CheckOptions& options) const;
+  /// The same, with the compiled specs and buffers of `cache` (made for
+  /// this set) reused across calls, and the issues appended to `*issues`:
+  /// what `verify --schema` calls for each resource. A resource's check
+  /// then builds no string unless it finds a problem.
+  void CheckResourceAll(const PackageSchema& package, const json::Value& def,
+                        std::string_view token, ResourceSide side,
+                        const json::Value& value, const CheckOptions& options,
+                        SchemaCache& cache,
+                        std::vector<SchemaIssue>* issues) const;
 
  private:
   Status Add(std::unique_ptr<PackageSchema> package);

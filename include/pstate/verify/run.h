@@ -38,14 +38,6 @@ struct Config {
 void VerifyInput(const std::string& path, const Config& config,
                  diag::Report& report);
 
-/// `pstate scan --schema`: reads `path` once more and adds a
-/// schema-secret-plaintext finding to `report` for every property the
-/// package schemas mark `secret: true` that is stored in plaintext. Only
-/// for inputs that can be read again (not standard input); an input that
-/// cannot be read adds nothing (scan's own pass reported it).
-void CheckSchemaSecrets(const std::string& path,
-                        const types::SchemaSet& schemas, diag::Report& report);
-
 /// Loads the package schemas named by `files` and every `*.json` and
 /// `*.json.gz` file directly inside each of `dirs` (in name order) into
 /// `set`. The first failure is returned; its message names the file and,

@@ -14,18 +14,25 @@
 // The version of a package's schema is chosen by the resource's provider:
 // the provider resource's `version` input, read when the provider resource
 // goes by (providers come before the resources that use them); the newest
-// loaded version otherwise, with a note.
+// loaded version otherwise, with a note. The resources of pending
+// operations (`pending_operations[].resource`) are checked the same way,
+// with pointers into pending_operations.
 //
-// Memory: per run, the URN and version of each provider resource and the
-// names already reported; nothing per resource.
+// Memory: per run, the URN and version of each provider resource, each
+// resource type's package and definition, the compiled specs of the types
+// the state uses (types::SchemaCache) and the names already reported;
+// nothing per resource. A resource whose values fit builds no string.
 #ifndef PSTATE_VERIFY_SCHEMA_CHECKS_H_
 #define PSTATE_VERIFY_SCHEMA_CHECKS_H_
 
+#include <cstddef>
+#include <functional>
 #include <set>
 #include <string>
 #include <string_view>
 #include <unordered_map>
 #include <utility>
+#include <vector>
 
 #include "pstate/state/reader.h"
 #include "pstate/types/schema_set.h"
@@ -48,8 +55,10 @@ class SchemaChecks : public state::Handler {
                              state::Context& context) override;
 
  private:
+  /// `pending`: the resource of a pending operation (its provider is not
+  /// recorded, absent outputs are not checked).
   void CheckResource(const json::Value& resource, std::string_view pointer,
-                     state::Context& context);
+                     state::Context& context, bool pending);
   /// The schema of `package` for a resource whose provider reference is
   /// `provider_ref` (or, for a provider resource, whose own version input
   /// is `own_version`); notes a fallback once per package and version.
@@ -62,10 +71,48 @@ class SchemaChecks : public state::Handler {
               std::string_view pointer, const std::string& urn,
               state::Context& context);
 
+  // Lookups by std::string_view in maps keyed by std::string.
+  struct StringHash {
+    using is_transparent = void;
+    std::size_t operator()(std::string_view s) const {
+      return std::hash<std::string_view>{}(s);
+    }
+  };
+  template <typename T>
+  using StringMap =
+      std::unordered_map<std::string, T, StringHash, std::equal_to<>>;
+
+  /// What a resource type says, worked out once per run.
+  struct TypeInfo {
+    bool provider = false;  ///< pulumi:providers:<package>
+    bool skip = false;      ///< no package, or the engine's own types
+    bool has_schema = false;
+    std::string package;
+    /// The schema chosen for resources of the type without a known
+    /// provider; the last schema the definition was looked up in, and it.
+    const types::PackageSchema* unversioned = nullptr;
+    const types::PackageSchema* def_schema = nullptr;
+    const json::Value* def = nullptr;
+  };
+  /// A provider resource: its `version` input ("" when it has none), and
+  /// the schema chosen for the resources of `package` it manages.
+  struct ProviderInfo {
+    std::string version;
+    std::string package;
+    const types::PackageSchema* schema = nullptr;
+  };
+
   const types::SchemaSet& schemas_;
   SchemaCheckOptions options_;
-  /// Provider resource URN → its `version` input ("" when it has none).
-  std::unordered_map<std::string, std::string> provider_versions_;
+  types::CheckOptions options_in_;
+  types::CheckOptions options_out_;
+  types::CheckOptions provider_options_;
+  /// Compiled specs and the checker's buffers, for the whole run.
+  types::SchemaCache cache_;
+  std::vector<types::SchemaIssue> issues_;
+  StringMap<TypeInfo> types_;
+  /// Provider resource URN → what it says.
+  StringMap<ProviderInfo> provider_versions_;
   std::set<std::string> missing_reported_;
   std::set<std::string> version_reported_;
   std::set<std::pair<const types::PackageSchema*, std::string>> refs_reported_;

@@ -63,11 +63,14 @@ def state(resources):
         "resources": [{"urn": STACK, "custom": False, "type": "pulumi:pulumi:Stack"}] + resources}}
 
 
-def write(case, resources):
+def write(case, resources, pending=None):
     d = os.path.join(HERE, case)
     os.makedirs(d, exist_ok=True)
+    doc = state(resources)
+    if pending is not None:
+        doc["deployment"]["pending_operations"] = pending
     with open(os.path.join(d, "state.json"), "w") as f:
-        json.dump(state(resources), f, indent=4, ensure_ascii=False)
+        json.dump(doc, f, indent=4, ensure_ascii=False)
         f.write("\n")
 
 
@@ -271,6 +274,47 @@ def main():
                   "privateKeyPem": secret("k"), "privateKeyPemPkcs8": secret("k"),
                   "publicKeyFingerprintMd5": "m", "publicKeyFingerprintSha256": "s",
                   "publicKeyOpenssh": "o", "publicKeyPem": "p", "rsaBits": 2048}, tp),
+    ])
+
+    # Pending operations: their resources are checked too. A create that
+    # stopped before the provider answered has no outputs (not checked); a
+    # delete's outputs are.
+    pp = provider("random")
+    write("pending-operations", [pp], pending=[
+        {"resource": resource("random:index/randomPassword:RandomPassword", "creating",
+                              password_inputs(length="sixteen", colour="red"), None, pp),
+         "type": "creating"},
+        {"resource": resource("random:index/randomInteger:RandomInteger", "deleting",
+                              {"__defaults": [], "min": 1024, "seed": "s"},
+                              {"id": "4242", "max": 65535, "min": 1024, "result": "4242", "seed": "s"}, pp),
+         "type": "deleting"},
+        {"resource": resource("random:index/randomPet:RandomPet", "updating",
+                              {"__defaults": ["length", "separator"], "length": 2}, {}, pp),
+         "type": "updating"},
+    ])
+
+    # The schema features the real schemas do not use (synth.schema.json):
+    # const, unions with and without a discriminator mapping, integer /
+    # number / boolean enums, a token type, plain, resource-typed
+    # properties; secrets whose plaintext fits, does not fit, or is not
+    # JSON; the provider's required input.
+    sp = provider("synth", "0.0.1", inputs={"region": "eu"})
+    good_pet = {"name": "rex", "animal": {"kind": "dog", "good": True},
+                "anyAnimal": {"kind": "cat", "lives": 9}, "size": 10, "weight": 1.5,
+                "flag": True, "tag": "t", "version": 2,
+                "owner": {SIG: "5cf8f73096256a8f31e491e813e4eb8e", "urn":
+                          "urn:pulumi:dev::proj::synth:index:Owner::ann", "id": "ann-id"}}
+    bad_pet = {"name": UNKNOWN, "animal": {"kind": "cow"}, "anyAnimal": {"kind": "dog", "good": "yes"},
+               "size": 5, "weight": 3, "flag": False, "tag": 7, "version": 3,
+               "owner": "ann"}
+    write("schema-type-synth", [
+        sp,
+        resource("synth:index:Owner", "ann", {"name": "ann"},
+                 {"name": "ann", "pets": [good_pet, secret(good_pet)]}, sp),
+        resource("synth:index:Owner", "bob", {"name": secret(5)},
+                 {"name": "bob", "pets": [bad_pet, {"name": "x", "animal": {"good": True}},
+                                          {SIG: SECRET, "plaintext": "{not json"}]}, sp),
+        resource("pulumi:providers:synth", "regionless", {"version": "0.0.1"}, {}, None),
     ])
 
 

@@ -266,6 +266,35 @@ TEST_F(CheckAllTest, DanglingRefsPassAndAreReported) {
   EXPECT_EQ(issues[0].schema_location, "#/types/t:index:Conn/properties/mode");
 }
 
+TEST_F(CheckAllTest, CacheKeptAcrossChecks) {
+  // One cache for many resources (what verify does): the same issues as
+  // fresh checks, nothing carried over from one check to the next.
+  SchemaCache cache(set_);
+  const json::Value& def = *package_->Resource("t:index:Thing");
+  const char* values[] = {
+      R"({"size":"9","tags":{"a":1},"conn":{"port":1}})",
+      R"({"size":1})",
+      R"({"size":{SIG:SECRET,"plaintext":"\"nine\""},"colors":["red",7]})",
+      R"({"size":1,"conn":{"host":"h","mode":{"any":"thing"}}})",
+      "{}",
+  };
+  for (int round = 0; round < 2; ++round) {
+    for (const char* text : values) {
+      std::vector<SchemaIssue> issues;
+      set_.CheckResourceAll(*package_, def, "t:index:Thing",
+                            ResourceSide::kInputs, checker_.Json(text), {},
+                            cache, &issues);
+      EXPECT_EQ(Issues(issues), Issues(Inputs(text))) << text;
+    }
+  }
+}
+
+TEST_F(CheckAllTest, MalformedSignaturesLeftToVerify) {
+  // A secret whose plaintext is not JSON is verify's own finding
+  // (secret-plaintext-invalid), not a schema-type one as well.
+  EXPECT_EQ(Issues(Inputs(R"({"size":{SIG:SECRET,"plaintext":"{no"}})")), "");
+}
+
 TEST_F(CheckAllTest, ProviderInputs) {
   const json::Value* provider = package_->Provider();
   ASSERT_NE(provider, nullptr);

@@ -175,6 +175,24 @@ TEST_F(SchemaChecksTest, SecretsOnly) {
                                       "/deployment/resources/2/outputs/key"}));
 }
 
+TEST_F(SchemaChecksTest, PendingOperationsResources) {
+  // Their resources are checked too, with pointers into
+  // pending_operations; absent or empty outputs there are not checked.
+  std::string state =
+      R"({"version":3,"deployment":{"resources":[)" + Provider("a", "1.5.0") +
+      R"(],"pending_operations":[{"type":"creating","resource":)" +
+      Resource("p:index:R", "c", "a", R"({"n":"x"})") +
+      R"(},{"type":"deleting","resource":)" +
+      Resource("p:index:R", "d", "a", R"({"n":1})", R"({"n":1})") + "}]}}";
+  EXPECT_EQ(Check(set_, state),
+            (std::vector<std::string>{
+                "schema-type error "
+                "/deployment/pending_operations/0/resource/inputs/n",
+                "schema-required warning "
+                "/deployment/pending_operations/1/resource/outputs",
+            }));
+}
+
 TEST(LoadSchemasTest, FilesAndDirectories) {
   std::string fixtures = PSTATE_FIXTURES_DIR;
   types::SchemaSet set;
