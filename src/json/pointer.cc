@@ -70,6 +70,26 @@ void AppendPointerIndex(std::string* pointer, std::size_t index) {
   pointer->append(std::to_string(index));
 }
 
+std::string PointerPath::str() const {
+  std::string out(base_);
+  for (const Segment& s : segments_) {
+    switch (s.kind) {
+      case Kind::kKey:
+        if (s.key->has_escapes) {
+          AppendPointerToken(&out, s.key->Str());
+        } else {
+          AppendPointerToken(&out, s.key->raw());
+        }
+        break;
+      case Kind::kHidden: out += "/*"; break;
+      case Kind::kName: AppendPointerToken(&out, s.text); break;
+      case Kind::kIndex: AppendPointerIndex(&out, s.index); break;
+      case Kind::kSuffix: out.append(s.text); break;
+    }
+  }
+  return out;
+}
+
 Result<std::vector<std::string>> SplitPointer(std::string_view pointer) {
   std::vector<std::string> tokens;
   if (pointer.empty()) return tokens;

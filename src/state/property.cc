@@ -268,29 +268,7 @@ PropertyNode DecodeObject(const json::Value& value, SecretRule rule) {
 
 PropertyCursor::~PropertyCursor() { Wipe(payload_text_); }
 
-std::string PropertyCursor::Pointer() const {
-  std::string out(options_.base_pointer);
-  for (const Segment& s : segments_) {
-    switch (s.kind) {
-      case Segment::Kind::kKey:
-        if (s.hidden) {
-          out += "/*";
-        } else if (s.key->has_escapes) {
-          json::AppendPointerToken(&out, s.key->Str());
-        } else {
-          json::AppendPointerToken(&out, s.key->raw());
-        }
-        break;
-      case Segment::Kind::kIndex:
-        json::AppendPointerIndex(&out, s.index);
-        break;
-      case Segment::Kind::kLiteral:
-        json::AppendPointerToken(&out, s.literal);
-        break;
-    }
-  }
-  return out;
-}
+std::string PropertyCursor::Pointer() const { return path_.str(); }
 
 const PropertyPayload& PropertyCursor::Payload(const PropertyNode& secret) {
   if (payload_for_ == secret.value && secret.value != nullptr) return payload_;

@@ -121,46 +121,15 @@ class Checker {
   // The place in the value, as segments; the pointer text is built only
   // when a check fails. Inside a secret's plaintext, object keys are shown
   // as '*' (they may be part of the secret); indices are kept.
-  struct Segment {
-    const json::Value* key = nullptr;  ///< an object member's key
-    std::string_view name;             ///< a property name (when !key)
-    std::size_t index = 0;             ///< an array index (when both unset)
-    bool is_index = false;
-    bool hidden = false;
-  };
   std::size_t PushKey(const json::Value& key) {
-    std::size_t n = path_.size();
-    path_.push_back({&key, {}, 0, false, in_secret_ > 0});
-    return n;
+    return path_.PushKey(key, /*hidden=*/in_secret_ > 0);
   }
   std::size_t PushName(std::string_view name) {
-    std::size_t n = path_.size();
-    path_.push_back({nullptr, name, 0, false, in_secret_ > 0});
-    return n;
+    return path_.PushName(name, /*hidden=*/in_secret_ > 0);
   }
-  std::size_t PushIndex(std::size_t i) {
-    std::size_t n = path_.size();
-    path_.push_back({nullptr, {}, i, true, false});
-    return n;
-  }
-  void Pop(std::size_t n) { path_.resize(n); }
-  std::string PointerText() const {
-    std::string out;
-    for (const Segment& s : path_) {
-      if (s.is_index) {
-        json::AppendPointerIndex(&out, s.index);
-      } else if (s.hidden) {
-        out += "/*";
-      } else if (s.key) {
-        json::AppendPointerToken(&out, s.key->has_escapes
-                                           ? s.key->Str()
-                                           : std::string(s.key->raw()));
-      } else {
-        json::AppendPointerToken(&out, s.name);
-      }
-    }
-    return out;
-  }
+  std::size_t PushIndex(std::size_t i) { return path_.PushIndex(i); }
+  void Pop(std::size_t n) { path_.Pop(n); }
+  std::string PointerText() const { return path_.str(); }
 
   // Quotes a scalar for a message, never inside a secret.
   std::string Quote(const json::Value& v) const {
@@ -488,7 +457,7 @@ class Checker {
   }
 
   json::Arena& arena_;
-  std::vector<Segment> path_;
+  json::PointerPath path_;  ///< the current place; spelled only for an error
   std::size_t error_depth_ = 0;
   int in_secret_ = 0;
   int depth_ = 0;

@@ -10,9 +10,10 @@
 #include <cstdint>
 #include <cstring>
 #include <string>
+#include <utility>
 
 #include "pstate/json/parser.h"
-#include "pstate/state/signature.h"
+#include "pstate/state/property.h"
 #include "pstate/types/type_system.h"
 
 namespace pstate::types {
@@ -50,10 +51,6 @@ std::string_view OutcomeName(Outcome outcome) {
 
 namespace {
 
-// How Go names a decoded JSON value's type in its messages is not useful to
-// users; plain JSON kind names are.
-std::string_view KindOf(const json::Value& v) { return json::TypeName(v.type); }
-
 Node Malformed(const json::Value& value, std::string reason) {
   Node node;
   node.kind = NodeKind::kMalformed;
@@ -62,224 +59,173 @@ Node Malformed(const json::Value& value, std::string reason) {
   return node;
 }
 
-// Every present field named in `fields` must be a string (asset.go and
-// archive.go Deserialize: "unexpected asset text of type ..."). An empty
-// string means all were fine.
-std::string CheckStringFields(const json::Value& obj, std::string_view what,
-                              std::initializer_list<std::string_view> fields) {
-  for (std::string_view field : fields) {
-    const json::Value* v = obj.Find(field);
-    if (v && !v->is_string()) {
-      return std::string(what) + " " + std::string(field) +
-             " must be a string, not " + std::string(KindOf(*v));
+// The first of `fields` that is present and not a string,
+// with its JSON kind, as asset.go and archive.go Deserialize name it
+// ("unexpected asset text of type ..."); empty when all are strings.
+std::string NonStringField(
+    std::string_view what,
+    std::initializer_list<std::pair<std::string_view, const json::Value*>>
+        fields) {
+  for (const auto& [name, v] : fields) {
+    if (v != nullptr && !v->is_string()) {
+      return std::string(what) + " " + std::string(name) +
+             " must be a string, not " + std::string(json::TypeName(v->type));
     }
   }
   return {};
 }
 
-std::string CheckAsset(const json::Value& obj) {
-  return CheckStringFields(obj, "asset", {"hash", "text", "path", "uri"});
-}
-
-// archive.go Deserialize: hash, then assets (null allowed; every member an
-// asset or an archive, read recursively), then path and uri.
-std::string CheckArchive(const json::Value& obj, int depth) {
-  if (depth > json::kDefaultMaxDepth) return "archive nested too deeply";
-  std::string err = CheckStringFields(obj, "archive", {"hash"});
-  if (!err.empty()) return err;
-  if (const json::Value* assets = obj.Find("assets")) {
-    if (!assets->is_null() && !assets->is_object()) {
+// The reason for a problem the state model found, naming the field where
+// the model's enum does not (the model is shared with verify, whose
+// findings carry their own pointer; a type error has only this text).
+// Never quotes secret text.
+std::string Reason(const state::PropertyNode& node) {
+  using state::PropertyProblem;
+  switch (node.problem) {
+    case PropertyProblem::kSecretNoPayload:
+    case PropertyProblem::kSecretBothPayloads:
+      return "malformed secret value: exactly one of ciphertext or plaintext "
+             "must be a string";
+    case PropertyProblem::kSecretEmptyPayload:
+      return "malformed secret value: its payload is empty";
+    case PropertyProblem::kAssetField:
+      return NonStringField("asset", {{"hash", node.hash()},
+                                      {"text", node.text()},
+                                      {"path", node.path()},
+                                      {"uri", node.uri()}});
+    case PropertyProblem::kArchiveField:
+      return NonStringField(
+          "archive",
+          {{"hash", node.hash()}, {"path", node.path()}, {"uri", node.uri()}});
+    case PropertyProblem::kArchiveAssets:
       return "archive assets must be an object, not " +
-             std::string(KindOf(*assets));
-    }
-    if (assets->is_object()) {
-      for (const json::Member& m : assets->object()) {
-        state::SigKind kind = state::ClassifySignature(m.value);
-        std::string sub;
-        if (kind == state::SigKind::kAsset) {
-          sub = CheckAsset(m.value);
-        } else if (kind == state::SigKind::kArchive) {
-          sub = CheckArchive(m.value, depth + 1);
-        } else {
+             std::string(json::TypeName(node.assets()->type));
+    case PropertyProblem::kArchiveMember:
+      for (const json::Member& m : node.assets()->object()) {
+        state::PropertyKind k = state::DecodeProperty(m.value).kind;
+        if (k != state::PropertyKind::kAsset &&
+            k != state::PropertyKind::kArchive) {
           return "archive member '" + m.key.Str() +
                  "' is not an asset or archive";
         }
-        if (!sub.empty()) {
-          return "archive member '" + m.key.Str() + "': " + sub;
-        }
       }
-    }
+      break;
+    case PropertyProblem::kReferenceUrn:
+      return "malformed resource reference: missing urn";
+    case PropertyProblem::kReferencePackageVersion:
+      return "malformed resource reference: packageVersion must be a string";
+    case PropertyProblem::kReferenceId:
+      return "malformed resource reference: id must be a string";
+    case PropertyProblem::kSpecialFloatValue:
+      return "malformed special float: value must be the hex IEEE-754 bits";
+    case PropertyProblem::kByteStringValue:
+      return "malformed byte string: value must be a base64 string";
+    case PropertyProblem::kUnrecognizedSignature:
+      return "unrecognized signature";
+    case PropertyProblem::kNone: break;
   }
-  return CheckStringFields(obj, "archive", {"path", "uri"});
+  return std::string(state::PropertyProblemText(node.problem));
 }
 
-// Go's base64.StdEncoding.DecodeString: padded standard alphabet; carriage
-// returns and newlines are skipped.
-bool IsStdBase64(std::string_view text) {
-  std::size_t n = 0;
-  std::size_t padding = 0;
-  for (char c : text) {
-    if (c == '\r' || c == '\n') continue;
-    if (c == '=') {
-      ++padding;
-      ++n;
-      continue;
-    }
-    if (padding > 0) return false;  // data after padding
-    bool ok = (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') ||
-              (c >= '0' && c <= '9') || c == '+' || c == '/';
-    if (!ok) return false;
-    ++n;
+// archive.go Deserialize reads every member of "assets" as an asset or an
+// archive, recursively: a malformed member makes the whole archive
+// unreadable. The state model checks only the members' kinds (verify
+// reports a member's own problem at the member), so the depth is here.
+std::string CheckArchiveMembers(const state::PropertyNode& archive, int depth) {
+  const json::Value* assets = archive.assets();
+  if (assets == nullptr || !assets->is_object()) return {};
+  if (depth > json::kDefaultMaxDepth) return "archive nested too deeply";
+  for (const json::Member& m : assets->object()) {
+    state::PropertyNode member = state::DecodeProperty(m.value);
+    std::string sub = member.problem != state::PropertyProblem::kNone
+                          ? Reason(member)
+                      : member.kind == state::PropertyKind::kArchive
+                          ? CheckArchiveMembers(member, depth + 1)
+                          : std::string();
+    if (!sub.empty()) return "archive member '" + m.key.Str() + "': " + sub;
   }
-  return n % 4 == 0 && padding <= 2;
+  return {};
 }
 
-// strconv.ParseUint(s, 16, 64) as deployment.go reads a special float's
-// bits: 1 to 16 hex digits, no sign, no prefix.
-bool ParseHexBits(std::string_view text, std::uint64_t* bits) {
-  if (text.empty() || text.size() > 16) return false;
-  std::uint64_t v = 0;
-  for (char c : text) {
-    int d;
-    if (c >= '0' && c <= '9') {
-      d = c - '0';
-    } else if (c >= 'a' && c <= 'f') {
-      d = c - 'a' + 10;
-    } else if (c >= 'A' && c <= 'F') {
-      d = c - 'A' + 10;
-    } else {
-      return false;
-    }
-    v = (v << 4) | static_cast<std::uint64_t>(d);
-  }
-  *bits = v;
-  return true;
-}
-
-Node DecodeSecret(const json::Value& value, json::Arena& arena) {
-  // deployment.go: a field counts as supplied only when it is a string.
-  const json::Value* plain = value.Find("plaintext");
-  const json::Value* cipher = value.Find("ciphertext");
-  bool has_plain = plain && plain->is_string();
-  bool has_cipher = cipher && cipher->is_string();
-  if (has_plain == has_cipher) {
-    return Malformed(value,
-                     "malformed secret value: exactly one of ciphertext or "
-                     "plaintext must be a string");
-  }
+// A secret's plaintext is the JSON text of its value; it is parsed into
+// `arena` so a type can be checked against it. A ciphertext-only secret
+// has no inner value here (its content is unknown without decryption).
+Node DecodeSecret(const state::PropertyNode& secret, json::Arena& arena) {
   Node node;
   node.kind = NodeKind::kSecret;
-  node.value = &value;
-  if (has_cipher) return node;  // content unknown without the decrypter
-  // The plaintext is the JSON encoding of the inner value. The parser is
-  // per thread: Decode may be called from several checking threads, and a
-  // parse completes before any nested Decode could reuse it.
+  node.value = secret.value;
+  const json::Value* plain = secret.plaintext();
+  if (plain == nullptr || !plain->is_string()) return node;
+  // The parser is per thread: Decode may be called from several checking
+  // threads, and a parse completes before any nested Decode reuses it.
   thread_local json::Parser parser;
   std::string text =
       plain->has_escapes ? plain->Str() : std::string(plain->raw());
   json::Value* inner = arena.Allocate<json::Value>(1);
   new (inner) json::Value();
   if (parser.ParseDocument(text, 0, arena, inner) != json::ParseStatus::kOk) {
-    return Malformed(value, "secret plaintext is not valid JSON");
+    return Malformed(*secret.value, "secret plaintext is not valid JSON");
   }
   node.secret_inner = inner;
   return node;
 }
 
-Node DecodeResourceRef(const json::Value& value) {
-  // deployment.go reads packageVersion, then urn, then id.
-  if (const json::Value* pv = value.Find("packageVersion")) {
-    if (!pv->is_string()) {
-      return Malformed(value,
-                       "malformed resource reference: packageVersion must "
-                       "be a string");
-    }
+// strconv.ParseUint(s, 16, 64): the state model has checked the digits.
+std::uint64_t HexBits(std::string_view text) {
+  std::uint64_t v = 0;
+  for (char c : text) {
+    int d = c <= '9' ? c - '0' : (c | 0x20) - 'a' + 10;
+    v = (v << 4) | static_cast<std::uint64_t>(d);
   }
-  const json::Value* urn = value.Find("urn");
-  if (!urn || !urn->is_string()) {
-    return Malformed(value, "malformed resource reference: missing urn");
-  }
-  if (const json::Value* id = value.Find("id")) {
-    bool ok = id->is_string();
-    if (id->is_object()) {
-      // The legacy {"V": ...} form: a string id, null (component) or an
-      // object (unknown id); a missing V reads as null.
-      const json::Value* v = id->Find("V");
-      ok = !v || v->is_null() || v->is_string() || v->is_object();
-    }
-    if (!ok) {
-      return Malformed(value,
-                       "malformed resource reference: id must be a string");
-    }
-  }
-  Node node;
-  node.kind = NodeKind::kResourceRef;
-  node.value = &value;
-  return node;
+  return v;
 }
 
 }  // namespace
 
+// One decoder for the whole program: the state model's DecodeProperty
+// (state/property.h) says what Pulumi reads; this adds what a type needs
+// on top of it (a secret's parsed plaintext, a special float's value, the
+// recursive archive check) and a reason a type error can show.
 Node Decode(const json::Value& value, json::Arena& arena) {
+  state::PropertyNode p = state::DecodeProperty(value);
+  if (p.problem != state::PropertyProblem::kNone) {
+    return Malformed(value, Reason(p));
+  }
   Node node;
   node.value = &value;
-  switch (value.type) {
-    case json::Type::kNull: node.kind = NodeKind::kNull; return node;
-    case json::Type::kFalse:
-    case json::Type::kTrue: node.kind = NodeKind::kBool; return node;
-    case json::Type::kNumber: node.kind = NodeKind::kNumber; return node;
-    case json::Type::kString:
-      node.kind = value.StrEquals(state::kUnknownValue) ? NodeKind::kUnknown
-                                                        : NodeKind::kString;
-      return node;
-    case json::Type::kArray: node.kind = NodeKind::kArray; return node;
-    case json::Type::kObject: break;
-  }
-  switch (state::ClassifySignature(value)) {
-    case state::SigKind::kNone: node.kind = NodeKind::kObject; return node;
-    case state::SigKind::kAsset: {
-      std::string err = CheckAsset(value);
-      if (!err.empty()) return Malformed(value, std::move(err));
-      node.kind = NodeKind::kAsset;
-      return node;
-    }
-    case state::SigKind::kArchive: {
-      std::string err = CheckArchive(value, 0);
+  switch (p.kind) {
+    case state::PropertyKind::kNull: node.kind = NodeKind::kNull; break;
+    case state::PropertyKind::kBool: node.kind = NodeKind::kBool; break;
+    case state::PropertyKind::kNumber: node.kind = NodeKind::kNumber; break;
+    case state::PropertyKind::kString: node.kind = NodeKind::kString; break;
+    case state::PropertyKind::kUnknown: node.kind = NodeKind::kUnknown; break;
+    case state::PropertyKind::kArray: node.kind = NodeKind::kArray; break;
+    case state::PropertyKind::kObject: node.kind = NodeKind::kObject; break;
+    case state::PropertyKind::kSecret: return DecodeSecret(p, arena);
+    case state::PropertyKind::kAsset: node.kind = NodeKind::kAsset; break;
+    case state::PropertyKind::kArchive: {
+      std::string err = CheckArchiveMembers(p, 0);
       if (!err.empty()) return Malformed(value, std::move(err));
       node.kind = NodeKind::kArchive;
-      return node;
+      break;
     }
-    case state::SigKind::kSecret: return DecodeSecret(value, arena);
-    case state::SigKind::kResourceReference: return DecodeResourceRef(value);
-    case state::SigKind::kSpecialFloat: {
-      const json::Value* v = value.Find("value");
-      std::uint64_t bits = 0;
-      if (!v || !v->is_string() || !ParseHexBits(v->Str(), &bits)) {
-        return Malformed(value,
-                         "malformed special float: value must be the hex "
-                         "IEEE-754 bits");
-      }
-      node.kind = NodeKind::kSpecialFloat;
+    case state::PropertyKind::kResourceReference:
+      node.kind = NodeKind::kResourceRef;
+      break;
+    case state::PropertyKind::kSpecialFloat: {
+      std::uint64_t bits = HexBits(p.payload_value()->Str());
       std::memcpy(&node.special, &bits, sizeof bits);
-      return node;
+      node.kind = NodeKind::kSpecialFloat;
+      break;
     }
-    case state::SigKind::kByteString: {
-      const json::Value* v = value.Find("value");
-      if (!v || !v->is_string()) {
-        return Malformed(value,
-                         "malformed byte string: value must be a base64 "
-                         "string");
-      }
-      if (!IsStdBase64(v->Str())) {
-        return Malformed(value, "malformed byte string: value is not base64");
-      }
+    case state::PropertyKind::kByteString:
       node.kind = NodeKind::kByteString;
-      return node;
-    }
-    case state::SigKind::kOutputValue:
-    case state::SigKind::kUnknown: break;
+      break;
+    case state::PropertyKind::kOutputValue:
+    case state::PropertyKind::kUnrecognized:
+      return Malformed(value, "unrecognized signature");
   }
-  return Malformed(value, "unrecognized signature");
+  return node;
 }
 
 }  // namespace pstate::types

@@ -65,6 +65,7 @@
 #include <vector>
 
 #include "pstate/json/parser.h"
+#include "pstate/json/pointer.h"
 #include "pstate/json/value.h"
 #include "pstate/state/signature.h"
 
@@ -258,7 +259,7 @@ class PropertyCursor {
   std::string Pointer() const;
   /// Nesting below the walked value (its root is 0; a payload's root is one
   /// below its secret).
-  int depth() const { return static_cast<int>(segments_.size()); }
+  int depth() const { return static_cast<int>(path_.size()); }
   /// How many secret payloads the current node is inside.
   int secret_depth() const { return secret_depth_; }
   bool in_secret() const { return secret_depth_ > 0; }
@@ -289,35 +290,23 @@ class PropertyCursor {
   json::Arena* arena() const { return arena_; }
 
  protected:
-  struct Segment {
-    enum class Kind : std::uint8_t { kKey, kIndex, kLiteral } kind;
-    bool hidden;  ///< a key inside a payload: shown as "*"
-    const json::Value* key;
-    std::size_t index;
-    std::string_view literal;
-  };
-
   PropertyCursor(const WalkOptions& options, json::Arena* arena)
-      : options_(options), arena_(arena) {}
+      : options_(options), arena_(arena), path_(options.base_pointer) {}
   ~PropertyCursor();
 
   void PushKey(const json::Value& key) {
-    segments_.push_back({Segment::Kind::kKey, secret_depth_ > 0, &key, 0, {}});
+    path_.PushKey(key, /*hidden=*/secret_depth_ > 0);
   }
-  void PushIndex(std::size_t index) {
-    segments_.push_back({Segment::Kind::kIndex, false, nullptr, index, {}});
-  }
-  void PushLiteral(std::string_view token) {
-    segments_.push_back({Segment::Kind::kLiteral, false, nullptr, 0, token});
-  }
-  void Pop() { segments_.pop_back(); }
+  void PushIndex(std::size_t index) { path_.PushIndex(index); }
+  void PushLiteral(std::string_view token) { path_.PushName(token); }
+  void Pop() { path_.Pop(); }
   /// Enters `payload` (Payload(...) returned kOk for the current node).
   void EnterPayload(const PropertyNode& secret, const PropertyPayload& p);
   void LeavePayload();
 
   const WalkOptions& options_;
   json::Arena* arena_;
-  std::vector<Segment> segments_;
+  json::PointerPath path_;  ///< the current node, below base_pointer
   int secret_depth_ = 0;
   std::uint64_t payload_place_ = 0;
   bool truncated_ = false;

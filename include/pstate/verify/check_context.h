@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "pstate/diag/finding.h"
+#include "pstate/json/pointer.h"
 #include "pstate/json/value.h"
 #include "pstate/state/reader.h"
 
@@ -21,7 +22,7 @@ namespace pstate::verify {
 class Reporter {
  public:
   Reporter(state::Context& context, std::string_view base_pointer)
-      : context_(context), base_(base_pointer) {}
+      : context_(context), path_(base_pointer) {}
 
   void Add(diag::Code code, std::string message, const json::Value& at) {
     Add(code, std::move(message), at.offset);
@@ -45,16 +46,9 @@ class Reporter {
 
  private:
   friend class PointerScope;
-  struct Segment {
-    std::string_view text;  ///< decoded key, or escaped JSON key text
-    std::size_t index = 0;
-    /// kPointer: an escaped JSON pointer suffix, appended as it is.
-    enum class Kind { kKey, kRawKey, kIndex, kPointer } kind = Kind::kKey;
-  };
 
   state::Context& context_;
-  std::string_view base_;
-  std::vector<Segment> segments_;
+  json::PointerPath path_;
   std::string urn_;
   std::uint64_t offset_override_ = 0;
 };
@@ -72,25 +66,23 @@ struct PointerSuffix {
 class PointerScope {
  public:
   PointerScope(Reporter& r, std::string_view key) : r_(r) {
-    r_.segments_.push_back({key, 0, Reporter::Segment::Kind::kKey});
+    r_.path_.PushName(key);
   }
   PointerScope(Reporter& r, const char* key)
       : PointerScope(r, std::string_view(key)) {}
   PointerScope(Reporter& r, const std::string& key)
       : PointerScope(r, std::string_view(key)) {}
   PointerScope(Reporter& r, const json::Value& key) : r_(r) {
-    r_.segments_.push_back({key.raw(), 0,
-                            key.has_escapes ? Reporter::Segment::Kind::kRawKey
-                                            : Reporter::Segment::Kind::kKey});
+    r_.path_.PushKey(key);
   }
   PointerScope(Reporter& r, PointerSuffix suffix) : r_(r) {
-    r_.segments_.push_back({suffix.text, 0, Reporter::Segment::Kind::kPointer});
+    r_.path_.PushSuffix(suffix.text);
   }
   PointerScope(Reporter& r, std::size_t index) : r_(r) {
-    r_.segments_.push_back({{}, index, Reporter::Segment::Kind::kIndex});
+    r_.path_.PushIndex(index);
   }
   PointerScope(Reporter& r, std::string&& key) = delete;
-  ~PointerScope() { r_.segments_.pop_back(); }
+  ~PointerScope() { r_.path_.Pop(); }
   PointerScope(const PointerScope&) = delete;
   PointerScope& operator=(const PointerScope&) = delete;
 

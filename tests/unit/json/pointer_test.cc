@@ -24,6 +24,38 @@ TEST(PointerTest, TokensAreEscaped) {
   EXPECT_EQ(p, "/~01//0/123");
 }
 
+// PointerPath references keys and spells them only when asked: escaped
+// keys are decoded before they are escaped for the pointer, hidden keys
+// print as "*", suffixes are appended as they are, and a mark pops back.
+TEST(PointerTest, PathSpellsSegmentsOnDemand) {
+  Arena arena;
+  Parser parser;
+  Value doc;
+  ASSERT_EQ(
+      parser.ParseDocument(R"({"a/b": {"t\u0069lde~": 1}})", 0, arena, &doc),
+      ParseStatus::kOk);
+  const Member& outer = doc.object()[0];
+  const Member& inner = outer.value.object()[0];
+  ASSERT_TRUE(inner.key.has_escapes);
+
+  PointerPath path("/resources/0");
+  EXPECT_EQ(path.str(), "/resources/0");
+  std::size_t mark = path.PushKey(outer.key);
+  path.PushKey(inner.key);
+  EXPECT_EQ(path.str(), "/resources/0/a~1b/tilde~0");
+  EXPECT_EQ(path.size(), 2u);
+  path.Pop();
+  path.PushKey(inner.key, /*hidden=*/true);
+  path.PushIndex(7);
+  path.PushName("x/y");
+  path.PushName("secret key", /*hidden=*/true);
+  path.PushSuffix("/z~1w");
+  EXPECT_EQ(path.str(), "/resources/0/a~1b/*/7/x~1y/*/z~1w");
+  path.Pop(mark);
+  EXPECT_EQ(path.size(), 0u);
+  EXPECT_EQ(path.str(), "/resources/0");
+}
+
 TEST(PointerTest, BuilderPushAndPop) {
   PointerBuilder b("/deployment");
   EXPECT_EQ(b.str(), "/deployment");
