@@ -153,8 +153,11 @@ std::function<int()> SetupTree(CLI::App& app) {
   return [path, format] {
     auto tree = inspect::Tree(*path);
     if (!tree.ok()) return Fail(tree.status());
-    std::cout << (*format == "json" ? inspect::TreeJson(*tree)
-                                    : inspect::TreeText(*tree));
+    if (*format == "json") {
+      inspect::WriteTreeJson(*tree, std::cout);
+    } else {
+      inspect::WriteTreeText(*tree, std::cout);
+    }
     return static_cast<int>(kExitOk);
   };
 }

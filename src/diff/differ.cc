@@ -11,6 +11,7 @@
 #include "pstate/diag/render.h"
 #include "pstate/diag/report.h"
 #include "pstate/diff/index.h"
+#include "pstate/diff/order.h"
 #include "pstate/diff/render.h"
 #include "pstate/io/spool.h"
 #include "pstate/json/document.h"
@@ -55,6 +56,8 @@ struct Side {
   std::uint64_t resources = 0;
   bool has_deployment = true;
   std::unique_ptr<SecretOpener> opener;
+  /// Whether the resources come in an order Pulumi accepts (order.h).
+  OrderChecker order;
 };
 
 void Capture(state::Leaf& leaf, Side& side) {
@@ -93,8 +96,7 @@ struct Identity {
   std::uint64_t type_id = 0;
 };
 
-Identity IdentityOf(const json::Value& resource) {
-  state::ResourceView view = state::ResourceView::Of(resource);
+Identity IdentityOf(const state::ResourceView& view) {
   bool deleted = state::ResourceView::Flag(view.del);
   std::string id = view.Id();
   return {KeyOf(view.Urn(), deleted, id),
@@ -110,7 +112,9 @@ class IndexHandler : public state::Handler {
       return state::Flow::kContinue;
     }
     ++side_.resources;
-    Identity identity = IdentityOf(leaf.value);
+    state::ResourceView view = state::ResourceView::Of(leaf.value);
+    side_.order.Add(view);
+    Identity identity = IdentityOf(view);
     IndexEntry entry;
     entry.key = identity.key;
     entry.type_id = identity.type_id;
@@ -155,7 +159,9 @@ class MatchHandler : public state::Handler {
       return state::Flow::kContinue;
     }
     auto position = static_cast<std::uint32_t>(side_.resources++);
-    Identity identity = IdentityOf(leaf.value);
+    state::ResourceView view = state::ResourceView::Of(leaf.value);
+    side_.order.Add(view);
+    Identity identity = IdentityOf(view);
     Located here{position, leaf.value.offset, leaf.end_offset};
     std::uint32_t a = index_.FindUnmatched(identity.key);
     if (a == IndexEntry::kNone) {
@@ -439,6 +445,68 @@ void DiffEnvelope(const Side& a, const Side& b, const DiffOptions& options,
   }
 }
 
+/// B's order breaks that A did not have (the same referrer needing the
+/// same target), attached to the entries of the resources that come too
+/// early; an unchanged resource (or one only moved) gets an entry of its
+/// own, "order-broken".
+Status AttachOrderBreaks(
+    Side& a, Side& b, const MatchState& match,
+    std::vector<std::pair<std::uint64_t, ResourceEntry>>* entries) {
+  std::vector<OrderBreak> breaks = b.order.Finish();
+  std::vector<OrderBreak> before = a.order.Finish();
+  if (breaks.empty()) return Status::Ok();
+  std::vector<std::uint64_t> old_pairs;
+  old_pairs.reserve(before.size());
+  for (const OrderBreak& x : before) old_pairs.push_back(x.PairKey());
+  std::sort(old_pairs.begin(), old_pairs.end());
+  std::map<std::uint64_t, std::size_t> entry_at;  // B position -> entry
+  for (std::size_t i = 0; i < entries->size(); ++i) {
+    if ((*entries)[i].first < (std::uint64_t{1} << 40)) {
+      entry_at.emplace((*entries)[i].first, i);
+    }
+  }
+  std::optional<json::Document> doc;  // the resource of the current position
+  std::uint32_t doc_position = IndexEntry::kNone;
+  for (const OrderBreak& x : breaks) {
+    if (std::binary_search(old_pairs.begin(), old_pairs.end(), x.PairKey())) {
+      continue;
+    }
+    if (doc_position != x.position) {
+      // Where the resource's bytes are: a matched one, or an added one.
+      auto by_position = [&](const std::vector<Located>& v) {
+        auto it = std::lower_bound(
+            v.begin(), v.end(), x.position,
+            [](const Located& l, std::uint32_t p) { return l.position < p; });
+        return it != v.end() && it->position == x.position ? &*it : nullptr;
+      };
+      const Located* at = by_position(match.b_of_match);
+      if (at == nullptr) at = by_position(match.added);
+      if (at == nullptr) continue;
+      auto read = ReadResource(b, at->offset, at->end);
+      if (!read.ok()) return read.status();
+      doc.emplace(std::move(read).value());
+      doc_position = x.position;
+    }
+    auto it = entry_at.find(x.position);
+    if (it == entry_at.end()) {
+      entries->emplace_back(
+          x.position, EntryOf(ResourceChangeKind::kOrderBroken, doc->root()));
+      it = entry_at.emplace(x.position, entries->size() - 1).first;
+    }
+    ResourceEntry& e = (*entries)[it->second].second;
+    if (e.kind == ResourceChangeKind::kOrderOnly) {
+      e.kind = ResourceChangeKind::kOrderBroken;
+    }
+    OrderNote note{std::string(OrderFieldName(x.field)),
+                   OrderTargetText(doc->root(), x.field, x.target)};
+    bool seen = std::any_of(e.order.begin(), e.order.end(), [&](const auto& n) {
+      return n.field == note.field && n.target == note.target;
+    });
+    if (!seen) e.order.push_back(std::move(note));
+  }
+  return Status::Ok();
+}
+
 }  // namespace
 
 Result<std::unique_ptr<SecretOpener>> MakeSecretOpener(
@@ -477,6 +545,7 @@ std::string_view ResourceChangeKindName(ResourceChangeKind kind) {
     case ResourceChangeKind::kRenamed: return "renamed";
     case ResourceChangeKind::kChanged: return "changed";
     case ResourceChangeKind::kOrderOnly: return "order-only";
+    case ResourceChangeKind::kOrderBroken: return "order-broken";
   }
   return "changed";
 }
@@ -594,6 +663,7 @@ Result<DiffResult> Run(const DiffConfig& config) {
     entries.emplace_back(lb.position,
                          EntryOf(ResourceChangeKind::kOrderOnly, db->root()));
   }
+  if (Status s = AttachOrderBreaks(a, b, match, &entries); !s.ok()) return s;
   if (Status s = a.input->bytes_status(); !s.ok()) return s;
   if (Status s = b.input->bytes_status(); !s.ok()) return s;
 
@@ -608,10 +678,12 @@ Result<DiffResult> Run(const DiffConfig& config) {
       case ResourceChangeKind::kRenamed: ++sum.renamed; break;
       case ResourceChangeKind::kChanged: ++sum.changed; break;
       case ResourceChangeKind::kOrderOnly: ++sum.order_only; break;
+      case ResourceChangeKind::kOrderBroken: ++sum.order_broken; break;
     }
     result.resources.push_back(std::move(e));
   }
-  sum.unchanged = match.a_of_match.size() - sum.changed - sum.order_only;
+  sum.unchanged =
+      match.a_of_match.size() - sum.changed - sum.order_only - sum.order_broken;
   DiffEnvelope(a, b, options, &result.envelope);
   sum.envelope = result.envelope.size();
   return result;
@@ -627,6 +699,9 @@ std::string SummaryLine(const DiffSummary& s) {
          " removed, " + std::to_string(s.renamed) + " renamed, " +
          std::to_string(s.changed) + " changed, " +
          std::to_string(s.order_only) + " order-only, " +
+         (s.order_broken == 0
+              ? std::string()
+              : std::to_string(s.order_broken) + " order-broken, ") +
          std::to_string(s.unchanged) + " unchanged; " +
          std::to_string(s.envelope) + " envelope change" +
          (s.envelope == 1 ? "" : "s") + "\n";
@@ -661,6 +736,11 @@ std::string RenderText(const DiffResult& result, bool stat_only) {
       out += diag::TerminalSafe(line);
       out += '\n';
       RenderChangesText(e.changes, &out);
+      for (const OrderNote& n : e.order) {
+        out += diag::TerminalSafe("    ! " + n.field + " " + n.target +
+                                  " comes after it");
+        out += '\n';
+      }
     }
     if (!result.envelope.empty()) {
       out += "envelope:\n";
@@ -700,6 +780,15 @@ std::string RenderJson(const DiffResult& result) {
     if (e.deleted) out += ",\"delete\":true";
     out += ',';
     AppendChangesJson(e.changes, &out);
+    if (!e.order.empty()) {
+      out += ",\"order\":[";
+      for (std::size_t i = 0; i < e.order.size(); ++i) {
+        if (i > 0) out += ',';
+        out += "{\"field\":" + diag::JsonString(e.order[i].field) +
+               ",\"target\":" + diag::JsonString(e.order[i].target) + "}";
+      }
+      out += ']';
+    }
     out += '}';
   }
   out += "],\"envelope\":[";
@@ -725,6 +814,9 @@ std::string RenderJson(const DiffResult& result) {
   out += ",\"renamed\":" + std::to_string(s.renamed);
   out += ",\"changed\":" + std::to_string(s.changed);
   out += ",\"order_only\":" + std::to_string(s.order_only);
+  if (s.order_broken > 0) {
+    out += ",\"order_broken\":" + std::to_string(s.order_broken);
+  }
   out += ",\"unchanged\":" + std::to_string(s.unchanged);
   out += ",\"envelope\":" + std::to_string(s.envelope);
   out += "}}\n";

@@ -38,6 +38,12 @@ ResourceKey KeyOf(std::string_view urn, bool deleted, std::string_view id) {
   return key;
 }
 
+ResourceKey UrnFingerprint(std::string_view text) {
+  ResourceKey key;
+  Hash128(text, &key.hi, &key.lo);
+  return key;
+}
+
 std::uint64_t TypeIdHash(std::string_view type, std::string_view id) {
   if (id.empty()) return 0;
   std::uint64_t h1, l1, h2, l2;

@@ -7,13 +7,17 @@
 #include <memory>
 #include <queue>
 #include <set>
+#include <sstream>
 #include <unordered_map>
+#include <unordered_set>
 #include <utility>
 
 #include "pstate/diag/render.h"
 #include "pstate/diff/differ.h"
+#include "pstate/diff/index.h"
 #include "pstate/diff/resource_diff.h"
 #include "pstate/io/input.h"
+#include "pstate/io/spool.h"
 #include "pstate/json/compact.h"
 #include "pstate/json/equal.h"
 #include "pstate/state/provider.h"
@@ -227,15 +231,41 @@ Result<ShowResult> Show(const ShowConfig& config) {
   std::optional<json::Document> target;  // the live copy, once found
   bool target_live = false;
   std::size_t copies = 0;
-  std::vector<std::pair<std::string, std::string>> refs;  // (urn, via)
   json::Arena arena;
   std::optional<json::Value> secrets_providers;
   std::string target_urn = config.urn;
-  // Pass: find the target and collect who refers to which URN. References
-  // to the target can come before it, so every resource's references to
-  // `config.urn` are collected; with --index the URN is known only when
-  // the index is reached, so references are kept for every URN until then
-  // (only the URN strings that refer to something).
+  // With --index the URN is known only when the index is reached, but
+  // references to the resource can come before it: a first pass finds the
+  // URN (and stops there), so the second keeps only the references to it,
+  // never every resource's. Standard input and compressed files are
+  // decoded once into a spool file for the two passes (io/spool.h).
+  std::optional<io::Replayable> replay;
+  const std::string name = config.path == "-" ? "<stdin>" : config.path;
+  if (config.index) {
+    auto input = io::OpenReplayable(config.path, io::SpoolOptions{});
+    if (!input.ok()) return input.status();
+    replay.emplace(std::move(input).value());
+    bool found = false;
+    FnHandler find([&](state::Leaf& leaf) -> Result<state::Flow> {
+      if (leaf.role != state::Role::kResource || leaf.index != *config.index) {
+        return state::Flow::kContinue;
+      }
+      target_urn = state::ResourceView::Of(leaf.value).Urn();
+      found = true;
+      return state::Flow::kStop;
+    });
+    auto stream = replay->Open();
+    if (!stream.ok()) return stream.status();
+    if (Status s = diff::ReadOrExplain(**stream, name, find); !s.ok()) {
+      return s;
+    }
+    if (!found) {
+      return Status(Errc::kNotFound,
+                    "no resource at index " + std::to_string(*config.index));
+    }
+  }
+  // The pass: the target, its copies, and who refers to its URN (URN,
+  // referrer, field).
   std::vector<std::tuple<std::string, std::string, std::string>> pending;
   FnHandler handler([&](state::Leaf& leaf) -> Result<state::Flow> {
     if (leaf.role == state::Role::kSecretsProviders) {
@@ -247,11 +277,11 @@ Result<ShowResult> Show(const ShowConfig& config) {
     std::string urn = v.Urn();
     bool is_target =
         config.index ? leaf.index == *config.index : urn == config.urn;
-    if (config.index && is_target) target_urn = urn;
     if (is_target || (!target_urn.empty() && urn == target_urn)) {
       ++copies;
       bool live = !state::ResourceView::Flag(v.del);
-      if (!target || (live && !target_live && !config.index)) {
+      // --index shows the copy at the index; a URN, the live copy.
+      if (config.index ? is_target : (!target || (live && !target_live))) {
         auto doc = json::Document::Parse(json::ToCompactJson(leaf.value));
         if (!doc.ok()) return doc.status();
         target.emplace(std::move(doc).value());
@@ -273,7 +303,7 @@ Result<ShowResult> Show(const ShowConfig& config) {
           to = std::string(ref->urn);
         }
         if (to == urn) return;
-        if (!config.index && to != config.urn) return;
+        if (to != target_urn) return;
         pending.emplace_back(to, urn, std::string(via));
       };
       if (field->is_string()) add(*field);
@@ -296,7 +326,15 @@ Result<ShowResult> Show(const ShowConfig& config) {
     refer(v.provider, "provider");
     return state::Flow::kContinue;
   });
-  if (Status s = ReadPath(config.path, handler); !s.ok()) return s;
+  if (replay) {
+    auto stream = replay->Open();
+    if (!stream.ok()) return stream.status();
+    if (Status s = diff::ReadOrExplain(**stream, name, handler); !s.ok()) {
+      return s;
+    }
+  } else if (Status s = ReadPath(config.path, handler); !s.ok()) {
+    return s;
+  }
   if (!target) {
     return Status(Errc::kNotFound,
                   config.index
@@ -468,125 +506,320 @@ std::string ShowJson(const ShowResult& r) {
 // ---- tree
 // ---------------------------------------------------------------------
 
+std::string TreeResult::Node::urn() const {
+  std::string out(urn_prefix);
+  out += name;
+  return out;
+}
+
+std::string_view TreeResult::Interned(std::uint32_t i) const {
+  auto [offset, size] = interned_at_[i];
+  return std::string_view(interned_).substr(static_cast<std::size_t>(offset),
+                                            size);
+}
+
+TreeResult::Node TreeResult::node(std::size_t i) const {
+  const Stored& s = nodes_[i];
+  Node n;
+  n.urn_prefix = Interned(s.prefix);
+  n.name = std::string_view(names_).substr(
+      static_cast<std::size_t>(s.name_offset), s.name_size);
+  n.type = Interned(s.type);
+  n.provider = (s.flags & kProviderBit) != 0;
+  n.deleted = (s.flags & kDeletedBit) != 0;
+  return n;
+}
+
+std::span<const std::uint32_t> TreeResult::children(std::size_t i) const {
+  return std::span<const std::uint32_t>(child_list_)
+      .subspan(child_start_[i], child_start_[i + 1] - child_start_[i]);
+}
+
+namespace {
+
+constexpr std::uint32_t kNoNode = 0xFFFFFFFFu;
+
+/// URN fingerprint -> the node children hang under (the first live copy,
+/// else the first copy); open addressing, at most half full.
+class UrnTable {
+ public:
+  /// Notes node `i` with URN fingerprint `key`; `live`: not a delete copy.
+  void Add(const diff::ResourceKey& key, std::uint32_t i, bool live,
+           const std::vector<bool>& live_of) {
+    if ((size_ + 1) * 2 > slots_.size()) Grow();
+    Slot& s = slots_[Find(key)];
+    if (s.node == kNoNode) {
+      s = {key, i};
+      ++size_;
+    } else if (live && !live_of[s.node]) {
+      s.node = i;  // children hang under the live copy
+    }
+  }
+  std::uint32_t Get(const diff::ResourceKey& key) const {
+    return slots_.empty() ? kNoNode : slots_[Find(key)].node;
+  }
+
+ private:
+  struct Slot {
+    diff::ResourceKey key;
+    std::uint32_t node = kNoNode;
+  };
+  std::size_t Find(const diff::ResourceKey& key) const {
+    std::size_t mask = slots_.size() - 1;
+    std::size_t i = static_cast<std::size_t>(key.lo) & mask;
+    while (slots_[i].node != kNoNode && !(slots_[i].key == key)) {
+      i = (i + 1) & mask;
+    }
+    return i;
+  }
+  void Grow() {
+    std::vector<Slot> old = std::move(slots_);
+    slots_.assign(old.empty() ? 1024 : old.size() * 2, Slot{});
+    for (const Slot& s : old) {
+      if (s.node != kNoNode) slots_[Find(s.key)] = s;
+    }
+  }
+  std::vector<Slot> slots_;
+  std::size_t size_ = 0;
+};
+
+}  // namespace
+
 Result<TreeResult> Tree(const std::string& path) {
   TreeResult tree;
-  std::vector<std::string> parents;
+  std::unordered_map<std::string, std::uint32_t> interned;
+  auto intern = [&](std::string_view s) {
+    auto [it, fresh] = interned.try_emplace(
+        std::string(s), static_cast<std::uint32_t>(tree.interned_at_.size()));
+    if (fresh) {
+      tree.interned_at_.emplace_back(tree.interned_.size(),
+                                     static_cast<std::uint32_t>(s.size()));
+      tree.interned_ += s;
+    }
+    return it->second;
+  };
+  UrnTable by_urn;
+  std::vector<bool> live;
+  std::vector<diff::ResourceKey> parents;  // {0, 0}: no parent
   FnHandler handler([&](state::Leaf& leaf) -> Result<state::Flow> {
     if (leaf.role != state::Role::kResource) return state::Flow::kContinue;
+    if (tree.nodes_.size() >= kNoNode - 1) {
+      return Status(Errc::kUnsupported,
+                    "too many resources for a tree (over 4 billion)");
+    }
     state::ResourceView v = state::ResourceView::Of(leaf.value);
-    TreeNode node;
-    node.urn = v.Urn();
-    node.type = v.Type();
-    if (auto urn = state::ParseUrn(node.urn)) node.name = urn->name;
-    node.provider = state::IsProviderType(node.type);
-    node.deleted = state::ResourceView::Flag(v.del);
-    tree.nodes.push_back(std::move(node));
-    parents.push_back(
-        v.parent != nullptr && v.parent->is_string() ? v.parent->Str() : "");
+    std::string urn = v.Urn();
+    std::string type = v.Type();
+    std::size_t name_size = 0;
+    if (auto parsed = state::ParseUrn(urn)) name_size = parsed->name.size();
+    TreeResult::Stored node;
+    node.prefix =
+        intern(std::string_view(urn).substr(0, urn.size() - name_size));
+    node.type = intern(type);
+    node.name_offset = tree.names_.size();
+    node.name_size = static_cast<std::uint32_t>(name_size);
+    tree.names_.append(urn, urn.size() - name_size, name_size);
+    bool deleted = state::ResourceView::Flag(v.del);
+    if (state::IsProviderType(type)) node.flags |= TreeResult::kProviderBit;
+    if (deleted) node.flags |= TreeResult::kDeletedBit;
+    auto i = static_cast<std::uint32_t>(tree.nodes_.size());
+    tree.nodes_.push_back(node);
+    live.push_back(!deleted);
+    by_urn.Add(diff::UrnFingerprint(urn), i, !deleted, live);
+    parents.push_back(v.parent != nullptr && v.parent->is_string() &&
+                              v.parent->size > 0
+                          ? diff::UrnFingerprint(v.parent->Str())
+                          : diff::ResourceKey{});
     return state::Flow::kContinue;
   });
   if (Status s = ReadPath(path, handler); !s.ok()) return s;
-  std::unordered_map<std::string, std::size_t> by_urn;
-  for (std::size_t i = 0; i < tree.nodes.size(); ++i) {
-    auto [it, fresh] = by_urn.emplace(tree.nodes[i].urn, i);
-    if (!fresh && tree.nodes[it->second].deleted && !tree.nodes[i].deleted) {
-      it->second = i;  // children hang under the live copy
-    }
+  const std::size_t n = tree.nodes_.size();
+  // Each node's parent node (kNoNode: an orphan), then children as one
+  // array in state order.
+  std::vector<std::uint32_t> parent_of(n, kNoNode);
+  tree.child_start_.assign(n + 1, 0);
+  for (std::size_t i = 0; i < n; ++i) {
+    if (parents[i] == diff::ResourceKey{}) continue;
+    std::uint32_t p = by_urn.Get(parents[i]);
+    if (p == kNoNode || p == i) continue;
+    parent_of[i] = p;
+    ++tree.child_start_[p + 1];
   }
-  std::vector<bool> reached(tree.nodes.size(), false);
-  std::vector<std::size_t> orphans;
-  for (std::size_t i = 0; i < tree.nodes.size(); ++i) {
-    auto it = parents[i].empty() ? by_urn.end() : by_urn.find(parents[i]);
-    if (it == by_urn.end() || it->second == i) {
-      orphans.push_back(i);
-    } else {
-      tree.nodes[it->second].children.push_back(i);
+  parents = {};
+  by_urn = {};
+  live = {};
+  for (std::size_t i = 0; i < n; ++i) {
+    tree.child_start_[i + 1] += tree.child_start_[i];
+  }
+  tree.child_list_.resize(tree.child_start_[n]);
+  {
+    std::vector<std::uint32_t> fill(tree.child_start_.begin(),
+                                    tree.child_start_.end() - 1);
+    for (std::size_t i = 0; i < n; ++i) {
+      if (parent_of[i] != kNoNode) {
+        tree.child_list_[fill[parent_of[i]]++] = static_cast<std::uint32_t>(i);
+      }
     }
   }
   // Mark what the roots reach; members of parent cycles become roots too.
-  auto mark = [&](std::size_t root) {
-    std::vector<std::size_t> stack{root};
+  std::vector<bool> reached(n, false);
+  std::vector<std::uint32_t> stack;
+  auto mark = [&](std::uint32_t root) {
+    stack.push_back(root);
     while (!stack.empty()) {
-      std::size_t n = stack.back();
+      std::uint32_t x = stack.back();
       stack.pop_back();
-      if (reached[n]) continue;
-      reached[n] = true;
-      for (std::size_t c : tree.nodes[n].children) stack.push_back(c);
+      if (reached[x]) continue;
+      reached[x] = true;
+      for (std::uint32_t c : tree.children(x)) stack.push_back(c);
     }
   };
-  for (std::size_t r : orphans) mark(r);
-  tree.roots = orphans;
-  for (std::size_t i = 0; i < tree.nodes.size(); ++i) {
-    if (reached[i]) continue;
-    tree.roots.push_back(i);
-    mark(i);
+  for (std::size_t i = 0; i < n; ++i) {
+    if (parent_of[i] == kNoNode) {
+      tree.roots_.push_back(static_cast<std::uint32_t>(i));
+      mark(static_cast<std::uint32_t>(i));
+    }
   }
-  std::sort(tree.roots.begin(), tree.roots.end());
+  std::size_t orphans = tree.roots_.size();
+  for (std::size_t i = 0; i < n; ++i) {
+    if (reached[i]) continue;
+    tree.roots_.push_back(static_cast<std::uint32_t>(i));
+    mark(static_cast<std::uint32_t>(i));
+  }
+  std::inplace_merge(tree.roots_.begin(),
+                     tree.roots_.begin() + static_cast<std::ptrdiff_t>(orphans),
+                     tree.roots_.end());
   return tree;
 }
 
 namespace {
 
-std::string NodeLabel(const TreeNode& n) {
-  std::string label = n.type + " " + n.name;
+std::string NodeLabel(const TreeResult::Node& n) {
+  std::string label(n.type);
+  label += ' ';
+  label += n.name;
   if (n.provider) label += " [provider]";
   if (n.deleted) label += " [delete]";
   return label;
 }
 
+/// Collects output and hands it to `out` in 64 KiB pieces.
+class Chunked {
+ public:
+  explicit Chunked(std::ostream& out) : out_(out) {}
+  ~Chunked() { Flush(); }
+  std::string& buffer() { return buffer_; }
+  void MaybeFlush() {
+    if (buffer_.size() >= (std::size_t{1} << 16)) Flush();
+  }
+  void Flush() {
+    out_.write(buffer_.data(), static_cast<std::streamsize>(buffer_.size()));
+    buffer_.clear();
+  }
+
+ private:
+  std::ostream& out_;
+  std::string buffer_;
+};
+
 }  // namespace
 
+void WriteTreeText(const TreeResult& tree, std::ostream& stream) {
+  Chunked out(stream);
+  std::vector<bool> printed(tree.size(), false);
+  // Depth first with an explicit stack. `prefix` holds the guide of the
+  // current path; a frame remembers how much of it is its own.
+  struct Frame {
+    std::uint32_t node;
+    std::size_t prefix_size;
+    bool last, root;
+  };
+  std::string prefix;
+  std::vector<Frame> stack;
+  for (std::uint32_t r : tree.roots()) {
+    stack.push_back({r, 0, true, true});
+    while (!stack.empty()) {
+      Frame f = stack.back();
+      stack.pop_back();
+      if (printed[f.node]) continue;
+      printed[f.node] = true;
+      prefix.resize(f.prefix_size);
+      out.buffer() +=
+          TerminalSafe(prefix + (f.root ? "" : (f.last ? "└─ " : "├─ ")) +
+                       NodeLabel(tree.node(f.node)));
+      out.buffer() += '\n';
+      out.MaybeFlush();
+      if (!f.root) prefix += f.last ? "   " : "│  ";
+      auto children = tree.children(f.node);
+      for (std::size_t i = children.size(); i-- > 0;) {
+        stack.push_back(
+            {children[i], prefix.size(), i + 1 == children.size(), false});
+      }
+    }
+  }
+}
+
+void WriteTreeJson(const TreeResult& tree, std::ostream& stream) {
+  Chunked out(stream);
+  std::vector<bool> printed(tree.size(), false);
+  struct Frame {
+    std::uint32_t node;
+    std::uint32_t next_child = 0;
+    bool any_child = false;
+  };
+  auto open = [&](std::uint32_t n) {
+    printed[n] = true;
+    TreeResult::Node node = tree.node(n);
+    std::string& b = out.buffer();
+    b += "{\"urn\":" + JsonString(node.urn());
+    b += ",\"type\":" + JsonString(node.type);
+    b += ",\"name\":" + JsonString(node.name);
+    if (node.provider) b += ",\"provider\":true";
+    if (node.deleted) b += ",\"delete\":true";
+    b += ",\"children\":[";
+    out.MaybeFlush();
+  };
+  out.buffer() += "{\"resources\":[";
+  bool first = true;
+  std::vector<Frame> stack;
+  for (std::uint32_t r : tree.roots()) {
+    if (printed[r]) continue;
+    if (!first) out.buffer() += ',';
+    first = false;
+    open(r);
+    stack.push_back({r});
+    while (!stack.empty()) {
+      Frame& f = stack.back();
+      auto children = tree.children(f.node);
+      while (f.next_child < children.size() &&
+             printed[children[f.next_child]]) {
+        ++f.next_child;
+      }
+      if (f.next_child == children.size()) {
+        out.buffer() += "]}";
+        stack.pop_back();
+        continue;
+      }
+      std::uint32_t c = children[f.next_child++];
+      if (f.any_child) out.buffer() += ',';
+      f.any_child = true;
+      open(c);
+      stack.push_back({c});  // (f is not used after this)
+    }
+  }
+  out.buffer() += "]}\n";
+}
+
 std::string TreeText(const TreeResult& tree) {
-  std::string out;
-  std::vector<bool> printed(tree.nodes.size(), false);
-  std::function<void(std::size_t, const std::string&, bool, bool)> walk =
-      [&](std::size_t n, const std::string& prefix, bool last, bool root) {
-        if (printed[n]) return;
-        printed[n] = true;
-        out += TerminalSafe(prefix + (root ? "" : (last ? "└─ " : "├─ ")) +
-                            NodeLabel(tree.nodes[n])) +
-               "\n";
-        std::string child_prefix =
-            root ? prefix : prefix + (last ? "   " : "│  ");
-        const auto& children = tree.nodes[n].children;
-        for (std::size_t i = 0; i < children.size(); ++i) {
-          walk(children[i], child_prefix, i + 1 == children.size(), false);
-        }
-      };
-  for (std::size_t r : tree.roots) walk(r, "", true, true);
-  return out;
+  std::ostringstream out;
+  WriteTreeText(tree, out);
+  return out.str();
 }
 
 std::string TreeJson(const TreeResult& tree) {
-  std::string out;
-  std::vector<bool> printed(tree.nodes.size(), false);
-  std::function<void(std::size_t)> walk = [&](std::size_t n) {
-    printed[n] = true;
-    const TreeNode& node = tree.nodes[n];
-    out += "{\"urn\":" + JsonString(node.urn);
-    out += ",\"type\":" + JsonString(node.type);
-    out += ",\"name\":" + JsonString(node.name);
-    if (node.provider) out += ",\"provider\":true";
-    if (node.deleted) out += ",\"delete\":true";
-    out += ",\"children\":[";
-    bool first = true;
-    for (std::size_t c : node.children) {
-      if (printed[c]) continue;
-      if (!first) out += ',';
-      first = false;
-      walk(c);
-    }
-    out += "]}";
-  };
-  out += "{\"resources\":[";
-  bool first = true;
-  for (std::size_t r : tree.roots) {
-    if (printed[r]) continue;
-    if (!first) out += ',';
-    first = false;
-    walk(r);
-  }
-  return out + "]}\n";
+  std::ostringstream out;
+  WriteTreeJson(tree, out);
+  return out.str();
 }
 
 // ---- stats
@@ -622,7 +855,9 @@ Result<StatsResult> Stats(const std::string& path, std::size_t top) {
   StatsResult s;
   for (Flag f : kAllFlags) s.flags[std::string(FlagName(f))] = 0;
   s.secrets_provider = "none";
-  std::set<std::string> stacks, projects;
+  // Distinct stacks and projects, by 64-bit fingerprint: a count needs no
+  // strings, whatever the URNs.
+  std::unordered_set<std::uint64_t> stacks, projects;
   using Big = std::pair<std::uint64_t, std::string>;
   std::priority_queue<Big, std::vector<Big>, std::greater<Big>> largest;
   state::EnvelopeKind kind = state::EnvelopeKind::kUnknown;
@@ -666,8 +901,8 @@ Result<StatsResult> Stats(const std::string& path, std::size_t top) {
         add(s.by_provider[provider]);
         for (Flag f : row.flags) ++s.flags[std::string(FlagName(f))];
         if (auto urn = state::ParseUrn(row.urn)) {
-          stacks.emplace(urn->stack);
-          projects.emplace(urn->project);
+          stacks.emplace(diff::UrnFingerprint(urn->stack).lo);
+          projects.emplace(diff::UrnFingerprint(urn->project).lo);
         }
         if (top > 0) {
           largest.emplace(bytes, row.urn);

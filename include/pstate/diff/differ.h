@@ -17,6 +17,13 @@
 // resource that is unchanged but moved so that the matched resources are no
 // longer in the same relative order is "order-only" (the fewest such moves:
 // everything off one longest increasing subsequence).
+//
+// A reordering can also break B: Pulumi refuses a state where a resource
+// comes before its provider, parent or a dependency (order.h). Each pass
+// checks its side's order; a resource that comes before something it needs
+// in B, where it did not in A, carries the breaks (ResourceEntry::order),
+// and one whose content is unchanged is "order-broken", not "order-only".
+// Breaks A already had are not reported: a state is the same as itself.
 #ifndef PSTATE_DIFF_DIFFER_H_
 #define PSTATE_DIFF_DIFFER_H_
 
@@ -39,10 +46,18 @@ enum class ResourceChangeKind : std::uint8_t {
   kRenamed,
   kChanged,
   kOrderOnly,
+  kOrderBroken,  ///< unchanged, but now before something it needs
 };
 
-/// "added", "removed", "renamed", "changed", "order-only".
+/// "added", "removed", "renamed", "changed", "order-only", "order-broken".
 std::string_view ResourceChangeKindName(ResourceChangeKind kind);
+
+/// A reference in B to a resource (or provider) that comes after the
+/// resource in B (order.h).
+struct OrderNote {
+  std::string field;   ///< "provider", "parent", "dependencies", ...
+  std::string target;  ///< the URN, or the provider reference
+};
 
 struct ResourceEntry {
   ResourceChangeKind kind = ResourceChangeKind::kChanged;
@@ -52,6 +67,8 @@ struct ResourceEntry {
   std::string id;
   bool deleted = false;  ///< a `delete: true` copy
   ResourceChanges changes;
+  /// What this resource now comes before (any kind of entry).
+  std::vector<OrderNote> order;
 };
 
 /// A difference outside the resources: version, features, manifest,
@@ -68,12 +85,16 @@ struct DiffSummary {
   std::uint64_t after_resources = 0;
   std::uint64_t added = 0, removed = 0, renamed = 0, changed = 0,
                 order_only = 0, unchanged = 0;
+  /// Unchanged resources of B that now come before something they need
+  /// (kOrderBroken; changed, renamed or added ones that do are counted as
+  /// such and carry ResourceEntry::order too).
+  std::uint64_t order_broken = 0;
   std::uint64_t envelope = 0;
 };
 
 struct DiffResult {
-  /// B's order (added, changed, renamed, order-only), then removals in A's
-  /// order.
+  /// B's order (added, changed, renamed, order-only, order-broken), then
+  /// removals in A's order.
   std::vector<ResourceEntry> resources;
   std::vector<EnvelopeEntry> envelope;
   DiffSummary summary;

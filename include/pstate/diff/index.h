@@ -21,6 +21,10 @@ struct ResourceKey {
 
 ResourceKey KeyOf(std::string_view urn, bool deleted, std::string_view id);
 
+/// The 128-bit fingerprint of a string (a URN, a provider reference);
+/// KeyOf(urn, false, id) == UrnFingerprint(urn).
+ResourceKey UrnFingerprint(std::string_view text);
+
 /// 0 when the resource has no ID (components, a delete copy): it cannot
 /// take part in a rename.
 std::uint64_t TypeIdHash(std::string_view type, std::string_view id);

@@ -2,9 +2,10 @@
 // (issue 13 §1). Each reads the state once, streaming, and returns data;
 // the renderers below turn that data into text or JSON. Memory: ls keeps
 // nothing per resource; show keeps the one resource and the URNs that
-// refer to it; tree keeps a few strings per resource (the tree cannot be
-// printed before its last resource is read); stats keeps counters per
-// package, type and provider and the N largest resources.
+// refer to it; tree keeps about 32 bytes and the name per resource
+// (TreeResult; the tree cannot be printed before its last resource is
+// read); stats keeps counters per package, type and provider and the N
+// largest resources.
 #ifndef PSTATE_INSPECT_INSPECT_H_
 #define PSTATE_INSPECT_INSPECT_H_
 
@@ -12,6 +13,8 @@
 #include <functional>
 #include <map>
 #include <optional>
+#include <ostream>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -112,22 +115,61 @@ std::string ShowJson(const ShowResult& result);
 
 // ---- tree -------------------------------------------------------------------
 
-struct TreeNode {
-  std::string urn, type, name;
-  bool provider = false;
-  bool deleted = false;
-  std::vector<std::size_t> children;
-};
+/// The parent/child tree of a state, stored compactly: a tree cannot be
+/// printed before its last resource is read, so it is held, but in about
+/// 32 bytes a resource plus its name (the URN's prefix
+/// `urn:pulumi:<stack>::<project>::<qualified type>::` and the type are
+/// interned: a state has few distinct ones; the names share one arena;
+/// children are one array). Building it needs about 64 bytes more a
+/// resource (a URN fingerprint table), freed before it is returned.
+class TreeResult {
+ public:
+  struct Node {
+    std::string_view urn_prefix;  ///< the URN before the name
+    std::string_view name;        ///< the URN's name part
+    std::string_view type;
+    bool provider = false;
+    bool deleted = false;
+    std::string urn() const;
+  };
 
-struct TreeResult {
-  std::vector<TreeNode> nodes;  ///< in state order
-  std::vector<std::size_t> roots;
+  std::size_t size() const { return nodes_.size(); }
+  Node node(std::size_t i) const;
+  /// Children in state order.
+  std::span<const std::uint32_t> children(std::size_t i) const;
+  /// Resources with no parent in the state, in state order (and one member
+  /// of each parent cycle).
+  const std::vector<std::uint32_t>& roots() const { return roots_; }
+
+ private:
+  friend Result<TreeResult> Tree(const std::string& path);
+  struct Stored {
+    std::uint64_t name_offset = 0;  ///< in names_
+    std::uint32_t name_size = 0;
+    std::uint32_t prefix = 0;  ///< in interned_
+    std::uint32_t type = 0;
+    std::uint8_t flags = 0;  ///< kProviderBit | kDeletedBit
+  };
+  static constexpr std::uint8_t kProviderBit = 1, kDeletedBit = 2;
+  std::string_view Interned(std::uint32_t i) const;
+
+  std::vector<Stored> nodes_;
+  std::string names_;
+  std::string interned_;
+  std::vector<std::pair<std::uint64_t, std::uint32_t>> interned_at_;
+  std::vector<std::uint32_t> child_start_;  ///< size() + 1 entries
+  std::vector<std::uint32_t> child_list_;
+  std::vector<std::uint32_t> roots_;
 };
 
 /// Children hang under the first live resource with their parent's URN;
 /// resources whose parent is missing (and members of a parent cycle) are
 /// roots, as `pulumi stack` shows orphans.
 Result<TreeResult> Tree(const std::string& path);
+/// Write the tree as it goes (iteratively: a deep parent chain needs no
+/// deep stack), so the output is never held whole.
+void WriteTreeText(const TreeResult& tree, std::ostream& out);
+void WriteTreeJson(const TreeResult& tree, std::ostream& out);
 std::string TreeText(const TreeResult& tree);
 std::string TreeJson(const TreeResult& tree);
 

@@ -1,7 +1,10 @@
 #include "pstate/inspect/inspect.h"
 
 #include <gtest/gtest.h>
+#include <unistd.h>
 
+#include <filesystem>
+#include <fstream>
 #include <string>
 #include <vector>
 
@@ -58,9 +61,79 @@ TEST(InspectTest, ShowFindsDependentsBeforeAndAfter) {
 TEST(InspectTest, TreeHangsOrphansAtTheTop) {
   auto tree = Tree(Fixture("base.json"));
   ASSERT_TRUE(tree.ok());
-  ASSERT_EQ(tree->roots.size(), 2u);  // the stack and the provider
-  EXPECT_EQ(tree->nodes[tree->roots[0]].type, "pulumi:pulumi:Stack");
-  EXPECT_TRUE(tree->nodes[tree->roots[1]].provider);
+  ASSERT_EQ(tree->roots().size(), 2u);  // the stack and the provider
+  EXPECT_EQ(tree->node(tree->roots()[0]).type, "pulumi:pulumi:Stack");
+  EXPECT_EQ(tree->node(tree->roots()[0]).urn(),
+            "urn:pulumi:dev::proj::pulumi:pulumi:Stack::proj-dev");
+  EXPECT_TRUE(tree->node(tree->roots()[1]).provider);
+  // The component, under the stack, holds both copies of the bucket.
+  auto under_stack = tree->children(tree->roots()[0]);
+  ASSERT_EQ(under_stack.size(), 2u);
+  EXPECT_EQ(tree->node(under_stack[0]).name, "comp");
+  EXPECT_EQ(tree->children(under_stack[0]).size(), 2u);
+}
+
+TEST(InspectTest, ShowByIndexFindsDependentsBeforeIt) {
+  ShowConfig config;
+  config.path = Fixture("base.json.gz");  // two passes over a spool file
+  config.index = 3;                       // the live bucket
+  auto r = Show(config);
+  ASSERT_TRUE(r.ok()) << r.status().message();
+  EXPECT_EQ(r->row.urn,
+            "urn:pulumi:dev::proj::pulumi:pulumi:Stack$my:mod:Comp$aws:s3/"
+            "bucket:Bucket::logs");
+  EXPECT_EQ(r->copies, 2u);
+  // The object names it in dependencies and propertyDependencies.
+  EXPECT_EQ(r->dependents.size(), 2u);
+  config.index = 99;
+  EXPECT_EQ(Show(config).status().code(), Errc::kNotFound);
+}
+
+TEST(InspectTest, TreeOfADeepChainNeedsNoDeepStack) {
+  // 50,000 resources, each the parent of the next: printing walks them
+  // with an explicit stack, not by recursion.
+  const int n = 50000;
+  std::filesystem::path path =
+      std::filesystem::temp_directory_path() /
+      ("pstate-inspect-chain-" + std::to_string(::getpid()) + ".json");
+  {
+    std::ofstream out(path);
+    out << R"({"version":3,"deployment":{"resources":[)";
+    for (int i = 0; i < n; ++i) {
+      if (i > 0) out << ',';
+      out << R"({"urn":"urn:pulumi:s::p::t:m:R::r)" << i
+          << R"(","type":"t:m:R","custom":false)";
+      if (i > 0) {
+        out << R"(,"parent":"urn:pulumi:s::p::t:m:R::r)" << i - 1 << '"';
+      }
+      out << '}';
+    }
+    out << "]}}";
+  }
+  auto tree = Tree(path.string());
+  std::filesystem::remove(path);
+  ASSERT_TRUE(tree.ok()) << tree.status().message();
+  ASSERT_EQ(tree->roots().size(), 1u);
+  std::string json = TreeJson(*tree);
+  EXPECT_NE(json.substr(0, 80).find(R"("name":"r0")"), std::string::npos);
+  EXPECT_NE(json.find(R"("name":"r49999","children":[]})"), std::string::npos);
+}
+
+TEST(InspectTest, TreeRootsAParentCycleOnce) {
+  std::filesystem::path path =
+      std::filesystem::temp_directory_path() / "pstate-inspect-cycle.json";
+  {
+    std::ofstream out(path);
+    out << R"({"version":3,"deployment":{"resources":[)"
+        << R"({"urn":"urn:pulumi:s::p::t:m:R::a","type":"t:m:R",)"
+        << R"("parent":"urn:pulumi:s::p::t:m:R::b"},)"
+        << R"({"urn":"urn:pulumi:s::p::t:m:R::b","type":"t:m:R",)"
+        << R"("parent":"urn:pulumi:s::p::t:m:R::a"}]}})";
+  }
+  auto tree = Tree(path.string());
+  std::filesystem::remove(path);
+  ASSERT_TRUE(tree.ok()) << tree.status().message();
+  EXPECT_EQ(TreeText(*tree), "t:m:R a\n└─ t:m:R b\n");
 }
 
 TEST(InspectTest, StatsCountAndSize) {

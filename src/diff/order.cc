@@ -1,0 +1,186 @@
+#include "pstate/diff/order.h"
+
+#include <algorithm>
+
+#include "pstate/state/urn.h"
+
+namespace pstate::diff {
+namespace {
+
+std::uint64_t Mix(std::uint64_t x) {
+  x ^= x >> 33;
+  x *= 0xff51afd7ed558ccdULL;
+  x ^= x >> 33;
+  x *= 0xc4ceb9fe1a85ec53ULL;
+  x ^= x >> 33;
+  return x;
+}
+
+/// The fingerprint of a JSON string's decoded text; {0, 0} is never one
+/// (it marks an empty slot), so it moves to {0, 1}.
+ResourceKey FingerprintOf(std::string_view decoded) {
+  ResourceKey key = UrnFingerprint(decoded);
+  if (key.hi == 0 && key.lo == 0) key.lo = 1;
+  return key;
+}
+
+ResourceKey FingerprintOf(const json::Value& s) {
+  if (!s.has_escapes) return FingerprintOf(s.raw());
+  return FingerprintOf(s.Str());
+}
+
+bool NonEmptyString(const json::Value* v) {
+  return v != nullptr && v->is_string() && v->size > 0;
+}
+
+/// Calls `f(field, string value)` on every reference of `view` to another
+/// resource's URN (parent, dependencies, propertyDependencies, deletedWith,
+/// replaceWith), skipping empty strings, as GetAllDependencies does.
+template <typename F>
+void ForEachUrnReference(const state::ResourceView& view, F&& f) {
+  if (NonEmptyString(view.parent)) f(OrderField::kParent, *view.parent);
+  auto list = [&](OrderField field, const json::Value* v) {
+    if (v == nullptr || !v->is_array()) return;
+    for (const json::Value& e : v->array()) {
+      if (NonEmptyString(&e)) f(field, e);
+    }
+  };
+  list(OrderField::kDependencies, view.dependencies);
+  if (view.property_dependencies != nullptr &&
+      view.property_dependencies->is_object()) {
+    for (const json::Member& m : view.property_dependencies->object()) {
+      list(OrderField::kPropertyDependencies, &m.value);
+    }
+  }
+  if (NonEmptyString(view.deleted_with)) {
+    f(OrderField::kDeletedWith, *view.deleted_with);
+  }
+  list(OrderField::kReplaceWith, view.replace_with);
+}
+
+}  // namespace
+
+std::string_view OrderFieldName(OrderField field) {
+  switch (field) {
+    case OrderField::kProvider: return "provider";
+    case OrderField::kParent: return "parent";
+    case OrderField::kDependencies: return "dependencies";
+    case OrderField::kPropertyDependencies: return "propertyDependencies";
+    case OrderField::kDeletedWith: return "deletedWith";
+    case OrderField::kReplaceWith: return "replaceWith";
+  }
+  return "dependencies";
+}
+
+std::uint64_t OrderBreak::PairKey() const {
+  return Mix(referrer.hi ^ Mix(referrer.lo + target.hi) ^
+             Mix(target.lo + 0x9e3779b97f4a7c15ULL));
+}
+
+void FingerprintSet::Grow() {
+  std::vector<ResourceKey> old = std::move(slots_);
+  slots_.assign(old.empty() ? 1024 : old.size() * 2, ResourceKey{});
+  std::size_t mask = slots_.size() - 1;
+  for (const ResourceKey& k : old) {
+    if (k.hi == 0 && k.lo == 0) continue;
+    std::size_t i = static_cast<std::size_t>(k.lo) & mask;
+    while (slots_[i].hi != 0 || slots_[i].lo != 0) i = (i + 1) & mask;
+    slots_[i] = k;
+  }
+}
+
+void FingerprintSet::Insert(const ResourceKey& key) {
+  if ((size_ + 1) * 2 > slots_.size()) Grow();
+  std::size_t mask = slots_.size() - 1;
+  std::size_t i = static_cast<std::size_t>(key.lo) & mask;
+  while (slots_[i].hi != 0 || slots_[i].lo != 0) {
+    if (slots_[i] == key) return;
+    i = (i + 1) & mask;
+  }
+  slots_[i] = key;
+  ++size_;
+}
+
+bool FingerprintSet::Contains(const ResourceKey& key) const {
+  if (slots_.empty()) return false;
+  std::size_t mask = slots_.size() - 1;
+  std::size_t i = static_cast<std::size_t>(key.lo) & mask;
+  while (slots_[i].hi != 0 || slots_[i].lo != 0) {
+    if (slots_[i] == key) return true;
+    i = (i + 1) & mask;
+  }
+  return false;
+}
+
+void OrderChecker::Need(OrderField field, const json::Value* value,
+                        const ResourceKey& referrer) {
+  ResourceKey target = FingerprintOf(*value);
+  const FingerprintSet& seen =
+      field == OrderField::kProvider ? providers_ : urns_;
+  if (seen.Contains(target)) return;
+  pending_.push_back({position_, field, referrer, target});
+}
+
+void OrderChecker::Add(const state::ResourceView& view) {
+  ResourceKey self = view.urn != nullptr && view.urn->is_string()
+                         ? FingerprintOf(*view.urn)
+                         : ResourceKey{0, 1};
+  // Rule 6: the provider comes first, unless pendingReplacement.
+  if (NonEmptyString(view.provider) &&
+      !state::ResourceView::Flag(view.pending_replacement)) {
+    Need(OrderField::kProvider, view.provider, self);
+  }
+  // Rule 7: every URN it depends on comes first.
+  ForEachUrnReference(view, [&](OrderField field, const json::Value& v) {
+    Need(field, &v, self);
+  });
+  // The resource is known only after its own checks (a resource that
+  // names itself needs an earlier copy).
+  if (view.urn != nullptr && view.urn->is_string()) {
+    urns_.Insert(self);
+    if (view.type != nullptr && view.type->is_string() &&
+        state::IsProviderType(view.type->Str())) {
+      // Rule 5: the reference `<URN>::<ID>`, an empty ID as Pulumi's
+      // unknown ID.
+      std::string ref = view.urn->Str() + "::";
+      ref += view.id != nullptr && view.id->is_string() && view.id->size > 0
+                 ? view.id->Str()
+                 : std::string(state::kUnknownId);
+      providers_.Insert(FingerprintOf(ref));
+    }
+  }
+  ++position_;
+}
+
+std::vector<OrderBreak> OrderChecker::Finish() {
+  std::vector<OrderBreak> out;
+  for (const OrderBreak& b : pending_) {
+    const FingerprintSet& all =
+        b.field == OrderField::kProvider ? providers_ : urns_;
+    if (all.Contains(b.target)) out.push_back(b);
+  }
+  pending_.clear();
+  pending_.shrink_to_fit();
+  return out;
+}
+
+std::string OrderTargetText(const json::Value& resource, OrderField field,
+                            const ResourceKey& target) {
+  state::ResourceView view = state::ResourceView::Of(resource);
+  std::string found;
+  if (field == OrderField::kProvider) {
+    if (NonEmptyString(view.provider) &&
+        FingerprintOf(*view.provider) == target) {
+      found = view.provider->Str();
+    }
+    return found;
+  }
+  ForEachUrnReference(view, [&](OrderField f, const json::Value& v) {
+    if (found.empty() && f == field && FingerprintOf(v) == target) {
+      found = v.Str();
+    }
+  });
+  return found;
+}
+
+}  // namespace pstate::diff
