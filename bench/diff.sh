@@ -8,6 +8,8 @@
 # time as well as wall time.
 #
 # usage: bench/diff.sh [SIZE] [RUNS]     (defaults 1G and 5)
+#   A=, B= use these states instead of generating them
+#   INSPECT=1 also measures ls, show, tree and stats on A (peak RSS)
 #   PSTATE=path/to/pstate (default build/release/src/pstate)
 #   DIR=where the states go (default /tmp/pstate-bench-diff; needs 2x SIZE)
 set -euo pipefail
@@ -18,8 +20,8 @@ PSTATE=${PSTATE:-$HERE/../build/release/src/pstate}
 DIR=${DIR:-/tmp/pstate-bench-diff}
 GEN=${GEN:-/work/shared/bench/gen_state.py}
 mkdir -p "$DIR"
-A=$DIR/a-$SIZE.json
-B=$DIR/b-$SIZE.json
+A=${A:-$DIR/a-$SIZE.json}
+B=${B:-$DIR/b-$SIZE.json}
 if [ ! -s "$A" ]; then
   python3 "$GEN" --resources 100000000 --size "$SIZE" --seed 1 -o "$A"
 fi
@@ -54,3 +56,19 @@ for l in verify diff; do
   echo "  $l $(median $l 2) $(median $l 3) $(median $l 4)"
 done
 "$PSTATE" diff --stat "$A" "$B" || true
+
+# INSPECT=1: peak RSS of the inspection commands on A (issue 13: "all of
+# them stream a state of any size with bounded memory"), one run each,
+# verify as the yardstick.
+if [ "${INSPECT:-0}" = 1 ]; then
+  middle=$(( $("$PSTATE" stats --format json --top 0 "$A" |
+               sed 's/.*"resources":{"count":\([0-9]*\).*/\1/') / 2 ))
+  echo "peak RSS of one run each (wall s, user+sys s, peak RSS MB):"
+  measure "verify" "$PSTATE" verify -q "$A"
+  measure "ls" "$PSTATE" ls "$A"
+  measure "ls--format-json" "$PSTATE" ls --format json "$A"
+  measure "show--index-$middle" "$PSTATE" show "$A" --index "$middle"
+  measure "tree" "$PSTATE" tree "$A"
+  measure "tree--format-json" "$PSTATE" tree --format json "$A"
+  measure "stats" "$PSTATE" stats "$A"
+fi

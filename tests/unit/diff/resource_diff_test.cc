@@ -186,5 +186,36 @@ TEST(DiffRunTest, NonChangesGiveSameAndChangesAreFound) {
   EXPECT_NE(r.status().message().find("truncated.json:"), std::string::npos);
 }
 
+TEST(DiffRunTest, AReorderThatBreaksPulumisOrderIsOrderBroken) {
+  std::string dir = std::string(PSTATE_FIXTURES_DIR) + "/inspect/";
+  DiffConfig config;
+  config.before = dir + "base.json";
+  config.after = dir + "misordered-provider.json";
+  auto r = diff::Run(config);
+  ASSERT_TRUE(r.ok()) << r.status().message();
+  // The provider moved last: it is order-only; the two unchanged resources
+  // it serves are order-broken, the changed bucket stays "changed" and
+  // carries its break too.
+  EXPECT_EQ(r->summary.order_only, 1u);
+  EXPECT_EQ(r->summary.order_broken, 2u);
+  EXPECT_EQ(r->summary.changed, 1u);
+  EXPECT_EQ(r->summary.unchanged, 2u);
+  ASSERT_EQ(r->resources.size(), 4u);
+  EXPECT_EQ(r->resources[0].kind, ResourceChangeKind::kChanged);
+  ASSERT_EQ(r->resources[0].order.size(), 1u);
+  EXPECT_EQ(r->resources[0].order[0].field, "provider");
+  EXPECT_EQ(r->resources[0].order[0].target,
+            "urn:pulumi:dev::proj::pulumi:providers:aws::default::prov-1");
+  EXPECT_EQ(r->resources[1].kind, ResourceChangeKind::kOrderBroken);
+  EXPECT_EQ(r->resources[3].kind, ResourceChangeKind::kOrderOnly);
+  EXPECT_TRUE(r->resources[3].order.empty());
+  // Breaks the older state already had are not reported again.
+  config.before = dir + "misordered.json";
+  config.after = dir + "misordered.json";
+  r = diff::Run(config);
+  ASSERT_TRUE(r.ok());
+  EXPECT_TRUE(r->same());
+}
+
 }  // namespace
 }  // namespace pstate::diff
