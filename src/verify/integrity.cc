@@ -2,42 +2,15 @@
 
 #include <cstring>
 
+#include "pstate/base/fingerprint.h"
+
 namespace pstate::verify {
-namespace {
-
-std::uint64_t Mix(std::uint64_t x) {
-  x ^= x >> 33;
-  x *= 0xff51afd7ed558ccdULL;
-  x ^= x >> 33;
-  x *= 0xc4ceb9fe1a85ec53ULL;
-  x ^= x >> 33;
-  return x;
-}
-
-}  // namespace
 
 void FingerprintSet::Hash(std::string_view s, std::uint64_t* a,
                           std::uint64_t* b) {
-  // Two independent 64-bit hashes over 8-byte words, each finalized with a
-  // strong mixer: 2^-128 collision odds are plenty for URNs.
-  std::uint64_t h1 = 0x9e3779b97f4a7c15ULL ^ s.size();
-  std::uint64_t h2 = 0xc2b2ae3d27d4eb4fULL + s.size();
-  std::size_t i = 0;
-  for (; i + 8 <= s.size(); i += 8) {
-    std::uint64_t w = 0;
-    std::memcpy(&w, s.data() + i, 8);
-    h1 = (h1 ^ Mix(w)) * 0x100000001b3ULL;
-    h2 = (h2 + w) * 0xff51afd7ed558ccdULL;
-    h2 ^= h2 >> 29;
-  }
-  std::uint64_t tail = 0;
-  // (An empty view may have a null data(): no memcpy from it.)
-  if (i < s.size()) std::memcpy(&tail, s.data() + i, s.size() - i);
-  h1 = (h1 ^ Mix(tail ^ 0x1234567ULL)) * 0x100000001b3ULL;
-  h2 = (h2 + tail) * 0xff51afd7ed558ccdULL;
-  *a = Mix(h1);
-  *b = Mix(h2 ^ 0x9e3779b97f4a7c15ULL);
-  if (*a == 0 && *b == 0) *a = 1;  // (0, 0) marks an empty slot
+  Fingerprint f = FingerprintOf(s);
+  *a = f.hi;
+  *b = f.lo;
 }
 
 std::size_t FingerprintSet::Slot(std::uint64_t a, std::uint64_t b) const {

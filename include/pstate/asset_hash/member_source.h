@@ -100,20 +100,20 @@ Result<std::unique_ptr<MemberSource>> OpenDirectoryMembers(
 Result<std::unique_ptr<MemberSource>> OpenArchiveFileMembers(
     const std::string& path, ArchiveFormat format, const Options& options);
 
-/// The file a `file:` asset URI names (host empty or "localhost"; user info,
-/// query and fragment refused instead of the engine's crash). kUnsupported
-/// for http(s), kFormat for anything else.
-Result<std::string> AssetUriPath(std::string_view uri);
+/// The file the `file:` asset URI `raw` names (host empty or "localhost"; user
+/// info, query and fragment refused instead of the engine's crash).
+/// kUnsupported for http(s), kFormat for anything else.
+Result<std::string> AssetUriPath(std::string_view raw);
 
 struct ArchiveFile {
   std::string path;
   ArchiveFormat format = ArchiveFormat::kNone;
 };
 
-/// The archive file a `uri` names: its format comes from the URL path and
+/// The archive file the URI `raw` names: its format comes from the URL path and
 /// must be recognized (else kFormat, even for http); the host must be empty.
 /// kUnsupported for http(s) archives.
-Result<ArchiveFile> ArchiveUriFile(std::string_view uri);
+Result<ArchiveFile> ArchiveUriFile(std::string_view raw);
 
 }  // namespace pstate::asset_hash
 
