@@ -17,6 +17,23 @@
 namespace pstate::redact {
 namespace {
 
+// A copy of the object `object` in `arena` whose member values are
+// `rewrite(member)`, every member (duplicates and case variants included)
+// in its place: the structs Pulumi reads by field, where each named field
+// has its own rule and any other member may still hold secret objects.
+template <typename F>
+json::Value RewriteMembers(const json::Value& object, json::Arena& arena,
+                           F rewrite) {
+  auto* members = arena.Allocate<json::Member>(object.size);
+  std::copy(object.members, object.members + object.size, members);
+  for (std::size_t i = 0; i < object.size; ++i) {
+    members[i].value = rewrite(static_cast<const json::Member&>(members[i]));
+  }
+  json::Value out = object;
+  out.members = members;
+  return out;
+}
+
 using json::Value;
 
 /// The resource fields other fields and other resources refer to by value
@@ -305,25 +322,20 @@ Value Redactor::PlaintextFor(const Value& plaintext, json::Arena& arena) {
 std::optional<Value> Redactor::RedactSecret(const Value& value,
                                             json::Arena& arena) {
   if (!state::IsSecretObject(value)) return std::nullopt;
-  auto* members = arena.Allocate<json::Member>(value.size);
-  std::copy(value.members, value.members + value.size, members);
-  for (std::size_t i = 0; i < value.size; ++i) {
-    json::Member& m = members[i];
+  ++stats_.secrets;
+  return RewriteMembers(value, arena, [&](const json::Member& m) {
     // Every spelling and every duplicate: Pulumi reads the last one, and
     // none may keep its text.
     if (state::KeyMatches(m.key, "ciphertext")) {
-      m.value = CiphertextFor(m.value, arena, false);
-    } else if (state::KeyMatches(m.key, "plaintext")) {
-      m.value = PlaintextFor(m.value, arena);
-    } else if (!m.key.StrEquals(state::kSigKey)) {
-      // A member Pulumi ignores may still hold secret objects.
-      m.value = RedactSecretsIn(m.value, arena);
+      return CiphertextFor(m.value, arena, false);
     }
-  }
-  ++stats_.secrets;
-  Value out = value;
-  out.members = members;
-  return out;
+    if (state::KeyMatches(m.key, "plaintext")) {
+      return PlaintextFor(m.value, arena);
+    }
+    if (m.key.StrEquals(state::kSigKey)) return m.value;
+    // A member Pulumi ignores may still hold secret objects.
+    return RedactSecretsIn(m.value, arena);
+  });
 }
 
 std::optional<Value> Redactor::RedactSecretNode(const state::PropertyNode& node,
@@ -472,19 +484,13 @@ Value Redactor::RedactProvider(const Value& provider, json::Arena& arena) {
   provider_ = state::ParseSecretsProvider(provider).kind;
   // Every "state" member, duplicates and case variants included: whichever
   // one Pulumi keeps, none still holds the salt or key.
-  auto* members = arena.Allocate<json::Member>(provider.size);
-  std::copy(provider.members, provider.members + provider.size, members);
-  for (std::size_t i = 0; i < provider.size; ++i) {
-    json::Member& m = members[i];
+  return RewriteMembers(provider, arena, [&](const json::Member& m) {
     if (state::KeyMatches(m.key, "state")) {
-      m.value = RedactProviderState(m.value, arena);
-    } else if (!state::KeyMatches(m.key, "type")) {
-      m.value = RedactSecretsIn(m.value, arena);
+      return RedactProviderState(m.value, arena);
     }
-  }
-  Value out = provider;
-  out.members = members;
-  return out;
+    if (state::KeyMatches(m.key, "type")) return m.value;
+    return RedactSecretsIn(m.value, arena);
+  });
 }
 
 Value Redactor::RedactCommand(const Value& command, json::Arena& arena) {
@@ -515,71 +521,48 @@ Value Redactor::RedactCommand(const Value& command, json::Arena& arena) {
 
 Value Redactor::RedactIntegrityError(const Value& error, json::Arena& arena) {
   if (!error.is_object()) return RedactSecretsIn(error, arena);
-  auto* members = arena.Allocate<json::Member>(error.size);
-  std::copy(error.members, error.members + error.size, members);
-  for (std::size_t i = 0; i < error.size; ++i) {
-    json::Member& m = members[i];
+  return RewriteMembers(error, arena, [&](const json::Member& m) -> Value {
     if (state::KeyMatches(m.key, "env_vars")) {
       if (!m.value.is_object()) {
-        m.value = RedactPlainTree(m.value, arena, &stats_.env_vars);
-        continue;
+        return RedactPlainTree(m.value, arena, &stats_.env_vars);
       }
       const Value& env = m.value;
-      m.value =
-          Rewrite(env, arena,
-                  [&](const state::PropertyNode& node) -> std::optional<Value> {
-                    const Value& e = *node.value;
-                    if (&e == &env) return std::nullopt;
-                    if (e.is_null()) return e;
-                    return RedactPlainTree(e, arena, &stats_.env_vars);
-                  });
-    } else if (state::KeyMatches(m.key, "command") && m.value.is_string()) {
+      return Rewrite(
+          env, arena,
+          [&](const state::PropertyNode& node) -> std::optional<Value> {
+            const Value& e = *node.value;
+            if (&e == &env) return std::nullopt;
+            if (e.is_null()) return e;
+            return RedactPlainTree(e, arena, &stats_.env_vars);
+          });
+    }
+    if (state::KeyMatches(m.key, "command") && m.value.is_string()) {
       // The CLI's argv: `-c key=value` and `config set --secret` put
       // secrets there (F11).
-      m.value = RedactCommand(m.value, arena);
-    } else {
-      m.value = RedactSecretsIn(m.value, arena);
+      return RedactCommand(m.value, arena);
     }
-  }
-  Value out = error;
-  out.members = members;
-  return out;
+    return RedactSecretsIn(m.value, arena);
+  });
 }
 
 Value Redactor::RedactMetadata(const Value& metadata, json::Arena& arena) {
   if (!metadata.is_object()) return RedactSecretsIn(metadata, arena);
-  auto* members = arena.Allocate<json::Member>(metadata.size);
-  std::copy(metadata.members, metadata.members + metadata.size, members);
-  for (std::size_t i = 0; i < metadata.size; ++i) {
-    json::Member& m = members[i];
-    if (state::KeyMatches(m.key, "integrity_error")) {
-      m.value = RedactIntegrityError(m.value, arena);
-    } else {
-      m.value = RedactSecretsIn(m.value, arena);
-    }
-  }
-  Value out = metadata;
-  out.members = members;
-  return out;
+  return RewriteMembers(metadata, arena, [&](const json::Member& m) {
+    return state::KeyMatches(m.key, "integrity_error")
+               ? RedactIntegrityError(m.value, arena)
+               : RedactSecretsIn(m.value, arena);
+  });
 }
 
 Value Redactor::RedactPendingOperation(const Value& op, json::Arena& arena,
                                        std::string_view base_pointer) {
   if (!op.is_object()) return RedactSecretsIn(op, arena);
   std::string pointer = std::string(base_pointer) + "/resource";
-  auto* members = arena.Allocate<json::Member>(op.size);
-  std::copy(op.members, op.members + op.size, members);
-  for (std::size_t i = 0; i < op.size; ++i) {
-    json::Member& m = members[i];
-    if (state::KeyMatches(m.key, "resource")) {
-      m.value = RedactResource(m.value, arena, pointer);
-    } else {
-      m.value = RedactSecretsIn(m.value, arena);
-    }
-  }
-  Value out = op;
-  out.members = members;
-  return out;
+  return RewriteMembers(op, arena, [&](const json::Member& m) {
+    return state::KeyMatches(m.key, "resource")
+               ? RedactResource(m.value, arena, pointer)
+               : RedactSecretsIn(m.value, arena);
+  });
 }
 
 Value Redactor::RedactAnywhere(const Value& value, json::Arena& arena) {
