@@ -10,8 +10,8 @@
 #include "pstate/diag/codes.h"
 #include "pstate/diag/report.h"
 #include "pstate/edit/index.h"
-#include "pstate/edit/source.h"
 #include "pstate/io/output.h"
+#include "pstate/io/spool.h"
 #include "pstate/state/reader.h"
 #include "pstate/verify/verifier.h"
 
@@ -47,34 +47,106 @@ FindingKey KeyOf(const diag::Finding& f,
   return {f.code, urn, urn.empty() ? f.message : std::string()};
 }
 
-/// The input against the edited state, through `pstate diff`'s engine:
-/// the result is written to an unlinked-on-return temporary file first.
-Result<diff::DiffResult> DiffWithInput(const Source& source,
-                                       std::string_view bytes,
-                                       const std::vector<Segment>& segments) {
+/// Writes `segments` of `bytes` to a new temporary file, unlinked when the
+/// returned guard goes.
+struct TempFile {
+  std::string path;
+  ~TempFile() {
+    if (!path.empty()) ::unlink(path.c_str());
+  }
+};
+
+Status WriteTemp(std::string_view bytes, const std::vector<Segment>& segments,
+                 TempFile& temp) {
   std::error_code ec;
   std::filesystem::path dir = std::filesystem::temp_directory_path(ec);
   if (ec) dir = "/tmp";
-  std::string temp = (dir / "pstate-edit-dry-run-XXXXXX").string();
-  std::vector<char> name(temp.begin(), temp.end());
-  name.push_back('\0');
+  std::string name = (dir / "pstate-edit-dry-run-XXXXXX").string();
   int fd = ::mkstemp(name.data());
-  if (fd < 0) return Status(Errc::kIo, temp + ": cannot create");
+  if (fd < 0) return Status(Errc::kIo, name + ": cannot create");
   ::close(fd);
-  temp.assign(name.data());
-  struct Remove {
-    std::string path;
-    ~Remove() { ::unlink(path.c_str()); }
-  } remove{temp};
-  auto out = io::OpenOutput(temp);
+  temp.path = name;
+  auto out = io::OpenOutput(temp.path);
   if (!out.ok()) return out.status();
   WriteSegments(bytes, segments, **out);
-  Status committed = (*out)->Commit();
-  if (!committed.ok()) return committed;
+  return (*out)->Commit();
+}
+
+/// The input against the edited state, through `pstate diff`'s engine,
+/// which reads files: the edited state goes to a temporary file, and so
+/// does the input when it came from standard input.
+Result<diff::DiffResult> DiffWithInput(const std::string& input,
+                                       std::string_view bytes,
+                                       const std::vector<Segment>& segments) {
+  TempFile before, after;
   diff::DiffConfig config;
-  config.before = source.replay_path();
-  config.after = temp;
+  config.before = input;
+  if (input == "-") {
+    Segment all;
+    all.begin = 0;
+    all.end = bytes.size();
+    Status s = WriteTemp(bytes, {all}, before);
+    if (!s.ok()) return s;
+    config.before = before.path;
+  }
+  Status s = WriteTemp(bytes, segments, after);
+  if (!s.ok()) return s;
+  config.after = after.path;
   return diff::Run(config);
+}
+
+/// One pass's random access to the decoded input: a mapping of its own
+/// whose pages are handed back as the pass moves forward
+/// (io::InputStream::Release), so resident memory follows the pass, not
+/// the file; or, where io does not map (a small plain file), the
+/// Replayable's copy, with nothing to release.
+struct View {
+  std::unique_ptr<io::InputStream> stream;
+  std::string_view bytes;
+  ReleaseFn release;
+};
+
+Result<View> OpenView(io::Replayable& input) {
+  View view;
+  auto stream = input.Open();
+  if (!stream.ok()) return stream.status();
+  if (auto m = (*stream)->Map()) {
+    view.stream = std::move(*stream);
+    view.bytes = std::string_view(m->data, m->size);
+    io::InputStream* s = view.stream.get();
+    view.release = [s](std::uint64_t, std::uint64_t end) { s->Release(end); };
+    return view;
+  }
+  auto copy = input.bytes();
+  if (!copy.ok()) return copy.status();
+  view.bytes = *copy;
+  return view;
+}
+
+/// Keeps the findings of pass 2 that are not at a stub (Assembly::stub):
+/// a stubbed resource's findings are the input's (Assembly::check_segments
+/// says why).
+diag::Report WithoutStubs(const diag::Report& after, const Index& index,
+                          const std::vector<bool>& stub) {
+  diag::Report out(after.file());
+  std::string prefix = index.resources_pointer + "/";
+  for (const diag::Finding& f : after.findings()) {
+    if (f.pointer.compare(0, prefix.size(), prefix) == 0) {
+      std::size_t k = 0;
+      std::size_t p = prefix.size();
+      bool digits = false;
+      while (p < f.pointer.size() && f.pointer[p] >= '0' &&
+             f.pointer[p] <= '9') {
+        k = k * 10 + static_cast<std::size_t>(f.pointer[p] - '0');
+        digits = true;
+        ++p;
+      }
+      bool whole = p == f.pointer.size() || f.pointer[p] == '/';
+      if (digits && whole && k < stub.size() && stub[k]) continue;
+    }
+    out.Add(f);
+  }
+  return out;
 }
 
 }  // namespace
@@ -99,20 +171,48 @@ std::vector<diag::Finding> NewErrors(
   return out;
 }
 
+Result<std::vector<diag::Finding>> AddedErrors(std::string_view bytes,
+                                               const Index& index,
+                                               const Plan& plan,
+                                               const Assembly& assembly,
+                                               const diag::Report& before,
+                                               const ReleaseFn& release) {
+  bool checked = !assembly.check_segments.empty();
+  diag::Report after(before.file() + " (edited)");
+  auto stream = SegmentStream(
+      bytes, checked ? assembly.check_segments : assembly.segments,
+      after.file(), release);
+  verify::Verifier verifier;
+  Status status = state::Read(*stream, verifier, after);
+  if (after.fatal()) {
+    Status why = Unreadable(after, Errc::kFormat);
+    return Status(Errc::kFormat,
+                  "internal error: the edited state does not read back: " +
+                      why.message());
+  }
+  if (!status.ok()) return status;
+  if (!checked) return NewErrors(before, after, plan.urn_map);
+  return NewErrors(before, WithoutStubs(after, index, assembly.stub),
+                   plan.urn_map);
+}
+
 Result<Outcome> Run(const Config& config) {
   if (config.in_place && config.input == "-") {
     return Status(Errc::kInvalidArgument,
                   "--in-place needs a file, not standard input");
   }
-  auto source = Source::Open(config.input);
-  if (!source.ok()) return source.status();
-  std::string_view bytes = (*source)->bytes();
+  // Read twice (the index, then the spliced output): a plain file from
+  // itself, anything else decoded once into an unlinked spool file.
+  auto replay = io::OpenReplayable(config.input);
+  if (!replay.ok()) return replay.status();
+  io::Replayable& input = *replay;
+  const std::string& name = input.name();
 
   // Pass 1: the index and the input's own findings.
   Index index;
-  diag::Report before((*source)->name());
+  diag::Report before(name);
   {
-    auto stream = (*source)->Reopen();
+    auto stream = input.Open();
     if (!stream.ok()) return stream.status();
     verify::Verifier verifier;
     Indexer indexer(index);
@@ -122,7 +222,7 @@ Result<Outcome> Run(const Config& config) {
     if (!status.ok()) return status;
   }
   if (!index.envelope.has_deployment) {
-    return Status(Errc::kFormat, (*source)->name() +
+    return Status(Errc::kFormat, name +
                                      ": the state has no deployment: "
                                      "there is nothing to edit");
   }
@@ -138,30 +238,31 @@ Result<Outcome> Run(const Config& config) {
   const Plan& plan = planned->plan;
   outcome.notes = plan.notes;
 
-  const Source& input = **source;
-  ReleaseFn release = [&input](std::uint64_t begin, std::uint64_t end) {
-    input.Release(begin, end);
-  };
-  auto assembly = Assemble(bytes, index, plan, release);
+  // The check document (only what the edit can affect) unless the input
+  // already mixes stacks: that rule is reported once, for the first
+  // resource that breaks it, so removing a resource can move it.
+  bool mixed_stacks = false;
+  for (const diag::Finding& f : before.findings()) {
+    if (f.code == diag::Code::kUrnStackMismatch) mixed_stacks = true;
+  }
+  auto view = OpenView(input);
+  if (!view.ok()) return view.status();
+  std::string_view bytes = view->bytes;
+  auto assembly =
+      Assemble(bytes, index, plan, view->release, /*check_affected_only=*/
+               !mixed_stacks);
   if (!assembly.ok()) return assembly.status();
   outcome.changes = assembly->changes;
   outcome.unchanged = assembly->unchanged;
 
   // Pass 2: the result must not be worse than the input.
   {
-    diag::Report after((*source)->name() + " (edited)");
-    auto stream =
-        SegmentStream(bytes, assembly->segments, after.file(), release);
-    verify::Verifier verifier;
-    Status status = state::Read(*stream, verifier, after);
-    if (after.fatal()) {
-      Status why = Unreadable(after, Errc::kFormat);
-      return Status(Errc::kFormat,
-                    "internal error: the edited state does not read back: " +
-                        why.message());
-    }
-    if (!status.ok()) return status;
-    outcome.new_findings = NewErrors(before, after, plan.urn_map);
+    auto pass = OpenView(input);
+    if (!pass.ok()) return pass.status();
+    auto added =
+        AddedErrors(pass->bytes, index, plan, *assembly, before, pass->release);
+    if (!added.ok()) return added.status();
+    outcome.new_findings = std::move(*added);
   }
   if (!outcome.new_findings.empty() && !config.request.force) {
     outcome.refused = true;
@@ -171,32 +272,35 @@ Result<Outcome> Run(const Config& config) {
     return outcome;
   }
   if (config.dry_run) {
-    auto diffed = DiffWithInput(**source, bytes, assembly->segments);
+    auto diffed = DiffWithInput(config.input, bytes, assembly->segments);
     if (!diffed.ok()) return diffed.status();
     outcome.diff = std::move(*diffed);
     return outcome;
   }
   if (config.in_place && assembly->unchanged) return outcome;
 
+  // Compressed like the input; --in-place keeps the old file as .bak
+  // (copied just before the rename, as the DIY backend does).
+  io::OutputOptions options;
+  options.compression = input.compression();
+  options.keep_backup = config.in_place;
   std::string target = config.in_place ? config.input : config.output;
-  auto opened = io::OpenOutput(target);
-  if (!opened.ok()) return opened.status();
-  auto out = CompressingOutput(std::move(*opened), (*source)->compression());
+  auto out = io::OpenOutput(target, options);
   if (!out.ok()) return out.status();
-  WriteSegments(bytes, assembly->segments, **out, release);
-  if (config.in_place) {
-    outcome.backup = config.input + ".bak";
-    std::error_code ec;
-    std::filesystem::copy_file(
-        config.input, outcome.backup,
-        std::filesystem::copy_options::overwrite_existing, ec);
-    if (ec) {
+  auto copy = OpenView(input);
+  if (!copy.ok()) return copy.status();
+  WriteSegments(copy->bytes, assembly->segments, **out, copy->release);
+  // A plain input that shrank while mapped reads as zeros: write nothing.
+  for (const View* v : {&*view, &*copy}) {
+    if (!v->stream) continue;
+    if (Status still = v->stream->mapping_status(); !still.ok()) {
       (*out)->Abandon();
-      return Status(Errc::kIo, outcome.backup + ": " + ec.message());
+      return still;
     }
   }
   Status committed = (*out)->Commit();
   if (!committed.ok()) return committed;
+  if (config.in_place) outcome.backup = config.input + ".bak";
   outcome.written = true;
   return outcome;
 }

@@ -129,6 +129,10 @@ Result<state::Flow> Indexer::OnLeaf(state::Leaf& leaf,
     case state::Role::kResource: {
       ResourceEntry e = EntryOf(leaf.value);
       e.range = range;
+      if (index_.resources_pointer.empty()) {
+        std::string_view p = leaf.pointer;
+        index_.resources_pointer.assign(p.substr(0, p.rfind('/')));
+      }
       index_.by_urn[e.urn].push_back(index_.resources_list.size());
       index_.resources_list.push_back(std::move(e));
       break;

@@ -86,8 +86,12 @@ std::unordered_map<std::string, std::vector<std::size_t>> ChildrenByParent(
   return out;
 }
 
-/// Gives `root` the URN `new_urn` and every descendant the URN its new
-/// parent chain implies, recording each change in `plan`.
+/// Gives `root` the URN `new_urn` and its descendants the URNs their new
+/// parent chain implies (`<parent's qualified type>$<type>`), recording
+/// each change in `plan`. As Pulumi's rename (state_rename.go,
+/// stateReurnOperation), a child is only looked at when its parent's URN
+/// changed, and it only changes when its URN does not already carry that
+/// parent's qualified type.
 void Recompute(
     const Index& index,
     const std::unordered_map<std::string, std::vector<std::size_t>>& children,
@@ -99,10 +103,9 @@ void Recompute(
     work.pop_front();
     if (!seen.insert(i).second) continue;
     const std::string& old = index.resources_list[i].urn;
-    if (urn != old) {
-      plan.edits[i].urn = urn;
-      plan.urn_map[old] = urn;
-    }
+    if (urn == old) continue;
+    plan.edits[i].urn = urn;
+    plan.urn_map[old] = urn;
     auto c = children.find(old);
     if (c == children.end()) continue;
     for (std::size_t child : c->second) {
@@ -207,8 +210,24 @@ Result<Planned> PlanRename(const Index& index, const Request& req) {
         "already existing resource: " +
         renamed);
   }
-  out.plan.edits[at[0]].urn = renamed;
-  out.plan.urn_map[urn] = renamed;
+  // Children: a name-only rename keeps the qualified type, so a child
+  // whose URN carries its parent's qualified type keeps its URN. A child
+  // whose URN does not (a parent-type-chain warning: a hand-edited parent,
+  // or a `pulumi state move` from before pulumi/pulumi#21953) gets the URN
+  // its parent chain implies, as Pulumi's rename gives it, and so on down;
+  // every reference to it follows.
+  Plan& plan = out.plan;
+  Recompute(index, ChildrenByParent(index), at[0], renamed, plan);
+  for (const auto& [old, now] : plan.urn_map) {
+    if (old == urn) continue;
+    if (!index.Find(now).empty() && !plan.urn_map.count(now)) {
+      return Refuse("Renaming " + urn + " would give its descendant " + old +
+                    " the URN " + now + ", which another resource already has");
+    }
+    plan.notes.push_back("recomputed the URN of " + old + " to " + now +
+                         " (its type did not extend its parent's)");
+  }
+  std::sort(plan.notes.begin(), plan.notes.end());
   return out;
 }
 

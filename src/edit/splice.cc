@@ -4,6 +4,7 @@
 #include <cstring>
 #include <optional>
 #include <set>
+#include <unordered_set>
 
 #include "pstate/json/compact.h"
 #include "pstate/json/parser.h"
@@ -528,14 +529,38 @@ std::optional<Splice> RebuildArray(std::string_view bytes,
   return s;
 }
 
-bool NeedsRewrite(const ResourceEntry& r, const Plan& plan,
-                  std::string_view text) {
+/// Whether resources' bytes hold a resource reference (a property value
+/// naming another resource by URN, state/signature.h, maybe inside a
+/// secret's plaintext), searched once per resource on demand.
+class ResourceRefs {
+ public:
+  ResourceRefs(std::string_view bytes, const Index& index)
+      : bytes_(bytes), index_(index), known_(index.resources_list.size(), 0) {}
+  bool operator()(std::size_t i) {
+    if (known_[i] == 0) {
+      const ByteRange& r = index_.resources_list[i].range;
+      std::string_view sig = state::kSigResourceReference;
+      bool found = r.begin < r.end && r.end <= bytes_.size() &&
+                   ::memmem(bytes_.data() + r.begin,
+                            static_cast<std::size_t>(r.end - r.begin),
+                            sig.data(), sig.size()) != nullptr;
+      known_[i] = found ? 2 : 1;
+    }
+    return known_[i] == 2;
+  }
+
+ private:
+  std::string_view bytes_;
+  const Index& index_;
+  std::vector<std::uint8_t> known_;  ///< 0 unknown, 1 no, 2 yes
+};
+
+bool NeedsRewrite(std::size_t i, const Index& index, const Plan& plan,
+                  ResourceRefs& refs) {
+  const ResourceEntry& r = index.resources_list[i];
   // A resource reference object in its property values may name a renamed
   // resource.
-  if (!plan.urn_map.empty() &&
-      text.find(state::kSigResourceReference) != std::string_view::npos) {
-    return true;
-  }
+  if (!plan.urn_map.empty() && refs(i)) return true;
   bool hit = false;
   ForEachReference(r, [&](RefKind kind, const std::string& urn) {
     auto m = plan.urn_map.find(urn);
@@ -550,10 +575,87 @@ bool NeedsRewrite(const ResourceEntry& r, const Plan& plan,
   return hit;
 }
 
+/// Positions of the kept resources that pass 2 must read in full: those
+/// rewritten, and those that name a URN the edit renames or removes (see
+/// Assembly::check_segments for why the others cannot change findings).
+std::vector<bool> Affected(const Index& index, const Plan& plan,
+                           const std::vector<std::optional<std::string>>& texts,
+                           ResourceRefs& refs, const ReleaseFn& release) {
+  const auto& list = index.resources_list;
+  std::uint64_t released = 0;
+  std::unordered_set<std::string_view> changed;
+  for (const auto& [old, now] : plan.urn_map) changed.insert(old);
+  for (std::size_t i = 0; i < list.size(); ++i) {
+    if (plan.drop[i]) changed.insert(list[i].urn);
+  }
+  std::vector<bool> out(list.size(), false);
+  for (std::size_t i = 0; i < list.size(); ++i) {
+    if (plan.drop[i]) continue;
+    const ResourceEntry& r = list[i];
+    bool hit = texts[i].has_value();
+    if (release && r.range.end - released >= kReleaseStep) {
+      release(released, r.range.begin);
+      released = r.range.begin;
+    }
+    if (!hit && !changed.empty()) {
+      // A property-level resource reference names a URN the index does
+      // not keep: such a resource is read again whenever any URN changes.
+      ForEachReference(r, [&](RefKind, const std::string& urn) {
+        if (changed.count(urn)) hit = true;
+      });
+      if (!hit) hit = refs(i);
+    }
+    out[i] = hit;
+  }
+  return out;
+}
+
+/// What pass 2 needs of a resource it does not read again: its URN (for
+/// references and duplicates), whether it is pending deletion, and for a
+/// provider its type and id (provider references name URN and id).
+std::string Stub(const ResourceEntry& r) {
+  std::string out = "{\"urn\":\"";
+  json::AppendEscaped(r.urn, &out);
+  out += "\",\"type\":\"";
+  json::AppendEscaped(r.type, &out);
+  out += r.custom ? "\",\"custom\":true" : "\",\"custom\":false";
+  if (!r.id.empty()) {
+    out += ",\"id\":\"";
+    json::AppendEscaped(r.id, &out);
+    out += "\"";
+  }
+  if (r.del) out += ",\"delete\":true";
+  out += "}";
+  return out;
+}
+
+/// The splices laid between copies of the input.
+Status Stitch(std::string_view bytes, std::vector<Splice> splices,
+              std::vector<Segment>& out) {
+  std::sort(splices.begin(), splices.end(),
+            [](const Splice& a, const Splice& b) {
+              return a.begin != b.begin ? a.begin < b.begin : a.end < b.end;
+            });
+  std::uint64_t at = 0;
+  for (Splice& s : splices) {
+    if (s.begin < at) {
+      return Status(Errc::kFormat,
+                    "internal error: overlapping edits at offset " +
+                        std::to_string(s.begin));
+    }
+    Append(out, Source(at, s.begin));
+    for (Segment& piece : s.pieces) Append(out, std::move(piece));
+    at = s.end;
+  }
+  Append(out, Source(at, bytes.size()));
+  return Status::Ok();
+}
+
 }  // namespace
 
 Result<Assembly> Assemble(std::string_view bytes, const Index& index,
-                          const Plan& plan, const ReleaseFn& release) {
+                          const Plan& plan, const ReleaseFn& release,
+                          bool check_affected_only) {
   Assembly out;
   std::vector<Splice> splices;
   const auto& list = index.resources_list;
@@ -567,6 +669,7 @@ Result<Assembly> Assemble(std::string_view bytes, const Index& index,
 
   // Resources: which are rewritten, then the array in its new order.
   std::vector<std::optional<std::string>> texts(list.size());
+  ResourceRefs refs(bytes, index);
   std::uint64_t released = 0;
   bool any_taint_change = false;
   bool taint_needed = false;
@@ -584,14 +687,11 @@ Result<Assembly> Assemble(std::string_view bytes, const Index& index,
       out.changes.resources.push_back({'-', r.urn, {}});
       continue;
     }
-    std::string_view text =
-        bytes.substr(static_cast<std::size_t>(r.range.begin),
-                     static_cast<std::size_t>(r.range.end - r.range.begin));
     if (release && r.range.end - released >= kReleaseStep) {
       release(released, r.range.begin);
       released = r.range.begin;
     }
-    if (edit == nullptr && !NeedsRewrite(r, plan, text)) continue;
+    if (edit == nullptr && !NeedsRewrite(i, index, plan, refs)) continue;
     arena.Reset();
     auto value = ParseRange(bytes, r.range, arena, &buffer);
     if (!value.ok()) return value.status();
@@ -632,6 +732,26 @@ Result<Assembly> Assemble(std::string_view bytes, const Index& index,
     auto s = RebuildArray(bytes, ranges, order, index.resources,
                           [&](std::size_t i) { return texts[i]; });
     if (s) splices.push_back(std::move(*s));
+  }
+  // The check document's resources array (Assembly::check_segments).
+  std::optional<Splice> check_array;
+  std::size_t resources_splice = resources_touched ? splices.size() - 1 : 0;
+  bool check = check_affected_only && plan.order.empty() && !list.empty() &&
+               index.resources.present && !index.resources_pointer.empty();
+  if (check) {
+    std::vector<bool> affected = Affected(index, plan, texts, refs, release);
+    std::vector<ByteRange> ranges;
+    ranges.reserve(list.size());
+    for (const ResourceEntry& r : list) ranges.push_back(r.range);
+    out.stub.reserve(order.size());
+    for (std::size_t i : order) out.stub.push_back(!affected[i]);
+    check_array =
+        RebuildArray(bytes, ranges, order, index.resources,
+                     [&](std::size_t i) -> std::optional<std::string> {
+                       if (affected[i]) return texts[i];
+                       return Stub(list[i]);
+                     });
+    check = check_array.has_value();
   }
 
   // Pending operations.
@@ -773,23 +893,22 @@ Result<Assembly> Assemble(std::string_view bytes, const Index& index,
     }
   }
 
-  // Stitch the splices between copies of the input.
-  std::sort(splices.begin(), splices.end(),
-            [](const Splice& a, const Splice& b) {
-              return a.begin != b.begin ? a.begin < b.begin : a.end < b.end;
-            });
-  std::uint64_t at = 0;
-  for (Splice& s : splices) {
-    if (s.begin < at) {
-      return Status(Errc::kFormat,
-                    "internal error: overlapping edits at offset " +
-                        std::to_string(s.begin));
+  // Stitch the splices between copies of the input; the check document
+  // is the same with the resources array's splice replaced.
+  if (check) {
+    std::vector<Splice> with_stubs = splices;
+    if (resources_touched) {
+      with_stubs[resources_splice] = std::move(*check_array);
+    } else {
+      with_stubs.push_back(std::move(*check_array));
     }
-    Append(out.segments, Source(at, s.begin));
-    for (Segment& piece : s.pieces) Append(out.segments, std::move(piece));
-    at = s.end;
+    Status stitched = Stitch(bytes, std::move(with_stubs), out.check_segments);
+    if (!stitched.ok()) return stitched;
+  } else {
+    out.stub.clear();
   }
-  Append(out.segments, Source(at, bytes.size()));
+  Status stitched = Stitch(bytes, std::move(splices), out.segments);
+  if (!stitched.ok()) return stitched;
   out.unchanged = out.segments.size() <= 1 &&
                   (out.segments.empty() ||
                    (!out.segments[0].is_text && out.segments[0].begin == 0 &&

@@ -193,6 +193,9 @@ class CompressingOutput : public Output {
     archive_ = archive_write_new();
     if (c == Compression::kGzip) {
       archive_write_add_filter_gzip(archive_);
+      // No modification time in the header (MTIME 0), as Go's gzip.Writer
+      // writes it with a zero Header: equal states compress to equal bytes.
+      archive_write_set_filter_option(archive_, "gzip", "timestamp", nullptr);
     } else {
       archive_write_add_filter_zstd(archive_);
     }

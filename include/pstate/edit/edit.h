@@ -3,9 +3,12 @@
 //   plan    the edit is planned on the index (plan.h), or refused;
 //   splice  the output is the input's bytes with only the changed
 //           resources re-serialized (splice.h);
-//   verify  the output is streamed through the verifier; an edit that adds
-//           an error-severity finding the input did not have is refused
-//           unless forced;
+//   verify  the output is streamed through the verifier (pass 2); an edit
+//           that adds an error-severity finding the input did not have is
+//           refused unless forced. When the edit keeps the resources'
+//           order, only what it can affect is read again: resources it
+//           rewrites or whose references name a URN it renames or removes
+//           (splice.h, Assembly::check_segments);
 //   write   to the output (atomic; --in-place keeps a .bak), compressed
 //           like the input.
 // No secret is decrypted: secrets are opaque bytes to every step.
@@ -14,6 +17,7 @@
 
 #include <optional>
 #include <string>
+#include <string_view>
 #include <unordered_map>
 #include <vector>
 
@@ -62,6 +66,19 @@ struct Outcome {
 std::vector<diag::Finding> NewErrors(
     const diag::Report& before, const diag::Report& after,
     const std::unordered_map<std::string, std::string>& renamed);
+
+/// Pass 2: the error findings the edited state `assembly` (of `bytes`,
+/// indexed as `index`, under `plan`) has that the input's report `before`
+/// does not. Verifies the assembly's check document when it has one (its
+/// stubs' findings are the input's: Assembly::check_segments), else the
+/// whole output. Fails when the edited state does not read back (an
+/// internal error).
+Result<std::vector<diag::Finding>> AddedErrors(std::string_view bytes,
+                                               const Index& index,
+                                               const Plan& plan,
+                                               const Assembly& assembly,
+                                               const diag::Report& before,
+                                               const ReleaseFn& release = {});
 
 /// Runs the edit. A Status failure is exit 2: unreadable input (its
 /// message located as "file:line:column: ..."), bad usage, or an output

@@ -85,6 +85,8 @@ struct Index {
   MemberPlace pending_operations;
   std::vector<ResourceEntry> resources_list;
   std::vector<PendingEntry> pending;
+  /// The JSON pointer of the resources array ("/deployment/resources").
+  std::string resources_pointer;
   /// URN -> positions in resources_list (several for duplicates).
   std::unordered_map<std::string, std::vector<std::size_t>> by_urn;
 

@@ -87,6 +87,32 @@ struct Assembly {
   ChangeList changes;
   /// True when the output equals the input byte for byte.
   bool unchanged = true;
+
+  /// The document pass 2 verifies instead of the whole output (when asked
+  /// for and possible; empty otherwise): the output with every resource
+  /// the edit cannot affect replaced by a stub holding only its URN, type,
+  /// custom, id and delete flag, so the verifier still knows it is there
+  /// (for references to it, duplicates and provider references) without
+  /// reading its bytes again.
+  ///
+  /// Why a stubbed resource R's findings cannot change (so the input's
+  /// findings about it stand, and the verifier's findings at a stub are
+  /// ignored): R is copied byte for byte, so every check of R alone gives
+  /// what it gave in pass 1 (the envelope it is read under differs at most
+  /// in version 3 <-> 4 and features, which no resource check reads; the
+  /// stack/project rule is left out by the caller when the input already
+  /// broke it). The integrity rules (pulumi-state-format.md §4.1) are
+  /// about references and order: R's references (parent, dependencies,
+  /// propertyDependencies, deletedWith, replaceWith, provider, and any
+  /// resource reference in its property values) resolve to the same
+  /// copies, in the same relative order, because no URN R names is renamed
+  /// or loses a copy (else R is read in full), no resource is added, and
+  /// the kept resources keep their order (a reordering edit gets no check
+  /// document). The duplicate rule only loses copies or gains new URNs
+  /// (renames refuse an existing URN), so no URN newly breaks it.
+  std::vector<Segment> check_segments;
+  /// Per element of the check document's resources array: a stub.
+  std::vector<bool> stub;
 };
 
 /// Called with input ranges that will not be read again soon, so a mapped
@@ -94,9 +120,12 @@ struct Assembly {
 /// index, not the file). May be empty.
 using ReleaseFn = std::function<void(std::uint64_t begin, std::uint64_t end)>;
 
-/// Builds the edited state of `bytes` (indexed as `index`) under `plan`.
+/// Builds the edited state of `bytes` (indexed as `index`) under `plan`;
+/// with `check_affected_only`, also its check document (Assembly::
+/// check_segments) when the plan keeps the resources' order.
 Result<Assembly> Assemble(std::string_view bytes, const Index& index,
-                          const Plan& plan, const ReleaseFn& release = {});
+                          const Plan& plan, const ReleaseFn& release = {},
+                          bool check_affected_only = false);
 
 /// The segments as a stream (for the verifier's pass).
 std::unique_ptr<io::InputStream> SegmentStream(

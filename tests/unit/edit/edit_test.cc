@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -10,7 +11,10 @@
 #include "pstate/edit/index.h"
 #include "pstate/edit/plan.h"
 #include "pstate/edit/splice.h"
+#include "pstate/io/input.h"
 #include "pstate/json/document.h"
+#include "pstate/state/reader.h"
+#include "pstate/verify/verifier.h"
 
 namespace pstate::edit {
 namespace {
@@ -358,6 +362,213 @@ TEST_F(EditTest, DryRunWritesNothing) {
   ASSERT_TRUE(r.ok());
   EXPECT_FALSE(fs::exists(config.output));
   EXPECT_EQ(r->changes.resources.size(), 2u);
+}
+
+TEST_F(EditTest, RenameKeepsChildrenWhoseUrnsCarryTheParentType) {
+  // A name-only rename keeps the qualified type, so a child that carries
+  // it (O under W) keeps its URN; only its parent changes.
+  Request r;
+  r.op = Operation::kRename;
+  r.urns = {kW};
+  r.new_name = "site";
+  Outcome o;
+  std::string out = Edit("example.json", r, &o);
+  EXPECT_EQ(Urns(out), (std::vector<std::string>{kR, kP, kB,
+                                                 kS + "my:app:Web::site", kO}));
+  EXPECT_NE(out.find("\"parent\": \"" + kS + "my:app:Web::site\""),
+            std::string::npos);
+  EXPECT_TRUE(o.notes.empty());
+  EXPECT_TRUE(o.new_findings.empty());
+}
+
+TEST_F(EditTest, RenameGivesChildrenTheTypeTheirParentImplies) {
+  // "part" is W's child but its URN lacks W's type (a parent-type-chain
+  // warning): the rename recomputes it as Pulumi's does, its child "leaf"
+  // follows, and the dependency on "leaf" is rewritten. "home" already
+  // carries W's type and keeps its URN.
+  Request r;
+  r.op = Operation::kRename;
+  r.urns = {kW};
+  r.new_name = "site2";
+  Outcome o;
+  std::string out = Edit("child-type.json", r, &o);
+  std::string part = kS + "my:app:Web$my:app:Part::part";
+  std::string leaf = kS + "my:app:Web$my:app:Part$my:app:Leaf::leaf";
+  EXPECT_EQ(Urns(out),
+            (std::vector<std::string>{kR, kS + "my:app:Web::site2",
+                                      kS + "my:app:Web$my:app:Page::home", part,
+                                      leaf, kS + "my:app:Site::site"}));
+  EXPECT_NE(out.find("\"" + leaf + "\",\n"), std::string::npos) << out;
+  EXPECT_EQ(out.find("proj::my:app:Part::part"), std::string::npos) << out;
+  ASSERT_EQ(o.notes.size(), 2u);
+  EXPECT_NE(o.notes[0].find("recomputed the URN of " + kS +
+                            "my:app:Part$my:app:Leaf::leaf"),
+            std::string::npos);
+  EXPECT_TRUE(o.new_findings.empty());
+}
+
+TEST_F(EditTest, RenameRefusesAChildUrnThatExists) {
+  // Recomputing "part" would give it the URN of an existing resource.
+  std::string text = ReadAll(Fixture("child-type.json"));
+  std::string taken = kS + "my:app:Web$my:app:Part::part";
+  std::string site = "\"urn\": \"" + kS + "my:app:Site::site\"";
+  text.replace(text.find(site), site.size(), "\"urn\": \"" + taken + "\"");
+  text.replace(text.find("\"type\": \"my:app:Site\""),
+               std::string("\"type\": \"my:app:Site\"").size(),
+               "\"type\": \"my:app:Part\"");
+  std::string path = (dir_ / "taken.json").string();
+  std::ofstream(path) << text;
+  Config config;
+  config.request.op = Operation::kRename;
+  config.request.urns = {kW};
+  config.request.new_name = "other";
+  config.input = path;
+  config.output = (dir_ / "out.json").string();
+  auto run = edit::Run(config);
+  ASSERT_TRUE(run.ok()) << run.status().message();
+  EXPECT_TRUE(run->refused);
+  EXPECT_NE(run->refusal.find("which another resource already has"),
+            std::string::npos)
+      << run->refusal;
+}
+
+/// Pass 1 over a fixture: its index and report.
+struct Indexed {
+  std::string bytes;
+  Index index;
+  diag::Report before{"in"};
+};
+
+std::unique_ptr<Indexed> IndexFixture(const std::string& name) {
+  auto out = std::make_unique<Indexed>();
+  out->bytes = ReadAll(Fixture(name));
+  auto input = io::MemoryInput(out->bytes, "in");
+  verify::Verifier verifier;
+  Indexer indexer(out->index);
+  state::Tee tee(verifier, indexer);
+  EXPECT_TRUE(state::Read(*input, tee, out->before).ok());
+  return out;
+}
+
+/// The codes and URNs of `findings`, sorted.
+std::vector<std::string> Keys(const std::vector<diag::Finding>& findings) {
+  std::vector<std::string> out;
+  for (const diag::Finding& f : findings) {
+    out.push_back(std::string(diag::Info(f.code).name) + " " + f.urn);
+  }
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+/// The errors `plan` adds, through the check document and through the
+/// whole output: they must agree.
+std::vector<std::string> AddedBothWays(const Indexed& in, const Plan& plan,
+                                       std::size_t* stubs) {
+  auto full = Assemble(in.bytes, in.index, plan);
+  auto checked = Assemble(in.bytes, in.index, plan, {}, true);
+  EXPECT_TRUE(full.ok() && checked.ok());
+  if (!full.ok() || !checked.ok()) return {};
+  EXPECT_TRUE(full->check_segments.empty());
+  EXPECT_FALSE(checked->check_segments.empty());
+  *stubs = static_cast<std::size_t>(
+      std::count(checked->stub.begin(), checked->stub.end(), true));
+  auto a = AddedErrors(in.bytes, in.index, plan, *full, in.before);
+  auto b = AddedErrors(in.bytes, in.index, plan, *checked, in.before);
+  EXPECT_TRUE(a.ok() && b.ok());
+  if (!a.ok() || !b.ok()) return {};
+  EXPECT_EQ(Keys(*a), Keys(*b));
+  return Keys(*b);
+}
+
+TEST(CheckDocumentTest, FindsWhatTheWholeOutputHasAndStubsTheRest) {
+  auto in = IndexFixture("example.json");
+  ASSERT_EQ(in->index.resources_list.size(), 5u);
+  ASSERT_EQ(in->index.resources_pointer, "/deployment/resources");
+  auto plan_for = [&](Request r) {
+    auto p = MakePlan(in->index, r);
+    EXPECT_TRUE(p.ok() && !p->refused);
+    return p.ok() ? p->plan : Plan{};
+  };
+  std::size_t stubs = 0;
+  // Deleting a leaf: nothing names it, every kept resource is a stub.
+  EXPECT_TRUE(AddedBothWays(*in, plan_for(Delete({kO})), &stubs).empty());
+  EXPECT_EQ(stubs, 4u);
+  // Deleting B and its dependent O: R, P, W name neither.
+  EXPECT_TRUE(AddedBothWays(*in, plan_for(Delete({kB}, true)), &stubs).empty());
+  EXPECT_EQ(stubs, 3u);
+  // Renaming P rewrites B and O (provider references); R, W are stubs.
+  Request rename;
+  rename.op = Operation::kRename;
+  rename.urns = {kP};
+  rename.new_name = "main";
+  EXPECT_TRUE(AddedBothWays(*in, plan_for(rename), &stubs).empty());
+  EXPECT_EQ(stubs, 2u);
+  // Protecting W rewrites W alone.
+  Request protect;
+  protect.op = Operation::kProtect;
+  protect.urns = {kW};
+  EXPECT_TRUE(AddedBothWays(*in, plan_for(protect), &stubs).empty());
+  EXPECT_EQ(stubs, 4u);
+}
+
+TEST(CheckDocumentTest, AResourceNamingARemovedUrnIsReadAgain) {
+  // Plans the planner would refuse: B dropped without O (O's dependency
+  // and property dependency now name nothing), and P dropped (B's and O's
+  // provider references name nothing). The errors are found on O and B
+  // though R and W stand as stubs.
+  auto in = IndexFixture("example.json");
+  Plan plan;
+  plan.drop = {false, false, true, false, false};
+  plan.pending.resize(in->index.pending.size());
+  std::size_t stubs = 0;
+  EXPECT_EQ(AddedBothWays(*in, plan, &stubs),
+            (std::vector<std::string>{"dependency-missing " + kO,
+                                      "dependency-missing " + kO}));
+  EXPECT_EQ(stubs, 3u);
+  plan.drop = {false, true, false, false, false};
+  EXPECT_EQ(AddedBothWays(*in, plan, &stubs),
+            (std::vector<std::string>{"provider-unknown " + kB,
+                                      "provider-unknown " + kO}));
+  EXPECT_EQ(stubs, 2u);
+}
+
+TEST(CheckDocumentTest, PropertyResourceReferencesAreReadAgain) {
+  // rich.json: W's outputs hold a resource reference to B. Deleting B
+  // with its dependents keeps W, which must be read again (its reference
+  // now dangles: a warning, so no new error).
+  auto in = IndexFixture("rich.json");
+  Request r = Delete({kB}, true);
+  r.force = true;  // B is protected
+  auto planned = MakePlan(in->index, r);
+  ASSERT_TRUE(planned.ok() && !planned->refused);
+  auto checked =
+      Assemble(in->bytes, in->index, planned->plan, {}, /*check=*/true);
+  ASSERT_TRUE(checked.ok());
+  std::size_t w = 0;
+  for (std::size_t i = 0, k = 0; i < in->index.resources_list.size(); ++i) {
+    if (planned->plan.drop[i]) continue;
+    if (in->index.resources_list[i].urn == kW) w = k;
+    ++k;
+  }
+  ASSERT_LT(w, checked->stub.size());
+  EXPECT_FALSE(checked->stub[w]);
+  std::size_t stubs = 0;
+  AddedBothWays(*in, planned->plan, &stubs);
+}
+
+TEST(CheckDocumentTest, AReorderingEditVerifiesTheWholeOutput) {
+  auto in = IndexFixture("example.json");
+  Request r;
+  r.op = Operation::kReparent;
+  r.urns = {kB};
+  r.new_parent = kW;
+  auto planned = MakePlan(in->index, r);
+  ASSERT_TRUE(planned.ok() && !planned->refused);
+  ASSERT_FALSE(planned->plan.order.empty());
+  auto checked = Assemble(in->bytes, in->index, planned->plan, {}, true);
+  ASSERT_TRUE(checked.ok());
+  EXPECT_TRUE(checked->check_segments.empty());
+  EXPECT_TRUE(checked->stub.empty());
 }
 
 TEST(VerifyGateTest, OnlyNewErrorsCount) {
