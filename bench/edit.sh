@@ -2,15 +2,16 @@
 # bench/edit.sh: `pstate edit delete URN --target-dependents` against
 # `pstate verify` on the same generated state (issue 14: at most 3x).
 #
-#   bench/edit.sh [PSTATE_BINARY] [SIZE] [ROUNDS]
+#   bench/edit.sh [PSTATE_BINARY] [SIZE|STATE] [ROUNDS]
 #     PSTATE_BINARY  default build/rel/src/pstate (a Release build)
-#     SIZE           gen_state.py --size, default 300m (300 MB)
+#     SIZE           gen_state.py --size, default 300m (300 MB); or the path
+#                    of an existing state (e.g. /work/bench-states/1g.json)
 #     ROUNDS         interleaved rounds, default 5
 #
-# The state is generated once into $TMPDIR (deterministic: seed 14). The
+# A SIZE state is generated once into $TMPDIR (deterministic: seed 14). The
 # target is the URN of the 10th resource, so the edit finds and removes its
-# dependents (--force: some of them are protected)
-# dependents and copies everything else. Each round runs verify, then edit
+# dependents (--force: some of them are protected) and copies everything
+# else. Each round runs verify, then edit
 # (the order alternates between rounds); the report gives medians of wall
 # time and of CPU time (user + sys of the child): on a shared, loaded
 # machine CPU time is the number to compare.
@@ -20,7 +21,11 @@ BIN=${1:-build/rel/src/pstate}
 SIZE=${2:-300m}
 ROUNDS=${3:-5}
 TMP=${TMPDIR:-/tmp}
-STATE="$TMP/pstate-bench-edit-$SIZE.json"
+if [[ -f "$SIZE" ]]; then
+  STATE="$SIZE"
+else
+  STATE="$TMP/pstate-bench-edit-$SIZE.json"
+fi
 if [[ ! -f "$STATE" ]]; then
   python3 /work/shared/bench/gen_state.py --resources 100000000 --size "$SIZE" \
       --seed 14 -o "$STATE"
@@ -49,12 +54,13 @@ cmds = {
                                          "--target-dependents", "--force", "-q", "-o", out],
 }
 def run(args):
-    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    # wait4 gives this child's own rusage: CPU time and peak RSS.
     start = time.perf_counter()
-    rc = subprocess.run(args, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL).returncode
+    child = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    _, status, usage = os.wait4(child.pid, 0)
     wall = time.perf_counter() - start
-    after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return wall, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime), rc
+    rc = os.waitstatus_to_exitcode(status)
+    return wall, usage.ru_utime + usage.ru_stime, rc, usage.ru_maxrss / 1024
 results = {k: [] for k in cmds}
 names = list(cmds)
 for r in range(rounds):
@@ -63,14 +69,16 @@ for r in range(rounds):
         results[name].append(run(cmds[name]))
 print(f"state: {state} ({os.path.getsize(state) / 1e6:.0f} MB), target {urn}")
 print(f"{rounds} interleaved rounds, medians")
-print("| command | wall s | cpu s (user+sys) | exit |")
-print("|---|---|---|---|")
+print("| command | wall s | cpu s (user+sys) | peak RSS MB | exit |")
+print("|---|---|---|---|---|")
 med = {}
 for name in names:
-    walls = [w for w, _, _ in results[name]]
-    cpus = [c for _, c, _ in results[name]]
+    walls = [x[0] for x in results[name]]
+    cpus = [x[1] for x in results[name]]
+    rss = [x[3] for x in results[name]]
     med[name] = (statistics.median(walls), statistics.median(cpus))
-    print(f"| {name} | {med[name][0]:.2f} | {med[name][1]:.2f} | {sorted(set(rc for _, _, rc in results[name]))} |")
+    codes = sorted(set(x[2] for x in results[name]))
+    print(f"| {name} | {med[name][0]:.2f} | {med[name][1]:.2f} | {max(rss):.0f} | {codes} |")
 v, e = med["verify"], med["edit delete --target-dependents"]
 print(f"ratio edit/verify: wall {e[0] / v[0]:.2f}x, cpu {e[1] / v[1]:.2f}x")
 os.path.exists(out) and os.remove(out)
