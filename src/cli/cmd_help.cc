@@ -2,6 +2,9 @@
 #include <archive.h>
 #include <openssl/crypto.h>
 
+#include <cctype>
+#include <cstdint>
+#include <cstdio>
 #include <iostream>
 #include <map>
 #include <sstream>
@@ -97,11 +100,34 @@ std::vector<const CLI::App*> Commands() {
   return out;
 }
 
+/// An option's value as the man page shows it: its type name ("FORMAT";
+/// the option's own name in capitals for CLI11's generic "TEXT"), then the
+/// allowed values when a check lists them ("FORMAT:{text,json}"); never a
+/// validator's other wording ("N >= 0").
+std::string ValueName(const CLI::Option& opt) {
+  std::string full = opt.get_type_name();
+  std::size_t colon = full.find(':');
+  std::string name = full.substr(0, colon);
+  if (name.empty() || name == "TEXT" || name == "INT") {
+    name = opt.get_name();
+    name.erase(0, name.find_first_not_of('-'));
+    for (char& ch : name) {
+      ch = static_cast<char>(std::toupper(static_cast<unsigned char>(ch)));
+    }
+  }
+  if (colon != std::string::npos && colon + 1 < full.size() &&
+      full[colon + 1] == '{') {
+    name += full.substr(colon);
+  }
+  return name;
+}
+
 /// A flag's spellings and help for completions and the man page.
 struct FlagDoc {
   std::vector<std::string> names;
   std::string help;
   bool takes_value = false;
+  std::string value_name;  ///< "FORMAT", "N" (empty for a flag)
 };
 
 std::vector<FlagDoc> Flags(const CLI::App& app) {
@@ -114,7 +140,9 @@ std::vector<FlagDoc> Flags(const CLI::App& app) {
       doc.names.push_back("--" + l);
     if (doc.names.empty()) continue;
     doc.help = opt->get_description();
-    doc.takes_value = opt->get_type_size() != 0;
+    // A flag expects no value (CLI11 still gives it a type size of 1).
+    doc.takes_value = opt->get_expected_max() > 0;
+    if (doc.takes_value) doc.value_name = ValueName(*opt);
     out.push_back(std::move(doc));
   }
   return out;
@@ -150,11 +178,38 @@ std::string Plain(std::string_view s) {
   return out.substr(0, 120);
 }
 
+/// A roff special character for the UTF-8 sequence at `s[i]` (\[u2026]),
+/// so the page is ASCII and renders the same whatever input encoding groff
+/// or mandoc assume; `i` moves past the sequence. An invalid byte is "?".
+std::string RoffCodePoint(std::string_view s, std::size_t& i) {
+  const auto byte = [&](std::size_t k) {
+    return static_cast<unsigned char>(s[k]);
+  };
+  const unsigned lead = byte(i);
+  const std::size_t length = lead >= 0xF0u   ? 4
+                             : lead >= 0xE0u ? 3
+                             : lead >= 0xC0u ? 2
+                                             : 1;
+  if (length == 1 || i + length > s.size()) return "?";
+  std::uint32_t cp = lead & (0x7Fu >> length);
+  for (std::size_t k = 1; k < length; ++k) {
+    if ((byte(i + k) & 0xC0u) != 0x80u) return "?";
+    cp = (cp << 6) | (byte(i + k) & 0x3Fu);
+  }
+  i += length - 1;
+  char buffer[16];
+  std::snprintf(buffer, sizeof buffer, "\\[u%04X]", static_cast<unsigned>(cp));
+  return buffer;
+}
+
 std::string RoffEscape(std::string_view s) {
   std::string out;
   bool line_start = true;
-  for (char c : s) {
-    if (c == '\\') {
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    const char c = s[i];
+    if (static_cast<unsigned char>(c) >= 0x80) {
+      out += RoffCodePoint(s, i);
+    } else if (c == '\\') {
       out += "\\e";
     } else if (c == '-') {
       out += "\\-";
@@ -167,6 +222,20 @@ std::string RoffEscape(std::string_view s) {
     line_start = c == '\n';
   }
   return out;
+}
+
+/// The command's usage line in roff: "pstate verify [options] [FILE|DIR...]".
+std::string Usage(const CLI::App& app) {
+  std::string out = "\\fBpstate " + RoffEscape(app.get_name()) + "\\fR";
+  if (!Flags(app).empty()) out += " [\\fIoptions\\fR]";
+  for (const CLI::Option* opt : app.get_options({})) {
+    if (!opt->get_positional()) continue;
+    std::string name = ValueName(*opt);
+    std::string item = "\\fI" + RoffEscape(name) + "\\fR";
+    if (opt->get_items_expected_max() > 1) item += "...";
+    out += opt->get_required() ? " " + item : " [" + item + "]";
+  }
+  return out + "\n";
 }
 
 }  // namespace
@@ -382,13 +451,17 @@ std::string ManPage() {
          ".SH COMMANDS\n";
   for (const CLI::App* c : Commands()) {
     out << ".SS " << c->get_name() << "\n"
-        << RoffEscape(c->get_description()) << "\n";
+        << RoffEscape(c->get_description()) << "\n.PP\n"
+        << Usage(*c);
     for (const FlagDoc& f : Flags(*c)) {
-      out << ".TP\n.B ";
+      out << ".TP\n";
       bool first = true;
       for (const std::string& n : f.names) {
-        out << (first ? "" : ", ") << RoffEscape(n);
+        out << (first ? "" : ", ") << "\\fB" << RoffEscape(n) << "\\fR";
         first = false;
+      }
+      if (!f.value_name.empty()) {
+        out << " \\fI" << RoffEscape(f.value_name) << "\\fR";
       }
       out << "\n" << RoffEscape(f.help) << "\n";
     }
@@ -416,7 +489,9 @@ std::string ManPage() {
         << RoffEscape(diag::CodeDescription(info.code)) << "\n";
   }
   out << ".SH SEE ALSO\n"
-         "pstate explain CODE; "
+         "\\fBpstate explain\\fR \\fICODE\\fR, \\fBpstate rules\\fR, "
+         "\\fBpstate help\\fR \\fICOMMAND\\fR\n"
+         ".PP\n"
       << RoffEscape(std::string(diag::DocsBaseUri())) << "/cli.md\n";
   return out.str();
 }
@@ -434,7 +509,8 @@ std::function<int()> SetupHelp(CLI::App& app) {
     for (const CLI::App* c : RootApp().get_subcommands({})) {
       names.push_back(c->get_name());
       if (c->get_name() == *command) {
-        std::cout << c->help();
+        // As `pstate CMD --help` prints it: "Usage: pstate CMD ...".
+        std::cout << c->help("pstate");
         return static_cast<int>(kExitOk);
       }
     }

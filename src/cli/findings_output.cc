@@ -91,6 +91,10 @@ std::optional<diag::Severity> FailThreshold(std::string_view fail_on) {
 void Resolve(FindingsFlags& flags) {
   std::vector<std::string> files;
   for (const std::string& arg : flags.files) {
+    if (arg.empty()) {
+      // Not an io-error on a file named "": say what is wrong.
+      throw CLI::ValidationError("an empty string is not a file name");
+    }
     std::error_code ec;
     if (arg != "-" && fs::is_directory(arg, ec)) {
       std::vector<std::string> found =

@@ -1,0 +1,68 @@
+// Command-line cases the golden files cannot spell (their cmd is split on
+// spaces): empty arguments, and every meta command's usage errors, each with
+// one `pstate: error:` line, exit 2, and nothing on standard output.
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "e2e_util.h"
+
+namespace {
+
+using pstate_e2e::RunPstate;
+using pstate_e2e::TempDir;
+
+void ExpectUsageError(const pstate_e2e::RunResult& r,
+                      const std::string& message) {
+  EXPECT_TRUE(r.exited);
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_EQ(r.out, "");
+  EXPECT_EQ(r.err.rfind("pstate: error: ", 0), 0u) << r.err;
+  EXPECT_NE(r.err.find(message), std::string::npos) << r.err;
+  EXPECT_FALSE(r.sanitizer_report()) << r.err;
+}
+
+TEST(CliArgsTest, EmptyFileNameIsAUsageErrorNotAnIoError) {
+  TempDir tmp("cli-args");
+  for (const char* command : {"verify", "scan"}) {
+    SCOPED_TRACE(command);
+    pstate_e2e::RunResult r =
+        RunPstate(std::string(command) + " ''", tmp.path());
+    ExpectUsageError(r, "an empty string is not a file name");
+    EXPECT_EQ(r.err.find("io-error"), std::string::npos) << r.err;
+  }
+}
+
+TEST(CliArgsTest, HelpOfACommandNamesTheProgram) {
+  TempDir tmp("cli-args");
+  pstate_e2e::RunResult help = RunPstate("help scan", tmp.path());
+  pstate_e2e::RunResult flag = RunPstate("scan --help", tmp.path());
+  EXPECT_EQ(help.exit_code, 0);
+  EXPECT_NE(help.out.find("Usage: pstate scan "), std::string::npos)
+      << help.out;
+  // `pstate help CMD` and `pstate CMD --help` print the same text.
+  EXPECT_EQ(help.out, flag.out);
+}
+
+TEST(CliArgsTest, MetaCommandsRejectBadArguments) {
+  TempDir tmp("cli-args");
+  ExpectUsageError(RunPstate("completion ''", tmp.path()), "completion");
+  ExpectUsageError(RunPstate("explain ''", tmp.path()), "");
+  ExpectUsageError(RunPstate("man extra", tmp.path()), "man");
+  ExpectUsageError(RunPstate("rules --format yaml", tmp.path()), "rules");
+}
+
+TEST(CliArgsTest, ManPageIsAsciiRoff) {
+  TempDir tmp("cli-args");
+  pstate_e2e::RunResult r = RunPstate("man", tmp.path());
+  ASSERT_EQ(r.exit_code, 0);
+  EXPECT_EQ(r.out.rfind(".TH PSTATE 1 ", 0), 0u);
+  for (char c : r.out) {
+    // Non-ASCII text is written as roff's \[uXXXX], so groff and mandoc
+    // render it whatever input encoding they assume.
+    ASSERT_LT(static_cast<unsigned char>(c), 0x80u);
+  }
+  EXPECT_NE(r.out.find("\\[u2026]"), std::string::npos);  // "…"
+}
+
+}  // namespace
