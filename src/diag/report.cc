@@ -67,6 +67,12 @@ std::unique_ptr<Report> Report::Refilter(
   return out;
 }
 
+void Report::RewriteKept(const std::function<bool(Finding&)>& rewrite) {
+  for (Finding& f : findings_) {
+    if (rewrite(f)) f.fingerprint = Fingerprint(f, identity_);
+  }
+}
+
 void Report::SortByLocation() {
   // Before() is a total order (arrival breaks ties), so this is stable.
   if (max_kept_ == 0) {

@@ -11,6 +11,7 @@
 #include "pstate/detect/credential_value.h"
 #include "pstate/diag/render.h"
 #include "pstate/json/pointer.h"
+#include "pstate/secrets/mask.h"
 #include "pstate/state/property.h"
 #include "pstate/state/secret_object.h"
 #include "pstate/state/signature.h"
@@ -198,9 +199,7 @@ struct LeakScanner::Walk {
     leak.urn = urn;
     if (mask != nullptr) {
       // A secret may sit in a URN, a property name or a map key (F5).
-      leak.message = mask->Mask(leak.message);
-      leak.pointer = mask->Mask(leak.pointer);
-      leak.urn = mask->Mask(leak.urn);
+      secrets::MaskIdentifiers(*mask, &leak.message, &leak.pointer, &leak.urn);
     }
     leak.value = single && value.is_string() ? &value : nullptr;
     out->push_back(std::move(leak));

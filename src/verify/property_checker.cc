@@ -190,6 +190,9 @@ bool PropertyChecker::CheckSecret(const state::PropertyNode& node,
         "secret \"" + std::string(field) + "\" is empty", text, field);
     return false;
   }
+  if (has_p && !at.in_secret() && env_.on_plaintext) {
+    env_.on_plaintext(text.Str());
+  }
   if (has_p || at.in_secret()) {
     // Inside a plaintext, nested secrets carry their JSON text as
     // "ciphertext" (Pulumi serializes them with a no-op encrypter). Deeper

@@ -3,6 +3,7 @@
 #define PSTATE_DIAG_REPORT_H_
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -45,6 +46,12 @@ class Report {
   /// `filter`, keeping `max_kept`. For cores that build their own report.
   std::unique_ptr<Report> Refilter(std::shared_ptr<const FindingFilter> filter,
                                    std::size_t max_kept) const;
+
+  /// Calls `rewrite` on every kept finding; one it changed (it returns
+  /// true) gets the fingerprint of its new text. For rewriting texts once a
+  /// pass has ended (secrets/mask.h: verify masks known secrets); places,
+  /// codes and counts must not change.
+  void RewriteKept(const std::function<bool(Finding&)>& rewrite);
 
   /// Findings the filter rejects are tallied as suppressed only.
   void set_filter(std::shared_ptr<const FindingFilter> filter) {

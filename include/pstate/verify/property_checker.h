@@ -25,6 +25,11 @@ struct PropertyEnvironment {
   std::function<void(std::string_view urn, std::uint64_t offset,
                      Reporter& reporter)>
       on_resource_reference;
+  /// Called with the decoded text of each `plaintext` of a secret that is
+  /// not inside another secret (nested ones are in that text), valid JSON
+  /// or not. verify learns the plaintexts it must not print from it
+  /// (secrets/mask.h).
+  std::function<void(std::string_view payload)> on_plaintext;
 };
 
 class PropertyChecker {

@@ -4,8 +4,11 @@
 #ifndef PSTATE_VERIFY_RESOURCE_CHECKER_H_
 #define PSTATE_VERIFY_RESOURCE_CHECKER_H_
 
+#include <functional>
 #include <optional>
 #include <string>
+#include <string_view>
+#include <utility>
 
 #include "pstate/json/value.h"
 #include "pstate/verify/check_context.h"
@@ -27,6 +30,10 @@ class ResourceChecker {
 
   void set_secrets_provider(state::ProviderKind kind) {
     env_.secrets_provider = kind;
+  }
+  /// See PropertyEnvironment::on_plaintext.
+  void set_on_plaintext(std::function<void(std::string_view)> f) {
+    env_.on_plaintext = std::move(f);
   }
   PropertyChecker& properties() { return properties_; }
   IntegrityTracker& tracker() { return tracker_; }

@@ -3,9 +3,12 @@
 #ifndef PSTATE_VERIFY_VERIFIER_H_
 #define PSTATE_VERIFY_VERIFIER_H_
 
+#include <functional>
 #include <optional>
 #include <set>
 #include <string>
+#include <string_view>
+#include <utility>
 #include <vector>
 
 #include "pstate/state/provider.h"
@@ -17,6 +20,12 @@ namespace pstate::verify {
 class Verifier : public state::Handler {
  public:
   Verifier() = default;
+
+  /// Called with each top-level secret plaintext the checks decode (see
+  /// PropertyEnvironment::on_plaintext); verify masks them at the end.
+  void set_on_plaintext(std::function<void(std::string_view)> f) {
+    resources_.set_on_plaintext(std::move(f));
+  }
 
   /// Unknown, duplicate and odd-case members of the envelope.
   void OnEnvelopeMember(const state::EnvelopeMember& member,

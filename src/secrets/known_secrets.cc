@@ -1,4 +1,4 @@
-#include "pstate/scan/known_secrets.h"
+#include "pstate/secrets/known_secrets.h"
 #include "pstate/base/wipe.h"
 
 #include <algorithm>
@@ -10,7 +10,7 @@
 #include "pstate/state/property.h"
 #include "pstate/state/secret_object.h"
 
-namespace pstate::scan {
+namespace pstate::secrets {
 
 bool IsMatchableSecret(std::string_view plaintext) {
   return plaintext.size() >= kMinKnownSecretLength &&
@@ -497,4 +497,4 @@ void SecretCollector::AddStructured(const json::Value& value, int level) {
   state::WalkProperties(value, visitor, options);
 }
 
-}  // namespace pstate::scan
+}  // namespace pstate::secrets
