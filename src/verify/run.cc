@@ -16,8 +16,8 @@
 
 namespace pstate::verify {
 
-void VerifyInput(const std::string &path, const Config &config,
-                 diag::Report &report) {
+void VerifyInput(const std::string& path, const Config& config,
+                 diag::Report& report) {
   auto input = io::OpenInput(path);
   if (!input.ok()) {
     report.Add(
@@ -34,8 +34,8 @@ void VerifyInput(const std::string &path, const Config &config,
   secrets::KnownSecrets known;
   secrets::SecretCollector collector(&known, nullptr);
   struct MaskAtEnd {
-    const secrets::KnownSecrets &known;
-    diag::Report &report;
+    const secrets::KnownSecrets& known;
+    diag::Report& report;
     ~MaskAtEnd() { secrets::MaskReport(known, &report); }
   } mask_at_end{known, report};
   Verifier verifier;
@@ -43,24 +43,22 @@ void VerifyInput(const std::string &path, const Config &config,
     collector.AddPayload(payload);
   });
   std::optional<SchemaChecks> schema;
-  if (config.schemas)
-    schema.emplace(*config.schemas);
+  if (config.schemas) schema.emplace(*config.schemas);
   // verify's checks, then the schema checks, in the same pass.
   std::optional<state::Tee> with_schema;
-  state::Handler *handler = &verifier;
-  if (schema)
-    handler = &with_schema.emplace(verifier, *schema);
+  state::Handler* handler = &verifier;
+  if (schema) handler = &with_schema.emplace(verifier, *schema);
   if (!config.assets) {
     Status status = state::Read(**input, *handler, report, options);
-    (void)status; // the report holds the located reason
+    (void)status;  // the report holds the located reason
     return;
   }
   // --assets: the audit runs beside the checks; its results are hashed on
   // worker threads and delivered on this one. The report keeps findings by
   // their place in the file, so arrival order does not matter.
   assets::Auditor auditor(config.asset_options, config.jobs,
-                          [&report](assets::ItemResult &&r) {
-                            for (diag::Finding &f : assets::ToFindings(r)) {
+                          [&report](assets::ItemResult&& r) {
+                            for (diag::Finding& f : assets::ToFindings(r)) {
                               report.Add(std::move(f));
                             }
                           });
@@ -68,56 +66,35 @@ void VerifyInput(const std::string &path, const Config &config,
   state::Tee all(*handler, audit);
   Status status = state::Read(**input, all, report, options);
   auditor.Finish();
-  (void)status; // the report holds the located reason
+  (void)status;  // the report holds the located reason
 }
 
-void CheckSchemaSecrets(const std::string &path,
-                        const types::SchemaSet &schemas, diag::Report &report) {
-  auto input = io::OpenInput(path);
-  if (!input.ok())
-    return;
-  SchemaCheckOptions options;
-  options.secrets_only = true;
-  SchemaChecks checks(schemas, options);
-  // Only the schema's findings go to the report: a read failure here was
-  // already scan's (the same bytes), so it is dropped with its scratch
-  // report.
-  diag::Report scratch(report.file(), 0);
-  Status status = state::Read(**input, checks, scratch);
-  if (!status.ok() || scratch.fatal())
-    return;
-  for (const diag::Finding &f : scratch.findings())
-    report.Add(f);
-}
-
-Status LoadSchemas(const std::vector<std::string> &files,
-                   const std::vector<std::string> &dirs,
-                   types::SchemaSet *set) {
+Status LoadSchemas(const std::vector<std::string>& files,
+                   const std::vector<std::string>& dirs,
+                   types::SchemaSet* set) {
   namespace fs = std::filesystem;
   std::vector<std::string> all = files;
-  for (const std::string &dir : dirs) {
+  for (const std::string& dir : dirs) {
     std::error_code ec;
     fs::directory_iterator it(dir, ec);
     if (ec) {
-      return Status(Errc::kNotFound,
-                    dir +
-                        ": cannot read the schema directory: " + ec.message());
+      return Status(
+          Errc::kNotFound,
+          dir + ": cannot read the schema directory: " + ec.message());
     }
     std::vector<std::string> found;
-    for (const fs::directory_entry &e : it) {
+    for (const fs::directory_entry& e : it) {
       std::string name = e.path().filename().string();
       bool schema = name.ends_with(".json") || name.ends_with(".json.gz");
-      if (schema && e.is_regular_file(ec))
-        found.push_back(e.path().string());
+      if (schema && e.is_regular_file(ec)) found.push_back(e.path().string());
     }
     std::sort(found.begin(), found.end());
     all.insert(all.end(), found.begin(), found.end());
   }
-  for (const std::string &file : all) {
-    if (Status s = set->LoadFile(file); !s.ok())
-      return s;
+  for (const std::string& file : all) {
+    if (Status s = set->LoadFile(file); !s.ok()) return s;
   }
   return Status::Ok();
 }
 
-} // namespace pstate::verify
+}  // namespace pstate::verify
