@@ -33,7 +33,16 @@ struct CommandHelp {
   std::string_view examples;  ///< one "  $ pstate ..." line each
   bool passphrase = false;    ///< reads PULUMI_CONFIG_PASSPHRASE{,_FILE}
   bool findings = false;      ///< verify/scan: colour and the 0/1/2 table
+  /// The command's own exit-code lines ("  1  ..."), when not the generic
+  /// ones (findings commands have theirs).
+  std::string_view exits = {};
 };
+
+// redact, decrypt, encrypt: all or nothing.
+constexpr std::string_view kWriteExits =
+    "  0  written\n"
+    "  2  an unreadable input, a wrong or missing passphrase, an unsupported "
+    "secrets provider, a failed write, or bad usage (nothing written)\n";
 
 // Examples per command; a command without an entry gets the generic footer.
 constexpr CommandHelp kHelp[] = {
@@ -56,16 +65,20 @@ constexpr CommandHelp kHelp[] = {
     {"assets",
      "  pstate assets stack.json --root ./app\n"
      "  pstate assets stack.json --root . --format json\n",
-     false, false},
+     false, false,
+     "  0  every asset is ok, unverifiable or has no hash\n"
+     "  1  an asset does not match, is missing or cannot be hashed\n"
+     "  2  a state cannot be read, or bad usage\n"},
     {"redact",
      "  pstate redact stack.json -o shareable.json\n"
      "  pstate redact --leaks stack.json | pstate scan -\n",
-     true, false},
+     true, false, kWriteExits},
     {"decrypt",
      "  PULUMI_CONFIG_PASSPHRASE_FILE=~/.pass pstate decrypt stack.json -o "
      "plain.json\n",
-     true, false},
-    {"encrypt", "  pstate encrypt plain.json -o stack.json\n", true, false},
+     true, false, kWriteExits},
+    {"encrypt", "  pstate encrypt plain.json -o stack.json\n", true, false,
+     kWriteExits},
     {"rules", "  pstate rules\n  pstate rules --format json\n", false, false},
     {"explain", "  pstate explain dependency-order\n", false, false},
     {"completion",
@@ -75,6 +88,77 @@ constexpr CommandHelp kHelp[] = {
      false, false},
     {"man", "  pstate man > pstate.1 && man ./pstate.1\n", false, false},
     {"help", "  pstate help verify\n", false, false},
+    {"typecheck",
+     "  pstate typecheck --system terraform --type 'list(string)' "
+     "'[\"a\", 1]'\n"
+     "  pstate typecheck --system pulumi-schema --schema aws.schema.json.gz "
+     "--type aws:s3/bucket:Bucket --state stack.json --pointer "
+     "/deployment/resources/3/inputs\n"
+     "  pstate typecheck --cases contracts.jsonl --schema aws.schema.json.gz\n",
+     false, false,
+     "  0  the value fits (ok) or converts to the type (convert)\n"
+     "  1  the value does not fit\n"
+     "  2  the type, schema or input cannot be read, or bad usage\n"},
+    {"normalize",
+     "  pstate normalize stack.json -o normalized.json\n"
+     "  pstate normalize --check stack.json     (CI: exit 1 when not "
+     "normalized)\n"
+     "  pstate normalize --in-place .pulumi/stacks/app/dev.json.gz\n",
+     false, false,
+     "  0  written (or, with --check, already normalized)\n"
+     "  1  with --check: the input is not normalized\n"
+     "  2  bad usage or an unreadable input (no output file appears)\n"},
+    {"convert",
+     "  pstate convert export.json --to checkpoint -o dev.json\n"
+     "  pstate convert .pulumi/stacks/app/dev.json --to export | pulumi stack "
+     "import\n",
+     false, false,
+     "  0  converted\n"
+     "  1  the state cannot be expressed in the requested version\n"
+     "  2  bad usage, an unreadable input, or a result that would not "
+     "verify\n"},
+    {"ls",
+     "  pstate ls stack.json --type 'aws:s3/*' --flag protect\n"
+     "  pstate ls stack.json --pending\n"
+     "  pstate ls stack.json --format json | jq -r .urn\n",
+     false, false,
+     "  0  listed\n"
+     "  2  an unreadable state or bad usage\n"},
+    {"show",
+     "  pstate show stack.json 'urn:pulumi:dev::app::aws:s3/bucket:Bucket::"
+     "logs'\n"
+     "  pstate show stack.json --index 3 --format json\n",
+     true, false,
+     "  0  shown\n"
+     "  2  no resource matches, an unreadable state, or bad usage\n"},
+    {"tree",
+     "  pstate tree stack.json\n  pstate tree stack.json --format json\n",
+     false, false,
+     "  0  shown\n"
+     "  2  an unreadable state or bad usage\n"},
+    {"stats",
+     "  pstate stats stack.json.gz --top 5\n"
+     "  pstate stats stack.json --format json\n",
+     false, false,
+     "  0  shown\n"
+     "  2  an unreadable state or bad usage\n"},
+    {"diff",
+     "  pstate diff backup.json.gz stack.json\n"
+     "  pstate diff --stat before.json after.json\n"
+     "  pulumi stack export | pstate diff --format json backup.json -\n",
+     true, false,
+     "  0  the states are the same\n"
+     "  1  they differ\n"
+     "  2  a state cannot be read, or bad usage\n"},
+    {"edit",
+     "  pstate edit delete stack.json 'urn:pulumi:dev::app::aws:s3/bucket:"
+     "Bucket::logs' --target-dependents --dry-run\n"
+     "  pstate edit clear-pending stack.json -o fixed.json\n"
+     "  pstate edit repair .pulumi/stacks/app/dev.json.gz --in-place\n",
+     false, false,
+     "  0  edited (or nothing to change)\n"
+     "  1  refused: the reason on stderr, nothing written\n"
+     "  2  bad usage or an unreadable input\n"},
 };
 
 const CommandHelp* FindHelp(std::string_view name) {
@@ -270,11 +354,12 @@ std::string CommandFooter(std::string_view command) {
         "  0  no counted finding at or above --fail-on (default: error)\n"
         "  1  a counted finding at or above --fail-on\n"
         "  2  an input could not be read as a state, or bad usage\n";
+  } else if (h != nullptr && !h->exits.empty()) {
+    out += h->exits;
   } else {
     out +=
         "  0  success\n"
-        "  1  the command found problems (see its documentation)\n"
-        "  2  an input could not be read, or bad usage\n";
+        "  2  bad usage\n";
   }
   out += "\nEnvironment:\n";
   if (h != nullptr && h->findings) out += kColorEnv;
@@ -468,9 +553,13 @@ std::string ManPage() {
     const CommandHelp* h = FindHelp(c->get_name());
     if (h != nullptr) {
       out << ".PP\nExamples:\n.nf\n" << RoffEscape(h->examples) << ".fi\n";
+      if (!h->exits.empty()) {
+        out << ".PP\nExit status:\n.nf\n" << RoffEscape(h->exits) << ".fi\n";
+      }
     }
   }
   out << ".SH EXIT STATUS\n"
+         "For verify and scan (the other commands list theirs above):\n"
          ".TP\n.B 0\nSuccess: no counted finding at or above \\-\\-fail\\-on.\n"
          ".TP\n.B 1\nFindings at or above \\-\\-fail\\-on (default: error).\n"
          ".TP\n.B 2\nAn input could not be read as a state, or bad usage.\n"
