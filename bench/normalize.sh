@@ -9,7 +9,9 @@
 #   bench/normalize.sh BUILD_DIR STATE [ROUNDS]
 #
 # BUILD_DIR is a Release build with -DPSTATE_BUILD_BENCH=ON holding
-# src/pstate and bench/rapidjson_passthrough. STATE is a generated state:
+# src/pstate and bench/rapidjson_passthrough. PSTATE_BEFORE=/path/to/pstate
+# adds rows for another pstate binary (a before/after comparison in the
+# same interleaved rounds). STATE is a generated state:
 #   python3 /work/shared/bench/gen_state.py --size 100M --resources 10000000 \
 #       --format deployment -o /tmp/s100.json
 set -euo pipefail
@@ -22,15 +24,19 @@ rapid="${build}/bench/rapidjson_passthrough"
   echo "normalize.sh: build ${pstate} and ${rapid} first" >&2
   exit 2
 }
-python3 - "${pstate}" "${rapid}" "${state}" "${rounds}" <<'PY'
+python3 - "${pstate}" "${rapid}" "${state}" "${rounds}" "${PSTATE_BEFORE:-}" <<'PY'
 import os, resource, statistics, subprocess, sys, time
 pstate, rapid, state, rounds = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4])
+before = sys.argv[5]
 cmds = {
     "pstate normalize (export layout, stdout)": [pstate, "normalize", "-q", state],
     "pstate normalize --layout diy (stdout)": [pstate, "normalize", "-q", "--layout", "diy", state],
     "rapidjson_passthrough pretty": [rapid, state, "/dev/stdout", "pretty"],
     "rapidjson_passthrough compact": [rapid, state, "/dev/stdout", "compact"],
 }
+if before:
+    cmds["before: pstate normalize (export layout)"] = [before, "normalize", "-q", state]
+    cmds["before: pstate normalize --layout diy"] = [before, "normalize", "-q", "--layout", "diy", state]
 res = {k: ([], []) for k in cmds}
 for r in range(rounds):
     order = list(cmds) if r % 2 == 0 else list(reversed(list(cmds)))

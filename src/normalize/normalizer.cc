@@ -1,6 +1,7 @@
 #include "pstate/normalize/normalizer.h"
 
 #include <algorithm>
+#include <array>
 #include <charconv>
 #include <cstring>
 #include <functional>
@@ -112,6 +113,52 @@ FieldShape ShapeOf(Struct s, std::string_view f) {
     default: break;
   }
   return {};
+}
+
+constexpr std::size_t kStructCount =
+    static_cast<std::size_t>(Struct::kStackFrame) + 1;
+
+/// A struct's fields with their shapes, computed once: WriteStruct runs
+/// for every resource, and string compares per field add up.
+struct StructInfo {
+  std::span<const Field> table;
+  std::vector<FieldShape> shapes;
+};
+
+const StructInfo& InfoOf(Struct s) {
+  static const std::array<StructInfo, kStructCount> infos = [] {
+    std::array<StructInfo, kStructCount> out;
+    for (std::size_t i = 0; i < kStructCount; ++i) {
+      auto st = static_cast<Struct>(i);
+      out[i].table = TableOf(st);
+      for (const Field& f : out[i].table) {
+        out[i].shapes.push_back(ShapeOf(st, f.name));
+      }
+    }
+    return out;
+  }();
+  return infos[static_cast<std::size_t>(s)];
+}
+
+/// The index in `table` of the field `key` fills, as Go's decoder matches
+/// it (exactly, else case-insensitively), or table.size(). Exact matches
+/// are looked for from `hint` on first: a file Pulumi wrote lists members
+/// in field order, so the next match is usually a few entries ahead.
+std::size_t FieldIndex(std::string_view key, std::span<const Field> table,
+                       std::size_t hint) {
+  const std::size_t n = table.size();
+  for (std::size_t i = hint; i < n; ++i) {
+    if (table[i].name == key) return i;
+  }
+  for (std::size_t i = 0; i < hint && i < n; ++i) {
+    if (table[i].name == key) return i;
+  }
+  std::string_view name = state::MatchField(key, table);
+  if (name.empty()) return n;
+  for (std::size_t i = 0; i < n; ++i) {
+    if (table[i].name.data() == name.data()) return i;
+  }
+  return n;
 }
 
 /// Go's zero value check for omitempty: false, 0, "", empty, nil.
@@ -319,10 +366,30 @@ class Normalizer::Impl {
   state::Context* context_ = nullptr;
   state::Leaf* leaf_ = nullptr;
   struct PathSeg {
-    const json::Value* key;
-    std::size_t index;
+    const json::Value* key = nullptr;
+    std::size_t index = 0;
   };
-  std::vector<PathSeg> path_;
+  /// The path below the leaf, for notes' pointers. A member is pushed and
+  /// popped for every value written, so this is a plain array that only
+  /// grows (std::vector's push_back was not inlined: 2% of normalize's CPU).
+  class PathStack {
+   public:
+    void push_back(PathSeg seg) {
+      if (size_ == segs_.size()) [[unlikely]] {
+        segs_.resize(2 * segs_.size() + 16);
+      }
+      segs_[size_++] = seg;
+    }
+    void pop_back() { --size_; }
+    void clear() { size_ = 0; }
+    const PathSeg* begin() const { return segs_.data(); }
+    const PathSeg* end() const { return segs_.data() + size_; }
+
+   private:
+    std::vector<PathSeg> segs_;
+    std::size_t size_ = 0;
+  };
+  PathStack path_;
   std::string key_scratch_a_, key_scratch_b_;
   std::string number_;
 };
@@ -387,7 +454,7 @@ std::string Normalizer::Impl::Render(
 
 void Normalizer::Impl::WriteNumber(json::Writer& w, const json::Value& v) {
   std::string_view raw = v.raw();
-  if (IsPlainInteger(raw)) {
+  if (IsPlainInteger(raw) || IsGoDecimal(raw)) {
     w.BeginRawValue().Write(raw);
     return;
   }
@@ -452,11 +519,20 @@ void Normalizer::Impl::WriteValue(json::Writer& w, const json::Value& v) {
     case json::Type::kObject: {
       // A Go map: keys sorted bytewise (unescaped), the last duplicate wins.
       std::span<const json::Member> members = v.object();
+      // Each key is decoded once, into the scratch buffer the previous one
+      // does not use (raw keys without escapes need no buffer at all).
       bool sorted = true;
-      for (std::size_t i = 1; i < members.size() && sorted; ++i) {
-        std::string_view a = DecodedKey(members[i - 1], &key_scratch_a_);
-        std::string_view b = DecodedKey(members[i], &key_scratch_b_);
-        if (!(a < b)) sorted = false;
+      if (members.size() > 1) {
+        std::string_view prev = DecodedKey(members[0], &key_scratch_a_);
+        for (std::size_t i = 1; i < members.size(); ++i) {
+          std::string_view cur = DecodedKey(
+              members[i], (i & 1) != 0 ? &key_scratch_b_ : &key_scratch_a_);
+          if (!(prev < cur)) {
+            sorted = false;
+            break;
+          }
+          prev = cur;
+        }
       }
       w.BeginObject();
       if (sorted) {
@@ -505,7 +581,8 @@ void Normalizer::Impl::WriteStruct(json::Writer& w, const json::Value& v,
     WriteValue(w, v);
     return;
   }
-  std::span<const Field> table = TableOf(s);
+  const StructInfo& info = InfoOf(s);
+  std::span<const Field> table = info.table;
   std::span<const json::Member> members = v.object();
   // Which member fills each field: Go's decoder matches exactly, then
   // case-insensitively, and the last match wins.
@@ -513,21 +590,21 @@ void Normalizer::Impl::WriteStruct(json::Writer& w, const json::Value& v,
   int chosen[kMaxFields];
   std::fill(chosen, chosen + kMaxFields, -1);
   std::vector<std::uint32_t> unknown;
+  std::size_t hint = 0;
   for (std::uint32_t i = 0; i < members.size(); ++i) {
     const json::Member& m = members[i];
     std::string_view key = DecodedKey(m, &key_scratch_a_);
-    std::string_view name = state::MatchField(key, table);
-    if (name.empty()) {
+    std::size_t fi = FieldIndex(key, table, hint);
+    if (fi == table.size()) {
       unknown.push_back(i);
       continue;
     }
-    std::size_t fi =
-        static_cast<std::size_t>(state::FindField(table, name) - table.data());
+    hint = fi + 1;
     if (chosen[fi] >= 0) {
       const json::Member& old = members[static_cast<std::size_t>(chosen[fi])];
       path_.push_back({&old.key, 0});
       AddNote(NoteKind::kDuplicateKey, old.key.offset,
-              "dropped a duplicate of \"" + std::string(name) +
+              "dropped a duplicate of \"" + std::string(table[fi].name) +
                   "\": the last one wins, as in Pulumi");
       path_.pop_back();
     }
@@ -536,7 +613,7 @@ void Normalizer::Impl::WriteStruct(json::Writer& w, const json::Value& v,
   w.BeginObject();
   for (std::size_t fi = 0; fi < table.size(); ++fi) {
     const Field& field = table[fi];
-    FieldShape shape = ShapeOf(s, field.name);
+    const FieldShape& shape = info.shapes[fi];
     const json::Value* value =
         chosen[fi] >= 0 ? &members[static_cast<std::size_t>(chosen[fi])].value
                         : nullptr;

@@ -14,6 +14,15 @@ namespace pstate::normalize {
 /// needed (the fast path for most numbers in a state).
 bool IsPlainInteger(std::string_view text);
 
+/// True when `text` is a plain JSON decimal ("0.75", "-12.5", "0.000123")
+/// that is already Go's float64 spelling of its value (encoding/json's
+/// floatEncoder: strconv 'f' format, shortest digits, for 1e-6 <= |x| <
+/// 1e21): no exponent, no trailing fraction zero, no leading zero, at most
+/// 15 significant digits (so the digits are the shortest that round-trip)
+/// and at most 5 zeros between the point and the first digit. Lets the
+/// normalizer skip parsing and formatting a double for most fractions.
+bool IsGoDecimal(std::string_view text);
+
 /// How Go's time.Time MarshalJSON writes the instant RFC 3339 text `text`
 /// denotes (Go's time/format_rfc3339.go): the fraction without trailing
 /// zeros (and without the '.' when nothing is left), a zero offset as "Z",

@@ -10,6 +10,7 @@
 #include "pstate/diag/report.h"
 #include "pstate/io/input.h"
 #include "pstate/io/output.h"
+#include "pstate/json/number.h"
 #include "pstate/normalize/go_text.h"
 
 namespace pstate::normalize {
@@ -318,6 +319,62 @@ TEST(NormalizerTest, PlainIntegers) {
   EXPECT_FALSE(IsPlainInteger("1234567890123456"));
   EXPECT_FALSE(IsPlainInteger("1.0"));
   EXPECT_FALSE(IsPlainInteger("-"));
+}
+
+TEST(NormalizerTest, GoDecimals) {
+  EXPECT_TRUE(IsGoDecimal("0.75"));
+  EXPECT_TRUE(IsGoDecimal("-12.5"));
+  EXPECT_TRUE(IsGoDecimal("0.000001"));  // 1e-6 itself: Go's 'f' format
+  EXPECT_TRUE(IsGoDecimal("12345678901234.5"));
+  EXPECT_FALSE(IsGoDecimal("0.0000001"));  // Go writes 1e-07
+  EXPECT_FALSE(IsGoDecimal("1.50"));       // Go writes 1.5
+  EXPECT_FALSE(IsGoDecimal("1.0"));
+  EXPECT_FALSE(IsGoDecimal("123456789012345.6"));  // 16 digits
+  EXPECT_FALSE(IsGoDecimal("1e5"));
+  EXPECT_FALSE(IsGoDecimal("1.5e5"));
+  EXPECT_FALSE(IsGoDecimal("12"));
+  EXPECT_FALSE(IsGoDecimal("1."));
+  EXPECT_FALSE(IsGoDecimal(".5"));
+  EXPECT_FALSE(IsGoDecimal("-"));
+  EXPECT_FALSE(IsGoDecimal(""));
+}
+
+TEST(NormalizerTest, GoDecimalsAreWhatGoWrites) {
+  // The fast path must agree with the slow one (parse, Go's spelling)
+  // wherever it claims a number: a deterministic sweep of shapes.
+  std::uint64_t seed = 88172645463325252ull;
+  auto next = [&] {
+    seed ^= seed << 13;
+    seed ^= seed >> 7;
+    seed ^= seed << 17;
+    return seed;
+  };
+  int claimed = 0;
+  for (int i = 0; i < 200000; ++i) {
+    std::string text = (next() % 4 == 0) ? "-" : "";
+    std::size_t int_digits = next() % 17;
+    if (int_digits == 0) {
+      text += "0";
+    } else {
+      text += static_cast<char>('1' + next() % 9);
+      for (std::size_t d = 1; d < int_digits; ++d) {
+        text += static_cast<char>('0' + next() % 10);
+      }
+    }
+    text += ".";
+    std::size_t zeros = next() % 8;
+    text.append(zeros, '0');
+    std::size_t frac = 1 + next() % 16;
+    for (std::size_t d = 0; d < frac; ++d) {
+      text += static_cast<char>('0' + next() % 10);
+    }
+    if (!IsGoDecimal(text)) continue;
+    ++claimed;
+    std::optional<double> d = json::ToDouble(text);
+    ASSERT_TRUE(d.has_value()) << text;
+    ASSERT_EQ(json::GoFloatText(*d), text) << text;
+  }
+  EXPECT_GT(claimed, 10000);
 }
 
 }  // namespace

@@ -2,6 +2,7 @@
 // compression in and out, --check, and no output after a failure.
 #include "pstate/normalize/normalize.h"
 
+#include <fcntl.h>
 #include <gtest/gtest.h>
 #include <unistd.h>
 
@@ -175,6 +176,95 @@ TEST_F(RunTest, OutputThatIsTheInputNeedsInPlace) {
   ASSERT_FALSE(r.ok());
   EXPECT_EQ(r.status().code(), Errc::kInvalidArgument);
   EXPECT_EQ(Read(Path("s.json")), kCompact);
+}
+
+/// Runs `fn` with standard input reading `path` (the io layer reads it;
+/// the core never does).
+template <typename Fn>
+void WithStdin(const std::string& path, Fn fn) {
+  int saved = ::dup(STDIN_FILENO);
+  ASSERT_GE(saved, 0);
+  int fd = ::open(path.c_str(), O_RDONLY);
+  ASSERT_GE(fd, 0);
+  ASSERT_EQ(::dup2(fd, STDIN_FILENO), STDIN_FILENO);
+  ::close(fd);
+  fn();
+  ::dup2(saved, STDIN_FILENO);
+  ::close(saved);
+}
+
+TEST_F(RunTest, StandardInputNormalizesAndChecks) {
+  Write(Path("s.json"), kCompact);
+  Config c;
+  c.input = "-";
+  c.output = Path("out.json");
+  WithStdin(Path("s.json"), [&] {
+    auto r = normalize::Run(c);
+    ASSERT_TRUE(r.ok()) << r.status().message();
+  });
+  Config direct;
+  direct.input = Path("s.json");
+  direct.output = Path("direct.json");
+  ASSERT_TRUE(normalize::Run(direct).ok());
+  EXPECT_EQ(Read(Path("out.json")), Read(Path("direct.json")));
+  // --check reads standard input twice (through the io layer's spool).
+  for (const char* file : {"s.json", "direct.json"}) {
+    Config check;
+    check.input = "-";
+    check.check = true;
+    WithStdin(Path(file), [&] {
+      auto r = normalize::Run(check);
+      ASSERT_TRUE(r.ok()) << r.status().message();
+      EXPECT_EQ(r->normalized, std::string(file) == "direct.json") << file;
+    });
+  }
+  // --in-place needs a file.
+  Config in_place;
+  in_place.input = "-";
+  in_place.in_place = true;
+  auto r = normalize::Run(in_place);
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.status().code(), Errc::kInvalidArgument);
+}
+
+TEST_F(RunTest, MembersOutOfGoOrderTakeASecondPass) {
+  // A hand-edited file: the manifest and version after the resources.
+  Write(
+      Path("s.json"),
+      R"({"deployment":{"resources":[{"urn":"u","custom":true,"type":"t"}],"manifest":{"time":"2026-01-01T00:00:00Z","magic":"","version":""}},"version":3})");
+  Config c;
+  c.input = Path("s.json");
+  c.output = Path("out.json");
+  c.options.layout = Layout::kDiy;
+  auto r = normalize::Run(c);
+  ASSERT_TRUE(r.ok()) << r.status().message();
+  EXPECT_EQ(
+      Read(Path("out.json")),
+      R"({"version":3,"deployment":{"manifest":{"time":"2026-01-01T00:00:00Z","magic":"","version":""},"resources":[{"urn":"u","custom":true,"type":"t"}],"metadata":{}}})");
+  // The same from standard input (spooled by the io layer, then replayed).
+  Config in;
+  in.input = "-";
+  in.output = Path("stdin.json");
+  in.options.layout = Layout::kDiy;
+  WithStdin(Path("s.json"), [&] {
+    auto again = normalize::Run(in);
+    ASSERT_TRUE(again.ok()) << again.status().message();
+  });
+  EXPECT_EQ(Read(Path("stdin.json")), Read(Path("out.json")));
+}
+
+TEST_F(RunTest, CheckOfACompressedInputComparesDecodedBytes) {
+  Write(Path("s.json"), kCompact);
+  Config gz;
+  gz.input = Path("s.json");
+  gz.output = Path("s.json.gz");
+  ASSERT_TRUE(normalize::Run(gz).ok());
+  Config check;
+  check.input = Path("s.json.gz");
+  check.check = true;
+  auto r = normalize::Run(check);
+  ASSERT_TRUE(r.ok()) << r.status().message();
+  EXPECT_TRUE(r->normalized);
 }
 
 }  // namespace
