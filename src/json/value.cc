@@ -48,6 +48,12 @@ std::string Value::Str() const {
 bool Value::StrEquals(std::string_view s) const {
   if (type != Type::kString) return false;
   if (!has_escapes) return raw() == s;
+  // An escape decodes to at least one byte from at most six ("\u00e9"
+  // gives two bytes from six; a surrogate pair four from twelve), other
+  // bytes stay as they are: the decoded text is between size / 6 and size
+  // bytes long. Most calls compare a long escaped string (a secret's JSON
+  // payload) with a short name, and end here without decoding it.
+  if (size < s.size() || size > 6 * s.size()) return false;
   return Unescape(raw()) == s;
 }
 

@@ -63,6 +63,25 @@ TEST(ValueTest, StrAndStrEquals) {
   EXPECT_FALSE(items[4].StrEquals(""));
 }
 
+// StrEquals skips decoding when the raw length rules equality out, and
+// the bounds it uses are exact at both ends: six escaped bytes can decode
+// to one, and a decoded text is never longer than its escaped form.
+TEST(ValueTest, StrEqualsLengthBoundsAreExact) {
+  Arena arena;
+  Value v =
+      Parse(R"(["\u0041", "\ud83d\ude00", "\"long\" payload \"text\"", "\\"])",
+            arena);
+  std::span<const Value> items = v.array();
+  EXPECT_TRUE(items[0].StrEquals("A"));                 // 6 bytes -> 1
+  EXPECT_TRUE(items[1].StrEquals("\xF0\x9F\x98\x80"));  // 12 bytes -> 4
+  EXPECT_FALSE(items[1].StrEquals("x"));
+  EXPECT_TRUE(items[2].StrEquals(R"("long" payload "text")"));
+  EXPECT_FALSE(items[2].StrEquals("04da6b54-80e4-46f7-96ec-b56ff0331ba9"));
+  EXPECT_FALSE(items[2].StrEquals(""));
+  EXPECT_TRUE(items[3].StrEquals("\\"));
+  EXPECT_FALSE(items[3].StrEquals(""));
+}
+
 TEST(ValueTest, TypeNames) {
   EXPECT_EQ(TypeName(Type::kNull), "null");
   EXPECT_EQ(TypeName(Type::kTrue), "boolean");
