@@ -212,7 +212,33 @@ struct FlagDoc {
   std::string help;
   bool takes_value = false;
   std::string value_name;  ///< "FORMAT", "N" (empty for a flag)
+  /// The values a completion offers, space-separated: a check's list
+  /// ("text json"), or every finding code for --only/--skip.
+  std::string choices;
 };
+
+/// The allowed values in a value name ("FORMAT:{text,json}" -> "text json").
+std::string Choices(std::string_view value_name) {
+  std::size_t open = value_name.find(":{");
+  std::size_t close = value_name.rfind('}');
+  if (value_name.substr(0, 4) == "CODE") {
+    std::string codes;
+    for (const diag::CodeInfo& info : diag::AllCodes()) {
+      if (!codes.empty()) codes.push_back(' ');
+      codes += info.name;
+    }
+    return codes;
+  }
+  if (open == std::string_view::npos || close == std::string_view::npos ||
+      close < open) {
+    return {};
+  }
+  std::string out(value_name.substr(open + 2, close - open - 2));
+  for (char& c : out) {
+    if (c == ',') c = ' ';
+  }
+  return out;
+}
 
 std::vector<FlagDoc> Flags(const CLI::App& app) {
   std::vector<FlagDoc> out;
@@ -226,7 +252,10 @@ std::vector<FlagDoc> Flags(const CLI::App& app) {
     doc.help = opt->get_description();
     // A flag expects no value (CLI11 still gives it a type size of 1).
     doc.takes_value = opt->get_expected_max() > 0;
-    if (doc.takes_value) doc.value_name = ValueName(*opt);
+    if (doc.takes_value) {
+      doc.value_name = ValueName(*opt);
+      doc.choices = Choices(doc.value_name);
+    }
     out.push_back(std::move(doc));
   }
   return out;
@@ -393,6 +422,7 @@ std::string CompletionScript(std::string_view shell) {
     out << "# bash completion for pstate (pstate completion bash)\n"
            "_pstate() {\n"
            "  local cur=\"${COMP_WORDS[COMP_CWORD]}\" opts=\"\"\n"
+           "  local prev=\"${COMP_WORDS[COMP_CWORD-1]}\"\n"
            "  if [ \"$COMP_CWORD\" -eq 1 ]; then\n"
            "    COMPREPLY=($(compgen -W \"";
     bool first = true;
@@ -411,7 +441,19 @@ std::string CompletionScript(std::string_view shell) {
         out << (first ? "" : " ") << n;
         first = false;
       }
-      out << "\" ;;\n";
+      out << "\"\n      case \"$prev\" in\n";
+      for (const FlagDoc& f : Flags(*c)) {
+        if (f.choices.empty()) continue;
+        out << "        ";
+        first = true;
+        for (const std::string& n : f.names) {
+          out << (first ? "" : "|") << n;
+          first = false;
+        }
+        out << ") COMPREPLY=($(compgen -W \"" << f.choices
+            << "\" -- \"$cur\")); return ;;\n";
+      }
+      out << "      esac ;;\n";
     }
     out << "  esac\n"
            "  case \"${COMP_WORDS[1]}\" in\n"
@@ -462,7 +504,12 @@ std::string CompletionScript(std::string_view shell) {
       for (const FlagDoc& f : Flags(*c)) {
         for (const std::string& n : f.names) {
           out << " \\\n        '" << n << "[" << ShellQuoteSingle(Plain(f.help))
-              << "]" << (f.takes_value ? ":value:" : "") << "'";
+              << "]";
+          if (f.takes_value) {
+            out << ":value:";
+            if (!f.choices.empty()) out << "(" << f.choices << ")";
+          }
+          out << "'";
         }
       }
       if (c->get_name() == "explain") {
@@ -501,7 +548,11 @@ std::string CompletionScript(std::string_view shell) {
             out << " -s " << n.substr(1);
           }
         }
-        if (f.takes_value) out << " -r";
+        if (!f.choices.empty()) {
+          out << " -xa '" << f.choices << "'";
+        } else if (f.takes_value) {
+          out << " -r";
+        }
         out << " -d '" << ShellQuoteSingle(Plain(f.help)) << "'\n";
       }
       if (c->get_name() == "explain") {
