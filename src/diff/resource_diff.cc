@@ -2,8 +2,10 @@
 
 #include <algorithm>
 #include <array>
+#include <cstring>
 #include <map>
 #include <memory>
+#include <span>
 #include <utility>
 
 #include "pstate/diff/property_path.h"
@@ -28,13 +30,110 @@ std::uint64_t Mix(std::uint64_t x) {
   return x ^ (x >> 31);
 }
 
-std::uint64_t HashBytes(std::string_view s) {
-  std::uint64_t h = 0xcbf29ce484222325ULL;  // FNV-1a
-  for (char c : s) {
-    h ^= static_cast<unsigned char>(c);
-    h *= 0x100000001b3ULL;
+/// A 64-bit hash of bytes, eight at a time (every resource of both states
+/// passes through here, so a byte-at-a-time hash would be most of diff's
+/// time): each step is a bijection of the state for a given word, so two
+/// texts of one length that differ in one word always differ.
+std::uint64_t HashBytes(std::string_view s, std::uint64_t seed = 0) {
+  std::uint64_t h =
+      (seed + 0x51ed27a1e5a7c3b9ULL) ^
+      (static_cast<std::uint64_t>(s.size()) * 0x9e3779b97f4a7c15ULL);
+  const char* p = s.data();
+  std::size_t n = s.size();
+  auto step = [&h](std::uint64_t w) {
+    h = (h ^ w) * 0xff51afd7ed558ccdULL;
+    h ^= h >> 29;
+  };
+  for (; n >= 8; p += 8, n -= 8) {
+    std::uint64_t w;
+    std::memcpy(&w, p, 8);
+    step(w);
+  }
+  if (n > 0) {
+    std::uint64_t w = 0;
+    std::memcpy(&w, p, n);
+    step(w);
   }
   return Mix(h);
+}
+
+/// json::Hash's contract (equal values as json::Equal sees them hash
+/// equal: numbers by value, keys unordered, the last duplicate key wins,
+/// escapes resolved) with HashBytes: the digest of every resource.
+std::uint64_t ValueHash(const json::Value& v);
+
+std::uint64_t TextHash(const json::Value& v, std::uint64_t seed) {
+  if (!v.has_escapes) return HashBytes(v.raw(), seed);
+  return HashBytes(v.Str(), seed);
+}
+
+bool SameKey(const json::Value& a, const json::Value& b) {
+  if (a.raw() == b.raw()) return true;
+  if (!a.has_escapes && !b.has_escapes) return false;
+  return a.Str() == b.Str();
+}
+
+std::uint64_t ValueHash(const json::Value& v) {
+  enum : std::uint64_t {
+    kNull = 1,
+    kFalse,
+    kTrue,
+    kNumber,
+    kString,
+    kArray,
+    kObject,
+    kKey
+  };
+  switch (v.type) {
+    case json::Type::kNull: return Mix(kNull);
+    case json::Type::kFalse: return Mix(kFalse);
+    case json::Type::kTrue: return Mix(kTrue);
+    case json::Type::kNumber:
+      return HashBytes(json::CanonicalNumber(v.raw()), kNumber);
+    case json::Type::kString: return TextHash(v, kString);
+    case json::Type::kArray: {
+      std::uint64_t h = Mix(kArray ^ v.size);
+      for (const json::Value& e : v.array()) h = Mix(h * 31 + ValueHash(e));
+      return h;
+    }
+    case json::Type::kObject: {
+      // A sum of member hashes does not depend on the order; a member
+      // counts only when no later one has its key.
+      std::span<const json::Member> members = v.object();
+      std::uint64_t sum = 0, count = 0;
+      auto member = [&](std::size_t i) {
+        sum += Mix(TextHash(members[i].key, kKey) * 31 +
+                   ValueHash(members[i].value));
+        ++count;
+      };
+      if (members.size() <= 16) {
+        for (std::size_t i = 0; i < members.size(); ++i) {
+          bool last = true;
+          for (std::size_t j = i + 1; last && j < members.size(); ++j) {
+            last = !SameKey(members[i].key, members[j].key);
+          }
+          if (last) member(i);
+        }
+      } else {
+        std::vector<std::pair<std::string, std::size_t>> keys;
+        keys.reserve(members.size());
+        for (std::size_t i = 0; i < members.size(); ++i) {
+          keys.emplace_back(members[i].key.Str(), i);
+        }
+        std::stable_sort(
+            keys.begin(), keys.end(),
+            [](const auto& a, const auto& b) { return a.first < b.first; });
+        for (std::size_t k = 0; k < keys.size(); ++k) {
+          if (k + 1 < keys.size() && keys[k + 1].first == keys[k].first) {
+            continue;  // a later duplicate wins
+          }
+          member(keys[k].second);
+        }
+      }
+      return Mix(Mix(kObject ^ count) + sum);
+    }
+  }
+  return 0;
 }
 
 /// Go's zero value for the field's type: what omitempty drops.
@@ -107,7 +206,7 @@ bool SetEqual(const json::Value& a, const json::Value& b) {
 
 std::uint64_t SetDigest(const json::Value& v) {
   auto s = StringSet(v);
-  if (!s) return json::Hash(v);
+  if (!s) return ValueHash(v);
   std::uint64_t h = Mix(s->size());
   for (const std::string& e : *s) h = Mix(h ^ HashBytes(e));
   return h;
@@ -162,12 +261,12 @@ std::uint64_t FieldDigest(std::string_view name, const json::Value& v) {
     std::uint64_t h = 0;
     for (const auto& [key, member] : NonZeroMembers(v)) {
       std::uint64_t mh = name == "propertyDependencies" ? SetDigest(*member)
-                                                        : json::Hash(*member);
+                                                        : ValueHash(*member);
       h += Mix(HashBytes(key) ^ mh);
     }
     return h;
   }
-  return json::Hash(v);
+  return ValueHash(v);
 }
 
 // ---- secrets --------------------------------------------------------------
