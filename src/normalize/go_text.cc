@@ -46,7 +46,7 @@ bool IsGoDecimal(std::string_view text) {
   if (zero_int) {
     std::size_t lead = frac_start;
     while (text[lead] == '0') ++lead;
-    if (lead - frac_start > 5) return false;  // below 1e-6: Go writes 1e-07
+    if (lead - frac_start > 5) return false;  // below 1e-6: Go writes 1e-7
     significant = n - lead;
   } else {
     significant = int_digits + (n - frac_start);

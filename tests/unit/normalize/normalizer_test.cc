@@ -326,7 +326,7 @@ TEST(NormalizerTest, GoDecimals) {
   EXPECT_TRUE(IsGoDecimal("-12.5"));
   EXPECT_TRUE(IsGoDecimal("0.000001"));  // 1e-6 itself: Go's 'f' format
   EXPECT_TRUE(IsGoDecimal("12345678901234.5"));
-  EXPECT_FALSE(IsGoDecimal("0.0000001"));  // Go writes 1e-07
+  EXPECT_FALSE(IsGoDecimal("0.0000001"));  // Go writes 1e-7
   EXPECT_FALSE(IsGoDecimal("1.50"));       // Go writes 1.5
   EXPECT_FALSE(IsGoDecimal("1.0"));
   EXPECT_FALSE(IsGoDecimal("123456789012345.6"));  // 16 digits
