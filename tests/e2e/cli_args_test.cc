@@ -52,6 +52,20 @@ TEST(CliArgsTest, MetaCommandsRejectBadArguments) {
   ExpectUsageError(RunPstate("rules --format yaml", tmp.path()), "rules");
 }
 
+// The commit differs on every build, so no golden: the shape is checked.
+TEST(CliArgsTest, VersionNamesTheCommitAndTheLibraries) {
+  TempDir tmp("cli-args");
+  pstate_e2e::RunResult flag = RunPstate("--version", tmp.path());
+  ASSERT_EQ(flag.exit_code, 0) << flag.err;
+  EXPECT_EQ(flag.out.rfind("pstate ", 0), 0u) << flag.out;
+  EXPECT_NE(flag.out.find(" (commit "), std::string::npos) << flag.out;
+  for (const char* library : {"OpenSSL", "libarchive", "CLI11"}) {
+    EXPECT_NE(flag.out.find(library), std::string::npos) << library;
+  }
+  EXPECT_EQ(RunPstate("-V", tmp.path()).out, flag.out);
+  EXPECT_EQ(RunPstate("version", tmp.path()).out, flag.out);
+}
+
 TEST(CliArgsTest, ManPageIsAsciiRoff) {
   TempDir tmp("cli-args");
   pstate_e2e::RunResult r = RunPstate("man", tmp.path());
