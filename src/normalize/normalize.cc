@@ -232,12 +232,10 @@ Result<Outcome> Run(const Config& config) {
       if (!again.ok()) return again.status();
       comparing = std::make_unique<ComparingOutput>(std::move(*again));
     } else {
-      io::OutputOptions out_options = OutputOptionsFor(
-          output, config.compression
-                      ? config.compression
-                      : (config.in_place ? std::optional<io::Compression>(
-                                               replay->compression())
-                                         : std::nullopt));
+      // In place, a compressed input stays compressed the same way.
+      std::optional<io::Compression> compression = config.compression;
+      if (!compression && config.in_place) compression = replay->compression();
+      io::OutputOptions out_options = OutputOptionsFor(output, compression);
       out_options.keep_backup = config.in_place;
       auto opened = io::OpenOutput(output, out_options);
       if (!opened.ok()) return opened.status();
