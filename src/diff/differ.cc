@@ -9,6 +9,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <thread>
 #include <utility>
 
 #include "pstate/crypto/b64_crypter.h"
@@ -103,11 +104,21 @@ struct Identity {
   std::uint64_t type_id = 0;
 };
 
+/// A string field's decoded text: a view of the input when it has no
+/// escapes (the common case: no copy), else decoded into `buffer`.
+std::string_view TextOf(const json::Value* v, std::string* buffer) {
+  if (v == nullptr || !v->is_string()) return {};
+  if (!v->has_escapes) return v->raw();
+  *buffer = v->Str();
+  return *buffer;
+}
+
 Identity IdentityOf(const state::ResourceView& view) {
   bool deleted = state::ResourceView::Flag(view.del);
-  std::string id = view.Id();
-  return {KeyOf(view.Urn(), deleted, id),
-          deleted ? 0 : TypeIdHash(view.Type(), id)};
+  std::string urn_buffer, id_buffer, type_buffer;
+  std::string_view id = TextOf(view.id, &id_buffer);
+  return {KeyOf(TextOf(view.urn, &urn_buffer), deleted, id),
+          deleted ? 0 : TypeIdHash(TextOf(view.type, &type_buffer), id)};
 }
 
 class IndexHandler : public state::Handler {
@@ -154,44 +165,6 @@ struct MatchState {
   /// Resources only in B.
   std::vector<Located> added;
   std::vector<std::uint64_t> added_type_id;
-};
-
-class MatchHandler : public state::Handler {
- public:
-  MatchHandler(Side& side, ResourceIndex& index, MatchState& state)
-      : side_(side), index_(index), state_(state) {}
-  Result<state::Flow> OnLeaf(state::Leaf& leaf, state::Context&) override {
-    if (leaf.role != state::Role::kResource) {
-      Capture(leaf, side_);
-      return state::Flow::kContinue;
-    }
-    auto position = static_cast<std::uint32_t>(side_.resources++);
-    state::ResourceView view = state::ResourceView::Of(leaf.value);
-    side_.order.Add(view);
-    Identity identity = IdentityOf(view);
-    Located here{position, leaf.value.offset, leaf.end_offset};
-    std::uint32_t a = index_.FindUnmatched(identity.key);
-    if (a == IndexEntry::kNone) {
-      state_.added.push_back(here);
-      state_.added_type_id.push_back(identity.type_id);
-      return state::Flow::kContinue;
-    }
-    IndexEntry& entry = index_.entries()[a];
-    entry.matched = true;
-    state_.a_of_match.push_back(a);
-    state_.b_of_match.push_back(here);
-    state_.digest_differs.push_back(entry.digest != ResourceDigest(leaf.value));
-    return state::Flow::kContinue;
-  }
-  Status OnFinish(const state::Envelope& e, state::Context&) override {
-    side_.has_deployment = e.has_deployment;
-    return Status::Ok();
-  }
-
- private:
-  Side& side_;
-  ResourceIndex& index_;
-  MatchState& state_;
 };
 
 Status ReadSide(Side& side, state::Handler& handler) {
@@ -611,12 +584,38 @@ Result<DiffResult> Run(const DiffConfig& config) {
     side->input.emplace(std::move(input).value());
   }
 
-  ResourceIndex index;
+  // One pass over each side, both at once (one thread each): each builds
+  // an index of its side; then B's entries, in B's order, are looked up in
+  // A's.
+  ResourceIndex index, index_b;
   IndexHandler index_handler(a, index);
-  if (Status s = ReadSide(a, index_handler); !s.ok()) return s;
+  IndexHandler index_b_handler(b, index_b);
+  Status status_a;
+  {
+    std::thread pass_a([&] { status_a = ReadSide(a, index_handler); });
+    Status status_b = ReadSide(b, index_b_handler);
+    pass_a.join();
+    if (!status_a.ok()) return status_a;
+    if (!status_b.ok()) return status_b;
+  }
   MatchState match;
-  MatchHandler match_handler(b, index, match);
-  if (Status s = ReadSide(b, match_handler); !s.ok()) return s;
+  for (std::uint32_t position = 0; position < index_b.entries().size();
+       ++position) {
+    const IndexEntry& eb = index_b.entries()[position];
+    Located here{position, eb.offset, eb.end};
+    std::uint32_t found = index.FindUnmatched(eb.key);
+    if (found == IndexEntry::kNone) {
+      match.added.push_back(here);
+      match.added_type_id.push_back(eb.type_id);
+      continue;
+    }
+    IndexEntry& ea = index.entries()[found];
+    ea.matched = true;
+    match.a_of_match.push_back(found);
+    match.b_of_match.push_back(here);
+    match.digest_differs.push_back(ea.digest != eb.digest);
+  }
+  index_b = ResourceIndex();
 
   for (Side* side : {&a, &b}) {
     auto bytes = side->input->bytes();

@@ -1,5 +1,7 @@
 #include "pstate/diff/index.h"
 
+#include <cstring>
+
 namespace pstate::diff {
 namespace {
 
@@ -10,18 +12,32 @@ std::uint64_t Mix(std::uint64_t x) {
   return x ^ (x >> 31);
 }
 
-/// Two independent 64-bit hashes of the bytes (FNV-1a with two offset
-/// bases, each finished by Mix): 128 bits, so a collision between two of
-/// a million URNs is out of reach (about 2^-88).
+/// Two independent 64-bit hashes of the bytes, eight at a time, each
+/// finished by Mix: 128 bits, so a collision between two of a million URNs
+/// is out of reach (about 2^-88).
 void Hash128(std::string_view s, std::uint64_t* hi, std::uint64_t* lo) {
-  std::uint64_t a = 0xcbf29ce484222325ULL, b = 0x84222325cbf29ce4ULL;
-  for (char c : s) {
-    auto u = static_cast<unsigned char>(c);
-    a = (a ^ u) * 0x100000001b3ULL;
-    b = (b ^ u) * 0x100000001b3ULL + 0x9e37ULL;
+  std::uint64_t a = 0xcbf29ce484222325ULL ^ s.size();
+  std::uint64_t b = 0x84222325cbf29ce4ULL + (s.size() << 1);
+  auto step = [&](std::uint64_t w) {
+    a = (a ^ w) * 0xff51afd7ed558ccdULL;
+    a ^= a >> 29;
+    b = (b + w) * 0xc4ceb9fe1a85ec53ULL;
+    b ^= b >> 31;
+  };
+  const char* p = s.data();
+  std::size_t n = s.size();
+  for (; n >= 8; p += 8, n -= 8) {
+    std::uint64_t w;
+    std::memcpy(&w, p, 8);
+    step(w);
   }
-  *hi = Mix(a ^ s.size());
-  *lo = Mix(b + (static_cast<std::uint64_t>(s.size()) << 1));
+  if (n > 0) {
+    std::uint64_t w = 0;
+    std::memcpy(&w, p, n);
+    step(w);
+  }
+  *hi = Mix(a);
+  *lo = Mix(b ^ 0x9e3779b97f4a7c15ULL);
 }
 
 }  // namespace
