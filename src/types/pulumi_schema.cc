@@ -7,6 +7,7 @@
 // docs/types.md lists (int32 integers, no nulls inside arrays and maps,
 // strict enum membership).
 #include <cmath>
+#include <cstring>
 #include <deque>
 #include <map>
 #include <optional>
@@ -397,6 +398,10 @@ struct CSpec {
   const json::Value* mapping = nullptr;
   const PackageSchema* ctx = nullptr;  ///< resolves the refs below
   std::string message;
+  /// Where the spec is in its schema, spelled once at compile time
+  /// ("#/types/<token>/properties/host/items"): a spec sits in one place,
+  /// whichever way a check reaches it.
+  std::string location;
 };
 
 // An object type's declared properties, or a resource side's.
@@ -405,13 +410,24 @@ struct CObject {
     const json::Value* key = nullptr;  ///< the property's key (escaped)
     std::string_view name;             ///< decoded
     bool required = false;
+    bool secret = false;  ///< the spec's "secret"
+    /// The spec is a bare boolean, integer, number or string (no const,
+    /// not plain): a value of the right JSON kind fits without a call.
+    bool simple = false;
+    CSpec::Kind kind = CSpec::Kind::kInvalid;
     const CSpec* spec = nullptr;
   };
   std::string_view properties_key;  ///< "properties" / "inputProperties"
   std::vector<Field> fields;        ///< in the schema's order
   const std::unordered_map<std::string_view, std::uint32_t>* by_name = nullptr;
   PackageSchema::PropertyIndex own;  ///< when no package keeps the index
+  /// The field the i-th member of the last object checked had (kNoField
+  /// for none): states write each type's keys in the same (sorted) order,
+  /// so the guess usually saves the hash lookup.
+  mutable std::vector<std::uint32_t> guess;
 };
+
+constexpr std::uint32_t kNoField = 0xffffffffu;
 
 struct Named {
   Target target;
@@ -446,9 +462,10 @@ struct SchemaCache::Impl {
   std::unordered_map<const json::Value*, CObject*> types;    ///< by def
 
   const CSpec& Compile(const json::Value& spec, const PackageSchema* ctx,
-                       int depth) {
+                       int depth, std::string location) {
     CSpec& c = specs.emplace_back();
     c.ctx = ctx;
+    c.location = std::move(location);
     if (depth > kMaxSpecDepth) {
       c.message = "type nested too deeply";
       return c;
@@ -475,8 +492,11 @@ struct SchemaCache::Impl {
         return c;
       }
       c.kind = CSpec::Kind::kUnion;
+      std::size_t i = 0;
       for (const json::Value& m : one_of->array()) {
-        c.members.push_back(&Compile(m, ctx, depth + 1));
+        std::string at = c.location + "/oneOf";
+        json::AppendPointerIndex(&at, i++);
+        c.members.push_back(&Compile(m, ctx, depth + 1, std::move(at)));
       }
       const json::Value* d = spec.Find("discriminator");
       if (d && d->is_object()) {
@@ -508,13 +528,20 @@ struct SchemaCache::Impl {
         return;
       }
       c->kind = CSpec::Kind::kArray;
-      c->element = &Compile(*items, ctx, depth + 1);
+      c->element = &Compile(*items, ctx, depth + 1, c->location + "/items");
     } else if (name == "object") {
       // bind.go: the element type defaults to string; "properties" here is
       // ignored.
       c->kind = CSpec::Kind::kMap;
+      std::string at = c->location + "/additionalProperties";
       if (const json::Value* ap = spec.Find("additionalProperties")) {
-        c->element = &Compile(*ap, ctx, depth + 1);
+        c->element = &Compile(*ap, ctx, depth + 1, std::move(at));
+      } else {
+        CSpec& string = specs.emplace_back();  // the default element type
+        string.kind = CSpec::Kind::kString;
+        string.ctx = ctx;
+        string.location = std::move(at);
+        c->element = &string;
       }
     } else if (name == "boolean") {
       c->kind = CSpec::Kind::kBoolean;
@@ -547,9 +574,17 @@ struct SchemaCache::Impl {
     n.compiled = true;
     n.target = Resolve(set, n.ref, n.ctx);
     const Target& t = n.target;
+    if (t.kind == Target::Kind::kResource) {
+      n.location = t.token.starts_with("pulumi:providers:")
+                       ? std::string("#/provider")
+                       : "#/resources/" + t.token;
+    } else {
+      n.location = "#/types/" + t.token;
+    }
     switch (t.kind) {
       case Target::Kind::kObject:
-        n.object = &Object(*t.def, t.package, types, "properties", "required");
+        n.object = &Object(*t.def, t.package, types, "properties", "required",
+                           n.location);
         break;
       case Target::Kind::kEnum: {
         const json::Value* type = t.def->Find("type");
@@ -572,6 +607,7 @@ struct SchemaCache::Impl {
         if (type && type->is_string()) {
           CSpec& c = specs.emplace_back();
           c.ctx = t.package;
+          c.location = n.location;
           CompileTyped(*t.def, t.package, 0, &c);
           n.typed = &c;
           n.expected = "a " + Str(*type);
@@ -579,26 +615,22 @@ struct SchemaCache::Impl {
         break;
       }
       case Target::Kind::kResource:
-        n.outputs = &Resource(*t.def, t.package, ResourceSide::kOutputs);
+        n.outputs =
+            &Resource(*t.def, t.package, ResourceSide::kOutputs, n.location);
         n.expected = "a reference to a " + t.token + " resource";
         break;
       default: break;
     }
-    if (t.kind == Target::Kind::kResource) {
-      n.location = t.token.starts_with("pulumi:providers:")
-                       ? std::string("#/provider")
-                       : "#/resources/" + t.token;
-    } else {
-      n.location = "#/types/" + t.token;
-    }
     return n;
   }
 
+  // `location`: the resource's ("#/resources/<token>", "#/provider").
   const CObject& Resource(const json::Value& def, const PackageSchema* pkg,
-                          ResourceSide side) {
+                          ResourceSide side, const std::string& location) {
     return side == ResourceSide::kOutputs
-               ? Object(def, pkg, outputs, "properties", "required")
-               : Object(def, pkg, inputs, "inputProperties", "requiredInputs");
+               ? Object(def, pkg, outputs, "properties", "required", location)
+               : Object(def, pkg, inputs, "inputProperties", "requiredInputs",
+                        location);
   }
 
   // The properties of `def` (an object type or a resource) under
@@ -606,7 +638,8 @@ struct SchemaCache::Impl {
   const CObject& Object(const json::Value& def, const PackageSchema* pkg,
                         std::unordered_map<const json::Value*, CObject*>& map,
                         std::string_view properties_key,
-                        std::string_view required_key) {
+                        std::string_view required_key,
+                        const std::string& location) {
     CObject*& slot = map[&def];
     if (slot) return *slot;
     CObject& o = objects.emplace_back();
@@ -630,7 +663,16 @@ struct SchemaCache::Impl {
                    ? std::string_view(names.emplace_back(f.key->Str()))
                    : f.key->raw();
       f.required = e.required;
-      f.spec = &Compile(e.property->value, pkg, 0);
+      std::string at = location;
+      json::AppendPointerToken(&at, properties_key);
+      json::AppendPointerToken(&at, f.name);
+      f.spec = &Compile(e.property->value, pkg, 0, std::move(at));
+      f.secret = f.spec->secret;
+      f.kind = f.spec->kind;
+      f.simple =
+          !f.spec->plain && !f.spec->const_value &&
+          (f.kind == CSpec::Kind::kBoolean || f.kind == CSpec::Kind::kInteger ||
+           f.kind == CSpec::Kind::kNumber || f.kind == CSpec::Kind::kString);
       o.fields.push_back(f);
     }
     return o;
@@ -659,15 +701,15 @@ class SchemaChecker {
     options_ = options;
   }
   /// Ready for the next check, whose first spec is at schema location
-  /// `root` (kept by the caller until the check ends).
-  void Reset(std::string_view root, std::uint64_t offset) {
+  /// `*root` (kept by the caller until the check ends).
+  void Reset(const std::string* root, std::uint64_t offset) {
     walk_.Reset();
-    loc_.clear();
-    loc_.push_back({root, 0, LocSegment::Kind::kRoot});
+    loc_ = root;
     at_ = offset;
     depth_ = 0;
     trial_ = 0;
     found_.clear();
+    undeclared_.clear();
   }
 
   // Checks `v` against `spec`. `required`: a required position (a bare
@@ -681,8 +723,11 @@ class SchemaChecker {
       return Fail("type nested too deeply");
     }
     std::uint64_t saved_at = at_;
+    const std::string* saved_loc = loc_;
     if (!walk_.in_secret()) at_ = v.offset;
+    loc_ = &spec.location;
     Outcome o = CheckSpecInner(spec, v, required, top, out);
+    loc_ = saved_loc;
     at_ = saved_at;
     --depth_;
     return o;
@@ -693,7 +738,14 @@ class SchemaChecker {
   Outcome CheckResourceObject(const json::Value& def, const PackageSchema* pkg,
                               ResourceSide side, const Node& node,
                               json::Value* out, bool top_level = false) {
-    return CheckObject(cache_.Resource(def, pkg, side), node, out, top_level);
+    return CheckObject(cache_.Resource(def, pkg, side, *loc_), node, out,
+                       top_level);
+  }
+
+  // A resource's inputs or outputs as compiled (CheckResourceAll).
+  Outcome CheckResourceSide(const CObject& side, const Node& node,
+                            json::Value* out) {
+    return CheckObject(side, node, out, /*top_level=*/true);
   }
 
   // Records an error at the current place (see Walk::Fail). Collecting, it
@@ -709,37 +761,7 @@ class SchemaChecker {
   }
 
  private:
-  struct LocSegment {
-    std::string_view text;
-    std::size_t index;
-    enum class Kind : std::uint8_t { kRoot, kToken, kIndex } kind;
-  };
-
   bool collecting() const { return issues_ != nullptr && trial_ == 0; }
-
-  std::string Location() const {
-    std::size_t root = 0;
-    for (std::size_t i = loc_.size(); i > 0; --i) {
-      if (loc_[i - 1].kind == LocSegment::Kind::kRoot) {
-        root = i - 1;
-        break;
-      }
-    }
-    std::string out;
-    for (std::size_t i = root; i < loc_.size(); ++i) {
-      const LocSegment& s = loc_[i];
-      switch (s.kind) {
-        case LocSegment::Kind::kRoot: out.assign(s.text); break;
-        case LocSegment::Kind::kToken:
-          json::AppendPointerToken(&out, s.text);
-          break;
-        case LocSegment::Kind::kIndex:
-          json::AppendPointerIndex(&out, s.index);
-          break;
-      }
-    }
-    return out;
-  }
 
   void Record(SchemaIssue::Kind kind, std::string_view message) {
     walk_.Fail(message);
@@ -748,7 +770,7 @@ class SchemaChecker {
     issue.pointer = walk_.error_pointer();
     issue.offset = at_;
     issue.message = walk_.error_message();
-    issue.schema_location = Location();
+    issue.schema_location = *loc_;
     issues_->push_back(std::move(issue));
     walk_.ClearError();
   }
@@ -757,20 +779,6 @@ class SchemaChecker {
   void Note(SchemaIssue::Kind kind, std::string_view message) {
     if (collecting()) Record(kind, message);
   }
-
-  std::size_t LocPush(std::string_view segment) {
-    loc_.push_back({segment, 0, LocSegment::Kind::kToken});
-    return loc_.size() - 1;
-  }
-  std::size_t LocPushIndex(std::size_t index) {
-    loc_.push_back({{}, index, LocSegment::Kind::kIndex});
-    return loc_.size() - 1;
-  }
-  std::size_t LocPushRoot(std::string_view root) {
-    loc_.push_back({root, 0, LocSegment::Kind::kRoot});
-    return loc_.size() - 1;
-  }
-  void LocPop(std::size_t mark) { loc_.resize(mark); }
 
   // A signature object Pulumi would refuse to read. verify reports it with
   // a code of its own (secret-plaintext-invalid, ...), so a collecting
@@ -843,7 +851,6 @@ class SchemaChecker {
         const json::Value& v = *node.value;
         ArrayRewrite rewrite(v);
         bool failed = false;
-        std::size_t loc = LocPush("items");
         for (std::size_t i = 0; i < v.size; ++i) {
           std::size_t mark = walk_.PushIndex(i);
           json::Value converted;
@@ -859,7 +866,6 @@ class SchemaChecker {
             rewrite.Set(i, converted, walk_.arena());
           }
         }
-        LocPop(loc);
         if (failed) return Outcome::kError;
         if (!rewrite.changed()) return Outcome::kOk;
         *out = rewrite.Build();
@@ -870,22 +876,11 @@ class SchemaChecker {
         const json::Value& v = *node.value;
         ObjectRewrite rewrite(v);
         bool failed = false;
-        std::size_t loc = LocPush("additionalProperties");
         for (std::size_t i = 0; i < v.size; ++i) {
           std::size_t mark = walk_.PushKey(v.members[i].key);
           json::Value converted;
-          Outcome o;
-          if (spec.element) {
-            o = CheckSpec(*spec.element, v.members[i].value, true, false,
-                          &converted);
-          } else {
-            std::uint64_t saved_at = at_;
-            if (!walk_.in_secret()) at_ = v.members[i].value.offset;
-            o = CheckPrimitive(CSpec::Kind::kString,
-                               Decode(v.members[i].value, walk_.arena()),
-                               &converted);
-            at_ = saved_at;
-          }
+          Outcome o = CheckSpec(*spec.element, v.members[i].value, true, false,
+                                &converted);
           walk_.Pop(mark);
           if (o == Outcome::kError) {
             failed = true;
@@ -896,7 +891,6 @@ class SchemaChecker {
             rewrite.Set(i, converted, walk_.arena());
           }
         }
-        LocPop(loc);
         if (failed) return Outcome::kError;
         if (!rewrite.changed()) return Outcome::kOk;
         *out = rewrite.Build();
@@ -1031,7 +1025,7 @@ class SchemaChecker {
       }
       issue.offset = at_;
       issue.message = n.target.error;
-      issue.schema_location = Location();
+      issue.schema_location = *loc_;
       issue.package = n.ctx;
       issue.ref = n.ref;
       issue.schema_offset = n.ref_offset;
@@ -1041,7 +1035,7 @@ class SchemaChecker {
   }
 
   Outcome CheckRef(Named& named, const Node& node, bool top, json::Value* out) {
-    const Named& n = cache_.Ready(named);
+    const Named& n = named.compiled ? named : cache_.Ready(named);
     switch (n.target.kind) {
       case Target::Kind::kMissing:
         if (issues_ != nullptr) return Dangling(n);
@@ -1063,9 +1057,10 @@ class SchemaChecker {
       default: break;
     }
     // The named definitions: the failing type's place is in them.
-    std::size_t loc = LocPushRoot(n.location);
+    const std::string* saved_loc = loc_;
+    loc_ = &n.location;
     Outcome o = CheckNamed(n, node, top, out);
-    LocPop(loc);
+    loc_ = saved_loc;
     return o;
   }
 
@@ -1129,6 +1124,59 @@ class SchemaChecker {
     return it == o.by_name->end() ? kAbsent : it->second;
   }
 
+  // A scalar that fits a bare primitive spec as it is (a string, the
+  // unknown sentinel included, for a string; a short integer literal for a
+  // number); false sends it through CheckSpec.
+  static bool FitsDirectly(CSpec::Kind kind, const json::Value& v) {
+    switch (kind) {
+      case CSpec::Kind::kString: return v.type == json::Type::kString;
+      case CSpec::Kind::kBoolean: return v.is_bool();
+      case CSpec::Kind::kInteger:
+        return v.type == json::Type::kNumber && ShortInteger(v, 9);
+      case CSpec::Kind::kNumber:
+        return v.type == json::Type::kNumber && ShortInteger(v, 15);
+      default: return false;
+    }
+  }
+
+  // memcmp for the short keys of property names, without the call.
+  static bool SameBytes(const char* a, const char* b, std::size_t n) {
+    for (; n >= 8; n -= 8, a += 8, b += 8) {
+      std::uint64_t x, y;
+      std::memcpy(&x, a, 8);
+      std::memcpy(&y, b, 8);
+      if (x != y) return false;
+    }
+    for (; n > 0; --n, ++a, ++b) {
+      if (*a != *b) return false;
+    }
+    return true;
+  }
+
+  // The field of the i-th member `key`: the guess from the last object of
+  // the type when it names the same key, else the index.
+  std::uint32_t FieldOf(const CObject& o, std::size_t i,
+                        const json::Value& key) const {
+    constexpr std::size_t kMaxGuesses = 256;
+    if (i < o.guess.size() && !key.has_escapes) {
+      std::uint32_t g = o.guess[i];
+      if (g != kNoField) {
+        std::string_view name = o.fields[g].name;
+        std::string_view raw = key.raw();
+        if (name.size() == raw.size() &&
+            SameBytes(name.data(), raw.data(), raw.size())) {
+          return g;
+        }
+      }
+    }
+    std::uint32_t f = FindField(o, key);
+    if (i < kMaxGuesses) {
+      if (o.guess.size() <= i) o.guess.resize(i + 1, kNoField);
+      o.guess[i] = f;
+    }
+    return f;
+  }
+
   // An object type: every declared property present is checked (optional
   // unless listed as required), required ones must be present and not
   // null. Undeclared keys pass (rpc.go reads declared fields only); when
@@ -1142,28 +1190,28 @@ class SchemaChecker {
                                         options_->secret_plaintext);
     // For each declared property, the value's member of that name (the
     // last duplicate wins); kAbsent when it has none. A stack shared by
-    // the nested checks.
+    // the nested checks, as is the list of undeclared members.
     const std::size_t base = found_.size();
     found_.resize(base + type.fields.size(), kAbsent);
-    bool any_undeclared = false;
+    const std::size_t undeclared_base = undeclared_.size();
     for (std::size_t i = 0; i < v.size; ++i) {
-      std::uint32_t f = FindField(type, v.members[i].key);
+      std::uint32_t f = FieldOf(type, i, v.members[i].key);
       if (f == kAbsent) {
-        any_undeclared = true;
+        undeclared_.push_back(static_cast<std::uint32_t>(i));
       } else {
         found_[base + f] = static_cast<std::uint32_t>(i);
       }
     }
     ObjectRewrite rewrite(v);
     bool failed = false;
-    std::size_t loc_props = LocPush(type.properties_key);
+    const std::string* object_loc = loc_;
     for (std::size_t e = 0; e < type.fields.size(); ++e) {
       const CObject::Field& field = type.fields[e];
       const bool req = field.required;
       const std::uint32_t at = found_[base + e];
       if (at == kAbsent && !req) continue;
-      std::size_t loc = LocPush(field.name);
       if (at == kAbsent) {
+        loc_ = &field.spec->location;
         if (collecting()) {
           // The object that lacks it, the property named.
           Fail("missing required property \"" + std::string(field.name) + "\"",
@@ -1173,36 +1221,43 @@ class SchemaChecker {
           Fail("missing required property", SchemaIssue::Kind::kRequired);
           walk_.Pop(mark);
         }
-        LocPop(loc);
+        loc_ = object_loc;
         failed = true;
         if (!collecting()) break;
         continue;
       }
       const json::Value& member = v.members[at].value;
+      // Most values are scalars of the declared kind: they fit at once.
+      if (field.simple && !(notes && field.secret) &&
+          FitsDirectly(field.kind, member)) {
+        continue;
+      }
       std::size_t mark = walk_.PushKey(v.members[at].key);
       std::uint64_t saved_at = at_;
       if (!walk_.in_secret()) at_ = member.offset;
       if (req && member.is_null()) {
+        loc_ = &field.spec->location;
         Fail("required property is null", SchemaIssue::Kind::kRequired);
+        loc_ = object_loc;
         at_ = saved_at;
         walk_.Pop(mark);
-        LocPop(loc);
         failed = true;
         if (!collecting()) break;
         continue;
       }
-      if (notes && field.spec->secret && options_->secret_plaintext &&
+      if (notes && field.secret && options_->secret_plaintext &&
           !walk_.in_secret() && !member.is_null() && !StoredAsSecret(member) &&
           !member.StrEquals(state::kUnknownId)) {
+        loc_ = &field.spec->location;
         Note(SchemaIssue::Kind::kSecretPlaintext,
              "the schema marks this property secret, but it is stored in "
              "plaintext");
+        loc_ = object_loc;
       }
       at_ = saved_at;
       json::Value converted;
       Outcome o = CheckSpec(*field.spec, member, req, false, &converted);
       walk_.Pop(mark);
-      LocPop(loc);
       if (o == Outcome::kError) {
         failed = true;
         if (!collecting()) break;
@@ -1210,13 +1265,11 @@ class SchemaChecker {
       }
       if (o == Outcome::kConvert) rewrite.Set(at, converted, walk_.arena());
     }
-    LocPop(loc_props);
     found_.resize(base);
-    if (notes && options_->unknown_properties && any_undeclared) {
-      for (std::size_t i = 0; i < v.size; ++i) {
-        const json::Value& key = v.members[i].key;
+    if (notes && options_->unknown_properties) {
+      for (std::size_t u = undeclared_base; u < undeclared_.size(); ++u) {
+        const json::Value& key = v.members[undeclared_[u]].key;
         if (PulumiOwnKey(key) || (top_level && ExemptTopLevel(key))) continue;
-        if (FindField(type, key) != kAbsent) continue;
         std::size_t mark = walk_.PushKey(key);
         std::uint64_t saved_at = at_;
         if (!walk_.in_secret()) at_ = key.offset;
@@ -1229,6 +1282,7 @@ class SchemaChecker {
         walk_.Pop(mark);
       }
     }
+    undeclared_.resize(undeclared_base);
     if (failed) return Outcome::kError;
     if (!rewrite.changed()) return Outcome::kOk;
     *out = rewrite.Build();
@@ -1292,15 +1346,11 @@ class SchemaChecker {
       }
     }
     bool converted = false;
-    std::size_t loc = LocPush("oneOf");
     ++trial_;
-    std::size_t i = 0;
     Outcome result = Outcome::kError;
     for (const CSpec* member : spec.members) {
-      std::size_t m = LocPushIndex(i++);
       json::Value candidate;
       Outcome o = CheckSpec(*member, *node.value, true, false, &candidate);
-      LocPop(m);
       walk_.ClearError();
       if (o == Outcome::kOk) {
         result = o;
@@ -1312,7 +1362,6 @@ class SchemaChecker {
       }
     }
     --trial_;
-    LocPop(loc);
     if (result == Outcome::kOk) return result;
     if (converted) return Outcome::kConvert;
     std::string msg = "matches no member of the union (got ";
@@ -1329,11 +1378,14 @@ class SchemaChecker {
   std::vector<SchemaIssue>* issues_ = nullptr;
   const CheckOptions* options_ = nullptr;
   int trial_ = 0;  ///< union members being tried
-  /// Schema location of the current spec: segments after the last root.
-  std::vector<LocSegment> loc_;
+  /// Schema location of the current spec (a compiled spec's, a named
+  /// type's or the checked resource's).
+  const std::string* loc_ = nullptr;
   std::uint64_t at_ = 0;  ///< offset of the current value
-  /// CheckObject's member-of-property table, a stack for nested objects.
+  /// CheckObject's member-of-property table and its undeclared members,
+  /// stacks for nested objects.
   std::vector<std::uint32_t> found_;
+  std::vector<std::uint32_t> undeclared_;
 };
 
 // A parsed pulumi-schema type: the spec, copied into memory of its own
@@ -1344,6 +1396,12 @@ class SchemaType : public Type {
   json::Arena arena;
   json::Value spec;
 };
+
+// The schema location of a check that reports none (typecheck's verdict).
+const std::string& NoLocation() {
+  static const std::string* none = new std::string();
+  return *none;
+}
 
 const SchemaSet& EmptySet() {
   static const SchemaSet* empty = new SchemaSet();
@@ -1385,9 +1443,9 @@ class PulumiSchemaSystem : public TypeSystem {
     const auto& t = static_cast<const SchemaType&>(type);
     SchemaCache::Impl cache(set_);
     SchemaChecker checker(cache);
-    checker.Reset({}, value.offset);
+    checker.Reset(&NoLocation(), value.offset);
     json::Value converted;
-    Outcome o = checker.CheckSpec(cache.Compile(t.spec, nullptr, 0), value,
+    Outcome o = checker.CheckSpec(cache.Compile(t.spec, nullptr, 0, ""), value,
                                   true, true, &converted);
     return checker.walk().Finish(o, converted);
   }
@@ -1406,10 +1464,10 @@ Verdict SchemaSet::Check(const json::Value& spec, const json::Value& value,
                          const PackageSchema* package) const {
   SchemaCache::Impl cache(*this);
   SchemaChecker checker(cache);
-  checker.Reset({}, value.offset);
+  checker.Reset(&NoLocation(), value.offset);
   json::Value converted;
-  Outcome o = checker.CheckSpec(cache.Compile(spec, package, 0), value, true,
-                                false, &converted);
+  Outcome o = checker.CheckSpec(cache.Compile(spec, package, 0, ""), value,
+                                true, false, &converted);
   return checker.walk().Finish(o, converted);
 }
 
@@ -1434,7 +1492,7 @@ Verdict SchemaSet::CheckResource(std::string_view token, ResourceSide side,
   }
   SchemaCache::Impl cache(*this);
   SchemaChecker checker(cache);
-  checker.Reset({}, value.offset);
+  checker.Reset(&NoLocation(), value.offset);
   json::Arena arena;
   Node node = Decode(value, arena);
   json::Value converted;
@@ -1451,8 +1509,13 @@ Verdict SchemaSet::CheckResource(std::string_view token, ResourceSide side,
 struct SchemaCache::Checker {
   explicit Checker(Impl& impl) : checker(impl) {}
   SchemaChecker checker;
-  /// "#/resources/<token>" or "#/provider" by resource definition.
-  std::unordered_map<const json::Value*, std::string> roots;
+  /// By resource definition: its schema location ("#/resources/<token>"
+  /// or "#/provider") and its compiled sides.
+  struct Root {
+    std::string location;
+    const CObject* sides[2] = {nullptr, nullptr};
+  };
+  std::unordered_map<const json::Value*, Root> roots;
 };
 
 SchemaCache::SchemaCache(const SchemaSet& set)
@@ -1478,22 +1541,25 @@ void SchemaSet::CheckResourceAll(const PackageSchema& package,
                                  SchemaCache& cache,
                                  std::vector<SchemaIssue>* issues) const {
   SchemaCache::Checker& c = *cache.checker_;
-  std::string& root = c.roots[&def];
-  if (root.empty()) {
-    root = token.starts_with("pulumi:providers:")
-               ? std::string("#/provider")
-               : "#/resources/" + std::string(token);
+  SchemaCache::Checker::Root& root = c.roots[&def];
+  if (root.location.empty()) {
+    root.location = token.starts_with("pulumi:providers:")
+                        ? std::string("#/provider")
+                        : "#/resources/" + std::string(token);
+  }
+  const CObject*& object = root.sides[side == ResourceSide::kOutputs ? 1 : 0];
+  if (!object) {
+    object = &cache.impl_->Resource(def, &package, side, root.location);
   }
   SchemaChecker& checker = c.checker;
   checker.Collect(issues, &options);
-  checker.Reset(root, value.offset);
+  checker.Reset(&root.location, value.offset);
   Node node = Decode(value, checker.walk().arena());
   json::Value converted;
   // A malformed signature object in place of the inputs or outputs is
   // verify's own finding.
   if (node.kind != NodeKind::kMalformed) {
-    (void)checker.CheckResourceObject(def, &package, side, node, &converted,
-                                      /*top_level=*/true);
+    (void)checker.CheckResourceSide(*object, node, &converted);
   }
 }
 
