@@ -20,6 +20,7 @@
 #include "cli/command.h"
 #include "cli/exit_code.h"
 #include "cli/help.h"
+#include "cli/input_limits.h"
 #include "cli/suggest.h"
 
 #ifndef PSTATE_VERSION
@@ -193,7 +194,12 @@ int main(int argc, char** argv) {
     runners.emplace_back(sub, command.setup(*sub));
     names.emplace_back(command.name);
   };
-  for (const Command& command : kCommands) add(command);
+  for (const Command& command : kCommands) {
+    add(command);
+    // Every command that reads a state: --max-decompressed-bytes and
+    // --max-resource-bytes.
+    pstate::cli::AddInputLimitOptions(*runners.back().first);
+  }
   for (const Command& command : kMetaCommands) add(command);
   if (argc < 2) {
     // Usage, not an error message alone: what a newcomer needs to go on.

@@ -13,6 +13,7 @@
 #include <cerrno>
 #include <cstdint>
 #include <cstring>
+#include <iterator>
 #include <mutex>
 #include <vector>
 
@@ -345,8 +346,9 @@ class DecompressingInput : public InputStream {
                     name_ + ": the " +
                         std::string(CompressionName(compression_)) +
                         " input decompresses to more than " +
-                        std::to_string(max_decoded_) +
-                        " bytes (the limit; a decompression bomb?)");
+                        FormatByteLimit(max_decoded_) +
+                        " (the limit, --max-decompressed-bytes; a "
+                        "decompression bomb?)");
     }
     if (got == 0 && !end_checked_) {
       end_checked_ = true;
@@ -414,6 +416,31 @@ class DecompressingInput : public InputStream {
 
 }  // namespace
 
+namespace {
+InputLimits g_default_limits;
+}  // namespace
+
+void SetDefaultInputLimits(const InputLimits& limits) {
+  g_default_limits = limits;
+}
+
+const InputLimits& DefaultInputLimits() { return g_default_limits; }
+
+std::string FormatByteLimit(std::uint64_t bytes) {
+  static constexpr const char* kUnits[] = {"KiB", "MiB", "GiB",
+                                           "TiB", "PiB", "EiB"};
+  if (bytes == 0 || bytes % 1024 != 0) {
+    return std::to_string(bytes) + (bytes == 1 ? " byte" : " bytes");
+  }
+  std::size_t unit = 0;
+  bytes /= 1024;
+  while (unit + 1 < std::size(kUnits) && bytes % 1024 == 0) {
+    bytes /= 1024;
+    ++unit;
+  }
+  return std::to_string(bytes) + " " + kUnits[unit];
+}
+
 std::string_view CompressionName(Compression c) {
   switch (c) {
     case Compression::kNone: return "none";
@@ -444,11 +471,13 @@ Result<std::unique_ptr<InputStream>> Finish(std::unique_ptr<ByteSource> source,
                                             const InputOptions& options) {
   Compression c = DetectCompression(peeked);
   if (c == Compression::kNone) {
-    return std::unique_ptr<InputStream>(
-        new PlainInput(std::move(source), name, size));
+    auto plain = std::make_unique<PlainInput>(std::move(source), name, size);
+    plain->set_max_piece_bytes(options.max_piece_bytes);
+    return std::unique_ptr<InputStream>(std::move(plain));
   }
   auto input = std::make_unique<DecompressingInput>(std::move(source), name,
                                                     size, c, options);
+  input->set_max_piece_bytes(options.max_piece_bytes);
   Status s = input->Open();
   if (!s.ok()) return s;
   return std::unique_ptr<InputStream>(std::move(input));

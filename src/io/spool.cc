@@ -9,6 +9,8 @@
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
+#include <optional>
+#include <utility>
 #include <vector>
 
 namespace pstate::io {
@@ -27,6 +29,7 @@ class NamedStream : public InputStream {
     name_ = std::move(name);
     compression_ = inner_->compression();
     source_size_ = inner_->source_size();
+    max_piece_bytes_ = inner_->max_piece_bytes();
   }
   Result<std::size_t> Read(char* buf, std::size_t n) override {
     Result<std::size_t> got = inner_->Read(buf, n);
@@ -150,6 +153,117 @@ std::string SpoolDirectory(const SpoolOptions& options) {
 
 }  // namespace
 
+/// The spool: the decoder the first pass reads through, and the unlinked
+/// file everything it decoded was copied to. Shared by the Replayable and
+/// its tee stream (which may outlive it).
+struct Replayable::Spool {
+  std::string name;                     ///< the input's name, for messages
+  std::string directory;                ///< where the spool file is
+  std::unique_ptr<InputStream> source;  ///< null once at its end
+  int fd = -1;                          ///< the spool file
+  std::uint64_t written = 0;            ///< decoded bytes in the file
+  std::uint64_t source_consumed = 0;    ///< of the source, for progress
+  bool complete = false;                ///< the source reached its end
+  Status failed;  ///< why the source cannot be read to its end
+
+  Spool() = default;
+  Spool(const Spool&) = delete;
+  Spool& operator=(const Spool&) = delete;
+  ~Spool() {
+    if (fd >= 0) ::close(fd);
+  }
+
+  /// Decodes up to `n` more bytes into `buf` and appends them to the file.
+  /// 0 at the end of the input.
+  Result<std::size_t> Pull(char* buf, std::size_t n) {
+    if (!failed.ok()) return failed;
+    if (complete) return std::size_t{0};
+    Result<std::size_t> got = source->Read(buf, n);
+    source_consumed = source->source_consumed();
+    if (!got.ok()) {
+      failed = got.status();
+      source.reset();
+      return failed;
+    }
+    if (*got == 0) {
+      complete = true;
+      source.reset();
+      return got;
+    }
+    if (!WriteAll(fd, buf, *got)) {
+      int err = errno;
+      failed = Status(Errc::kIo,
+                      name + ": cannot write a temporary copy in " + directory +
+                          " to read the input twice: " + ErrnoText(err));
+      source.reset();
+      return failed;
+    }
+    written += *got;
+    return got;
+  }
+
+  /// Decodes what is left; ok once the whole input is in the file.
+  Status Drain() {
+    std::vector<char> buf(1 << 20);
+    while (!complete) {
+      Result<std::size_t> got = Pull(buf.data(), buf.size());
+      if (!got.ok()) return got.status();
+    }
+    return Status::Ok();
+  }
+
+  /// Reads spooled bytes at `pos` (pos < written).
+  Result<std::size_t> ReadBack(std::uint64_t pos, char* buf, std::size_t n) {
+    auto take = static_cast<std::size_t>(
+        std::min<std::uint64_t>(written - pos, static_cast<std::uint64_t>(n)));
+    for (;;) {
+      ssize_t got = ::pread(fd, buf, take, static_cast<off_t>(pos));
+      if (got < 0 && errno == EINTR) continue;
+      if (got <= 0) {
+        int err = got == 0 ? EIO : errno;
+        return Status(Errc::kIo, name + ": cannot read the temporary copy: " +
+                                     ErrnoText(err));
+      }
+      return static_cast<std::size_t>(got);
+    }
+  }
+};
+
+namespace {
+
+/// The first pass over a spooled input: reads the decoder and copies what
+/// it reads to the spool file. Bytes already in the file (another Open()
+/// decoded ahead of this stream) are read back from it, so every pass sees
+/// the same bytes.
+class TeeStream : public InputStream {
+ public:
+  using Spool = Replayable::Spool;
+  TeeStream(std::shared_ptr<Spool> spool, Compression compression,
+            std::optional<std::uint64_t> source_size)
+      : spool_(std::move(spool)) {
+    name_ = spool_->name;
+    compression_ = compression;
+    source_size_ = source_size;
+  }
+  Result<std::size_t> Read(char* buf, std::size_t n) override {
+    if (n == 0) return std::size_t{0};
+    Result<std::size_t> got = pos_ < spool_->written
+                                  ? spool_->ReadBack(pos_, buf, n)
+                                  : spool_->Pull(buf, n);
+    if (got.ok()) pos_ += *got;
+    return got;
+  }
+  std::uint64_t source_consumed() const override {
+    return spool_->source_consumed;
+  }
+
+ private:
+  std::shared_ptr<Spool> spool_;
+  std::uint64_t pos_ = 0;
+};
+
+}  // namespace
+
 Replayable::Replayable(Replayable&& other) noexcept {
   *this = std::move(other);
 }
@@ -163,12 +277,13 @@ Replayable& Replayable::operator=(Replayable&& other) noexcept {
   spooled_ = other.spooled_;
   fd_ = other.fd_;
   other.fd_ = -1;
-  size_ = other.size_;
   input_options_ = other.input_options_;
+  spool_ = std::move(other.spool_);
+  spool_map_ = std::move(other.spool_map_);
+  tee_taken_ = other.tee_taken_;
   bytes_stream_ = std::move(other.bytes_stream_);
   bytes_copy_ = std::move(other.bytes_copy_);
   bytes_view_ = other.bytes_view_;
-  spool_map_ = std::move(other.spool_map_);
   return *this;
 }
 
@@ -178,15 +293,69 @@ void Replayable::Reset() {
   bytes_stream_.reset();
   bytes_copy_.reset();
   spool_map_.reset();
+  spool_.reset();
   if (fd_ >= 0) ::close(fd_);
   fd_ = -1;
 }
 
+std::uint64_t Replayable::spooled_bytes() const {
+  return spool_ ? spool_->written : 0;
+}
+
+Status Replayable::Complete() const {
+  if (spool_map_) return Status::Ok();
+  Spool& spool = *spool_;
+  if (Status s = spool.Drain(); !s.ok()) return s;
+  auto map = std::make_shared<Replayable::Mapped>();
+  const std::uint64_t total = spool.written;
+  if (total == 0) {
+    map->data = kEmpty;
+  } else {
+    auto page = static_cast<std::size_t>(::sysconf(_SC_PAGESIZE));
+    auto size = static_cast<std::size_t>(total);
+    std::size_t file_pages = (size + page - 1) / page * page;
+    // Reserve the file's pages plus a zero page, then map the file over the
+    // front, as io::OpenInput maps plain files.
+    std::size_t length = file_pages + page;
+    void* base =
+        ::mmap(nullptr, length, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (base == MAP_FAILED) {
+      int err = errno;
+      return Status(Errc::kIo, name_ + ": cannot map the temporary copy: " +
+                                   ErrnoText(err));
+    }
+    map->base = base;
+    map->length = length;
+    void* file =
+        ::mmap(base, size, PROT_READ, MAP_PRIVATE | MAP_FIXED, spool.fd, 0);
+    if (file == MAP_FAILED) {
+      int err = errno;
+      return Status(Errc::kIo, name_ + ": cannot map the temporary copy: " +
+                                   ErrnoText(err));
+    }
+    map->data = static_cast<const char*>(base);
+  }
+  map->size = total;
+  spool_map_ = std::move(map);
+  return Status::Ok();
+}
+
 Result<std::unique_ptr<InputStream>> Replayable::Open() const {
   if (spooled_) {
+    if (!tee_taken_ && !spool_map_) {
+      tee_taken_ = true;
+      Spool& spool = *spool_;
+      std::optional<std::uint64_t> source_size =
+          spool.source ? spool.source->source_size() : std::nullopt;
+      auto tee = std::make_unique<TeeStream>(spool_, compression_, source_size);
+      tee->set_max_piece_bytes(input_options_.max_piece_bytes);
+      return std::unique_ptr<InputStream>(std::move(tee));
+    }
+    if (Status s = Complete(); !s.ok()) return s;
     auto page = static_cast<std::size_t>(::sysconf(_SC_PAGESIZE));
-    return std::unique_ptr<InputStream>(
-        new SpoolStream(spool_map_, name_, page));
+    auto stream = std::make_unique<SpoolStream>(spool_map_, name_, page);
+    stream->set_max_piece_bytes(input_options_.max_piece_bytes);
+    return std::unique_ptr<InputStream>(std::move(stream));
   }
   Result<std::unique_ptr<InputStream>> in = Reopen();
   if (!in.ok()) return in.status();
@@ -200,7 +369,7 @@ Result<std::unique_ptr<InputStream>> Replayable::Open() const {
       new NamedStream(std::move(in).value(), name_));
 }
 
-Result<std::unique_ptr<InputStream>> Replayable::Reopen() const {
+Result<std::unique_ptr<InputStream>> Replayable::Reopen(bool again) const {
   // A new open file description of the same inode: its own offset, and
   // immune to the path being renamed or replaced since the first pass.
   std::string reopen = ProcFdPath(fd_);
@@ -211,11 +380,14 @@ Result<std::unique_ptr<InputStream>> Replayable::Reopen() const {
   const std::string& m = failed.message();
   std::string why =
       m.rfind(reopen + ": ", 0) == 0 ? m.substr(reopen.size() + 2) : m;
-  return Status(failed.code(), name_ + ": cannot open the input again: " + why);
+  return Status(
+      failed.code(),
+      name_ + (again ? ": cannot open the input again: " : ": ") + why);
 }
 
 Result<std::string_view> Replayable::bytes() {
   if (spooled_) {
+    if (Status s = Complete(); !s.ok()) return s;
     return std::string_view(spool_map_->data,
                             static_cast<std::size_t>(spool_map_->size));
   }
@@ -279,14 +451,13 @@ Result<Replayable> OpenReplayable(const std::string& path,
       return Status(Errc::kInvalidArgument, path + ": is a directory");
     }
     if (::fstat(fd, &st) == 0 && S_ISREG(st.st_mode)) {
-      Result<std::unique_ptr<InputStream>> probe = r.Reopen();
+      Result<std::unique_ptr<InputStream>> probe = r.Reopen(/*again=*/false);
       if (!probe.ok()) return probe.status();
       if ((*probe)->compression() == Compression::kNone) return r;
-      // A compressed file: decoded once into the spool file below.
+      // A compressed file: spooled as it is decoded.
     }
   }
 
-  // Decode once into the spool file.
   Result<std::unique_ptr<InputStream>> in = OpenInput(path, options.input);
   if (!in.ok()) return in.status();
   r.compression_ = (*in)->compression();
@@ -299,55 +470,13 @@ Result<Replayable> OpenReplayable(const std::string& path,
     return Status(Errc::kIo, r.name_ + ": cannot read the input twice: " +
                                  temp.status().message());
   }
-  int fd = *temp;
-  r.fd_ = fd;
+  auto spool = std::make_shared<Replayable::Spool>();
+  spool->name = r.name_;
+  spool->directory = dir;
+  spool->fd = *temp;
+  spool->source = std::move(in).value();
+  r.spool_ = std::move(spool);
   r.spooled_ = true;
-
-  std::vector<char> buf(1 << 20);
-  std::uint64_t total = 0;
-  for (;;) {
-    Result<std::size_t> got = (*in)->Read(buf.data(), buf.size());
-    if (!got.ok()) return got.status();
-    if (*got == 0) break;
-    if (!WriteAll(fd, buf.data(), *got)) {
-      int err = errno;
-      return Status(Errc::kIo,
-                    r.name_ + ": cannot write a temporary copy in " + dir +
-                        " to read the input twice: " + ErrnoText(err));
-    }
-    total += *got;
-  }
-  r.size_ = total;
-
-  auto map = std::make_shared<Replayable::Mapped>();
-  if (total == 0) {
-    map->data = kEmpty;
-  } else {
-    auto page = static_cast<std::size_t>(::sysconf(_SC_PAGESIZE));
-    auto size = static_cast<std::size_t>(total);
-    std::size_t file_pages = (size + page - 1) / page * page;
-    // Reserve the file's pages plus a zero page, then map the file over the
-    // front, as io::OpenInput maps plain files.
-    std::size_t length = file_pages + page;
-    void* base =
-        ::mmap(nullptr, length, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    if (base == MAP_FAILED) {
-      int err = errno;
-      return Status(Errc::kIo, r.name_ + ": cannot map the temporary copy: " +
-                                   ErrnoText(err));
-    }
-    map->base = base;
-    map->length = length;
-    void* file = ::mmap(base, size, PROT_READ, MAP_PRIVATE | MAP_FIXED, fd, 0);
-    if (file == MAP_FAILED) {
-      int err = errno;
-      return Status(Errc::kIo, r.name_ + ": cannot map the temporary copy: " +
-                                   ErrnoText(err));
-    }
-    map->data = static_cast<const char*>(base);
-  }
-  map->size = total;
-  r.spool_map_ = std::move(map);
   return r;
 }
 

@@ -1,6 +1,7 @@
 #include "pstate/io/window.h"
 
 #include <algorithm>
+#include <cstdint>
 #include <cstring>
 #include <optional>
 #include <string>
@@ -80,11 +81,24 @@ std::uint64_t CountNewlines(const char* p, std::size_t n,
   return count;
 }
 
+namespace {
+
+/// The cap a Window over `input` uses: `max_size`, or the input's own
+/// (0), at least 1 byte, and no more than fits in memory's addresses.
+std::size_t EffectiveMax(const InputStream& input, std::size_t max_size) {
+  std::uint64_t max = max_size != 0 ? max_size : input.max_piece_bytes();
+  max = std::max<std::uint64_t>(max, 1);
+  constexpr std::uint64_t kAddressable = SIZE_MAX / 4;
+  return static_cast<std::size_t>(std::min(max, kAddressable));
+}
+
+}  // namespace
+
 Window::Window(InputStream& input, std::size_t initial_size,
                std::size_t max_size)
     : input_(input),
-      capacity_(std::min(initial_size, max_size)),
-      max_size_(max_size) {
+      capacity_(std::min(initial_size, EffectiveMax(input, max_size))),
+      max_size_(EffectiveMax(input, max_size)) {
   if (std::optional<InputStream::Mapping> map = input.Map()) {
     // Never written through: Fill() returns at once (eof) and Release()
     // only moves the view forward.
@@ -125,10 +139,10 @@ Status Window::Fill(const char* keep) {
     // One piece fills the whole window: grow it, up to the cap.
     if (capacity_ >= max_size_) {
       return Status(Errc::kLimit,
-                    "one value needs more than " +
-                        std::to_string(max_size_ >> 20) +
-                        " MiB of memory (the limit for a single resource or "
-                        "other top-level piece of a state)");
+                    "one value needs more than " + FormatByteLimit(max_size_) +
+                        " of memory (the limit for a single resource or "
+                        "other top-level piece of a state, "
+                        "--max-resource-bytes)");
     }
     std::size_t grown = std::min(capacity_ * 2, max_size_);
     std::unique_ptr<char[]> bigger(new char[grown + kPadding]);

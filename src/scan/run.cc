@@ -5,6 +5,7 @@
 
 #include "pstate/diag/finding.h"
 #include "pstate/scan/known_secrets.h"
+#include "pstate/secrets/mask.h"
 #include "pstate/state/reader.h"
 
 namespace pstate::scan {
@@ -61,6 +62,9 @@ Outcome Run(const Config& config) {
     handler = &with_extra.emplace(scan, *config.extra_checks);
   }
   status = state::Read(**second, *handler, *out.report, options);
+  // The leak scanner masks its own findings as it makes them; the extra
+  // checks' (scan --schema) name URNs and pointers too (review F5).
+  if (config.extra_checks) secrets::MaskReport(known, out.report.get());
   if (!status.ok() && out.report->fatal()) return out;
   if (!scan.error().ok()) {
     impossible(scan.error());

@@ -21,11 +21,38 @@ enum class Compression { kNone, kGzip, kZstd };
 inline constexpr std::uint64_t kDefaultMaxDecodedBytes = std::uint64_t{64}
                                                          << 30;
 
+/// Default cap on the bytes one top-level piece of a state (a resource, the
+/// manifest, a pending operation) may take in memory when the input is read
+/// through a buffer (standard input, gzip, zstd): 512 MiB. Pulumi's SDKs cap
+/// one resource's gRPC message at 400 MiB (sdk/python/lib/pulumi/runtime/
+/// settings.py, _MAX_RPC_MESSAGE_SIZE), so no resource the engine wrote is
+/// near it. io::Window enforces it.
+inline constexpr std::uint64_t kDefaultMaxPieceBytes = std::uint64_t{512} << 20;
+
+/// The input limits of one run.
+struct InputLimits {
+  std::uint64_t max_decoded_bytes = kDefaultMaxDecodedBytes;
+  std::uint64_t max_piece_bytes = kDefaultMaxPieceBytes;
+};
+
+/// The limits every InputOptions (and every InputStream) starts from. The
+/// command line sets them once, from --max-decompressed-bytes and
+/// --max-resource-bytes, before any input is opened, so that every
+/// command's every read (first and second passes, diff's two states,
+/// edit's verification) obeys them without each core carrying them; a
+/// caller may still set an InputOptions field for one input. Not
+/// synchronized: set before any thread reads an input.
+void SetDefaultInputLimits(const InputLimits& limits);
+const InputLimits& DefaultInputLimits();
+
 struct InputOptions {
   /// A compressed input that decompresses to more than this fails with
   /// kLimit ("decompression bomb?"). Plain inputs are not affected: their
   /// size is what is on disk.
-  std::uint64_t max_decoded_bytes = kDefaultMaxDecodedBytes;
+  std::uint64_t max_decoded_bytes = DefaultInputLimits().max_decoded_bytes;
+  /// The largest top-level piece a window over the stream may hold
+  /// (InputStream::max_piece_bytes).
+  std::uint64_t max_piece_bytes = DefaultInputLimits().max_piece_bytes;
 };
 
 /// "none", "gzip" or "zstd".
@@ -51,6 +78,11 @@ class InputStream {
   std::optional<std::uint64_t> source_size() const { return source_size_; }
   /// Bytes consumed from the underlying file so far.
   virtual std::uint64_t source_consumed() const = 0;
+  /// The most bytes one top-level piece of the state may take in a window
+  /// over this stream (io::Window's cap when it reads through a buffer).
+  std::uint64_t max_piece_bytes() const { return max_piece_bytes_; }
+  /// For the code that opens the stream (InputOptions::max_piece_bytes).
+  void set_max_piece_bytes(std::uint64_t n) { max_piece_bytes_ = n; }
 
   /// The whole input as one read-only mapping, followed by at least one
   /// page of readable zero bytes; only for uncompressed regular files, and
@@ -76,7 +108,12 @@ class InputStream {
   std::string name_;
   Compression compression_ = Compression::kNone;
   std::optional<std::uint64_t> source_size_;
+  std::uint64_t max_piece_bytes_ = DefaultInputLimits().max_piece_bytes;
 };
+
+/// "512 MiB", "64 GiB", "1536 KiB", "1000 bytes": a limit as messages
+/// print it (whole binary units when exact).
+std::string FormatByteLimit(std::uint64_t bytes);
 
 /// Opens `path` ("-" for standard input). Fails with kNotFound, kIo or
 /// kInvalidArgument (a directory) and a message naming the file. A gzip or

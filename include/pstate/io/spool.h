@@ -3,12 +3,21 @@
 // A plain regular file is read again from the file itself: every Open()
 // reopens the same inode (through /proc/self/fd, so a rename over the path
 // between passes changes nothing) and maps it as io::OpenInput does. Any
-// other input (gzip, zstd, standard input, a FIFO) is decoded once, into a
-// temporary file created 0600 in the spool directory and unlinked at once,
-// so nothing is left behind whatever ends the process; every Open() then
-// reads that file through one shared mapping. Decoding happens once, so the
-// limits of io::InputOptions (max_decoded_bytes) apply once, and a damaged
-// stream fails in OpenReplayable, before any pass has run.
+// other input (gzip, zstd, standard input, a FIFO) is spooled: copied, as
+// it is decoded, into a temporary file created 0600 in the spool directory
+// and unlinked at once, so nothing is left behind whatever ends the process.
+//
+// The spool is lazy. The first Open() returns a stream that decodes and
+// writes each block to the spool file as the first pass reads it (a tee), so
+// a pass that stops early (a syntax error, a decompression bomb past
+// max_decoded_bytes, a wrong passphrase) stops the spooling with it: the
+// disk holds at most what was decoded, never the whole stream. Any later
+// Open(), and bytes(), first decode what the first pass left unread (the
+// second pass of a command whose first pass stopped on purpose), then read
+// the complete spool file through one shared mapping. Decoding happens
+// once, so the limits of io::InputOptions apply once; a damaged stream
+// fails in the first pass's Read, like any input, and every later Open()
+// and bytes() fail with the same status.
 //
 // Each pass gets its own io::InputStream; bytes() gives random access to the
 // whole decoded input, so a caller can copy a leaf's byte range
@@ -48,14 +57,18 @@ class Replayable {
   const std::string& name() const { return name_; }
   /// How the input was compressed when it was first read.
   Compression compression() const { return compression_; }
-  /// True when the input was decoded into a spool file.
+  /// True when the input is decoded into a spool file.
   bool spooled() const { return spooled_; }
+  /// Decoded bytes written to the spool file so far (0 when not spooled).
+  std::uint64_t spooled_bytes() const;
 
   /// A fresh stream over the whole decoded input, positioned at its start.
   /// Its name() is name(); it maps where OpenInput would (plain files of
-  /// 1 MiB and more) and always for a spooled input (the stream keeps that
-  /// mapping alive on its own). Fails with kIo (the
-  /// file can no longer be opened) naming the input.
+  /// 1 MiB and more). A spooled input's first stream is the tee (not
+  /// mapped); later ones map the complete spool file (the stream keeps that
+  /// mapping alive on its own). Fails with kIo (the file can no longer be
+  /// opened, the spool file cannot be written) naming the input, or with
+  /// the decoder's status when the input cannot be decoded to its end.
   Result<std::unique_ptr<InputStream>> Open() const;
 
   /// The whole decoded input, for random access: a mapping for spooled
@@ -71,34 +84,43 @@ class Replayable {
   /// The spool file's mapping (an implementation detail, shared with the
   /// streams Open() returns).
   struct Mapped;
+  /// The spool being written: the decoder, the file, how far it got
+  /// (shared with the tee stream, which may outlive this object).
+  struct Spool;
 
  private:
   friend Result<Replayable> OpenReplayable(const std::string& path,
                                            const SpoolOptions& options);
   Replayable() = default;
   void Reset();
-  /// Opens the plain file again (same inode), not yet renamed.
-  Result<std::unique_ptr<InputStream>> Reopen() const;
+  /// Opens the plain file again (same inode), not yet renamed. A failure
+  /// names the input, and says "again" when `again`.
+  Result<std::unique_ptr<InputStream>> Reopen(bool again = true) const;
 
   std::string name_;
   std::string path_;  ///< the path to reopen when /proc is not available
   Compression compression_ = Compression::kNone;
   bool spooled_ = false;
-  int fd_ = -1;             ///< the plain file, or the unlinked spool file
-  std::uint64_t size_ = 0;  ///< spooled: decoded size
+  int fd_ = -1;  ///< the plain file (a spool file belongs to spool_)
   InputOptions input_options_;
+  std::shared_ptr<Spool> spool_;
+  /// Spooled: the complete spool file's mapping, once made (Complete()).
+  mutable std::shared_ptr<const Mapped> spool_map_;
+  /// Spooled: the tee was handed out (the first Open()).
+  mutable bool tee_taken_ = false;
+  /// Spooled: decodes the rest and maps the spool file.
+  Status Complete() const;
   // bytes(): one of these, filled on first use.
   std::unique_ptr<InputStream> bytes_stream_;  ///< a mapped plain file
   std::unique_ptr<std::string> bytes_copy_;    ///< a small plain file
   std::string_view bytes_view_;
-  std::shared_ptr<const Mapped> spool_map_;  ///< a spool file's mapping
 };
 
 /// Opens `path` ("-" for standard input) so that it can be read any number
-/// of times. Decodes (and spools) compressed inputs, standard input and
-/// other non-regular files at once. Fails as OpenInput does, and with kIo
-/// naming the input and the spool directory when the spool file cannot be
-/// created or written (a full disk).
+/// of times. Compressed inputs, standard input and other non-regular files
+/// are spooled as they are read (see above). Fails as OpenInput does, and
+/// with kIo naming the input and the spool directory when the spool file
+/// cannot be created.
 Result<Replayable> OpenReplayable(const std::string& path,
                                   const SpoolOptions& options = {});
 

@@ -20,11 +20,11 @@
 
 namespace pstate::io {
 
-/// The largest piece the window holds: 512 MiB. Pulumi's SDKs cap one
-/// resource's gRPC message at 400 MiB (sdk/python/lib/pulumi/runtime/
-/// settings.py, _MAX_RPC_MESSAGE_SIZE), so no resource the engine wrote is
-/// near it, and the buffer peaks at 768 MiB while it grows to the cap.
-inline constexpr std::size_t kDefaultMaxWindowSize = std::size_t{512} << 20;
+/// The largest piece the window holds by default: kDefaultMaxPieceBytes
+/// (512 MiB; see input.h), so the buffer peaks at 768 MiB while it grows to
+/// the cap. --max-resource-bytes changes it (InputStream::max_piece_bytes).
+inline constexpr std::size_t kDefaultMaxWindowSize =
+    static_cast<std::size_t>(kDefaultMaxPieceBytes);
 
 struct LineColumn {
   std::uint64_t line = 0;    ///< 1-based
@@ -41,9 +41,9 @@ class Window {
 
   /// Maps the input when it can (see InputStream::Map), else reads it
   /// through a buffer of `initial_size` bytes that grows to at most
-  /// `max_size` bytes.
+  /// `max_size` bytes (0: the input's max_piece_bytes()).
   explicit Window(InputStream& input, std::size_t initial_size = 4u << 20,
-                  std::size_t max_size = kDefaultMaxWindowSize);
+                  std::size_t max_size = 0);
 
   const char* begin() const { return data_; }
   const char* end() const { return data_ + size_; }

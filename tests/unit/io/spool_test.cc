@@ -6,6 +6,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <cstdint>
 #include <cstdlib>
 #include <string>
 #include <thread>
@@ -271,15 +272,26 @@ TEST(SpoolTest, ErrorsNameTheInput) {
   ASSERT_FALSE(directory.ok());
   EXPECT_EQ(directory.status().code(), Errc::kInvalidArgument);
 
-  // A damaged gzip stream fails while spooling, before any pass runs.
-  std::string text = Text(3000);
+  // A damaged gzip stream fails in the first pass, where it is damaged;
+  // every later pass and bytes() fail the same way.
+  std::string text = Text(200000);  // larger than what opening reads
   std::string gz = ReadFile(Compressed(dir, text, "gzip"));
   std::string cut = dir.Write("cut.json.gz", gz.substr(0, gz.size() / 2));
   auto damaged = OpenReplayable(cut);
-  ASSERT_FALSE(damaged.ok());
-  EXPECT_EQ(damaged.status().code(), Errc::kCorrupt);
-  EXPECT_EQ(damaged.status().message().rfind(cut + ": ", 0), 0u)
-      << damaged.status().message();
+  ASSERT_TRUE(damaged.ok()) << damaged.status().message();
+  auto first = damaged->Open();
+  ASSERT_TRUE(first.ok());
+  auto read = ReadAll(**first);
+  ASSERT_FALSE(read.ok());
+  EXPECT_EQ(read.status().code(), Errc::kCorrupt);
+  EXPECT_EQ(read.status().message().rfind(cut + ": ", 0), 0u)
+      << read.status().message();
+  auto again = damaged->Open();
+  ASSERT_FALSE(again.ok());
+  EXPECT_EQ(again.status().message(), read.status().message());
+  auto bytes = damaged->bytes();
+  ASSERT_FALSE(bytes.ok());
+  EXPECT_EQ(bytes.status().code(), Errc::kCorrupt);
 
   SpoolOptions nowhere;
   nowhere.directory = dir.File("no-such-dir");
@@ -297,8 +309,97 @@ TEST(SpoolTest, DecodeLimitAppliesOnce) {
   SpoolOptions options;
   options.input.max_decoded_bytes = 1000;
   auto r = OpenReplayable(path, options);
-  ASSERT_FALSE(r.ok());
-  EXPECT_EQ(r.status().code(), Errc::kLimit);
+  ASSERT_TRUE(r.ok()) << r.status().message();
+  auto first = r->Open();
+  ASSERT_TRUE(first.ok());
+  auto read = ReadAll(**first);
+  ASSERT_FALSE(read.ok());
+  EXPECT_EQ(read.status().code(), Errc::kLimit);
+  EXPECT_LE(r->spooled_bytes(), 1000u);
+  auto again = r->Open();
+  ASSERT_FALSE(again.ok());
+  EXPECT_EQ(again.status().code(), Errc::kLimit);
+}
+
+/// `size` bytes of JSON whitespace, gzip-compressed (about 1000:1).
+std::string WhitespaceBomb(const TempDir& dir, std::size_t size) {
+  std::string out = dir.File("bomb.json.gz");
+  std::string cmd = "head -c " + std::to_string(size) +
+                    " /dev/zero | tr '\\0' ' ' | gzip -c > " + out;
+  EXPECT_EQ(std::system(cmd.c_str()), 0) << cmd;
+  return out;
+}
+
+TEST(SpoolTest, BombStopsSpoolingAtTheLimit) {
+  // 64 MiB of spaces in ~64 KiB of gzip, under a 4 MiB limit: the first
+  // pass fails at the limit and the spool file holds no more than that.
+  TempDir dir;
+  TempDir spool_dir;
+  std::string path = WhitespaceBomb(dir, std::size_t{64} << 20);
+  SpoolOptions options;
+  options.directory = spool_dir.path().string();
+  options.input.max_decoded_bytes = std::uint64_t{4} << 20;
+  auto r = OpenReplayable(path, options);
+  ASSERT_TRUE(r.ok()) << r.status().message();
+  EXPECT_EQ(r->spooled_bytes(), 0u);  // nothing before the first pass
+  auto first = r->Open();
+  ASSERT_TRUE(first.ok());
+  auto read = ReadAll(**first);
+  ASSERT_FALSE(read.ok());
+  EXPECT_EQ(read.status().code(), Errc::kLimit);
+  EXPECT_NE(read.status().message().find(path), std::string::npos);
+  EXPECT_GT(r->spooled_bytes(), 0u);
+  EXPECT_LE(r->spooled_bytes(), options.input.max_decoded_bytes);
+  EXPECT_EQ(CountEntries(options.directory), 0);
+}
+
+TEST(SpoolTest, AStoppedFirstPassStopsTheSpoolWhereItStopped) {
+  // A pass that gives up early (a syntax error in the first bytes) leaves
+  // the spool file no longer than what it read.
+  TempDir dir;
+  std::string text = "{]" + Text(200000);  // ~8 MiB after a syntax error
+  std::string path = Compressed(dir, text, "gzip");
+  auto r = OpenReplayable(path);
+  ASSERT_TRUE(r.ok());
+  auto first = r->Open();
+  ASSERT_TRUE(first.ok());
+  std::string buf(64 << 10, '\0');
+  auto got = (*first)->Read(buf.data(), buf.size());
+  ASSERT_TRUE(got.ok());
+  ASSERT_GT(*got, 0u);
+  EXPECT_EQ(r->spooled_bytes(), *got);
+  EXPECT_LT(r->spooled_bytes(), text.size());
+}
+
+TEST(SpoolTest, TwoPassesSeeIdenticalBytesWhereverTheFirstStopped) {
+  TempDir dir;
+  std::string text = Text(100000);  // ~4 MiB
+  std::string path = Compressed(dir, text, "zstd");
+  auto r = OpenReplayable(path);
+  ASSERT_TRUE(r.ok());
+  auto first = r->Open();
+  ASSERT_TRUE(first.ok());
+  EXPECT_FALSE((*first)->Map().has_value());  // the tee streams
+  std::string head(12345, '\0');
+  std::size_t have = 0;
+  while (have < head.size()) {
+    auto got = (*first)->Read(head.data() + have, head.size() - have);
+    ASSERT_TRUE(got.ok());
+    ASSERT_GT(*got, 0u);
+    have += *got;
+  }
+  // The second pass decodes the rest first, then maps the whole copy.
+  auto second = r->Open();
+  ASSERT_TRUE(second.ok()) << second.status().message();
+  EXPECT_EQ(r->spooled_bytes(), text.size());
+  auto all = ReadMappedOrNot(**second);
+  ASSERT_TRUE(all.ok());
+  EXPECT_EQ(*all, text);
+  // The first pass goes on from the copy and sees the same bytes.
+  auto rest = ReadAll(**first);
+  ASSERT_TRUE(rest.ok()) << rest.status().message();
+  EXPECT_EQ(head + *rest, text);
+  ExpectReplays(*r, text);
 }
 
 TEST(SpoolTest, FileThatShrinksIsAnIoErrorNotSigbus) {

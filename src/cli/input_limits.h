@@ -1,0 +1,27 @@
+// --max-decompressed-bytes and --max-resource-bytes: the input limits of
+// every command that reads a state (docs/cli.md "Input limits").
+#ifndef PSTATE_CLI_INPUT_LIMITS_H_
+#define PSTATE_CLI_INPUT_LIMITS_H_
+
+#include <CLI/CLI.hpp>
+
+#include <cstdint>
+#include <optional>
+#include <string_view>
+
+namespace pstate::cli {
+
+/// A byte count as the limit flags take it: digits, then optionally K, M,
+/// G, T or P (binary multiples: 1K = 1024), optionally followed by "i"
+/// and/or "B", in any case ("64G", "512MiB", "1000"). nullopt when it is
+/// not one, is 0, or does not fit in 64 bits.
+std::optional<std::uint64_t> ParseByteSize(std::string_view text);
+
+/// Registers the two flags on a command that reads states. Their values
+/// become io::SetDefaultInputLimits when the command line is parsed, before
+/// any input is opened; a bad value is a usage error (exit 2).
+void AddInputLimitOptions(CLI::App& app);
+
+}  // namespace pstate::cli
+
+#endif  // PSTATE_CLI_INPUT_LIMITS_H_
