@@ -3,10 +3,15 @@
 # on the same generated state (issue 11: --schema keeps >= 0.8x of plain
 # verify's throughput; peak RSS within plain verify's plus the schemas).
 #
-#   bench/verify_schema/run.sh [--state FILE] [PSTATE_BINARY] [SIZE] [ROUNDS]
+#   bench/verify_schema/run.sh [--assets] [--state FILE] [PSTATE_BINARY] [SIZE] [ROUNDS]
+#     --assets       the state was generated with gen_state.py --assets: the
+#                    inferred schemas come from a sample generated so too
+#                    (else the asset properties are undeclared: thousands of
+#                    findings, whose cost is then what is measured)
 #     --state FILE   check this existing state instead of generating one
 #                    (e.g. /work/bench-states/1g.json, made by the same
-#                    generator with seed 1); SIZE is then only a label
+#                    generator with seed 1 and --assets); SIZE is then only
+#                    a label
 #     PSTATE_BINARY  default build/rel/src/pstate (a Release build)
 #     SIZE           gen_state.py --size, default 100M
 #     ROUNDS         interleaved rounds, default 5
@@ -22,6 +27,11 @@
 # On a shared, loaded machine CPU time is the number to compare.
 set -euo pipefail
 GIVEN_STATE=
+ASSETS=
+if [[ "${1:-}" == "--assets" ]]; then
+  ASSETS=--assets
+  shift
+fi
 if [[ "${1:-}" == "--state" ]]; then
   GIVEN_STATE=$(realpath "$2")
   shift 2
@@ -31,14 +41,15 @@ BIN=${1:-build/rel/src/pstate}
 SIZE=${2:-100M}
 ROUNDS=${3:-5}
 TMP=${TMPDIR:-/tmp}
-STATE=${GIVEN_STATE:-"$TMP/pstate-bench-schema-$SIZE.json"}
-SCHEMAS="$TMP/pstate-bench-schemas"
+STATE=${GIVEN_STATE:-"$TMP/pstate-bench-schema-$SIZE${ASSETS:+-assets}.json"}
+SCHEMAS="$TMP/pstate-bench-schemas${ASSETS:+-assets}"
 if [[ ! -f "$STATE" ]]; then
-  python3 /work/shared/bench/gen_state.py --resources 100000000 --size "$SIZE" --seed 1 -o "$STATE"
+  python3 /work/shared/bench/gen_state.py --resources 100000000 --size "$SIZE" --seed 1 $ASSETS -o "$STATE"
 fi
 if [[ ! -d "$SCHEMAS" ]]; then
-  python3 /work/shared/bench/gen_state.py --resources 100000000 --size 5M --seed 1 -o "$TMP/pstate-bench-schema-small.json"
-  python3 bench/verify_schema/gen_schema.py "$TMP/pstate-bench-schema-small.json" "$SCHEMAS"
+  SAMPLE="$TMP/pstate-bench-schema-small${ASSETS:+-assets}.json"
+  python3 /work/shared/bench/gen_state.py --resources 100000000 --size 5M --seed 1 $ASSETS -o "$SAMPLE"
+  python3 bench/verify_schema/gen_schema.py "$SAMPLE" "$SCHEMAS"
 fi
 P=fixtures/package-schemas
 python3 - "$BIN" "$STATE" "$ROUNDS" "$SCHEMAS" "$P" <<'PY'
