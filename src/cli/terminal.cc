@@ -7,6 +7,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <memory>
+#include <utility>
 
 #include "pstate/diag/render.h"
 
@@ -39,7 +40,8 @@ std::function<void(std::uint64_t, std::uint64_t)> MakeProgress(
   };
   auto state = std::make_shared<State>();
   std::string safe = diag::TerminalSafe(name);
-  return [safe, passes, state](std::uint64_t done, std::uint64_t total) {
+  return [safe, passes = std::move(passes), state](std::uint64_t done,
+                                                   std::uint64_t total) {
     if (done < state->last) ++state->pass;  // the input is read again
     state->last = done;
     if (total < kProgressThreshold && done < kProgressThreshold) return;
