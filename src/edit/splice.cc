@@ -670,6 +670,10 @@ Result<Assembly> Assemble(std::string_view bytes, const Index& index,
   // Resources: which are rewritten, then the array in its new order.
   std::vector<std::optional<std::string>> texts(list.size());
   ResourceRefs refs(bytes, index);
+  bool want_refs =
+      check_affected_only && plan.order.empty() &&
+      (!plan.urn_map.empty() ||
+       std::find(plan.drop.begin(), plan.drop.end(), true) != plan.drop.end());
   std::uint64_t released = 0;
   bool any_taint_change = false;
   bool taint_needed = false;
@@ -691,6 +695,9 @@ Result<Assembly> Assemble(std::string_view bytes, const Index& index,
       release(released, r.range.begin);
       released = r.range.begin;
     }
+    // The check document needs to know which kept resources hold resource
+    // references: search them now, while their pages are still here.
+    if (want_refs) refs(i);
     if (edit == nullptr && !NeedsRewrite(i, index, plan, refs)) continue;
     arena.Reset();
     auto value = ParseRange(bytes, r.range, arena, &buffer);
@@ -948,9 +955,6 @@ class SegmentInput : public io::InputStream {
       if (within_ == piece.size()) {
         ++segment_;
         within_ = 0;
-        if (segment_ < segments_.size() && !segments_[segment_].is_text) {
-          released_ = segments_[segment_].begin;
-        }
       }
     }
     consumed_ += done;
