@@ -38,8 +38,8 @@ class B64Opener : public SecretOpener {
 
 class PassphraseOpener : public SecretOpener {
  public:
-  explicit PassphraseOpener(crypto::PassphraseCrypter crypter)
-      : crypter_(std::move(crypter)) {}
+  explicit PassphraseOpener(const crypto::PassphraseCrypter& crypter)
+      : crypter_(crypter) {}
   Result<std::string> Open(std::string_view ciphertext) const override {
     return crypter_.Decrypt(ciphertext);
   }
@@ -237,7 +237,10 @@ Result<json::Document> ReadResource(const Side& side, std::uint64_t offset,
     from = std::max(from, base / page * page);
     to = std::min(to, (base + side.bytes.size() + page - 1) / page * page);
     if (to > from) {
-      ::madvise(reinterpret_cast<void*>(from), to - from, MADV_DONTNEED);
+      // Page arithmetic on the mapping's own addresses.
+      ::madvise(
+          reinterpret_cast<void*>(from),  // NOLINT(performance-no-int-to-ptr)
+          to - from, MADV_DONTNEED);
     }
   }
   auto doc = json::Document::Parse(std::move(text));
@@ -303,7 +306,7 @@ struct EnvelopeDiff {
   std::vector<EnvelopeEntry>* out;
 
   void Add(std::string field, const json::Value* a, const json::Value* b,
-           std::string before = {}, std::string after = {}) {
+           const std::string& before = {}, const std::string& after = {}) {
     EnvelopeEntry e;
     e.field = std::move(field);
     e.kind = IsEmptyValue(a)   ? ChangeKind::kAdd

@@ -467,7 +467,7 @@ std::string DisplayJson(const json::Value& value, const SecretOpener* opener,
 }
 
 void DiffPropertyValue(const json::Value* before, const json::Value* after,
-                       Section section, std::string path,
+                       Section section, const std::string& path,
                        const DiffOptions& options,
                        std::vector<PropertyChange>* out) {
   Walker walker{options, section, out};
@@ -621,7 +621,7 @@ std::optional<Instant> ParseTimestamp(std::string_view t) {
         !digits(at + 4, 2, &om) || oh > 23 || om > 59) {
       return std::nullopt;
     }
-    offset = (oh * 60 + om) * 60;
+    offset = (std::int64_t{oh} * 60 + om) * 60;
     if (t[at] == '-') offset = -offset;
     at += 6;
   } else {
@@ -637,7 +637,8 @@ std::optional<Instant> ParseTimestamp(std::string_view t) {
   std::int64_t doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
   std::int64_t days = era * 146097 + doe - 719468;
   Instant instant;
-  instant.seconds = days * 86400 + hour * 3600 + minute * 60 + second - offset;
+  instant.seconds = days * 86400 + std::int64_t{hour} * 3600 +
+                    std::int64_t{minute} * 60 + second - offset;
   instant.nanos = nanos;
   return instant;
 }

@@ -314,7 +314,7 @@ bool Equal(const PclType& a, const PclType& b) {
 namespace {
 
 CK Conv(const PclType& dest, const PclType& src, bool unifying);
-Unified UnifyImpl(const TypePtr& t0, const TypePtr& t1);
+Unified UnifyImpl(const TypePtr& a, const TypePtr& b);
 
 const PclType* FindProperty(const PclType& object, std::string_view name) {
   auto it = std::lower_bound(

@@ -71,7 +71,7 @@ class FingerprintSet {
 class OrderChecker {
  public:
   /// Feeds the next resource of the state, in state order.
-  void Add(const state::ResourceView& resource);
+  void Add(const state::ResourceView& view);
   /// The order breaks: references to a URN (or provider) that comes later
   /// in the state, in position order. Call once, after the last Add.
   std::vector<OrderBreak> Finish();

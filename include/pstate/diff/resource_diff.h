@@ -103,7 +103,7 @@ ResourceChanges DiffResource(const json::Value& before,
 /// The changes inside one property value (e.g. one input), appended to
 /// `out` with paths below `path`.
 void DiffPropertyValue(const json::Value* before, const json::Value* after,
-                       Section section, std::string path,
+                       Section section, const std::string& path,
                        const DiffOptions& options,
                        std::vector<PropertyChange>* out);
 

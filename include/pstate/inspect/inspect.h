@@ -168,8 +168,8 @@ class TreeResult {
 Result<TreeResult> Tree(const std::string& path);
 /// Write the tree as it goes (iteratively: a deep parent chain needs no
 /// deep stack), so the output is never held whole.
-void WriteTreeText(const TreeResult& tree, std::ostream& out);
-void WriteTreeJson(const TreeResult& tree, std::ostream& out);
+void WriteTreeText(const TreeResult& tree, std::ostream& stream);
+void WriteTreeJson(const TreeResult& tree, std::ostream& stream);
 std::string TreeText(const TreeResult& tree);
 std::string TreeJson(const TreeResult& tree);
 

@@ -28,7 +28,7 @@ bool HasFieldType(const json::Value& value, FieldType type);
 
 /// RFC 3339 as Go's time.Time accepts it: date, 'T', time, optional
 /// fraction, 'Z' or a numeric offset.
-bool IsRfc3339(std::string_view text);
+bool IsRfc3339(std::string_view s);
 
 }  // namespace pstate::verify
 
