@@ -86,7 +86,7 @@ void AppendTypeString(const Type* t, std::string* out) {
   }
 }
 
-Status TypeError(const std::string& where, std::string message) {
+Status TypeError(const std::string& where, const std::string& message) {
   return Status(Errc::kSyntax, "at " +
                                    (where.empty() ? std::string("/") : where) +
                                    " of the type: " + message);

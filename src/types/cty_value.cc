@@ -320,7 +320,9 @@ void AppendHashBytes(const Val& v, std::string* out) {
 
 int CompareNumberVals(const Val& a, const Val& b) {
   if (a.inf != 0 || b.inf != 0) {
-    int x = a.inf, y = b.inf;
+    // `inf` is a sign (-1, 0, +1), not a character.
+    int x = a.inf;  // NOLINT(bugprone-signed-char-misuse)
+    int y = b.inf;  // NOLINT(bugprone-signed-char-misuse)
     if (x == y) return 0;
     if (x == 0) return y > 0 ? -1 : 1;
     if (y == 0) return x > 0 ? 1 : -1;

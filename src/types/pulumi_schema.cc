@@ -236,7 +236,7 @@ class SpecValidator {
   }
 
  private:
-  bool Fail(std::string message) {
+  bool Fail(const std::string& message) {
     if (error_.empty()) {
       error_ = "at " +
                (pointer_.str().empty() ? std::string("/") : pointer_.str()) +

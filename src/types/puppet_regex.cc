@@ -835,8 +835,8 @@ bool Regex::Run(const std::u32string& s, std::size_t start, std::size_t pc,
         break;
       }
       case Op::kBackref: {
-        std::size_t b = caps[2 * inst.a];
-        std::size_t e = caps[2 * inst.a + 1];
+        std::size_t b = caps[2 * std::size_t{inst.a}];
+        std::size_t e = caps[2 * std::size_t{inst.a} + 1];
         if (b == kUnset || e == kUnset || e < b) {
           fail = true;
           break;
