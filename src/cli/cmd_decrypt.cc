@@ -47,7 +47,10 @@ int RunCrypt(const CryptFlags& flags) {
   EndProgress();
   if (!stats.ok()) {
     std::cerr << "pstate: error: " << stats.status().message() << "\n";
-    return kExitUnreadable;
+    // A refusal is about the state's content, as a finding is (exit 1);
+    // everything else means the input could not be used at all.
+    return stats.status().code() == pstate::Errc::kRefused ? kExitFindings
+                                                           : kExitUnreadable;
   }
   if (!flags.quiet) {
     const crypt::CryptStats& s = *stats;

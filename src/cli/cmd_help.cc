@@ -44,6 +44,14 @@ constexpr std::string_view kWriteExits =
     "  2  an unreadable input, a wrong or missing passphrase, an unsupported "
     "secrets provider, a failed write, or bad usage (nothing written)\n";
 
+// encrypt also refuses a state it cannot encrypt safely.
+constexpr std::string_view kEncryptExits =
+    "  0  written\n"
+    "  1  refused: a secret has both \"ciphertext\" and \"plaintext\" "
+    "(nothing written)\n"
+    "  2  an unreadable input, a wrong or missing passphrase, an unsupported "
+    "secrets provider, a failed write, or bad usage (nothing written)\n";
+
 // Examples per command; a command without an entry gets the generic footer.
 constexpr CommandHelp kHelp[] = {
     {"verify",
@@ -78,7 +86,7 @@ constexpr CommandHelp kHelp[] = {
      "plain.json\n",
      true, false, kWriteExits},
     {"encrypt", "  pstate encrypt plain.json -o stack.json\n", true, false,
-     kWriteExits},
+     kEncryptExits},
     {"rules", "  pstate rules\n  pstate rules --format json\n", false, false},
     {"explain", "  pstate explain dependency-order\n", false, false},
     {"completion",

@@ -259,7 +259,7 @@ Status CryptPass::OnSecrets(state::Leaf& leaf, state::Context& context) {
   if (!decrypt && all.both != nullptr) {
     // Pulumi would keep the ciphertext and never encrypt the plaintext
     // beside it: the output would carry that plaintext (F15).
-    return Fail(Errc::kFormat,
+    return Fail(Errc::kRefused,
                 "a secret has both \"ciphertext\" and \"plaintext\"; pstate "
                 "cannot tell which is meant and will not leave a plaintext "
                 "in an encrypted state",

@@ -27,6 +27,10 @@ enum class Errc {
   kLimit,            ///< a safety limit was hit (depth, size, member count)
   kCrypto,           ///< decryption failed: wrong key or tampered data
   kUnsupported,      ///< well-formed but not something pstate can handle
+  /// The input is readable, but doing what was asked would produce an
+  /// unsafe result (e.g. encrypt beside a plaintext it cannot drop); the
+  /// command refuses and writes nothing.
+  kRefused,
 };
 
 /// Success, or a failure class with a human-readable message.
