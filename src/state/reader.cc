@@ -170,7 +170,14 @@ Status StreamReader::Fill() {
   std::uint64_t at = Offset();
   Status s = window_.Fill(pos_);
   pos_ = window_.begin();
-  if (!s.ok()) return Fatal(Code::kIoError, s.message(), at);
+  if (!s.ok()) {
+    // io's messages start with the input's name, for callers that print
+    // them as they are; a finding is located in that input already.
+    std::string message = s.message();
+    std::string prefix = window_.input().name() + ": ";
+    if (message.starts_with(prefix)) message.erase(0, prefix.size());
+    return Fatal(Code::kIoError, std::move(message), at);
+  }
   ReportProgress();
   return Status::Ok();
 }
