@@ -855,6 +855,7 @@ Result<Assembly> Assemble(std::string_view bytes, const Index& index,
       std::string features_text;
       {
         std::vector<json::Value> items;
+        items.reserve(features.size());
         for (const std::string& f : features) {
           items.push_back(arena.MakeString(f));
         }

@@ -107,6 +107,7 @@ struct sigaction g_previous_bus {};
 /// Replaces [from, end) of a mapping with zero pages; `from` page-aligned.
 bool ZeroPages(std::uintptr_t from, std::uintptr_t end) {
   if (from >= end) return true;
+  // NOLINTNEXTLINE(performance-no-int-to-ptr): page arithmetic on addresses
   void* p = ::mmap(reinterpret_cast<void*>(from), end - from, PROT_READ,
                    MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0);
   return p != MAP_FAILED;
@@ -450,7 +451,8 @@ std::string_view CompressionName(Compression c) {
   return "none";
 }
 
-Compression DetectCompression(std::string_view b) {
+Compression DetectCompression(std::string_view first_bytes) {
+  std::string_view b = first_bytes;
   auto byte = [&](std::size_t i) { return static_cast<unsigned char>(b[i]); };
   if (b.size() >= 3 && byte(0) == 0x1f && byte(1) == 0x8b && byte(2) == 0x08) {
     return Compression::kGzip;
@@ -465,7 +467,7 @@ Compression DetectCompression(std::string_view b) {
 namespace {
 
 Result<std::unique_ptr<InputStream>> Finish(std::unique_ptr<ByteSource> source,
-                                            std::string peeked,
+                                            std::string_view peeked,
                                             const std::string& name,
                                             std::optional<std::uint64_t> size,
                                             const InputOptions& options) {
@@ -537,10 +539,11 @@ Result<std::unique_ptr<InputStream>> OpenInput(const std::string& path,
     return status;
   }
   auto source = std::make_unique<ByteSource>(fd, owns, head);
-  return Finish(std::move(source), std::move(head), name, size, options);
+  return Finish(std::move(source), head, name, size, options);
 }
 
-std::unique_ptr<InputStream> MemoryInput(std::string bytes, std::string name,
+std::unique_ptr<InputStream> MemoryInput(std::string bytes,
+                                         const std::string& name,
                                          const InputOptions& options) {
   std::string head = bytes.substr(0, kPeekBytes);
   auto size = static_cast<std::uint64_t>(bytes.size());

@@ -124,7 +124,7 @@ Result<std::unique_ptr<InputStream>> OpenInput(
 
 /// An in-memory input (tests, fuzzing, decrypted text). Decompresses too.
 std::unique_ptr<InputStream> MemoryInput(std::string bytes,
-                                         std::string name = "<memory>",
+                                         const std::string& name = "<memory>",
                                          const InputOptions& options = {});
 
 }  // namespace pstate::io
