@@ -2,42 +2,18 @@
 
 #include <cstring>
 
+#include "pstate/base/fingerprint.h"
+
 namespace pstate::diff {
 namespace {
 
-std::uint64_t Mix(std::uint64_t x) {
-  x += 0x9e3779b97f4a7c15ULL;
-  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
-  x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
-  return x ^ (x >> 31);
-}
+using pstate::Mix64;
 
-/// Two independent 64-bit hashes of the bytes, eight at a time, each
-/// finished by Mix: 128 bits, so a collision between two of a million URNs
-/// is out of reach (about 2^-88).
+// The one 128-bit string fingerprint of the program (base/fingerprint.h).
 void Hash128(std::string_view s, std::uint64_t* hi, std::uint64_t* lo) {
-  std::uint64_t a = 0xcbf29ce484222325ULL ^ s.size();
-  std::uint64_t b = 0x84222325cbf29ce4ULL + (s.size() << 1);
-  auto step = [&](std::uint64_t w) {
-    a = (a ^ w) * 0xff51afd7ed558ccdULL;
-    a ^= a >> 29;
-    b = (b + w) * 0xc4ceb9fe1a85ec53ULL;
-    b ^= b >> 31;
-  };
-  const char* p = s.data();
-  std::size_t n = s.size();
-  for (; n >= 8; p += 8, n -= 8) {
-    std::uint64_t w;
-    std::memcpy(&w, p, 8);
-    step(w);
-  }
-  if (n > 0) {
-    std::uint64_t w = 0;
-    std::memcpy(&w, p, n);
-    step(w);
-  }
-  *hi = Mix(a);
-  *lo = Mix(b ^ 0x9e3779b97f4a7c15ULL);
+  Fingerprint f = FingerprintOf(s);
+  *hi = f.hi;
+  *lo = f.lo;
 }
 
 }  // namespace
@@ -48,8 +24,8 @@ ResourceKey KeyOf(std::string_view urn, bool deleted, std::string_view id) {
   if (deleted) {
     std::uint64_t h, l;
     Hash128(id, &h, &l);
-    key.hi = Mix(key.hi ^ h ^ 0xde1e7edULL);
-    key.lo = Mix(key.lo + l);
+    key.hi = Mix64(key.hi ^ h ^ 0xde1e7edULL);
+    key.lo = Mix64(key.lo + l);
   }
   return key;
 }
@@ -65,7 +41,7 @@ std::uint64_t TypeIdHash(std::string_view type, std::string_view id) {
   std::uint64_t h1, l1, h2, l2;
   Hash128(type, &h1, &l1);
   Hash128(id, &h2, &l2);
-  std::uint64_t h = Mix(h1 ^ Mix(h2 + 1));
+  std::uint64_t h = Mix64(h1 ^ Mix64(h2 + 1));
   return h == 0 ? 1 : h;
 }
 

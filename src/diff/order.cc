@@ -2,26 +2,18 @@
 
 #include <algorithm>
 
+#include "pstate/base/fingerprint.h"
 #include "pstate/state/urn.h"
 
 namespace pstate::diff {
 namespace {
 
-std::uint64_t Mix(std::uint64_t x) {
-  x ^= x >> 33;
-  x *= 0xff51afd7ed558ccdULL;
-  x ^= x >> 33;
-  x *= 0xc4ceb9fe1a85ec53ULL;
-  x ^= x >> 33;
-  return x;
-}
+using pstate::Mix64;
 
-/// The fingerprint of a JSON string's decoded text; {0, 0} is never one
-/// (it marks an empty slot), so it moves to {0, 1}.
+/// The fingerprint of a JSON string's decoded text (never {0, 0}, which
+/// marks an empty slot: base/fingerprint.h).
 ResourceKey FingerprintOf(std::string_view decoded) {
-  ResourceKey key = UrnFingerprint(decoded);
-  if (key.hi == 0 && key.lo == 0) key.lo = 1;
-  return key;
+  return UrnFingerprint(decoded);
 }
 
 ResourceKey FingerprintOf(const json::Value& s) {
@@ -73,8 +65,8 @@ std::string_view OrderFieldName(OrderField field) {
 }
 
 std::uint64_t OrderBreak::PairKey() const {
-  return Mix(referrer.hi ^ Mix(referrer.lo + target.hi) ^
-             Mix(target.lo + 0x9e3779b97f4a7c15ULL));
+  return Mix64(referrer.hi ^ Mix64(referrer.lo + target.hi) ^
+               Mix64(target.lo + 0x9e3779b97f4a7c15ULL));
 }
 
 void FingerprintSet::Grow() {
