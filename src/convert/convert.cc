@@ -3,7 +3,6 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <filesystem>
 #include <map>
 #include <memory>
 #include <set>
@@ -88,29 +87,6 @@ class Survey : public state::Handler {
   std::vector<std::string> urn_names;
   std::string first_urn;
   std::string stack;
-};
-
-/// A temporary file removed when this goes out of scope.
-class TempFile {
- public:
-  ~TempFile() {
-    if (!path_.empty()) ::unlink(path_.c_str());
-  }
-  Status Make() {
-    // $TMPDIR, as every other temporary file (io/spool.cc).
-    std::string tmpl =
-        (std::filesystem::temp_directory_path() / "pstate-convert-XXXXXX")
-            .string();
-    int fd = ::mkstemp(tmpl.data());
-    if (fd < 0) return Status(Errc::kIo, "cannot create a temporary file");
-    ::close(fd);
-    path_ = tmpl;
-    return Status::Ok();
-  }
-  const std::string& path() const { return path_; }
-
- private:
-  std::string path_;
 };
 
 /// Splits "ORG/PROJECT/STACK" (or a bare "STACK").
@@ -286,8 +262,8 @@ Result<Outcome> Run(const Config& config) {
   options.drop_pending_operations =
       config.to == Target::kCheckpoint &&
       envelope.kind == state::EnvelopeKind::kExport;
-  TempFile converted;
-  Status s = converted.Make();
+  io::TempPath converted;
+  Status s = converted.Create("convert");
   if (!s.ok()) return s;
   {
     auto input = replay->Open();

@@ -3,7 +3,6 @@
 #include <unistd.h>
 
 #include <cstdlib>
-#include <filesystem>
 #include <map>
 #include <tuple>
 
@@ -47,26 +46,13 @@ FindingKey KeyOf(const diag::Finding& f,
   return {f.code, urn, urn.empty() ? f.message : std::string()};
 }
 
-/// Writes `segments` of `bytes` to a new temporary file, unlinked when the
-/// returned guard goes.
-struct TempFile {
-  std::string path;
-  ~TempFile() {
-    if (!path.empty()) ::unlink(path.c_str());
-  }
-};
-
+/// Writes `segments` of `bytes` to a new temporary file, removed when
+/// `temp` goes.
 Status WriteTemp(std::string_view bytes, const std::vector<Segment>& segments,
-                 TempFile& temp) {
-  std::error_code ec;
-  std::filesystem::path dir = std::filesystem::temp_directory_path(ec);
-  if (ec) dir = "/tmp";
-  std::string name = (dir / "pstate-edit-dry-run-XXXXXX").string();
-  int fd = ::mkstemp(name.data());
-  if (fd < 0) return Status(Errc::kIo, name + ": cannot create");
-  ::close(fd);
-  temp.path = name;
-  auto out = io::OpenOutput(temp.path);
+                 io::TempPath& temp) {
+  Status made = temp.Create("edit-dry-run");
+  if (!made.ok()) return made;
+  auto out = io::OpenOutput(temp.path());
   if (!out.ok()) return out.status();
   WriteSegments(bytes, segments, **out);
   return (*out)->Commit();
@@ -78,7 +64,7 @@ Status WriteTemp(std::string_view bytes, const std::vector<Segment>& segments,
 Result<diff::DiffResult> DiffWithInput(const std::string& input,
                                        std::string_view bytes,
                                        const std::vector<Segment>& segments) {
-  TempFile before, after;
+  io::TempPath before, after;
   diff::DiffConfig config;
   config.before = input;
   if (input == "-") {
@@ -87,11 +73,11 @@ Result<diff::DiffResult> DiffWithInput(const std::string& input,
     all.end = bytes.size();
     Status s = WriteTemp(bytes, {all}, before);
     if (!s.ok()) return s;
-    config.before = before.path;
+    config.before = before.path();
   }
   Status s = WriteTemp(bytes, segments, after);
   if (!s.ok()) return s;
-  config.after = after.path;
+  config.after = after.path();
   return diff::Run(config);
 }
 

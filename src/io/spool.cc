@@ -431,6 +431,24 @@ Result<int> CreateUnlinkedTempFile(const std::string& directory) {
   return fd;
 }
 
+TempPath::~TempPath() {
+  if (!path_.empty()) ::unlink(path_.c_str());
+}
+
+Status TempPath::Create(std::string_view what) {
+  std::string dir = SpoolDirectory(SpoolOptions());
+  std::string pattern = dir + "/pstate-" + std::string(what) + "-XXXXXX";
+  int fd = ::mkostemp(pattern.data(), O_CLOEXEC);  // mode 0600
+  if (fd < 0) {
+    int err = errno;
+    return Status(Errc::kIo, "cannot create a temporary file in " + dir + ": " +
+                                 ErrnoText(err));
+  }
+  ::close(fd);
+  path_ = std::move(pattern);
+  return Status::Ok();
+}
+
 Result<Replayable> OpenReplayable(const std::string& path,
                                   const SpoolOptions& options) {
   Replayable r;

@@ -130,6 +130,27 @@ Result<Replayable> OpenReplayable(const std::string& path,
 /// kIo naming the directory.
 Result<int> CreateUnlinkedTempFile(const std::string& directory = {});
 
+/// A named temporary file for engines that take a path (diff reads files):
+/// created empty, mode 0600, as $TMPDIR/pstate-<what>-XXXXXX (else /tmp),
+/// and removed when this goes. Prefer CreateUnlinkedTempFile where a
+/// descriptor will do: a named file is left behind if the process is
+/// killed.
+class TempPath {
+ public:
+  TempPath() = default;
+  TempPath(const TempPath&) = delete;
+  TempPath& operator=(const TempPath&) = delete;
+  ~TempPath();
+
+  /// Creates the file; kIo naming the directory when it cannot.
+  [[nodiscard]] Status Create(std::string_view what);
+  /// "" until Create succeeded.
+  const std::string& path() const { return path_; }
+
+ private:
+  std::string path_;
+};
+
 }  // namespace pstate::io
 
 #endif  // PSTATE_IO_SPOOL_H_

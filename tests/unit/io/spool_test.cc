@@ -89,6 +89,25 @@ void ExpectReplays(Replayable& r, const std::string& want) {
   EXPECT_TRUE(r.bytes_status().ok());
 }
 
+// A named temporary file exists, empty and 0600, under the name asked
+// for, until its owner goes.
+TEST(SpoolTest, TempPathIsPrivateAndRemovedWithItsOwner) {
+  std::string path;
+  {
+    TempPath temp;
+    EXPECT_TRUE(temp.path().empty());
+    ASSERT_TRUE(temp.Create("unit").ok());
+    path = temp.path();
+    EXPECT_NE(path.find("/pstate-unit-"), std::string::npos);
+    struct stat st {};
+    ASSERT_EQ(::stat(path.c_str(), &st), 0);
+    EXPECT_EQ(st.st_mode & 0777, 0600u);
+    EXPECT_EQ(st.st_size, 0);
+  }
+  struct stat st {};
+  EXPECT_NE(::stat(path.c_str(), &st), 0);
+}
+
 TEST(SpoolTest, PlainSmallFileIsReadInPlace) {
   TempDir dir;
   std::string text = Text(10);
