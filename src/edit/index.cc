@@ -3,21 +3,12 @@
 #include <algorithm>
 #include <cctype>
 
+#include "pstate/base/fingerprint.h"
 #include "pstate/state/resource.h"
+#include "pstate/state/signature.h"
 
 namespace pstate::edit {
 namespace {
-
-std::string Text(const json::Value* v) {
-  return v != nullptr && v->is_string() ? v->Str() : std::string();
-}
-
-std::vector<std::string> Strings(const json::Value* v) {
-  std::vector<std::string> out;
-  if (v == nullptr || !v->is_array()) return out;
-  for (const json::Value& e : v->array()) out.push_back(Text(&e));
-  return out;
-}
 
 std::size_t Distance(std::string_view a, std::string_view b) {
   std::vector<std::size_t> row(b.size() + 1);
@@ -37,7 +28,126 @@ std::size_t Distance(std::string_view a, std::string_view b) {
   return row[b.size()];
 }
 
+std::uint64_t HashOf(std::string_view text) {
+  Fingerprint f = FingerprintOf(text);
+  return f.lo ^ f.hi;
+}
+
+/// A JSON string's decoded text, without a copy when it has no escapes
+/// ("" for anything but a string).
+std::string_view Decoded(const json::Value* v, std::string* scratch) {
+  if (v == nullptr || !v->is_string()) return {};
+  if (!v->has_escapes) return v->raw();
+  *scratch = v->Str();
+  return *scratch;
+}
+
+/// Appends the ids of the non-empty strings of array `v` to `out`;
+/// returns how many.
+std::uint32_t AddStrings(const json::Value* v, StringTable& table,
+                         std::vector<StrId>& out, std::string* scratch) {
+  if (v == nullptr || !v->is_array()) return 0;
+  std::uint32_t n = 0;
+  for (const json::Value& e : v->array()) {
+    std::string_view s = Decoded(&e, scratch);
+    if (s.empty()) continue;
+    out.push_back(table.Intern(s));
+    ++n;
+  }
+  return n;
+}
+
+/// Appends the "urn" of every resource reference object inside `v` (a
+/// property value): a walk of the parsed tree, which the verifier has
+/// just walked too, so its nodes are in cache; strings are not looked
+/// into (a secret's plaintext stays a string).
+void AddPropertyRefs(const json::Value& v, StringTable& table,
+                     std::vector<StrId>& out, std::uint32_t* n,
+                     std::string* scratch) {
+  if (v.is_array()) {
+    for (const json::Value& e : v.array()) {
+      if (e.is_object() || e.is_array()) {
+        AddPropertyRefs(e, table, out, n, scratch);
+      }
+    }
+    return;
+  }
+  if (!v.is_object()) return;
+  // The last signature member counts, as in state::ClassifySignature.
+  const json::Value* sig = nullptr;
+  for (const json::Member& m : v.object()) {
+    if (m.key.size == state::kSigKey.size() &&
+        m.key.StrEquals(state::kSigKey)) {
+      sig = &m.value;
+    } else if (m.value.is_object() || m.value.is_array()) {
+      AddPropertyRefs(m.value, table, out, n, scratch);
+    }
+  }
+  if (sig == nullptr || !sig->StrEquals(state::kSigResourceReference)) return;
+  std::string_view urn = Decoded(v.Find("urn"), scratch);
+  if (urn.empty()) return;
+  out.push_back(table.Intern(urn));
+  ++*n;
+}
+
 }  // namespace
+
+StrId StringTable::Intern(std::string_view text) {
+  std::uint64_t hash = HashOf(text);
+  if (!slots_.empty()) {
+    std::size_t at = SlotOf(hash, text);
+    if (slots_[at].id != kNoStr) return slots_[at].id;
+  }
+  // At most half full, so probes stay short.
+  if ((ends_.size() + 1) * 2 > slots_.size()) Grow();
+  std::size_t at = SlotOf(hash, text);
+  auto id = static_cast<StrId>(ends_.size());
+  bytes_.append(text);
+  ends_.push_back(bytes_.size());
+  slots_[at] = {hash, id};
+  return id;
+}
+
+StrId StringTable::Find(std::string_view text) const {
+  if (slots_.empty()) return kNoStr;
+  return slots_[SlotOf(HashOf(text), text)].id;
+}
+
+std::string_view StringTable::View(StrId id) const {
+  if (id == kNoStr || id >= ends_.size()) return {};
+  std::uint64_t begin = id == 0 ? 0 : ends_[id - 1];
+  return std::string_view(bytes_).substr(
+      static_cast<std::size_t>(begin),
+      static_cast<std::size_t>(ends_[id] - begin));
+}
+
+std::size_t StringTable::memory() const {
+  return bytes_.capacity() + ends_.capacity() * sizeof(std::uint64_t) +
+         slots_.capacity() * sizeof(Slot);
+}
+
+std::size_t StringTable::SlotOf(std::uint64_t hash,
+                                std::string_view text) const {
+  std::size_t mask = slots_.size() - 1;
+  for (std::size_t at = static_cast<std::size_t>(hash) & mask;;
+       at = (at + 1) & mask) {
+    const Slot& s = slots_[at];
+    if (s.id == kNoStr) return at;
+    if (s.hash == hash && View(s.id) == text) return at;
+  }
+}
+
+void StringTable::Grow() {
+  std::vector<Slot> old = std::move(slots_);
+  slots_.assign(old.empty() ? 1024 : old.size() * 2, Slot{});
+  std::size_t mask = slots_.size() - 1;
+  for (const Slot& s : old) {
+    if (s.id == kNoStr) continue;
+    std::size_t at = static_cast<std::size_t>(s.hash) & mask;
+    while (slots_[at].id != kNoStr) at = (at + 1) & mask;
+    slots_[at] = s;
+  }
+}
 
 std::string_view RefKindField(RefKind kind) {
   switch (kind) {
@@ -49,17 +159,96 @@ std::string_view RefKindField(RefKind kind) {
     case RefKind::kProvider: return "provider";
     case RefKind::kAlias: return "aliases";
     case RefKind::kViewOf: return "viewOf";
+    case RefKind::kProperty: return "inputs/outputs";
   }
   return "";
 }
 
-const std::vector<std::size_t>& Index::Find(const std::string& urn) const {
-  static const std::vector<std::size_t> kNone;
-  auto it = by_urn.find(urn);
-  return it == by_urn.end() ? kNone : it->second;
+void Index::AddResource(const json::Value& resource, ByteRange range) {
+  ResourceEntry e;
+  e.range = range;
+  std::string scratch;
+  state::ResourceView v = state::ResourceView::Of(resource);
+  auto optional = [&](const json::Value* field) {
+    std::string_view s = Decoded(field, &scratch);
+    return s.empty() ? kNoStr : strings.Intern(s);
+  };
+  e.urn = strings.Intern(Decoded(v.urn, &scratch));
+  e.type = optional(v.type);
+  e.id = optional(v.id);
+  e.parent = optional(v.parent);
+  {
+    std::string_view p = Decoded(v.provider, &scratch);
+    if (!p.empty()) {
+      std::size_t cut = p.rfind("::");
+      if (cut != std::string_view::npos && cut > 0) {
+        e.provider_urn = strings.Intern(p.substr(0, cut));
+      }
+      e.provider = strings.Intern(p);
+    }
+  }
+  e.deleted_with = optional(v.deleted_with);
+  e.view_of = optional(v.view_of);
+  e.refs = static_cast<std::uint32_t>(refs.size());
+  e.n_dependencies = AddStrings(v.dependencies, strings, refs, &scratch);
+  if (v.property_dependencies != nullptr &&
+      v.property_dependencies->is_object()) {
+    for (const json::Member& m : v.property_dependencies->object()) {
+      e.n_property_dependencies +=
+          AddStrings(&m.value, strings, refs, &scratch);
+    }
+  }
+  e.n_replace_with = AddStrings(v.replace_with, strings, refs, &scratch);
+  e.n_aliases = AddStrings(v.aliases, strings, refs, &scratch);
+  for (const json::Value* field :
+       {v.inputs, v.outputs,
+        resource.is_object() ? resource.Find("replacementTrigger") : nullptr}) {
+    if (field == nullptr) continue;
+    AddPropertyRefs(*field, strings, refs, &e.n_property_refs, &scratch);
+  }
+  e.custom = state::ResourceView::Flag(v.custom);
+  e.del = state::ResourceView::Flag(v.del);
+  e.protect = state::ResourceView::Flag(v.protect);
+  e.taint = state::ResourceView::Flag(v.taint);
+  e.pending_replacement = state::ResourceView::Flag(v.pending_replacement);
+
+  auto position = static_cast<std::uint32_t>(resources_list.size());
+  if (first_.size() <= e.urn) {
+    first_.resize(e.urn + 1, kNoPosition);
+    last_.resize(e.urn + 1, kNoPosition);
+  }
+  next_.push_back(kNoPosition);
+  if (first_[e.urn] == kNoPosition) {
+    first_[e.urn] = position;
+  } else {
+    next_[last_[e.urn]] = position;
+  }
+  last_[e.urn] = position;
+  resources_list.push_back(e);
 }
 
-std::vector<std::size_t> Index::Live(const std::string& urn) const {
+void Index::ClearResources() {
+  resources_list.clear();
+  refs.clear();
+  first_.clear();
+  last_.clear();
+  next_.clear();
+}
+
+std::vector<std::size_t> Index::FindId(StrId urn) const {
+  std::vector<std::size_t> out;
+  if (!HasResource(urn)) return out;
+  for (std::uint32_t at = first_[urn]; at != kNoPosition; at = next_[at]) {
+    out.push_back(at);
+  }
+  return out;
+}
+
+std::vector<std::size_t> Index::Find(std::string_view urn) const {
+  return FindId(strings.Find(urn));
+}
+
+std::vector<std::size_t> Index::Live(std::string_view urn) const {
   std::vector<std::size_t> out;
   for (std::size_t i : Find(urn)) {
     if (!resources_list[i].del) out.push_back(i);
@@ -67,31 +256,11 @@ std::vector<std::size_t> Index::Live(const std::string& urn) const {
   return out;
 }
 
-ResourceEntry EntryOf(const json::Value& resource) {
-  ResourceEntry e;
-  state::ResourceView v = state::ResourceView::Of(resource);
-  e.urn = v.Urn();
-  e.type = v.Type();
-  e.id = v.Id();
-  e.parent = Text(v.parent);
-  e.provider = Text(v.provider);
-  e.dependencies = Strings(v.dependencies);
-  if (v.property_dependencies != nullptr &&
-      v.property_dependencies->is_object()) {
-    for (const json::Member& m : v.property_dependencies->object()) {
-      e.property_dependencies.emplace_back(m.key.Str(), Strings(&m.value));
-    }
-  }
-  e.deleted_with = Text(v.deleted_with);
-  e.replace_with = Strings(v.replace_with);
-  e.aliases = Strings(v.aliases);
-  e.view_of = Text(v.view_of);
-  e.custom = state::ResourceView::Flag(v.custom);
-  e.del = state::ResourceView::Flag(v.del);
-  e.protect = state::ResourceView::Flag(v.protect);
-  e.taint = state::ResourceView::Flag(v.taint);
-  e.pending_replacement = state::ResourceView::Flag(v.pending_replacement);
-  return e;
+std::size_t Index::memory() const {
+  return resources_list.capacity() * sizeof(ResourceEntry) +
+         refs.capacity() * sizeof(StrId) + strings.memory() +
+         (first_.capacity() + last_.capacity() + next_.capacity()) *
+             sizeof(std::uint32_t);
 }
 
 void Indexer::OnEnvelopeMember(const state::EnvelopeMember& member,
@@ -108,10 +277,7 @@ void Indexer::OnEnvelopeMember(const state::EnvelopeMember& member,
   if (place == nullptr) return;
   // A repeated member replaces the earlier one, as Go's decoder does; the
   // earlier one's bytes stay as they are.
-  if (place->present && place == &index_.resources) {
-    index_.resources_list.clear();
-    index_.by_urn.clear();
-  }
+  if (place->present && place == &index_.resources) index_.ClearResources();
   if (place->present && place == &index_.pending_operations) {
     index_.pending.clear();
   }
@@ -127,23 +293,25 @@ Result<state::Flow> Indexer::OnLeaf(state::Leaf& leaf,
     case state::Role::kVersion: index_.version.value = range; break;
     case state::Role::kFeatures: index_.features.value = range; break;
     case state::Role::kResource: {
-      ResourceEntry e = EntryOf(leaf.value);
-      e.range = range;
       if (index_.resources_pointer.empty()) {
         std::string_view p = leaf.pointer;
         index_.resources_pointer.assign(p.substr(0, p.rfind('/')));
       }
-      index_.by_urn[e.urn].push_back(index_.resources_list.size());
-      index_.resources_list.push_back(std::move(e));
+      // Resource references in property values are found here, on the
+      // tree the reader just parsed, not by a second read of the file.
+      index_.AddResource(leaf.value, range);
       break;
     }
     case state::Role::kPendingOperation: {
       PendingEntry p;
       p.range = range;
+      std::string scratch;
       if (const json::Value* r = state::ResourceOf(leaf)) {
-        p.urn = Text(r->Find("urn"));
+        p.urn.assign(Decoded(r->Find("urn"), &scratch));
       }
-      if (leaf.value.is_object()) p.type = Text(leaf.value.Find("type"));
+      if (leaf.value.is_object()) {
+        p.type.assign(Decoded(leaf.value.Find("type"), &scratch));
+      }
       index_.pending.push_back(std::move(p));
       break;
     }
@@ -166,13 +334,16 @@ Status Indexer::OnFinish(const state::Envelope& envelope,
 std::vector<std::string> Suggest(const Index& index, const std::string& urn) {
   std::size_t limit = std::max<std::size_t>(2, urn.size() / 4);
   std::vector<std::pair<std::size_t, std::string>> near;
-  for (const auto& [candidate, positions] : index.by_urn) {
-    (void)positions;
+  for (std::size_t i = 0; i < index.resources_list.size(); ++i) {
+    // Each URN once: at its first copy.
+    StrId id = index.resources_list[i].urn;
+    if (!index.IsFirstCopy(i)) continue;
+    std::string_view candidate = index.Text(id);
     std::size_t longer = std::max(candidate.size(), urn.size());
     std::size_t shorter = std::min(candidate.size(), urn.size());
     if (longer - shorter > limit) continue;
     std::size_t d = Distance(urn, candidate);
-    if (d <= limit) near.emplace_back(d, candidate);
+    if (d <= limit) near.emplace_back(d, std::string(candidate));
   }
   std::sort(near.begin(), near.end());
   std::vector<std::string> out;

@@ -41,9 +41,9 @@ std::string NotFound(const Index& index, const std::string& urn) {
 }
 
 /// The name part of a URN, for Pulumi's dependents listing.
-std::string NameOf(const std::string& urn) {
+std::string NameOf(std::string_view urn) {
   auto u = state::ParseUrn(urn);
-  return u ? std::string(u->name) : urn;
+  return std::string(u ? u->name : urn);
 }
 
 std::string Ambiguous(const Index& index, const std::string& urn,
@@ -53,7 +53,8 @@ std::string Ambiguous(const Index& index, const std::string& urn,
       "with --id. Did you mean:";
   for (std::size_t i : at) {
     const ResourceEntry& r = index.resources_list[i];
-    m += "\n  " + (r.id.empty() ? std::string("(no id)") : r.id);
+    m += "\n  " + (r.id == kNoStr ? std::string("(no id)")
+                                  : std::string(index.Text(r.id)));
     if (r.del) m += " (delete: true)";
   }
   (void)urn;
@@ -64,7 +65,7 @@ std::string Ambiguous(const Index& index, const std::string& urn,
 std::string NewUrn(const Index& index, const Plan& plan, std::size_t i) {
   auto e = plan.edits.find(i);
   if (e != plan.edits.end() && e->second.urn) return *e->second.urn;
-  const std::string& urn = index.resources_list[i].urn;
+  std::string urn(index.Urn(i));
   auto m = plan.urn_map.find(urn);
   return m == plan.urn_map.end() ? urn : m->second;
 }
@@ -76,12 +77,12 @@ std::string Mapped(const Plan* plan, const std::string& urn) {
 }
 
 /// Children of each URN (positions), by their parent field.
-std::unordered_map<std::string, std::vector<std::size_t>> ChildrenByParent(
-    const Index& index) {
-  std::unordered_map<std::string, std::vector<std::size_t>> out;
+using Children = std::unordered_map<StrId, std::vector<std::size_t>>;
+Children ChildrenByParent(const Index& index) {
+  Children out;
   for (std::size_t i = 0; i < index.resources_list.size(); ++i) {
-    const std::string& p = index.resources_list[i].parent;
-    if (!p.empty()) out[p].push_back(i);
+    StrId p = index.resources_list[i].parent;
+    if (p != kNoStr) out[p].push_back(i);
   }
   return out;
 }
@@ -92,26 +93,24 @@ std::unordered_map<std::string, std::vector<std::size_t>> ChildrenByParent(
 /// stateReurnOperation), a child is only looked at when its parent's URN
 /// changed, and it only changes when its URN does not already carry that
 /// parent's qualified type.
-void Recompute(
-    const Index& index,
-    const std::unordered_map<std::string, std::vector<std::size_t>>& children,
-    std::size_t root, const std::string& new_urn, Plan& plan) {
+void Recompute(const Index& index, const Children& children, std::size_t root,
+               const std::string& new_urn, Plan& plan) {
   std::deque<std::pair<std::size_t, std::string>> work{{root, new_urn}};
   std::set<std::size_t> seen;
   while (!work.empty()) {
     auto [i, urn] = work.front();
     work.pop_front();
     if (!seen.insert(i).second) continue;
-    const std::string& old = index.resources_list[i].urn;
+    std::string old(index.Urn(i));
     if (urn == old) continue;
     plan.edits[i].urn = urn;
     plan.urn_map[old] = urn;
-    auto c = children.find(old);
+    auto c = children.find(index.resources_list[i].urn);
     if (c == children.end()) continue;
     for (std::size_t child : c->second) {
       if (child == i) continue;
       work.emplace_back(child,
-                        UrnUnderParent(index.resources_list[child].urn, urn));
+                        UrnUnderParent(std::string(index.Urn(child)), urn));
     }
   }
 }
@@ -126,7 +125,9 @@ Result<Planned> PlanDelete(const Index& index, const Request& req) {
     if (at.size() > 1 && !req.id.empty()) {
       std::vector<std::size_t> chosen;
       for (std::size_t i : at) {
-        if (index.resources_list[i].id == req.id) chosen.push_back(i);
+        if (index.Text(index.resources_list[i].id) == req.id) {
+          chosen.push_back(i);
+        }
       }
       if (chosen.empty()) {
         return Refuse("No copy of \"" + urn + "\" has the ID \"" + req.id +
@@ -139,39 +140,41 @@ Result<Planned> PlanDelete(const Index& index, const Request& req) {
   }
   for (std::size_t t : targets) {
     const ResourceEntry& r = index.resources_list[t];
+    std::string urn(index.Urn(t));
     if (r.protect && !req.force) {
-      return Refuse(r.urn +
+      return Refuse(urn +
                     " can't be safely deleted because it is protected. "
                     "Re-run this command with --force to force deletion");
     }
     if (r.protect) {
-      plan.notes.push_back("deleting protected resource " + r.urn +
+      plan.notes.push_back("deleting protected resource " + urn +
                            " due to presence of --force");
     }
   }
   std::vector<std::size_t> dependents = Dependents(index, targets);
   if (!dependents.empty() && !req.target_dependents) {
-    std::string m = index.resources_list[targets[0]].urn +
+    std::string m = std::string(index.Urn(targets[0])) +
                     " can't be safely deleted because the following "
                     "resources depend on it:";
     for (std::size_t d : dependents) {
-      const std::string& urn = index.resources_list[d].urn;
+      std::string_view urn = index.Urn(d);
       std::string name = "\"" + NameOf(urn) + "\"";
       if (name.size() < 15) name.resize(15, ' ');
-      m += "\n * " + name + " (" + urn + ")";
+      m += "\n * " + name + " (" + std::string(urn) + ")";
     }
     m += "\nDelete those resources first or pass --target-dependents.";
     return Refuse(m);
   }
   for (std::size_t d : dependents) {
     const ResourceEntry& r = index.resources_list[d];
+    std::string urn(index.Urn(d));
     if (r.protect && !req.force) {
-      return Refuse(r.urn +
+      return Refuse(urn +
                     " can't be safely deleted because it is protected. "
                     "Re-run this command with --force to force deletion");
     }
     if (r.protect) {
-      plan.notes.push_back("deleting protected resource " + r.urn +
+      plan.notes.push_back("deleting protected resource " + urn +
                            " due to presence of --force");
     }
   }
@@ -254,13 +257,14 @@ Result<Planned> PlanReparent(const Index& index, const Request& req) {
   auto children = ChildrenByParent(index);
   // The new parent must not sit below the resource.
   {
-    std::deque<std::string> work{urn};
-    std::set<std::string> seen;
+    StrId new_parent = index.resources_list[parent_at[0]].urn;
+    std::deque<StrId> work{index.resources_list[at[0]].urn};
+    std::set<StrId> seen;
     while (!work.empty()) {
-      std::string u = work.front();
+      StrId u = work.front();
       work.pop_front();
       if (!seen.insert(u).second) continue;
-      if (u == req.new_parent) {
+      if (u == new_parent) {
         return Refuse(req.new_parent + " is a descendant of " + urn +
                       ": reparenting would make a cycle");
       }
@@ -272,7 +276,7 @@ Result<Planned> PlanReparent(const Index& index, const Request& req) {
     }
   }
   std::size_t target = at[0];
-  if (index.resources_list[target].parent != req.new_parent) {
+  if (index.Text(index.resources_list[target].parent) != req.new_parent) {
     plan.edits[target].parent = req.new_parent;
   }
   Recompute(index, children, target, UrnUnderParent(urn, req.new_parent), plan);
@@ -293,7 +297,7 @@ Result<Planned> PlanReparent(const Index& index, const Request& req) {
     plan.order = std::move(*order);
     std::size_t np = parent_at[0];
     plan.notes.push_back("moved " + urn + " and its descendants after " +
-                         index.resources_list[np].urn);
+                         std::string(index.Urn(np)));
   }
   return out;
 }
@@ -404,11 +408,12 @@ Result<Planned> PlanRepair(const Index& index, const Request& req) {
   // Prune).
   for (std::size_t i = 0; i < list.size(); ++i) {
     const ResourceEntry& r = list[i];
-    if (r.parent.empty() || !index.Find(r.parent).empty()) continue;
+    if (r.parent == kNoStr || index.HasResource(r.parent)) continue;
     plan.edits[i].parent = "";
-    plan.notes.push_back("cleared the dangling parent " + r.parent + " of " +
-                         r.urn);
-    Recompute(index, children, i, UrnUnderParent(r.urn, ""), plan);
+    std::string urn(index.Urn(i));
+    plan.notes.push_back("cleared the dangling parent " +
+                         std::string(index.Text(r.parent)) + " of " + urn);
+    Recompute(index, children, i, UrnUnderParent(urn, ""), plan);
   }
   for (const auto& [old, renamed] : plan.urn_map) {
     plan.notes.push_back("renamed " + old + " to " + renamed);
@@ -419,25 +424,26 @@ Result<Planned> PlanRepair(const Index& index, const Request& req) {
   plan.prune = true;
   for (std::size_t i = 0; i < list.size(); ++i) {
     const std::string urn = NewUrn(index, plan, i);
-    ForEachReference(list[i], [&](RefKind kind, const std::string& ref) {
+    ForEachReference(index, list[i], [&](RefKind kind, StrId id) {
       if (kind == RefKind::kParent || kind == RefKind::kProvider ||
-          kind == RefKind::kAlias || kind == RefKind::kViewOf) {
+          kind == RefKind::kAlias || kind == RefKind::kViewOf ||
+          kind == RefKind::kProperty) {
         return;
       }
+      std::string ref(index.Text(id));
       if (plan.existing.count(Mapped(&plan, ref))) return;
       plan.notes.push_back("removed the dangling " +
                            std::string(RefKindField(kind)) + " entry " + ref +
                            " of " + urn);
     });
-    if (!list[i].provider.empty()) {
-      std::size_t cut = list[i].provider.rfind("::");
-      std::string p = cut == std::string::npos
-                          ? list[i].provider
-                          : list[i].provider.substr(0, cut);
+    if (list[i].provider != kNoStr) {
+      std::string provider(index.Text(list[i].provider));
+      std::size_t cut = provider.rfind("::");
+      std::string p =
+          cut == std::string::npos ? provider : provider.substr(0, cut);
       if (!plan.existing.count(Mapped(&plan, p))) {
         plan.notes.push_back("cannot repair the provider reference " +
-                             list[i].provider + " of " + urn +
-                             " (no such provider)");
+                             provider + " of " + urn + " (no such provider)");
       }
     }
   }
@@ -499,25 +505,34 @@ std::string UrnUnderParent(const std::string& urn,
 std::vector<std::size_t> Dependents(const Index& index,
                                     const std::vector<std::size_t>& targets) {
   const auto& list = index.resources_list;
+  std::size_t strings = index.strings.size();
   std::vector<bool> gone(list.size(), false);
-  std::unordered_map<std::string, std::size_t> live;  // copies not gone
-  // Provider references name a provider by URN and ID
-  // (pkg/resource/graph/dependency_graph.go matches both).
-  std::unordered_map<std::string, std::size_t> live_providers;
-  auto reference = [](const ResourceEntry& r) {
-    return r.urn +
-           "::" + (r.id.empty() ? std::string(state::kUnknownId) : r.id);
-  };
+  // Per URN id: its copies not gone. Provider references name a provider
+  // by URN and ID (pkg/resource/graph/dependency_graph.go matches both):
+  // per reference id, the providers not gone that answer it. Only
+  // references some resource answers count (a dangling one was dangling
+  // before).
+  std::vector<std::uint32_t> live(strings, 0), live_providers(strings, 0);
+  std::vector<bool> answered(strings, false);
+  std::vector<StrId> reference(list.size(), kNoStr);
+  std::string scratch;
+  for (std::size_t i = 0; i < list.size(); ++i) {
+    const ResourceEntry& r = list[i];
+    ++live[r.urn];
+    if (!state::IsProviderType(index.Text(r.type))) continue;
+    scratch.assign(index.Urn(i));
+    scratch += "::";
+    scratch += r.id == kNoStr ? state::kUnknownId : index.Text(r.id);
+    reference[i] = index.strings.Find(scratch);
+    if (reference[i] == kNoStr) continue;  // nothing refers to it
+    ++live_providers[reference[i]];
+    answered[reference[i]] = true;
+  }
   auto remove = [&](std::size_t i) {
     gone[i] = true;
     --live[list[i].urn];
-    if (state::IsProviderType(list[i].type))
-      --live_providers[reference(list[i])];
+    if (reference[i] != kNoStr) --live_providers[reference[i]];
   };
-  for (const ResourceEntry& r : list) {
-    ++live[r.urn];
-    if (state::IsProviderType(r.type)) ++live_providers[reference(r)];
-  }
   for (std::size_t t : targets) {
     if (!gone[t]) remove(t);
   }
@@ -529,18 +544,15 @@ std::vector<std::size_t> Dependents(const Index& index,
     for (std::size_t j = 0; j < list.size(); ++j) {
       if (gone[j]) continue;
       bool broken = false;
-      ForEachReference(list[j], [&](RefKind kind, const std::string& urn) {
+      ForEachReference(index, list[j], [&](RefKind kind, StrId urn) {
         if (kind == RefKind::kAlias || kind == RefKind::kViewOf ||
-            kind == RefKind::kProvider) {
+            kind == RefKind::kProvider || kind == RefKind::kProperty) {
           return;
         }
-        auto it = live.find(urn);
-        if (it != live.end() && it->second == 0) broken = true;
+        if (index.HasResource(urn) && live[urn] == 0) broken = true;
       });
-      if (!list[j].provider.empty()) {
-        auto it = live_providers.find(list[j].provider);
-        if (it != live_providers.end() && it->second == 0) broken = true;
-      }
+      StrId p = list[j].provider;
+      if (p != kNoStr && answered[p] && live_providers[p] == 0) broken = true;
       if (!broken) continue;
       remove(j);
       out.push_back(j);
@@ -561,7 +573,8 @@ Result<std::vector<std::size_t>> TopologicalOrder(const Index& index,
   std::unordered_map<std::string, std::vector<std::size_t>> at;
   for (std::size_t i = 0; i < n; ++i) {
     if (!kept(i)) continue;
-    at[plan != nullptr ? NewUrn(index, *plan, i) : list[i].urn].push_back(i);
+    at[plan != nullptr ? NewUrn(index, *plan, i) : std::string(index.Urn(i))]
+        .push_back(i);
   }
   std::vector<std::vector<std::size_t>> needed_by(n);
   std::vector<std::size_t> waiting(n, 0);
@@ -588,10 +601,13 @@ Result<std::vector<std::size_t>> TopologicalOrder(const Index& index,
       }
       if (pick != i) deps.insert(pick);
     };
-    ForEachReference(list[i], [&](RefKind kind, const std::string& urn) {
-      if (kind == RefKind::kAlias || kind == RefKind::kViewOf) return;
+    ForEachReference(index, list[i], [&](RefKind kind, StrId urn) {
+      if (kind == RefKind::kAlias || kind == RefKind::kViewOf ||
+          kind == RefKind::kProperty) {
+        return;
+      }
       if (kind == RefKind::kParent && parent) return;
-      add(urn);
+      add(std::string(index.Text(urn)));
     });
     if (parent && !parent->empty()) add(*parent);
     for (std::size_t d : deps) {
@@ -623,7 +639,7 @@ Result<std::vector<std::size_t>> TopologicalOrder(const Index& index,
     std::size_t shown = 0;
     for (std::size_t i = 0; i < n && shown < 5; ++i) {
       if (kept(i) && waiting[i] > 0) {
-        m += "\n  " + list[i].urn;
+        m += "\n  " + std::string(index.Urn(i));
         ++shown;
       }
     }

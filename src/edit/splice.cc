@@ -529,46 +529,29 @@ std::optional<Splice> RebuildArray(std::string_view bytes,
   return s;
 }
 
-/// Whether resources' bytes hold a resource reference (a property value
-/// naming another resource by URN, state/signature.h, maybe inside a
-/// secret's plaintext), searched once per resource on demand.
-class ResourceRefs {
- public:
-  ResourceRefs(std::string_view bytes, const Index& index)
-      : bytes_(bytes), index_(index), known_(index.resources_list.size(), 0) {}
-  bool operator()(std::size_t i) {
-    if (known_[i] == 0) {
-      const ByteRange& r = index_.resources_list[i].range;
-      std::string_view sig = state::kSigResourceReference;
-      bool found = r.begin < r.end && r.end <= bytes_.size() &&
-                   ::memmem(bytes_.data() + r.begin,
-                            static_cast<std::size_t>(r.end - r.begin),
-                            sig.data(), sig.size()) != nullptr;
-      known_[i] = found ? 2 : 1;
-    }
-    return known_[i] == 2;
+/// Per string id of `index`: a URN the plan renames.
+std::vector<bool> RenamedIds(const Index& index, const Plan& plan) {
+  std::vector<bool> out(index.strings.size(), false);
+  for (const auto& [old, now] : plan.urn_map) {
+    StrId id = index.strings.Find(old);
+    if (id != kNoStr) out[id] = true;
   }
-
- private:
-  std::string_view bytes_;
-  const Index& index_;
-  std::vector<std::uint8_t> known_;  ///< 0 unknown, 1 no, 2 yes
-};
+  return out;
+}
 
 bool NeedsRewrite(std::size_t i, const Index& index, const Plan& plan,
-                  ResourceRefs& refs) {
+                  const std::vector<bool>& renamed) {
   const ResourceEntry& r = index.resources_list[i];
-  // A resource reference object in its property values may name a renamed
-  // resource.
-  if (!plan.urn_map.empty() && refs(i)) return true;
   bool hit = false;
-  ForEachReference(r, [&](RefKind kind, const std::string& urn) {
-    auto m = plan.urn_map.find(urn);
-    std::string mapped = m == plan.urn_map.end() ? urn : m->second;
-    if (m != plan.urn_map.end()) hit = true;
-    if (plan.prune && kind != RefKind::kParent && kind != RefKind::kProvider &&
+  ForEachReference(index, r, [&](RefKind kind, StrId urn) {
+    // Any reference to a renamed URN, resource references in property
+    // values included.
+    if (renamed[urn]) hit = true;
+    if (hit || !plan.prune) return;
+    if (kind != RefKind::kParent && kind != RefKind::kProvider &&
         kind != RefKind::kAlias && kind != RefKind::kViewOf &&
-        !plan.existing.count(mapped)) {
+        kind != RefKind::kProperty &&
+        !plan.existing.count(std::string(index.Text(urn)))) {
       hit = true;
     }
   });
@@ -576,34 +559,29 @@ bool NeedsRewrite(std::size_t i, const Index& index, const Plan& plan,
 }
 
 /// Positions of the kept resources that pass 2 must read in full: those
-/// rewritten, and those that name a URN the edit renames or removes (see
-/// Assembly::check_segments for why the others cannot change findings).
+/// rewritten, and those that name a URN the edit renames or removes,
+/// through any reference field or a resource reference in a property
+/// value (see Assembly::check_segments for why the others cannot change
+/// findings). Index ids only: no resource's bytes are read.
 std::vector<bool> Affected(const Index& index, const Plan& plan,
                            const std::vector<std::optional<std::string>>& texts,
-                           ResourceRefs& refs, const ReleaseFn& release) {
+                           const std::vector<bool>& renamed) {
   const auto& list = index.resources_list;
-  std::uint64_t released = 0;
-  std::unordered_set<std::string_view> changed;
-  for (const auto& [old, now] : plan.urn_map) changed.insert(old);
+  std::vector<bool> changed = renamed;
+  bool any = !plan.urn_map.empty();
   for (std::size_t i = 0; i < list.size(); ++i) {
-    if (plan.drop[i]) changed.insert(list[i].urn);
+    if (!plan.drop[i]) continue;
+    changed[list[i].urn] = true;
+    any = true;
   }
   std::vector<bool> out(list.size(), false);
   for (std::size_t i = 0; i < list.size(); ++i) {
     if (plan.drop[i]) continue;
-    const ResourceEntry& r = list[i];
     bool hit = texts[i].has_value();
-    if (release && r.range.end - released >= kReleaseStep) {
-      release(released, r.range.begin);
-      released = r.range.begin;
-    }
-    if (!hit && !changed.empty()) {
-      // A property-level resource reference names a URN the index does
-      // not keep: such a resource is read again whenever any URN changes.
-      ForEachReference(r, [&](RefKind, const std::string& urn) {
-        if (changed.count(urn)) hit = true;
+    if (!hit && any) {
+      ForEachReference(index, list[i], [&](RefKind, StrId urn) {
+        if (changed[urn]) hit = true;
       });
-      if (!hit) hit = refs(i);
     }
     out[i] = hit;
   }
@@ -613,15 +591,15 @@ std::vector<bool> Affected(const Index& index, const Plan& plan,
 /// What pass 2 needs of a resource it does not read again: its URN (for
 /// references and duplicates), whether it is pending deletion, and for a
 /// provider its type and id (provider references name URN and id).
-std::string Stub(const ResourceEntry& r) {
+std::string Stub(const Index& index, const ResourceEntry& r) {
   std::string out = "{\"urn\":\"";
-  json::AppendEscaped(r.urn, &out);
+  json::AppendEscaped(index.Text(r.urn), &out);
   out += "\",\"type\":\"";
-  json::AppendEscaped(r.type, &out);
+  json::AppendEscaped(index.Text(r.type), &out);
   out += r.custom ? "\",\"custom\":true" : "\",\"custom\":false";
-  if (!r.id.empty()) {
+  if (r.id != kNoStr) {
     out += ",\"id\":\"";
-    json::AppendEscaped(r.id, &out);
+    json::AppendEscaped(index.Text(r.id), &out);
     out += "\"";
   }
   if (r.del) out += ",\"delete\":true";
@@ -669,11 +647,8 @@ Result<Assembly> Assemble(std::string_view bytes, const Index& index,
 
   // Resources: which are rewritten, then the array in its new order.
   std::vector<std::optional<std::string>> texts(list.size());
-  ResourceRefs refs(bytes, index);
-  bool want_refs =
-      check_affected_only && plan.order.empty() &&
-      (!plan.urn_map.empty() ||
-       std::find(plan.drop.begin(), plan.drop.end(), true) != plan.drop.end());
+  std::vector<bool> renamed_ids = RenamedIds(index, plan);
+  bool any_reference_changes = !plan.urn_map.empty() || plan.prune;
   std::uint64_t released = 0;
   bool any_taint_change = false;
   bool taint_needed = false;
@@ -688,17 +663,17 @@ Result<Assembly> Assemble(std::string_view bytes, const Index& index,
       taint_needed = true;
     }
     if (dropped) {
-      out.changes.resources.push_back({'-', r.urn, {}});
+      out.changes.resources.push_back({'-', std::string(index.Urn(i)), {}});
       continue;
     }
     if (release && r.range.end - released >= kReleaseStep) {
       release(released, r.range.begin);
       released = r.range.begin;
     }
-    // The check document needs to know which kept resources hold resource
-    // references: search them now, while their pages are still here.
-    if (want_refs) refs(i);
-    if (edit == nullptr && !NeedsRewrite(i, index, plan, refs)) continue;
+    if (edit == nullptr && (!any_reference_changes ||
+                            !NeedsRewrite(i, index, plan, renamed_ids))) {
+      continue;
+    }
     arena.Reset();
     auto value = ParseRange(bytes, r.range, arena, &buffer);
     if (!value.ok()) return value.status();
@@ -706,7 +681,8 @@ Result<Assembly> Assemble(std::string_view bytes, const Index& index,
     json::Value edited = RewriteResource(*value, edit, plan, arena, &changed);
     if (!changed) continue;
     texts[i] = Serialize(edited, DetectLayout(bytes, r.range, style_of()));
-    out.changes.resources.push_back({'~', r.urn, DiffResource(*value, edited)});
+    out.changes.resources.push_back(
+        {'~', std::string(index.Urn(i)), DiffResource(*value, edited)});
   }
   std::vector<std::size_t> order = plan.order;
   if (order.empty()) {
@@ -721,7 +697,7 @@ Result<Assembly> Assemble(std::string_view bytes, const Index& index,
       if (any && highest > i) {
         out.changes.resources.push_back(
             {'~',
-             list[i].urn,
+             std::string(index.Urn(i)),
              {{'~', "(position)", std::to_string(i), std::to_string(k)}}});
       }
       highest = any ? std::max<std::uint64_t>(highest, i) : i;
@@ -746,7 +722,7 @@ Result<Assembly> Assemble(std::string_view bytes, const Index& index,
   bool check = check_affected_only && plan.order.empty() && !list.empty() &&
                index.resources.present && !index.resources_pointer.empty();
   if (check) {
-    std::vector<bool> affected = Affected(index, plan, texts, refs, release);
+    std::vector<bool> affected = Affected(index, plan, texts, renamed_ids);
     std::vector<ByteRange> ranges;
     ranges.reserve(list.size());
     for (const ResourceEntry& r : list) ranges.push_back(r.range);
@@ -756,7 +732,7 @@ Result<Assembly> Assemble(std::string_view bytes, const Index& index,
         RebuildArray(bytes, ranges, order, index.resources,
                      [&](std::size_t i) -> std::optional<std::string> {
                        if (affected[i]) return texts[i];
-                       return Stub(list[i]);
+                       return Stub(index, list[i]);
                      });
     check = check_array.has_value();
   }

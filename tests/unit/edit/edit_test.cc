@@ -547,7 +547,7 @@ TEST(CheckDocumentTest, PropertyResourceReferencesAreReadAgain) {
   std::size_t w = 0;
   for (std::size_t i = 0, k = 0; i < in->index.resources_list.size(); ++i) {
     if (planned->plan.drop[i]) continue;
-    if (in->index.resources_list[i].urn == kW) w = k;
+    if (in->index.Urn(i) == kW) w = k;
     ++k;
   }
   ASSERT_LT(w, checked->stub.size());
@@ -601,14 +601,23 @@ TEST(VerifyGateTest, OnlyNewErrorsCount) {
   EXPECT_EQ(added[1].code, diag::Code::kDependencyOrder);
 }
 
+/// Adds a resource with `urn` (and `parent`, and "delete": true) to
+/// `index`, as pass 1 would.
+void Add(Index& index, const std::string& urn, const std::string& parent = "",
+         bool del = false) {
+  std::string text = "{\"urn\":\"" + urn + "\",\"type\":\"t\"";
+  if (!parent.empty()) text += ",\"parent\":\"" + parent + "\"";
+  if (del) text += ",\"delete\":true";
+  text += "}";
+  auto doc = json::Document::Parse(text);
+  ASSERT_TRUE(doc.ok());
+  index.AddResource(doc->root());
+}
+
 TEST(PlanTest, TopologicalOrderKeepsAValidOrder) {
   Index index;
   for (const std::string& urn : {kR, kP, kB}) {
-    ResourceEntry e;
-    e.urn = urn;
-    if (urn == kB) e.parent = kR;
-    index.by_urn[urn].push_back(index.resources_list.size());
-    index.resources_list.push_back(e);
+    Add(index, urn, urn == kB ? kR : "");
   }
   auto order = TopologicalOrder(index, {}, nullptr);
   ASSERT_TRUE(order.ok());
@@ -617,17 +626,10 @@ TEST(PlanTest, TopologicalOrderKeepsAValidOrder) {
 
 TEST(PlanTest, TopologicalOrderMovesDependentsDown) {
   Index index;
-  auto add = [&](const std::string& urn, const std::string& parent) {
-    ResourceEntry e;
-    e.urn = urn;
-    e.parent = parent;
-    index.by_urn[urn].push_back(index.resources_list.size());
-    index.resources_list.push_back(e);
-  };
-  add(kO, kW);  // 0 needs 2
-  add(kR, "");  // 1
-  add(kW, kR);  // 2 needs 1
-  add(kB, kR);  // 3
+  Add(index, kO, kW);  // 0 needs 2
+  Add(index, kR, "");  // 1
+  Add(index, kW, kR);  // 2 needs 1
+  Add(index, kB, kR);  // 3
   auto order = TopologicalOrder(index, {}, nullptr);
   ASSERT_TRUE(order.ok());
   EXPECT_EQ(*order, (std::vector<std::size_t>{1, 2, 0, 3}));
@@ -636,30 +638,17 @@ TEST(PlanTest, TopologicalOrderMovesDependentsDown) {
 TEST(PlanTest, CycleIsAnError) {
   Index index;
   for (auto [urn, parent] : {std::pair{kW, kO}, std::pair{kO, kW}}) {
-    ResourceEntry e;
-    e.urn = urn;
-    e.parent = parent;
-    index.by_urn[urn].push_back(index.resources_list.size());
-    index.resources_list.push_back(e);
+    Add(index, urn, parent);
   }
   EXPECT_FALSE(TopologicalOrder(index, {}, nullptr).ok());
 }
 
 TEST(PlanTest, DependentsAreTransitiveAndSkipLiveCopies) {
   Index index;
-  auto add = [&](const std::string& urn, const std::string& parent,
-                 bool del = false) {
-    ResourceEntry e;
-    e.urn = urn;
-    e.parent = parent;
-    e.del = del;
-    index.by_urn[urn].push_back(index.resources_list.size());
-    index.resources_list.push_back(e);
-  };
-  add(kR, "");
-  add(kW, kR);
-  add(kW, kR, true);  // a pending-delete copy of W
-  add(kO, kW);
+  Add(index, kR, "");
+  Add(index, kW, kR);
+  Add(index, kW, kR, true);  // a pending-delete copy of W
+  Add(index, kO, kW);
   EXPECT_EQ(Dependents(index, {0}), (std::vector<std::size_t>{1, 2, 3}));
   // Deleting one copy of W leaves O's parent resolvable.
   EXPECT_TRUE(Dependents(index, {2}).empty());
