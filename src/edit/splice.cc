@@ -445,12 +445,19 @@ struct Splice {
   std::vector<Segment> pieces;
 };
 
+/// Appends `s`, joining it to the last segment when both are input ranges
+/// that meet or both are text (the check document's stubs become one
+/// text, not a segment each).
 void Append(std::vector<Segment>& out, Segment s) {
   if (!s.is_text && s.begin == s.end) return;
   if (s.is_text && s.text.empty()) return;
   if (!s.is_text && !out.empty() && !out.back().is_text &&
       out.back().end == s.begin) {
     out.back().end = s.end;
+    return;
+  }
+  if (s.is_text && !out.empty() && out.back().is_text) {
+    out.back().text += s.text;
     return;
   }
   out.push_back(std::move(s));
@@ -499,12 +506,15 @@ std::uint64_t CloseOf(std::string_view bytes, std::uint64_t after) {
 
 /// Rebuilds an array's elements: `order` lists kept elements (positions),
 /// `text_of(i)` gives a rewritten element's text or nullopt for its bytes.
+/// The elements are separated as in the input, or by `separator` when
+/// given (the check document, which is verified, never written: copying
+/// each separator would touch a page of the input per element).
 template <typename TextOf>
 std::optional<Splice> RebuildArray(std::string_view bytes,
                                    const std::vector<ByteRange>& elements,
                                    const std::vector<std::size_t>& order,
-                                   const MemberPlace& member,
-                                   TextOf&& text_of) {
+                                   const MemberPlace& member, TextOf&& text_of,
+                                   const char* separator = nullptr) {
   if (elements.empty()) return std::nullopt;
   if (order.empty()) {
     std::uint64_t close = CloseOf(bytes, elements.back().end);
@@ -515,7 +525,9 @@ std::optional<Splice> RebuildArray(std::string_view bytes,
   s.end = elements.back().end;
   for (std::size_t k = 0; k < order.size(); ++k) {
     std::size_t i = order[k];
-    if (k > 0) {
+    if (k > 0 && separator != nullptr) {
+      Append(s.pieces, Text(separator));
+    } else if (k > 0) {
       std::size_t from = i > 0 ? i : 1;
       Append(s.pieces, Source(elements[from - 1].end, elements[from].begin));
     }
@@ -728,12 +740,13 @@ Result<Assembly> Assemble(std::string_view bytes, const Index& index,
     for (const ResourceEntry& r : list) ranges.push_back(r.range);
     out.stub.reserve(order.size());
     for (std::size_t i : order) out.stub.push_back(!affected[i]);
-    check_array =
-        RebuildArray(bytes, ranges, order, index.resources,
-                     [&](std::size_t i) -> std::optional<std::string> {
-                       if (affected[i]) return texts[i];
-                       return Stub(index, list[i]);
-                     });
+    check_array = RebuildArray(
+        bytes, ranges, order, index.resources,
+        [&](std::size_t i) -> std::optional<std::string> {
+          if (affected[i]) return texts[i];
+          return Stub(index, list[i]);
+        },
+        ",\n");
     check = check_array.has_value();
   }
 
