@@ -280,6 +280,9 @@ Status StreamReader::EmitLeaf(Role role, std::string_view key,
   Status s = ParseValue(&leaf.value);
   if (!s.ok()) return s;
   leaf.end_offset = Offset();
+  // The parser stopped right after the value, in one contiguous window.
+  auto length = static_cast<std::size_t>(leaf.end_offset - leaf.value.offset);
+  leaf.bytes = std::string_view(pos_ - length, length);
   leaf.pointer = pointer_.str();
   leaf.duplicates = parser_.duplicates();
   if (role == Role::kResource) ++envelope_.resources;

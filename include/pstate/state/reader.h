@@ -92,6 +92,9 @@ struct Leaf {
   /// The value's bytes are [value.offset, end_offset) of the decoded input
   /// (for sizes, and to read the leaf again by range on a second pass).
   std::uint64_t end_offset = 0;
+  /// Those bytes, as they are in the input window: valid during OnLeaf only
+  /// (e.g. to hash or copy a leaf without walking its tree).
+  std::string_view bytes;
   /// Keys that repeat inside `value`, as the parser found them (Go's
   /// decoder keeps the last occurrence). Valid during OnLeaf only.
   std::span<const json::DuplicateKey> duplicates;

@@ -457,6 +457,36 @@ TEST(ReaderTest, HandlerCanStopOrFail) {
   EXPECT_EQ(failing.leaves, 2);  // version, manifest: nothing after
 }
 
+// Leaf::bytes is the leaf's text as it is in the input, whatever the
+// window (diff hashes resources by it).
+TEST(ReaderTest, LeafBytesAreTheLeafsText) {
+  class Bytes : public Handler {
+   public:
+    explicit Bytes(const std::string& text) : text_(text) {}
+    Result<Flow> OnLeaf(Leaf& leaf, Context&) override {
+      ++leaves;
+      EXPECT_EQ(leaf.bytes,
+                text_.substr(static_cast<std::size_t>(leaf.value.offset),
+                             static_cast<std::size_t>(leaf.end_offset -
+                                                      leaf.value.offset)))
+          << leaf.pointer;
+      EXPECT_FALSE(leaf.bytes.empty()) << leaf.pointer;
+      return Flow::kContinue;
+    }
+    int leaves = 0;
+
+   private:
+    const std::string& text_;
+  };
+  for (std::size_t window :
+       {std::size_t{1}, std::size_t{7}, std::size_t{4} << 20}) {
+    Bytes handler(kBigState);
+    diag::Report report("test.json");
+    ASSERT_TRUE(ReadText(kBigState, handler, report, window).ok());
+    EXPECT_GT(handler.leaves, 5) << window;
+  }
+}
+
 TEST(ReaderTest, TinyWindowLocatesFatalErrorsIdentically) {
   for (std::string bad :
        {kBigState + "x", kBigState.substr(0, kBigState.size() / 2),
