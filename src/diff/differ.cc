@@ -136,7 +136,7 @@ class IndexHandler : public state::Handler {
     IndexEntry entry;
     entry.key = identity.key;
     entry.type_id = identity.type_id;
-    entry.digest = ResourceDigest(leaf.value);
+    entry.digest = BytesDigest(leaf.bytes);
     entry.offset = leaf.value.offset;
     entry.end = leaf.end_offset;
     index_.Add(entry);
@@ -616,7 +616,8 @@ Result<DiffResult> Run(const DiffConfig& config) {
     ea.matched = true;
     match.a_of_match.push_back(found);
     match.b_of_match.push_back(here);
-    match.digest_differs.push_back(ea.digest != eb.digest);
+    match.digest_differs.push_back(ea.digest != eb.digest ||
+                                   ea.end - ea.offset != eb.end - eb.offset);
   }
   index_b = ResourceIndex();
 
@@ -645,7 +646,9 @@ Result<DiffResult> Run(const DiffConfig& config) {
   std::vector<std::pair<std::uint64_t, ResourceEntry>> entries;
   const std::uint64_t kAfterB = std::uint64_t{1} << 40;
 
-  // Matched resources whose digests differ.
+  // Matched resources whose bytes differ: compared by meaning (a state
+  // rewritten with other key order, number spellings or indentation has
+  // every resource here, and still no change).
   std::vector<bool> changed(match.a_of_match.size(), false);
   for (std::size_t i = 0; i < match.a_of_match.size(); ++i) {
     if (!match.digest_differs[i]) continue;

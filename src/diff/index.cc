@@ -45,6 +45,40 @@ std::uint64_t TypeIdHash(std::string_view type, std::string_view id) {
   return h == 0 ? 1 : h;
 }
 
+std::uint64_t BytesDigest(std::string_view bytes) {
+  constexpr std::uint64_t kMul = 0xff51afd7ed558ccdULL;
+  // Each step is a bijection of a lane for a given word.
+  auto step = [](std::uint64_t h, std::uint64_t w) {
+    h = (h ^ w) * kMul;
+    return h ^ (h >> 29);
+  };
+  std::uint64_t h0 = 0x243f6a8885a308d3ULL, h1 = 0x13198a2e03707344ULL,
+                h2 = 0xa4093822299f31d0ULL, h3 = 0x082efa98ec4e6c89ULL;
+  const char* p = bytes.data();
+  std::size_t n = bytes.size();
+  for (; n >= 32; p += 32, n -= 32) {
+    std::uint64_t w[4];
+    std::memcpy(w, p, 32);
+    h0 = step(h0, w[0]);
+    h1 = step(h1, w[1]);
+    h2 = step(h2, w[2]);
+    h3 = step(h3, w[3]);
+  }
+  for (; n >= 8; p += 8, n -= 8) {
+    std::uint64_t w;
+    std::memcpy(&w, p, 8);
+    h0 = step(h0, w);
+  }
+  if (n > 0) {
+    std::uint64_t w = 0;
+    std::memcpy(&w, p, n);
+    h1 = step(h1, w);
+  }
+  // Each stage is a bijection of one lane given the others.
+  std::uint64_t size = static_cast<std::uint64_t>(bytes.size());
+  return Mix64(h0 + Mix64(h1 + Mix64(h2 + Mix64(h3 ^ size))));
+}
+
 std::size_t ResourceIndex::Slot(const ResourceKey& key) const {
   std::size_t mask = table_.size() - 1;
   std::size_t slot = static_cast<std::size_t>(key.lo) & mask;

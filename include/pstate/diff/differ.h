@@ -3,10 +3,13 @@
 //
 // At scale neither file is held: one pass over A builds an index (a 128-bit
 // fingerprint of each resource's identity -> its byte range, a digest of
-// the resource in canonical form (ResourceDigest), and a hash of its type
-// and ID), one pass over B looks each resource up; only resources whose
-// digests differ, renames and moves are read again, by byte range, for the
-// property-level diff (DiffResource). Compressed inputs and standard input
+// its bytes as written (BytesDigest: no tree walk), and a hash of its type
+// and ID), one pass over B builds the same and looks each resource up;
+// only resources whose bytes differ, renames and moves are read again, by
+// byte range, and compared by meaning (DiffResource: a resource rewritten
+// with other key order or number spellings is unchanged). A state whose
+// every resource was reformatted is correct but slower (every pair is read
+// again). Compressed inputs and standard input
 // are first decoded into an unlinked temporary file so they can be read by
 // range too.
 //

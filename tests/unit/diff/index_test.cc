@@ -42,5 +42,23 @@ TEST(ResourceIndexTest, DeleteCopiesAreKeyedByUrnAndId) {
   EXPECT_EQ(TypeIdHash("t", "1"), TypeIdHash("t", "1"));
 }
 
+TEST(BytesDigestTest, EqualBytesEqualDigestsAnyChangeDiffers) {
+  std::string text;
+  for (int i = 0; i < 100; ++i) text += "{\"urn\":\"u" + std::to_string(i);
+  EXPECT_EQ(BytesDigest(text), BytesDigest(std::string(text)));
+  EXPECT_EQ(BytesDigest(""), BytesDigest(""));
+  // One byte changed anywhere (each lane, the 8-byte tail, the last bytes),
+  // a byte added, a byte dropped: always another digest.
+  for (std::size_t at = 0; at < text.size(); ++at) {
+    std::string changed = text;
+    changed[at] = static_cast<char>(changed[at] ^ 1);
+    EXPECT_NE(BytesDigest(changed), BytesDigest(text)) << at;
+  }
+  EXPECT_NE(BytesDigest(text + " "), BytesDigest(text));
+  EXPECT_NE(BytesDigest(text.substr(1)), BytesDigest(text));
+  // Zero bytes at the end are not the same as none.
+  EXPECT_NE(BytesDigest(std::string_view("a\0", 2)), BytesDigest("a"));
+}
+
 }  // namespace
 }  // namespace pstate::diff
