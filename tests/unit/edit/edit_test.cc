@@ -439,6 +439,30 @@ struct Indexed {
   diag::Report before{"in"};
 };
 
+/// Adds a resource with `urn` (and `parent`, and "delete": true) to
+/// `index`, as pass 1 would.
+void Add(Index& index, const std::string& urn, const std::string& parent = "",
+         bool del = false) {
+  std::string text = "{\"urn\":\"" + urn + "\",\"type\":\"t\"";
+  if (!parent.empty()) text += ",\"parent\":\"" + parent + "\"";
+  if (del) text += ",\"delete\":true";
+  text += "}";
+  auto doc = json::Document::Parse(text);
+  ASSERT_TRUE(doc.ok());
+  index.AddResource(doc->root());
+}
+
+std::unique_ptr<Indexed> IndexText(std::string text) {
+  auto out = std::make_unique<Indexed>();
+  out->bytes = std::move(text);
+  auto input = io::MemoryInput(out->bytes, "in");
+  verify::Verifier verifier;
+  Indexer indexer(out->index);
+  state::Tee tee(verifier, indexer);
+  EXPECT_TRUE(state::Read(*input, tee, out->before).ok());
+  return out;
+}
+
 std::unique_ptr<Indexed> IndexFixture(const std::string& name) {
   auto out = std::make_unique<Indexed>();
   out->bytes = ReadAll(Fixture(name));
@@ -556,6 +580,181 @@ TEST(CheckDocumentTest, PropertyResourceReferencesAreReadAgain) {
   AddedBothWays(*in, planned->plan, &stubs);
 }
 
+/// A state of R (the stack), B (a bucket) and W, whose outputs hold
+/// `value` (JSON text).
+std::string StateWithOutput(const std::string& value) {
+  return "{\"version\":3,\"deployment\":{\"manifest\":{\"time\":"
+         "\"2024-01-01T00:00:00Z\",\"magic\":\"\",\"version\":\"v3.100.0\"},"
+         "\"resources\":[{\"urn\":\"" +
+         kR +
+         "\",\"custom\":false,\"type\":\"pulumi:pulumi:Stack\"},"
+         "{\"urn\":\"" +
+         kB +
+         "\",\"custom\":false,\"type\":\"aws:s3/bucket:Bucket\","
+         "\"parent\":\"" +
+         kR +
+         "\"},"
+         "{\"urn\":\"" +
+         kW + "\",\"custom\":false,\"type\":\"my:app:Web\",\"parent\":\"" + kR +
+         "\",\"outputs\":{\"v\":" + value + "}}]}}";
+}
+
+const std::string kRefSig =
+    "\"4dabf18193072939515e22adb298388d\":\"5cf8f73096256a8f31e491e813e4eb8e\"";
+
+TEST(CheckDocumentTest, APlaintextReferenceIsNotVisibleAndDoesNotMatter) {
+  // W's only reference to B is inside a secret's plaintext: pass 1 does
+  // not list it (a string's bytes), so deleting B stubs W. The full output
+  // gives W a resource-ref-dangling finding the check document does not:
+  // a warning, which the gate does not compare, so both ways agree.
+  std::string plaintext =
+      "{\\\"4dabf18193072939515e22adb298388d\\\":"
+      "\\\"5cf8f73096256a8f31e491e813e4eb8e\\\","
+      "\\\"urn\\\":\\\"" +
+      kB + "\\\"}";
+  auto in = IndexText(
+      StateWithOutput("{\"4dabf18193072939515e22adb298388d\":"
+                      "\"1b47061264138c4ac30d75fd1eb44270\",\"plaintext\":\"" +
+                      plaintext + "\"}"));
+  ASSERT_EQ(in->index.resources_list.size(), 3u);
+  EXPECT_TRUE(in->index.PropertyRefs(in->index.resources_list[2]).empty());
+  EXPECT_EQ(diag::Info(diag::Code::kResourceRefDangling).severity,
+            diag::Severity::kWarning);
+  auto planned = MakePlan(in->index, Delete({kB}));
+  ASSERT_TRUE(planned.ok() && !planned->refused) << planned->refusal;
+  auto checked = Assemble(in->bytes, in->index, planned->plan, {}, true);
+  ASSERT_TRUE(checked.ok());
+  EXPECT_EQ(checked->stub, (std::vector<bool>{true, true}));
+  std::size_t stubs = 0;
+  EXPECT_TRUE(AddedBothWays(*in, planned->plan, &stubs).empty());
+  // The full output does warn about the plaintext reference.
+  auto full = Assemble(in->bytes, in->index, planned->plan);
+  ASSERT_TRUE(full.ok());
+  diag::Report after("out");
+  auto stream = SegmentStream(in->bytes, full->segments, "out");
+  verify::Verifier verifier;
+  ASSERT_TRUE(state::Read(*stream, verifier, after).ok());
+  bool warned = false;
+  for (const diag::Finding& f : after.findings()) {
+    if (f.code == diag::Code::kResourceRefDangling) warned = true;
+  }
+  EXPECT_TRUE(warned);
+}
+
+TEST(CheckDocumentTest, APropertyReferenceFoundInPassOneIsReadAgain) {
+  // The same reference as an object: listed in pass 1, so W is read again.
+  auto in = IndexText(
+      StateWithOutput("[1,{\"x\":{" + kRefSig + ",\"urn\":\"" + kB + "\"}}]"));
+  ASSERT_EQ(in->index.resources_list.size(), 3u);
+  auto refs = in->index.PropertyRefs(in->index.resources_list[2]);
+  ASSERT_EQ(refs.size(), 1u);
+  EXPECT_EQ(in->index.Text(refs[0]), kB);
+  auto planned = MakePlan(in->index, Delete({kB}));
+  ASSERT_TRUE(planned.ok() && !planned->refused) << planned->refusal;
+  auto checked = Assemble(in->bytes, in->index, planned->plan, {}, true);
+  ASSERT_TRUE(checked.ok());
+  EXPECT_EQ(checked->stub, (std::vector<bool>{true, false}));
+  std::size_t stubs = 0;
+  EXPECT_TRUE(AddedBothWays(*in, planned->plan, &stubs).empty());
+  // A rename of B rewrites the reference in W.
+  Request rename;
+  rename.op = Operation::kRename;
+  rename.urns = {kB};
+  rename.new_name = "audit";
+  auto renamed = MakePlan(in->index, rename);
+  ASSERT_TRUE(renamed.ok() && !renamed->refused);
+  auto out = Assemble(in->bytes, in->index, renamed->plan);
+  ASSERT_TRUE(out.ok());
+  ASSERT_EQ(out->changes.resources.size(), 2u);
+  EXPECT_EQ(out->changes.resources[1].what, kW);
+}
+
+TEST(IndexTest, StringTableInternsEachStringOnce) {
+  StringTable table;
+  EXPECT_EQ(table.Find("a"), kNoStr);
+  StrId a = table.Intern("a");
+  StrId b = table.Intern("b");
+  EXPECT_NE(a, b);
+  EXPECT_EQ(table.Intern("a"), a);
+  EXPECT_EQ(table.Find("b"), b);
+  StrId empty = table.Intern("");
+  EXPECT_EQ(table.Find(""), empty);
+  EXPECT_EQ(table.View(empty), "");
+  EXPECT_EQ(table.View(kNoStr), "");
+  // Past several growths every string keeps its id and bytes.
+  std::vector<StrId> ids;
+  for (int i = 0; i < 5000; ++i) {
+    ids.push_back(table.Intern(kS + "t::n" + std::to_string(i)));
+  }
+  EXPECT_EQ(table.size(), 5003u);
+  for (int i = 0; i < 5000; ++i) {
+    std::string text = kS + "t::n" + std::to_string(i);
+    EXPECT_EQ(table.Find(text), ids[static_cast<std::size_t>(i)]);
+    EXPECT_EQ(table.View(ids[static_cast<std::size_t>(i)]), text);
+  }
+  EXPECT_EQ(table.View(a), "a");
+  EXPECT_GT(table.memory(), 0u);
+}
+
+TEST(IndexTest, DuplicatesShareOneUrnIdInInputOrder) {
+  Index index;
+  Add(index, kW, "", true);
+  Add(index, kR);
+  Add(index, kW);
+  Add(index, kW, "", true);
+  EXPECT_EQ(index.resources_list[0].urn, index.resources_list[2].urn);
+  EXPECT_EQ(index.Find(kW), (std::vector<std::size_t>{0, 2, 3}));
+  EXPECT_EQ(index.Live(kW), (std::vector<std::size_t>{2}));
+  EXPECT_TRUE(index.Find(kO).empty());
+  EXPECT_TRUE(index.IsFirstCopy(0));
+  EXPECT_FALSE(index.IsFirstCopy(2));
+  EXPECT_TRUE(index.HasResource(index.resources_list[1].urn));
+  EXPECT_EQ(Suggest(index, kW + "x"), (std::vector<std::string>{kW}));
+  // A repeated resources member starts over.
+  index.ClearResources();
+  EXPECT_TRUE(index.Find(kW).empty());
+  Add(index, kO);
+  EXPECT_EQ(index.Find(kO), (std::vector<std::size_t>{0}));
+}
+
+TEST(IndexTest, ReferencesAreIdsOfEveryField) {
+  std::string text =
+      "{\"urn\":\"" + kO + "\",\"type\":\"aws:s3/bucketObject:BucketObject\"," +
+      "\"custom\":true,\"id\":\"i-1\",\"parent\":\"" + kW +
+      "\",\"dependencies\":[\"" + kB + "\",\"\",7],\"provider\":\"" + kP +
+      "::p-1\",\"propertyDependencies\":{\"a\":[\"" + kB + "\"],\"b\":[\"" +
+      kR + "\"]},\"deletedWith\":\"" + kB + "\",\"replaceWith\":[\"" + kW +
+      "\"],\"aliases\":[\"" + kS + "t::old\"],\"viewOf\":\"" + kR +
+      "\",\"protect\":true,\"delete\":true,\"inputs\":{\"r\":{" + kRefSig +
+      ",\"urn\":\"" + kR + "\"}}}";
+  auto doc = json::Document::Parse(text);
+  ASSERT_TRUE(doc.ok());
+  Index index;
+  index.AddResource(doc->root(), {10, 20});
+  const ResourceEntry& r = index.resources_list[0];
+  EXPECT_EQ(index.Text(r.urn), kO);
+  EXPECT_EQ(index.Text(r.id), "i-1");
+  EXPECT_EQ(index.Text(r.provider), kP + "::p-1");
+  EXPECT_TRUE(r.custom && r.protect && r.del && !r.taint);
+  EXPECT_EQ(r.range.begin, 10u);
+  std::vector<std::string> seen;
+  ForEachReference(index, r, [&](RefKind kind, StrId id) {
+    seen.push_back(std::string(RefKindField(kind)) + " " +
+                   std::string(index.Text(id)));
+  });
+  EXPECT_EQ(
+      seen,
+      (std::vector<std::string>{
+          "parent " + kW, "dependencies " + kB, "propertyDependencies " + kB,
+          "propertyDependencies " + kR, "deletedWith " + kB,
+          "replaceWith " + kW, "provider " + kP, "aliases " + kS + "t::old",
+          "viewOf " + kR, "inputs/outputs " + kR}));
+  // One id per distinct URN: kB is named three times, stored once.
+  EXPECT_EQ(index.strings.Find(kB), index.Dependencies(r)[0]);
+  EXPECT_EQ(index.strings.Find(kB), r.deleted_with);
+  EXPECT_GT(index.memory(), 0u);
+}
+
 TEST(CheckDocumentTest, AReorderingEditVerifiesTheWholeOutput) {
   auto in = IndexFixture("example.json");
   Request r;
@@ -599,19 +798,6 @@ TEST(VerifyGateTest, OnlyNewErrorsCount) {
   ASSERT_EQ(added.size(), 2u);
   EXPECT_EQ(added[0].code, diag::Code::kProviderUnknown);
   EXPECT_EQ(added[1].code, diag::Code::kDependencyOrder);
-}
-
-/// Adds a resource with `urn` (and `parent`, and "delete": true) to
-/// `index`, as pass 1 would.
-void Add(Index& index, const std::string& urn, const std::string& parent = "",
-         bool del = false) {
-  std::string text = "{\"urn\":\"" + urn + "\",\"type\":\"t\"";
-  if (!parent.empty()) text += ",\"parent\":\"" + parent + "\"";
-  if (del) text += ",\"delete\":true";
-  text += "}";
-  auto doc = json::Document::Parse(text);
-  ASSERT_TRUE(doc.ok());
-  index.AddResource(doc->root());
 }
 
 TEST(PlanTest, TopologicalOrderKeepsAValidOrder) {
