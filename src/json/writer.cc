@@ -83,6 +83,12 @@ void Writer::WriteString(std::string_view escaped, bool has_escapes,
   out_.Put('"');
   if (!NeedsCanonicalForm(escaped, has_escapes, ascii, style_)) {
     out_.Write(escaped);
+  } else if (std::size_t bound = CanonicalBound(escaped.size(), style_);
+             bound <= io::Output::kMaxReserve) {
+    // Rewritten straight into the output buffer.
+    char* at = out_.Reserve(bound);
+    out_.Advance(
+        static_cast<std::size_t>(WriteCanonical(escaped, at, style_) - at));
   } else {
     scratch_.clear();
     AppendCanonical(escaped, &scratch_, style_);

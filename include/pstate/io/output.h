@@ -33,6 +33,13 @@ class Output {
   virtual ~Output() = default;
   void Write(std::string_view bytes) {
     std::size_t n = bytes.size();
+    if (n >= kBufferSize) {
+      // A whole buffer's worth (a forwarding output passing its chunks
+      // on): straight through, not copied into this buffer first.
+      Flush();
+      WriteOut(bytes);
+      return;
+    }
     if (n <= kBufferSize - used_) {
       // Most writes are a few bytes (quotes, ": ", indentation): a plain
       // loop beats a memcpy call for those.
@@ -46,17 +53,25 @@ class Output {
       return;
     }
     Flush();
-    if (n >= kBufferSize) {
-      WriteOut(bytes);
-    } else {
-      std::memcpy(buffer_.get(), bytes.data(), n);
-      used_ = n;
-    }
+    std::memcpy(buffer_.get(), bytes.data(), n);
+    used_ = n;
   }
   void Put(char c) {
     if (used_ == kBufferSize) Flush();
     buffer_[used_++] = c;
   }
+  /// The largest Reserve().
+  static constexpr std::size_t kMaxReserve = std::size_t{1} << 14;
+  /// Room for `n` <= kMaxReserve bytes at the end of the buffer (flushing
+  /// it first when it has less): the caller writes at most `n` bytes at
+  /// the returned pointer, then calls Advance with how many it wrote,
+  /// before any other call. For writers that produce bytes in place (a
+  /// string rewritten into Go's form) instead of through a scratch copy.
+  char* Reserve(std::size_t n) {
+    if (n > kBufferSize - used_) Flush();
+    return buffer_.get() + used_;
+  }
+  void Advance(std::size_t n) { used_ += n; }
   /// Flushes and makes the output final (renames the temporary file).
   virtual Status Commit() = 0;
   /// Throws the output away (removes the temporary file). Called by the
@@ -65,7 +80,7 @@ class Output {
   const std::string& name() const { return name_; }
 
  protected:
-  static constexpr std::size_t kBufferSize = 1 << 20;
+  static constexpr std::size_t kBufferSize = 1 << 16;
   void Flush() {
     if (used_ > 0) WriteOut(std::string_view(buffer_.get(), used_));
     used_ = 0;

@@ -2,6 +2,7 @@
 #ifndef PSTATE_JSON_STRING_CODEC_H_
 #define PSTATE_JSON_STRING_CODEC_H_
 
+#include <cstddef>
 #include <string>
 #include <string_view>
 
@@ -33,6 +34,20 @@ void AppendEscaped(std::string_view decoded, std::string* out,
 /// the form AppendEscaped(Unescape(escaped)) gives, in one pass without
 /// decoding the whole string: runs of plain text are copied as they are.
 void AppendCanonical(std::string_view escaped, std::string* out,
+                     EscapeStyle style = EscapeStyle::kExport);
+
+/// Bytes WriteCanonical may touch at its output for `escaped_size` bytes
+/// of input: the largest result plus kCanonicalSlack (it stores sixteen
+/// bytes at a time).
+inline constexpr std::size_t kCanonicalSlack = 16;
+std::size_t CanonicalBound(std::size_t escaped_size,
+                           EscapeStyle style = EscapeStyle::kExport);
+
+/// AppendCanonical into raw memory: writes the canonical form of `escaped`
+/// at `out`, which must have CanonicalBound(escaped.size(), style) bytes
+/// of room, and returns the end of what it wrote. Writers use it to
+/// rewrite a string straight into their output buffer.
+char* WriteCanonical(std::string_view escaped, char* out,
                      EscapeStyle style = EscapeStyle::kExport);
 
 /// True when `bytes` is well-formed UTF-8 (no overlongs, no surrogates, at
