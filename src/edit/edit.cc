@@ -165,9 +165,10 @@ Result<std::vector<diag::Finding>> AddedErrors(std::string_view bytes,
                                                const ReleaseFn& release) {
   bool checked = !assembly.check_segments.empty();
   diag::Report after(before.file() + " (edited)");
+  StubSource stubs{index, assembly.stubbed};
   auto stream = SegmentStream(
       bytes, checked ? assembly.check_segments : assembly.segments,
-      after.file(), release);
+      after.file(), release, &stubs);
   verify::Verifier verifier;
   Status status = state::Read(*stream, verifier, after);
   if (after.fatal()) {

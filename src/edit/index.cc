@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cstring>
 
 #include "pstate/base/fingerprint.h"
 #include "pstate/state/resource.h"
@@ -92,6 +93,25 @@ void AddPropertyRefs(const json::Value& v, StringTable& table,
 
 }  // namespace
 
+namespace {
+constexpr std::size_t kBlockSize = std::size_t{256} << 10;
+}  // namespace
+
+const char* StringTable::Store(std::string_view text) {
+  if (text.size() > block_left_) {
+    // A string longer than a block gets a block of its own.
+    std::size_t size = std::max(kBlockSize, text.size());
+    blocks_.push_back(std::make_unique<char[]>(size));
+    block_at_ = blocks_.back().get();
+    block_left_ = size;
+  }
+  char* at = block_at_;
+  if (!text.empty()) std::memcpy(at, text.data(), text.size());
+  block_at_ += text.size();
+  block_left_ -= text.size();
+  return at;
+}
+
 StrId StringTable::Intern(std::string_view text) {
   std::uint64_t hash = HashOf(text);
   if (!slots_.empty()) {
@@ -99,12 +119,12 @@ StrId StringTable::Intern(std::string_view text) {
     if (slots_[at].id != kNoStr) return slots_[at].id;
   }
   // At most half full, so probes stay short.
-  if ((ends_.size() + 1) * 2 > slots_.size()) Grow();
+  if ((sizes_.size() + 1) * 2 > slots_.size()) Grow();
   std::size_t at = SlotOf(hash, text);
-  auto id = static_cast<StrId>(ends_.size());
-  bytes_.append(text);
-  ends_.push_back(bytes_.size());
-  slots_[at] = {hash, id};
+  auto id = static_cast<StrId>(sizes_.size());
+  starts_.push_back(Store(text));
+  sizes_.push_back(static_cast<std::uint32_t>(text.size()));
+  slots_[at] = {static_cast<std::uint32_t>(hash), id};
   return id;
 }
 
@@ -113,27 +133,28 @@ StrId StringTable::Find(std::string_view text) const {
   return slots_[SlotOf(HashOf(text), text)].id;
 }
 
-std::string_view StringTable::View(StrId id) const {
-  if (id == kNoStr || id >= ends_.size()) return {};
-  std::uint64_t begin = id == 0 ? 0 : ends_[id - 1];
-  return std::string_view(bytes_).substr(
-      static_cast<std::size_t>(begin),
-      static_cast<std::size_t>(ends_[id] - begin));
+std::size_t StringTable::memory() const {
+  // (A string longer than a block is counted as one block.)
+  return blocks_.size() * kBlockSize +
+         starts_.capacity() * sizeof(const char*) +
+         sizes_.capacity() * sizeof(std::uint32_t) +
+         slots_.capacity() * sizeof(Slot);
 }
 
-std::size_t StringTable::memory() const {
-  return bytes_.capacity() + ends_.capacity() * sizeof(std::uint64_t) +
-         slots_.capacity() * sizeof(Slot);
+void StringTable::ShrinkToFit() {
+  starts_.shrink_to_fit();
+  sizes_.shrink_to_fit();
 }
 
 std::size_t StringTable::SlotOf(std::uint64_t hash,
                                 std::string_view text) const {
   std::size_t mask = slots_.size() - 1;
+  auto tag = static_cast<std::uint32_t>(hash);
   for (std::size_t at = static_cast<std::size_t>(hash) & mask;;
        at = (at + 1) & mask) {
     const Slot& s = slots_[at];
     if (s.id == kNoStr) return at;
-    if (s.hash == hash && View(s.id) == text) return at;
+    if (s.tag == tag && View(s.id) == text) return at;
   }
 }
 
@@ -143,7 +164,9 @@ void StringTable::Grow() {
   std::size_t mask = slots_.size() - 1;
   for (const Slot& s : old) {
     if (s.id == kNoStr) continue;
-    std::size_t at = static_cast<std::size_t>(s.hash) & mask;
+    // The tag is the hash's low half: all a table of fewer than 2^32
+    // slots needs to place the string.
+    std::size_t at = static_cast<std::size_t>(s.tag) & mask;
     while (slots_[at].id != kNoStr) at = (at + 1) & mask;
     slots_[at] = s;
   }
@@ -328,6 +351,10 @@ Status Indexer::OnFinish(const state::Envelope& envelope,
                          state::Context& context) {
   (void)context;
   index_.envelope = envelope;
+  // The index is complete: its vectors' growth slack goes back.
+  index_.resources_list.shrink_to_fit();
+  index_.refs.shrink_to_fit();
+  index_.strings.ShrinkToFit();
   return Status::Ok();
 }
 

@@ -449,10 +449,14 @@ struct Splice {
 /// that meet or both are text (the check document's stubs become one
 /// text, not a segment each).
 void Append(std::vector<Segment>& out, Segment s) {
+  if (s.is_stubs) {
+    out.push_back(std::move(s));
+    return;
+  }
   if (!s.is_text && s.begin == s.end) return;
   if (s.is_text && s.text.empty()) return;
   if (!s.is_text && !out.empty() && !out.back().is_text &&
-      out.back().end == s.begin) {
+      !out.back().is_stubs && out.back().end == s.begin) {
     out.back().end = s.end;
     return;
   }
@@ -603,20 +607,65 @@ std::vector<bool> Affected(const Index& index, const Plan& plan,
 /// What pass 2 needs of a resource it does not read again: its URN (for
 /// references and duplicates), whether it is pending deletion, and for a
 /// provider its type and id (provider references name URN and id).
-std::string Stub(const Index& index, const ResourceEntry& r) {
-  std::string out = "{\"urn\":\"";
-  json::AppendEscaped(index.Text(r.urn), &out);
-  out += "\",\"type\":\"";
-  json::AppendEscaped(index.Text(r.type), &out);
-  out += r.custom ? "\",\"custom\":true" : "\",\"custom\":false";
+void AppendStub(const Index& index, const ResourceEntry& r, std::string* out) {
+  *out += "{\"urn\":\"";
+  json::AppendEscaped(index.Text(r.urn), out);
+  *out += "\",\"type\":\"";
+  json::AppendEscaped(index.Text(r.type), out);
+  *out += r.custom ? "\",\"custom\":true" : "\",\"custom\":false";
   if (r.id != kNoStr) {
-    out += ",\"id\":\"";
-    json::AppendEscaped(index.Text(r.id), &out);
-    out += "\"";
+    *out += ",\"id\":\"";
+    json::AppendEscaped(index.Text(r.id), out);
+    *out += "\"";
   }
-  if (r.del) out += ",\"delete\":true";
-  out += "}";
-  return out;
+  if (r.del) *out += ",\"delete\":true";
+  *out += "}";
+}
+
+/// The check document's resources array: affected resources as the
+/// output has them, every other one a stub, generated as pass 2 reads it
+/// (runs of Segment::is_stubs over `stubbed`), never held.
+std::optional<Splice> CheckArray(
+    std::string_view bytes, const Index& index,
+    const std::vector<std::size_t>& order, const std::vector<bool>& affected,
+    const std::vector<std::optional<std::string>>& texts,
+    std::vector<std::uint32_t>& stubbed) {
+  const auto& list = index.resources_list;
+  if (order.empty()) {
+    std::vector<ByteRange> ranges;
+    for (const ResourceEntry& r : list) ranges.push_back(r.range);
+    return RebuildArray(bytes, ranges, order, index.resources, [](std::size_t) {
+      return std::optional<std::string>();
+    });
+  }
+  Splice s;
+  s.begin = list.front().range.begin;
+  s.end = list.back().range.end;
+  for (std::size_t k = 0; k < order.size(); ++k) {
+    std::size_t i = order[k];
+    if (!affected[i]) {
+      stubbed.push_back(static_cast<std::uint32_t>(i));
+      auto at = static_cast<std::uint64_t>(stubbed.size());
+      if (!s.pieces.empty() && s.pieces.back().is_stubs) {
+        s.pieces.back().end = at;
+        continue;
+      }
+      Segment run;
+      run.is_stubs = true;
+      run.lead = k > 0;
+      run.begin = at - 1;
+      run.end = at;
+      Append(s.pieces, std::move(run));
+      continue;
+    }
+    if (k > 0) Append(s.pieces, Text(",\n"));
+    if (texts[i]) {
+      Append(s.pieces, Text(*texts[i]));
+    } else {
+      Append(s.pieces, Source(list[i].range.begin, list[i].range.end));
+    }
+  }
+  return s;
 }
 
 /// The splices laid between copies of the input.
@@ -735,18 +784,9 @@ Result<Assembly> Assemble(std::string_view bytes, const Index& index,
                index.resources.present && !index.resources_pointer.empty();
   if (check) {
     std::vector<bool> affected = Affected(index, plan, texts, renamed_ids);
-    std::vector<ByteRange> ranges;
-    ranges.reserve(list.size());
-    for (const ResourceEntry& r : list) ranges.push_back(r.range);
     out.stub.reserve(order.size());
     for (std::size_t i : order) out.stub.push_back(!affected[i]);
-    check_array = RebuildArray(
-        bytes, ranges, order, index.resources,
-        [&](std::size_t i) -> std::optional<std::string> {
-          if (affected[i]) return texts[i];
-          return Stub(index, list[i]);
-        },
-        ",\n");
+    check_array = CheckArray(bytes, index, order, affected, texts, out.stubbed);
     check = check_array.has_value();
   }
 
@@ -903,6 +943,7 @@ Result<Assembly> Assemble(std::string_view bytes, const Index& index,
     if (!stitched.ok()) return stitched;
   } else {
     out.stub.clear();
+    out.stubbed.clear();
   }
   Status stitched = Stitch(bytes, std::move(splices), out.segments);
   if (!stitched.ok()) return stitched;
@@ -918,23 +959,35 @@ namespace {
 class SegmentInput : public io::InputStream {
  public:
   SegmentInput(std::string_view bytes, const std::vector<Segment>& segments,
-               std::string name, ReleaseFn release)
-      : bytes_(bytes), segments_(segments), release_(std::move(release)) {
+               std::string name, ReleaseFn release, const StubSource* stubs)
+      : bytes_(bytes),
+        segments_(segments),
+        release_(std::move(release)),
+        stubs_(stubs) {
     name_ = std::move(name);
   }
   Result<std::size_t> Read(char* buf, std::size_t n) override {
     std::size_t done = 0;
     while (done < n && segment_ < segments_.size()) {
       const Segment& s = segments_[segment_];
-      std::string_view piece =
-          s.is_text ? std::string_view(s.text)
-                    : bytes_.substr(static_cast<std::size_t>(s.begin),
-                                    static_cast<std::size_t>(s.end - s.begin));
+      std::string_view piece;
+      if (s.is_stubs) {
+        if (within_ == chunk_.size() && !RenderStubs(s)) {
+          Next();
+          continue;
+        }
+        piece = chunk_;
+      } else if (s.is_text) {
+        piece = s.text;
+      } else {
+        piece = bytes_.substr(static_cast<std::size_t>(s.begin),
+                              static_cast<std::size_t>(s.end - s.begin));
+      }
       std::size_t take = std::min(n - done, piece.size() - within_);
       std::memcpy(buf + done, piece.data() + within_, take);
       done += take;
       within_ += take;
-      if (!s.is_text && release_) {
+      if (!s.is_text && !s.is_stubs && release_) {
         std::uint64_t upto = s.begin + within_;
         if (upto < released_) released_ = s.begin;  // a range read again
         if (upto - released_ >= kReleaseStep) {
@@ -942,10 +995,7 @@ class SegmentInput : public io::InputStream {
           released_ = upto;
         }
       }
-      if (within_ == piece.size()) {
-        ++segment_;
-        within_ = 0;
-      }
+      if (within_ == piece.size() && !s.is_stubs) Next();
     }
     consumed_ += done;
     return done;
@@ -953,6 +1003,29 @@ class SegmentInput : public io::InputStream {
   std::uint64_t source_consumed() const override { return consumed_; }
 
  private:
+  void Next() {
+    ++segment_;
+    within_ = 0;
+    chunk_.clear();
+    next_stub_ = kNotStarted;
+  }
+  /// The next stubs of run `s` into chunk_ (about 64 KB); false when the
+  /// run is done.
+  bool RenderStubs(const Segment& s) {
+    if (next_stub_ == kNotStarted) next_stub_ = s.begin;
+    chunk_.clear();
+    within_ = 0;
+    if (stubs_ == nullptr) return false;
+    while (next_stub_ < s.end && chunk_.size() < (std::size_t{64} << 10)) {
+      if (next_stub_ > s.begin || s.lead) chunk_ += ",\n";
+      std::uint32_t i = stubs_->stubbed[static_cast<std::size_t>(next_stub_)];
+      AppendStub(stubs_->index, stubs_->index.resources_list[i], &chunk_);
+      ++next_stub_;
+    }
+    return !chunk_.empty();
+  }
+
+  static constexpr std::uint64_t kNotStarted = ~std::uint64_t{0};
   std::string_view bytes_;
   const std::vector<Segment>& segments_;
   std::size_t segment_ = 0;
@@ -960,20 +1033,24 @@ class SegmentInput : public io::InputStream {
   std::uint64_t consumed_ = 0;
   ReleaseFn release_;
   std::uint64_t released_ = 0;
+  const StubSource* stubs_;
+  std::string chunk_;
+  std::uint64_t next_stub_ = kNotStarted;
 };
 
 }  // namespace
 
 std::unique_ptr<io::InputStream> SegmentStream(
     std::string_view bytes, const std::vector<Segment>& segments,
-    std::string name, ReleaseFn release) {
+    std::string name, ReleaseFn release, const StubSource* stubs) {
   return std::make_unique<SegmentInput>(bytes, segments, std::move(name),
-                                        std::move(release));
+                                        std::move(release), stubs);
 }
 
 void WriteSegments(std::string_view bytes, const std::vector<Segment>& segments,
                    io::Output& out, const ReleaseFn& release) {
   for (const Segment& s : segments) {
+    if (s.is_stubs) continue;  // check documents are never written
     if (s.is_text) {
       out.Write(s.text);
       continue;

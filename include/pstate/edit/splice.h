@@ -80,6 +80,11 @@ struct Segment {
   std::uint64_t begin = 0, end = 0;  ///< input range, when text is empty
   std::string text;
   bool is_text = false;
+  /// Check documents only (Assembly::check_segments): the stubs of
+  /// resources Assembly::stubbed[begin, end), separated by ",\n" (and
+  /// preceded by one when `lead`), generated as the stream reads them.
+  bool is_stubs = false;
+  bool lead = false;
 };
 
 struct Assembly {
@@ -113,6 +118,14 @@ struct Assembly {
   std::vector<Segment> check_segments;
   /// Per element of the check document's resources array: a stub.
   std::vector<bool> stub;
+  /// The stubbed resources (positions in the index), in order.
+  std::vector<std::uint32_t> stubbed;
+};
+
+/// What the stub runs of a check document are generated from.
+struct StubSource {
+  const Index& index;
+  const std::vector<std::uint32_t>& stubbed;
 };
 
 /// Called with input ranges that will not be read again soon, so a mapped
@@ -127,12 +140,15 @@ Result<Assembly> Assemble(std::string_view bytes, const Index& index,
                           const Plan& plan, const ReleaseFn& release = {},
                           bool check_affected_only = false);
 
-/// The segments as a stream (for the verifier's pass).
+/// The segments as a stream (for the verifier's pass); stub runs are
+/// generated from `stubs` (a check document's).
 std::unique_ptr<io::InputStream> SegmentStream(
     std::string_view bytes, const std::vector<Segment>& segments,
-    std::string name, ReleaseFn release = {});
+    std::string name, ReleaseFn release = {},
+    const StubSource* stubs = nullptr);
 
-/// Writes the segments to `out`.
+/// Writes the segments to `out` (an output's: a check document's stub
+/// runs are not written).
 void WriteSegments(std::string_view bytes, const std::vector<Segment>& segments,
                    io::Output& out, const ReleaseFn& release = {});
 
