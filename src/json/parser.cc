@@ -33,40 +33,25 @@ bool IsHexDigit(char c) {
   return IsDigit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
 }
 
-/// First byte in [p, end) that ends a plain run inside a string: a quote, a
-/// backslash, a control character or a non-ASCII byte; `end` if none.
-inline const char* ScanStringRun(const char* p, const char* end) {
 #if defined(__SSE2__)
+/// Bit i set when byte p[i] (0 <= i < 32) ends a plain run inside a
+/// string: a quote, a backslash, a control character or a non-ASCII byte.
+/// Reads 32 bytes: the padding after the window's end covers them.
+inline std::uint64_t SpecialMask32(const char* p) {
   const __m128i quote = _mm_set1_epi8('"');
   const __m128i backslash = _mm_set1_epi8('\\');
   const __m128i space = _mm_set1_epi8(0x20);
   // Signed compare: bytes >= 0x80 are negative, so they count as < 0x20.
   auto special = [&](const char* at) {
     __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(at));
-    return static_cast<unsigned>(_mm_movemask_epi8(_mm_or_si128(
-        _mm_or_si128(_mm_cmpeq_epi8(v, quote), _mm_cmpeq_epi8(v, backslash)),
-        _mm_cmplt_epi8(v, space))));
+    return static_cast<std::uint64_t>(static_cast<unsigned>(_mm_movemask_epi8(
+        _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, quote),
+                                  _mm_cmpeq_epi8(v, backslash)),
+                     _mm_cmplt_epi8(v, space)))));
   };
-  // 32 bytes per step (two loads; the padding after `end` covers them):
-  // fewer branches on the long values state is full of.
-  while (p < end) {
-    unsigned mask = special(p) | (special(p + 16) << 16);
-    if (mask != 0) {
-      const char* hit = p + __builtin_ctz(mask);
-      return hit < end ? hit : end;
-    }
-    p += 32;
-  }
-  return end;
-#else
-  while (p < end) {
-    auto c = static_cast<unsigned char>(*p);
-    if (c == '"' || c == '\\' || c < 0x20 || c >= 0x80) return p;
-    ++p;
-  }
-  return end;
-#endif
+  return special(p) | (special(p + 16) << 16);
 }
+#endif
 
 }  // namespace
 
@@ -259,61 +244,96 @@ bool Parser::ParseString(const char*& p, Value* out) {
   const char* q = start;
   bool escapes = false;
   bool ascii = true;
+  // Each block's special bytes (quote, backslash, control, non-ASCII) are
+  // found at once and handled in order from one bit mask: an escape or a
+  // UTF-8 sequence clears the bits it covers, so the scan does not restart
+  // after each one (escaped JSON inside strings has one every few bytes).
   for (;;) {
-    q = ScanStringRun(q, end_);
-    if (q >= end_) return NeedMore(q, "inside a string");
-    auto c = static_cast<unsigned char>(*q);
-    if (c == '"') break;
-    if (c == '\\') {
-      escapes = true;
-      if (end_ - q < 2) return NeedMore(q, "inside a string");
-      char e = q[1];
-      if (e == 'u') {
-        if (end_ - q < 6) {
-          for (const char* h = q + 2; h < end_; ++h) {
-            if (!IsHexDigit(*h)) {
-              return Fail(h, SyntaxCode::kSyntax,
+    std::uint64_t mask = 0;
+    std::size_t block = 0;
+#if defined(__SSE2__)
+    block = 32;
+    mask = SpecialMask32(q);
+#else
+    block = 1;
+    {
+      auto c = static_cast<unsigned char>(*q);
+      mask = (c == '"' || c == '\\' || c < 0x20 || c >= 0x80) ? 1 : 0;
+    }
+#endif
+    if (mask == 0) {
+      q += block;
+      if (q >= end_) return NeedMore(end_, "inside a string");
+      continue;
+    }
+    std::size_t done = block;  // where the next block starts
+    while (mask != 0) {
+      const char* at = q + __builtin_ctzll(mask);
+      if (at >= end_) return NeedMore(end_, "inside a string");
+      auto c = static_cast<unsigned char>(*at);
+      std::size_t len = 0;  // the bytes `at` starts: an escape or a sequence
+      if (c == '"') {
+        q = at;
+        goto closed;
+      }
+      if (c == '\\') {
+        escapes = true;
+        if (end_ - at < 2) return NeedMore(at, "inside a string");
+        char e = at[1];
+        if (e == 'u') {
+          if (end_ - at < 6) {
+            for (const char* h = at + 2; h < end_; ++h) {
+              if (!IsHexDigit(*h)) {
+                return Fail(h, SyntaxCode::kSyntax,
+                            "invalid \\u escape: expected 4 hex digits");
+              }
+            }
+            return NeedMore(at, "inside a string");
+          }
+          for (int i = 2; i < 6; ++i) {
+            if (!IsHexDigit(at[i])) {
+              return Fail(at + i, SyntaxCode::kSyntax,
                           "invalid \\u escape: expected 4 hex digits");
             }
           }
-          return NeedMore(q, "inside a string");
+          len = 6;
+        } else if (e == '"' || e == '\\' || e == '/' || e == 'b' || e == 'f' ||
+                   e == 'n' || e == 'r' || e == 't') {
+          len = 2;
+        } else {
+          return Fail(at, SyntaxCode::kSyntax,
+                      "invalid escape '\\" +
+                          std::string(1, static_cast<char>(e)) + "' in string");
         }
-        for (int i = 2; i < 6; ++i) {
-          if (!IsHexDigit(q[i])) {
-            return Fail(q + i, SyntaxCode::kSyntax,
-                        "invalid \\u escape: expected 4 hex digits");
-          }
+      } else if (c < 0x20) {
+        return Fail(at, SyntaxCode::kSyntax,
+                    "control character " + DescribeByte(c) +
+                        " in string must be escaped");
+      } else {
+        // Non-ASCII: validate one UTF-8 sequence.
+        auto avail = static_cast<std::size_t>(end_ - at);
+        int n = Utf8SequenceLength(reinterpret_cast<const unsigned char*>(at),
+                                   avail);
+        if (n == 0) {
+          // A sequence cut by the window end may be completed by more input.
+          if (avail < 4 && !at_eof_) return NeedMore(at, "inside a string");
+          return Fail(at, SyntaxCode::kInvalidUtf8,
+                      "invalid UTF-8 " + DescribeByte(c) + " in string");
         }
-        q += 6;
-        continue;
+        ascii = false;
+        len = static_cast<std::size_t>(n);
       }
-      if (e == '"' || e == '\\' || e == '/' || e == 'b' || e == 'f' ||
-          e == 'n' || e == 'r' || e == 't') {
-        q += 2;
-        continue;
+      auto next = static_cast<std::size_t>(at - q) + len;
+      if (next >= block) {
+        done = next;  // the escape or sequence ends past this block
+        break;
       }
-      return Fail(q, SyntaxCode::kSyntax,
-                  "invalid escape '\\" + std::string(1, static_cast<char>(e)) +
-                      "' in string");
+      mask &= ~((std::uint64_t{1} << next) - 1);
     }
-    if (c < 0x20) {
-      return Fail(q, SyntaxCode::kSyntax,
-                  "control character " + DescribeByte(c) +
-                      " in string must be escaped");
-    }
-    // Non-ASCII: validate one UTF-8 sequence.
-    auto avail = static_cast<std::size_t>(end_ - q);
-    int len =
-        Utf8SequenceLength(reinterpret_cast<const unsigned char*>(q), avail);
-    if (len == 0) {
-      // A sequence cut by the window end may be completed by more input.
-      if (avail < 4 && !at_eof_) return NeedMore(q, "inside a string");
-      return Fail(q, SyntaxCode::kInvalidUtf8,
-                  "invalid UTF-8 " + DescribeByte(c) + " in string");
-    }
-    ascii = false;
-    q += len;
+    q += done;
+    if (q >= end_) return NeedMore(end_, "inside a string");
   }
+closed:
   if (static_cast<std::uint64_t>(q - start) > kMaxValueSize) {
     return Fail(
         start - 1, SyntaxCode::kSyntax,
