@@ -22,6 +22,7 @@ struct DiffFlags {
   bool stat = false;
   bool show_secrets = false;
   std::string passphrase_file;
+  std::size_t limit = 0;
 };
 
 int RunDiff(const DiffFlags& flags) {
@@ -39,9 +40,9 @@ int RunDiff(const DiffFlags& flags) {
     return kExitUnreadable;
   }
   if (flags.format == "json") {
-    std::cout << diff::RenderJson(*result);
+    std::cout << diff::RenderJson(*result, flags.limit);
   } else {
-    std::cout << diff::RenderText(*result, flags.stat);
+    std::cout << diff::RenderText(*result, flags.stat, flags.limit);
   }
   return result->same() ? kExitOk : kExitFindings;
 }
@@ -59,6 +60,18 @@ std::function<int()> SetupDiff(CLI::App& app) {
       ->check(CLI::IsMember({"text", "json"}))
       ->capture_default_str();
   app.add_flag("--stat", flags->stat, "Print the counts only (text format)");
+  app.add_option("--limit", flags->limit,
+                 "Print the first N resource entries and how many more "
+                 "there are (0: all); the summary and exit code stay exact")
+      ->check(CLI::Validator(
+          [](std::string& value) {
+            return !value.empty() && value[0] == '-'
+                       ? std::string("must be 0 or more, not ") + value
+                       : std::string();
+          },
+          "N >= 0"))
+      ->type_name("N")
+      ->capture_default_str();
   app.add_flag("--show-secrets", flags->show_secrets,
                "Print the values of secrets that could be opened (b64, or "
                "passphrase with a passphrase given)");

@@ -147,16 +147,29 @@ std::function<int()> SetupShow(CLI::App& app) {
 std::function<int()> SetupTree(CLI::App& app) {
   auto path = std::make_shared<std::string>();
   auto format = std::make_shared<std::string>("text");
+  auto limit = std::make_shared<std::size_t>(0);
   app.add_option("state", *path, "State to read (- reads standard input)")
       ->required();
   AddFormat(app, format.get());
-  return [path, format] {
+  app.add_option("--limit", *limit,
+                 "Print the first N resources and how many more there are "
+                 "(0: all)")
+      ->check(CLI::Validator(
+          [](std::string& value) {
+            return !value.empty() && value[0] == '-'
+                       ? std::string("must be 0 or more, not ") + value
+                       : std::string();
+          },
+          "N >= 0"))
+      ->type_name("N")
+      ->capture_default_str();
+  return [path, format, limit] {
     auto tree = inspect::Tree(*path);
     if (!tree.ok()) return Fail(tree.status());
     if (*format == "json") {
-      inspect::WriteTreeJson(*tree, std::cout);
+      inspect::WriteTreeJson(*tree, std::cout, *limit);
     } else {
-      inspect::WriteTreeText(*tree, std::cout);
+      inspect::WriteTreeText(*tree, std::cout, *limit);
     }
     return static_cast<int>(kExitOk);
   };

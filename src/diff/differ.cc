@@ -808,10 +808,20 @@ std::string_view EntrySymbol(ResourceChangeKind kind) {
 
 }  // namespace
 
-std::string RenderText(const DiffResult& result, bool stat_only) {
+std::string RenderText(const DiffResult& result, bool stat_only,
+                       std::size_t limit) {
   std::string out;
   if (!stat_only) {
+    std::size_t shown = 0;
     for (const ResourceEntry& e : result.resources) {
+      if (limit > 0 && shown == limit) {
+        std::size_t omitted = result.resources.size() - shown;
+        out += "... " + std::to_string(omitted) + " more resource" +
+               (omitted == 1 ? "" : "s") + " not shown (--limit " +
+               std::to_string(limit) + ")\n";
+        break;
+      }
+      ++shown;
       std::string line(EntrySymbol(e.kind));
       line += ' ';
       line += e.urn;
@@ -853,10 +863,13 @@ std::string RenderText(const DiffResult& result, bool stat_only) {
   return out;
 }
 
-std::string RenderJson(const DiffResult& result) {
+std::string RenderJson(const DiffResult& result, std::size_t limit) {
   std::string out = "{\"resources\":[";
   bool first = true;
+  std::size_t shown = 0;
   for (const ResourceEntry& e : result.resources) {
+    if (limit > 0 && shown == limit) break;
+    ++shown;
     if (!first) out += ',';
     first = false;
     out += "{\"urn\":" + diag::JsonString(e.urn);
@@ -882,7 +895,12 @@ std::string RenderJson(const DiffResult& result) {
     }
     out += '}';
   }
-  out += "],\"envelope\":[";
+  out += ']';
+  if (shown < result.resources.size()) {
+    out += ",\"truncated\":true,\"omitted\":" +
+           std::to_string(result.resources.size() - shown);
+  }
+  out += ",\"envelope\":[";
   first = true;
   for (const EnvelopeEntry& e : result.envelope) {
     if (!first) out += ',';

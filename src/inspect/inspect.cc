@@ -724,9 +724,11 @@ class Chunked {
 
 }  // namespace
 
-void WriteTreeText(const TreeResult& tree, std::ostream& stream) {
+void WriteTreeText(const TreeResult& tree, std::ostream& stream,
+                   std::size_t limit) {
   Chunked out(stream);
   std::vector<bool> printed(tree.size(), false);
+  std::size_t shown = 0;
   // Depth first with an explicit stack. `prefix` holds the guide of the
   // current path; a frame remembers how much of it is its own.
   struct Frame {
@@ -737,12 +739,15 @@ void WriteTreeText(const TreeResult& tree, std::ostream& stream) {
   std::string prefix;
   std::vector<Frame> stack;
   for (std::uint32_t r : tree.roots()) {
+    if (limit > 0 && shown == limit) break;
     stack.push_back({r, 0, true, true});
     while (!stack.empty()) {
       Frame f = stack.back();
       stack.pop_back();
       if (printed[f.node]) continue;
+      if (limit > 0 && shown == limit) break;
       printed[f.node] = true;
+      ++shown;
       prefix.resize(f.prefix_size);
       out.buffer() +=
           TerminalSafe(prefix + (f.root ? "" : (f.last ? "└─ " : "├─ ")) +
@@ -757,11 +762,21 @@ void WriteTreeText(const TreeResult& tree, std::ostream& stream) {
       }
     }
   }
+  // Every resource is printed once when none is left out (one member of
+  // each parent cycle is a root).
+  if (shown < tree.size()) {
+    std::size_t omitted = tree.size() - shown;
+    out.buffer() += "... " + std::to_string(omitted) + " more resource" +
+                    (omitted == 1 ? "" : "s") + " not shown (--limit " +
+                    std::to_string(limit) + ")\n";
+  }
 }
 
-void WriteTreeJson(const TreeResult& tree, std::ostream& stream) {
+void WriteTreeJson(const TreeResult& tree, std::ostream& stream,
+                   std::size_t limit) {
   Chunked out(stream);
   std::vector<bool> printed(tree.size(), false);
+  std::size_t shown = 0;
   struct Frame {
     std::uint32_t node;
     std::uint32_t next_child = 0;
@@ -769,6 +784,7 @@ void WriteTreeJson(const TreeResult& tree, std::ostream& stream) {
   };
   auto open = [&](std::uint32_t n) {
     printed[n] = true;
+    ++shown;
     TreeResult::Node node = tree.node(n);
     std::string& b = out.buffer();
     b += "{\"urn\":" + JsonString(node.urn());
@@ -784,6 +800,7 @@ void WriteTreeJson(const TreeResult& tree, std::ostream& stream) {
   std::vector<Frame> stack;
   for (std::uint32_t r : tree.roots()) {
     if (printed[r]) continue;
+    if (limit > 0 && shown == limit) break;
     if (!first) out.buffer() += ',';
     first = false;
     open(r);
@@ -795,7 +812,7 @@ void WriteTreeJson(const TreeResult& tree, std::ostream& stream) {
              printed[children[f.next_child]]) {
         ++f.next_child;
       }
-      if (f.next_child == children.size()) {
+      if (f.next_child == children.size() || (limit > 0 && shown == limit)) {
         out.buffer() += "]}";
         stack.pop_back();
         continue;
@@ -807,7 +824,12 @@ void WriteTreeJson(const TreeResult& tree, std::ostream& stream) {
       stack.push_back({c});  // (f is not used after this)
     }
   }
-  out.buffer() += "]}\n";
+  out.buffer() += ']';
+  if (shown < tree.size()) {
+    out.buffer() += ",\"truncated\":true,\"omitted\":" +
+                    std::to_string(tree.size() - shown);
+  }
+  out.buffer() += "}\n";
 }
 
 std::string TreeText(const TreeResult& tree) {

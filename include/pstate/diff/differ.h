@@ -141,11 +141,16 @@ Result<DiffResult> Run(const DiffConfig& config);
 
 /// Text rendering: one line per resource with Pulumi's step symbols and
 /// the property lines below it, the envelope changes, and a summary line;
-/// `stat_only` prints the summary alone.
-std::string RenderText(const DiffResult& result, bool stat_only);
+/// `stat_only` prints the summary alone. A `limit` above 0 prints the
+/// first `limit` resource entries only, then a line saying how many were
+/// left out; the envelope changes and the summary stay whole.
+std::string RenderText(const DiffResult& result, bool stat_only,
+                       std::size_t limit = 0);
 /// {"resources": [...], "envelope": [...], "summary": {...}} and a newline
-/// (schema in docs/inspect.md).
-std::string RenderJson(const DiffResult& result);
+/// (schema in docs/inspect.md). A `limit` above 0 keeps the first `limit`
+/// resource entries; when some were left out, "truncated": true and
+/// "omitted": N follow "resources" (the summary stays whole).
+std::string RenderJson(const DiffResult& result, std::size_t limit = 0);
 
 }  // namespace pstate::diff
 

@@ -167,9 +167,14 @@ class TreeResult {
 /// roots, as `pulumi stack` shows orphans.
 Result<TreeResult> Tree(const std::string& path);
 /// Write the tree as it goes (iteratively: a deep parent chain needs no
-/// deep stack), so the output is never held whole.
-void WriteTreeText(const TreeResult& tree, std::ostream& stream);
-void WriteTreeJson(const TreeResult& tree, std::ostream& stream);
+/// deep stack), so the output is never held whole. A `limit` above 0
+/// writes the first `limit` resources (lines of text, nodes of JSON) in
+/// the same order, then says how many were left out: a last line of text,
+/// or "truncated": true and "omitted": N after "resources" in JSON.
+void WriteTreeText(const TreeResult& tree, std::ostream& stream,
+                   std::size_t limit = 0);
+void WriteTreeJson(const TreeResult& tree, std::ostream& stream,
+                   std::size_t limit = 0);
 std::string TreeText(const TreeResult& tree);
 std::string TreeJson(const TreeResult& tree);
 
