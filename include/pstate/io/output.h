@@ -16,6 +16,7 @@
 #ifndef PSTATE_IO_OUTPUT_H_
 #define PSTATE_IO_OUTPUT_H_
 
+#include <cstdint>
 #include <cstring>
 #include <memory>
 #include <string>
@@ -33,28 +34,14 @@ class Output {
   virtual ~Output() = default;
   void Write(std::string_view bytes) {
     std::size_t n = bytes.size();
-    if (n >= kBufferSize) {
-      // A whole buffer's worth (a forwarding output passing its chunks
-      // on): straight through, not copied into this buffer first.
-      Flush();
-      WriteOut(bytes);
-      return;
-    }
-    if (n <= kBufferSize - used_) {
-      // Most writes are a few bytes (quotes, ": ", indentation): a plain
-      // loop beats a memcpy call for those.
-      char* d = buffer_.get() + used_;
-      if (n <= 16) {
-        for (std::size_t i = 0; i < n; ++i) d[i] = bytes[i];
-      } else {
-        std::memcpy(d, bytes.data(), n);
-      }
+    if (n <= kBufferSize - used_ && n <= 32) [[likely]] {
+      // Most writes are a few bytes (quotes, ": ", indentation, keys):
+      // copied with at most two overlapping fixed-size moves, no call.
+      CopySmall(buffer_.get() + used_, bytes.data(), n);
       used_ += n;
       return;
     }
-    Flush();
-    std::memcpy(buffer_.get(), bytes.data(), n);
-    used_ = n;
+    WriteLarge(bytes);
   }
   void Put(char c) {
     if (used_ == kBufferSize) Flush();
@@ -84,6 +71,49 @@ class Output {
   void Flush() {
     if (used_ > 0) WriteOut(std::string_view(buffer_.get(), used_));
     used_ = 0;
+  }
+  void WriteLarge(std::string_view bytes) {
+    std::size_t n = bytes.size();
+    if (n >= kBufferSize) {
+      // A whole buffer's worth (a forwarding output passing its chunks
+      // on): straight through, not copied into this buffer first.
+      Flush();
+      WriteOut(bytes);
+      return;
+    }
+    if (n > kBufferSize - used_) Flush();
+    std::memcpy(buffer_.get() + used_, bytes.data(), n);
+    used_ += n;
+  }
+  /// Copies n <= 32 bytes: two overlapping moves of the largest power of
+  /// two not above n (fixed sizes compile to plain loads and stores).
+  static void CopySmall(char* d, const char* s, std::size_t n) {
+    if (n >= 16) {
+      char a[16];
+      char b[16];
+      std::memcpy(a, s, 16);
+      std::memcpy(b, s + n - 16, 16);
+      std::memcpy(d, a, 16);
+      std::memcpy(d + n - 16, b, 16);
+    } else if (n >= 8) {
+      std::uint64_t a = 0;
+      std::uint64_t b = 0;
+      std::memcpy(&a, s, 8);
+      std::memcpy(&b, s + n - 8, 8);
+      std::memcpy(d, &a, 8);
+      std::memcpy(d + n - 8, &b, 8);
+    } else if (n >= 4) {
+      std::uint32_t a = 0;
+      std::uint32_t b = 0;
+      std::memcpy(&a, s, 4);
+      std::memcpy(&b, s + n - 4, 4);
+      std::memcpy(d, &a, 4);
+      std::memcpy(d + n - 4, &b, 4);
+    } else if (n > 0) {
+      d[0] = s[0];
+      d[n / 2] = s[n / 2];
+      d[n - 1] = s[n - 1];
+    }
   }
   /// Drops buffered bytes without writing them.
   void DiscardBuffer() { used_ = 0; }

@@ -360,5 +360,38 @@ TEST(StringOutputTest, CollectsBytes) {
   EXPECT_EQ(out.name(), "<memory>");
 }
 
+// Every write size (the small-copy cases 0-32, memcpy, a buffer's worth and
+// more) at every kind of buffer position, and Reserve/Advance in between,
+// must come out byte for byte in order.
+TEST(StringOutputTest, EverySizeAndReserveKeepOrder) {
+  StringOutput out;
+  std::string want;
+  unsigned seed = 7;
+  auto next = [&] {
+    seed = seed * 1103515245u + 12345u;
+    return (seed >> 16) & 0x7FFF;
+  };
+  for (int round = 0; round < 5000; ++round) {
+    std::size_t n = 0;
+    switch (next() % 4) {
+      case 0: n = next() % 33; break;
+      case 1: n = next() % 300; break;
+      case 2: n = next() % 9000; break;
+      default: n = round % 97 == 0 ? (std::size_t{1} << 16) + next() % 5 : 3;
+    }
+    std::string bytes(n, '\0');
+    for (char& c : bytes) c = static_cast<char>('a' + next() % 26);
+    if (next() % 5 == 0 && n <= Output::kMaxReserve) {
+      char* at = out.Reserve(n);
+      std::copy(bytes.begin(), bytes.end(), at);
+      out.Advance(n);
+    } else {
+      out.Write(bytes);
+    }
+    want += bytes;
+  }
+  ASSERT_EQ(out.str().size(), want.size());
+  EXPECT_TRUE(out.str() == want);
+}
 }  // namespace
 }  // namespace pstate::io
