@@ -119,12 +119,20 @@ StrId StringTable::Intern(std::string_view text) {
     if (slots_[at].id != kNoStr) return slots_[at].id;
   }
   // At most half full, so probes stay short.
-  if ((sizes_.size() + 1) * 2 > slots_.size()) Grow();
+  if ((findable_ + 1) * 2 > slots_.size()) Grow();
+  ++findable_;
   std::size_t at = SlotOf(hash, text);
   auto id = static_cast<StrId>(sizes_.size());
   starts_.push_back(Store(text));
   sizes_.push_back(static_cast<std::uint32_t>(text.size()));
   slots_[at] = {static_cast<std::uint32_t>(hash), id};
+  return id;
+}
+
+StrId StringTable::Add(std::string_view text) {
+  auto id = static_cast<StrId>(sizes_.size());
+  starts_.push_back(Store(text));
+  sizes_.push_back(static_cast<std::uint32_t>(text.size()));
   return id;
 }
 
@@ -139,11 +147,6 @@ std::size_t StringTable::memory() const {
          starts_.capacity() * sizeof(const char*) +
          sizes_.capacity() * sizeof(std::uint32_t) +
          slots_.capacity() * sizeof(Slot);
-}
-
-void StringTable::ShrinkToFit() {
-  starts_.shrink_to_fit();
-  sizes_.shrink_to_fit();
 }
 
 std::size_t StringTable::SlotOf(std::uint64_t hash,
@@ -198,7 +201,10 @@ void Index::AddResource(const json::Value& resource, ByteRange range) {
   };
   e.urn = strings.Intern(Decoded(v.urn, &scratch));
   e.type = optional(v.type);
-  e.id = optional(v.id);
+  {
+    std::string_view id = Decoded(v.id, &scratch);
+    if (!id.empty()) e.id = strings.Add(id);
+  }
   e.parent = optional(v.parent);
   {
     std::string_view p = Decoded(v.provider, &scratch);
@@ -351,10 +357,6 @@ Status Indexer::OnFinish(const state::Envelope& envelope,
                          state::Context& context) {
   (void)context;
   index_.envelope = envelope;
-  // The index is complete: its vectors' growth slack goes back.
-  index_.resources_list.shrink_to_fit();
-  index_.refs.shrink_to_fit();
-  index_.strings.ShrinkToFit();
   return Status::Ok();
 }
 

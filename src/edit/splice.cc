@@ -4,6 +4,7 @@
 #include <cstring>
 #include <optional>
 #include <set>
+#include <unordered_map>
 #include <unordered_set>
 
 #include "pstate/json/compact.h"
@@ -18,6 +19,10 @@ namespace {
 
 /// How much input is read between two releases of its pages.
 constexpr std::uint64_t kReleaseStep = std::uint64_t{16} << 20;
+
+/// The new text of each rewritten resource (by position): few, so a map,
+/// not a slot per resource.
+using Texts = std::unordered_map<std::size_t, std::string>;
 
 bool IsSpace(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
 
@@ -580,7 +585,7 @@ bool NeedsRewrite(std::size_t i, const Index& index, const Plan& plan,
 /// value (see Assembly::check_segments for why the others cannot change
 /// findings). Index ids only: no resource's bytes are read.
 std::vector<bool> Affected(const Index& index, const Plan& plan,
-                           const std::vector<std::optional<std::string>>& texts,
+                           const Texts& texts,
                            const std::vector<bool>& renamed) {
   const auto& list = index.resources_list;
   std::vector<bool> changed = renamed;
@@ -593,7 +598,7 @@ std::vector<bool> Affected(const Index& index, const Plan& plan,
   std::vector<bool> out(list.size(), false);
   for (std::size_t i = 0; i < list.size(); ++i) {
     if (plan.drop[i]) continue;
-    bool hit = texts[i].has_value();
+    bool hit = texts.count(i) > 0;
     if (!hit && any) {
       ForEachReference(index, list[i], [&](RefKind, StrId urn) {
         if (changed[urn]) hit = true;
@@ -625,11 +630,11 @@ void AppendStub(const Index& index, const ResourceEntry& r, std::string* out) {
 /// The check document's resources array: affected resources as the
 /// output has them, every other one a stub, generated as pass 2 reads it
 /// (runs of Segment::is_stubs over `stubbed`), never held.
-std::optional<Splice> CheckArray(
-    std::string_view bytes, const Index& index,
-    const std::vector<std::size_t>& order, const std::vector<bool>& affected,
-    const std::vector<std::optional<std::string>>& texts,
-    std::vector<std::uint32_t>& stubbed) {
+std::optional<Splice> CheckArray(std::string_view bytes, const Index& index,
+                                 const std::vector<std::size_t>& order,
+                                 const std::vector<bool>& affected,
+                                 const Texts& texts,
+                                 std::vector<std::uint32_t>& stubbed) {
   const auto& list = index.resources_list;
   if (order.empty()) {
     std::vector<ByteRange> ranges;
@@ -659,8 +664,8 @@ std::optional<Splice> CheckArray(
       continue;
     }
     if (k > 0) Append(s.pieces, Text(",\n"));
-    if (texts[i]) {
-      Append(s.pieces, Text(*texts[i]));
+    if (auto t = texts.find(i); t != texts.end()) {
+      Append(s.pieces, Text(t->second));
     } else {
       Append(s.pieces, Source(list[i].range.begin, list[i].range.end));
     }
@@ -707,7 +712,7 @@ Result<Assembly> Assemble(std::string_view bytes, const Index& index,
   std::string buffer;
 
   // Resources: which are rewritten, then the array in its new order.
-  std::vector<std::optional<std::string>> texts(list.size());
+  Texts texts;
   std::vector<bool> renamed_ids = RenamedIds(index, plan);
   bool any_reference_changes = !plan.urn_map.empty() || plan.prune;
   std::uint64_t released = 0;
@@ -766,15 +771,17 @@ Result<Assembly> Assemble(std::string_view bytes, const Index& index,
     }
   }
   bool resources_touched = order.size() != list.size() || !plan.order.empty();
-  for (const auto& t : texts) {
-    if (t) resources_touched = true;
-  }
+  if (!texts.empty()) resources_touched = true;
   if (resources_touched) {
     std::vector<ByteRange> ranges;
     ranges.reserve(list.size());
     for (const ResourceEntry& r : list) ranges.push_back(r.range);
     auto s = RebuildArray(bytes, ranges, order, index.resources,
-                          [&](std::size_t i) { return texts[i]; });
+                          [&](std::size_t i) -> std::optional<std::string> {
+                            auto t = texts.find(i);
+                            if (t == texts.end()) return std::nullopt;
+                            return t->second;
+                          });
     if (s) splices.push_back(std::move(*s));
   }
   // The check document's resources array (Assembly::check_segments).

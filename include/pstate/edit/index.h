@@ -44,6 +44,10 @@ class StringTable {
  public:
   /// The id of `text`, adding it when new.
   StrId Intern(std::string_view text);
+  /// A new id for `text` that Find and Intern do not know: for strings
+  /// only ever read by id (resource IDs, one per resource, never looked
+  /// up), which then cost no hash slot.
+  StrId Add(std::string_view text);
   /// The id of `text`, or kNoStr when it was never added.
   StrId Find(std::string_view text) const;
   /// The string of `id` ("" for kNoStr), valid as long as the table.
@@ -54,8 +58,6 @@ class StringTable {
   std::size_t size() const { return sizes_.size(); }
   /// Bytes held (the blocks, the ids' places, the hash slots).
   std::size_t memory() const;
-  /// Gives back the slack of the ids' vectors (after the last Intern).
-  void ShrinkToFit();
 
  private:
   /// The hash's low half (it places the string, and a hit is confirmed
@@ -73,7 +75,8 @@ class StringTable {
   char* block_at_ = nullptr;
   std::vector<const char*> starts_;
   std::vector<std::uint32_t> sizes_;
-  std::vector<Slot> slots_;  ///< open addressing, power of two
+  std::vector<Slot> slots_;   ///< open addressing, power of two
+  std::size_t findable_ = 0;  ///< strings with a slot
 };
 
 /// The reference fields of ResourceV3 (state/schema.h kReferenceFields):
@@ -101,7 +104,8 @@ std::string_view RefKindField(RefKind kind);
 
 struct ResourceEntry {
   StrId urn = kNoStr;  ///< always set ("" interned when it has none)
-  StrId type = kNoStr, id = kNoStr, parent = kNoStr;
+  StrId type = kNoStr, parent = kNoStr;
+  StrId id = kNoStr;  ///< StringTable::Add: compare its text, not its id
   /// The provider reference as written (`<URN>::<ID>`), and its URN part
   /// (kNoStr when it has no "::").
   StrId provider = kNoStr, provider_urn = kNoStr;

@@ -693,6 +693,11 @@ TEST(IndexTest, StringTableInternsEachStringOnce) {
     EXPECT_EQ(table.View(ids[static_cast<std::size_t>(i)]), text);
   }
   EXPECT_EQ(table.View(a), "a");
+  // An added string is read by id only: Find and Intern do not see it.
+  StrId added = table.Add("i-1");
+  EXPECT_EQ(table.View(added), "i-1");
+  EXPECT_EQ(table.Find("i-1"), kNoStr);
+  EXPECT_NE(table.Intern("i-1"), added);
   EXPECT_GT(table.memory(), 0u);
 }
 
