@@ -3,8 +3,10 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -134,6 +136,44 @@ TEST(InspectTest, TreeRootsAParentCycleOnce) {
   std::filesystem::remove(path);
   ASSERT_TRUE(tree.ok()) << tree.status().message();
   EXPECT_EQ(TreeText(*tree), "t:m:R a\n└─ t:m:R b\n");
+}
+
+// --limit N: the first N resources in the same order, then how many more;
+// JSON stays one valid object, every open node closed.
+TEST(InspectTest, TreeLimit) {
+  auto tree = Tree(Fixture("base.json"));
+  ASSERT_TRUE(tree.ok()) << tree.status().message();
+  const std::size_t n = tree->size();
+  auto text = [&](std::size_t limit) {
+    std::ostringstream out;
+    WriteTreeText(*tree, out, limit);
+    return out.str();
+  };
+  auto json = [&](std::size_t limit) {
+    std::ostringstream out;
+    WriteTreeJson(*tree, out, limit);
+    return out.str();
+  };
+  EXPECT_EQ(text(n), TreeText(*tree));
+  EXPECT_EQ(json(n), TreeJson(*tree));
+  EXPECT_EQ(text(0), TreeText(*tree));
+  std::string full = TreeText(*tree);
+  std::string first_line = full.substr(0, full.find('\n') + 1);
+  EXPECT_EQ(text(1), first_line + "... " + std::to_string(n - 1) +
+                         " more resources not shown (--limit 1)\n");
+  for (std::size_t limit = 1; limit < n; ++limit) {
+    std::string j = json(limit);
+    EXPECT_NE(j.find(",\"truncated\":true,\"omitted\":" +
+                     std::to_string(n - limit) + "}\n"),
+              std::string::npos)
+        << j;
+    EXPECT_EQ(std::count(j.begin(), j.end(), '{'),
+              std::count(j.begin(), j.end(), '}'));
+    EXPECT_EQ(std::count(j.begin(), j.end(), '['),
+              std::count(j.begin(), j.end(), ']'));
+    EXPECT_EQ(static_cast<std::size_t>(std::count(j.begin(), j.end(), '{') - 1),
+              limit);
+  }
 }
 
 TEST(InspectTest, StatsCountAndSize) {
