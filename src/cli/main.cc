@@ -21,6 +21,7 @@
 #include "cli/exit_code.h"
 #include "cli/help.h"
 #include "cli/input_limits.h"
+#include "cli/stdout_stream.h"
 #include "cli/suggest.h"
 
 #ifndef PSTATE_VERSION
@@ -152,17 +153,11 @@ bool StdoutReaderGone() {
 /// The exit code once standard output is flushed. A reader that went away
 /// ends the command quietly with the status it would have had (as ripgrep
 /// does; no 141 from SIGPIPE). Any other write failure (a full disk) means
-/// the report was lost: exit 2 with the reason.
+/// the report was lost: exit 2 with the reason the first failed write gave.
 int FinishStdout(int code) {
   std::cout.flush();
-  errno = 0;
-  // Every step runs, in this order (fflush before ferror), whatever the
-  // earlier ones said.
-  const bool stream_failed = !std::cout.good();
-  const bool flush_failed = std::fflush(stdout) != 0;
-  bool failed = stream_failed || flush_failed || std::ferror(stdout) != 0;
-  int error = errno;
-  if (!failed) return code;
+  int error = pstate::cli::StdoutWriteError();
+  if (error == 0 && std::cout.good()) return code;
   if (error == EPIPE || StdoutReaderGone()) return code;
   std::fprintf(stderr, "pstate: error: cannot write to standard output: %s\n",
                std::strerror(error != 0 ? error : EIO));
@@ -175,6 +170,7 @@ int main(int argc, char** argv) {
   // A closed pipe is a failed write (EPIPE), handled as such, not a signal
   // that kills the process halfway through an output file.
   std::signal(SIGPIPE, SIG_IGN);
+  pstate::cli::InstallStdoutBuffer();
   CLI::App app{"pstate: fast, safe, offline tooling for Pulumi state files",
                "pstate"};
   pstate::cli::SetRootApp(&app);
