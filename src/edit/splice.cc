@@ -638,6 +638,7 @@ std::optional<Splice> CheckArray(std::string_view bytes, const Index& index,
   const auto& list = index.resources_list;
   if (order.empty()) {
     std::vector<ByteRange> ranges;
+    ranges.reserve(list.size());
     for (const ResourceEntry& r : list) ranges.push_back(r.range);
     return RebuildArray(bytes, ranges, order, index.resources, [](std::size_t) {
       return std::optional<std::string>();

@@ -683,6 +683,7 @@ TEST(IndexTest, StringTableInternsEachStringOnce) {
   EXPECT_EQ(table.View(kNoStr), "");
   // Past several growths every string keeps its id and bytes.
   std::vector<StrId> ids;
+  ids.reserve(5000);
   for (int i = 0; i < 5000; ++i) {
     ids.push_back(table.Intern(kS + "t::n" + std::to_string(i)));
   }
