@@ -11,10 +11,13 @@
 # A SIZE state is generated once into $TMPDIR (deterministic: seed 14). The
 # target is the URN of the 10th resource, so the edit finds and removes its
 # dependents (--force: some of them are protected) and copies everything
-# else. Each round runs verify, then edit
-# (the order alternates between rounds); the report gives medians of wall
-# time and of CPU time (user + sys of the child): on a shared, loaded
-# machine CPU time is the number to compare.
+# else. Each round runs verify, then edit, then a plain copy of the state
+# to the same directory (`dd ... conv=fsync`: the write edit cannot avoid,
+# since the output is the input's bytes and io::Output syncs it before the
+# rename) (the order alternates between rounds); the report gives medians
+# of wall time and of CPU time (user + sys of the child), and the load
+# average before and after: on a shared, loaded machine CPU time is the
+# number to compare.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 BIN=${1:-build/rel/src/pstate}
@@ -52,7 +55,10 @@ cmds = {
     "verify": [binary, "verify", "-q", state],
     "edit delete --target-dependents": [binary, "edit", "delete", state, urn,
                                          "--target-dependents", "--force", "-q", "-o", out],
+    "copy (dd, fsync)": ["dd", "if=" + state, "of=" + out, "bs=16M", "conv=fsync",
+                         "status=none"],
 }
+load_before = os.getloadavg()
 def run(args):
     # wait4 gives this child's own rusage: CPU time and peak RSS.
     start = time.perf_counter()
@@ -68,6 +74,8 @@ for r in range(rounds):
     for name in order:
         results[name].append(run(cmds[name]))
 print(f"state: {state} ({os.path.getsize(state) / 1e6:.0f} MB), target {urn}")
+load_after = os.getloadavg()
+print(f"load average (1 min) before {load_before[0]:.2f}, after {load_after[0]:.2f}")
 print(f"{rounds} interleaved rounds, medians")
 print("| command | wall s | cpu s (user+sys) | peak RSS MB | exit |")
 print("|---|---|---|---|---|")
@@ -80,6 +88,9 @@ for name in names:
     codes = sorted(set(x[2] for x in results[name]))
     print(f"| {name} | {med[name][0]:.2f} | {med[name][1]:.2f} | {max(rss):.0f} | {codes} |")
 v, e = med["verify"], med["edit delete --target-dependents"]
+c = med["copy (dd, fsync)"]
 print(f"ratio edit/verify: wall {e[0] / v[0]:.2f}x, cpu {e[1] / v[1]:.2f}x")
+print(f"the copy is {100 * c[0] / e[0]:.0f}% of edit's wall time, "
+      f"{100 * c[1] / e[1]:.0f}% of its cpu time")
 os.path.exists(out) and os.remove(out)
 PY
