@@ -119,7 +119,8 @@ struct Assembly {
   /// plaintext (the index does not list it, Index::AddResource); the only
   /// finding it can give is resource-ref-dangling, a warning, and pass 2
   /// compares errors only (NewErrors, edit.h), so a stub hides at most a
-  /// warning (test CheckDocumentTest.APlaintextReferenceIsNotVisible...).
+  /// warning (test CheckDocumentTest.
+  /// APlaintextReferenceIsNotVisibleAndDoesNotMatter).
   std::vector<Segment> check_segments;
   /// Per element of the check document's resources array: a stub.
   std::vector<bool> stub;
