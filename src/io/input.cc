@@ -192,6 +192,13 @@ class PlainInput : public InputStream {
   Result<std::size_t> Read(char* buf, std::size_t n) override {
     long got = source_->Read(buf, n);
     if (got < 0) return Status(Errc::kIo, ErrnoMessage(name_, errno));
+    if (got == 0 && n > 0 && source_size_ &&
+        source_->consumed() < *source_size_) {
+      // The end came before the size the file had when it was opened:
+      // someone truncated it (`pulumi stack export > stack.json` rewriting
+      // the state being read). Say so instead of a syntax error.
+      return Shrank();
+    }
     return static_cast<std::size_t>(got);
   }
   std::uint64_t source_consumed() const override {
@@ -239,6 +246,14 @@ class PlainInput : public InputStream {
     return Mapping{map_base_, size};
   }
 
+  Status Shrank() const {
+    return Status(Errc::kIo,
+                  name_ +
+                      ": the file shrank while it was being read "
+                      "(was it rewritten in place?); read it again once "
+                      "it is complete");
+  }
+
   void Release(std::uint64_t upto) override {
     if (!map_base_) return;
     // Each step of the reader (several MiB) first checks that the file
@@ -256,11 +271,7 @@ class PlainInput : public InputStream {
         !g_maps[map_slot_].cut.load(std::memory_order_acquire)) {
       return Status::Ok();
     }
-    return Status(Errc::kIo,
-                  name_ +
-                      ": the file shrank while it was being read "
-                      "(was it rewritten in place?); read it again once "
-                      "it is complete");
+    return Shrank();
   }
 
  private:

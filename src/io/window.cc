@@ -94,35 +94,35 @@ std::size_t EffectiveMax(const InputStream& input, std::size_t max_size) {
 
 }  // namespace
 
+namespace {
+
+/// The default cap of a window over a plain file of known size: a piece
+/// cannot be larger than the file, and the --max-resource-bytes cap is for
+/// input whose size is unknown or compressed (where a bomb could inflate
+/// one piece without bound). Memory still follows the largest piece.
+std::size_t CapFor(const InputStream& input, std::size_t cap) {
+  if (input.compression() == Compression::kNone && input.source_size() &&
+      *input.source_size() > cap) {
+    constexpr std::uint64_t kAddressable = SIZE_MAX / 4;
+    // One byte more than the file: room to find its end after its last
+    // piece.
+    return static_cast<std::size_t>(
+        std::min<std::uint64_t>(*input.source_size() + 1, kAddressable));
+  }
+  return cap;
+}
+
+}  // namespace
+
 Window::Window(InputStream& input, std::size_t initial_size,
                std::size_t max_size)
     : input_(input),
       capacity_(std::min(initial_size, EffectiveMax(input, max_size))),
-      max_size_(EffectiveMax(input, max_size)) {
-  if (std::optional<InputStream::Mapping> map = input.Map()) {
-    // Never written through: Fill() returns at once (eof) and Release()
-    // only moves the view forward.
-    data_ = const_cast<char*>(map->data);
-    size_ = map->size;
-    capacity_ = map->size;
-    eof_ = true;
-    mapped_ = true;
-    return;
-  }
+      max_size_(max_size != 0 ? EffectiveMax(input, max_size)
+                              : CapFor(input, EffectiveMax(input, 0))) {
   buffer_.reset(new char[capacity_ + kPadding]);
   data_ = buffer_.get();
   std::memset(data_, 0, kPadding);
-}
-
-void Window::Release(const char* done) {
-  constexpr std::size_t kStep = 16u << 20;
-  if (!mapped_ || done < data_ + kStep || done > data_ + size_) return;
-  auto n = static_cast<std::size_t>(done - data_);
-  CountDiscarded(n);
-  data_ += n;
-  size_ -= n;
-  base_ += n;
-  input_.Release(base_);
 }
 
 Status Window::Fill(const char* keep) {

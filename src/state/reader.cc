@@ -151,12 +151,6 @@ Code CodeOf(json::SyntaxCode code) {
 
 Status StreamReader::Fatal(Code code, std::string message,
                            std::uint64_t offset) {
-  // A mapped file that shrank while it was read shows up as bytes that are
-  // suddenly zeros: the cause is the I/O, not the JSON.
-  if (code != Code::kIoError && !window_.status().ok()) {
-    code = Code::kIoError;
-    message = window_.status().message();
-  }
   if (!fatal_) {
     fatal_ = true;
     fatal_status_ = Status(ErrcOf(code), message);
@@ -296,10 +290,6 @@ Status StreamReader::EmitLeaf(Role role, std::string_view key,
   arena_.Reset();
   if (!flow.ok()) return flow.status();
   if (*flow == Flow::kStop) return Stop();
-  if (window_.mapped()) {
-    window_.Release(pos_);
-    ReportProgress();
-  }
   return Status::Ok();
 }
 
