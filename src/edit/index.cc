@@ -77,8 +77,7 @@ void AddPropertyRefs(const json::Value& v, StringTable& table,
   // The last signature member counts, as in state::ClassifySignature.
   const json::Value* sig = nullptr;
   for (const json::Member& m : v.object()) {
-    if (m.key.size == state::kSigKey.size() &&
-        m.key.StrEquals(state::kSigKey)) {
+    if (m.key.StrEquals(state::kSigKey)) {  // escaped spellings too
       sig = &m.value;
     } else if (m.value.is_object() || m.value.is_array()) {
       AddPropertyRefs(m.value, table, out, n, scratch);
