@@ -57,6 +57,8 @@ struct IndexEntry {
 /// pairs with the k-th copy in the other.
 class ResourceIndex {
  public:
+  /// Room for `n` entries without growing (a hint: more still fit).
+  void Reserve(std::size_t n) { entries_.reserve(n); }
   /// Appends an entry; returns its position (its index in state order).
   std::uint32_t Add(const IndexEntry& entry);
   /// The first entry with `key` not yet matched, or kNone.
