@@ -54,7 +54,10 @@ Status WriteTemp(std::string_view bytes, const std::vector<Segment>& segments,
   if (!made.ok()) return made;
   auto out = io::OpenOutput(temp.path());
   if (!out.ok()) return out.status();
-  WriteSegments(bytes, segments, **out);
+  if (Status w = WriteSegments(bytes, segments, **out); !w.ok()) {
+    (*out)->Abandon();
+    return w;
+  }
   return (*out)->Commit();
 }
 
@@ -276,7 +279,14 @@ Result<Outcome> Run(const Config& config) {
   if (!out.ok()) return out.status();
   auto copy = OpenView(input);
   if (!copy.ok()) return copy.status();
-  WriteSegments(copy->bytes, assembly->segments, **out, copy->release);
+  // Untouched ranges of a plain file are copied by the kernel.
+  int fd = copy->stream ? copy->stream->plain_file_fd() : -1;
+  if (Status w = WriteSegments(copy->bytes, assembly->segments, **out,
+                               copy->release, fd);
+      !w.ok()) {
+    (*out)->Abandon();
+    return Status(w.code(), config.input + ": " + w.message());
+  }
   // A plain input that shrank while mapped reads as zeros: write nothing.
   for (const View* v : {&*view, &*copy}) {
     if (!v->stream) continue;

@@ -1055,12 +1055,19 @@ std::unique_ptr<io::InputStream> SegmentStream(
                                         std::move(release), stubs);
 }
 
-void WriteSegments(std::string_view bytes, const std::vector<Segment>& segments,
-                   io::Output& out, const ReleaseFn& release) {
+Status WriteSegments(std::string_view bytes,
+                     const std::vector<Segment>& segments, io::Output& out,
+                     const ReleaseFn& release, int fd) {
   for (const Segment& s : segments) {
     if (s.is_stubs) continue;  // check documents are never written
     if (s.is_text) {
       out.Write(s.text);
+      continue;
+    }
+    if (fd >= 0) {
+      if (Status c = out.CopyRange(fd, s.begin, s.end - s.begin); !c.ok()) {
+        return c;
+      }
       continue;
     }
     // In steps, so pages go back while a long range is copied.
@@ -1072,6 +1079,7 @@ void WriteSegments(std::string_view bytes, const std::vector<Segment>& segments,
       at = to;
     }
   }
+  return Status::Ok();
 }
 
 }  // namespace pstate::edit

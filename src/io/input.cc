@@ -204,6 +204,9 @@ class PlainInput : public InputStream {
   std::uint64_t source_consumed() const override {
     return map_base_ ? released_ : source_->consumed();
   }
+  int plain_file_fd() const override {
+    return source_size_ ? source_->fd() : -1;  // sized: opened by path
+  }
   ~PlainInput() override {
     UnregisterMapping(map_slot_);
     if (map_base_) ::munmap(map_base_, map_length_);

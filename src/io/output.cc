@@ -335,6 +335,35 @@ class FdOutput : public Output {
     WriteAll(fd_, bytes, &error_);
   }
 
+  Status CopyRange(int fd, std::uint64_t offset,
+                   std::uint64_t length) override {
+    Flush();
+    while (length > 0 && error_ == 0) {
+      auto in = static_cast<loff_t>(offset);
+      ssize_t n = ::copy_file_range(fd, &in, fd_, nullptr,
+                                    static_cast<std::size_t>(length), 0);
+      if (n > 0) {
+        offset += static_cast<std::uint64_t>(n);
+        length -= static_cast<std::uint64_t>(n);
+        continue;
+      }
+      if (n == 0) {
+        return Status(Errc::kIo,
+                      "the input shrank while it was being copied (was it "
+                      "rewritten in place?)");
+      }
+      if (errno == EINTR) continue;
+      if (errno == EXDEV || errno == EINVAL || errno == ENOSYS ||
+          errno == EOPNOTSUPP || errno == EBADF || errno == ETXTBSY) {
+        // Not between these two (a pipe, a device, an old kernel): copy
+        // through this process.
+        return Output::CopyRange(fd, offset, length);
+      }
+      error_ = errno;  // the output's failure (a full disk): sticky
+    }
+    return Status::Ok();
+  }
+
   void RemoveTemp() {
     ::unlink(temp_.c_str());
     UnregisterTemp(slot_);
@@ -513,6 +542,26 @@ std::size_t LiveTempFilesForTesting() {
     if (slot.state.load(std::memory_order_acquire) == kLive) ++n;
   }
   return n;
+}
+
+Status Output::CopyRange(int fd, std::uint64_t offset, std::uint64_t length) {
+  std::unique_ptr<char[]> buf(new char[kMaxReserve]);
+  while (length > 0) {
+    std::size_t want =
+        static_cast<std::size_t>(std::min<std::uint64_t>(length, kMaxReserve));
+    ssize_t got = ::pread(fd, buf.get(), want, static_cast<off_t>(offset));
+    if (got < 0 && errno == EINTR) continue;
+    if (got < 0) return Status(Errc::kIo, std::strerror(errno));
+    if (got == 0) {
+      return Status(Errc::kIo,
+                    "the input shrank while it was being copied (was it "
+                    "rewritten in place?)");
+    }
+    Write(std::string_view(buf.get(), static_cast<std::size_t>(got)));
+    offset += static_cast<std::uint64_t>(got);
+    length -= static_cast<std::uint64_t>(got);
+  }
+  return Status::Ok();
 }
 
 }  // namespace pstate::io

@@ -41,6 +41,7 @@ class NamedStream : public InputStream {
   }
   std::optional<Mapping> Map() override { return inner_->Map(); }
   void Release(std::uint64_t upto) override { inner_->Release(upto); }
+  int plain_file_fd() const override { return inner_->plain_file_fd(); }
   Status mapping_status() const override {
     Status s = inner_->mapping_status();
     return s.ok() ? s : Rename(s);

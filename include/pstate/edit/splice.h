@@ -154,9 +154,13 @@ std::unique_ptr<io::InputStream> SegmentStream(
     const StubSource* stubs = nullptr);
 
 /// Writes the segments to `out` (an output's: a check document's stub
-/// runs are not written).
-void WriteSegments(std::string_view bytes, const std::vector<Segment>& segments,
-                   io::Output& out, const ReleaseFn& release = {});
+/// runs are not written). With `fd` (InputStream::plain_file_fd() of the
+/// file `bytes` maps), ranges of the input are copied by the kernel
+/// (io::Output::CopyRange) and their pages are never touched here; kIo
+/// when the input cannot be read or shrank.
+Status WriteSegments(std::string_view bytes,
+                     const std::vector<Segment>& segments, io::Output& out,
+                     const ReleaseFn& release = {}, int fd = -1);
 
 }  // namespace pstate::edit
 

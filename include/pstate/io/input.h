@@ -97,6 +97,11 @@ class InputStream {
   /// are dropped from this process's memory (they stay in the page cache),
   /// so resident memory does not grow with the file.
   virtual void Release(std::uint64_t upto) { (void)upto; }
+  /// The descriptor of the regular file this stream reads unchanged (a
+  /// plain file opened by path: decoded offset = file offset); -1 for
+  /// anything else. For copying byte ranges in the kernel
+  /// (Output::CopyRange) instead of through this process.
+  virtual int plain_file_fd() const { return -1; }
   /// With a mapping: Ok, or the I/O error to report because the file
   /// shrank while it was mapped (someone rewrote it in place). Pages that
   /// vanished read as zero bytes instead of killing the process with

@@ -59,6 +59,13 @@ class Output {
     return buffer_.get() + used_;
   }
   void Advance(std::size_t n) { used_ += n; }
+  /// Appends bytes [offset, offset + length) of the regular file open as
+  /// `fd`, as Write would. A plain file output copies them in the kernel
+  /// (copy_file_range(2)), so they never pass through this process; other
+  /// outputs, and file systems that cannot, read them with pread and Write
+  /// them. Fails (kIo) only when the input cannot be read or ends early;
+  /// write errors are sticky as for Write and reported by Commit().
+  virtual Status CopyRange(int fd, std::uint64_t offset, std::uint64_t length);
   /// Flushes and makes the output final (renames the temporary file).
   virtual Status Commit() = 0;
   /// Throws the output away (removes the temporary file). Called by the

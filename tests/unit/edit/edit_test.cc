@@ -115,6 +115,33 @@ TEST_F(EditTest, DeleteLeafKeepsEveryOtherByte) {
   EXPECT_EQ(out, in.substr(0, sep + 1) + in.substr(end));
 }
 
+// A plain file of 1 MiB and more is mapped, and the ranges the edit does
+// not touch are copied by the kernel (io::Output::CopyRange): the result
+// must be the same bytes as the small file's path gives.
+TEST_F(EditTest, LargeFileRangesAreCopiedExactly) {
+  std::string in = ReadAll(Fixture("example.json")) +
+                   std::string(std::size_t{3} << 19, ' ') + "\n";
+  fs::path big = dir_ / "big.json";
+  {
+    std::ofstream f(big, std::ios::binary);
+    f << in;
+  }
+  Config config;
+  config.request = Delete({kO});
+  config.input = big.string();
+  config.output = (dir_ / "big-out.json").string();
+  auto r = edit::Run(config);
+  ASSERT_TRUE(r.ok()) << r.status().message();
+  ASSERT_FALSE(r->refused) << r->refusal;
+  std::string out = ReadAll(config.output);
+  std::size_t at = in.find("{\n                \"urn\": \"" + kO);
+  ASSERT_NE(at, std::string::npos);
+  std::size_t sep = in.rfind("},", at);
+  std::size_t end = in.find("\n            }", at) + 14;
+  EXPECT_TRUE(out == in.substr(0, sep + 1) + in.substr(end));
+  EXPECT_EQ(out.size(), in.size() - (end - sep - 1));
+}
+
 TEST_F(EditTest, DeleteWithDependentsIsRefusedListingThem) {
   Outcome o = Refused("example.json", Delete({kB}));
   EXPECT_NE(o.refusal.find("depend on it"), std::string::npos);

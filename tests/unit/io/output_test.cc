@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <fstream>
 #include <string>
 #include <thread>
 #include <vector>
@@ -392,6 +393,50 @@ TEST(StringOutputTest, EverySizeAndReserveKeepOrder) {
   }
   ASSERT_EQ(out.str().size(), want.size());
   EXPECT_TRUE(out.str() == want);
+}
+
+// CopyRange appends a file's byte range: in the kernel into a file output,
+// through pread into any other; an input that ends early is an error.
+TEST(OutputCopyRangeTest, CopiesTheRangeIntoFilesAndOtherOutputs) {
+  TempDir dir;
+  std::string text;
+  for (int i = 0; text.size() < (3u << 20); ++i) {
+    text += std::to_string(i) + ",";
+  }
+  std::string src = (dir.path() / "src").string();
+  {
+    std::ofstream f(src, std::ios::binary);
+    f << text;
+  }
+  int fd = ::open(src.c_str(), O_RDONLY);
+  ASSERT_GE(fd, 0);
+  std::string dst = (dir.path() / "dst").string();
+  auto out = OpenOutput(dst);
+  ASSERT_TRUE(out.ok());
+  (*out)->Write("head:");
+  ASSERT_TRUE((*out)->CopyRange(fd, 7, 2u << 20).ok());
+  (*out)->Write(":mid:");
+  ASSERT_TRUE((*out)->CopyRange(fd, 0, 5).ok());
+  ASSERT_TRUE((*out)->Commit().ok());
+  std::string want =
+      "head:" + text.substr(7, 2u << 20) + ":mid:" + text.substr(0, 5);
+  EXPECT_TRUE(ReadFile(dst) == want);
+
+  StringOutput mem;
+  mem.Write("head:");
+  ASSERT_TRUE(mem.CopyRange(fd, 7, 2u << 20).ok());
+  mem.Write(":mid:");
+  ASSERT_TRUE(mem.CopyRange(fd, 0, 5).ok());
+  EXPECT_TRUE(mem.str() == want);
+
+  // Past the end of the input: an error, for both kinds.
+  auto late = OpenOutput((dir.path() / "late").string());
+  ASSERT_TRUE(late.ok());
+  EXPECT_EQ((*late)->CopyRange(fd, text.size() - 3, 10).code(), Errc::kIo);
+  (*late)->Abandon();
+  StringOutput late_mem;
+  EXPECT_EQ(late_mem.CopyRange(fd, text.size() - 3, 10).code(), Errc::kIo);
+  ::close(fd);
 }
 }  // namespace
 }  // namespace pstate::io
