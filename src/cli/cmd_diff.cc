@@ -7,6 +7,7 @@
 #include <string>
 
 #include "cli/command.h"
+#include "cli/count_option.h"
 #include "cli/exit_code.h"
 #include "pstate/crypto/passphrase_source.h"
 #include "pstate/diag/render.h"
@@ -63,13 +64,7 @@ std::function<int()> SetupDiff(CLI::App& app) {
   app.add_option("--limit", flags->limit,
                  "Print the first N resource entries and how many more "
                  "there are (0: all); the summary and exit code stay exact")
-      ->check(CLI::Validator(
-          [](std::string& value) {
-            return !value.empty() && value[0] == '-'
-                       ? std::string("must be 0 or more, not ") + value
-                       : std::string();
-          },
-          "N >= 0"))
+      ->check(NonNegativeCount())
       ->type_name("N")
       ->capture_default_str();
   app.add_flag("--show-secrets", flags->show_secrets,

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "cli/command.h"
+#include "cli/count_option.h"
 #include "cli/exit_code.h"
 #include "pstate/crypto/passphrase_source.h"
 #include "pstate/diag/render.h"
@@ -154,13 +155,7 @@ std::function<int()> SetupTree(CLI::App& app) {
   app.add_option("--limit", *limit,
                  "Print the first N resources and how many more there are "
                  "(0: all)")
-      ->check(CLI::Validator(
-          [](std::string& value) {
-            return !value.empty() && value[0] == '-'
-                       ? std::string("must be 0 or more, not ") + value
-                       : std::string();
-          },
-          "N >= 0"))
+      ->check(NonNegativeCount())
       ->type_name("N")
       ->capture_default_str();
   return [path, format, limit] {

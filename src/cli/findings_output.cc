@@ -10,6 +10,7 @@
 #include <iostream>
 #include <sstream>
 
+#include "cli/count_option.h"
 #include "cli/exit_code.h"
 #include "cli/suggest.h"
 #include "cli/terminal.h"
@@ -253,13 +254,7 @@ void AddFindingsOptions(CLI::App& app, FindingsFlags& flags) {
   app.add_option("--max-findings", flags.max_findings,
                  "Print at most N findings per file (all are counted); 0 "
                  "prints all")
-      ->check(CLI::Validator(
-          [](std::string& value) {
-            return !value.empty() && value[0] == '-'
-                       ? std::string("must be 0 or more, not ") + value
-                       : std::string();
-          },
-          "N >= 0"))
+      ->check(NonNegativeCount())
       ->type_name("N")
       ->capture_default_str();
   app.add_option("--color", flags.color,

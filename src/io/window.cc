@@ -83,33 +83,22 @@ std::uint64_t CountNewlines(const char* p, std::size_t n,
 
 namespace {
 
-/// The cap a Window over `input` uses: `max_size`, or the input's own
-/// (0), at least 1 byte, and no more than fits in memory's addresses.
+/// The cap a Window over `input` uses: `max_size` when given, else the
+/// input's max_piece_bytes(), raised for a plain file of known size to one
+/// byte more than the file (a piece cannot be larger than the file, plus
+/// room to find its end; the --max-resource-bytes cap is for input whose
+/// size is unknown or compressed, where a bomb could inflate one piece
+/// without bound). At least 1 byte, no more than fits in memory's
+/// addresses. Memory still follows the largest piece.
 std::size_t EffectiveMax(const InputStream& input, std::size_t max_size) {
   std::uint64_t max = max_size != 0 ? max_size : input.max_piece_bytes();
+  if (max_size == 0 && input.compression() == Compression::kNone &&
+      input.source_size()) {
+    max = std::max<std::uint64_t>(max, *input.source_size() + 1);
+  }
   max = std::max<std::uint64_t>(max, 1);
   constexpr std::uint64_t kAddressable = SIZE_MAX / 4;
   return static_cast<std::size_t>(std::min(max, kAddressable));
-}
-
-}  // namespace
-
-namespace {
-
-/// The default cap of a window over a plain file of known size: a piece
-/// cannot be larger than the file, and the --max-resource-bytes cap is for
-/// input whose size is unknown or compressed (where a bomb could inflate
-/// one piece without bound). Memory still follows the largest piece.
-std::size_t CapFor(const InputStream& input, std::size_t cap) {
-  if (input.compression() == Compression::kNone && input.source_size() &&
-      *input.source_size() > cap) {
-    constexpr std::uint64_t kAddressable = SIZE_MAX / 4;
-    // One byte more than the file: room to find its end after its last
-    // piece.
-    return static_cast<std::size_t>(
-        std::min<std::uint64_t>(*input.source_size() + 1, kAddressable));
-  }
-  return cap;
 }
 
 }  // namespace
@@ -118,8 +107,7 @@ Window::Window(InputStream& input, std::size_t initial_size,
                std::size_t max_size)
     : input_(input),
       capacity_(std::min(initial_size, EffectiveMax(input, max_size))),
-      max_size_(max_size != 0 ? EffectiveMax(input, max_size)
-                              : CapFor(input, EffectiveMax(input, 0))) {
+      max_size_(EffectiveMax(input, max_size)) {
   buffer_.reset(new char[capacity_ + kPadding]);
   data_ = buffer_.get();
   std::memset(data_, 0, kPadding);

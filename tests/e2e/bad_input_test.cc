@@ -908,20 +908,29 @@ TEST(BrokenOutput, ClosedPipeExitsWithTheUsualStatus) {
   EXPECT_EQ(ReadFile(dir.path() / "err"), "");
 }
 
-// A report that cannot be written (a full disk) is a failure: exit 2.
+// Runs `pstate ARGS STATE > /dev/full` on a state with `findings`
+// findings; sets the exit status and returns stderr.
+std::string RunToFullDisk(const std::string& args, int findings,
+                          int* exit_code) {
+  TempDir dir("full-disk");
+  WriteFile(dir.path() / "s.json", ManyFindings(findings));
+  std::string command = ShellQuote(PSTATE_BINARY) + " " + args + " " +
+                        ShellQuote((dir.path() / "s.json").string()) +
+                        " > /dev/full 2> " +
+                        ShellQuote((dir.path() / "err").string());
+  int status = std::system(("bash -c " + ShellQuote(command)).c_str());
+  *exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  return ReadFile(dir.path() / "err");
+}
+
+// A report that cannot be written (a full disk) is a failure: exit 2, with
+// the reason the failed write gave, not a guess.
 TEST(BrokenOutput, FullDiskIsExitTwo) {
   if (!fs::exists("/dev/full")) GTEST_SKIP() << "no /dev/full";
-  TempDir dir("full-disk");
-  WriteFile(dir.path() / "s.json", ManyFindings(2000));
-  std::string command =
-      ShellQuote(PSTATE_BINARY) + " verify --max-findings 0 " +
-      ShellQuote((dir.path() / "s.json").string()) + " > /dev/full 2> " +
-      ShellQuote((dir.path() / "err").string());
-  int status = std::system(("bash -c " + ShellQuote(command)).c_str());
-  ASSERT_TRUE(WIFEXITED(status));
-  EXPECT_EQ(WEXITSTATUS(status), 2);
-  // The reason is the one the failed write gave, not a guess.
-  EXPECT_EQ(ReadFile(dir.path() / "err"),
+  int code = 0;
+  std::string err = RunToFullDisk("verify --max-findings 0", 2000, &code);
+  EXPECT_EQ(code, 2);
+  EXPECT_EQ(err,
             "pstate: error: cannot write to standard output: No space left "
             "on device\n");
 }
@@ -929,16 +938,10 @@ TEST(BrokenOutput, FullDiskIsExitTwo) {
 // scan's report to a full disk: the same exit and reason.
 TEST(BrokenOutput, FullDiskScanNamesTheReason) {
   if (!fs::exists("/dev/full")) GTEST_SKIP() << "no /dev/full";
-  TempDir dir("full-disk-scan");
-  WriteFile(dir.path() / "s.json", ManyFindings(10));
-  std::string command = ShellQuote(PSTATE_BINARY) + " scan " +
-                        ShellQuote((dir.path() / "s.json").string()) +
-                        " > /dev/full 2> " +
-                        ShellQuote((dir.path() / "err").string());
-  int status = std::system(("bash -c " + ShellQuote(command)).c_str());
-  ASSERT_TRUE(WIFEXITED(status));
-  EXPECT_EQ(WEXITSTATUS(status), 2);
-  EXPECT_EQ(ReadFile(dir.path() / "err"),
+  int code = 0;
+  std::string err = RunToFullDisk("scan", 10, &code);
+  EXPECT_EQ(code, 2);
+  EXPECT_EQ(err,
             "pstate: error: cannot write to standard output: No space left "
             "on device\n");
 }

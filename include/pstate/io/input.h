@@ -86,8 +86,9 @@ class InputStream {
 
   /// The whole input as one read-only mapping, followed by at least one
   /// page of readable zero bytes; only for uncompressed regular files, and
-  /// only before the first Read. Parsing straight from the page cache saves
-  /// the copy into a buffer. nullopt when not possible: use Read.
+  /// only before the first Read. For random access by byte range (edit's
+  /// splice, Replayable::bytes); io::Window reads through a buffer instead
+  /// (window.h says why). nullopt when not possible: use Read.
   struct Mapping {
     const char* data = nullptr;
     std::size_t size = 0;

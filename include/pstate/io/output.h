@@ -96,31 +96,26 @@ class Output {
   /// two not above n (fixed sizes compile to plain loads and stores).
   static void CopySmall(char* d, const char* s, std::size_t n) {
     if (n >= 16) {
-      char a[16];
-      char b[16];
-      std::memcpy(a, s, 16);
-      std::memcpy(b, s + n - 16, 16);
-      std::memcpy(d, a, 16);
-      std::memcpy(d + n - 16, b, 16);
+      CopyEnds<16>(d, s, n);
     } else if (n >= 8) {
-      std::uint64_t a = 0;
-      std::uint64_t b = 0;
-      std::memcpy(&a, s, 8);
-      std::memcpy(&b, s + n - 8, 8);
-      std::memcpy(d, &a, 8);
-      std::memcpy(d + n - 8, &b, 8);
+      CopyEnds<8>(d, s, n);
     } else if (n >= 4) {
-      std::uint32_t a = 0;
-      std::uint32_t b = 0;
-      std::memcpy(&a, s, 4);
-      std::memcpy(&b, s + n - 4, 4);
-      std::memcpy(d, &a, 4);
-      std::memcpy(d + n - 4, &b, 4);
+      CopyEnds<4>(d, s, n);
     } else if (n > 0) {
       d[0] = s[0];
       d[n / 2] = s[n / 2];
       d[n - 1] = s[n - 1];
     }
+  }
+  /// The first and the last N bytes of n (N <= n <= 2N).
+  template <std::size_t N>
+  static void CopyEnds(char* d, const char* s, std::size_t n) {
+    char head[N];
+    char tail[N];
+    std::memcpy(head, s, N);
+    std::memcpy(tail, s + n - N, N);
+    std::memcpy(d, head, N);
+    std::memcpy(d + n - N, tail, N);
   }
   /// Drops buffered bytes without writing them.
   void DiscardBuffer() { used_ = 0; }
