@@ -262,9 +262,10 @@ class Translator {
       return;
     }
     if (in_class) {
-      // Onigmo refuses a class escape as a range end or start.
-      if (!out_.empty() && out_.back() == '-' && out_.size() >= 2 &&
-          out_[out_.size() - 2] != '[' && out_[out_.size() - 2] != '\\') {
+      // Onigmo refuses a class escape as a range end or start. A '-' is a
+      // range operator unless it opens the class, is escaped, or follows a
+      // complete range ([a-z-\d] is allowed).
+      if (RangeDashBefore()) {
         Fail(start, "char-class value at end of range");
         return;
       }
@@ -275,6 +276,17 @@ class Translator {
     }
     out_ += ascii;
     i_ += 2;
+  }
+
+  bool RangeDashBefore() const {
+    std::size_t n = out_.size();
+    auto is = [&](std::size_t back, char c) {
+      return n >= back && out_[n - back] == c;
+    };
+    if (!is(1, '-') || n < 2 || is(2, '[') || is(2, '\\')) return false;
+    if (is(2, '^') && is(3, '[')) return false;
+    // "x-y-": the dash after a complete range is a literal.
+    return !(is(3, '-') && n >= 4 && !is(4, '[') && !is(4, '\\'));
   }
 
   // Ruby's \u{H H ...}: one code point per hex group.

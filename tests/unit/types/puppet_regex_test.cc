@@ -81,6 +81,10 @@ TEST(PuppetRegex, ClassesAreRubys) {
   EXPECT_TRUE(Matches(R"(\A\s+\z)", " \t\n\v\f\r"));
   EXPECT_TRUE(Matches(R"(\A\S\D\W\z)", "x-."));
   EXPECT_TRUE(Matches(R"(\A[\d\s-]+\z)", "1 2-3"));
+  EXPECT_TRUE(Matches(R"(\A[-\d]+\z)", "1-2"));
+  EXPECT_TRUE(Matches(R"(\A[^-\d]+\z)", "ab"));
+  EXPECT_TRUE(Matches(R"(\A[a-c-\d]+\z)", "a-1"));
+  EXPECT_TRUE(Matches(R"(\A[\-\d]+\z)", "1-2"));
   // ... unless (?u) asks for Unicode; (?d) is Ruby's default.
   EXPECT_TRUE(Matches(R"((?u)\w)", "\u00e9"));
   EXPECT_TRUE(Matches(R"((?u:\d))", "\u0663"));
