@@ -362,6 +362,8 @@ class Checker {
         case Regex::Match::kTooComplex:
           return Fail("the pattern /" + p.source +
                       "/ needs too much work on this value");
+        case Regex::Match::kInvalidSubject:
+          return Fail("the value is not valid UTF-8; no pattern can match it");
         case Regex::Match::kNo: break;
       }
     }

@@ -1,113 +1,74 @@
-// A bounded regular-expression matcher for Puppet's Pattern type. Private
-// to src/types/puppet*.cc.
-//
-// Puppet matches Pattern values with Ruby's Regexp (Onigmo), unanchored
-// (`Regexp#match`, lib/puppet/pops/types/types.rb PPatternType#instance?).
-// std::regex cannot express Ruby's semantics (no \A, \z or \h, and `^`/`$`
-// cannot be line anchors and string anchors at once in ECMAScript) and can
-// exhaust the stack or run for an unbounded time, so pstate has its own
-// backtracking matcher over code points with a step budget. It follows Ruby
-// where it matters for state values:
-//   * `^` and `$` are LINE anchors (`$` also matches before a final or any
-//     "\n"); `\A`, `\z` and `\Z` anchor the whole string;
-//   * `.` does not match "\n" unless the /m flag is given (Ruby's /m is
-//     "dot matches newline", not ECMAScript's multiline);
-//   * `\d`, `\w`, `\s`, `\h` (hex digit!) and `\b` are ASCII classes, as in
-//     Ruby for UTF-8 strings without (?u);
-//   * /i folds ASCII letters only (Ruby also folds other scripts);
-//   * possessive quantifiers (`a*+`) and atomic groups are treated as
-//     greedy ones, lookbehind, named groups, \p{...}, \g<...>, conditionals
-//     and nested class operations (&&) are not supported: such a pattern
-//     is a type error, never a silent mismatch.
-// Matching stops with kTooComplex after a fixed number of steps.
+// Puppet's Pattern and Regexp types match with Ruby's Regexp (Onigmo),
+// unanchored (`Regexp#match`, lib/puppet/pops/types/types.rb
+// PPatternType#instance?). pstate matches with Oniguruma, Onigmo's parent,
+// in its Ruby syntax (ONIG_SYNTAX_RUBY, UTF-8), after a small translation of
+// the few places where the two differ (TranslateRubyPattern). Private to
+// src/types/puppet*.cc and the regex fuzz target.
 #ifndef PSTATE_TYPES_PUPPET_REGEX_H_
 #define PSTATE_TYPES_PUPPET_REGEX_H_
 
 #include <cstddef>
-#include <cstdint>
+#include <memory>
 #include <string>
 #include <string_view>
-#include <vector>
+
+struct re_pattern_buffer;  // Oniguruma's regex_t
 
 namespace pstate::types::puppet {
 
+/// Rewrites a Ruby (Onigmo, Ruby's default options) pattern into one that
+/// Oniguruma's Ruby syntax reads with the same meaning:
+///   * `\d \D \w \W \s \S` become explicit ASCII classes: in Ruby they are
+///     ASCII for UTF-8 strings, in Oniguruma Unicode. `\b`, POSIX brackets
+///     and `\p{...}` stay Unicode, as in Ruby. `(?u)` (Unicode classes) and
+///     `(?d)` (Ruby's default) are honoured; `(?a)` is refused;
+///   * `\y`, `\Y` and `\o` are plain letters in Ruby (unknown escapes), not
+///     Oniguruma's text-segment boundaries and octal escape;
+///   * `\u{H H}` (Ruby's literal escape) becomes `\x{H}\x{H}`;
+///   * the absent-repeater forms `(?~|...)` exist only in Oniguruma: refused.
+/// Returns false with `*error` and `*error_offset` (into `pattern`) when the
+/// pattern uses what Ruby does not accept or pstate cannot express.
+bool TranslateRubyPattern(std::string_view pattern, std::string* out,
+                          std::string* error, std::size_t* error_offset);
+
+/// A compiled pattern. Immutable after Compile: Search may run on many
+/// threads at once.
 class Regex {
  public:
-  enum class Match { kNo, kYes, kTooComplex };
+  enum class Match {
+    kNo,
+    kYes,
+    kTooComplex,     ///< the work limit was reached: no verdict
+    kInvalidSubject  ///< the subject is not UTF-8 (Ruby raises ArgumentError)
+  };
+  /// The work one Search may do. `retries` bounds the backtracks over all
+  /// start positions (Oniguruma's retry limits in match and in search), and
+  /// `stack` the backtrack stack (entries): together they bound time and
+  /// memory, whatever the pattern and the subject.
+  struct Limits {
+    unsigned long retries = 1000000;
+    unsigned int stack = 500000;
+  };
 
   /// Compiles `pattern` (the text between the slashes, or a string's
-  /// content) with Ruby flags ("i", "m"). On failure returns false and sets
-  /// `*error` and `*error_offset` (an offset into `pattern`).
-  bool Compile(std::string_view pattern, std::string_view flags,
-               std::string* error, std::size_t* error_offset);
+  /// content; options are written inline, as in /(?i)abc/ or /(?mx)a . c/).
+  /// On failure returns null and sets `*error` and `*error_offset` (an
+  /// offset into `pattern`; 0 when Oniguruma gives no position).
+  static std::shared_ptr<const Regex> Compile(std::string_view pattern,
+                                              std::string* error,
+                                              std::size_t* error_offset);
 
-  /// Does the pattern match somewhere in the UTF-8 string `subject`?
-  Match Search(std::string_view subject) const;
-
-  /// Work limit per Search, in VM steps.
-  static constexpr std::size_t kStepBudget = 200000;
-
-  enum class Op : std::uint8_t {
-    kChar,        ///< a: code point
-    kAny,         ///< any code point but "\n"
-    kAnyNewline,  ///< any code point
-    kClass,       ///< a: class index
-    kSplit,       ///< try a first, then b
-    kJmp,         ///< a
-    kSave,        ///< a: capture slot
-    kMark,        ///< a: progress register (loop entry position)
-    kProgress,    ///< fail unless the position moved past register a
-    kAssert,      ///< a: AssertKind
-    kBackref,     ///< a: group number
-    kLook,        ///< a: program start, b: 1 = negative lookahead
-    kMatch,
-  };
-  enum AssertKind : std::uint32_t {
-    kLineStart,
-    kLineEnd,
-    kStringStart,
-    kStringEnd,
-    kStringEndNewline,
-    kWordBoundary,
-    kNotWordBoundary,
-  };
-  struct Inst {
-    Op op;
-    std::uint32_t a = 0;
-    std::uint32_t b = 0;
-  };
-  struct Range {
-    char32_t lo;
-    char32_t hi;
-  };
-  struct Class {
-    std::vector<Range> ranges;
-    bool negated = false;
-  };
+  /// Does the pattern match somewhere in `subject`? kTooComplex when the
+  /// limits are reached: the same pattern, subject and limits always give
+  /// the same answer.
+  Match Search(std::string_view subject, const Limits& limits) const;
+  Match Search(std::string_view subject) const { return Search(subject, {}); }
 
  private:
-  friend class RegexCompiler;
-  struct Frame {
-    std::uint32_t pc;
-    std::size_t sp;
-    int restore;  // -1: a branch; >= 0: capture slot; < -1: mark -(r+2)
-    std::size_t old;
+  struct Free {
+    void operator()(re_pattern_buffer* re) const;
   };
-  /// Buffers a search reuses across start positions.
-  struct Scratch {
-    std::vector<std::size_t> caps;
-    std::vector<std::size_t> marks;
-    std::vector<Frame> stack;
-  };
-  bool Run(const std::u32string& s, std::size_t start, std::size_t pc,
-           std::size_t* steps, std::size_t* end, Scratch* scratch) const;
-  bool ClassHas(const Class& c, char32_t ch) const;
-
-  std::vector<Inst> program_;
-  std::vector<Class> classes_;
-  std::size_t groups_ = 0;
-  std::size_t marks_ = 0;
-  bool ignore_case_ = false;
+  std::unique_ptr<re_pattern_buffer, Free> re_;
 };
 
 }  // namespace pstate::types::puppet

@@ -366,10 +366,10 @@ class Parser {
       FailAt(p.offset, "a Pattern takes regular expressions or strings");
       return false;
     }
-    auto re = std::make_shared<Regex>();
     std::string error;
     std::size_t at = 0;
-    if (!re->Compile(source, "", &error, &at)) {
+    std::shared_ptr<const Regex> re = Regex::Compile(source, &error, &at);
+    if (!re) {
       // The offset of a regexp literal's content is after its '/'.
       FailAt(p.offset + 1 + at, "bad regular expression: " + error);
       return false;
