@@ -186,11 +186,7 @@ void FindInResource(const json::Value& resource, std::string_view base_pointer,
                     const asset_hash::Options& options,
                     const ItemCallback& found) {
   if (!resource.is_object()) return;
-  std::string urn;
-  if (const json::Value* u = resource.Find("urn"); u && u->is_string()) {
-    urn = u->Str();
-  }
-  Finder finder(std::move(urn), options, found);
+  Finder finder(state::ResourceView::Of(resource).Urn(), options, found);
   std::string base(base_pointer);
   const std::size_t base_size = base.size();
   for (const json::Member& m : resource.object()) {

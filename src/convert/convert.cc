@@ -13,6 +13,7 @@
 #include "pstate/io/spool.h"
 #include "pstate/normalize/pass.h"
 #include "pstate/state/reader.h"
+#include "pstate/state/resource.h"
 #include "pstate/state/rewrite.h"
 #include "pstate/state/urn.h"
 #include "pstate/verify/verifier.h"
@@ -30,10 +31,8 @@ class Survey : public state::Handler {
     const json::Value& v = leaf.value;
     if (leaf.role == state::Role::kStack && v.is_string()) {
       stack = v.Str();
-    } else if (leaf.role == state::Role::kResource) {
-      Resource(v);
-    } else if (leaf.role == state::Role::kPendingOperation && v.is_object()) {
-      if (const json::Value* r = v.Find("resource")) Resource(*r);
+    } else if (const json::Value* r = state::ResourceOf(leaf)) {
+      Resource(*r);
     } else if (leaf.role == state::Role::kSnippet) {
       Use("snippets-prototype", "snippet " + std::to_string(leaf.index));
     }
@@ -42,9 +41,9 @@ class Survey : public state::Handler {
 
   void Resource(const json::Value& r) {
     if (!r.is_object()) return;
-    const json::Value* urn_value = r.Find("urn");
-    std::string urn = urn_value && urn_value->is_string() ? urn_value->Str()
-                                                          : std::string("?");
+    const state::ResourceView view = state::ResourceView::Of(r);
+    std::string urn =
+        view.urn && view.urn->is_string() ? view.Urn() : std::string("?");
     if (auto parsed = state::ParseUrn(urn)) {
       if (first_urn.empty()) first_urn = urn;
       urns.emplace_back(std::string(parsed->stack),
@@ -59,17 +58,17 @@ class Survey : public state::Handler {
       const json::Value* f = r.Find(k);
       return f && f->type == json::Type::kTrue;
     };
-    auto non_empty = [&](const char* k) {
-      const json::Value* f = r.Find(k);
+    auto non_empty_value = [](const json::Value* f) {
       return f && (f->is_string() || f->is_array() || f->is_object()) &&
              f->size > 0;
     };
+    auto non_empty = [&](const char* k) { return non_empty_value(r.Find(k)); };
     // pkg/resource/stack/deployment.go: ApplyFeatures.
     if (is_true("refreshBeforeUpdate")) Use("refreshBeforeUpdate", urn);
-    if (non_empty("viewOf")) Use("views", urn);
+    if (non_empty_value(view.view_of)) Use("views", urn);
     if (non_empty("resourceHooks")) Use("hooks", urn);
-    if (is_true("taint")) Use("taint", urn);
-    if (non_empty("replaceWith")) Use("replaceWith", urn);
+    if (view.Flags().taint) Use("taint", urn);
+    if (non_empty_value(view.replace_with)) Use("replaceWith", urn);
     if (non_empty("extensionRef")) Use("extensionParameterization", urn);
     if (non_empty("snippetID")) Use("snippets-prototype", urn);
   }

@@ -154,19 +154,14 @@ Status CryptPass::Fail(Errc code, const std::string& message,
 }
 
 Result<std::string> CryptPass::Transform(std::string_view text) const {
-  bool decrypt = options_.mode == CryptMode::kDecrypt;
-  if (kind_ == state::ProviderKind::kB64) {
-    if (decrypt) return b64_.Decrypt(text);
-    return b64_.Encrypt(text);
-  }
-  if (decrypt) return passphrase_->Decrypt(text);
-  return passphrase_->Encrypt(text);
+  if (options_.mode == CryptMode::kDecrypt) return crypter_->Decrypt(text);
+  return crypter_->Encrypt(text);
 }
 
 Status CryptPass::OnProvider(const Value& provider, state::Context& context) {
   state::SecretsProvider model = state::ParseSecretsProvider(provider);
   kind_ = model.kind;
-  passphrase_.reset();
+  crypter_.reset();
   if (model.kind == state::ProviderKind::kNone) return Status::Ok();
   stats_.provider = model.type;
   // Places for messages only; the model decides.
@@ -175,47 +170,43 @@ Status CryptPass::OnProvider(const Value& provider, state::Context& context) {
   const Value* state = provider.Find("state");
   const char* verb =
       options_.mode == CryptMode::kDecrypt ? "decrypted" : "encrypted";
-  switch (model.kind) {
-    case state::ProviderKind::kPassphrase: {
+  crypto::Unlocked unlocked = crypto::Unlock(model, options_.passphrase);
+  if (unlocked.crypter) {
+    crypter_.emplace(std::move(*unlocked.crypter));
+    return Status::Ok();
+  }
+  switch (unlocked.failure) {
+    case crypto::UnlockFailure::kNone: return Status::Ok();
+    case crypto::UnlockFailure::kNoSalt:
+      return Fail(Errc::kFormat,
+                  "the passphrase secrets provider has no \"salt\" string "
+                  "in its state",
+                  state ? state->offset : provider.offset, context);
+    case crypto::UnlockFailure::kNoPassphrase:
+      return Fail(unlocked.status.code(),
+                  "this state uses the passphrase secrets provider: " +
+                      unlocked.status.message(),
+                  provider.offset, context);
+    case crypto::UnlockFailure::kBadSalt: {
       const Value* salt =
           state && state->is_object() ? state->Find("salt") : nullptr;
-      if (model.salt.empty()) {
-        return Fail(Errc::kFormat,
-                    "the passphrase secrets provider has no \"salt\" string "
-                    "in its state",
-                    state ? state->offset : provider.offset, context);
-      }
       std::uint64_t salt_offset = salt ? salt->offset : provider.offset;
-      Result<std::string> passphrase =
-          options_.passphrase ? options_.passphrase()
-                              : Result<std::string>(Errc::kInvalidArgument,
-                                                    "no passphrase was given");
-      if (!passphrase.ok()) {
-        return Fail(passphrase.status().code(),
-                    "this state uses the passphrase secrets provider: " +
-                        passphrase.status().message(),
-                    provider.offset, context);
+      if (unlocked.status.code() == Errc::kCrypto) {
+        return Fail(Errc::kCrypto,
+                    "incorrect passphrase: it does not unlock this state "
+                    "(the check value in secrets_providers.state.salt does "
+                    "not decrypt to \"pulumi\"); nothing was written",
+                    salt_offset, context);
       }
-      auto crypter =
-          crypto::PassphraseCrypter::FromSalt(model.salt, *passphrase);
-      Wipe(*passphrase);
-      if (!crypter.ok()) {
-        if (crypter.status().code() == Errc::kCrypto) {
-          return Fail(Errc::kCrypto,
-                      "incorrect passphrase: it does not unlock this state "
-                      "(the check value in secrets_providers.state.salt does "
-                      "not decrypt to \"pulumi\"); nothing was written",
-                      salt_offset, context);
-        }
-        return Fail(
-            crypter.status().code(),
-            "the passphrase salt cannot be used: " + crypter.status().message(),
-            salt_offset, context);
-      }
-      passphrase_.emplace(std::move(*crypter));
-      return Status::Ok();
+      return Fail(
+          unlocked.status.code(),
+          "the passphrase salt cannot be used: " + unlocked.status.message(),
+          salt_offset, context);
     }
-    case state::ProviderKind::kB64: return Status::Ok();
+    case crypto::UnlockFailure::kOffline:
+    case crypto::UnlockFailure::kUnknown: break;
+  }
+  switch (model.kind) {
     case state::ProviderKind::kService:
       return Fail(Errc::kUnsupported,
                   std::string("the secrets of this state cannot be ") + verb +
@@ -241,6 +232,8 @@ Status CryptPass::OnProvider(const Value& provider, state::Context& context) {
           type_offset, context);
     }
     case state::ProviderKind::kNone:
+    case state::ProviderKind::kPassphrase:
+    case state::ProviderKind::kB64:
     case state::ProviderKind::kOther: break;
   }
   return Fail(Errc::kUnsupported,

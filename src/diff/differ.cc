@@ -13,8 +13,7 @@
 #include <thread>
 #include <utility>
 
-#include "pstate/crypto/b64_crypter.h"
-#include "pstate/crypto/passphrase.h"
+#include "pstate/crypto/provider_crypter.h"
 #include "pstate/diag/render.h"
 #include "pstate/diag/report.h"
 #include "pstate/diff/index.h"
@@ -30,23 +29,16 @@
 namespace pstate::diff {
 namespace {
 
-class B64Opener : public SecretOpener {
+class CrypterOpener : public SecretOpener {
  public:
-  Result<std::string> Open(std::string_view ciphertext) const override {
-    return crypto::B64Crypter().Decrypt(ciphertext);
-  }
-};
-
-class PassphraseOpener : public SecretOpener {
- public:
-  explicit PassphraseOpener(const crypto::PassphraseCrypter& crypter)
-      : crypter_(crypter) {}
+  explicit CrypterOpener(crypto::SecretsCrypter crypter)
+      : crypter_(std::move(crypter)) {}
   Result<std::string> Open(std::string_view ciphertext) const override {
     return crypter_.Decrypt(ciphertext);
   }
 
  private:
-  crypto::PassphraseCrypter crypter_;
+  crypto::SecretsCrypter crypter_;
 };
 
 /// What one side holds once read: its envelope values (cloned: they are
@@ -554,7 +546,7 @@ Status AttachOrderBreaks(
     if (e.kind == ResourceChangeKind::kOrderOnly) {
       e.kind = ResourceChangeKind::kOrderBroken;
     }
-    OrderNote note{std::string(OrderFieldName(x.field)),
+    OrderNote note{std::string(state::RefKindName(x.field)),
                    OrderTargetText(doc->root(), x.field, x.target)};
     bool seen = std::any_of(e.order.begin(), e.order.end(), [&](const auto& n) {
       return n.field == note.field && n.target == note.target;
@@ -572,27 +564,26 @@ Result<std::unique_ptr<SecretOpener>> MakeSecretOpener(
     const std::string& name) {
   std::unique_ptr<SecretOpener> none;
   if (secrets_providers == nullptr) return none;
-  state::SecretsProvider provider =
-      state::ParseSecretsProvider(*secrets_providers);
-  if (provider.kind == state::ProviderKind::kB64) {
-    return std::unique_ptr<SecretOpener>(std::make_unique<B64Opener>());
+  crypto::Unlocked unlocked = crypto::Unlock(
+      state::ParseSecretsProvider(*secrets_providers), passphrase);
+  if (unlocked.crypter) {
+    return std::unique_ptr<SecretOpener>(
+        std::make_unique<CrypterOpener>(std::move(*unlocked.crypter)));
   }
-  if (provider.kind != state::ProviderKind::kPassphrase || !passphrase) {
-    return none;
+  switch (unlocked.failure) {
+    case crypto::UnlockFailure::kNoPassphrase:
+      // kInvalidArgument: none was given, and the secrets stay closed.
+      if (unlocked.status.code() == Errc::kInvalidArgument) return none;
+      return unlocked.status;
+    case crypto::UnlockFailure::kBadSalt:
+      return Status(unlocked.status.code(),
+                    name + ": " + unlocked.status.message());
+    case crypto::UnlockFailure::kNone:
+    case crypto::UnlockFailure::kNoSalt:  // nothing can open them
+    case crypto::UnlockFailure::kOffline:
+    case crypto::UnlockFailure::kUnknown: break;
   }
-  Result<std::string> phrase = passphrase();
-  if (!phrase.ok()) {
-    // kInvalidArgument: none was given, and the secrets stay closed.
-    if (phrase.status().code() == Errc::kInvalidArgument) return none;
-    return phrase.status();
-  }
-  auto crypter = crypto::PassphraseCrypter::FromSalt(provider.salt, *phrase);
-  if (!crypter.ok()) {
-    return Status(crypter.status().code(),
-                  name + ": " + crypter.status().message());
-  }
-  return std::unique_ptr<SecretOpener>(
-      std::make_unique<PassphraseOpener>(std::move(crypter).value()));
+  return none;
 }
 
 std::string_view ResourceChangeKindName(ResourceChangeKind kind) {

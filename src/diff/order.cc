@@ -25,44 +25,21 @@ bool NonEmptyString(const json::Value* v) {
   return v != nullptr && v->is_string() && v->size > 0;
 }
 
-/// Calls `f(field, string value)` on every reference of `view` to another
-/// resource's URN (parent, dependencies, propertyDependencies, deletedWith,
-/// replaceWith), skipping empty strings, as GetAllDependencies does.
+/// Calls `f(kind, string value)` on every reference of `view` to another
+/// resource's URN (the dependency fields of state::kReferenceFields but
+/// the provider reference), skipping empty strings, as GetAllDependencies
+/// does.
 template <typename F>
 void ForEachUrnReference(const state::ResourceView& view, F&& f) {
-  if (NonEmptyString(view.parent)) f(OrderField::kParent, *view.parent);
-  auto list = [&](OrderField field, const json::Value* v) {
-    if (v == nullptr || !v->is_array()) return;
-    for (const json::Value& e : v->array()) {
-      if (NonEmptyString(&e)) f(field, e);
+  state::ForEachReference(view, [&](const state::ReferenceTarget& t) {
+    if (!t.field.dependency || t.field.kind == state::RefKind::kProvider) {
+      return;
     }
-  };
-  list(OrderField::kDependencies, view.dependencies);
-  if (view.property_dependencies != nullptr &&
-      view.property_dependencies->is_object()) {
-    for (const json::Member& m : view.property_dependencies->object()) {
-      list(OrderField::kPropertyDependencies, &m.value);
-    }
-  }
-  if (NonEmptyString(view.deleted_with)) {
-    f(OrderField::kDeletedWith, *view.deleted_with);
-  }
-  list(OrderField::kReplaceWith, view.replace_with);
+    if (NonEmptyString(&t.value)) f(t.field.kind, t.value);
+  });
 }
 
 }  // namespace
-
-std::string_view OrderFieldName(OrderField field) {
-  switch (field) {
-    case OrderField::kProvider: return "provider";
-    case OrderField::kParent: return "parent";
-    case OrderField::kDependencies: return "dependencies";
-    case OrderField::kPropertyDependencies: return "propertyDependencies";
-    case OrderField::kDeletedWith: return "deletedWith";
-    case OrderField::kReplaceWith: return "replaceWith";
-  }
-  return "dependencies";
-}
 
 std::uint64_t OrderBreak::PairKey() const {
   return Mix64(referrer.hi ^ Mix64(referrer.lo + target.hi) ^
@@ -104,11 +81,11 @@ bool FingerprintSet::Contains(const ResourceKey& key) const {
   return false;
 }
 
-void OrderChecker::Need(OrderField field, const json::Value* value,
+void OrderChecker::Need(state::RefKind field, const json::Value* value,
                         const ResourceKey& referrer) {
   ResourceKey target = FingerprintOf(*value);
   const FingerprintSet& seen =
-      field == OrderField::kProvider ? providers_ : urns_;
+      field == state::RefKind::kProvider ? providers_ : urns_;
   if (seen.Contains(target)) return;
   pending_.push_back({position_, field, referrer, target});
 }
@@ -120,10 +97,10 @@ void OrderChecker::Add(const state::ResourceView& view) {
   // Rule 6: the provider comes first, unless pendingReplacement.
   if (NonEmptyString(view.provider) &&
       !state::ResourceView::Flag(view.pending_replacement)) {
-    Need(OrderField::kProvider, view.provider, self);
+    Need(state::RefKind::kProvider, view.provider, self);
   }
   // Rule 7: every URN it depends on comes first.
-  ForEachUrnReference(view, [&](OrderField field, const json::Value& v) {
+  ForEachUrnReference(view, [&](state::RefKind field, const json::Value& v) {
     Need(field, &v, self);
   });
   // The resource is known only after its own checks (a resource that
@@ -134,11 +111,9 @@ void OrderChecker::Add(const state::ResourceView& view) {
         state::IsProviderType(view.type->Str())) {
       // Rule 5: the reference `<URN>::<ID>`, an empty ID as Pulumi's
       // unknown ID.
-      std::string ref = view.urn->Str() + "::";
-      ref += view.id != nullptr && view.id->is_string() && view.id->size > 0
-                 ? view.id->Str()
-                 : std::string(state::kUnknownId);
-      providers_.Insert(FingerprintOf(ref));
+      std::string scratch;
+      providers_.Insert(FingerprintOf(state::FormatProviderReference(
+          view.urn->Str(), state::ResourceView::View(view.id, &scratch))));
     }
   }
   ++position_;
@@ -148,7 +123,7 @@ std::vector<OrderBreak> OrderChecker::Finish() {
   std::vector<OrderBreak> out;
   for (const OrderBreak& b : pending_) {
     const FingerprintSet& all =
-        b.field == OrderField::kProvider ? providers_ : urns_;
+        b.field == state::RefKind::kProvider ? providers_ : urns_;
     if (all.Contains(b.target)) out.push_back(b);
   }
   pending_.clear();
@@ -156,18 +131,18 @@ std::vector<OrderBreak> OrderChecker::Finish() {
   return out;
 }
 
-std::string OrderTargetText(const json::Value& resource, OrderField field,
+std::string OrderTargetText(const json::Value& resource, state::RefKind field,
                             const ResourceKey& target) {
   state::ResourceView view = state::ResourceView::Of(resource);
   std::string found;
-  if (field == OrderField::kProvider) {
+  if (field == state::RefKind::kProvider) {
     if (NonEmptyString(view.provider) &&
         FingerprintOf(*view.provider) == target) {
       found = view.provider->Str();
     }
     return found;
   }
-  ForEachUrnReference(view, [&](OrderField f, const json::Value& v) {
+  ForEachUrnReference(view, [&](state::RefKind f, const json::Value& v) {
     if (found.empty() && f == field && FingerprintOf(v) == target) {
       found = v.Str();
     }

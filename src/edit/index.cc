@@ -174,21 +174,6 @@ void StringTable::Grow() {
   }
 }
 
-std::string_view RefKindField(RefKind kind) {
-  switch (kind) {
-    case RefKind::kParent: return "parent";
-    case RefKind::kDependency: return "dependencies";
-    case RefKind::kPropertyDependency: return "propertyDependencies";
-    case RefKind::kDeletedWith: return "deletedWith";
-    case RefKind::kReplaceWith: return "replaceWith";
-    case RefKind::kProvider: return "provider";
-    case RefKind::kAlias: return "aliases";
-    case RefKind::kViewOf: return "viewOf";
-    case RefKind::kProperty: return "inputs/outputs";
-  }
-  return "";
-}
-
 void Index::AddResource(const json::Value& resource, ByteRange range) {
   ResourceEntry e;
   e.range = range;
@@ -229,8 +214,7 @@ void Index::AddResource(const json::Value& resource, ByteRange range) {
   e.n_replace_with = AddStrings(v.replace_with, strings, refs, &scratch);
   e.n_aliases = AddStrings(v.aliases, strings, refs, &scratch);
   for (const json::Value* field :
-       {v.inputs, v.outputs,
-        resource.is_object() ? resource.Find("replacementTrigger") : nullptr}) {
+       {v.inputs, v.outputs, v.replacement_trigger}) {
     if (field == nullptr) continue;
     AddPropertyRefs(*field, strings, refs, &e.n_property_refs, &scratch);
   }
@@ -335,7 +319,7 @@ Result<state::Flow> Indexer::OnLeaf(state::Leaf& leaf,
       p.range = range;
       std::string scratch;
       if (const json::Value* r = state::ResourceOf(leaf)) {
-        p.urn.assign(Decoded(r->Find("urn"), &scratch));
+        p.urn.assign(Decoded(state::ResourceView::Of(*r).urn, &scratch));
       }
       if (leaf.value.is_object()) {
         p.type.assign(Decoded(leaf.value.Find("type"), &scratch));

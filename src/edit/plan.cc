@@ -204,8 +204,7 @@ Result<Planned> PlanRename(const Index& index, const Request& req) {
   }
   auto u = state::ParseUrn(urn);
   std::string renamed =
-      "urn:pulumi:" + std::string(u->stack) + "::" + std::string(u->project) +
-      "::" + std::string(u->qualified_type) + "::" + req.new_name;
+      state::FormatUrn(u->stack, u->project, u->qualified_type, req.new_name);
   if (renamed == urn) return out;
   if (!index.Find(renamed).empty()) {
     return Refuse(
@@ -433,8 +432,8 @@ Result<Planned> PlanRepair(const Index& index, const Request& req) {
       std::string ref(index.Text(id));
       if (plan.existing.count(Mapped(&plan, ref))) return;
       plan.notes.push_back("removed the dangling " +
-                           std::string(RefKindField(kind)) + " entry " + ref +
-                           " of " + urn);
+                           std::string(state::RefKindName(kind)) + " entry " +
+                           ref + " of " + urn);
     });
     if (list[i].provider != kNoStr) {
       std::string provider(index.Text(list[i].provider));
@@ -497,9 +496,7 @@ std::string UrnUnderParent(const std::string& urn,
       qualified = std::string(p->qualified_type) + "$" + qualified;
     }
   }
-  return "urn:pulumi:" + std::string(u->stack) +
-         "::" + std::string(u->project) + "::" + qualified +
-         "::" + std::string(u->name);
+  return state::FormatUrn(u->stack, u->project, qualified, u->name);
 }
 
 std::vector<std::size_t> Dependents(const Index& index,
@@ -515,15 +512,12 @@ std::vector<std::size_t> Dependents(const Index& index,
   std::vector<std::uint32_t> live(strings, 0), live_providers(strings, 0);
   std::vector<bool> answered(strings, false);
   std::vector<StrId> reference(list.size(), kNoStr);
-  std::string scratch;
   for (std::size_t i = 0; i < list.size(); ++i) {
     const ResourceEntry& r = list[i];
     ++live[r.urn];
     if (!state::IsProviderType(index.Text(r.type))) continue;
-    scratch.assign(index.Urn(i));
-    scratch += "::";
-    scratch += r.id == kNoStr ? state::kUnknownId : index.Text(r.id);
-    reference[i] = index.strings.Find(scratch);
+    reference[i] = index.strings.Find(state::FormatProviderReference(
+        index.Urn(i), r.id == kNoStr ? std::string_view() : index.Text(r.id)));
     if (reference[i] == kNoStr) continue;  // nothing refers to it
     ++live_providers[reference[i]];
     answered[reference[i]] = true;

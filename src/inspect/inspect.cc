@@ -290,40 +290,20 @@ Result<ShowResult> Show(const ShowConfig& config) {
             RowOf(leaf.value, leaf.index, leaf.end_offset - leaf.value.offset);
       }
     }
-    // Who this resource refers to.
-    auto refer = [&](const json::Value* field, std::string_view via) {
-      if (field == nullptr) return;
-      auto add = [&](const json::Value& e) {
-        if (!e.is_string()) return;
-        std::string to = e.Str();
-        if (via == "provider") {
-          std::string_view why;
-          auto ref = state::ParseProviderReference(to, &why);
-          if (!ref) return;
-          to = std::string(ref->urn);
-        }
-        if (to == urn) return;
-        if (to != target_urn) return;
-        pending.emplace_back(to, urn, std::string(via));
-      };
-      if (field->is_string()) add(*field);
-      if (field->is_array()) {
-        for (const json::Value& e : field->array()) add(e);
+    // Who this resource refers to: the references Pulumi's graph follows.
+    state::ForEachReference(v, [&](const state::ReferenceTarget& t) {
+      if (!t.field.dependency || !t.value.is_string()) return;
+      std::string to = t.value.Str();
+      if (t.field.shape == state::RefShape::kProviderReference) {
+        std::string_view why;
+        auto ref = state::ParseProviderReference(to, &why);
+        if (!ref) return;
+        to = std::string(ref->urn);
       }
-      if (field->is_object()) {
-        for (const json::Member& m : field->object()) {
-          if (m.value.is_array()) {
-            for (const json::Value& e : m.value.array()) add(e);
-          }
-        }
-      }
-    };
-    refer(v.parent, "parent");
-    refer(v.dependencies, "dependencies");
-    refer(v.property_dependencies, "propertyDependencies");
-    refer(v.deleted_with, "deletedWith");
-    refer(v.replace_with, "replaceWith");
-    refer(v.provider, "provider");
+      if (to == urn) return;
+      if (to != target_urn) return;
+      pending.emplace_back(to, urn, std::string(t.field.name));
+    });
     return state::Flow::kContinue;
   });
   if (replay) {

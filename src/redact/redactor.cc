@@ -9,6 +9,7 @@
 #include "pstate/crypto/base64.h"
 #include "pstate/json/string_codec.h"
 #include "pstate/state/property.h"
+#include "pstate/state/schema.h"
 #include "pstate/state/signature.h"
 
 #include "pstate/scan/leak_scanner.h"
@@ -36,23 +37,15 @@ json::Value RewriteMembers(const json::Value& object, json::Arena& arena,
 
 using json::Value;
 
-/// The resource fields other fields and other resources refer to by value
-/// (pulumi-state-format.md §4). A redaction never changes them: a changed
-/// URN breaks every parent, dependency and provider reference to it.
-constexpr std::string_view kReferenceFields[] = {"urn",
-                                                 "parent",
-                                                 "provider",
-                                                 "dependencies",
-                                                 "propertyDependencies",
-                                                 "deletedWith",
-                                                 "replaceWith",
-                                                 "id"};
-
+/// The resource fields a redaction never changes: the resource's identity
+/// (`urn`, `id`), which other resources name, and the references Pulumi's
+/// dependency graph follows (state::kReferenceFields, `dependency`). A
+/// changed URN breaks every parent, dependency and provider reference to
+/// it. Names match exactly, as before the table.
 bool IsReferenceField(std::string_view name) {
-  for (std::string_view f : kReferenceFields) {
-    if (name == f) return true;
-  }
-  return false;
+  if (name == "urn" || name == "id") return true;
+  const state::ReferenceField* field = state::FindReferenceField(name);
+  return field != nullptr && field->dependency;
 }
 
 /// True when `pointer` (below `base`) is a reference field or inside one.

@@ -2,18 +2,13 @@
 #include "pstate/state/provider.h"
 #include "pstate/state/resource.h"
 
+#include <memory>
 #include <utility>
 
-#include "pstate/crypto/b64_crypter.h"
-#include "pstate/crypto/passphrase.h"
+#include "pstate/crypto/provider_crypter.h"
 #include "pstate/diag/finding.h"
 
 namespace pstate::scan {
-
-struct ProviderDecryption::Crypter {
-  std::optional<crypto::PassphraseCrypter> passphrase;
-  crypto::B64Crypter b64;
-};
 
 ProviderDecryption::~ProviderDecryption() = default;
 
@@ -21,50 +16,45 @@ void ProviderDecryption::Configure(const json::Value& providers) {
   if (!options_.enabled || !providers.is_object()) return;
   const state::SecretsProvider provider =
       state::ParseSecretsProvider(providers);
-  if (provider.kind == state::ProviderKind::kNone) return;
-  auto crypter = std::make_shared<Crypter>();
-  if (provider.kind == state::ProviderKind::kB64) {
-    decryptor_ = [crypter](std::string_view ct) -> std::optional<std::string> {
-      auto r = crypter->b64.Decrypt(ct);
-      if (!r.ok()) return std::nullopt;
-      return std::move(*r);
-    };
-  } else if (provider.kind == state::ProviderKind::kPassphrase) {
-    if (provider.salt.empty()) {
+  crypto::Unlocked unlocked =
+      crypto::Unlock(provider, [this]() -> Result<std::string> {
+        if (!options_.passphrase) return Status(Errc::kInvalidArgument, "");
+        return *options_.passphrase;
+      });
+  switch (unlocked.failure) {
+    case crypto::UnlockFailure::kNone: break;
+    case crypto::UnlockFailure::kNoSalt:
       error_ =
           Status(Errc::kFormat,
                  "cannot decrypt: the passphrase provider's state has no salt");
       return;
-    }
-    if (!options_.passphrase) {
+    case crypto::UnlockFailure::kNoPassphrase:
       error_ =
           Status(Errc::kInvalidArgument,
                  "cannot decrypt: the state uses the passphrase provider; give "
                  "--passphrase-file or set PULUMI_CONFIG_PASSPHRASE or "
                  "PULUMI_CONFIG_PASSPHRASE_FILE");
       return;
-    }
-    auto unlocked = crypto::PassphraseCrypter::FromSalt(provider.salt,
-                                                        *options_.passphrase);
-    if (!unlocked.ok()) {
-      error_ = Status(unlocked.status().code(),
-                      "cannot decrypt: " + unlocked.status().message());
+    case crypto::UnlockFailure::kBadSalt:
+      error_ = Status(unlocked.status.code(),
+                      "cannot decrypt: " + unlocked.status.message());
       return;
-    }
-    crypter->passphrase.emplace(std::move(*unlocked));
-    decryptor_ = [crypter](std::string_view ct) -> std::optional<std::string> {
-      auto r = crypter->passphrase->Decrypt(ct);
-      if (!r.ok()) return std::nullopt;
-      return std::move(*r);
-    };
-  } else {
-    error_ =
-        Status(Errc::kUnsupported,
-               "cannot decrypt offline: secrets provider \"" + provider.type +
-                   "\" needs its service or key management system");
-    return;
+    case crypto::UnlockFailure::kOffline:
+    case crypto::UnlockFailure::kUnknown:
+      error_ =
+          Status(Errc::kUnsupported,
+                 "cannot decrypt offline: secrets provider \"" + provider.type +
+                     "\" needs its service or key management system");
+      return;
   }
-  crypter_ = std::move(crypter);
+  if (!unlocked.crypter) return;  // no provider
+  auto crypter = std::make_shared<const crypto::SecretsCrypter>(
+      std::move(*unlocked.crypter));
+  decryptor_ = [crypter](std::string_view ct) -> std::optional<std::string> {
+    auto r = crypter->Decrypt(ct);
+    if (!r.ok()) return std::nullopt;
+    return std::move(*r);
+  };
   ready_ = true;
 }
 

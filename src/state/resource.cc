@@ -33,7 +33,7 @@ ResourceView ResourceView::Of(const json::Value& resource) {
   if (!resource.is_object()) return view;
   // ResourceV3 is a Go struct: keys match its fields as encoding/json
   // matches them (exact, then case-insensitive); the last match wins.
-  const std::array<std::pair<std::string_view, const json::Value**>, 20> slots =
+  const std::array<std::pair<std::string_view, const json::Value**>, 24> slots =
       {{{"urn", &view.urn},
         {"custom", &view.custom},
         {"delete", &view.del},
@@ -53,7 +53,11 @@ ResourceView ResourceView::Of(const json::Value& resource) {
         {"retainOnDelete", &view.retain_on_delete},
         {"deletedWith", &view.deleted_with},
         {"replaceWith", &view.replace_with},
-        {"viewOf", &view.view_of}}};
+        {"viewOf", &view.view_of},
+        {"replacementTrigger", &view.replacement_trigger},
+        {"created", &view.created},
+        {"modified", &view.modified},
+        {"customTimeouts", &view.custom_timeouts}}};
   for (const json::Member& m : resource.object()) {
     std::string decoded;
     std::string_view key = m.key.raw();
@@ -71,6 +75,57 @@ ResourceView ResourceView::Of(const json::Value& resource) {
     }
   }
   return view;
+}
+
+std::optional<ResourceView> ResourceView::Of(const Leaf& leaf) {
+  const json::Value* resource = ResourceOf(leaf);
+  if (resource == nullptr) return std::nullopt;
+  ResourceView view = Of(*resource);
+  if (leaf.role == Role::kResource) view.end = leaf.end_offset;
+  return view;
+}
+
+const json::Value* ResourceView::Reference(RefKind kind) const {
+  switch (kind) {
+    case RefKind::kParent: return parent;
+    case RefKind::kDependency: return dependencies;
+    case RefKind::kPropertyDependency: return property_dependencies;
+    case RefKind::kDeletedWith: return deleted_with;
+    case RefKind::kReplaceWith: return replace_with;
+    case RefKind::kProvider: return provider;
+    case RefKind::kAlias: return aliases;
+    case RefKind::kViewOf: return view_of;
+    case RefKind::kProperty: return nullptr;
+  }
+  return nullptr;
+}
+
+ResourceFlags ResourceView::Flags() const {
+  ResourceFlags f;
+  f.custom = Flag(custom);
+  f.del = Flag(del);
+  f.protect = Flag(protect);
+  f.taint = Flag(taint);
+  f.external = Flag(external);
+  f.pending_replacement = Flag(pending_replacement);
+  f.retain_on_delete = Flag(retain_on_delete);
+  return f;
+}
+
+std::string_view ResourceView::View(const json::Value* field,
+                                    std::string* scratch) {
+  if (field == nullptr || !field->is_string()) return {};
+  if (!field->has_escapes) return field->raw();
+  *scratch = field->Str();
+  return *scratch;
+}
+
+std::optional<ProviderReference> ResourceView::ProviderRef(
+    std::string* scratch, std::string_view* why) const {
+  std::string_view text = View(provider, scratch);
+  if (text.empty()) return std::nullopt;
+  std::string_view ignored;
+  return ParseProviderReference(text, why != nullptr ? why : &ignored);
 }
 
 }  // namespace pstate::state

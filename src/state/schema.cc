@@ -52,4 +52,11 @@ const Field* FindField(std::span<const Field> fields, std::string_view name) {
   return nullptr;
 }
 
+const ReferenceField* FindReferenceField(std::string_view name) {
+  for (const ReferenceField& f : kReferenceFields) {
+    if (f.name == name) return &f;
+  }
+  return nullptr;
+}
+
 }  // namespace pstate::state

@@ -35,6 +35,28 @@ std::optional<Urn> ParseUrn(std::string_view text) {
   return urn;
 }
 
+std::string FormatUrn(std::string_view stack, std::string_view project,
+                      std::string_view qualified_type, std::string_view name) {
+  std::string out;
+  out.reserve(kPrefix.size() + stack.size() + project.size() +
+              qualified_type.size() + name.size() + 3 * kSep.size());
+  out.append(kPrefix).append(stack).append(kSep).append(project);
+  out.append(kSep).append(qualified_type).append(kSep).append(name);
+  return out;
+}
+
+std::string FormatUrn(const Urn& urn) {
+  return FormatUrn(urn.stack, urn.project, urn.qualified_type, urn.name);
+}
+
+std::string FormatProviderReference(std::string_view urn, std::string_view id) {
+  if (id.empty()) id = kUnknownId;
+  std::string out;
+  out.reserve(urn.size() + kSep.size() + id.size());
+  out.append(urn).append(kSep).append(id);
+  return out;
+}
+
 bool IsProviderType(std::string_view type) {
   constexpr std::string_view kProviders = "pulumi:providers:";
   return type.size() > kProviders.size() &&

@@ -14,8 +14,10 @@
 #include "pstate/json/pointer.h"
 #include "pstate/json/string_codec.h"
 #include "pstate/state/reader.h"
+#include "pstate/state/resource.h"
 #include "pstate/state/signature.h"
 #include "pstate/state/state_writer.h"
+#include "pstate/state/urn.h"
 #include "pstate/types/registry.h"
 #include "pstate/types/schema_set.h"
 #include "pstate/types/type_system.h"
@@ -272,10 +274,12 @@ class Single {
       const TypecheckConfig& config = single_.config_;
       if (config.source == TypecheckConfig::Source::kStateOutput) {
         if (leaf.role != state::Role::kResource) return nullptr;
-        const json::Value* type = leaf.value.Find("type");
-        if (!type || !type->StrEquals("pulumi:pulumi:Stack")) return nullptr;
+        const state::ResourceView view = state::ResourceView::Of(leaf.value);
+        if (!view.type || !view.type->StrEquals(state::kRootStackType)) {
+          return nullptr;
+        }
         stack_seen_ = true;
-        const json::Value* outputs = leaf.value.Find("outputs");
+        const json::Value* outputs = view.outputs;
         if (!outputs || !outputs->is_object()) return nullptr;
         return outputs->Find(config.output);
       }

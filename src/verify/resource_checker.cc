@@ -2,6 +2,7 @@
 
 #include <array>
 
+#include "pstate/state/resource.h"
 #include "pstate/state/urn.h"
 #include "pstate/verify/fields.h"
 
@@ -12,16 +13,6 @@ using diag::Code;
 
 using state::kResourceFields;
 constexpr const auto& kTimeoutFields = state::kCustomTimeoutsFields;
-
-bool BoolField(const json::Value& resource, std::string_view name) {
-  const json::Value* v = resource.Find(name);
-  return v && v->type == json::Type::kTrue;
-}
-
-std::string StringField(const json::Value& resource, std::string_view name) {
-  const json::Value* v = resource.Find(name);
-  return v && v->is_string() ? v->Str() : std::string();
-}
 
 }  // namespace
 
@@ -78,8 +69,10 @@ void ResourceChecker::Check(const json::Value& resource, Reporter& reporter,
                  resource);
     return;
   }
-  std::string urn_text = StringField(resource, "urn");
-  std::string type = StringField(resource, "type");
+  const state::ResourceView view = state::ResourceView::Of(resource);
+  const state::ResourceFlags flags = view.Flags();
+  std::string urn_text = view.Urn();
+  std::string type = view.Type();
   reporter.set_urn(urn_text);
 
   // Field types; "defaults" only exists in version 1 (and unversioned).
@@ -99,7 +92,7 @@ void ResourceChecker::Check(const json::Value& resource, Reporter& reporter,
   std::optional<state::Urn> urn;
   if (!urn_text.empty()) {
     urn = state::ParseUrn(urn_text);
-    const json::Value& at = *resource.Find("urn");
+    const json::Value& at = *view.urn;
     PointerScope scope(reporter, "urn");
     if (!urn) {
       reporter.Add(
@@ -130,18 +123,15 @@ void ResourceChecker::Check(const json::Value& resource, Reporter& reporter,
     }
   }
 
-  std::string id = StringField(resource, "id");
-  const json::Value* custom = resource.Find("custom");
-  bool is_custom = custom && custom->type == json::Type::kTrue;
-  if (!is_custom && !id.empty()) {
+  std::string id = view.Id();
+  if (!flags.custom && !id.empty()) {
     PointerScope scope(reporter, "id");
     reporter.Add(Code::kComponentHasId,
-                 "resource has \"custom\": false but a non-empty id",
-                 *resource.Find("id"));
+                 "resource has \"custom\": false but a non-empty id", *view.id);
   }
 
-  for (const char* field : {"created", "modified"}) {
-    const json::Value* t = resource.Find(field);
+  for (auto [field, t] : {std::pair{"created", view.created},
+                          std::pair{"modified", view.modified}}) {
     if (t && t->is_string() && !IsRfc3339(t->Str())) {
       PointerScope scope(reporter, field);
       reporter.Add(
@@ -149,12 +139,11 @@ void ResourceChecker::Check(const json::Value& resource, Reporter& reporter,
           std::string("\"") + field + "\" is not an RFC 3339 timestamp", *t);
     }
   }
-  if (const json::Value* t = resource.Find("customTimeouts");
-      t && t->is_object()) {
+  if (const json::Value* t = view.custom_timeouts; t && t->is_object()) {
     PointerScope scope(reporter, "customTimeouts");
     CheckFields(*t, kTimeoutFields, reporter, "customTimeouts");
   }
-  if (const json::Value* deps = resource.Find("propertyDependencies");
+  if (const json::Value* deps = view.property_dependencies;
       deps && deps->is_object()) {
     PointerScope scope(reporter, "propertyDependencies");
     for (const json::Member& m : deps->object()) {
@@ -173,13 +162,12 @@ void ResourceChecker::Check(const json::Value& resource, Reporter& reporter,
       PointerScope scope(reporter, "urn");
       reporter.Add(Code::kProviderResourceInvalid,
                    "provider resource's URN does not end in a provider type",
-                   *resource.Find("urn"));
+                   *view.urn);
     } else {
-      tracker_.AddProvider(
-          urn_text + "::" + (id.empty() ? std::string(state::kUnknownId) : id));
+      tracker_.AddProvider(state::FormatProviderReference(urn_text, id));
     }
   }
-  if (const json::Value* provider = resource.Find("provider");
+  if (const json::Value* provider = view.provider;
       provider && provider->is_string() && provider->size > 0) {
     PointerScope scope(reporter, "provider");
     std::string text = provider->Str();
@@ -190,7 +178,7 @@ void ResourceChecker::Check(const json::Value& resource, Reporter& reporter,
                    "provider reference \"" + text +
                        "\" is malformed: " + std::string(why),
                    *provider);
-    } else if (integrity && !BoolField(resource, "pendingReplacement") &&
+    } else if (integrity && !flags.pending_replacement &&
                !tracker_.SeenProvider(text)) {
       PendingReference pending{text, {}, PendingReference::Kind::kProvider};
       // IntegrityTracker::Finish completes the message once it knows
@@ -207,7 +195,7 @@ void ResourceChecker::Check(const json::Value& resource, Reporter& reporter,
   }
 
   // References to other resources (§4.1 rule 7).
-  if (const json::Value* parent = resource.Find("parent");
+  if (const json::Value* parent = view.parent;
       parent && parent->is_string() && parent->size > 0) {
     PointerScope scope(reporter, "parent");
     if (integrity) CheckReference(*parent, "parent", reporter);
@@ -234,48 +222,42 @@ void ResourceChecker::Check(const json::Value& resource, Reporter& reporter,
     }
   }
   if (integrity) {
-    auto each = [&](std::string_view field) {
-      const json::Value* list = resource.Find(field);
-      if (!list || !list->is_array()) return;
-      PointerScope scope(reporter, field);
-      std::size_t i = 0;
-      for (const json::Value& dep : list->array()) {
-        PointerScope item(reporter, i++);
-        CheckReference(dep, field, reporter);
+    // The other URN references Pulumi's graph follows (the parent and the
+    // provider are checked above).
+    state::ForEachReference(view, [&](const state::ReferenceTarget& t) {
+      if (!t.field.dependency || t.field.kind == state::RefKind::kParent ||
+          t.field.kind == state::RefKind::kProvider) {
+        return;
       }
-    };
-    each("dependencies");
-    each("replaceWith");
-    if (const json::Value* deps = resource.Find("propertyDependencies");
-        deps && deps->is_object()) {
-      PointerScope scope(reporter, "propertyDependencies");
-      for (const json::Member& m : deps->object()) {
-        if (!m.value.is_array()) continue;
-        std::string key = m.key.Str();
-        PointerScope prop(reporter, key);
-        std::size_t i = 0;
-        for (const json::Value& dep : m.value.array()) {
-          PointerScope item(reporter, i++);
-          CheckReference(dep, "propertyDependencies[" + key + "]", reporter);
-        }
+      PointerScope scope(reporter, t.field.name);
+      if (t.field.shape == state::RefShape::kUrn) {
+        CheckReference(t.value, t.field.name, reporter);
+        return;
       }
-    }
-    if (const json::Value* with = resource.Find("deletedWith")) {
-      PointerScope scope(reporter, "deletedWith");
-      CheckReference(*with, "deletedWith", reporter);
-    }
+      if (t.group == nullptr) {
+        PointerScope item(reporter, t.index);
+        CheckReference(t.value, t.field.name, reporter);
+        return;
+      }
+      std::string key = t.group->key.Str();
+      PointerScope prop(reporter, key);
+      PointerScope item(reporter, t.index);
+      CheckReference(t.value, std::string(t.field.name) + "[" + key + "]",
+                     reporter);
+    });
   }
 
   // Property values.
-  for (const char* field : {"inputs", "outputs", "replacementTrigger"}) {
-    const json::Value* props = resource.Find(field);
+  for (auto [field, props] :
+       {std::pair{"inputs", view.inputs}, std::pair{"outputs", view.outputs},
+        std::pair{"replacementTrigger", view.replacement_trigger}}) {
     if (!props) continue;
     PointerScope scope(reporter, field);
     properties_.Check(*props, reporter);
   }
 
   if (integrity && !urn_text.empty()) {
-    bool deleted = BoolField(resource, "delete");
+    bool deleted = flags.del;
     if (tracker_.Seen(urn_text)) {
       diag::Finding at = diag::MakeFinding(Code::kUrnDuplicate, "",
                                            reporter.PointerString(), urn_text);

@@ -29,14 +29,6 @@ std::string_view PackageOf(std::string_view token) {
                                          : token.substr(0, colon);
 }
 
-// The provider URN of a provider reference "<urn>::<id>" (Pulumi's
-// providers.ParseReference splits at the last "::").
-std::string_view ProviderUrn(std::string_view ref) {
-  std::size_t sep = ref.rfind("::");
-  return sep == std::string_view::npos ? std::string_view()
-                                       : ref.substr(0, sep);
-}
-
 std::string VersionInput(const json::Value* inputs) {
   if (!inputs || !inputs->is_object()) return {};
   const json::Value* v = inputs->Find("version");
@@ -71,11 +63,9 @@ Result<state::Flow> SchemaChecks::OnLeaf(state::Leaf& leaf,
     // The resource an interrupted operation was working on
     // (pkg/resource/deploy/snapshot.go PendingOperationPair): its inputs
     // and outputs are read back like any resource's on the next update.
-    const json::Value* resource = leaf.value.Find("resource");
-    if (resource && resource->is_object()) {
-      std::string pointer(leaf.pointer);
-      pointer.append("/resource");
-      CheckResource(*resource, pointer, context, /*pending=*/true);
+    if (const json::Value* resource = state::ResourceOf(leaf)) {
+      CheckResource(*resource, state::ResourcePointer(leaf), context,
+                    /*pending=*/true);
     }
   }
   return state::Flow::kContinue;
@@ -226,11 +216,9 @@ void SchemaChecks::CheckResource(const json::Value& resource,
                           view.type->offset, type_at(), urn(), context);
   } else {
     ProviderInfo* prov = nullptr;
-    if (view.provider && view.provider->is_string()) {
-      std::string decoded_ref;
-      std::string_view ref = view.provider->raw();
-      if (view.provider->has_escapes) ref = decoded_ref = view.provider->Str();
-      auto it = provider_versions_.find(ProviderUrn(ref));
+    std::string decoded_ref;
+    if (auto ref = view.ProviderRef(&decoded_ref)) {
+      auto it = provider_versions_.find(ref->urn);
       if (it != provider_versions_.end()) prov = &it->second;
     }
     if (prov && prov->package == package) {

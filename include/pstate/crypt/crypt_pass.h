@@ -30,8 +30,7 @@
 
 #include "pstate/base/result.h"
 #include "pstate/base/thread_pool.h"
-#include "pstate/crypto/b64_crypter.h"
-#include "pstate/crypto/passphrase.h"
+#include "pstate/crypto/provider_crypter.h"
 #include "pstate/state/provider.h"
 #include "pstate/state/reader.h"
 #include "pstate/state/state_writer.h"
@@ -97,8 +96,7 @@ class CryptPass {
   /// Probe configured the first provider: Process skips that leaf.
   bool skip_next_provider_ = false;
   state::ProviderKind kind_ = state::ProviderKind::kNone;
-  std::optional<crypto::PassphraseCrypter> passphrase_;
-  crypto::B64Crypter b64_;
+  std::optional<crypto::SecretsCrypter> crypter_;
   std::unique_ptr<ThreadPool> pool_;
   /// Decrypt: ciphertext -> plaintext for the whole file.
   std::unordered_map<std::string, std::string> cache_;

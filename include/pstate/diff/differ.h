@@ -125,9 +125,10 @@ struct DiffConfig {
 Status ReadOrExplain(io::InputStream& input, const std::string& name,
                      state::Handler& handler);
 
-/// The opener for a state's secrets: b64 always; passphrase when
-/// `passphrase` gives one (kInvalidArgument from it: none given, nullptr
-/// returned); nullptr for other providers. A wrong passphrase fails with
+/// The opener for a state's secrets (crypto::Unlock): b64 always;
+/// passphrase when `passphrase` gives one (kInvalidArgument from it: none
+/// given, nullptr returned); nullptr for other providers and for a
+/// passphrase provider without a salt. A wrong passphrase fails with
 /// kCrypto naming `name`.
 Result<std::unique_ptr<SecretOpener>> MakeSecretOpener(
     const json::Value* secrets_providers,

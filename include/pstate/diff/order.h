@@ -26,27 +26,14 @@
 #include "pstate/diff/index.h"
 #include "pstate/json/value.h"
 #include "pstate/state/resource.h"
+#include "pstate/state/schema.h"
 
 namespace pstate::diff {
-
-/// The resource field a reference is in, as Pulumi names it.
-enum class OrderField : std::uint8_t {
-  kProvider,
-  kParent,
-  kDependencies,
-  kPropertyDependencies,
-  kDeletedWith,
-  kReplaceWith,
-};
-
-/// "provider", "parent", "dependencies", "propertyDependencies",
-/// "deletedWith", "replaceWith".
-std::string_view OrderFieldName(OrderField field);
 
 /// A resource that refers to one that comes after it.
 struct OrderBreak {
   std::uint32_t position = 0;  ///< the referring resource's index
-  OrderField field = OrderField::kDependencies;
+  state::RefKind field = state::RefKind::kDependency;
   ResourceKey referrer;  ///< UrnFingerprint of the referring resource's URN
   /// UrnFingerprint of the URN (or, for kProvider, of the whole provider
   /// reference) it needs first.
@@ -77,7 +64,7 @@ class OrderChecker {
   std::vector<OrderBreak> Finish();
 
  private:
-  void Need(OrderField field, const json::Value* value,
+  void Need(state::RefKind field, const json::Value* value,
             const ResourceKey& referrer);
 
   FingerprintSet urns_;
@@ -88,7 +75,7 @@ class OrderChecker {
 
 /// The decoded text of the reference in `resource` that a break names
 /// (`field`, `target`), or "" when there is none (the resource changed).
-std::string OrderTargetText(const json::Value& resource, OrderField field,
+std::string OrderTargetText(const json::Value& resource, state::RefKind field,
                             const ResourceKey& target);
 
 }  // namespace pstate::diff

@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "pstate/state/reader.h"
+#include "pstate/state/schema.h"
 
 namespace pstate::edit {
 
@@ -79,28 +80,13 @@ class StringTable {
   std::size_t findable_ = 0;  ///< strings with a slot
 };
 
-/// The reference fields of ResourceV3 (state/schema.h kReferenceFields):
-/// the ones Pulumi's dependency graph follows come first; then resource
-/// references found inside property values.
-enum class RefKind {
-  kParent,
-  kDependency,
-  kPropertyDependency,
-  kDeletedWith,
-  kReplaceWith,
-  kProvider,  ///< the URN part of the provider reference
-  kAlias,
-  kViewOf,
-  /// The "urn" of a resource reference object (state/signature.h) in
-  /// inputs, outputs or replacementTrigger. References inside a secret's
-  /// plaintext are a string's bytes, not objects, and are not listed (the
-  /// comment on Index::AddResource says why that is right).
-  kProperty,
-};
-
-/// "parent", "dependencies", ... (the JSON field); "inputs/outputs" for
-/// kProperty.
-std::string_view RefKindField(RefKind kind);
+/// A reference from one resource to another: the reference fields of
+/// state::kReferenceFields, then resource references found inside
+/// property values (RefKind::kProperty: the "urn" of a resource reference
+/// object in inputs, outputs or replacementTrigger). References inside a
+/// secret's plaintext are a string's bytes, not objects, and are not listed
+/// (the comment on Index::AddResource says why that is right).
+using RefKind = state::RefKind;
 
 struct ResourceEntry {
   StrId urn = kNoStr;  ///< always set ("" interned when it has none)

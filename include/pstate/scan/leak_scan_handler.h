@@ -49,9 +49,7 @@ class ProviderDecryption {
   const Status& error() const { return error_; }
 
  private:
-  struct Crypter;
   DecryptOptions options_;
-  std::shared_ptr<Crypter> crypter_;
   Decryptor decryptor_;
   bool ready_ = false;
   Status error_;

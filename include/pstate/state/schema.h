@@ -201,14 +201,72 @@ inline constexpr std::array<Field, 4> kDescriptorFields = {
 inline constexpr std::array<Field, 3> kExtensionFields = {
     {{"name", K::kString}, {"version", K::kString}, {"value", K::kString}}};
 
-/// Resource fields that name other resources: what an edit must rewrite
-/// and what a redaction must never touch. `provider` holds a provider
-/// reference (`<provider URN>::<ID>`), `propertyDependencies` an object of
-/// URN arrays; the others hold a URN or an array of URNs.
-inline constexpr std::array<std::string_view, 8> kReferenceFields = {
-    "parent",      "dependencies", "propertyDependencies",
-    "deletedWith", "replaceWith",  "provider",
-    "aliases",     "viewOf"};
+/// The ways one resource refers to another. The first eight are the
+/// resource fields of kReferenceFields, in its order; kProperty is a
+/// resource reference value (state/signature.h) inside inputs, outputs or
+/// replacementTrigger, which is a property value, not a field.
+enum class RefKind : std::uint8_t {
+  kParent,
+  kDependency,
+  kPropertyDependency,
+  kDeletedWith,
+  kReplaceWith,
+  kProvider,
+  kAlias,
+  kViewOf,
+  kProperty,
+};
+
+/// What a reference field holds.
+enum class RefShape : std::uint8_t {
+  kUrn,                ///< one URN string
+  kUrnList,            ///< []URN
+  kUrnListMap,         ///< map[PropertyKey][]URN
+  kProviderReference,  ///< one `<provider URN>::<ID>` string
+};
+
+/// One resource field that names other resources.
+struct ReferenceField {
+  RefKind kind;
+  std::string_view name;  ///< the JSON field (a kResourceFields entry)
+  RefShape shape;
+  /// Pulumi's dependency graph follows it: the provider reference and
+  /// what State.GetAllDependencies (pkg/resource/state.go) returns. The
+  /// snapshot integrity check and `state delete` follow these; aliases and
+  /// viewOf are references Pulumi's graph ignores.
+  bool dependency;
+};
+
+/// Resource fields that name other resources (ResourceV3): what an edit
+/// must rewrite, what the integrity check follows, and what a redaction
+/// must never touch. Indexed by RefKind (kProperty excepted).
+inline constexpr std::array<ReferenceField, 8> kReferenceFields = {{
+    {RefKind::kParent, "parent", RefShape::kUrn, true},
+    {RefKind::kDependency, "dependencies", RefShape::kUrnList, true},
+    {RefKind::kPropertyDependency, "propertyDependencies",
+     RefShape::kUrnListMap, true},
+    {RefKind::kDeletedWith, "deletedWith", RefShape::kUrn, true},
+    {RefKind::kReplaceWith, "replaceWith", RefShape::kUrnList, true},
+    {RefKind::kProvider, "provider", RefShape::kProviderReference, true},
+    {RefKind::kAlias, "aliases", RefShape::kUrnList, false},
+    {RefKind::kViewOf, "viewOf", RefShape::kUrn, false},
+}};
+
+/// The field of a reference kind; nullptr for RefKind::kProperty.
+constexpr const ReferenceField* ReferenceFieldOf(RefKind kind) {
+  auto i = static_cast<std::size_t>(kind);
+  return i < kReferenceFields.size() ? &kReferenceFields[i] : nullptr;
+}
+
+/// The JSON field a reference of `kind` is in ("parent", "dependencies",
+/// ...); "inputs/outputs" for kProperty.
+constexpr std::string_view RefKindName(RefKind kind) {
+  const ReferenceField* f = ReferenceFieldOf(kind);
+  return f != nullptr ? f->name : std::string_view("inputs/outputs");
+}
+
+/// The reference field called `name` (exact match), or nullptr.
+const ReferenceField* FindReferenceField(std::string_view name);
 
 /// The name of the field of `fields` that `key` names, matched as Go's
 /// encoding/json matches a key to a struct field: an exact match first,

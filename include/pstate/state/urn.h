@@ -3,6 +3,7 @@
 #define PSTATE_STATE_URN_H_
 
 #include <optional>
+#include <string>
 #include <string_view>
 
 namespace pstate::state {
@@ -25,6 +26,13 @@ struct Urn {
 /// "::" separators; nothing else is validated.
 std::optional<Urn> ParseUrn(std::string_view text);
 
+/// `urn:pulumi:<stack>::<project>::<qualified type>::<name>`, as Pulumi's
+/// resource.NewURN (sdk/go/common/resource/urn.go) writes it. The parts
+/// are not validated.
+std::string FormatUrn(std::string_view stack, std::string_view project,
+                      std::string_view qualified_type, std::string_view name);
+std::string FormatUrn(const Urn& urn);
+
 /// `pulumi:providers:<package>` with a non-empty package.
 bool IsProviderType(std::string_view type);
 
@@ -37,6 +45,13 @@ struct ProviderReference {
   std::string_view urn;
   std::string_view id;
 };
+
+/// The provider reference `<urn>::<id>` that a provider resource answers
+/// to (providers.NewReference(...).String(), sdk/go/common/providers/
+/// reference.go). An empty `id` is written as kUnknownId, as the snapshot
+/// integrity check does for a provider without an ID
+/// (pkg/resource/deploy/snapshot.go, VerifyIntegrity).
+std::string FormatProviderReference(std::string_view urn, std::string_view id);
 
 /// Parses a provider reference; the URN part must be a valid URN whose own
 /// type is a provider type. Returns nullopt with `why` set otherwise.

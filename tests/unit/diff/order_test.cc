@@ -24,7 +24,7 @@ std::vector<std::string> Breaks(const std::vector<std::string>& resources) {
   std::vector<std::string> out;
   for (const OrderBreak& b : checker.Finish()) {
     out.push_back(std::to_string(b.position) + " " +
-                  std::string(OrderFieldName(b.field)) + " " +
+                  std::string(state::RefKindName(b.field)) + " " +
                   OrderTargetText(docs[b.position].root(), b.field, b.target));
   }
   return out;
@@ -101,11 +101,11 @@ TEST(OrderCheckerTest, ProviderReferencesMatchUrnAndId) {
 }
 
 TEST(OrderBreakTest, PairKeyNamesReferrerAndTarget) {
-  OrderBreak x{0, OrderField::kParent, UrnFingerprint("a"),
+  OrderBreak x{0, state::RefKind::kParent, UrnFingerprint("a"),
                UrnFingerprint("b")};
-  OrderBreak y{5, OrderField::kDependencies, UrnFingerprint("a"),
+  OrderBreak y{5, state::RefKind::kDependency, UrnFingerprint("a"),
                UrnFingerprint("b")};
-  OrderBreak z{0, OrderField::kParent, UrnFingerprint("b"),
+  OrderBreak z{0, state::RefKind::kParent, UrnFingerprint("b"),
                UrnFingerprint("a")};
   EXPECT_EQ(x.PairKey(), y.PairKey());
   EXPECT_NE(x.PairKey(), z.PairKey());

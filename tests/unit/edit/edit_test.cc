@@ -772,7 +772,7 @@ TEST(IndexTest, ReferencesAreIdsOfEveryField) {
   EXPECT_EQ(r.range.begin, 10u);
   std::vector<std::string> seen;
   ForEachReference(index, r, [&](RefKind kind, StrId id) {
-    seen.push_back(std::string(RefKindField(kind)) + " " +
+    seen.push_back(std::string(state::RefKindName(kind)) + " " +
                    std::string(index.Text(id)));
   });
   EXPECT_EQ(

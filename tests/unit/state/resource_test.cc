@@ -95,5 +95,100 @@ TEST(ResourceViewTest, ResourceOfLeaves) {
   EXPECT_EQ(ResourcePointer(leaf), "");
 }
 
+TEST(ResourceViewTest, FlagsTextAndProviderReference) {
+  json::Arena arena;
+  json::Value r = Parse(
+      R"({"urn":"urn:pulumi:d::p::t:m:R::n","custom":true,"delete":true,)"
+      R"("protect":false,"taint":true,"external":1,)"
+      R"("pendingReplacement":true,"retainOnDelete":true,)"
+      R"("provider":"urn:pulumi:d::p::pulumi:providers:aws::default::id\u002d1",)"
+      R"("replacementTrigger":{"a":1},"created":"c","modified":"m",)"
+      R"("customTimeouts":{}})",
+      arena);
+  ResourceView v = ResourceView::Of(r);
+  ResourceFlags f = v.Flags();
+  EXPECT_TRUE(f.custom);
+  EXPECT_TRUE(f.del);
+  EXPECT_FALSE(f.protect);
+  EXPECT_TRUE(f.taint);
+  EXPECT_FALSE(f.external);  // 1 is not JSON true
+  EXPECT_TRUE(f.pending_replacement);
+  EXPECT_TRUE(f.retain_on_delete);
+  ASSERT_NE(v.replacement_trigger, nullptr);
+  ASSERT_NE(v.created, nullptr);
+  ASSERT_NE(v.modified, nullptr);
+  ASSERT_NE(v.custom_timeouts, nullptr);
+
+  // No escapes: a view into the leaf; escapes: decoded into the scratch.
+  std::string scratch;
+  std::string_view urn = ResourceView::View(v.urn, &scratch);
+  EXPECT_EQ(urn, "urn:pulumi:d::p::t:m:R::n");
+  EXPECT_EQ(urn.data(), v.urn->raw().data());
+  EXPECT_EQ(ResourceView::View(v.custom, &scratch), "");
+  EXPECT_EQ(ResourceView::View(nullptr, &scratch), "");
+
+  auto ref = v.ProviderRef(&scratch);
+  ASSERT_TRUE(ref.has_value());
+  EXPECT_EQ(ref->urn, "urn:pulumi:d::p::pulumi:providers:aws::default");
+  EXPECT_EQ(ref->id, "id-1");
+
+  json::Value bad = Parse(R"({"provider":"nope"})", arena);
+  std::string_view why;
+  EXPECT_FALSE(ResourceView::Of(bad).ProviderRef(&scratch, &why));
+  EXPECT_FALSE(why.empty());
+  json::Value none = Parse(R"({"provider":""})", arena);
+  EXPECT_FALSE(ResourceView::Of(none).ProviderRef(&scratch));
+}
+
+TEST(ResourceViewTest, ReferencesFollowTheTable) {
+  json::Arena arena;
+  json::Value r =
+      Parse(R"({"parent":"p","dependencies":["d1","",3],)"
+            R"("propertyDependencies":{"a":["pa"],"b":"x","c":["pc1","pc2"]},)"
+            R"("deletedWith":"dw","replaceWith":"not-a-list",)"
+            R"("provider":"pr::id","aliases":["al"],"viewOf":"vo"})",
+            arena);
+  ResourceView v = ResourceView::Of(r);
+  for (const ReferenceField& f : kReferenceFields) {
+    EXPECT_NE(v.Reference(f.kind), nullptr) << f.name;
+  }
+  EXPECT_EQ(v.Reference(RefKind::kProperty), nullptr);
+  std::string seen;
+  ForEachReference(v, [&](const ReferenceTarget& t) {
+    seen += std::string(t.field.name);
+    if (t.group != nullptr) seen += "[" + t.group->key.Str() + "]";
+    seen += "/" + std::to_string(t.index) + "=" +
+            (t.value.is_string() ? t.value.Str() : std::string("#")) + " ";
+  });
+  EXPECT_EQ(seen,
+            "parent/0=p dependencies/0=d1 dependencies/1= dependencies/2=# "
+            "propertyDependencies[a]/0=pa propertyDependencies[c]/0=pc1 "
+            "propertyDependencies[c]/1=pc2 deletedWith/0=dw provider/0=pr::id "
+            "aliases/0=al viewOf/0=vo ");
+}
+
+TEST(ResourceViewTest, OfLeafCarriesTheByteRange) {
+  json::Arena arena;
+  Leaf leaf;
+  leaf.role = Role::kResource;
+  leaf.value = Parse(R"({"urn":"u"})", arena);
+  leaf.end_offset = 11;
+  auto v = ResourceView::Of(leaf);
+  ASSERT_TRUE(v.has_value());
+  EXPECT_EQ(v->Urn(), "u");
+  EXPECT_EQ(v->object->offset, 0u);
+  EXPECT_EQ(v->end, 11u);
+
+  leaf.role = Role::kPendingOperation;
+  leaf.value = Parse(R"({"resource":{"urn":"w"},"type":"creating"})", arena);
+  v = ResourceView::Of(leaf);
+  ASSERT_TRUE(v.has_value());
+  EXPECT_EQ(v->Urn(), "w");
+  EXPECT_EQ(v->end, 0u);
+
+  leaf.role = Role::kManifest;
+  EXPECT_FALSE(ResourceView::Of(leaf).has_value());
+}
+
 }  // namespace
 }  // namespace pstate::state

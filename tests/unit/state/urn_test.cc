@@ -177,5 +177,29 @@ TEST(ClassifySignatureTest, Names) {
   EXPECT_EQ(SigKindName(SigKind::kUnknown), "unknown signature");
 }
 
+TEST(FormatUrnTest, RoundTripsWithParseUrn) {
+  const std::string text =
+      "urn:pulumi:prod::web::my:mod:App$aws:ec2/instance:Instance::vm::x";
+  auto urn = ParseUrn(text);
+  ASSERT_TRUE(urn.has_value());
+  EXPECT_EQ(FormatUrn(*urn), text);
+  EXPECT_EQ(FormatUrn("dev", "proj", "t:m:R", "n"),
+            "urn:pulumi:dev::proj::t:m:R::n");
+  // Parts are not validated.
+  EXPECT_EQ(FormatUrn("", "", "", ""), "urn:pulumi:::::::");
+}
+
+TEST(FormatProviderReferenceTest, EmptyIdIsTheUnknownId) {
+  const std::string urn = "urn:pulumi:dev::proj::pulumi:providers:aws::default";
+  EXPECT_EQ(FormatProviderReference(urn, "id-1"), urn + "::id-1");
+  EXPECT_EQ(FormatProviderReference(urn, ""),
+            urn + "::" + std::string(kUnknownId));
+  std::string_view why;
+  const std::string text = FormatProviderReference(urn, "x::y");
+  auto ref = ParseProviderReference(text, &why);
+  ASSERT_TRUE(ref.has_value());
+  EXPECT_EQ(ref->id, "y");  // split at the last "::", as Pulumi does
+}
+
 }  // namespace
 }  // namespace pstate::state
