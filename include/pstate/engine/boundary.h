@@ -16,8 +16,8 @@ namespace pstate::engine {
 /// Finds the end of the JSON value starting at `begin` (its first byte, not
 /// whitespace): an object or array (to its matching close, whatever the
 /// bracket kinds in between), a string, or a scalar (up to the next
-/// whitespace, ',', ']' or '}'). `end` bounds the bytes, and 16 readable
-/// bytes must follow it (io::Window and the executor's batches pad more).
+/// whitespace, ',', ']' or '}'). `end` bounds the bytes, and 64 readable
+/// bytes must follow it (as io::Window and json::Parser want them).
 /// kIncomplete: the bytes ran out and `at_eof` is false. kError: `begin`
 /// is no value's start, or the input ends inside the value. A
 /// state::ValueScanner.
