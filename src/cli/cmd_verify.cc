@@ -2,6 +2,7 @@
 //
 // Flags → verify::Config → verify::VerifyInput per input → printing and the
 // exit code. The checks themselves live in src/verify/.
+#include <cstdlib>
 #include <iostream>
 #include <memory>
 #include <string>
@@ -18,11 +19,26 @@
 namespace pstate::cli {
 namespace {
 
+/// --jobs when not given: PSTATE_JOBS when it holds a number from 1 to
+/// kMaxJobs (the golden tests run every case with one thread and with
+/// several: the output must not change), else the number of processors.
+int DefaultVerifyJobs() {
+  const char* env = std::getenv("PSTATE_JOBS");
+  if (env != nullptr) {
+    char* end = nullptr;
+    long n = std::strtol(env, &end, 10);
+    if (end != env && *end == '\0' && n >= 1 && n <= kMaxJobs) {
+      return static_cast<int>(n);
+    }
+  }
+  return DefaultJobs();
+}
+
 struct VerifyFlags : FindingsFlags {
   // --assets: the audit of `pstate assets`, as findings.
   bool assets = false;
   std::string root = ".";
-  int jobs = DefaultJobs();
+  int jobs = DefaultVerifyJobs();
   bool allow_outside_root = false;
   // --schema / --schema-dir: package schemas to check resources against.
   std::vector<std::string> schemas;
@@ -76,8 +92,9 @@ std::function<int()> SetupVerify(CLI::App& app) {
                "With --assets: also read files outside --root; their hashes "
                "are compared but never printed (see pstate assets)");
   app.add_option("-j,--jobs", flags->jobs,
-                 "With --assets: hash on N threads (default: the number of "
-                 "processors)")
+                 "Check the resources of a plain file on N threads, and with "
+                 "--assets hash on N threads; the output is the same for any "
+                 "N (default: the number of processors)")
       ->check(CLI::Range(1, 1024));
   app.add_option("--schema", flags->schemas,
                  "Check every resource against its provider's package schema "

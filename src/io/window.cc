@@ -166,6 +166,18 @@ void Window::CountDiscarded(std::size_t n) {
   }
 }
 
+LineColumn Advance(LineColumn from, const char* p, std::size_t n) {
+  std::size_t after_last = 0;
+  std::uint64_t lines = CountNewlines(p, n, &after_last);
+  if (lines == 0) {
+    return {from.line, from.column + n,
+            from.char_column + n - CountContinuationBytes(p, n)};
+  }
+  std::size_t rest = n - after_last;
+  return {from.line + lines, rest + 1,
+          rest + 1 - CountContinuationBytes(p + after_last, rest)};
+}
+
 LineColumn Window::Locate(std::uint64_t offset) {
   if (offset < base_) offset = base_;
   if (offset > base_ + size_) offset = base_ + size_;
@@ -179,23 +191,14 @@ LineColumn Window::Locate(std::uint64_t offset) {
     line_start = cache_line_start_;
     cont = cache_cont_;
   }
-  std::size_t after_last = 0;
-  std::uint64_t lines =
-      CountNewlines(data_ + (from - base_),
-                    static_cast<std::size_t>(offset - from), &after_last);
-  if (lines > 0) {
-    line += lines;
-    line_start = from + after_last;
-    from = line_start;
-    cont = 0;
-  }
-  cont += CountContinuationBytes(data_ + (from - base_),
-                                 static_cast<std::size_t>(offset - from));
+  LineColumn at =
+      Advance({line, from - line_start + 1, from - line_start - cont + 1},
+              data_ + (from - base_), static_cast<std::size_t>(offset - from));
   cache_offset_ = offset;
-  cache_line_ = line;
-  cache_line_start_ = line_start;
-  cache_cont_ = cont;
-  return {line, offset - line_start + 1, offset - line_start - cont + 1};
+  cache_line_ = at.line;
+  cache_line_start_ = offset - (at.column - 1);
+  cache_cont_ = at.column - at.char_column;
+  return at;
 }
 
 }  // namespace pstate::io

@@ -86,6 +86,8 @@ class StreamReader final : public Context {
   Status ReadContainerOrLeaf(char open, Role element_role,
                              std::string_view name, Level level);
   Status EmitLeaf(Role role, std::string_view key, std::size_t index);
+  /// A resource as bytes (ReadOptions::on_raw_resource).
+  Status EmitRawResource(std::size_t index);
   /// Unwinds the read after the handler asked to stop.
   Status Stop() {
     stopped_ = true;
@@ -293,6 +295,34 @@ Status StreamReader::EmitLeaf(Role role, std::string_view key,
   return Status::Ok();
 }
 
+Status StreamReader::EmitRawResource(std::size_t index) {
+  char c = 0;
+  Status s = Peek(&c);
+  if (!s.ok()) return s;
+  const char* stop = nullptr;
+  for (;;) {
+    ScanStatus st =
+        options_.resource_scanner(pos_, window_.end(), window_.eof(), &stop);
+    if (st == ScanStatus::kOk) break;
+    // Let the parser say what is wrong, exactly as without the hook.
+    if (st == ScanStatus::kError) return EmitLeaf(Role::kResource, {}, index);
+    s = Fill();
+    if (!s.ok()) return s;
+  }
+  RawResource raw;
+  raw.index = index;
+  raw.pointer = pointer_.str();
+  raw.offset = Offset();
+  raw.bytes = std::string_view(pos_, static_cast<std::size_t>(stop - pos_));
+  raw.at = window_.Locate(raw.offset);
+  ++envelope_.resources;
+  Result<Flow> flow = options_.on_raw_resource(raw, *this);
+  pos_ = stop;
+  if (!flow.ok()) return flow.status();
+  if (*flow == Flow::kStop) return Stop();
+  return Status::Ok();
+}
+
 Status StreamReader::Run() {
   pos_ = window_.begin();
   Status s = Fill();
@@ -480,7 +510,10 @@ Status StreamReader::ReadLeafArray(Role element_role) {
   }
   for (;;) {
     std::size_t mark = pointer_.PushIndex(index);
-    s = EmitLeaf(element_role, {}, index);
+    s = element_role == Role::kResource && options_.resource_scanner &&
+                options_.on_raw_resource
+            ? EmitRawResource(index)
+            : EmitLeaf(element_role, {}, index);
     pointer_.Pop(mark);
     if (!s.ok()) return s;
     ++index;

@@ -55,12 +55,90 @@ const FingerprintSet::Entry* FingerprintSet::Find(std::string_view s) const {
 }
 
 void IntegrityTracker::AddResource(std::string_view urn, bool deleted) {
+  if (journal_) {
+    IntegrityEvent e;
+    e.kind = IntegrityEvent::Kind::kResource;
+    e.text = std::string(urn);
+    e.deleted = deleted;
+    journal_->push_back(std::move(e));
+    return;
+  }
   FingerprintSet::Entry& e = urns_.Add(urn);
   if (deleted) ++e.deleted;
 }
 
+void IntegrityTracker::AddProvider(std::string_view reference) {
+  if (journal_) {
+    IntegrityEvent e;
+    e.kind = IntegrityEvent::Kind::kProvider;
+    e.text = std::string(reference);
+    journal_->push_back(std::move(e));
+    return;
+  }
+  providers_.Add(reference);
+}
+
+void IntegrityTracker::Defer(PendingReference ref) {
+  if (journal_) {
+    IntegrityEvent e;
+    e.kind = IntegrityEvent::Kind::kReference;
+    e.text = std::move(ref.target);
+    e.reference = ref.kind;
+    e.finding = std::move(ref.finding);
+    journal_->push_back(std::move(e));
+    return;
+  }
+  pending_.push_back(std::move(ref));
+}
+
 void IntegrityTracker::NoteDuplicate(std::string_view urn, diag::Finding at) {
+  if (journal_) {
+    IntegrityEvent e;
+    e.kind = IntegrityEvent::Kind::kDuplicate;
+    e.text = std::string(urn);
+    e.finding = std::move(at);
+    journal_->push_back(std::move(e));
+    return;
+  }
   duplicates_.emplace(std::string(urn), std::move(at));
+}
+
+std::optional<diag::Finding> IntegrityTracker::NoteStack(
+    std::string_view stack, std::string_view project,
+    const std::function<diag::Finding()>& at) {
+  if (journal_) {
+    IntegrityEvent e;
+    e.kind = IntegrityEvent::Kind::kStack;
+    e.text = std::string(stack);
+    e.project = std::string(project);
+    e.finding = at();
+    journal_->push_back(std::move(e));
+    return std::nullopt;
+  }
+  if (!stack_) {
+    stack_ = std::string(stack);
+    project_ = std::string(project);
+    return std::nullopt;
+  }
+  if ((stack == *stack_ && project == *project_) || reported_stack_mismatch_) {
+    return std::nullopt;
+  }
+  reported_stack_mismatch_ = true;
+  diag::Finding f = at();
+  f.code = diag::Code::kUrnStackMismatch;
+  f.severity = diag::Info(f.code).severity;
+  f.message = "URN is in stack \"" + std::string(stack) + "\" of project \"" +
+              std::string(project) +
+              "\", but earlier resources are in stack \"" + *stack_ +
+              "\" of project \"" + *project_ + "\"";
+  return f;
+}
+
+void IntegrityTracker::Reset() {
+  urns_ = FingerprintSet();
+  providers_ = FingerprintSet();
+  duplicates_.clear();
+  pending_.clear();
 }
 
 std::vector<diag::Finding> IntegrityTracker::Finish() {

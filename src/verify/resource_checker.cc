@@ -107,18 +107,18 @@ void ResourceChecker::Check(const json::Value& resource, Reporter& reporter,
                          "\" but the resource's type is \"" + type + "\"",
                      at);
       }
-      if (!stack_) {
-        stack_ = std::string(urn->stack);
-        project_ = std::string(urn->project);
-      } else if ((urn->stack != *stack_ || urn->project != *project_) &&
-                 !reported_stack_mismatch_) {
-        reported_stack_mismatch_ = true;
-        reporter.Add(Code::kUrnStackMismatch,
-                     "URN is in stack \"" + std::string(urn->stack) +
-                         "\" of project \"" + std::string(urn->project) +
-                         "\", but earlier resources are in stack \"" + *stack_ +
-                         "\" of project \"" + *project_ + "\"",
-                     at);
+      if (std::optional<diag::Finding> mismatch =
+              tracker_.NoteStack(urn->stack, urn->project, [&] {
+                diag::Finding f =
+                    diag::MakeFinding(Code::kUrnStackMismatch, "",
+                                      reporter.PointerString(), reporter.urn());
+                io::LineColumn lc = reporter.context().Locate(at.offset);
+                f.line = lc.line;
+                f.column = lc.column;
+                f.char_column = lc.char_column;
+                return f;
+              })) {
+        reporter.context().ReportUnlocated(std::move(*mismatch));
       }
     }
   }
@@ -258,7 +258,7 @@ void ResourceChecker::Check(const json::Value& resource, Reporter& reporter,
 
   if (integrity && !urn_text.empty()) {
     bool deleted = flags.del;
-    if (tracker_.Seen(urn_text)) {
+    if (tracker_.MaybeSeen(urn_text)) {
       diag::Finding at = diag::MakeFinding(Code::kUrnDuplicate, "",
                                            reporter.PointerString(), urn_text);
       io::LineColumn lc = reporter.context().Locate(resource.offset);

@@ -7,6 +7,7 @@
 #include <system_error>
 
 #include "pstate/assets/auditor.h"
+#include "pstate/engine/executor.h"
 #include "pstate/io/input.h"
 #include "pstate/secrets/known_secrets.h"
 #include "pstate/secrets/mask.h"
@@ -16,8 +17,47 @@
 
 namespace pstate::verify {
 
+namespace {
+
+/// verify's own checks alone: the engine's pass, on --jobs threads over a
+/// plain file (engine/executor.h).
+void VerifyAsPass(const std::string& path, const Config& config,
+                  diag::Report& report) {
+  // The plaintexts the state reveals (a --show-secrets export) are never
+  // printed, even where they are an identifier: a URN, a map key, a
+  // property name (review F5). One pass: a secret may come after the
+  // finding that names it, so the report is masked once the pass ended,
+  // whichever way it ended. A read that falls back starts them anew.
+  std::unique_ptr<secrets::KnownSecrets> known;
+  std::unique_ptr<secrets::SecretCollector> collector;
+  auto make = [&]() {
+    known = std::make_unique<secrets::KnownSecrets>();
+    collector =
+        std::make_unique<secrets::SecretCollector>(known.get(), nullptr);
+    auto verifier = std::make_unique<Verifier>();
+    verifier->set_on_plaintext([c = collector.get()](std::string_view payload) {
+      c->AddPayload(payload);
+    });
+    return verifier;
+  };
+  engine::Options options;
+  options.jobs = config.jobs;
+  options.on_progress = config.on_progress;
+  engine::Run<Verifier>(path, make, report, options);
+  if (known) secrets::MaskReport(*known, &report);
+}
+
+}  // namespace
+
 void VerifyInput(const std::string& path, const Config& config,
                  diag::Report& report) {
+  if (!config.assets && !config.schemas) {
+    VerifyAsPass(path, config, report);
+    return;
+  }
+  // --schema and --assets add handlers that are not passes (their rules
+  // span resources: provider versions, the hashing pool): one sequential
+  // read with verify's checks beside them.
   auto input = io::OpenInput(path);
   if (!input.ok()) {
     report.Add(
@@ -26,11 +66,7 @@ void VerifyInput(const std::string& path, const Config& config,
   }
   state::ReadOptions options;
   options.on_progress = config.on_progress;
-  // The plaintexts the state reveals (a --show-secrets export) are never
-  // printed, even where they are an identifier: a URN, a map key, a
-  // property name (review F5). One pass: a secret may come after the
-  // finding that names it, so the report is masked once the pass ended,
-  // whichever way it ended.
+  // Masked at the end as in VerifyAsPass.
   secrets::KnownSecrets known;
   secrets::SecretCollector collector(&known, nullptr);
   struct MaskAtEnd {

@@ -49,7 +49,124 @@ std::string LeafUrn(const state::Leaf& leaf) {
   return resource ? state::ResourceView::Of(*resource).Urn() : std::string();
 }
 
+/// Duplicate keys inside a leaf, as the parser listed them.
+void CheckDuplicateKeys(const state::Leaf& leaf, state::Context& context) {
+  if (leaf.duplicates.empty()) return;
+  std::string urn = LeafUrn(leaf);
+  for (const json::DuplicateKey& d : leaf.duplicates) {
+    std::string pointer(leaf.pointer);
+    if (!PathToKey(leaf.value, d.offset, &pointer)) pointer = leaf.pointer;
+    context.Report(diag::MakeFinding(Code::kJsonDuplicateKey,
+                                     "duplicate key \"" + d.key +
+                                         "\" in object; Pulumi keeps the "
+                                         "last one",
+                                     std::move(pointer), urn),
+                   d.offset);
+  }
+}
+
+/// A worker's context: findings become journal steps, in order.
+class JournalContext final : public state::Context {
+ public:
+  JournalContext(state::Context& inner, std::vector<IntegrityEvent>& events)
+      : inner_(inner), events_(events) {}
+  void Report(diag::Finding finding, std::uint64_t offset) override {
+    io::LineColumn lc = inner_.Locate(offset);
+    finding.line = lc.line;
+    finding.column = lc.column;
+    finding.char_column = lc.char_column;
+    ReportUnlocated(std::move(finding));
+  }
+  void ReportUnlocated(diag::Finding finding) override {
+    IntegrityEvent e;
+    e.finding = std::move(finding);
+    events_.push_back(std::move(e));
+  }
+  io::LineColumn Locate(std::uint64_t offset) override {
+    return inner_.Locate(offset);
+  }
+  const state::Envelope& envelope() const override { return inner_.envelope(); }
+
+ private:
+  state::Context& inner_;
+  std::vector<IntegrityEvent>& events_;
+};
+
 }  // namespace
+
+/// The per-resource checks on a worker thread: a ResourceChecker of its
+/// own whose tracker records into the resource's journal.
+class Verifier::ResourceWorker final : public engine::Worker<ResourceJournal> {
+ public:
+  explicit ResourceWorker(state::ProviderKind provider) {
+    checker_.set_secrets_provider(provider);
+    checker_.set_on_plaintext([this](std::string_view payload) {
+      IntegrityEvent e;
+      e.kind = IntegrityEvent::Kind::kPlaintext;
+      e.text = std::string(payload);
+      out_->events.push_back(std::move(e));
+    });
+  }
+
+  void PerResource(state::Leaf& leaf, state::Context& context,
+                   ResourceJournal& out) override {
+    out_ = &out;
+    checker_.tracker().set_journal(&out.events);
+    JournalContext journal(context, out.events);
+    CheckDuplicateKeys(leaf, journal);
+    Reporter reporter(journal, leaf.pointer);
+    std::uint64_t before = checker_.properties().ciphertexts();
+    checker_.Check(leaf.value, reporter, /*integrity=*/true,
+                   context.envelope().version.value_or(1));
+    out.ciphertexts = checker_.properties().ciphertexts() - before;
+    checker_.tracker().set_journal(nullptr);
+    out_ = nullptr;
+  }
+
+ private:
+  ResourceChecker checker_;
+  ResourceJournal* out_ = nullptr;
+};
+
+std::unique_ptr<engine::Worker<ResourceJournal>> Verifier::NewWorker() {
+  return std::make_unique<ResourceWorker>(provider_.kind);
+}
+
+void Verifier::Fold(ResourceJournal&& journal, state::Context& context) {
+  IntegrityTracker& tracker = resources_.tracker();
+  using Kind = IntegrityEvent::Kind;
+  for (IntegrityEvent& e : journal.events) {
+    switch (e.kind) {
+      case Kind::kFinding: context.ReportUnlocated(std::move(e.finding)); break;
+      case Kind::kReference: {
+        bool seen = e.reference == PendingReference::Kind::kProvider
+                        ? tracker.SeenProvider(e.text)
+                        : tracker.Seen(e.text);
+        if (!seen) {
+          tracker.Defer({std::move(e.text), std::move(e.finding), e.reference});
+        }
+        break;
+      }
+      case Kind::kProvider: tracker.AddProvider(e.text); break;
+      case Kind::kDuplicate:
+        if (tracker.Seen(e.text)) {
+          tracker.NoteDuplicate(e.text, std::move(e.finding));
+        }
+        break;
+      case Kind::kResource: tracker.AddResource(e.text, e.deleted); break;
+      case Kind::kStack:
+        if (std::optional<diag::Finding> mismatch = tracker.NoteStack(
+                e.text, e.project, [&] { return std::move(e.finding); })) {
+          context.ReportUnlocated(std::move(*mismatch));
+        }
+        break;
+      case Kind::kPlaintext:
+        if (on_plaintext_) on_plaintext_(e.text);
+        break;
+    }
+  }
+  folded_ciphertexts_ += journal.ciphertexts;
+}
 
 void Verifier::OnEnvelopeMember(const state::EnvelopeMember& member,
                                 state::Context& context) {
@@ -82,22 +199,6 @@ void Verifier::OnEnvelopeMember(const state::EnvelopeMember& member,
                "\" (Go matches field names case-insensitively); Pulumi "
                "writes \"" +
                std::string(member.field) + "\"");
-  }
-}
-
-void Verifier::CheckDuplicateKeys(const state::Leaf& leaf,
-                                  state::Context& context) {
-  if (leaf.duplicates.empty()) return;
-  std::string urn = LeafUrn(leaf);
-  for (const json::DuplicateKey& d : leaf.duplicates) {
-    std::string pointer(leaf.pointer);
-    if (!PathToKey(leaf.value, d.offset, &pointer)) pointer = leaf.pointer;
-    context.Report(diag::MakeFinding(Code::kJsonDuplicateKey,
-                                     "duplicate key \"" + d.key +
-                                         "\" in object; Pulumi keeps the "
-                                         "last one",
-                                     std::move(pointer), urn),
-                   d.offset);
   }
 }
 
@@ -272,10 +373,12 @@ Status Verifier::OnFinish(const state::Envelope& envelope,
     }
   }
   unshaped_config_.clear();
-  if (!saw_provider_ && resources_.properties().ciphertexts() > 0) {
+  std::uint64_t ciphertexts =
+      resources_.properties().ciphertexts() + folded_ciphertexts_;
+  if (!saw_provider_ && ciphertexts > 0) {
     context.ReportUnlocated(diag::MakeFinding(
         Code::kSecretsProviderMissing,
-        std::to_string(resources_.properties().ciphertexts()) +
+        std::to_string(ciphertexts) +
             " secret(s) hold ciphertext but the deployment names no "
             "secrets provider to decrypt them"));
   }

@@ -12,6 +12,9 @@
 //   files/  optional: after the run, %TMP%/<name> must equal files/<name>
 // The binary runs with the case directory as working directory and with
 // NO_COLOR set. PSTATE_UPDATE_GOLDEN=1 rewrites stdout/stderr/exit.
+// Commands the engine can run on several threads (verify) run twice, with
+// PSTATE_JOBS=1 and PSTATE_JOBS=3 (the default of --jobs): both runs must
+// match the same expectations byte for byte.
 #include <gtest/gtest.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -110,62 +113,76 @@ TEST_P(GoldenTest, MatchesExpectedOutput) {
   line = Replace(line, "%FIXTURES%", PSTATE_FIXTURES_DIR);
   line = Replace(line, "%CASE%", c.dir.string());
   line = Replace(line, "%TMP%", tmp.string());
-  std::string command = "cd " + ShellQuote(c.dir.string()) + " && NO_COLOR=1 " +
-                        ShellQuote(PSTATE_BINARY);
   std::istringstream words(line);
-  for (std::string w; words >> w;) command += " " + ShellQuote(w);
-  fs::path out = tmp / ".stdout", err = tmp / ".stderr";
-  fs::path in = c.dir / "stdin";
-  command += fs::exists(in) ? " < " + ShellQuote(in.string()) : " < /dev/null";
-  command +=
-      " > " + ShellQuote(out.string()) + " 2> " + ShellQuote(err.string());
-  int status = std::system(command.c_str());
-  ASSERT_NE(status, -1);
-  ASSERT_TRUE(WIFEXITED(status)) << "pstate did not exit normally";
-  int exit_code = WEXITSTATUS(status);
-  std::string got_out = Replace(ReadFile(out), tmp.string(), "%TMP%");
-  std::string got_err = Replace(ReadFile(err), tmp.string(), "%TMP%");
-  // Outputs name files by the paths given: make them independent of where
-  // the repository is checked out.
-  got_out = Replace(got_out, c.dir.string(), "%CASE%");
-  got_err = Replace(got_err, c.dir.string(), "%CASE%");
-  got_out = Replace(got_out, PSTATE_FIXTURES_DIR, "%FIXTURES%");
-  got_err = Replace(got_err, PSTATE_FIXTURES_DIR, "%FIXTURES%");
+  std::string arguments;
+  std::string first_word;
+  for (std::string w; words >> w;) {
+    if (first_word.empty()) first_word = w;
+    arguments += " " + ShellQuote(w);
+  }
+  std::vector<std::string> environments = {""};
+  if (first_word == "verify")
+    environments = {"PSTATE_JOBS=1 ", "PSTATE_JOBS=3 "};
+  for (const std::string& environment : environments) {
+    SCOPED_TRACE(environment);
+    std::string command = "cd " + ShellQuote(c.dir.string()) +
+                          " && NO_COLOR=1 " + environment +
+                          ShellQuote(PSTATE_BINARY) + arguments;
+    fs::path out = tmp / ".stdout", err = tmp / ".stderr";
+    fs::path in = c.dir / "stdin";
+    command +=
+        fs::exists(in) ? " < " + ShellQuote(in.string()) : " < /dev/null";
+    command +=
+        " > " + ShellQuote(out.string()) + " 2> " + ShellQuote(err.string());
+    int status = std::system(command.c_str());
+    ASSERT_NE(status, -1);
+    ASSERT_TRUE(WIFEXITED(status)) << "pstate did not exit normally";
+    int exit_code = WEXITSTATUS(status);
+    std::string got_out = Replace(ReadFile(out), tmp.string(), "%TMP%");
+    std::string got_err = Replace(ReadFile(err), tmp.string(), "%TMP%");
+    // Outputs name files by the paths given: make them independent of where
+    // the repository is checked out.
+    got_out = Replace(got_out, c.dir.string(), "%CASE%");
+    got_err = Replace(got_err, c.dir.string(), "%CASE%");
+    got_out = Replace(got_out, PSTATE_FIXTURES_DIR, "%FIXTURES%");
+    got_err = Replace(got_err, PSTATE_FIXTURES_DIR, "%FIXTURES%");
 
-  const char* update = std::getenv("PSTATE_UPDATE_GOLDEN");
-  if (update && std::string(update) == "1") {
-    WriteFile(c.dir / "stdout", got_out);
-    if (!got_err.empty()) {
-      WriteFile(c.dir / "stderr", got_err);
-    } else if (fs::exists(c.dir / "stderr")) {
-      fs::remove(c.dir / "stderr");  // a missing file means "empty"
+    const char* update = std::getenv("PSTATE_UPDATE_GOLDEN");
+    if (update && std::string(update) == "1" &&
+        environment == environments[0]) {
+      WriteFile(c.dir / "stdout", got_out);
+      if (!got_err.empty()) {
+        WriteFile(c.dir / "stderr", got_err);
+      } else if (fs::exists(c.dir / "stderr")) {
+        fs::remove(c.dir / "stderr");  // a missing file means "empty"
+      }
+      WriteFile(c.dir / "exit", std::to_string(exit_code) + "\n");
     }
-    WriteFile(c.dir / "exit", std::to_string(exit_code) + "\n");
-  }
-  int want_exit = 0;
-  if (fs::exists(c.dir / "exit"))
-    want_exit = std::stoi(ReadFile(c.dir / "exit"));
-  EXPECT_EQ(exit_code, want_exit) << "stderr:\n" << got_err;
-  if (fs::exists(c.dir / "stdout")) {
-    EXPECT_EQ(got_out, ReadFile(c.dir / "stdout"));
-  }
-  // A missing stderr file means stderr must be empty: a stray warning or
-  // progress line fails the case.
-  EXPECT_EQ(got_err, fs::exists(c.dir / "stderr") ? ReadFile(c.dir / "stderr")
-                                                  : std::string());
-  // Every state a case writes, to stdout or to a file, must verify.
-  if (exit_code == 0 && LooksLikeState(ReadFile(out))) {
-    EXPECT_EQ(VerifyWritten(out, tmp), "") << "stdout of " << c.name;
-  }
-  if (fs::exists(c.dir / "files")) {
-    for (const auto& f : fs::directory_iterator(c.dir / "files")) {
-      fs::path produced = tmp / f.path().filename();
-      ASSERT_TRUE(fs::exists(produced)) << produced << " was not written";
-      EXPECT_EQ(ReadFile(produced), ReadFile(f.path()))
-          << "content of " << f.path().filename();
-      if (LooksLikeState(ReadFile(produced))) {
-        EXPECT_EQ(VerifyWritten(produced, tmp), "")
-            << f.path().filename() << " of " << c.name;
+    int want_exit = 0;
+    if (fs::exists(c.dir / "exit"))
+      want_exit = std::stoi(ReadFile(c.dir / "exit"));
+    EXPECT_EQ(exit_code, want_exit) << "stderr:\n" << got_err;
+    if (fs::exists(c.dir / "stdout")) {
+      EXPECT_EQ(got_out, ReadFile(c.dir / "stdout"));
+    }
+    // A missing stderr file means stderr must be empty: a stray warning or
+    // progress line fails the case.
+    EXPECT_EQ(got_err, fs::exists(c.dir / "stderr") ? ReadFile(c.dir / "stderr")
+                                                    : std::string());
+    // Every state a case writes, to stdout or to a file, must verify.
+    if (exit_code == 0 && LooksLikeState(ReadFile(out))) {
+      EXPECT_EQ(VerifyWritten(out, tmp), "") << "stdout of " << c.name;
+    }
+    if (fs::exists(c.dir / "files")) {
+      for (const auto& f : fs::directory_iterator(c.dir / "files")) {
+        fs::path produced = tmp / f.path().filename();
+        ASSERT_TRUE(fs::exists(produced)) << produced << " was not written";
+        EXPECT_EQ(ReadFile(produced), ReadFile(f.path()))
+            << "content of " << f.path().filename();
+        if (LooksLikeState(ReadFile(produced))) {
+          EXPECT_EQ(VerifyWritten(produced, tmp), "")
+              << f.path().filename() << " of " << c.name;
+        }
       }
     }
   }

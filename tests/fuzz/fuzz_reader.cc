@@ -8,10 +8,17 @@
 //    lives in the report once; the Verifier itself never fails);
 //  - the window size changes nothing: same status class, same findings
 //    (code, line, column, pointer) in the same order, unless the bytes
-//    could not be read (io-error, which comes where the reader stood).
+//    could not be read (io-error, which comes where the reader stood);
+//  - the engine's parallel executor (engine/executor.h, two threads,
+//    batches of a few bytes) reports exactly what its sequential read
+//    does, message and column included, over the bytes as a plain file.
+#include <unistd.h>
 #include <cstddef>
 #include <cstdint>
+
 #include <cstdio>
+#include <cstdlib>
+#include <memory>
 #include <string>
 #include <tuple>
 #include <vector>
@@ -19,6 +26,7 @@
 #include "fuzz/fuzz_check.h"
 #include "pstate/diag/codes.h"
 #include "pstate/diag/report.h"
+#include "pstate/engine/executor.h"
 #include "pstate/io/input.h"
 #include "pstate/state/reader.h"
 #include "pstate/verify/verifier.h"
@@ -57,6 +65,47 @@ Run ReadWith(const std::string& bytes, std::size_t window_size) {
   return run;
 }
 
+/// verify through the engine, on `jobs` threads, over the file `path`:
+/// every finding spelled out.
+std::vector<std::string> EngineFindings(const std::string& path, int jobs) {
+  pstate::diag::Report report(path);
+  pstate::engine::Options options;
+  options.jobs = jobs;
+  options.batch_bytes = 64;
+  std::function<std::unique_ptr<pstate::verify::Verifier>()> make = [] {
+    return std::make_unique<pstate::verify::Verifier>();
+  };
+  pstate::engine::Run<pstate::verify::Verifier>(path, make, report, options);
+  report.SortByLocation();
+  std::vector<std::string> out;
+  for (const Finding& f : report.findings()) {
+    out.push_back(std::string(f.code_name()) + " " + std::to_string(f.line) +
+                  ":" + std::to_string(f.column) + ":" +
+                  std::to_string(f.char_column) + " " + f.pointer + " " +
+                  f.urn + " " + f.message);
+  }
+  return out;
+}
+
+/// The parallel executor against the sequential read of the same file.
+void CheckEngine(const std::string& bytes) {
+  if (pstate::io::DetectCompression(bytes) != pstate::io::Compression::kNone) {
+    return;  // read sequentially whatever --jobs says
+  }
+  const char* dir = std::getenv("TMPDIR");
+  std::string path =
+      std::string(dir && *dir ? dir : "/tmp") + "/pstate-fuzz-engine-XXXXXX";
+  int fd = ::mkstemp(path.data());
+  if (fd < 0) return;
+  bool written = ::write(fd, bytes.data(), bytes.size()) ==
+                 static_cast<ssize_t>(bytes.size());
+  ::close(fd);
+  if (written) {
+    PSTATE_FUZZ_CHECK(EngineFindings(path, 2) == EngineFindings(path, 1));
+  }
+  ::unlink(path.c_str());
+}
+
 bool HasIoError(const Run& run) {
   for (const Finding& f : run.findings) {
     if (f.code == pstate::diag::Code::kIoError) return true;
@@ -75,6 +124,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data,
   const std::string bytes(reinterpret_cast<const char*>(data), size);
   const Run large = ReadWith(bytes, std::size_t{1} << 20);
   const Run tiny = ReadWith(bytes, 7);
+  CheckEngine(bytes);
   // An input that cannot be read or decompressed to its end (a gzip stream
   // with trailing bytes, a decompression limit) fails where the reader
   // stood when the bad bytes came in, which depends on the window; so do

@@ -108,6 +108,12 @@ std::uint64_t CountNewlines(const char* p, std::size_t n,
 /// code-point column does not count.
 std::uint64_t CountContinuationBytes(const char* p, std::size_t n);
 
+/// The line and column `n` bytes after a position at `from`, given the
+/// bytes [p, p + n) in between. Window::Locate answers through it; a range
+/// of the input handled apart from the window (one resource parsed on
+/// another thread) is located from the line:column of its first byte.
+LineColumn Advance(LineColumn from, const char* p, std::size_t n);
+
 }  // namespace pstate::io
 
 #endif  // PSTATE_IO_WINDOW_H_

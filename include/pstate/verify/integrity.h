@@ -9,7 +9,9 @@
 #define PSTATE_VERIFY_INTEGRITY_H_
 
 #include <cstdint>
+#include <functional>
 #include <map>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -47,29 +49,72 @@ struct PendingReference {
   enum class Kind { kDependency, kProvider, kResourceReference } kind;
 };
 
+/// One step of a resource's checks that the cross-resource rules decide,
+/// as a tracker in journal mode records it (on a worker thread of the
+/// parallel executor) for the fold to replay in file order
+/// (Verifier::Fold). The resource's own findings are steps too, so the
+/// report receives everything in the order the sequential read adds it.
+struct IntegrityEvent {
+  enum class Kind {
+    kFinding,    ///< a finding of the per-resource checks, located
+    kReference,  ///< Defer(text, finding) unless text was seen
+    kProvider,   ///< AddProvider(text)
+    kDuplicate,  ///< NoteDuplicate(text, finding) if text was seen
+    kResource,   ///< AddResource(text, deleted)
+    kStack,      ///< NoteStack(text, project, finding)
+    kPlaintext,  ///< a secret's plaintext (text), for the mask at the end
+  };
+  Kind kind = Kind::kFinding;
+  std::string text;
+  std::string project;
+  bool deleted = false;
+  PendingReference::Kind reference = PendingReference::Kind::kDependency;
+  diag::Finding finding;
+};
+
 class IntegrityTracker {
  public:
-  /// Whether `urn` belongs to a resource already seen.
-  bool Seen(std::string_view urn) const { return urns_.Find(urn) != nullptr; }
+  /// Journal mode (for a worker of the parallel executor): nothing is
+  /// known, every query answers so that the step is recorded, and every
+  /// step is appended to `journal` instead of applied. Null: normal mode.
+  void set_journal(std::vector<IntegrityEvent>* journal) { journal_ = journal; }
+
+  /// Whether `urn` belongs to a resource already seen (never in journal
+  /// mode: a reference is recorded and the fold decides).
+  bool Seen(std::string_view urn) const {
+    return journal_ == nullptr && urns_.Find(urn) != nullptr;
+  }
   bool SeenProvider(std::string_view reference) const {
-    return providers_.Find(reference) != nullptr;
+    return journal_ == nullptr && providers_.Find(reference) != nullptr;
+  }
+  /// Whether `urn` may belong to a resource already seen (always in
+  /// journal mode: a possible duplicate is recorded and the fold decides).
+  bool MaybeSeen(std::string_view urn) const {
+    return journal_ != nullptr || urns_.Find(urn) != nullptr;
   }
   /// Records a resource (after its references were checked).
   void AddResource(std::string_view urn, bool deleted);
-  void AddProvider(std::string_view reference) { providers_.Add(reference); }
+  void AddProvider(std::string_view reference);
 
   /// Keeps a reference that failed now, to be classified at the end.
-  void Defer(PendingReference ref) { pending_.push_back(std::move(ref)); }
+  void Defer(PendingReference ref);
 
   /// Remembers where a URN occurs again (the first repeat is kept), so
   /// Finish can report it if the copies break the delete rule.
   void NoteDuplicate(std::string_view urn, diag::Finding at);
 
+  /// Every resource is in the stack and project of the first one. Returns
+  /// the finding to report now when a resource breaks the rule for the
+  /// first time; `at` makes it, located, without a message.
+  std::optional<diag::Finding> NoteStack(
+      std::string_view stack, std::string_view project,
+      const std::function<diag::Finding()>& at);
+
   /// Forgets every resource and reference seen so far: a later
   /// `resources` member replaces the earlier one, as Go's decoder keeps the
   /// last duplicate key, so the earlier resources never reach Pulumi's
-  /// integrity check.
-  void Reset() { *this = IntegrityTracker(); }
+  /// integrity check. (The stack rule spans both, as it always did.)
+  void Reset();
 
   /// Resolves deferred references and duplicate URNs into findings.
   std::vector<diag::Finding> Finish();
@@ -79,6 +124,10 @@ class IntegrityTracker {
   FingerprintSet providers_;
   std::map<std::string, diag::Finding> duplicates_;
   std::vector<PendingReference> pending_;
+  std::optional<std::string> stack_;
+  std::optional<std::string> project_;
+  bool reported_stack_mismatch_ = false;
+  std::vector<IntegrityEvent>* journal_ = nullptr;
 };
 
 }  // namespace pstate::verify

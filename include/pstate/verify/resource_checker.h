@@ -45,9 +45,6 @@ class ResourceChecker {
   PropertyEnvironment env_;
   PropertyChecker properties_;
   IntegrityTracker tracker_;
-  std::optional<std::string> stack_;
-  std::optional<std::string> project_;
-  bool reported_stack_mismatch_ = false;
 };
 
 }  // namespace pstate::verify

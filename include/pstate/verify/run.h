@@ -3,9 +3,10 @@
 // The command line (src/cli/cmd_verify.cc) maps flags to a Config, calls
 // LoadSchemas once per run and VerifyInput once per input, and prints. Here
 // the checks are put together for one pass over the input: verify's own
-// (Verifier), the asset audit of --assets (assets::AuditHandler) and the
-// package-schema checks of --schema (SchemaChecks), side by side through
-// state::Tee.
+// (Verifier, an engine::Pass, run by engine::Run on config.jobs threads
+// over a plain file), or, with --assets (assets::AuditHandler) or --schema
+// (SchemaChecks), those beside it through state::Tee in one sequential
+// read.
 #ifndef PSTATE_VERIFY_RUN_H_
 #define PSTATE_VERIFY_RUN_H_
 
@@ -25,6 +26,9 @@ struct Config {
   /// --assets: also hash every asset and archive (see `pstate assets`).
   bool assets = false;
   asset_hash::Options asset_options;
+  /// --jobs: threads for the checks of a plain file's resources (the
+  /// engine's parallel executor; the output is the same for any value)
+  /// and for hashing assets.
   int jobs = 1;
   /// --schema / --schema-dir: the loaded package schemas, or null.
   const types::SchemaSet* schemas = nullptr;

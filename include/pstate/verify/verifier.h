@@ -1,5 +1,13 @@
-// The handler behind `pstate verify`: runs every check on every leaf the
+// The pass behind `pstate verify`: runs every check on every leaf the
 // state reader produces and the cross-resource rules at the end.
+//
+// As an engine::Pass it splits the work on resources: a worker
+// (NewWorker) runs the per-resource checks (fields, URN, provider
+// reference, property values: ResourceChecker) with its IntegrityTracker
+// in journal mode, and Fold replays each resource's journal, in file
+// order, into the pass's tracker (the cross-resource rules: references,
+// duplicates, providers, one stack). Read sequentially, OnLeaf does both
+// at once with the pass's own checker, as one direct step.
 #ifndef PSTATE_VERIFY_VERIFIER_H_
 #define PSTATE_VERIFY_VERIFIER_H_
 
@@ -11,21 +19,33 @@
 #include <utility>
 #include <vector>
 
+#include "pstate/engine/pass.h"
 #include "pstate/state/provider.h"
 #include "pstate/state/reader.h"
 #include "pstate/verify/resource_checker.h"
 
 namespace pstate::verify {
 
-class Verifier : public state::Handler {
+/// What the per-resource checks of one resource leave for the fold.
+struct ResourceJournal {
+  std::vector<IntegrityEvent> events;
+  std::uint64_t ciphertexts = 0;
+};
+
+class Verifier : public engine::Pass<ResourceJournal> {
  public:
   Verifier() = default;
 
   /// Called with each top-level secret plaintext the checks decode (see
-  /// PropertyEnvironment::on_plaintext); verify masks them at the end.
+  /// PropertyEnvironment::on_plaintext), on the reader's thread in file
+  /// order; verify masks them at the end.
   void set_on_plaintext(std::function<void(std::string_view)> f) {
+    on_plaintext_ = f;
     resources_.set_on_plaintext(std::move(f));
   }
+
+  std::unique_ptr<engine::Worker<ResourceJournal>> NewWorker() override;
+  void Fold(ResourceJournal&& journal, state::Context& context) override;
 
   /// Unknown, duplicate and odd-case members of the envelope.
   void OnEnvelopeMember(const state::EnvelopeMember& member,
@@ -36,13 +56,17 @@ class Verifier : public state::Handler {
                   state::Context& context) override;
 
  private:
-  void CheckDuplicateKeys(const state::Leaf& leaf, state::Context& context);
+  class ResourceWorker;
+
   void CheckFeatures(const json::Value& features, Reporter& reporter);
   void FinishFeatures(const state::Envelope& envelope, state::Context& context);
   void CheckPendingOperation(const json::Value& op, Reporter& reporter,
                              std::int64_t version);
 
   ResourceChecker resources_;
+  std::function<void(std::string_view)> on_plaintext_;
+  /// Ciphertexts the workers counted (the rest are in resources_).
+  std::uint64_t folded_ciphertexts_ = 0;
   std::set<std::string> snippet_uuids_;
   bool saw_manifest_ = false;
   bool saw_provider_ = false;
