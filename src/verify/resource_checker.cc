@@ -142,7 +142,7 @@ void ResourceChecker::Check(const json::Value& resource, Reporter& reporter,
 
   for (const char* field : {"created", "modified"}) {
     const json::Value* t = resource.Find(field);
-    if (t && t->is_string() && !IsRfc3339(t->Str())) {
+    if (t && t->is_string() && !IsRfc3339(t->raw())) {
       PointerScope scope(reporter, field);
       reporter.Add(
           Code::kFieldValue,
