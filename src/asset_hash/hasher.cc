@@ -9,10 +9,11 @@
 #include "pstate/asset_hash/go_path.h"
 #include "pstate/asset_hash/member_source.h"
 #include "pstate/asset_hash/run_budget.h"
-#include "pstate/asset_hash/sha256.h"
 #include "pstate/asset_hash/tar_stream.h"
 #include "pstate/asset_hash/uri.h"
+#include "pstate/base/ascii.h"
 #include "pstate/base/hex.h"
+#include "pstate/base/sha256.h"
 
 namespace pstate::asset_hash {
 namespace {
@@ -203,17 +204,6 @@ Outcome HiddenOutcome(const Spec& spec, const std::string& actual,
   return outcome;
 }
 
-bool EqualsIgnoringCase(std::string_view a, std::string_view b) {
-  if (a.size() != b.size()) return false;
-  for (std::size_t i = 0; i < a.size(); ++i) {
-    auto lower = [](char c) {
-      return (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c;
-    };
-    if (lower(a[i]) != lower(b[i])) return false;
-  }
-  return true;
-}
-
 }  // namespace
 
 std::string_view StatusName(Status status) {
@@ -262,7 +252,7 @@ Outcome Hash(const Spec& spec, const Options& caller_options) {
     outcome.status = Status::kMismatch;
     outcome.message = "recorded hash " + std::string(recorded) +
                       " differs from computed " + *outcome.actual;
-    if (EqualsIgnoringCase(recorded, *outcome.actual)) {
+    if (ascii::EqualFold(recorded, *outcome.actual)) {
       outcome.message +=
           " (they differ only in letter case; the engine writes lowercase)";
     }

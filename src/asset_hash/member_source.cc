@@ -7,8 +7,9 @@
 #include <vector>
 
 #include "pstate/asset_hash/go_path.h"
-#include "pstate/asset_hash/sha256.h"
+#include "pstate/asset_hash/hasher.h"
 #include "pstate/asset_hash/uri.h"
+#include "pstate/base/sha256.h"
 
 namespace pstate::asset_hash {
 namespace {

@@ -2,20 +2,14 @@
 
 #include <algorithm>
 
+#include "pstate/base/ascii.h"
+
 namespace pstate::asset_hash {
 namespace {
 
-bool IsAlpha(char c) {
-  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
-}
-bool IsDigit(char c) { return c >= '0' && c <= '9'; }
-
-int Unhex(char c) {
-  if (c >= '0' && c <= '9') return c - '0';
-  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-  return -1;
-}
+using ascii::IsAlpha;
+using ascii::IsDigit;
+constexpr auto Unhex = ascii::HexValue;
 
 pstate::Status Bad(std::string message) {
   return pstate::Status(Errc::kFormat, std::move(message));
@@ -111,12 +105,7 @@ Result<ParsedUri> ParseUri(std::string_view raw) {
     if (c == ':') {
       if (i == 0) return Bad("missing protocol scheme");
       uri.scheme = std::string(rest.substr(0, i));
-      std::transform(uri.scheme.begin(), uri.scheme.end(), uri.scheme.begin(),
-                     [](char ch) {
-                       return (ch >= 'A' && ch <= 'Z')
-                                  ? static_cast<char>(ch - 'A' + 'a')
-                                  : ch;
-                     });
+      uri.scheme = ascii::ToLower(uri.scheme);
       rest = rest.substr(i + 1);
     }
     break;

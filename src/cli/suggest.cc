@@ -1,28 +1,10 @@
 #include "cli/suggest.h"
 
 #include <algorithm>
-#include <vector>
+
+#include "pstate/base/edit_distance.h"
 
 namespace pstate::cli {
-
-std::size_t EditDistance(std::string_view a, std::string_view b) {
-  const std::size_t n = a.size(), m = b.size();
-  std::vector<std::size_t> prev2(m + 1), prev(m + 1), cur(m + 1);
-  for (std::size_t j = 0; j <= m; ++j) prev[j] = j;
-  for (std::size_t i = 1; i <= n; ++i) {
-    cur[0] = i;
-    for (std::size_t j = 1; j <= m; ++j) {
-      std::size_t cost = a[i - 1] == b[j - 1] ? 0 : 1;
-      cur[j] = std::min({prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + cost});
-      if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1]) {
-        cur[j] = std::min(cur[j], prev2[j - 2] + 1);
-      }
-    }
-    prev2 = prev;
-    prev = cur;
-  }
-  return prev[m];
-}
 
 std::optional<std::string> Suggest(std::string_view typed,
                                    std::span<const std::string> candidates) {

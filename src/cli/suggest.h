@@ -9,11 +9,9 @@
 
 namespace pstate::cli {
 
-/// Optimal string alignment distance (Levenshtein plus adjacent
-/// transpositions: "verfy" is 1 from "verify", "fromat" 1 from "format").
-std::size_t EditDistance(std::string_view a, std::string_view b);
-
-/// The candidate closest to `typed`, when it is close enough to be a typo:
+/// The candidate closest to `typed` (EditDistance, base/edit_distance.h,
+/// case-sensitive: flags and command names are), when it is close enough to
+/// be a typo:
 /// at most 2 edits, and fewer than half of the longer name's length; a
 /// candidate that starts with `typed` (at least 3 characters) also counts.
 std::optional<std::string> Suggest(std::string_view typed,

@@ -1,8 +1,6 @@
 #include "pstate/crypt/crypt_pass.h"
 #include "pstate/base/wipe.h"
 
-#include <openssl/crypto.h>
-
 #include <utility>
 
 #include "pstate/diag/failure.h"

@@ -1,6 +1,6 @@
 #include "pstate/crypto/ciphertext.h"
 
-#include "pstate/crypto/base64.h"
+#include "pstate/base/base64.h"
 
 namespace pstate::crypto {
 namespace {

@@ -13,7 +13,7 @@
 #include <mutex>
 #include <string>
 
-#include "pstate/crypto/base64.h"
+#include "pstate/base/base64.h"
 #include "pstate/crypto/ciphertext.h"
 
 namespace pstate::crypto {

@@ -2,6 +2,7 @@
 
 #include <cstdlib>
 
+#include "pstate/base/utf8.h"
 #include "pstate/crypto/secret_file.h"
 
 namespace pstate::crypto {
@@ -27,34 +28,6 @@ bool IsUnicodeSpace(char32_t r) {
   }
 }
 
-// Decodes the UTF-8 sequence of `len` bytes at `s`; returns U+FFFD when it is
-// not a valid, shortest-form sequence (such a rune is never white space).
-char32_t DecodeRune(const unsigned char* s, std::size_t len) {
-  constexpr char32_t kError = 0xFFFD;
-  if (len == 1) return s[0] < 0x80 ? s[0] : kError;
-  for (std::size_t i = 1; i < len; ++i) {
-    if ((s[i] & 0xC0) != 0x80) return kError;
-  }
-  char32_t r = 0;
-  if (len == 2 && (s[0] & 0xE0) == 0xC0) {
-    r = ((s[0] & 0x1Fu) << 6) | (s[1] & 0x3Fu);
-    return r >= 0x80 ? r : kError;
-  }
-  if (len == 3 && (s[0] & 0xF0) == 0xE0) {
-    r = ((s[0] & 0x0Fu) << 12) | ((s[1] & 0x3Fu) << 6) | (s[2] & 0x3Fu);
-    return (r >= 0x800 && (r < 0xD800 || r > 0xDFFF)) ? r : kError;
-  }
-  return kError;  // 4-byte runes are never white space
-}
-
-std::size_t LeadingLength(unsigned char c) {
-  if (c < 0x80) return 1;
-  if ((c & 0xE0) == 0xC0) return 2;
-  if ((c & 0xF0) == 0xE0) return 3;
-  if ((c & 0xF8) == 0xF0) return 4;
-  return 1;
-}
-
 std::optional<std::string> NonEmptyEnv(const char* name) {
   const char* value = std::getenv(name);
   if (value == nullptr || *value == '\0') return std::nullopt;
@@ -70,29 +43,20 @@ Result<std::string> ReadTrimmed(const std::filesystem::path& path) {
 }  // namespace
 
 std::string_view TrimSpaceLikeGo(std::string_view text) {
-  const auto* data = reinterpret_cast<const unsigned char*>(text.data());
-  std::size_t begin = 0;
-  std::size_t end = text.size();
-  while (begin < end) {
-    std::size_t len = LeadingLength(data[begin]);
-    if (len > end - begin) len = 1;
-    if (!IsUnicodeSpace(DecodeRune(data + begin, len))) break;
-    begin += len;
+  // strings.TrimSpace: runes as utf8.DecodeRuneInString and
+  // DecodeLastRuneInString read them (an ill-formed byte is U+FFFD, which
+  // is not white space).
+  while (!text.empty()) {
+    utf8::Char c = utf8::Decode(text);
+    if (!IsUnicodeSpace(c.code_point)) break;
+    text.remove_prefix(c.size);
   }
-  while (end > begin) {
-    // Find the start of the last rune: up to 3 continuation bytes back.
-    std::size_t start = end - 1;
-    while (start > begin && end - start < 4 && (data[start] & 0xC0) == 0x80)
-      --start;
-    std::size_t len = end - start;
-    if (LeadingLength(data[start]) != len) {
-      start = end - 1;  // not a whole rune: the last byte alone is invalid
-      len = 1;
-    }
-    if (!IsUnicodeSpace(DecodeRune(data + start, len))) break;
-    end = start;
+  while (!text.empty()) {
+    utf8::Char c = utf8::DecodeLast(text);
+    if (!IsUnicodeSpace(c.code_point)) break;
+    text.remove_suffix(c.size);
   }
-  return text.substr(begin, end - begin);
+  return text;
 }
 
 Result<std::string> ResolvePassphrase(

@@ -4,16 +4,15 @@
 #include <cstdint>
 #include <string>
 
+#include "pstate/base/ascii.h"
+#include "pstate/base/base64.h"
+
 namespace pstate::detect {
 namespace {
 
-bool IsUpperOrDigit(char c) {
-  return (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
-}
-bool IsAlnum(char c) {
-  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-         (c >= '0' && c <= '9');
-}
+using ascii::IsAlnum;
+
+bool IsUpperOrDigit(char c) { return ascii::IsUpper(c) || ascii::IsDigit(c); }
 bool IsWord(char c) { return IsAlnum(c) || c == '_'; }
 bool IsBase64Url(char c) { return IsAlnum(c) || c == '_' || c == '-'; }
 bool IsBase64Std(char c) {
@@ -71,37 +70,6 @@ std::size_t RunLengthCapped(std::string_view s, std::size_t pos,
 
 bool At(std::string_view s, std::size_t pos, std::string_view literal) {
   return s.substr(pos, literal.size()) == literal;
-}
-
-// Decodes unpadded (or padded) base64url; false on any other character.
-bool DecodeBase64Url(std::string_view in, std::string& out) {
-  out.clear();
-  std::uint32_t acc = 0;
-  int bits = 0;
-  for (char c : in) {
-    int v;
-    if (c >= 'A' && c <= 'Z')
-      v = c - 'A';
-    else if (c >= 'a' && c <= 'z')
-      v = c - 'a' + 26;
-    else if (c >= '0' && c <= '9')
-      v = c - '0' + 52;
-    else if (c == '-')
-      v = 62;
-    else if (c == '_')
-      v = 63;
-    else if (c == '=')
-      break;
-    else
-      return false;
-    acc = (acc << 6) | static_cast<std::uint32_t>(v);
-    bits += 6;
-    if (bits >= 8) {
-      bits -= 8;
-      out.push_back(static_cast<char>((acc >> bits) & 0xFF));
-    }
-  }
-  return true;
 }
 
 class Scanner {
@@ -265,11 +233,12 @@ class Scanner {
     const std::size_t signature_len = RunLength(s_, pos + 1, IsBase64Url);
     pos += 1 + signature_len;
     // The header names the algorithm: {"alg":...} (any key order).
-    std::string header;
-    if (!DecodeBase64Url(s_.substr(i, std::min<std::size_t>(header_len, 4096)),
-                         header)) {
-      return std::nullopt;
-    }
+    // A JWT's parts are base64url without padding (RFC 7515 section 2).
+    Result<std::string> decoded =
+        Base64Decode(s_.substr(i, std::min<std::size_t>(header_len, 4096)),
+                     Base64Encoding::kRawUrl);
+    if (!decoded.ok()) return std::nullopt;
+    const std::string& header = *decoded;
     const std::size_t first = header.find_first_not_of(" \t\r\n");
     if (first == std::string::npos || header[first] != '{' ||
         header.find("\"alg\"") == std::string::npos) {

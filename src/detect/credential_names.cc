@@ -3,16 +3,16 @@
 #include <algorithm>
 #include <array>
 
+#include "pstate/base/ascii.h"
+
 namespace pstate::detect {
 namespace {
 
-bool IsLower(char c) { return c >= 'a' && c <= 'z'; }
-bool IsUpper(char c) { return c >= 'A' && c <= 'Z'; }
-bool IsDigit(char c) { return c >= '0' && c <= '9'; }
-bool IsAlnum(char c) { return IsLower(c) || IsUpper(c) || IsDigit(c); }
-char ToLower(char c) {
-  return IsUpper(c) ? static_cast<char>(c - 'A' + 'a') : c;
-}
+using ascii::IsAlnum;
+using ascii::IsDigit;
+using ascii::IsLower;
+using ascii::IsUpper;
+using ascii::ToLower;
 
 template <std::size_t N>
 bool In(std::string_view word, const std::array<std::string_view, N>& set) {

@@ -6,21 +6,14 @@
 #include <string_view>
 #include <vector>
 
+#include "pstate/base/ascii.h"
+
 namespace pstate::detect {
 namespace {
 
-char ToLower(char c) {
-  return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c;
-}
-bool IsDigit(char c) { return c >= '0' && c <= '9'; }
+using ascii::IsDigit;
 bool IsUpperOrDigitOrUnderscore(char c) {
-  return (c >= 'A' && c <= 'Z') || IsDigit(c) || c == '_';
-}
-
-bool EqualsIgnoreCase(std::string_view a, std::string_view b) {
-  return a.size() == b.size() &&
-         std::equal(a.begin(), a.end(), b.begin(),
-                    [](char x, char y) { return ToLower(x) == ToLower(y); });
+  return ascii::IsUpper(c) || IsDigit(c) || c == '_';
 }
 
 bool StartsWith(std::string_view s, std::string_view prefix) {
@@ -29,17 +22,7 @@ bool StartsWith(std::string_view s, std::string_view prefix) {
 
 bool StartsWithIgnoreCase(std::string_view s, std::string_view prefix) {
   return s.size() >= prefix.size() &&
-         EqualsIgnoreCase(s.substr(0, prefix.size()), prefix);
-}
-
-std::string_view TrimAscii(std::string_view s) {
-  auto space = [](char c) {
-    return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' ||
-           c == '\v';
-  };
-  while (!s.empty() && space(s.front())) s.remove_prefix(1);
-  while (!s.empty() && space(s.back())) s.remove_suffix(1);
-  return s;
+         ascii::EqualFold(s.substr(0, prefix.size()), prefix);
 }
 
 constexpr auto kNonValues = std::to_array<std::string_view>(
@@ -124,7 +107,7 @@ bool IsReference(std::string_view s) {
     const std::string_view host = rest.substr(0, rest.find('/'));
     constexpr std::string_view kVault = ".vault.azure.net";
     if (host.size() > kVault.size() &&
-        EqualsIgnoreCase(host.substr(host.size() - kVault.size()), kVault)) {
+        ascii::EqualFold(host.substr(host.size() - kVault.size()), kVault)) {
       return true;
     }
   }
@@ -153,14 +136,14 @@ bool IsReference(std::string_view s) {
 }  // namespace
 
 bool IsPlausibleCredentialValue(std::string_view value) {
-  const std::string_view v = TrimAscii(value);
+  const std::string_view v = ascii::TrimSpace(value);
   if (v.size() < kMinCredentialLength) return false;
   for (std::string_view word : kNonValues) {
-    if (EqualsIgnoreCase(v, word)) return false;
+    if (ascii::EqualFold(v, word)) return false;
   }
   if (IsNumber(v)) return false;
   for (std::string_view marker : kRedactionMarkers) {
-    if (EqualsIgnoreCase(v, marker)) return false;
+    if (ascii::EqualFold(v, marker)) return false;
   }
   if (IsMaskRun(v) || IsWrappedPlaceholder(v)) return false;
   for (std::string_view sentinel : kUnknownSentinels) {
@@ -259,7 +242,7 @@ bool IsLdapHash(std::string_view v) {
 }  // namespace
 
 bool IsPasswordHash(std::string_view value) {
-  const std::string_view v = TrimAscii(value);
+  const std::string_view v = ascii::TrimSpace(value);
   if (v.size() < 20 || v.find_first_of(" \t\n") != std::string_view::npos) {
     return false;
   }
@@ -267,7 +250,7 @@ bool IsPasswordHash(std::string_view value) {
 }
 
 bool IsEncryptedBlob(std::string_view value) {
-  const std::string_view v = TrimAscii(value);
+  const std::string_view v = ascii::TrimSpace(value);
   if (StartsWith(v, "ENC[") && v.back() == ']') return true;
   if (StartsWith(v, "EJ[") && v.back() == ']') return true;
   if (StartsWith(v, "vault:v") && v.size() > 8 && IsDigit(v[7])) return true;
@@ -287,18 +270,18 @@ bool IsEncryptedBlob(std::string_view value) {
 }
 
 bool IsStrongSecret(std::string_view value) {
-  const std::string_view v = TrimAscii(value);
+  const std::string_view v = ascii::TrimSpace(value);
   if (v.size() < kMinStrongSecretLength) return false;
   bool lower = false, upper = false, digit = false, other = false;
   std::array<std::size_t, 256> counts{};
   for (char ch : v) {
     auto c = static_cast<unsigned char>(ch);
     ++counts[c];
-    if (c >= 'a' && c <= 'z') {
+    if (ascii::IsLower(ch)) {
       lower = true;
-    } else if (c >= 'A' && c <= 'Z') {
+    } else if (ascii::IsUpper(ch)) {
       upper = true;
-    } else if (c >= '0' && c <= '9') {
+    } else if (IsDigit(ch)) {
       digit = true;
     } else {
       other = true;

@@ -3,6 +3,8 @@
 #include <array>
 #include <cstddef>
 
+#include "pstate/base/utf8.h"
+
 #ifndef PSTATE_DOCS_URI
 #define PSTATE_DOCS_URI "https://github.com/pstate/pstate/blob/main/docs"
 #endif
@@ -67,15 +69,7 @@ std::string CodeDescription(Code code) {
   }
   if (plain.empty()) plain = std::string(Info(code).summary);
   if (plain.size() > 1024) {
-    plain.resize(1021);
-    // Never cut a UTF-8 sequence in half.
-    while (!plain.empty() &&
-           (static_cast<unsigned char>(plain.back()) & 0xC0) == 0x80) {
-      plain.pop_back();
-    }
-    if (!plain.empty() && static_cast<unsigned char>(plain.back()) >= 0xC0) {
-      plain.pop_back();
-    }
+    plain.resize(utf8::CutPoint(plain, 1021));  // whole characters only
     plain += "...";
   }
   return plain;

@@ -1,11 +1,11 @@
 #include "pstate/diag/fingerprint.h"
 
-#include <openssl/evp.h>
-
-#include <array>
 #include <cstdint>
+#include <optional>
 
+#include "pstate/base/ascii.h"
 #include "pstate/base/hex.h"
+#include "pstate/base/sha256.h"
 #include "pstate/json/document.h"
 
 namespace pstate::diag {
@@ -17,17 +17,8 @@ bool EndsWith(std::string_view s, std::string_view suffix) {
 }
 
 bool IsWordByte(char c) {
-  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-         (c >= '0' && c <= '9') || c == '_' || c == '-' || c == '.' ||
-         c == ':' || c == '+' || c == '/';
-}
-
-bool IsDigits(std::string_view s) {
-  if (s.empty()) return false;
-  for (char c : s) {
-    if (c < '0' || c > '9') return false;
-  }
-  return true;
+  return ascii::IsAlnum(c) || c == '_' || c == '-' || c == '.' || c == ':' ||
+         c == '+' || c == '/';
 }
 
 std::string LineName(std::string_view name, std::size_t line) {
@@ -73,7 +64,7 @@ std::string NormalizeMessage(std::string_view message) {
       std::size_t end = i;
       bool digit = false;
       while (end < message.size() && IsWordByte(message[end])) {
-        digit |= message[end] >= '0' && message[end] <= '9';
+        digit |= ascii::IsDigit(message[end]);
         ++end;
       }
       if (digit) {
@@ -99,7 +90,7 @@ std::string_view ResourceRelativePointer(std::string_view pointer) {
     std::size_t slash = rest.find('/');
     std::string_view index =
         slash == std::string_view::npos ? rest : rest.substr(0, slash);
-    if (!IsDigits(index)) return pointer;
+    if (!ascii::AllDigits(index)) return pointer;
     return slash == std::string_view::npos ? std::string_view()
                                            : rest.substr(slash + 1);
   }
@@ -122,14 +113,9 @@ std::string Fingerprint(const Finding& finding, std::string_view identity) {
   }
   input.push_back('\0');
   input.append(NormalizeMessage(finding.message));
-  std::array<std::uint8_t, EVP_MAX_MD_SIZE> digest{};
-  unsigned int size = 0;
-  if (EVP_Digest(input.data(), input.size(), digest.data(), &size, EVP_sha256(),
-                 nullptr) != 1 ||
-      size < 16) {
-    return std::string(32, '0');  // OpenSSL without SHA-256: never seen
-  }
-  return HexEncode(std::span<const std::uint8_t>(digest.data(), 16));
+  std::optional<Sha256::Digest> digest = Sha256::Of(input);
+  if (!digest) return std::string(32, '0');  // out of memory: never seen
+  return HexEncode(std::span<const std::uint8_t>(digest->data(), 16));
 }
 
 bool FindingFilter::Admits(const Finding& finding) const {

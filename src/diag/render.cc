@@ -4,6 +4,7 @@
 #include <utility>
 #include <vector>
 
+#include "pstate/base/ascii.h"
 #include "pstate/diag/code_docs.h"
 #include "pstate/json/string_codec.h"
 
@@ -85,8 +86,7 @@ std::string PathUri(std::string_view path) {
   std::string out;
   for (char ch : path) {
     auto c = static_cast<unsigned char>(ch);
-    bool keep = (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') ||
-                (c >= '0' && c <= '9') || c == '-' || c == '.' || c == '_' ||
+    bool keep = ascii::IsAlnum(ch) || c == '-' || c == '.' || c == '_' ||
                 c == '~' || c == '/';
     if (keep) {
       out.push_back(ch);

@@ -1,12 +1,13 @@
 #include "pstate/diff/property_path.h"
 
+#include "pstate/base/ascii.h"
+
 namespace pstate::diff {
 
 bool KeyNeedsQuotes(std::string_view key) {
   if (key.empty()) return true;
   for (char c : key) {
-    bool plain = (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') ||
-                 (c >= '0' && c <= '9') || c == '_';
+    bool plain = ascii::IsAlnum(c) || c == '_';
     if (!plain) return true;
   }
   return false;

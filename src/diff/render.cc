@@ -1,5 +1,6 @@
 #include "pstate/diff/render.h"
 
+#include "pstate/base/utf8.h"
 #include "pstate/diag/render.h"
 
 namespace pstate::diff {
@@ -9,15 +10,7 @@ std::string Shown(std::string_view json_text, std::size_t width) {
   std::string text = json_text == "\"[secret]\"" ? std::string("[secret]")
                                                  : std::string(json_text);
   if (width > 3 && text.size() > width) {
-    text.resize(width - 3);
-    // Do not cut a UTF-8 sequence in two.
-    while (!text.empty() &&
-           (static_cast<unsigned char>(text.back()) & 0xC0) == 0x80) {
-      text.pop_back();
-    }
-    if (!text.empty() && static_cast<unsigned char>(text.back()) >= 0xC0) {
-      text.pop_back();
-    }
+    text.resize(utf8::CutPoint(text, width - 3));  // whole characters only
     text += "...";
   }
   return text;

@@ -8,6 +8,7 @@
 #include <span>
 #include <utility>
 
+#include "pstate/base/rfc3339.h"
 #include "pstate/diff/property_path.h"
 #include "pstate/json/compact.h"
 #include "pstate/json/document.h"
@@ -575,72 +576,9 @@ std::uint64_t ResourceDigest(const json::Value& resource) {
 }
 
 std::optional<Instant> ParseTimestamp(std::string_view t) {
-  // YYYY-MM-DDTHH:MM:SS[.fraction](Z|+hh:mm|-hh:mm), as Go's RFC3339 layout
-  // parses it (time/format_rfc3339.go: 'T' or 't'? Go accepts only 'T' and
-  // an upper-case 'Z').
-  auto digits = [&](std::size_t at, std::size_t n, int* out) {
-    if (at + n > t.size()) return false;
-    int v = 0;
-    for (std::size_t i = at; i < at + n; ++i) {
-      if (t[i] < '0' || t[i] > '9') return false;
-      v = v * 10 + (t[i] - '0');
-    }
-    *out = v;
-    return true;
-  };
-  int year, month, day, hour, minute, second;
-  if (!digits(0, 4, &year) || t.size() < 20 || t[4] != '-' ||
-      !digits(5, 2, &month) || t[7] != '-' || !digits(8, 2, &day) ||
-      t[10] != 'T' || !digits(11, 2, &hour) || t[13] != ':' ||
-      !digits(14, 2, &minute) || t[16] != ':' || !digits(17, 2, &second)) {
-    return std::nullopt;
-  }
-  if (month < 1 || month > 12 || day < 1 || day > 31 || hour > 23 ||
-      minute > 59 || second > 59) {
-    return std::nullopt;
-  }
-  std::size_t at = 19;
-  std::int32_t nanos = 0;
-  if (t[at] == '.') {
-    ++at;
-    std::size_t begin = at;
-    std::int32_t scale = 100000000;
-    while (at < t.size() && t[at] >= '0' && t[at] <= '9') {
-      if (at - begin < 9) nanos += (t[at] - '0') * scale;
-      scale /= 10;
-      ++at;
-    }
-    if (at == begin) return std::nullopt;
-  }
-  std::int64_t offset = 0;
-  if (at < t.size() && t[at] == 'Z') {
-    ++at;
-  } else if (at < t.size() && (t[at] == '+' || t[at] == '-')) {
-    int oh, om;
-    if (!digits(at + 1, 2, &oh) || at + 3 >= t.size() || t[at + 3] != ':' ||
-        !digits(at + 4, 2, &om) || oh > 23 || om > 59) {
-      return std::nullopt;
-    }
-    offset = (std::int64_t{oh} * 60 + om) * 60;
-    if (t[at] == '-') offset = -offset;
-    at += 6;
-  } else {
-    return std::nullopt;
-  }
-  if (at != t.size()) return std::nullopt;
-  // Days from the civil date (Howard Hinnant's days_from_civil).
-  std::int64_t y = year - (month <= 2 ? 1 : 0);
-  std::int64_t era = (y >= 0 ? y : y - 399) / 400;
-  std::int64_t yoe = y - era * 400;
-  std::int64_t mp = (month + 9) % 12;
-  std::int64_t doy = (153 * mp + 2) / 5 + day - 1;
-  std::int64_t doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-  std::int64_t days = era * 146097 + doe - 719468;
-  Instant instant;
-  instant.seconds = days * 86400 + std::int64_t{hour} * 3600 +
-                    std::int64_t{minute} * 60 + second - offset;
-  instant.nanos = nanos;
-  return instant;
+  std::optional<GoTime> time = ParseRfc3339(t);
+  if (!time) return std::nullopt;
+  return Instant{time->UnixSeconds(), time->nanos};
 }
 
 }  // namespace pstate::diff

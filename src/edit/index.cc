@@ -1,33 +1,15 @@
 #include "pstate/edit/index.h"
 
 #include <algorithm>
-#include <cctype>
 #include <cstring>
 
+#include "pstate/base/edit_distance.h"
 #include "pstate/base/fingerprint.h"
 #include "pstate/state/resource.h"
 #include "pstate/state/signature.h"
 
 namespace pstate::edit {
 namespace {
-
-std::size_t Distance(std::string_view a, std::string_view b) {
-  std::vector<std::size_t> row(b.size() + 1);
-  for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
-  for (std::size_t i = 1; i <= a.size(); ++i) {
-    std::size_t diagonal = row[0];
-    row[0] = i;
-    for (std::size_t j = 1; j <= b.size(); ++j) {
-      std::size_t up = row[j];
-      bool same = std::tolower(static_cast<unsigned char>(a[i - 1])) ==
-                  std::tolower(static_cast<unsigned char>(b[j - 1]));
-      row[j] =
-          std::min({row[j] + 1, row[j - 1] + 1, diagonal + (same ? 0 : 1)});
-      diagonal = up;
-    }
-  }
-  return row[b.size()];
-}
 
 std::uint64_t HashOf(std::string_view text) {
   Fingerprint f = FingerprintOf(text);
@@ -354,7 +336,9 @@ std::vector<std::string> Suggest(const Index& index, const std::string& urn) {
     std::size_t longer = std::max(candidate.size(), urn.size());
     std::size_t shorter = std::min(candidate.size(), urn.size());
     if (longer - shorter > limit) continue;
-    std::size_t d = Distance(urn, candidate);
+    std::size_t d = EditDistance(
+        urn, candidate,
+        {.adjacent_swaps = false, .letter_case = ascii::Case::kFold});
     if (d <= limit) near.emplace_back(d, std::string(candidate));
   }
   std::sort(near.begin(), near.end());

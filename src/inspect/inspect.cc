@@ -1,7 +1,5 @@
 #include "pstate/inspect/inspect.h"
 
-#include <fnmatch.h>
-
 #include <algorithm>
 #include <functional>
 #include <memory>
@@ -12,6 +10,7 @@
 #include <unordered_set>
 #include <utility>
 
+#include "pstate/base/glob.h"
 #include "pstate/diag/render.h"
 #include "pstate/diff/differ.h"
 #include "pstate/diff/index.h"
@@ -33,7 +32,7 @@ using diag::JsonString;
 using diag::TerminalSafe;
 
 bool Glob(const std::optional<std::string>& pattern, const std::string& s) {
-  return !pattern || ::fnmatch(pattern->c_str(), s.c_str(), 0) == 0;
+  return !pattern || GlobMatch(*pattern, s);
 }
 
 ResourceRow RowOf(const json::Value& resource, std::size_t index,

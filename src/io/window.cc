@@ -6,6 +6,8 @@
 #include <optional>
 #include <string>
 
+#include "pstate/base/utf8.h"
+
 #if defined(__SSE2__)
 #include <emmintrin.h>
 #endif
@@ -32,7 +34,7 @@ std::uint64_t CountContinuationBytes(const char* p, std::size_t n) {
   }
 #endif
   for (; i < n; ++i) {
-    if ((static_cast<unsigned char>(p[i]) & 0xC0) == 0x80) ++count;
+    if (utf8::IsContinuation(p[i])) ++count;
   }
   return count;
 }

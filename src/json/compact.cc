@@ -7,8 +7,13 @@ namespace pstate::json {
 namespace {
 
 void AppendStringText(std::string_view escaped, EscapeStyle style,
-                      std::string* out) {
+                      CompactStrings strings, std::string* out) {
   out->push_back('"');
+  if (strings == CompactStrings::kCanonical) {
+    AppendCanonical(escaped, out, style);
+    out->push_back('"');
+    return;
+  }
   if (style == EscapeStyle::kExport) {
     out->append(escaped);
     out->push_back('"');
@@ -41,20 +46,23 @@ void AppendStringText(std::string_view escaped, EscapeStyle style,
   out->push_back('"');
 }
 
-void AppendValue(const Value& value, EscapeStyle style, std::string* out) {
+void AppendValue(const Value& value, EscapeStyle style, CompactStrings strings,
+                 std::string* out) {
   switch (value.type) {
     case Type::kNull: out->append("null"); return;
     case Type::kTrue: out->append("true"); return;
     case Type::kFalse: out->append("false"); return;
     case Type::kNumber: out->append(value.raw()); return;
-    case Type::kString: AppendStringText(value.raw(), style, out); return;
+    case Type::kString:
+      AppendStringText(value.raw(), style, strings, out);
+      return;
     case Type::kArray: {
       out->push_back('[');
       bool first = true;
       for (const Value& e : value.array()) {
         if (!first) out->push_back(',');
         first = false;
-        AppendValue(e, style, out);
+        AppendValue(e, style, strings, out);
       }
       out->push_back(']');
       return;
@@ -65,9 +73,9 @@ void AppendValue(const Value& value, EscapeStyle style, std::string* out) {
       for (const Member& m : value.object()) {
         if (!first) out->push_back(',');
         first = false;
-        AppendStringText(m.key.raw(), style, out);
+        AppendStringText(m.key.raw(), style, strings, out);
         out->push_back(':');
-        AppendValue(m.value, style, out);
+        AppendValue(m.value, style, strings, out);
       }
       out->push_back('}');
       return;
@@ -77,14 +85,15 @@ void AppendValue(const Value& value, EscapeStyle style, std::string* out) {
 
 }  // namespace
 
-void AppendCompactJson(const Value& value, std::string* out,
-                       EscapeStyle style) {
-  AppendValue(value, style, out);
+void AppendCompactJson(const Value& value, std::string* out, EscapeStyle style,
+                       CompactStrings strings) {
+  AppendValue(value, style, strings, out);
 }
 
-std::string ToCompactJson(const Value& value, EscapeStyle style) {
+std::string ToCompactJson(const Value& value, EscapeStyle style,
+                          CompactStrings strings) {
   std::string out;
-  AppendValue(value, style, &out);
+  AppendValue(value, style, strings, &out);
   return out;
 }
 

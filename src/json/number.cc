@@ -7,10 +7,12 @@
 #include <cstdlib>
 #include <system_error>
 
+#include "pstate/base/ascii.h"
+
 namespace pstate::json {
 namespace {
 
-bool IsDigit(char c) { return c >= '0' && c <= '9'; }
+using ascii::IsDigit;
 
 /// The pieces of a JSON number text.
 struct NumberParts {

@@ -5,6 +5,8 @@
 #include <string_view>
 #include <unordered_set>
 
+#include "pstate/base/ascii.h"
+#include "pstate/base/utf8.h"
 #include "pstate/json/string_codec.h"
 
 #if defined(__SSE2__)
@@ -27,11 +29,8 @@ std::string TooLarge(std::string_view what, std::uint64_t size,
          " one JSON value can hold";
 }
 
-bool IsDigit(char c) { return c >= '0' && c <= '9'; }
-
-bool IsHexDigit(char c) {
-  return IsDigit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
-}
+using ascii::IsDigit;
+using ascii::IsHexDigit;
 
 #if defined(__SSE2__)
 /// Bit i set when byte p[i] (0 <= i < 32) ends a plain run inside a
@@ -312,8 +311,8 @@ bool Parser::ParseString(const char*& p, Value* out) {
       } else {
         // Non-ASCII: validate one UTF-8 sequence.
         auto avail = static_cast<std::size_t>(end_ - at);
-        int n = Utf8SequenceLength(reinterpret_cast<const unsigned char*>(at),
-                                   avail);
+        int n = utf8::SequenceLength(reinterpret_cast<const unsigned char*>(at),
+                                     avail);
         if (n == 0) {
           // A sequence cut by the window end may be completed by more input.
           if (avail < 4 && !at_eof_) return NeedMore(at, "inside a string");

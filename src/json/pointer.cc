@@ -2,6 +2,8 @@
 
 #include <utility>
 
+#include "pstate/base/ascii.h"
+
 namespace pstate::json {
 namespace {
 
@@ -164,9 +166,7 @@ Status Resolve(const Value& root, std::string_view pointer, const Value** out) {
                           parent + ", not an element");
         return false;
       }
-      bool digits = !token.empty();
-      for (char c : token) digits = digits && c >= '0' && c <= '9';
-      if (!digits || (token.size() > 1 && token[0] == '0')) {
+      if (!ascii::AllDigits(token) || (token.size() > 1 && token[0] == '0')) {
         status = fail(Errc::kInvalidArgument, n, token,
                       "not an array index (decimal digits without leading "
                       "zeros) for the array at " +

@@ -3,6 +3,9 @@
 #include <cstdint>
 #include <cstring>
 
+#include "pstate/base/ascii.h"
+#include "pstate/base/utf8.h"
+
 #if defined(__SSE2__)
 #include <emmintrin.h>
 #endif
@@ -10,37 +13,14 @@
 namespace pstate::json {
 namespace {
 
-int HexDigit(char c) {
-  if (c >= '0' && c <= '9') return c - '0';
-  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-  return -1;
-}
+using ascii::HexValue;
 
 std::uint32_t ReadHex4(const char* p) {
   std::uint32_t v = 0;
   for (int i = 0; i < 4; ++i) {
-    v = (v << 4) | static_cast<std::uint32_t>(HexDigit(p[i]));
+    v = (v << 4) | static_cast<std::uint32_t>(HexValue(p[i]));
   }
   return v;
-}
-
-void AppendUtf8(std::uint32_t cp, std::string* out) {
-  if (cp < 0x80) {
-    out->push_back(static_cast<char>(cp));
-  } else if (cp < 0x800) {
-    out->push_back(static_cast<char>(0xC0 | (cp >> 6)));
-    out->push_back(static_cast<char>(0x80 | (cp & 0x3F)));
-  } else if (cp < 0x10000) {
-    out->push_back(static_cast<char>(0xE0 | (cp >> 12)));
-    out->push_back(static_cast<char>(0x80 | ((cp >> 6) & 0x3F)));
-    out->push_back(static_cast<char>(0x80 | (cp & 0x3F)));
-  } else {
-    out->push_back(static_cast<char>(0xF0 | (cp >> 18)));
-    out->push_back(static_cast<char>(0x80 | ((cp >> 12) & 0x3F)));
-    out->push_back(static_cast<char>(0x80 | ((cp >> 6) & 0x3F)));
-    out->push_back(static_cast<char>(0x80 | (cp & 0x3F)));
-  }
 }
 
 constexpr std::uint32_t kReplacement = 0xFFFD;
@@ -85,7 +65,7 @@ void AppendUnescaped(std::string_view escaped, std::string* out) {
     out->append(run, static_cast<std::size_t>(p - run));
     if (p >= end) break;
     // The parser guarantees a complete, valid escape here.
-    AppendUtf8(DecodeEscape(p, end), out);
+    utf8::Append(DecodeEscape(p, end), out);
   }
 }
 
@@ -133,22 +113,7 @@ char* WriteCodePoint(std::uint32_t cp, char* o, EscapeStyle style) {
        (cp == '<' || cp == '>' || cp == '&'))) {
     return WriteUnicodeEscape(cp, o);
   }
-  if (cp < 0x80) {
-    *o++ = static_cast<char>(cp);
-  } else if (cp < 0x800) {
-    *o++ = static_cast<char>(0xC0 | (cp >> 6));
-    *o++ = static_cast<char>(0x80 | (cp & 0x3F));
-  } else if (cp < 0x10000) {
-    *o++ = static_cast<char>(0xE0 | (cp >> 12));
-    *o++ = static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-    *o++ = static_cast<char>(0x80 | (cp & 0x3F));
-  } else {
-    *o++ = static_cast<char>(0xF0 | (cp >> 18));
-    *o++ = static_cast<char>(0x80 | ((cp >> 12) & 0x3F));
-    *o++ = static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-    *o++ = static_cast<char>(0x80 | (cp & 0x3F));
-  }
-  return o;
+  return utf8::Write(cp, o);
 }
 
 /// True for the bytes WriteCanonical must look at: a backslash, the first
@@ -261,42 +226,6 @@ void AppendCanonical(std::string_view escaped, std::string* out,
   out->resize(static_cast<std::size_t>(e - out->data()));
 }
 
-int Utf8SequenceLength(const unsigned char* p, std::size_t avail) {
-  unsigned char c = p[0];
-  if (c < 0x80) return 1;
-  auto cont = [&](std::size_t i) { return i < avail && (p[i] & 0xC0) == 0x80; };
-  if (c >= 0xC2 && c <= 0xDF) return cont(1) ? 2 : 0;
-  if (c >= 0xE0 && c <= 0xEF) {
-    if (avail < 3 || !cont(1) || !cont(2)) return 0;
-    if (c == 0xE0 && p[1] < 0xA0) return 0;   // overlong
-    if (c == 0xED && p[1] >= 0xA0) return 0;  // surrogate
-    return 3;
-  }
-  if (c >= 0xF0 && c <= 0xF4) {
-    if (avail < 4 || !cont(1) || !cont(2) || !cont(3)) return 0;
-    if (c == 0xF0 && p[1] < 0x90) return 0;   // overlong
-    if (c == 0xF4 && p[1] >= 0x90) return 0;  // above U+10FFFF
-    return 4;
-  }
-  return 0;
-}
-
-bool IsValidUtf8(std::string_view bytes) {
-  const auto* p = reinterpret_cast<const unsigned char*>(bytes.data());
-  std::size_t n = bytes.size();
-  std::size_t i = 0;
-  while (i < n) {
-    if (p[i] < 0x80) {
-      ++i;
-      continue;
-    }
-    int len = Utf8SequenceLength(p + i, n - i);
-    if (len == 0) return false;
-    i += static_cast<std::size_t>(len);
-  }
-  return true;
-}
-
 void AppendEscaped(std::string_view decoded, std::string* out,
                    EscapeStyle style) {
   static constexpr char kHex[] = "0123456789abcdef";
@@ -322,7 +251,7 @@ void AppendEscaped(std::string_view decoded, std::string* out,
       continue;
     }
     if (c >= 0x80) {
-      int len = Utf8SequenceLength(p + i, n - i);
+      int len = utf8::SequenceLength(p + i, n - i);
       if (len == 0) {
         flush(i);
         out->append("\\ufffd");

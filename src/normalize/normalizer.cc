@@ -652,7 +652,7 @@ void Normalizer::Impl::WriteStruct(json::Writer& w, const json::Value& v,
       case Shape::kVerbatim: w.WriteVerbatim(*value); break;
       case Shape::kTime: {
         std::optional<std::string> t;
-        if (value->is_string()) t = GoTimeText(value->Str());
+        if (value->is_string()) t = GoTimeText(value->raw());
         if (t) {
           w.BeginRawValue().Write("\"" + *t + "\"");
         } else {

@@ -6,7 +6,9 @@
 #include <cstring>
 #include <memory>
 
-#include "pstate/crypto/base64.h"
+#include "pstate/base/ascii.h"
+#include "pstate/base/base64.h"
+#include "pstate/base/glob.h"
 #include "pstate/json/string_codec.h"
 #include "pstate/state/property.h"
 #include "pstate/state/schema.h"
@@ -83,8 +85,8 @@ std::array<std::uint8_t, 32> FingerprintBytes(const crypto::Fingerprinter& f,
   std::string_view hex =
       std::string_view(fp).substr(std::strlen(crypto::kFingerprintPrefix));
   std::array<std::uint8_t, 32> out{};
-  auto nibble = [](char c) -> std::uint8_t {
-    return static_cast<std::uint8_t>(c <= '9' ? c - '0' : c - 'a' + 10);
+  auto nibble = [](char c) {
+    return static_cast<std::uint8_t>(ascii::HexValue(c));
   };
   for (std::size_t i = 0; i < out.size() && 2 * i + 1 < hex.size(); ++i) {
     out[i] = static_cast<std::uint8_t>(nibble(hex[2 * i]) << 4 |
@@ -122,37 +124,6 @@ Value Rewrite(const Value& root, json::Arena& arena, Fn&& fn) {
   return state::RewriteProperties(root, arena, visitor, options);
 }
 
-char LowerAscii(char c) {
-  return (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c;
-}
-
-}  // namespace
-
-bool GlobMatch(std::string_view pattern, std::string_view text) {
-  std::size_t p = 0, t = 0;
-  std::size_t star = std::string_view::npos, mark = 0;
-  while (t < text.size()) {
-    if (p < pattern.size() &&
-        (pattern[p] == '?' || (pattern[p] != '*' && LowerAscii(pattern[p]) ==
-                                                        LowerAscii(text[t])))) {
-      ++p;
-      ++t;
-    } else if (p < pattern.size() && pattern[p] == '*') {
-      star = p++;
-      mark = t;
-    } else if (star != std::string_view::npos) {
-      p = star + 1;
-      t = ++mark;
-    } else {
-      return false;
-    }
-  }
-  while (p < pattern.size() && pattern[p] == '*') ++p;
-  return p == pattern.size();
-}
-
-namespace {
-
 /// The value at `pointer` (RFC 6901) below `root`, whose own pointer is
 /// `base`; nullptr when it does not resolve.
 const Value* Resolve(const Value& root, std::string_view base,
@@ -181,7 +152,7 @@ const Value* Resolve(const Value& root, std::string_view base,
     } else if (v->is_array()) {
       std::size_t index = 0;
       for (char c : token) {
-        if (c < '0' || c > '9') return nullptr;
+        if (!ascii::IsDigit(c)) return nullptr;
         index = index * 10 + static_cast<std::size_t>(c - '0');
       }
       v = index < v->size ? &v->elements[index] : nullptr;
@@ -246,7 +217,7 @@ bool Redactor::MatchesAlso(const Value& key) const {
   if (options_.also.empty()) return false;
   std::string name = key.has_escapes ? key.Str() : std::string(key.raw());
   for (const std::string& glob : options_.also) {
-    if (GlobMatch(glob, name)) return true;
+    if (GlobMatch(glob, name, ascii::Case::kFold)) return true;
   }
   return false;
 }
@@ -268,7 +239,7 @@ Value Redactor::CiphertextFor(const Value& ciphertext, json::Arena& arena,
     scratch_.assign(ciphertext.raw());
   }
   auto bytes = FingerprintBytes(*options_.fingerprinter, scratch_);
-  std::string b64 = crypto::Base64Encode(std::string_view(
+  std::string b64 = Base64Encode(std::string_view(
       reinterpret_cast<const char*>(bytes.data()), bytes.size()));
   if (!base64_shape) b64 = "v1:AAAAAAAAAAAAAAAA:" + b64;
   return Literal(b64, arena, ciphertext.offset);

@@ -2,14 +2,16 @@
 #include "pstate/base/wipe.h"
 
 #include <algorithm>
-#include <cctype>
 #include <utility>
 
+#include "pstate/base/ascii.h"
+#include "pstate/base/hex.h"
 #include "pstate/crypto/ciphertext.h"
 #include "pstate/detect/credential_formats.h"
 #include "pstate/detect/credential_names.h"
 #include "pstate/detect/credential_value.h"
 #include "pstate/diag/render.h"
+#include "pstate/json/compact.h"
 #include "pstate/json/pointer.h"
 #include "pstate/secrets/mask.h"
 #include "pstate/state/property.h"
@@ -54,67 +56,22 @@ std::string_view Decoded(const json::Value& v, std::string* scratch) {
   return *scratch;
 }
 
+/// A value's text as scan compares and fingerprints it: compact, every
+/// string re-escaped the way Go writes it.
 void AppendCompact(const json::Value& v, std::string* out) {
-  switch (v.type) {
-    case json::Type::kNull: *out += "null"; break;
-    case json::Type::kTrue: *out += "true"; break;
-    case json::Type::kFalse: *out += "false"; break;
-    case json::Type::kNumber: *out += v.raw(); break;
-    case json::Type::kString: *out += diag::JsonString(v.Str()); break;
-    case json::Type::kArray: {
-      *out += '[';
-      bool first = true;
-      for (const json::Value& e : v.array()) {
-        if (!first) *out += ',';
-        first = false;
-        AppendCompact(e, out);
-      }
-      *out += ']';
-      break;
-    }
-    case json::Type::kObject: {
-      *out += '{';
-      bool first = true;
-      for (const json::Member& m : v.object()) {
-        if (!first) *out += ',';
-        first = false;
-        *out += diag::JsonString(m.key.Str());
-        *out += ':';
-        AppendCompact(m.value, out);
-      }
-      *out += '}';
-      break;
-    }
-  }
+  json::AppendCompactJson(v, out, json::EscapeStyle::kExport,
+                          json::CompactStrings::kCanonical);
 }
 
 std::string Quoted(std::string_view name) { return diag::JsonString(name); }
 
-std::string_view TrimAscii(std::string_view s) {
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) {
-    s.remove_prefix(1);
-  }
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) {
-    s.remove_suffix(1);
-  }
-  return s;
-}
-
-bool ContainsIgnoreCase(std::string_view hay, std::string_view needle) {
-  auto it = std::search(hay.begin(), hay.end(), needle.begin(), needle.end(),
-                        [](char a, char b) {
-                          return std::tolower(static_cast<unsigned char>(a)) ==
-                                 std::tolower(static_cast<unsigned char>(b));
-                        });
-  return it != hay.end();
-}
+using ascii::ContainsFold;
 
 /// A kubeconfig is a credential only when it carries secret material; one
 /// that authenticates through an exec plugin or a file path does not.
 bool IsKubeconfigName(std::string_view key) {
-  return ContainsIgnoreCase(key, "kubeconfig") ||
-         ContainsIgnoreCase(key, "kube_config") ||
-         ContainsIgnoreCase(key, "kube-config");
+  return ContainsFold(key, "kubeconfig") || ContainsFold(key, "kube_config") ||
+         ContainsFold(key, "kube-config");
 }
 
 bool KubeconfigHasCredential(std::string_view text) {
@@ -124,7 +81,7 @@ bool KubeconfigHasCredential(std::string_view text) {
       "\"password\"",    "access-token",    "id-token",  "refresh-token",
       "client-secret",   "private key-----"};
   for (std::string_view m : kMarkers) {
-    if (ContainsIgnoreCase(text, m)) return true;
+    if (ContainsFold(text, m)) return true;
   }
   return false;
 }
@@ -137,9 +94,9 @@ bool IsSettingWord(std::string_view text) {
       "default",   "auto",      "automatic", "manual",   "managed", "inherit",
       "inherited", "generated", "generate",  "random",   "unset",   "notset",
       "not-set",   "not_set",   "ignore",    "ignored"};
-  text = TrimAscii(text);
+  text = ascii::TrimSpace(text);
   for (std::string_view w : kWords) {
-    if (text.size() == w.size() && ContainsIgnoreCase(text, w)) return true;
+    if (ascii::EqualFold(text, w)) return true;
   }
   return false;
 }
@@ -183,10 +140,7 @@ struct LeakScanner::Walk {
         text.substr(0, name.size()) != name || text[name.size()] != '-') {
       return false;
     }
-    for (char c : text.substr(name.size() + 1)) {
-      if (!((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'))) return false;
-    }
-    return true;
+    return IsLowerHex(text.substr(name.size() + 1), 7);
   }
 
   void Add(diag::Code code, std::string message, const json::Value& value,
@@ -480,7 +434,7 @@ bool LeakScanner::ScanString(const json::Value& value,
   if (options_.credential_property && by_name &&
       detect::IsPlausibleCredentialValue(text) &&
       !detect::IsEncryptedBlob(text) &&
-      !crypto::IsPassphraseCiphertextShape(TrimAscii(text)) &&
+      !crypto::IsPassphraseCiphertextShape(ascii::TrimSpace(text)) &&
       !IsSettingWord(text) && IsCredentialName(nearest_key) &&
       (!IsKubeconfigName(nearest_key) || KubeconfigHasCredential(text))) {
     walk.Add(diag::Code::kLeakCredentialProperty,

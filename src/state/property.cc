@@ -1,5 +1,9 @@
 #include "pstate/state/property.h"
 
+#include <algorithm>
+
+#include "pstate/base/ascii.h"
+#include "pstate/base/base64.h"
 #include "pstate/base/wipe.h"
 #include "pstate/json/pointer.h"
 #include "pstate/json/string_codec.h"
@@ -66,32 +70,7 @@ bool NonString(const json::Value* v) { return v != nullptr && !v->is_string(); }
 /// bits: 1 to 16 hex digits of either case, no sign or prefix.
 bool IsHexBits(std::string_view s) {
   if (s.empty() || s.size() > 16) return false;
-  for (char c : s) {
-    bool hex = (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') ||
-               (c >= 'A' && c <= 'F');
-    if (!hex) return false;
-  }
-  return true;
-}
-
-/// base64.StdEncoding.DecodeString: the padded standard alphabet; CR and LF
-/// are skipped.
-bool IsStdBase64(std::string_view s) {
-  std::size_t n = 0;
-  std::size_t padding = 0;
-  for (char c : s) {
-    if (c == '\r' || c == '\n') continue;
-    ++n;
-    if (c == '=') {
-      ++padding;
-      continue;
-    }
-    if (padding > 0) return false;
-    bool ok = (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') ||
-              (c >= '0' && c <= '9') || c == '+' || c == '/';
-    if (!ok) return false;
-  }
-  return n % 4 == 0 && padding <= 2;
+  return std::all_of(s.begin(), s.end(), ascii::IsHexDigit);
 }
 
 bool IsAssetOrArchive(const json::Value& v) {
@@ -162,7 +141,7 @@ PropertyProblem ProblemOf(const PropertyNode& n) {
     case PropertyKind::kByteString: {
       const json::Value* v = n.payload_value();
       std::string scratch;
-      if (v == nullptr || !v->is_string() || !IsStdBase64(Text(*v, &scratch))) {
+      if (v == nullptr || !v->is_string() || !IsBase64(Text(*v, &scratch))) {
         return PropertyProblem::kByteStringValue;
       }
       return PropertyProblem::kNone;

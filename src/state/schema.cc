@@ -1,21 +1,21 @@
 #include "pstate/state/schema.h"
 
+#include "pstate/base/ascii.h"
+
 namespace pstate::state {
 namespace {
+
+using ascii::ToLower;
 
 /// Go's encoding/json matches a key to a struct field by exact name first,
 /// then case-insensitively (bytes.EqualFold-like folding, in which the
 /// Kelvin sign U+212A folds to 'k' and the long s U+017F to 's').
-char Lower(char c) {
-  return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c;
-}
-
 bool FoldEquals(std::string_view key, std::string_view field) {
   std::size_t i = 0;
   for (char fc : field) {
     if (i >= key.size()) return false;
-    char f = Lower(fc);
-    if (Lower(key[i]) == f) {
+    char f = ToLower(fc);
+    if (ToLower(key[i]) == f) {
       ++i;
       continue;
     }

@@ -1,5 +1,7 @@
 #include "pstate/state/secret_object.h"
 
+#include "pstate/base/ascii.h"
+#include "pstate/base/hex.h"
 #include "pstate/state/signature.h"
 
 namespace pstate::state {
@@ -8,25 +10,6 @@ namespace {
 bool IsSigKey(const json::Value& key) {
   return key.raw() == state::kSigKey ||
          (key.has_escapes && key.StrEquals(state::kSigKey));
-}
-
-char Lower(char c) {
-  return (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c;
-}
-
-bool EqualFoldAscii(std::string_view a, std::string_view b) {
-  if (a.size() != b.size()) return false;
-  for (std::size_t i = 0; i < a.size(); ++i) {
-    if (Lower(a[i]) != Lower(b[i])) return false;
-  }
-  return true;
-}
-
-bool IsLowerHex(std::string_view s) {
-  for (char c : s) {
-    if (!((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'))) return false;
-  }
-  return true;
 }
 
 }  // namespace
@@ -60,8 +43,8 @@ bool HasSignatureMember(const json::Value& value) {
 }
 
 bool KeyMatches(const json::Value& key, std::string_view name) {
-  if (!key.has_escapes) return EqualFoldAscii(key.raw(), name);
-  return EqualFoldAscii(key.Str(), name);
+  if (!key.has_escapes) return ascii::EqualFold(key.raw(), name);
+  return ascii::EqualFold(key.Str(), name);
 }
 
 bool IsPstatePlaceholder(std::string_view text) {
@@ -79,9 +62,8 @@ bool IsPstatePlaceholder(std::string_view text) {
   if (text.size() >= 2 && text.front() == '"' && text.back() == '"') {
     text = text.substr(1, text.size() - 2);
   }
-  return text.size() == kPrefix.size() + 64 &&
-         text.substr(0, kPrefix.size()) == kPrefix &&
-         IsLowerHex(text.substr(kPrefix.size()));
+  return text.substr(0, kPrefix.size()) == kPrefix &&
+         IsLowerHex(text.substr(kPrefix.size()), 64);
 }
 
 }  // namespace pstate::state

@@ -2,6 +2,8 @@
 
 #include <string>
 
+#include "pstate/base/rfc3339.h"
+
 namespace pstate::verify {
 namespace {
 
@@ -16,27 +18,6 @@ std::string_view Describe(FieldType type) {
     case FieldType::kAny: return "any value";
   }
   return "a value";
-}
-
-bool Digits(std::string_view s, std::size_t from, std::size_t n) {
-  if (from + n > s.size()) return false;
-  for (std::size_t i = from; i < from + n; ++i) {
-    if (s[i] < '0' || s[i] > '9') return false;
-  }
-  return true;
-}
-
-int Number(std::string_view s, std::size_t from, std::size_t n) {
-  int v = 0;
-  for (std::size_t i = from; i < from + n; ++i) v = v * 10 + (s[i] - '0');
-  return v;
-}
-
-int DaysIn(int month, int year) {
-  static constexpr int kDays[] = {31, 28, 31, 30, 31, 30,
-                                  31, 31, 30, 31, 30, 31};
-  bool leap = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0);
-  return month == 2 && leap ? 29 : kDays[month - 1];
 }
 
 }  // namespace
@@ -98,34 +79,11 @@ void CheckFields(const json::Value& object, std::span<const FieldSpec> fields,
   }
 }
 
-bool IsRfc3339(std::string_view s) {
-  // YYYY-MM-DDTHH:MM:SS[.frac](Z|+HH:MM|-HH:MM)
-  if (s.size() < 20) return false;
-  if (!Digits(s, 0, 4) || s[4] != '-' || !Digits(s, 5, 2) || s[7] != '-' ||
-      !Digits(s, 8, 2) || s[10] != 'T' || !Digits(s, 11, 2) || s[13] != ':' ||
-      !Digits(s, 14, 2) || s[16] != ':' || !Digits(s, 17, 2)) {
-    return false;
-  }
-  int year = Number(s, 0, 4), month = Number(s, 5, 2), day = Number(s, 8, 2);
-  int hour = Number(s, 11, 2), minute = Number(s, 14, 2),
-      second = Number(s, 17, 2);
-  if (month < 1 || month > 12 || day < 1 || day > DaysIn(month, year) ||
-      hour > 23 || minute > 59 || second > 59) {
-    return false;
-  }
-  std::size_t i = 19;
-  if (i < s.size() && s[i] == '.') {
-    ++i;
-    std::size_t start = i;
-    while (i < s.size() && s[i] >= '0' && s[i] <= '9') ++i;
-    if (i == start) return false;
-  }
-  if (i >= s.size()) return false;
-  if (s[i] == 'Z') return i + 1 == s.size();
-  if (s[i] != '+' && s[i] != '-') return false;
-  return i + 6 == s.size() && Digits(s, i + 1, 2) && s[i + 3] == ':' &&
-         Digits(s, i + 4, 2) && Number(s, i + 1, 2) < 24 &&
-         Number(s, i + 4, 2) < 60;
+bool IsRfc3339(std::string_view raw) {
+  // Text Go reads but cannot write back (an offset of 24 hours) would make
+  // Pulumi fail when it next saves the state: not a time either.
+  std::optional<GoTime> t = ParseRfc3339(raw);
+  return t && FormatRfc3339(*t);
 }
 
 }  // namespace pstate::verify

@@ -2,8 +2,8 @@
 
 #include <optional>
 
+#include "pstate/base/base64.h"
 #include "pstate/base/hex.h"
-#include "pstate/crypto/base64.h"
 #include "pstate/crypto/ciphertext.h"
 #include "pstate/json/pointer.h"
 #include "pstate/state/signature.h"
@@ -87,7 +87,7 @@ struct PropertyChecker::Visitor {
       }
       case PropertyKind::kByteString: {
         const json::Value* v = node.payload_value();
-        if (!v || !v->is_string() || !crypto::IsBase64(v->Str())) {
+        if (!v || !v->is_string() || !IsBase64(v->Str())) {
           Add(reporter, at, Code::kBytesInvalid,
               "byte string \"value\" must be standard base64 with padding",
               v ? *v : value);
@@ -225,7 +225,7 @@ bool PropertyChecker::CheckSecret(const state::PropertyNode& node,
     }
   } else if (kind == state::ProviderKind::kService ||
              kind == state::ProviderKind::kB64) {
-    if (!crypto::IsBase64(text.Str())) {
+    if (!IsBase64(text.Str())) {
       Add(reporter, at, Code::kSecretCiphertextMalformed,
           "ciphertext is not standard base64, as the " + provider +
               " provider writes it",

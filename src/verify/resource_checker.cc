@@ -132,7 +132,7 @@ void ResourceChecker::Check(const json::Value& resource, Reporter& reporter,
 
   for (auto [field, t] : {std::pair{"created", view.created},
                           std::pair{"modified", view.modified}}) {
-    if (t && t->is_string() && !IsRfc3339(t->Str())) {
+    if (t && t->is_string() && !IsRfc3339(t->raw())) {
       PointerScope scope(reporter, field);
       reporter.Add(
           Code::kFieldValue,

@@ -1,12 +1,10 @@
 #include "pstate/verify/section_checks.h"
 
-#include <openssl/sha.h>
-
-#include <array>
 #include <sstream>
 
-#include "pstate/base/hex.h"
-#include "pstate/crypto/base64.h"
+#include "pstate/base/ascii.h"
+#include "pstate/base/base64.h"
+#include "pstate/base/sha256.h"
 #include "pstate/crypto/ciphertext.h"
 #include "pstate/verify/fields.h"
 
@@ -24,13 +22,6 @@ using state::kPluginFields;
 using state::kSnippetFields;
 constexpr const auto& kProviderFields = state::kSecretsProviderFields;
 
-std::string Sha256Hex(std::string_view text) {
-  std::array<unsigned char, SHA256_DIGEST_LENGTH> digest{};
-  SHA256(reinterpret_cast<const unsigned char*>(text.data()), text.size(),
-         digest.data());
-  return HexEncode(digest);
-}
-
 /// semver.ParseTolerant: optional "v", 1-3 numeric parts, optional
 /// -prerelease and +build made of [0-9A-Za-z.-].
 bool IsTolerantSemver(std::string_view v) {
@@ -40,7 +31,7 @@ bool IsTolerantSemver(std::string_view v) {
   int parts = 0;
   while (parts < 3) {
     std::size_t start = i;
-    while (i < v.size() && v[i] >= '0' && v[i] <= '9') ++i;
+    while (i < v.size() && ascii::IsDigit(v[i])) ++i;
     if (i == start) return false;
     ++parts;
     if (i < v.size() && v[i] == '.' && parts < 3) {
@@ -53,8 +44,7 @@ bool IsTolerantSemver(std::string_view v) {
   if (v[i] != '-' && v[i] != '+') return false;
   for (++i; i < v.size(); ++i) {
     char c = v[i];
-    bool ok = (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') ||
-              (c >= 'A' && c <= 'Z') || c == '.' || c == '-' || c == '+';
+    bool ok = ascii::IsAlnum(c) || c == '.' || c == '-' || c == '+';
     if (!ok) return false;
   }
   return true;
@@ -85,7 +75,7 @@ void CheckManifest(const json::Value& manifest, Reporter& reporter) {
                    std::string("manifest has no \"") + name + "\"", manifest);
     }
   }
-  if (time && time->is_string() && !IsRfc3339(time->Str())) {
+  if (time && time->is_string() && !IsRfc3339(time->raw())) {
     PointerScope scope(reporter, "time");
     reporter.Add(
         Code::kManifestTime,
@@ -98,7 +88,7 @@ void CheckManifest(const json::Value& manifest, Reporter& reporter) {
       magic && magic->is_string() ? magic->Str() : std::string();
   if (magic && magic->is_string() && (!version || version->is_string())) {
     std::string expected =
-        version_text.empty() ? std::string() : Sha256Hex(version_text);
+        version_text.empty() ? std::string() : Sha256::HexOf(version_text);
     if (magic_text != expected) {
       PointerScope scope(reporter, "magic");
       reporter.Add(Code::kManifestMagic,
@@ -206,7 +196,7 @@ state::SecretsProvider CheckSecretsProvider(const json::Value& provider,
     if (!key) {
       problem("cloud provider state needs \"encryptedkey\" as a string",
               state ? *state : provider);
-    } else if (!crypto::IsBase64(key->Str())) {
+    } else if (!IsBase64(key->Str())) {
       PointerScope scope(reporter, "state");
       PointerScope inner(reporter, "encryptedkey");
       reporter.Add(Code::kSecretsProviderState,
@@ -326,7 +316,7 @@ void CheckExtension(const json::Value& extension, Reporter& reporter) {
   }
   CheckFields(extension, kExtensionFields, reporter, "extension");
   const json::Value* value = extension.Find("value");
-  if (value && value->is_string() && !crypto::IsBase64(value->Str())) {
+  if (value && value->is_string() && !IsBase64(value->Str())) {
     PointerScope scope(reporter, "value");
     reporter.Add(Code::kFieldValue, "extension \"value\" is not base64",
                  *value);

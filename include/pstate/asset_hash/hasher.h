@@ -62,6 +62,13 @@ inline constexpr NoteCode kNoteHashMalformed = NoteCode::kHashMalformed;
 /// hash that is not 64 lowercase hex digits.
 std::vector<AuditNote> Audit(const Spec& spec, const Options& options);
 
+/// SHA-256 of no bytes: the hash of an empty asset.
+inline constexpr std::string_view kEmptyAssetHash =
+    "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855";
+/// SHA-256 of 1024 zero bytes: the tar stream of an archive with no members.
+inline constexpr std::string_view kEmptyArchiveHash =
+    "5f70bf18a086007016e948b04aed3b82103a36bea41755b6cddfaf10ace3c6ef";
+
 }  // namespace pstate::asset_hash
 
 #endif  // PSTATE_ASSET_HASH_HASHER_H_

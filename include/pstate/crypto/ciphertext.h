@@ -6,7 +6,7 @@
 // pkg/secrets/passphrase/manager.go):
 //   ciphertext: "v1:" + base64(12-byte nonce) + ":" + base64(ct || 16-byte tag)
 //   salt state: "v1:" + base64(8-byte salt) + ":" + <ciphertext of "pulumi">
-// base64 is Go's StdEncoding (see base64.h).
+// base64 is Go's StdEncoding (see base/base64.h).
 #ifndef PSTATE_CRYPTO_CIPHERTEXT_H_
 #define PSTATE_CRYPTO_CIPHERTEXT_H_
 

@@ -116,7 +116,8 @@ void DiffPropertyValue(const json::Value* before, const json::Value* after,
 std::uint64_t ResourceDigest(const json::Value& resource);
 
 /// A point in time from an RFC 3339 timestamp as Go's time.Time reads it
-/// ("2024-01-02T03:04:05.5+01:00"); nullopt for anything else.
+/// ("2024-01-02T03:04:05.5+01:00", base/rfc3339.h); nullopt for anything
+/// else.
 struct Instant {
   std::int64_t seconds = 0;  ///< since 1970-01-01T00:00:00Z
   std::int32_t nanos = 0;

@@ -59,7 +59,7 @@ struct PendingRow {
   std::string urn, type, id;
 };
 
-/// shell globs (fnmatch(3), no flags); every filter given must match.
+/// shell globs (base/glob.h, case-sensitive); every filter given must match.
 struct ListConfig {
   std::string path;  ///< "-" reads standard input
   std::optional<std::string> type, name, urn, provider;

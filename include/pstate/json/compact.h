@@ -19,19 +19,32 @@
 
 namespace pstate::json {
 
+/// How the compact text spells strings and keys.
+enum class CompactStrings {
+  /// As stored, escapes and all (with kHtmlSafe's extra escapes, below).
+  kAsStored,
+  /// Re-escaped the way Go writes the decoded text (AppendCanonical): the
+  /// text a secret's plaintext or a fingerprint is compared in, so that two
+  /// spellings of one string give one text.
+  kCanonical,
+};
+
 /// `value` without insignificant whitespace, members in their order,
-/// duplicates kept; numbers, keys and strings keep their text as stored.
-/// This is what Go's json.Marshal writes for a json.RawMessage holding the
-/// value's text (encoding/json indent.go, appendCompact), where
-/// EscapeStyle::kHtmlSafe (json.Marshal's default) additionally escapes the
-/// characters <, >, & and U+2028, U+2029 inside strings as \u003c, \u003e,
-/// \u0026, \u2028, \u2029. EscapeStyle::kExport changes no string byte.
+/// duplicates kept; numbers keep their text as stored, and with
+/// CompactStrings::kAsStored keys and strings do too. This is what Go's
+/// json.Marshal writes for a json.RawMessage holding the value's text
+/// (encoding/json indent.go, appendCompact), where EscapeStyle::kHtmlSafe
+/// (json.Marshal's default) additionally escapes the characters <, >, &
+/// and U+2028, U+2029 inside strings as \u003c, \u003e, \u0026, \u2028,
+/// \u2029. EscapeStyle::kExport changes no string byte.
 std::string ToCompactJson(const Value& value,
-                          EscapeStyle style = EscapeStyle::kExport);
+                          EscapeStyle style = EscapeStyle::kExport,
+                          CompactStrings strings = CompactStrings::kAsStored);
 
 /// Appends the same text to `*out`.
 void AppendCompactJson(const Value& value, std::string* out,
-                       EscapeStyle style = EscapeStyle::kExport);
+                       EscapeStyle style = EscapeStyle::kExport,
+                       CompactStrings strings = CompactStrings::kAsStored);
 
 }  // namespace pstate::json
 

@@ -6,6 +6,8 @@
 #include <string>
 #include <string_view>
 
+#include "pstate/base/utf8.h"
+
 namespace pstate::json {
 
 /// Appends the bytes denoted by `escaped` (the text between the quotes of a
@@ -50,13 +52,10 @@ std::size_t CanonicalBound(std::size_t escaped_size,
 char* WriteCanonical(std::string_view escaped, char* out,
                      EscapeStyle style = EscapeStyle::kExport);
 
-/// True when `bytes` is well-formed UTF-8 (no overlongs, no surrogates, at
-/// most U+10FFFF).
-bool IsValidUtf8(std::string_view bytes);
-
-/// Length of the well-formed UTF-8 sequence starting at `p` (1 to 4), or 0
-/// when it is not one. At least `avail` bytes are readable at `p`.
-int Utf8SequenceLength(const unsigned char* p, std::size_t avail);
+/// base/utf8.h's SequenceLength under the name src/types/ still calls it by.
+inline int Utf8SequenceLength(const unsigned char* p, std::size_t avail) {
+  return utf8::SequenceLength(p, avail);
+}
 
 }  // namespace pstate::json
 

@@ -23,12 +23,11 @@ bool IsPlainInteger(std::string_view text);
 /// normalizer skip parsing and formatting a double for most fractions.
 bool IsGoDecimal(std::string_view text);
 
-/// How Go's time.Time MarshalJSON writes the instant the RFC 3339 text `s`
-/// denotes (Go's time/format_rfc3339.go): the fraction without trailing
-/// zeros (and without the '.' when nothing is left), a zero offset as "Z",
-/// any other as ±hh:mm. nullopt when Go's decoder would not accept the text
-/// (lowercase 't' or 'z', a missing offset, more than 9 fraction digits,
-/// fields out of range): such text is left as it is.
+/// How Go's time.Time MarshalJSON writes the time Time.UnmarshalJSON reads
+/// from `s` (a JSON string's text as stored, between the quotes):
+/// FormatRfc3339(ParseRfc3339(s)), base/rfc3339.h. nullopt when Go would
+/// not read the text, or could not write it back: such text is left as it
+/// is (and verify reports it).
 std::optional<std::string> GoTimeText(std::string_view s);
 
 }  // namespace pstate::normalize

@@ -170,11 +170,6 @@ class Redactor {
   json::Parser parser_;
 };
 
-/// Shell-style glob match: `*` any run of bytes, `?` one byte; ASCII letters
-/// compare case-insensitively. Linear-time in practice (greedy with one
-/// backtrack point).
-bool GlobMatch(std::string_view pattern, std::string_view text);
-
 }  // namespace pstate::redact
 
 #endif  // PSTATE_REDACT_REDACTOR_H_

@@ -26,9 +26,11 @@ void CheckFields(const json::Value& object, std::span<const FieldSpec> fields,
 /// True when `value` has the JSON type `type` asks for (null excepted).
 bool HasFieldType(const json::Value& value, FieldType type);
 
-/// RFC 3339 as Go's time.Time accepts it: date, 'T', time, optional
-/// fraction, 'Z' or a numeric offset.
-bool IsRfc3339(std::string_view s);
+/// True when Pulumi can load and save a time.Time written as `raw` (a JSON
+/// string's text as stored, between the quotes): ParseRfc3339 accepts it
+/// and FormatRfc3339 can write it (base/rfc3339.h). normalize rewrites
+/// exactly these times.
+bool IsRfc3339(std::string_view raw);
 
 }  // namespace pstate::verify
 

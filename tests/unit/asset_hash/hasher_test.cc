@@ -5,7 +5,7 @@
 
 #include <filesystem>
 
-#include "pstate/asset_hash/sha256.h"
+#include "pstate/base/sha256.h"
 #include "test_util.h"
 
 namespace pstate::asset_hash {

@@ -3,7 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "pstate/asset_hash/hasher.h"
-#include "pstate/asset_hash/sha256.h"
+#include "pstate/base/sha256.h"
 #include "test_util.h"
 
 namespace pstate::asset_hash {

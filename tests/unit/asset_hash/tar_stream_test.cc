@@ -5,7 +5,7 @@
 
 #include <string>
 
-#include "pstate/asset_hash/sha256.h"
+#include "pstate/base/sha256.h"
 
 namespace pstate::asset_hash {
 namespace {

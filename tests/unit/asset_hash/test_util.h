@@ -15,9 +15,9 @@
 #include <utility>
 #include <vector>
 
-#include "pstate/asset_hash/sha256.h"
 #include "pstate/asset_hash/spec.h"
 #include "pstate/asset_hash/tar_stream.h"
+#include "pstate/base/sha256.h"
 
 namespace pstate::asset_hash::testing {
 

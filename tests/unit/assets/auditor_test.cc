@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "pstate/asset_hash/sha256.h"
+#include "pstate/base/sha256.h"
 #include "pstate/io/input.h"
 #include "pstate/state/reader.h"
 
@@ -21,7 +21,7 @@ const std::string kArchive =
     R"("4dabf18193072939515e22adb298388d":"0def7320c3a5731c473e5ecbe6d01bc7")";
 
 std::string Sha(const std::string& s) {
-  asset_hash::Sha256 sha;
+  Sha256 sha;
   sha.Update(s);
   return sha.FinishHex();
 }

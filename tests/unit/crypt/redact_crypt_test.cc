@@ -90,17 +90,6 @@ class SecureTest : public ::testing::Test {
   std::string messages_;
 };
 
-TEST(GlobTest, Matches) {
-  EXPECT_TRUE(redact::GlobMatch("*password*", "dbPassword"));
-  EXPECT_TRUE(redact::GlobMatch("*PASSWORD*", "password"));
-  EXPECT_TRUE(redact::GlobMatch("a?c", "abc"));
-  EXPECT_FALSE(redact::GlobMatch("a?c", "ac"));
-  EXPECT_TRUE(redact::GlobMatch("*", ""));
-  EXPECT_FALSE(redact::GlobMatch("*key", "keys"));
-  EXPECT_TRUE(redact::GlobMatch("*a*b*c", "xxaxxbxxbc"));
-  EXPECT_FALSE(redact::GlobMatch("token", "tokens"));
-}
-
 TEST(PlaceholderTest, ShapesPassTheChecks) {
   // The salt placeholder must look like a salt, and no passphrase opens it.
   auto c = crypto::PassphraseCrypter::FromSalt(redact::kRedactedSalt, "");

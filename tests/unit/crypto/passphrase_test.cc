@@ -7,7 +7,7 @@
 #include <thread>
 #include <vector>
 
-#include "pstate/crypto/base64.h"
+#include "pstate/base/base64.h"
 #include "pstate/crypto/ciphertext.h"
 
 namespace pstate::crypto {

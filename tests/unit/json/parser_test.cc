@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "pstate/base/utf8.h"
 #include "pstate/json/string_codec.h"
 
 namespace pstate::json {
@@ -218,12 +219,13 @@ TEST(ParserTest, Utf8Validation) {
 
 TEST(StringCodecTest, IsValidUtf8MatchesTheTable) {
   for (const Utf8Case& c : kUtf8Cases) {
-    EXPECT_EQ(IsValidUtf8(c.bytes), c.valid) << testing::PrintToString(c.bytes);
-    EXPECT_EQ(IsValidUtf8(std::string("x") + c.bytes + "y"), c.valid)
+    EXPECT_EQ(utf8::IsValid(c.bytes), c.valid)
+        << testing::PrintToString(c.bytes);
+    EXPECT_EQ(utf8::IsValid(std::string("x") + c.bytes + "y"), c.valid)
         << testing::PrintToString(c.bytes);
   }
-  EXPECT_TRUE(IsValidUtf8(""));
-  EXPECT_TRUE(IsValidUtf8(std::string("a\0b", 3)));
+  EXPECT_TRUE(utf8::IsValid(""));
+  EXPECT_TRUE(utf8::IsValid(std::string("a\0b", 3)));
 }
 
 TEST(ParserTest, TrailingCommasAndMissingSeparators) {
@@ -394,7 +396,7 @@ std::vector<std::size_t> UnitStarts(const std::string& s) {
 }
 
 TEST(ParserTest, IncompleteAtEveryCutPoint) {
-  ASSERT_TRUE(IsValidUtf8(kSample));
+  ASSERT_TRUE(utf8::IsValid(kSample));
   std::vector<std::size_t> unit = UnitStarts(kSample);
   for (std::size_t cut = 0; cut < kSample.size(); ++cut) {
     Arena arena;

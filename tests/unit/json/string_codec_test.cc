@@ -4,6 +4,8 @@
 
 #include <string>
 
+#include "pstate/base/utf8.h"
+
 namespace pstate::json {
 namespace {
 
@@ -114,8 +116,8 @@ TEST(AppendEscapedTest, AppendsToExistingText) {
 
 TEST(Utf8SequenceLengthTest, Lengths) {
   auto len = [](std::string_view s) {
-    return Utf8SequenceLength(reinterpret_cast<const unsigned char*>(s.data()),
-                              s.size());
+    return utf8::SequenceLength(
+        reinterpret_cast<const unsigned char*>(s.data()), s.size());
   };
   EXPECT_EQ(len("a"), 1);
   EXPECT_EQ(len("\xC3\xA9"), 2);

@@ -203,7 +203,11 @@ TEST(NormalizerTest, Timestamps) {
   EXPECT_EQ(GoTimeText("0001-01-01T00:00:00Z"), "0001-01-01T00:00:00Z");
   EXPECT_EQ(GoTimeText("2026-01-01T00:00:00z"), std::nullopt);
   EXPECT_EQ(GoTimeText("2026-01-01T00:00:00"), std::nullopt);
-  EXPECT_EQ(GoTimeText("2026-01-01T00:00:00.1234567890Z"), std::nullopt);
+  // Go reads any number of fraction digits and keeps the first nine.
+  EXPECT_EQ(GoTimeText("2026-01-01T00:00:00.1234567890Z"),
+            "2026-01-01T00:00:00.123456789Z");
+  // Go rejects a day the month does not have: left as it is.
+  EXPECT_EQ(GoTimeText("2024-02-30T00:00:00.000+00:00"), std::nullopt);
   Options o;
   o.layout = Layout::kDiy;
   Result r = Normalize(

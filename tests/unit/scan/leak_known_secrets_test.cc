@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "pstate/crypto/base64.h"
+#include "pstate/base/base64.h"
 #include "pstate/diag/render.h"
 #include "pstate/json/parser.h"
 #include "pstate/scan/known_secrets.h"
@@ -187,7 +187,7 @@ TEST(SecretCollector, PayloadThatIsNotJsonIsOneString) {
 TEST(SecretCollector, CiphertextNeedsADecryptor) {
   std::string payload = "\"from-ciphertext\"";
   std::string doc = std::string("{") + kSig + ",\"ciphertext\":\"" +
-                    crypto::Base64Encode(payload) + "\"}";
+                    Base64Encode(payload) + "\"}";
   json::Arena arena;
   json::Value v = ParseOrDie(doc, arena);
   {
@@ -198,7 +198,7 @@ TEST(SecretCollector, CiphertextNeedsADecryptor) {
   }
   KnownSecrets known;
   Decryptor decrypt = [](std::string_view ct) -> std::optional<std::string> {
-    auto r = crypto::Base64Decode(ct);
+    auto r = Base64Decode(ct);
     if (!r.ok()) return std::nullopt;
     return std::move(*r);
   };

@@ -1,10 +1,10 @@
-#include "pstate/crypto/base64.h"
+#include "pstate/base/base64.h"
 
 #include <gtest/gtest.h>
 
 #include <string>
 
-namespace pstate::crypto {
+namespace pstate {
 namespace {
 
 TEST(Base64Test, EncodesRfc4648Vectors) {
@@ -96,5 +96,23 @@ TEST(Base64Test, IsBase64AndDecodedSizeAgreeWithDecode) {
   EXPECT_EQ(Base64DecodedSize("not base64!"), -1);
 }
 
+TEST(Base64Test, RawUrlIsGosRawURLEncoding) {
+  auto decode = [](std::string_view text) {
+    return Base64Decode(text, Base64Encoding::kRawUrl);
+  };
+  EXPECT_EQ(*decode(""), "");
+  EXPECT_EQ(*decode("Zg"), "f");
+  EXPECT_EQ(*decode("Zm8"), "fo");
+  EXPECT_EQ(*decode("Zm9v"), "foo");
+  EXPECT_EQ(*decode("-_8A"), std::string("\xFB\xFF\x00", 3));
+  EXPECT_EQ(*decode("eyJh\nbGciOiJI"), "{\"alg\":\"H");  // newlines skipped
+  EXPECT_FALSE(decode("Z").ok());      // a last group of one character
+  EXPECT_FALSE(decode("Zm9vY").ok());  // likewise
+  EXPECT_FALSE(decode("Zg==").ok());   // no padding in RawURLEncoding
+  EXPECT_FALSE(decode("+/8A").ok());   // standard alphabet
+  EXPECT_TRUE(IsBase64("Zm9vYg", Base64Encoding::kRawUrl));
+  EXPECT_EQ(Base64DecodedSize("Zm9vYmE", Base64Encoding::kRawUrl), 5);
+}
+
 }  // namespace
-}  // namespace pstate::crypto
+}  // namespace pstate

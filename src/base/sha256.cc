@@ -1,14 +1,16 @@
-#include "pstate/asset_hash/sha256.h"
+#include "pstate/base/sha256.h"
 
 #include <openssl/evp.h>
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
+#include <optional>
 #include <utility>
 
 #include "pstate/base/hex.h"
 
-namespace pstate::asset_hash {
+namespace pstate {
 
 Sha256::Sha256() { Init(); }
 
@@ -39,15 +41,22 @@ void Sha256::Update(const void* data, std::size_t size) {
   ok_ = EVP_DigestUpdate(ctx_, data, size) == 1;
 }
 
-std::string Sha256::FinishHex() {
+std::optional<Sha256::Digest> Sha256::Finish() {
   std::array<std::uint8_t, EVP_MAX_MD_SIZE> digest{};
   unsigned int length = 0;
-  std::string hex;
-  if (ok_ && EVP_DigestFinal_ex(ctx_, digest.data(), &length) == 1) {
-    hex = HexEncode(std::span<const std::uint8_t>(digest.data(), length));
+  std::optional<Digest> out;
+  if (ok_ && EVP_DigestFinal_ex(ctx_, digest.data(), &length) == 1 &&
+      length == Digest().size()) {
+    out.emplace();
+    std::copy_n(digest.begin(), out->size(), out->begin());
   }
   Init();
-  return hex;
+  return out;
+}
+
+std::string Sha256::FinishHex() {
+  std::optional<Digest> digest = Finish();
+  return digest ? HexEncode(*digest) : std::string();
 }
 
 std::string Sha256::HexOf(std::string_view data) {
@@ -56,4 +65,10 @@ std::string Sha256::HexOf(std::string_view data) {
   return sha.FinishHex();
 }
 
-}  // namespace pstate::asset_hash
+std::optional<Sha256::Digest> Sha256::Of(std::string_view data) {
+  Sha256 sha;
+  sha.Update(data);
+  return sha.Finish();
+}
+
+}  // namespace pstate

@@ -1,15 +1,20 @@
-// Streaming SHA-256 over OpenSSL EVP, the digest Pulumi uses for asset hashes.
-#ifndef PSTATE_ASSET_HASH_SHA256_H_
-#define PSTATE_ASSET_HASH_SHA256_H_
+// SHA-256 over OpenSSL EVP: asset hashes (the digest Pulumi uses), the
+// manifest's magic and finding fingerprints. The one place outside crypto/
+// that includes OpenSSL: pstate_base links OpenSSL::Crypto for it.
+#ifndef PSTATE_BASE_SHA256_H_
+#define PSTATE_BASE_SHA256_H_
 
+#include <array>
 #include <cstddef>
+#include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 
 // Forward declaration keeps <openssl/evp.h> out of every includer.
 struct evp_md_ctx_st;
 
-namespace pstate::asset_hash {
+namespace pstate {
 
 /// Incremental SHA-256. Owns its EVP context (RAII); movable, not copyable.
 /// OpenSSL failures (only possible on allocation failure) are sticky: ok()
@@ -32,8 +37,16 @@ class Sha256 {
 
   bool ok() const { return ok_; }
 
+  using Digest = std::array<std::uint8_t, 32>;
+
+  /// The digest, or nullopt after a failure. The object is then reset and
+  /// can hash a new message.
+  std::optional<Digest> Finish();
+
   /// One-shot convenience.
   static std::string HexOf(std::string_view data);
+  /// The digest of `data`; nullopt after a failure.
+  static std::optional<Digest> Of(std::string_view data);
 
  private:
   void Init();
@@ -42,13 +55,6 @@ class Sha256 {
   bool ok_ = false;
 };
 
-/// SHA-256 of no bytes: the hash of an empty asset.
-inline constexpr std::string_view kEmptyAssetHash =
-    "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855";
-/// SHA-256 of 1024 zero bytes: the tar stream of an archive with no members.
-inline constexpr std::string_view kEmptyArchiveHash =
-    "5f70bf18a086007016e948b04aed3b82103a36bea41755b6cddfaf10ace3c6ef";
+}  // namespace pstate
 
-}  // namespace pstate::asset_hash
-
-#endif  // PSTATE_ASSET_HASH_SHA256_H_
+#endif  // PSTATE_BASE_SHA256_H_
