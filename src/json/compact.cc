@@ -41,20 +41,33 @@ void AppendStringText(std::string_view escaped, EscapeStyle style,
   out->push_back('"');
 }
 
-void AppendValue(const Value& value, EscapeStyle style, std::string* out) {
+// A string or key Value: canonical when asked and it has escapes.
+void AppendString(const Value& s, EscapeStyle style, CompactStrings strings,
+                  std::string* out) {
+  if (strings == CompactStrings::kCanonical && s.has_escapes) {
+    out->push_back('"');
+    AppendCanonical(s.raw(), out, style);
+    out->push_back('"');
+    return;
+  }
+  AppendStringText(s.raw(), style, out);
+}
+
+void AppendValue(const Value& value, EscapeStyle style, CompactStrings strings,
+                 std::string* out) {
   switch (value.type) {
     case Type::kNull: out->append("null"); return;
     case Type::kTrue: out->append("true"); return;
     case Type::kFalse: out->append("false"); return;
     case Type::kNumber: out->append(value.raw()); return;
-    case Type::kString: AppendStringText(value.raw(), style, out); return;
+    case Type::kString: AppendString(value, style, strings, out); return;
     case Type::kArray: {
       out->push_back('[');
       bool first = true;
       for (const Value& e : value.array()) {
         if (!first) out->push_back(',');
         first = false;
-        AppendValue(e, style, out);
+        AppendValue(e, style, strings, out);
       }
       out->push_back(']');
       return;
@@ -65,9 +78,9 @@ void AppendValue(const Value& value, EscapeStyle style, std::string* out) {
       for (const Member& m : value.object()) {
         if (!first) out->push_back(',');
         first = false;
-        AppendStringText(m.key.raw(), style, out);
+        AppendString(m.key, style, strings, out);
         out->push_back(':');
-        AppendValue(m.value, style, out);
+        AppendValue(m.value, style, strings, out);
       }
       out->push_back('}');
       return;
@@ -79,12 +92,17 @@ void AppendValue(const Value& value, EscapeStyle style, std::string* out) {
 
 void AppendCompactJson(const Value& value, std::string* out,
                        EscapeStyle style) {
-  AppendValue(value, style, out);
+  AppendValue(value, style, CompactStrings::kAsStored, out);
+}
+
+void AppendCompactJson(const Value& value, std::string* out,
+                       CompactStrings strings) {
+  AppendValue(value, EscapeStyle::kExport, strings, out);
 }
 
 std::string ToCompactJson(const Value& value, EscapeStyle style) {
   std::string out;
-  AppendValue(value, style, &out);
+  AppendValue(value, style, CompactStrings::kAsStored, &out);
   return out;
 }
 

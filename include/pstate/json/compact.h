@@ -33,6 +33,17 @@ std::string ToCompactJson(const Value& value,
 void AppendCompactJson(const Value& value, std::string* out,
                        EscapeStyle style = EscapeStyle::kExport);
 
+/// How strings (and keys) with escapes are written.
+enum class CompactStrings {
+  kAsStored,   ///< their text as stored ("\u0041" stays)
+  kCanonical,  ///< rewritten as Go escapes them (AppendCanonical: "A")
+};
+
+/// Appends the compact text with strings written as `strings` says (keys
+/// too); EscapeStyle::kExport. A string without escapes keeps its text.
+void AppendCompactJson(const Value& value, std::string* out,
+                       CompactStrings strings);
+
 }  // namespace pstate::json
 
 #endif  // PSTATE_JSON_COMPACT_H_

@@ -84,5 +84,16 @@ TEST(CompactJsonTest, ReparsesToTheSameText) {
   EXPECT_EQ(ToCompactJson(Parse(text, arena)), text);
 }
 
+TEST(CompactJsonTest, CanonicalStringsRewriteEscapesOnly) {
+  Arena arena;
+  Value v = Parse(R"({"\u0041": ["\u00e9\/", "plain", 1.50]})", arena);
+  std::string as_stored;
+  AppendCompactJson(v, &as_stored, CompactStrings::kAsStored);
+  EXPECT_EQ(as_stored, ToCompactJson(v));
+  std::string canonical;
+  AppendCompactJson(v, &canonical, CompactStrings::kCanonical);
+  EXPECT_EQ(canonical, "{\"A\":[\"\u00e9/\",\"plain\",1.50]}");
+}
+
 }  // namespace
 }  // namespace pstate::json
