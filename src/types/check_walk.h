@@ -161,42 +161,13 @@ class CheckWalk {
   template <typename F>
   Outcome Elements(const json::Value& array, json::Value* out, F&& check,
                    bool keep_going = false) {
-    Rebuild<json::Value> rebuilt(array);
-    bool failed = false;
-    for (std::size_t i = 0; i < array.size; ++i) {
-      std::size_t mark = PushIndex(i);
-      json::Value converted;
-      Outcome o = check(i, array.elements[i], &converted);
-      Pop(mark);
-      if (o == Outcome::kError) {
-        failed = true;
-        if (!keep_going) break;
-      } else if (o == Outcome::kConvert) {
-        rebuilt.Set(i, converted, arena_);
-      }
-    }
-    return failed ? Outcome::kError : rebuilt.Finish(out);
+    return Children<json::Value>(array, out, check, keep_going);
   }
 
   template <typename F>
   Outcome Members(const json::Value& object, json::Value* out, F&& check,
                   bool keep_going = false) {
-    Rebuild<json::Member> rebuilt(object);
-    bool failed = false;
-    for (std::size_t i = 0; i < object.size; ++i) {
-      const json::Member& m = object.members[i];
-      std::size_t mark = PushKey(m.key);
-      json::Value converted;
-      Outcome o = check(i, m, &converted);
-      Pop(mark);
-      if (o == Outcome::kError) {
-        failed = true;
-        if (!keep_going) break;
-      } else if (o == Outcome::kConvert) {
-        rebuilt.Set(i, converted, arena_);
-      }
-    }
-    return failed ? Outcome::kError : rebuilt.Finish(out);
+    return Children<json::Member>(object, out, check, keep_going);
   }
 
   /// A secret's plaintext (`secret` decoded as kSecret): checked by
@@ -213,6 +184,26 @@ class CheckWalk {
     if (o == Outcome::kConvert) *out = MakePlaintextSecret(inner, arena_);
     return o;
   }
+
+  /// Fails at the first value inside `v` that Pulumi would refuse to read
+  /// (kUnrecognized: a malformed or unknown signature object), looking
+  /// where Pulumi's reader looks: array elements, the members of plain
+  /// objects and resource references, secrets' plaintext. (An asset's or
+  /// archive's own fields were checked when it was decoded.)
+  Outcome Readable(const json::Value& v);
+
+  /// The nesting guard of a recursive check: false, with an error, beyond
+  /// kMaxNesting levels; each Enter that returned true needs a Leave.
+  static constexpr int kMaxNesting = 512;
+  bool Enter() {
+    if (nesting_ >= kMaxNesting) {
+      Fail("the value is nested too deeply");
+      return false;
+    }
+    ++nesting_;
+    return true;
+  }
+  void Leave() { --nesting_; }
 
   // ------------------------------------------------------------ the end
   /// The verdict for a finished check of the whole value.
@@ -232,14 +223,44 @@ class CheckWalk {
   void Reset() {
     path_.Pop(0);
     secret_depth_ = 0;
+    nesting_ = 0;
     failed_ = false;
     arena_.Reset();
   }
 
  private:
+  // T = json::Value: an array's elements; json::Member: an object's members.
+  template <typename T, typename F>
+  Outcome Children(const json::Value& container, json::Value* out, F& check,
+                   bool keep_going) {
+    Rebuild<T> rebuilt(container);
+    bool failed = false;
+    for (std::size_t i = 0; i < container.size; ++i) {
+      std::size_t mark;
+      Outcome o;
+      json::Value converted;
+      if constexpr (std::is_same_v<T, json::Member>) {
+        mark = PushKey(container.members[i].key);
+        o = check(i, container.members[i], &converted);
+      } else {
+        mark = PushIndex(i);
+        o = check(i, container.elements[i], &converted);
+      }
+      Pop(mark);
+      if (o == Outcome::kError) {
+        failed = true;
+        if (!keep_going) break;
+      } else if (o == Outcome::kConvert) {
+        rebuilt.Set(i, converted, arena_);
+      }
+    }
+    return failed ? Outcome::kError : rebuilt.Finish(out);
+  }
+
   json::Arena arena_;
   json::PointerPath path_;
   int secret_depth_ = 0;
+  int nesting_ = 0;
   bool failed_ = false;
   CheckError error_;
 };

@@ -41,7 +41,6 @@ namespace {
 constexpr std::string_view kSigKey = "4dabf18193072939515e22adb298388d";
 constexpr std::string_view kSecretSig = "1b47061264138c4ac30d75fd1eb44270";
 constexpr std::string_view kFloatSig = "8ad145fe-0d11-4827-bfd7-1abcbf086f5c";
-constexpr int kMaxDepth = 512;
 
 enum class R { kFail, kSame, kChanged };
 
@@ -101,12 +100,9 @@ class Checker {
   explicit Checker(CheckWalk& walk) : walk_(walk), arena_(walk.arena()) {}
 
   R Check(const PclType& t, const json::Value& v, std::string* out) {
-    if (++depth_ > kMaxDepth) {
-      --depth_;
-      return Fail("the value is nested too deeply");
-    }
+    if (!walk_.Enter()) return R::kFail;
     R r = CheckNode(t, v, out);
-    --depth_;
+    walk_.Leave();
     return r;
   }
 
@@ -143,7 +139,8 @@ class Checker {
     }
     switch (t.kind) {
       case Kind::kAny:
-        if (!Validate(v, node)) return R::kFail;
+        // Everything Pulumi can read.
+        if (walk_.Readable(v) != Outcome::kOk) return R::kFail;
         Emit(v, out);
         return R::kSame;
       case Kind::kUnion: return CheckUnion(t, v, node, out);
@@ -204,72 +201,6 @@ class Checker {
       case Kind::kEnum: return CheckEnum(t, v, node, out);
       default: return Mismatch(node, t);
     }
-  }
-
-  // `any` accepts everything Pulumi can read: only malformed signatures
-  // (anywhere inside) are errors. Only objects can be signatures, so only
-  // they are decoded.
-  bool Validate(const json::Value& v, const Node& node) {
-    if (node.kind == PropertyKind::kArray) {
-      std::size_t i = 0;
-      for (const json::Value& e : v.array()) {
-        if (!e.is_array() && !e.is_object()) {
-          ++i;
-          continue;
-        }
-        std::size_t mark = PushIndex(i++);
-        bool ok = Validate(e, Decode(e, arena_));
-        Pop(mark);
-        if (!ok) return false;
-      }
-      return true;
-    }
-    if (node.kind == PropertyKind::kObject) {
-      for (const json::Member& m : v.object()) {
-        if (!m.value.is_array() && !m.value.is_object()) continue;
-        std::size_t mark = PushKey(m.key);
-        bool ok = Validate(m.value, Decode(m.value, arena_));
-        Pop(mark);
-        if (!ok) return false;
-      }
-      return true;
-    }
-    return ValidateSlow(v, node);
-  }
-
-  bool ValidateSlow(const json::Value& v, const Node& node) {
-    if (++depth_ > kMaxDepth) {
-      --depth_;
-      Fail("the value is nested too deeply");
-      return false;
-    }
-    bool ok = true;
-    if (node.kind == PropertyKind::kUnrecognized) {
-      Fail(node.reason);
-      ok = false;
-    } else if (node.kind == PropertyKind::kSecret && node.secret_inner) {
-      walk_.EnterSecret();
-      ok = Validate(*node.secret_inner, Decode(*node.secret_inner, arena_));
-      walk_.LeaveSecret();
-    } else if (node.kind == PropertyKind::kArray) {
-      std::size_t i = 0;
-      for (const json::Value& e : v.array()) {
-        std::size_t mark = PushIndex(i++);
-        ok = Validate(e, Decode(e, arena_));
-        Pop(mark);
-        if (!ok) break;
-      }
-    } else if (node.kind == PropertyKind::kObject ||
-               node.kind == PropertyKind::kResourceReference) {
-      for (const json::Member& m : v.object()) {
-        std::size_t mark = PushKey(m.key);
-        ok = Validate(m.value, Decode(m.value, arena_));
-        Pop(mark);
-        if (!ok) break;
-      }
-    }
-    --depth_;
-    return ok;
   }
 
   R CheckSecret(const PclType& element, const json::Value& v, const Node& node,
@@ -726,7 +657,6 @@ class Checker {
 
   CheckWalk& walk_;
   json::Arena& arena_;
-  int depth_ = 0;
 };
 
 class PclSystem final : public TypeSystem {

@@ -20,8 +20,6 @@ namespace pstate::types {
 namespace puppet {
 namespace {
 
-constexpr int kMaxDepth = 512;
-
 // Ruby's JSON.parse: a token without '.', 'e' or 'E' is an Integer.
 bool IsIntegerToken(std::string_view raw) {
   return raw.find_first_of(".eE") == std::string_view::npos;
@@ -59,46 +57,9 @@ class Checker {
   explicit Checker(CheckWalk& walk) : walk_(walk) {}
 
   bool Check(const PuppetType& t, const json::Value& v) {
-    if (++depth_ > kMaxDepth) {
-      --depth_;
-      return Fail("the value is nested too deeply");
-    }
+    if (!walk_.Enter()) return false;
     bool ok = CheckNode(t, v);
-    --depth_;
-    return ok;
-  }
-
-  /// Fails on the first malformed signature anywhere in `v`. Only objects
-  /// can be signatures, so scalars are not decoded.
-  bool Validate(const json::Value& v) {
-    if (!v.is_array() && !v.is_object()) return true;
-    if (++depth_ > kMaxDepth) {
-      --depth_;
-      return Fail("the value is nested too deeply");
-    }
-    Node node = v.is_array() ? Node{PropertyKind::kArray, &v, nullptr, 0, {}}
-                             : Decode(v, walk_.arena());
-    bool ok = true;
-    json::Value unused;
-    if (node.kind == PropertyKind::kUnrecognized) {
-      ok = Fail(node.reason);
-    } else if (node.kind == PropertyKind::kSecret) {
-      ok = walk_.Secret(node, &unused,
-                        [&](const json::Value& inner, json::Value*) {
-                          return AsOutcome(Validate(inner));
-                        }) == Outcome::kOk;
-    } else if (v.is_array()) {
-      ok = walk_.Elements(v, &unused,
-                          [&](std::size_t, const json::Value& e, json::Value*) {
-                            return AsOutcome(Validate(e));
-                          }) == Outcome::kOk;
-    } else if (v.is_object()) {
-      ok = walk_.Members(v, &unused,
-                         [&](std::size_t, const json::Member& m, json::Value*) {
-                           return AsOutcome(Validate(m.value));
-                         }) == Outcome::kOk;
-    }
-    --depth_;
+    walk_.Leave();
     return ok;
   }
 
@@ -438,7 +399,6 @@ class Checker {
   }
 
   CheckWalk& walk_;
-  int depth_ = 0;
 };
 
 class PuppetSystem final : public TypeSystem {
@@ -461,7 +421,7 @@ class PuppetSystem final : public TypeSystem {
     thread_local CheckWalk walk;
     walk.Reset();
     Checker checker(walk);
-    bool ok = checker.Validate(value) && checker.Check(t, value);
+    bool ok = walk.Readable(value) == Outcome::kOk && checker.Check(t, value);
     // Puppet never converts (§7.2).
     return walk.Finish(ok ? Outcome::kOk : Outcome::kError, json::Value());
   }
