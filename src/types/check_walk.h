@@ -99,6 +99,13 @@ struct CheckError {
 
 class CheckWalk {
  public:
+  /// Decoded secrets and converted values go to the walk's own arena, or
+  /// to `arena` (which must outlive what is read into it).
+  CheckWalk() : arena_(own_arena_) {}
+  explicit CheckWalk(json::Arena& arena) : arena_(arena) {}
+  CheckWalk(const CheckWalk&) = delete;
+  CheckWalk& operator=(const CheckWalk&) = delete;
+
   json::Arena& arena() { return arena_; }
 
   // ------------------------------------------------------------ the place
@@ -257,7 +264,8 @@ class CheckWalk {
     return failed ? Outcome::kError : rebuilt.Finish(out);
   }
 
-  json::Arena arena_;
+  json::Arena own_arena_;
+  json::Arena& arena_;
   json::PointerPath path_;
   int secret_depth_ = 0;
   int nesting_ = 0;

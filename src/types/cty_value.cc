@@ -15,6 +15,7 @@
 #include "pstate/state/signature.h"
 #include "pstate/types/cty.h"
 #include "pstate/types/state_value.h"
+#include "types/check_walk.h"
 
 namespace pstate::types::cty {
 namespace {
@@ -406,17 +407,16 @@ void AppendValue(const Val& v, std::string* out) {
 // Reading state JSON. Inside a secret, object keys in pointers are hidden
 // as "*": the keys are part of the secret value.
 struct Reader {
-  Reader(json::Arena& a, Failure* f) : arena(a), failure(f) {}
+  Reader(json::Arena& a, Failure* f) : arena(a), failure(f), walk(a) {}
 
   json::Arena& arena;
   Failure* failure;
-  json::PointerPath pointer{};  ///< spelled only for a failure
-  int secret_depth = 0;
+  CheckWalk walk;  ///< the place, the secret depth, the error
 
-  bool Fail(std::string message) {
-    failure->pointer = pointer.str();
-    failure->message =
-        secret_depth > 0 ? "inside a secret: " + message : std::move(message);
+  bool Fail(std::string_view message) {
+    walk.Fail(message);
+    failure->pointer = walk.error_pointer();
+    failure->message = walk.error_message();
     return false;
   }
 
@@ -463,10 +463,10 @@ struct Reader {
           out->inner_src = &value;
           return true;
         }
-        ++secret_depth;
+        walk.EnterSecret();
         Val inner;
         bool ok = Read(*node.secret_inner, &inner, depth + 1);
-        --secret_depth;
+        walk.LeaveSecret();
         if (!ok) return false;
         if (inner.marked) {
           // A secret inside a secret: one mark is all cty can hold.
@@ -507,10 +507,10 @@ struct Reader {
     Val* elems = arena.Allocate<Val>(n);
     const Type** types = arena.Allocate<const Type*>(n);
     for (std::uint32_t i = 0; i < n; ++i) {
-      std::size_t mark = pointer.PushIndex(i);
+      std::size_t mark = walk.PushIndex(i);
       new (&elems[i]) Val();
       if (!Read(value.elements[i], &elems[i], depth + 1)) return false;
-      pointer.Pop(mark);
+      walk.Pop(mark);
       types[i] = elems[i].type;
     }
     Type* t = arena.Allocate<Type>(1);
@@ -540,8 +540,7 @@ struct Reader {
     std::uint32_t count = 0;
     for (std::size_t k = 0; k < items.size(); ++k) {
       const Item& item = items[k];
-      std::size_t mark =
-          pointer.PushName(item.name, /*hidden=*/secret_depth > 0);
+      std::size_t mark = walk.PushName(item.name);
       Val v;
       if (!Read(value.members[item.index].value, &v, depth + 1)) return false;
       if (count > 0 && attrs[count - 1].name == item.name) {
@@ -549,7 +548,7 @@ struct Reader {
         // occurrence wins (Go's decoder).
         if (!TypesEqual(attrs[count - 1].type, v.type)) {
           std::string quoted;
-          json::AppendEscaped(secret_depth > 0 ? "*" : item.name, &quoted);
+          json::AppendEscaped(walk.in_secret() ? "*" : item.name, &quoted);
           return Fail("duplicate \"" + quoted +
                       "\" property in JSON object with a different type");
         }
@@ -559,7 +558,7 @@ struct Reader {
         new (&vals[count]) Val(v);
         ++count;
       }
-      pointer.Pop(mark);
+      walk.Pop(mark);
     }
     Type* t = arena.Allocate<Type>(1);
     *t = Type{Kind::kObject, count, nullptr, attrs, nullptr};
