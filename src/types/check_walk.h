@@ -24,6 +24,7 @@
 
 #include <algorithm>
 #include <cstddef>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <type_traits>
@@ -272,6 +273,19 @@ class CheckWalk {
   bool failed_ = false;
   CheckError error_;
 };
+
+/// TypeSystem::Parse of a language whose types are text: `spec` must be a
+/// JSON string (else kSyntax saying `not_text`), which `parse` reads
+/// (decoded) into a Result of a shared_ptr to the language's Type.
+template <typename ParseText>
+Result<std::shared_ptr<const Type>> ParseTextType(const json::Value& spec,
+                                                  std::string_view not_text,
+                                                  ParseText&& parse) {
+  if (!spec.is_string()) return Status(Errc::kSyntax, std::string(not_text));
+  auto parsed = parse(spec.Str());
+  if (!parsed.ok()) return parsed.status();
+  return std::shared_ptr<const Type>(std::move(parsed).value());
+}
 
 /// "null", "a bool", "a number", "a string", "the unknown value", "an
 /// array", "an object", "a secret", "an asset", ... for messages.

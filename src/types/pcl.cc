@@ -665,13 +665,8 @@ class PclSystem final : public TypeSystem {
 
   Result<std::shared_ptr<const Type>> Parse(
       const json::Value& spec) const override {
-    if (!spec.is_string()) {
-      return Status(Errc::kSyntax,
-                    "a pcl type is a string, such as \"list(string)\"");
-    }
-    Result<TypePtr> t = ParseType(spec.Str());
-    if (!t.ok()) return t.status();
-    return std::shared_ptr<const Type>(std::move(t).value());
+    return ParseTextType(
+        spec, "a pcl type is a string, such as \"list(string)\"", ParseType);
   }
 
   Verdict Check(const Type& type, const json::Value& value) const override {

@@ -407,13 +407,9 @@ class PuppetSystem final : public TypeSystem {
 
   Result<std::shared_ptr<const Type>> Parse(
       const json::Value& spec) const override {
-    if (!spec.is_string()) {
-      return Status(Errc::kSyntax,
-                    "a puppet type is a string, such as \"Array[String]\"");
-    }
-    Result<TypePtr> t = ParseType(spec.Str());
-    if (!t.ok()) return t.status();
-    return std::shared_ptr<const Type>(std::move(t).value());
+    return ParseTextType(spec,
+                         "a puppet type is a string, such as \"Array[String]\"",
+                         ParseType);
   }
 
   Verdict Check(const Type& type, const json::Value& value) const override {
