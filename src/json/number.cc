@@ -307,6 +307,24 @@ std::string CanonicalNumber(std::string_view text) {
   return out;
 }
 
+ExactDecimal ParseDecimal(std::string_view text) {
+  ExactDecimal out;
+  Decimal d = ToDecimal(text);
+  if (!d.valid) return out;
+  out.negative = !text.empty() && text[0] == '-';
+  if (d.zero) return out;
+  out.digits.reserve(d.count());
+  for (std::size_t i = d.first; i < d.last; ++i) out.digits += d.digit(i);
+  // d.exponent places the first digit; `exponent` places the last.
+  const Exponent& e = d.exponent;
+  std::int64_t first = kDecimalExponentLimit;
+  if (!e.big)
+    first = std::clamp(e.small, -kDecimalExponentLimit, kDecimalExponentLimit);
+  if (e.big && e.negative) first = -kDecimalExponentLimit;
+  out.exponent = first - static_cast<std::int64_t>(d.count()) + 1;
+  return out;
+}
+
 std::optional<double> ToDouble(std::string_view text) {
   NumberParts parts;
   if (!SplitNumber(text, &parts)) return std::nullopt;

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "pstate/json/compact.h"
 #include "pstate/json/number.h"
 #include "pstate/json/parser.h"
 #include "pstate/json/pointer.h"
@@ -14,79 +15,39 @@
 #include "pstate/state/signature.h"
 #include "pstate/types/cty.h"
 #include "pstate/types/state_value.h"
+#include "types/check_walk.h"
 
 namespace pstate::types::cty {
 namespace {
 
 constexpr std::int64_t kMaxExponent = 100000;
 
-// A decimal: value = (neg ? -1 : 1) * digits * 10^exp, digits without
-// leading or trailing zeros ("" = zero).
-struct Decimal {
-  bool neg = false;
-  std::string digits;
-  std::int64_t exp = 0;
-};
+using Decimal = json::ExactDecimal;
 
+// Strips leading and trailing zeros of digits built up by arithmetic.
 void Normalize(Decimal* d) {
   std::size_t lead = 0;
   while (lead < d->digits.size() && d->digits[lead] == '0') ++lead;
   d->digits.erase(0, lead);
   while (!d->digits.empty() && d->digits.back() == '0') {
     d->digits.pop_back();
-    ++d->exp;
+    ++d->exponent;
   }
-  if (d->digits.empty()) d->exp = 0;
-}
-
-// Reads JSON number text (the parser already validated it).
-Decimal FromJsonText(std::string_view t) {
-  Decimal d;
-  std::size_t i = 0;
-  if (i < t.size() && t[i] == '-') {
-    d.neg = true;
-    ++i;
-  }
-  std::int64_t frac = 0;
-  bool in_frac = false;
-  for (; i < t.size(); ++i) {
-    char c = t[i];
-    if (c >= '0' && c <= '9') {
-      d.digits += c;
-      if (in_frac) ++frac;
-    } else if (c == '.') {
-      in_frac = true;
-    } else {
-      break;
-    }
-  }
-  std::int64_t e = 0;
-  if (i < t.size() && (t[i] == 'e' || t[i] == 'E')) {
-    ++i;
-    bool eneg = false;
-    if (i < t.size() && (t[i] == '+' || t[i] == '-')) eneg = t[i++] == '-';
-    for (; i < t.size(); ++i) {
-      if (e < 4000000000) e = e * 10 + (t[i] - '0');
-    }
-    if (eneg) e = -e;
-  }
-  d.exp = e - frac;
-  Normalize(&d);
-  return d;
+  if (d->digits.empty()) d->exponent = 0;
 }
 
 std::string ToJsonText(const Decimal& d) {
   std::string out;
-  if (d.neg) out += '-';
+  if (d.negative) out += '-';
   if (d.digits.empty()) {
     out += '0';
     return out;
   }
-  std::int64_t point = static_cast<std::int64_t>(d.digits.size()) + d.exp;
-  if (d.exp >= 0 && d.exp <= 21) {
+  std::int64_t point = static_cast<std::int64_t>(d.digits.size()) + d.exponent;
+  if (d.exponent >= 0 && d.exponent <= 21) {
     out += d.digits;
-    out.append(static_cast<std::size_t>(d.exp), '0');
-  } else if (d.exp < 0 && point > -7) {
+    out.append(static_cast<std::size_t>(d.exponent), '0');
+  } else if (d.exponent < 0 && point > -7) {
     if (point <= 0) {
       out += "0.";
       out.append(static_cast<std::size_t>(-point), '0');
@@ -99,7 +60,7 @@ std::string ToJsonText(const Decimal& d) {
   } else {
     out += d.digits;
     out += 'e';
-    out += std::to_string(d.exp);
+    out += std::to_string(d.exponent);
   }
   return out;
 }
@@ -199,14 +160,14 @@ void AppendNumberHashText(const Val& v, std::string* out) {
     *out += v.inf > 0 ? "+Inf" : "-Inf";
     return;
   }
-  Decimal d = FromJsonText(v.str);
-  if (d.neg) *out += '-';
+  Decimal d = json::ParseDecimal(v.str);
+  if (d.negative) *out += '-';
   if (d.digits.empty()) {
     *out += '0';
     return;
   }
   // Round to 10 significant digits, ties to even.
-  std::int64_t point = static_cast<std::int64_t>(d.digits.size()) + d.exp;
+  std::int64_t point = static_cast<std::int64_t>(d.digits.size()) + d.exponent;
   std::string m = d.digits;
   if (m.size() > 10) {
     bool up;
@@ -358,52 +319,6 @@ void AppendJsonString(std::string_view s, std::string* out) {
   *out += '"';
 }
 
-void AppendSourceJson(const json::Value& v, std::string* out);
-
-void AppendSourceString(const json::Value& v, std::string* out) {
-  *out += '"';
-  if (v.has_escapes) {
-    json::AppendCanonical(v.raw(), out);
-  } else {
-    out->append(v.raw());
-  }
-  *out += '"';
-}
-
-void AppendSourceJson(const json::Value& v, std::string* out) {
-  switch (v.type) {
-    case json::Type::kNull: *out += "null"; return;
-    case json::Type::kTrue: *out += "true"; return;
-    case json::Type::kFalse: *out += "false"; return;
-    case json::Type::kNumber: out->append(v.raw()); return;
-    case json::Type::kString: AppendSourceString(v, out); return;
-    case json::Type::kArray: {
-      *out += '[';
-      bool first = true;
-      for (const json::Value& e : v.array()) {
-        if (!first) *out += ',';
-        first = false;
-        AppendSourceJson(e, out);
-      }
-      *out += ']';
-      return;
-    }
-    case json::Type::kObject: {
-      *out += '{';
-      bool first = true;
-      for (const json::Member& m : v.object()) {
-        if (!first) *out += ',';
-        first = false;
-        AppendSourceString(m.key, out);
-        *out += ':';
-        AppendSourceJson(m.value, out);
-      }
-      *out += '}';
-      return;
-    }
-  }
-}
-
 void AppendSpecialFloat(int inf, std::string* out) {
   *out += "{\"";
   out->append(state::kSigKey);
@@ -416,7 +331,8 @@ void AppendSpecialFloat(int inf, std::string* out) {
 
 void AppendValue(const Val& v, std::string* out) {
   if (v.src != nullptr) {
-    AppendSourceJson(*v.src, out);
+    json::AppendCompactJson(*v.src, out, json::EscapeStyle::kExport,
+                            json::CompactStrings::kCanonical);
     return;
   }
   if (v.marked) {
@@ -492,15 +408,16 @@ void AppendValue(const Val& v, std::string* out) {
 // Reading state JSON. Inside a secret, object keys in pointers are hidden
 // as "*": the keys are part of the secret value.
 struct Reader {
+  Reader(json::Arena& a, Failure* f) : arena(a), failure(f), walk(a) {}
+
   json::Arena& arena;
   Failure* failure;
-  std::string pointer;
-  int secret_depth = 0;
+  CheckWalk walk;  ///< the place, the secret depth, the error
 
-  bool Fail(std::string message) {
-    failure->pointer = pointer;
-    failure->message =
-        secret_depth > 0 ? "inside a secret: " + message : std::move(message);
+  bool Fail(std::string_view message) {
+    walk.Fail(message);
+    failure->pointer = walk.error_pointer();
+    failure->message = walk.error_message();
     return false;
   }
 
@@ -517,28 +434,28 @@ struct Reader {
     *out = Val();
     out->src = &value;
     switch (node.kind) {
-      case NodeKind::kNull:
+      case PropertyKind::kNull:
         out->type = DynamicType();
         out->state = State::kNull;
         return true;
-      case NodeKind::kBool:
+      case PropertyKind::kBool:
         out->type = BoolType();
         out->b = value.type == json::Type::kTrue;
         return true;
-      case NodeKind::kNumber:
+      case PropertyKind::kNumber:
         out->type = NumberType();
         out->str = value.raw();
         return true;
-      case NodeKind::kString:
+      case PropertyKind::kString:
         out->type = StringType();
         out->str = Decoded(value);
         return true;
-      case NodeKind::kUnknown:
+      case PropertyKind::kUnknown:
         out->type = DynamicType();
         out->state = State::kUnknown;
         return true;
-      case NodeKind::kArray: return ReadArray(value, out, depth);
-      case NodeKind::kSecret: {
+      case PropertyKind::kArray: return ReadArray(value, out, depth);
+      case PropertyKind::kSecret: {
         if (node.secret_inner == nullptr) {
           // Ciphertext only: the content is unknown (type-systems §1.4).
           out->type = DynamicType();
@@ -547,10 +464,10 @@ struct Reader {
           out->inner_src = &value;
           return true;
         }
-        ++secret_depth;
+        walk.EnterSecret();
         Val inner;
         bool ok = Read(*node.secret_inner, &inner, depth + 1);
-        --secret_depth;
+        walk.LeaveSecret();
         if (!ok) return false;
         if (inner.marked) {
           // A secret inside a secret: one mark is all cty can hold.
@@ -562,8 +479,9 @@ struct Reader {
         out->src = &value;
         return true;
       }
-      case NodeKind::kMalformed: return Fail(node.reason);
-      case NodeKind::kSpecialFloat:
+      case PropertyKind::kOutputValue:
+      case PropertyKind::kUnrecognized: return Fail(node.reason);
+      case PropertyKind::kSpecialFloat:
         // Pulumi reads ±Inf as a number, and so can cty
         // (cty.PositiveInfinity); cty has no NaN (NumberFloatVal panics).
         if (node.special != node.special) {
@@ -573,11 +491,11 @@ struct Reader {
         out->str = "0";
         out->inf = node.special > 0 ? 1 : -1;
         return true;
-      case NodeKind::kObject:
-      case NodeKind::kAsset:
-      case NodeKind::kArchive:
-      case NodeKind::kResourceRef:
-      case NodeKind::kByteString:
+      case PropertyKind::kObject:
+      case PropertyKind::kAsset:
+      case PropertyKind::kArchive:
+      case PropertyKind::kResourceReference:
+      case PropertyKind::kByteString:
         // These signatures have no cty meaning: the object is what cty
         // sees (type-systems §1.4).
         return ReadObject(value, out, depth);
@@ -590,11 +508,10 @@ struct Reader {
     Val* elems = arena.Allocate<Val>(n);
     const Type** types = arena.Allocate<const Type*>(n);
     for (std::uint32_t i = 0; i < n; ++i) {
-      std::size_t mark = pointer.size();
-      json::AppendPointerIndex(&pointer, i);
+      std::size_t mark = walk.PushIndex(i);
       new (&elems[i]) Val();
       if (!Read(value.elements[i], &elems[i], depth + 1)) return false;
-      pointer.resize(mark);
+      walk.Pop(mark);
       types[i] = elems[i].type;
     }
     Type* t = arena.Allocate<Type>(1);
@@ -624,8 +541,7 @@ struct Reader {
     std::uint32_t count = 0;
     for (std::size_t k = 0; k < items.size(); ++k) {
       const Item& item = items[k];
-      std::size_t mark = pointer.size();
-      json::AppendPointerToken(&pointer, secret_depth > 0 ? "*" : item.name);
+      std::size_t mark = walk.PushName(item.name);
       Val v;
       if (!Read(value.members[item.index].value, &v, depth + 1)) return false;
       if (count > 0 && attrs[count - 1].name == item.name) {
@@ -633,7 +549,7 @@ struct Reader {
         // occurrence wins (Go's decoder).
         if (!TypesEqual(attrs[count - 1].type, v.type)) {
           std::string quoted;
-          json::AppendEscaped(secret_depth > 0 ? "*" : item.name, &quoted);
+          json::AppendEscaped(walk.in_secret() ? "*" : item.name, &quoted);
           return Fail("duplicate \"" + quoted +
                       "\" property in JSON object with a different type");
         }
@@ -643,7 +559,7 @@ struct Reader {
         new (&vals[count]) Val(v);
         ++count;
       }
-      pointer.resize(mark);
+      walk.Pop(mark);
     }
     Type* t = arena.Allocate<Type>(1);
     *t = Type{Kind::kObject, count, nullptr, attrs, nullptr};
@@ -657,19 +573,19 @@ struct Reader {
 }  // namespace
 
 bool NumberToString(std::string_view json_text, std::string* out) {
-  Decimal d = FromJsonText(json_text);
-  if (d.exp > kMaxExponent || d.exp < -kMaxExponent) return false;
-  if (d.neg) *out += '-';
+  Decimal d = json::ParseDecimal(json_text);
+  if (d.exponent > kMaxExponent || d.exponent < -kMaxExponent) return false;
+  if (d.negative) *out += '-';
   if (d.digits.empty()) {
     *out += '0';
     return true;
   }
-  if (d.exp >= 0) {
+  if (d.exponent >= 0) {
     *out += d.digits;
-    out->append(static_cast<std::size_t>(d.exp), '0');
+    out->append(static_cast<std::size_t>(d.exponent), '0');
     return true;
   }
-  std::int64_t point = static_cast<std::int64_t>(d.digits.size()) + d.exp;
+  std::int64_t point = static_cast<std::int64_t>(d.digits.size()) + d.exponent;
   if (point <= 0) {
     *out += "0.";
     out->append(static_cast<std::size_t>(-point), '0');
@@ -693,7 +609,7 @@ bool ParseNumberString(std::string_view s, std::string* json_text, int* inf) {
     return true;
   }
   Decimal d;
-  d.neg = neg;
+  d.negative = neg;
   std::int64_t frac = 0;
   bool any_digit = false;
   bool seen_point = false;
@@ -728,7 +644,7 @@ bool ParseNumberString(std::string_view s, std::string* json_text, int* inf) {
     if (eneg) e = -e;
     (binary ? exp2 : exp10) = e;
   }
-  d.exp = exp10 - frac;
+  d.exponent = exp10 - frac;
   Normalize(&d);
   if (!d.digits.empty() && exp2 != 0) {
     // Exact: multiply by 2^p, or by 5^-p with the decimal point moved.
@@ -737,11 +653,11 @@ bool ParseNumberString(std::string_view s, std::string* json_text, int* inf) {
       for (std::int64_t k = 0; k < exp2; ++k) MultiplySmall(&d.digits, 2);
     } else {
       for (std::int64_t k = 0; k < -exp2; ++k) MultiplySmall(&d.digits, 5);
-      d.exp += exp2;
+      d.exponent += exp2;
     }
     Normalize(&d);
   }
-  if (d.exp > 1000000000 || d.exp < -1000000000) return false;
+  if (d.exponent > 1000000000 || d.exponent < -1000000000) return false;
   *json_text = ToJsonText(d);
   return true;
 }
@@ -834,7 +750,7 @@ void WriteStateJson(const Val& value, std::string* out) {
 
 Result<Val> FromState(const json::Value& value, json::Arena& arena,
                       Failure* failure) {
-  Reader reader{arena, failure, {}, 0};
+  Reader reader(arena, failure);
   Val out;
   if (!reader.Read(value, &out, 0)) {
     return Status(Errc::kFormat, failure->message);

@@ -3,24 +3,13 @@
 #include <charconv>
 #include <cstring>
 #include <new>
+#include <string>
 
 #include "pstate/json/compact.h"
 #include "pstate/json/number.h"
 #include "pstate/state/signature.h"
 
 namespace pstate::types {
-
-// json::AppendCompactJson keeps every string as stored: a converted value
-// differs from the input only where a conversion changed it.
-void AppendCompactJson(const json::Value& value, std::string* out) {
-  json::AppendCompactJson(value, out);
-}
-
-std::string CompactJson(const json::Value& value) {
-  std::string out;
-  types::AppendCompactJson(value, &out);
-  return out;
-}
 
 json::Value MakeNumber(std::string_view text, json::Arena& arena) {
   std::string_view copy = arena.Copy(text);
@@ -39,7 +28,7 @@ json::Value MakePlaintextSecret(const json::Value& inner, json::Arena& arena) {
   members[0].key = arena.MakeString(state::kSigKey);
   members[0].value = arena.MakeString(state::kSigSecret);
   members[1].key = arena.MakeString("plaintext");
-  members[1].value = arena.MakeString(CompactJson(inner));
+  members[1].value = arena.MakeString(json::ToCompactJson(inner));
   json::Value v;
   v.type = json::Type::kObject;
   v.members = members;
@@ -79,40 +68,6 @@ Float64Reading ReadFloat64(std::string_view text) {
   r.kind = Float64Reading::Kind::kRounded;
   r.text = std::move(go);
   return r;
-}
-
-void ArrayRewrite::Set(std::size_t index, const json::Value& value,
-                       json::Arena& arena) {
-  if (!elements_) {
-    elements_ = arena.Allocate<json::Value>(original_.size);
-    for (std::size_t i = 0; i < original_.size; ++i) {
-      new (&elements_[i]) json::Value(original_.elements[i]);
-    }
-  }
-  elements_[index] = value;
-}
-
-json::Value ArrayRewrite::Build() const {
-  json::Value v = original_;
-  if (elements_) v.elements = elements_;
-  return v;
-}
-
-void ObjectRewrite::Set(std::size_t index, const json::Value& value,
-                        json::Arena& arena) {
-  if (!members_) {
-    members_ = arena.Allocate<json::Member>(original_.size);
-    for (std::size_t i = 0; i < original_.size; ++i) {
-      new (&members_[i]) json::Member(original_.members[i]);
-    }
-  }
-  members_[index].value = value;
-}
-
-json::Value ObjectRewrite::Build() const {
-  json::Value v = original_;
-  if (members_) v.members = members_;
-  return v;
 }
 
 }  // namespace pstate::types

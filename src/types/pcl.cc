@@ -28,10 +28,10 @@
 #include "pstate/json/equal.h"
 #include "pstate/json/number.h"
 #include "pstate/json/parser.h"
-#include "pstate/json/pointer.h"
 #include "pstate/json/string_codec.h"
 #include "pstate/types/cty.h"
 #include "pstate/types/state_value.h"
+#include "types/check_walk.h"
 #include "types/pcl_number.h"
 
 namespace pstate::types {
@@ -41,26 +41,26 @@ namespace {
 constexpr std::string_view kSigKey = "4dabf18193072939515e22adb298388d";
 constexpr std::string_view kSecretSig = "1b47061264138c4ac30d75fd1eb44270";
 constexpr std::string_view kFloatSig = "8ad145fe-0d11-4827-bfd7-1abcbf086f5c";
-constexpr int kMaxDepth = 512;
 
 enum class R { kFail, kSame, kChanged };
 
 std::string_view ValueKindName(const Node& node) {
   switch (node.kind) {
-    case NodeKind::kNull: return "null";
-    case NodeKind::kBool: return "a bool";
-    case NodeKind::kNumber:
-    case NodeKind::kSpecialFloat: return "a number";
-    case NodeKind::kString:
-    case NodeKind::kByteString: return "a string";
-    case NodeKind::kUnknown: return "an unknown value";
-    case NodeKind::kArray: return "a tuple";
-    case NodeKind::kObject: return "an object";
-    case NodeKind::kSecret: return "a secret (an output)";
-    case NodeKind::kAsset: return "an Asset";
-    case NodeKind::kArchive: return "an Archive";
-    case NodeKind::kResourceRef: return "a resource reference object";
-    case NodeKind::kMalformed: return "a malformed value";
+    case PropertyKind::kNull: return "null";
+    case PropertyKind::kBool: return "a bool";
+    case PropertyKind::kNumber:
+    case PropertyKind::kSpecialFloat: return "a number";
+    case PropertyKind::kString:
+    case PropertyKind::kByteString: return "a string";
+    case PropertyKind::kUnknown: return "an unknown value";
+    case PropertyKind::kArray: return "a tuple";
+    case PropertyKind::kObject: return "an object";
+    case PropertyKind::kSecret: return "a secret (an output)";
+    case PropertyKind::kAsset: return "an Asset";
+    case PropertyKind::kArchive: return "an Archive";
+    case PropertyKind::kResourceReference: return "a resource reference object";
+    case PropertyKind::kOutputValue:
+    case PropertyKind::kUnrecognized: return "a malformed value";
   }
   return "a value";
 }
@@ -97,29 +97,20 @@ void AppendInfinity(bool negative, std::string* out) {
 
 class Checker {
  public:
-  explicit Checker(json::Arena& arena) : arena_(arena) {}
+  explicit Checker(CheckWalk& walk) : walk_(walk), arena_(walk.arena()) {}
 
   R Check(const PclType& t, const json::Value& v, std::string* out) {
-    if (++depth_ > kMaxDepth) {
-      --depth_;
-      return Fail("the value is nested too deeply");
-    }
+    if (!walk_.Enter()) return R::kFail;
     R r = CheckNode(t, v, out);
-    --depth_;
+    walk_.Leave();
     return r;
   }
 
-  const std::string& error_pointer() const { return error_pointer_; }
-  const std::string& error_message() const { return error_message_; }
-
  private:
-  // Inside a secret the message says so and never quotes the value (the
-  // same convention as the other languages, src/types/walk.h).
-  R Fail(std::string message) {
-    error_pointer_ = PointerText();
-    error_depth_ = path_.size();
-    error_message_ =
-        in_secret_ > 0 ? "inside a secret: " + message : std::move(message);
+  // Inside a secret the message says so and never quotes the value
+  // (CheckWalk::Fail).
+  R Fail(std::string_view message) {
+    walk_.Fail(message);
     return R::kFail;
   }
   R Mismatch(const Node& node, const PclType& t) {
@@ -130,18 +121,10 @@ class Checker {
     return Fail(std::move(message));
   }
 
-  // The place in the value, as segments; the pointer text is built only
-  // when a check fails. Inside a secret's plaintext, object keys are shown
-  // as '*' (they may be part of the secret); indices are kept.
-  std::size_t PushKey(const json::Value& key) {
-    return path_.PushKey(key, /*hidden=*/in_secret_ > 0);
-  }
-  std::size_t PushName(std::string_view name) {
-    return path_.PushName(name, /*hidden=*/in_secret_ > 0);
-  }
-  std::size_t PushIndex(std::size_t i) { return path_.PushIndex(i); }
-  void Pop(std::size_t n) { path_.Pop(n); }
-  std::string PointerText() const { return path_.str(); }
+  std::size_t PushKey(const json::Value& key) { return walk_.PushKey(key); }
+  std::size_t PushName(std::string_view name) { return walk_.PushName(name); }
+  std::size_t PushIndex(std::size_t i) { return walk_.PushIndex(i); }
+  void Pop(std::size_t n) { walk_.Pop(n); }
 
   static void Emit(const json::Value& v, std::string* out) {
     if (out) json::AppendCompactJson(v, out);
@@ -149,38 +132,39 @@ class Checker {
 
   R CheckNode(const PclType& t, const json::Value& v, std::string* out) {
     Node node = Decode(v, arena_);
-    if (node.kind == NodeKind::kMalformed) return Fail(node.reason);
-    if (node.kind == NodeKind::kUnknown) {
+    if (node.kind == PropertyKind::kUnrecognized) return Fail(node.reason);
+    if (node.kind == PropertyKind::kUnknown) {
       Emit(v, out);  // an unknown of the wanted type (§1.4)
       return R::kSame;
     }
     switch (t.kind) {
       case Kind::kAny:
-        if (!Validate(v, node)) return R::kFail;
+        // Everything Pulumi can read.
+        if (walk_.Readable(v) != Outcome::kOk) return R::kFail;
         Emit(v, out);
         return R::kSame;
       case Kind::kUnion: return CheckUnion(t, v, node, out);
       case Kind::kOutput:
-        if (node.kind == NodeKind::kSecret) {
+        if (node.kind == PropertyKind::kSecret) {
           return CheckSecret(*t.elements[0], v, node, out);
         }
         return Check(*t.elements[0], v, out);  // plain values are lifted
       case Kind::kPromise:
-        if (node.kind == NodeKind::kSecret) {
+        if (node.kind == PropertyKind::kSecret) {
           return Fail("a secret is an output, and " + t.text +
                       " does not accept outputs");
         }
         return Check(*t.elements[0], v, out);
       default: break;
     }
-    if (node.kind == NodeKind::kSecret) {
+    if (node.kind == PropertyKind::kSecret) {
       // T <- output(U) has no conversion for a plain T (§4.8).
       return Fail("a secret is an output, and " + t.text +
                   " does not accept outputs; use output(" + t.text + ")");
     }
     switch (t.kind) {
       case Kind::kNone:
-        if (node.kind != NodeKind::kNull) return Mismatch(node, t);
+        if (node.kind != PropertyKind::kNull) return Mismatch(node, t);
         Emit(v, out);
         return R::kSame;
       case Kind::kString: return ToString(t, v, node, out);
@@ -189,98 +173,34 @@ class Checker {
       case Kind::kBool: return ToBool(t, v, node, out);
       case Kind::kAsset:
       case Kind::kArchive:
-        if (node.kind !=
-            (t.kind == Kind::kAsset ? NodeKind::kAsset : NodeKind::kArchive)) {
+        if (node.kind != (t.kind == Kind::kAsset ? PropertyKind::kAsset
+                                                 : PropertyKind::kArchive)) {
           return Mismatch(node, t);
         }
         Emit(v, out);
         return R::kSame;
       case Kind::kList:
       case Kind::kTuple:
-        if (node.kind != NodeKind::kArray) return Mismatch(node, t);
+        if (node.kind != PropertyKind::kArray) return Mismatch(node, t);
         return CheckSequence(t, v, out);
       case Kind::kSet:
-        if (node.kind != NodeKind::kArray) return Mismatch(node, t);
+        if (node.kind != PropertyKind::kArray) return Mismatch(node, t);
         return CheckSet(t, v, out);
       case Kind::kMap:
-        if (node.kind != NodeKind::kObject &&
-            node.kind != NodeKind::kResourceRef) {
+        if (node.kind != PropertyKind::kObject &&
+            node.kind != PropertyKind::kResourceReference) {
           return Mismatch(node, t);
         }
         return CheckMap(t, v, out);
       case Kind::kObject:
-        if (node.kind != NodeKind::kObject &&
-            node.kind != NodeKind::kResourceRef) {
+        if (node.kind != PropertyKind::kObject &&
+            node.kind != PropertyKind::kResourceReference) {
           return Mismatch(node, t);
         }
         return CheckObject(t, v, out);
       case Kind::kEnum: return CheckEnum(t, v, node, out);
       default: return Mismatch(node, t);
     }
-  }
-
-  // `any` accepts everything Pulumi can read: only malformed signatures
-  // (anywhere inside) are errors. Only objects can be signatures, so only
-  // they are decoded.
-  bool Validate(const json::Value& v, const Node& node) {
-    if (node.kind == NodeKind::kArray) {
-      std::size_t i = 0;
-      for (const json::Value& e : v.array()) {
-        if (!e.is_array() && !e.is_object()) {
-          ++i;
-          continue;
-        }
-        std::size_t mark = PushIndex(i++);
-        if (!Validate(e, Decode(e, arena_))) return false;
-        Pop(mark);
-      }
-      return true;
-    }
-    if (node.kind == NodeKind::kObject) {
-      for (const json::Member& m : v.object()) {
-        if (!m.value.is_array() && !m.value.is_object()) continue;
-        std::size_t mark = PushKey(m.key);
-        if (!Validate(m.value, Decode(m.value, arena_))) return false;
-        Pop(mark);
-      }
-      return true;
-    }
-    return ValidateSlow(v, node);
-  }
-
-  bool ValidateSlow(const json::Value& v, const Node& node) {
-    if (++depth_ > kMaxDepth) {
-      --depth_;
-      Fail("the value is nested too deeply");
-      return false;
-    }
-    bool ok = true;
-    if (node.kind == NodeKind::kMalformed) {
-      Fail(node.reason);
-      ok = false;
-    } else if (node.kind == NodeKind::kSecret && node.secret_inner) {
-      ++in_secret_;
-      ok = Validate(*node.secret_inner, Decode(*node.secret_inner, arena_));
-      --in_secret_;
-    } else if (node.kind == NodeKind::kArray) {
-      std::size_t i = 0;
-      for (const json::Value& e : v.array()) {
-        std::size_t mark = PushIndex(i++);
-        ok = Validate(e, Decode(e, arena_));
-        if (!ok) break;
-        Pop(mark);
-      }
-    } else if (node.kind == NodeKind::kObject ||
-               node.kind == NodeKind::kResourceRef) {
-      for (const json::Member& m : v.object()) {
-        std::size_t mark = PushKey(m.key);
-        ok = Validate(m.value, Decode(m.value, arena_));
-        if (!ok) break;
-        Pop(mark);
-      }
-    }
-    --depth_;
-    return ok;
   }
 
   R CheckSecret(const PclType& element, const json::Value& v, const Node& node,
@@ -290,9 +210,9 @@ class Checker {
       return R::kSame;
     }
     std::string inner;
-    ++in_secret_;
+    walk_.EnterSecret();
     R r = Check(element, *node.secret_inner, out ? &inner : nullptr);
-    --in_secret_;
+    walk_.LeaveSecret();
     if (!out || r == R::kFail) return r;
     if (r == R::kSame) {
       Emit(v, out);
@@ -316,20 +236,19 @@ class Checker {
     // (in the union's sorted order) whose conversion succeeds.
     const PclType* chosen = nullptr;
     bool same = false;
-    std::string best_pointer;
-    std::string best_message;
-    std::size_t best_depth = 0;
+    CheckError best;
     bool have_best = false;
     int real_members = 0;
     for (const TypePtr& m : t.elements) {
       if (m->kind == Kind::kNone) {
-        if (node.kind == NodeKind::kNull) {
+        if (node.kind == PropertyKind::kNull) {
           chosen = m.get();
           same = true;
           break;
         }
         continue;  // none <- anything else: no conversion
       }
+      walk_.ClearError();
       R r = Check(*m, v, nullptr);
       if (r == R::kSame) {
         chosen = m.get();
@@ -341,20 +260,17 @@ class Checker {
         continue;
       }
       ++real_members;
-      if (!have_best || error_depth_ > best_depth) {
-        best_pointer = error_pointer_;
-        best_message = error_message_;
-        best_depth = error_depth_;
+      if (!have_best || walk_.error().depth > best.depth) {
+        best = walk_.error();
         have_best = true;
       }
     }
+    walk_.ClearError();
     if (!chosen) {
       // One real member, or a member that got deeper into the value: its
       // own error says more than "no member matches".
-      if (have_best && (real_members == 1 || best_depth > path_.size())) {
-        error_pointer_ = std::move(best_pointer);
-        error_message_ = std::move(best_message);
-        error_depth_ = best_depth;
+      if (have_best && (real_members == 1 || best.depth > walk_.depth())) {
+        walk_.SetError(std::move(best));
         return R::kFail;
       }
       return Mismatch(node, t);
@@ -366,14 +282,14 @@ class Checker {
   R ToString(const PclType& t, const json::Value& v, const Node& node,
              std::string* out) {
     switch (node.kind) {
-      case NodeKind::kString:
-      case NodeKind::kByteString: Emit(v, out); return R::kSame;
-      case NodeKind::kBool:
+      case PropertyKind::kString:
+      case PropertyKind::kByteString: Emit(v, out); return R::kSame;
+      case PropertyKind::kBool:
         // cty: bool -> string is "true" / "false" (safe).
         if (out)
           out->append(v.type == json::Type::kTrue ? "\"true\"" : "\"false\"");
         return R::kChanged;
-      case NodeKind::kNumber: {
+      case PropertyKind::kNumber: {
         // cty: number -> string is big.Float.Text('f', -1) (safe).
         std::string text;
         if (!cty::NumberToString(v.raw(), &text)) {
@@ -382,7 +298,7 @@ class Checker {
         if (out) AppendQuoted(text, out);
         return R::kChanged;
       }
-      case NodeKind::kSpecialFloat:
+      case PropertyKind::kSpecialFloat:
         if (IsNaN(node.special)) return Fail("NaN is not a PCL number");
         if (out) out->append(node.special < 0 ? "\"-Inf\"" : "\"+Inf\"");
         return R::kChanged;
@@ -394,18 +310,18 @@ class Checker {
              std::string* out) {
     const bool want_int = t.kind == Kind::kInt;
     switch (node.kind) {
-      case NodeKind::kNumber:
-        if (want_int && !IsInt32(FromJsonNumber(v.raw()))) {
-          return Fail(IntProblem(FromJsonNumber(v.raw())));
+      case PropertyKind::kNumber:
+        if (want_int && !IsInt32(json::ParseDecimal(v.raw()))) {
+          return Fail(IntProblem(json::ParseDecimal(v.raw())));
         }
         Emit(v, out);
         return R::kSame;
-      case NodeKind::kSpecialFloat:
+      case PropertyKind::kSpecialFloat:
         if (IsNaN(node.special)) return Fail("NaN is not a PCL number");
         if (want_int) return Fail("an integer is required, not infinity");
         Emit(v, out);
         return R::kSame;
-      case NodeKind::kString: {
+      case PropertyKind::kString: {
         // Unsafe: cty.ParseNumberVal, and for int the int32 rule.
         std::string text;
         int infinity = 0;
@@ -418,19 +334,19 @@ class Checker {
           return R::kChanged;
         }
         if (want_int && !IsInt32Text(text)) {
-          return Fail(IntProblem(FromJsonNumber(text)));
+          return Fail(IntProblem(json::ParseDecimal(text)));
         }
         if (out) out->append(text);
         return R::kChanged;
       }
-      case NodeKind::kByteString:
+      case PropertyKind::kByteString:
         // A string, but bytes that are not UTF-8 never parse as a number.
         return Fail("a number is required");
       default: return Mismatch(node, t);
     }
   }
 
-  static std::string IntProblem(const Decimal& d) {
+  static std::string IntProblem(const json::ExactDecimal& d) {
     if (d.exponent < 0 && !d.digits.empty()) {
       return "an integer is required (int), but the number has a fraction";
     }
@@ -440,8 +356,8 @@ class Checker {
   R ToBool(const PclType& t, const json::Value& v, const Node& node,
            std::string* out) {
     switch (node.kind) {
-      case NodeKind::kBool: Emit(v, out); return R::kSame;
-      case NodeKind::kString: {
+      case PropertyKind::kBool: Emit(v, out); return R::kSame;
+      case PropertyKind::kString: {
         // cty: exactly "true"/"1" and "false"/"0" (unsafe).
         std::string s = v.Str();
         if (s == "true" || s == "1") {
@@ -464,7 +380,7 @@ class Checker {
         }
         return Fail("a bool is required");
       }
-      case NodeKind::kByteString: return Fail("a bool is required");
+      case PropertyKind::kByteString: return Fail("a bool is required");
       default: return Mismatch(node, t);
     }
   }
@@ -484,8 +400,8 @@ class Checker {
       if (out && i > 0) out->push_back(',');
       std::size_t mark = PushIndex(i);
       R r = Check(tuple ? *t.elements[i] : *t.elements[0], e, out);
-      if (r == R::kFail) return r;
       Pop(mark);
+      if (r == R::kFail) return r;
       if (r == R::kChanged) result = R::kChanged;
       ++i;
     }
@@ -504,14 +420,15 @@ class Checker {
       for (const json::Value& e : v.array()) {
         std::size_t mark = PushIndex(i++);
         R r = Check(*t.elements[0], e, nullptr);
-        if (r == R::kFail) return r;
         Pop(mark);
+        if (r == R::kFail) return r;
         if (r == R::kChanged) result = R::kChanged;
       }
       if (result == R::kChanged) return result;
       const auto elements = v.array();
       for (std::size_t a = 0; a < elements.size(); ++a) {
-        if (Decode(elements[a], arena_).kind == NodeKind::kUnknown) continue;
+        if (Decode(elements[a], arena_).kind == PropertyKind::kUnknown)
+          continue;
         for (std::size_t b = a + 1; b < elements.size(); ++b) {
           if (json::Equal(elements[a], elements[b])) return R::kChanged;
         }
@@ -526,8 +443,8 @@ class Checker {
       std::size_t mark = PushIndex(i++);
       std::string text;
       R r = Check(*t.elements[0], e, &text);
-      if (r == R::kFail) return r;
       Pop(mark);
+      if (r == R::kFail) return r;
       changed = changed || r == R::kChanged;
       texts.push_back(std::move(text));
     }
@@ -543,7 +460,7 @@ class Checker {
     for (std::size_t k = 0; k < values.size(); ++k) {
       bool duplicate = false;
       Node node = Decode(values[k], arena_);
-      if (node.kind != NodeKind::kUnknown) {
+      if (node.kind != PropertyKind::kUnknown) {
         for (std::size_t j : kept) {
           if (json::Equal(values[j], values[k])) {
             duplicate = true;
@@ -580,8 +497,8 @@ class Checker {
                    std::vector<std::size_t>* kept) {
     auto rank = [&](std::size_t k) {
       Node node = Decode(values[k], arena_);
-      if (node.kind == NodeKind::kUnknown) return 2;
-      if (node.kind == NodeKind::kNull) return 1;
+      if (node.kind == PropertyKind::kUnknown) return 2;
+      if (node.kind == PropertyKind::kNull) return 1;
       return 0;
     };
     std::stable_sort(kept->begin(), kept->end(),
@@ -620,8 +537,8 @@ class Checker {
       first = false;
       std::size_t mark = PushKey(m.key);
       R r = Check(*t.elements[0], m.value, out);
-      if (r == R::kFail) return r;
       Pop(mark);
+      if (r == R::kFail) return r;
       if (r == R::kChanged) result = R::kChanged;
     }
     if (out) out->push_back('}');
@@ -645,8 +562,8 @@ class Checker {
       }
       std::size_t mark = PushName(name);
       R r = Check(*pt, *member, nullptr);
-      if (r == R::kFail) return r;
       Pop(mark);
+      if (r == R::kFail) return r;
       if (r == R::kChanged) result = R::kChanged;
     }
     if (!out) return result;
@@ -697,7 +614,7 @@ class Checker {
         return Fail("internal error: a converted enum value is not JSON");
       }
     }
-    if (Decode(value, arena_).kind != NodeKind::kUnknown) {
+    if (Decode(value, arena_).kind != PropertyKind::kUnknown) {
       bool member = false;
       for (const Literal& l : t.literals) {
         switch (l.kind) {
@@ -717,9 +634,9 @@ class Checker {
       }
       if (!member) {
         std::string message;
-        if (in_secret_ == 0 &&
-            (node.kind == NodeKind::kString || node.kind == NodeKind::kNumber ||
-             node.kind == NodeKind::kBool)) {
+        if (!walk_.in_secret() && (node.kind == PropertyKind::kString ||
+                                   node.kind == PropertyKind::kNumber ||
+                                   node.kind == PropertyKind::kBool)) {
           message = json::ToCompactJson(v) + " is not";
         } else {
           message = "the value is not";
@@ -738,13 +655,8 @@ class Checker {
     return r;
   }
 
+  CheckWalk& walk_;
   json::Arena& arena_;
-  json::PointerPath path_;  ///< the current place; spelled only for an error
-  std::size_t error_depth_ = 0;
-  int in_secret_ = 0;
-  int depth_ = 0;
-  std::string error_pointer_;
-  std::string error_message_;
 };
 
 class PclSystem final : public TypeSystem {
@@ -753,27 +665,20 @@ class PclSystem final : public TypeSystem {
 
   Result<std::shared_ptr<const Type>> Parse(
       const json::Value& spec) const override {
-    if (!spec.is_string()) {
-      return Status(Errc::kSyntax,
-                    "a pcl type is a string, such as \"list(string)\"");
-    }
-    Result<TypePtr> t = ParseType(spec.Str());
-    if (!t.ok()) return t.status();
-    return std::shared_ptr<const Type>(std::move(t).value());
+    return ParseTextType(
+        spec, "a pcl type is a string, such as \"list(string)\"", ParseType);
   }
 
   Verdict Check(const Type& type, const json::Value& value) const override {
     const auto& t = static_cast<const PclType&>(type);
-    thread_local json::Arena arena;
-    arena.Reset();
-    Checker checker(arena);
+    thread_local CheckWalk walk;
+    walk.Reset();
+    Checker checker(walk);
     R r = checker.Check(t, value, nullptr);
-    if (r == R::kFail) {
-      return Verdict::Error(checker.error_pointer(), checker.error_message());
-    }
+    if (r == R::kFail) return walk.Finish(Outcome::kError, json::Value());
     if (r == R::kSame) return Verdict::Ok();
     std::string converted;
-    Checker writer(arena);
+    Checker writer(walk);
     writer.Check(t, value, &converted);
     return Verdict::Convert(std::move(converted));
   }

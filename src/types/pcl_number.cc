@@ -1,42 +1,14 @@
 #include "types/pcl_number.h"
 
 #include <cstddef>
+#include <cstdint>
 #include <string>
 
 #include "pstate/json/number.h"
 
 namespace pstate::types::pcl {
-namespace {
 
-constexpr std::int64_t kExponentLimit = std::int64_t{1} << 40;
-
-}  // namespace
-
-Decimal FromJsonNumber(std::string_view text) {
-  Decimal d;
-  d.negative = !text.empty() && text[0] == '-';
-  std::string canonical = json::CanonicalNumber(text);
-  if (canonical == "0") return d;
-  std::size_t i = 0;
-  if (i < canonical.size() && canonical[i] == '-') ++i;
-  std::int64_t exp = 0;
-  for (; i < canonical.size() && canonical[i] != 'e'; ++i) {
-    if (canonical[i] != '.') d.digits += canonical[i];
-  }
-  if (i < canonical.size()) {
-    ++i;
-    bool neg = i < canonical.size() && canonical[i] == '-';
-    if (neg) ++i;
-    for (; i < canonical.size(); ++i) {
-      if (exp < kExponentLimit) exp = exp * 10 + (canonical[i] - '0');
-    }
-    if (neg) exp = -exp;
-  }
-  d.exponent = exp - static_cast<std::int64_t>(d.digits.size()) + 1;
-  return d;
-}
-
-bool IsInt32(const Decimal& d) {
+bool IsInt32(const json::ExactDecimal& d) {
   if (d.digits.empty()) return true;
   if (d.exponent < 0) return false;
   if (static_cast<std::int64_t>(d.digits.size()) + d.exponent > 10) {
@@ -58,7 +30,7 @@ bool IsInt32Text(std::string_view json_number) {
     for (; i < json_number.size(); ++i) v = v * 10 + (json_number[i] - '0');
     return json_number[0] == '-' ? v <= 2147483648LL : v <= 2147483647LL;
   }
-  return IsInt32(FromJsonNumber(json_number));
+  return IsInt32(json::ParseDecimal(json_number));
 }
 
 }  // namespace pstate::types::pcl

@@ -1129,23 +1129,23 @@ TypePtr TypeOf(const json::Value& value, json::Arena& arena, int depth) {
   if (depth > 512) return Primitive(Kind::kAny);
   Node node = Decode(value, arena);
   switch (node.kind) {
-    case NodeKind::kNull: return Primitive(Kind::kNone);
-    case NodeKind::kBool:
+    case PropertyKind::kNull: return Primitive(Kind::kNone);
+    case PropertyKind::kBool:
       return ConstOf(Primitive(Kind::kBool),
                      {Literal::Kind::kBool,
                       value.type == json::Type::kTrue ? "true" : "false"});
-    case NodeKind::kNumber: {
+    case PropertyKind::kNumber: {
       std::string text(value.raw());
       Kind k = IsInt32Text(text) ? Kind::kInt : Kind::kNumber;
       return ConstOf(Primitive(k), {Literal::Kind::kNumber, std::move(text)});
     }
-    case NodeKind::kSpecialFloat: return Primitive(Kind::kNumber);
-    case NodeKind::kString:
+    case PropertyKind::kSpecialFloat: return Primitive(Kind::kNumber);
+    case PropertyKind::kString:
       return ConstOf(Primitive(Kind::kString),
                      {Literal::Kind::kString, value.Str()});
-    case NodeKind::kByteString: return Primitive(Kind::kString);
-    case NodeKind::kUnknown: return Primitive(Kind::kAny);
-    case NodeKind::kArray: {
+    case PropertyKind::kByteString: return Primitive(Kind::kString);
+    case PropertyKind::kUnknown: return Primitive(Kind::kAny);
+    case PropertyKind::kArray: {
       std::vector<TypePtr> elements;
       for (const json::Value& e : value.array()) {
         TypePtr t = TypeOf(e, arena, depth + 1);
@@ -1154,8 +1154,8 @@ TypePtr TypeOf(const json::Value& value, json::Arena& arena, int depth) {
       }
       return TupleOf(std::move(elements));
     }
-    case NodeKind::kObject:
-    case NodeKind::kResourceRef: {
+    case PropertyKind::kObject:
+    case PropertyKind::kResourceReference: {
       std::vector<std::pair<std::string, TypePtr>> props;
       for (const json::Member& m : value.object()) {
         std::string key = m.key.Str();
@@ -1172,14 +1172,15 @@ TypePtr TypeOf(const json::Value& value, json::Arena& arena, int depth) {
       }
       return ObjectOf(std::move(props));
     }
-    case NodeKind::kAsset: return Primitive(Kind::kAsset);
-    case NodeKind::kArchive: return Primitive(Kind::kArchive);
-    case NodeKind::kSecret: {
+    case PropertyKind::kAsset: return Primitive(Kind::kAsset);
+    case PropertyKind::kArchive: return Primitive(Kind::kArchive);
+    case PropertyKind::kSecret: {
       if (!node.secret_inner) return OutputOf(Primitive(Kind::kAny));
       TypePtr inner = TypeOf(*node.secret_inner, arena, depth + 1);
       return inner ? OutputOf(inner) : nullptr;
     }
-    case NodeKind::kMalformed: return nullptr;
+    case PropertyKind::kOutputValue:
+    case PropertyKind::kUnrecognized: return nullptr;
   }
   return nullptr;
 }

@@ -12,7 +12,7 @@
 #include "pstate/json/string_codec.h"
 #include "pstate/types/encode.h"
 #include "pstate/types/state_value.h"
-#include "walk.h"
+#include "types/check_walk.h"
 
 namespace pstate::types {
 namespace {
@@ -370,12 +370,13 @@ class TypeParser {
 
 class Checker {
  public:
-  Walk& walk() { return walk_; }
+  CheckWalk& walk() { return walk_; }
 
   // Checks `v` against `t`. On kConvert, `*out` holds the converted value.
   Outcome Check(const PType& t, const json::Value& v, json::Value* out) {
     Node node = Decode(v, walk_.arena());
-    if (node.kind == NodeKind::kMalformed) return walk_.Fail(node.reason);
+    if (node.kind == PropertyKind::kUnrecognized)
+      return walk_.Fail(node.reason);
     return CheckNode(t, node, out);
   }
 
@@ -383,9 +384,9 @@ class Checker {
   Outcome Mismatch(const PType& t, const Node& node) {
     std::string msg = "expected " + Print(t) + ", got ";
     msg.append(DescribeKind(node.kind));
-    if (node.kind == NodeKind::kUnknown) {
+    if (node.kind == PropertyKind::kUnknown) {
       msg.append(" (only Output and Input accept unknowns)");
-    } else if (node.kind == NodeKind::kSecret) {
+    } else if (node.kind == PropertyKind::kSecret) {
       msg.append(" (only Output and Input accept secrets)");
     }
     return walk_.Fail(msg);
@@ -397,7 +398,8 @@ class Checker {
       case Kind::kOutput:
       case Kind::kInput: return CheckOutput(t, node, out);
       case Kind::kPromise:
-        if (node.kind == NodeKind::kUnknown || node.kind == NodeKind::kSecret) {
+        if (node.kind == PropertyKind::kUnknown ||
+            node.kind == PropertyKind::kSecret) {
           return Mismatch(t, node);
         }
         return CheckNode(*t.children[0], node, out);
@@ -406,26 +408,30 @@ class Checker {
     }
     switch (t.kind) {
       case Kind::kNull:
-        return node.kind == NodeKind::kNull ? Outcome::kOk : Mismatch(t, node);
+        return node.kind == PropertyKind::kNull ? Outcome::kOk
+                                                : Mismatch(t, node);
       case Kind::kBool:
-        return node.kind == NodeKind::kBool ? Outcome::kOk : Mismatch(t, node);
+        return node.kind == PropertyKind::kBool ? Outcome::kOk
+                                                : Mismatch(t, node);
       case Kind::kNumber:
-        if (node.kind == NodeKind::kSpecialFloat) return Outcome::kOk;
-        if (node.kind != NodeKind::kNumber) return Mismatch(t, node);
+        if (node.kind == PropertyKind::kSpecialFloat) return Outcome::kOk;
+        if (node.kind != PropertyKind::kNumber) return Mismatch(t, node);
         return CheckFloat64(v, out);
       case Kind::kString:
-        return node.kind == NodeKind::kString ||
-                       node.kind == NodeKind::kByteString
+        return node.kind == PropertyKind::kString ||
+                       node.kind == PropertyKind::kByteString
                    ? Outcome::kOk
                    : Mismatch(t, node);
       case Kind::kAsset:
-        return node.kind == NodeKind::kAsset ? Outcome::kOk : Mismatch(t, node);
+        return node.kind == PropertyKind::kAsset ? Outcome::kOk
+                                                 : Mismatch(t, node);
       case Kind::kArchive:
-        return node.kind == NodeKind::kArchive ? Outcome::kOk
-                                               : Mismatch(t, node);
-      case Kind::kResourceRef:
-        return node.kind == NodeKind::kResourceRef ? Outcome::kOk
+        return node.kind == PropertyKind::kArchive ? Outcome::kOk
                                                    : Mismatch(t, node);
+      case Kind::kResourceRef:
+        return node.kind == PropertyKind::kResourceReference
+                   ? Outcome::kOk
+                   : Mismatch(t, node);
       case Kind::kArray:
       case Kind::kTuple: return CheckArray(t, node, out);
       case Kind::kMap: return CheckMap(t, node, out);
@@ -455,17 +461,12 @@ class Checker {
   // Union<U, Output<U>>, which accepts the same values.
   Outcome CheckOutput(const PType& t, const Node& node, json::Value* out) {
     const PType& u = *t.children[0];
-    if (node.kind == NodeKind::kUnknown) return Outcome::kOk;
-    if (node.kind != NodeKind::kSecret) return CheckNode(u, node, out);
-    if (!node.secret_inner) return Outcome::kOk;
-    walk_.EnterSecret();
-    json::Value inner;
-    Outcome o = Check(u, *node.secret_inner, &inner);
-    walk_.LeaveSecret();
-    if (o == Outcome::kConvert) {
-      *out = MakePlaintextSecret(inner, walk_.arena());
-    }
-    return o;
+    if (node.kind == PropertyKind::kUnknown) return Outcome::kOk;
+    if (node.kind != PropertyKind::kSecret) return CheckNode(u, node, out);
+    return walk_.Secret(node, out,
+                        [&](const json::Value& inner, json::Value* converted) {
+                          return Check(u, inner, converted);
+                        });
   }
 
   Outcome CheckUnion(const PType& t, const Node& node, json::Value* out) {
@@ -488,74 +489,49 @@ class Checker {
   }
 
   Outcome CheckArray(const PType& t, const Node& node, json::Value* out) {
-    if (node.kind != NodeKind::kArray) return Mismatch(t, node);
+    if (node.kind != PropertyKind::kArray) return Mismatch(t, node);
     const json::Value& v = *node.value;
     if (t.kind == Kind::kTuple && v.size != t.children.size()) {
       return walk_.Fail("expected a tuple of " +
                         std::to_string(t.children.size()) + " elements, got " +
                         std::to_string(v.size));
     }
-    ArrayRewrite rewrite(v);
-    for (std::size_t i = 0; i < v.size; ++i) {
-      const PType& et =
-          t.kind == Kind::kTuple ? *t.children[i] : *t.children[0];
-      std::size_t mark = walk_.PushIndex(i);
-      json::Value converted;
-      Outcome o = Check(et, v.elements[i], &converted);
-      walk_.Pop(mark);
-      if (o == Outcome::kError) return o;
-      if (o == Outcome::kConvert) rewrite.Set(i, converted, walk_.arena());
-    }
-    if (!rewrite.changed()) return Outcome::kOk;
-    *out = rewrite.Build();
-    return Outcome::kConvert;
+    return walk_.Elements(
+        v, out,
+        [&](std::size_t i, const json::Value& e, json::Value* converted) {
+          return Check(t.kind == Kind::kTuple ? *t.children[i] : *t.children[0],
+                       e, converted);
+        });
   }
 
   Outcome CheckMap(const PType& t, const Node& node, json::Value* out) {
-    if (node.kind != NodeKind::kObject) return Mismatch(t, node);
+    if (node.kind != PropertyKind::kObject) return Mismatch(t, node);
     const json::Value& v = *node.value;
-    ObjectRewrite rewrite(v);
-    for (std::size_t i = 0; i < v.size; ++i) {
-      std::size_t mark = walk_.PushKey(v.members[i].key);
-      json::Value converted;
-      Outcome o = Check(*t.children[0], v.members[i].value, &converted);
-      walk_.Pop(mark);
-      if (o == Outcome::kError) return o;
-      if (o == Outcome::kConvert) rewrite.Set(i, converted, walk_.arena());
-    }
-    if (!rewrite.changed()) return Outcome::kOk;
-    *out = rewrite.Build();
-    return Outcome::kConvert;
+    return walk_.Members(
+        v, out,
+        [&](std::size_t, const json::Member& m, json::Value* converted) {
+          return Check(*t.children[0], m.value, converted);
+        });
   }
 
   // Object<K, V, ...> is closed: an undeclared key is an error, and a
   // declared key that is absent counts as null (contract §9.7).
   Outcome CheckObject(const PType& t, const Node& node, json::Value* out) {
-    if (node.kind != NodeKind::kObject) return Mismatch(t, node);
+    if (node.kind != PropertyKind::kObject) return Mismatch(t, node);
     const json::Value& v = *node.value;
-    ObjectRewrite rewrite(v);
-    for (std::size_t i = 0; i < v.size; ++i) {
-      const json::Member& m = v.members[i];
-      std::size_t field = t.keys.size();
-      for (std::size_t k = 0; k < t.keys.size(); ++k) {
-        if (m.key.has_escapes ? m.key.StrEquals(t.keys[k])
-                              : m.key.raw() == t.keys[k]) {
-          field = k;
-          break;
-        }
-      }
-      std::size_t mark = walk_.PushKey(m.key);
-      if (field == t.keys.size()) {
-        walk_.Fail("key is not a field of " + Print(t));
-        walk_.Pop(mark);
-        return Outcome::kError;
-      }
-      json::Value converted;
-      Outcome o = Check(*t.children[field], m.value, &converted);
-      walk_.Pop(mark);
-      if (o == Outcome::kError) return o;
-      if (o == Outcome::kConvert) rewrite.Set(i, converted, walk_.arena());
-    }
+    json::Value converted_members;
+    Outcome members = walk_.Members(
+        v, &converted_members,
+        [&](std::size_t, const json::Member& m, json::Value* converted) {
+          for (std::size_t k = 0; k < t.keys.size(); ++k) {
+            if (m.key.has_escapes ? m.key.StrEquals(t.keys[k])
+                                  : m.key.raw() == t.keys[k]) {
+              return Check(*t.children[k], m.value, converted);
+            }
+          }
+          return walk_.Fail("key is not a field of " + Print(t));
+        });
+    if (members == Outcome::kError) return members;
     for (std::size_t k = 0; k < t.keys.size(); ++k) {
       if (v.Find(t.keys[k])) continue;
       json::Value null_value;
@@ -571,9 +547,8 @@ class Checker {
       }
       walk_.Pop(mark);
     }
-    if (!rewrite.changed()) return Outcome::kOk;
-    *out = rewrite.Build();
-    return Outcome::kConvert;
+    if (members == Outcome::kConvert) *out = converted_members;
+    return members;
   }
 
   // Enum<U, V...>: v in U, and equal to some V (strings exactly, numbers
@@ -608,7 +583,7 @@ class Checker {
     return walk_.Fail("value is not one of the values of " + Print(t));
   }
 
-  Walk walk_;
+  CheckWalk walk_;
 };
 
 class PulumiSystem : public TypeSystem {

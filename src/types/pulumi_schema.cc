@@ -16,6 +16,7 @@
 #include <utility>
 #include <vector>
 
+#include "pstate/json/compact.h"
 #include "pstate/json/number.h"
 #include "pstate/json/parser.h"
 #include "pstate/json/pointer.h"
@@ -25,7 +26,7 @@
 #include "pstate/types/pulumi_schema.h"
 #include "pstate/types/schema_set.h"
 #include "pstate/types/state_value.h"
-#include "walk.h"
+#include "types/check_walk.h"
 
 namespace pstate::types {
 namespace {
@@ -694,7 +695,7 @@ namespace {
 class SchemaChecker {
  public:
   explicit SchemaChecker(SchemaCache::Impl& cache) : cache_(cache) {}
-  Walk& walk() { return walk_; }
+  CheckWalk& walk() { return walk_; }
 
   void Collect(std::vector<SchemaIssue>* issues, const CheckOptions* options) {
     issues_ = issues;
@@ -799,13 +800,13 @@ class SchemaChecker {
   Outcome CheckSpecInner(const CSpec& spec, const json::Value& v, bool required,
                          bool top, json::Value* out) {
     Node node = Decode(v, walk_.arena());
-    if (node.kind == NodeKind::kMalformed) return Malformed(node);
+    if (node.kind == PropertyKind::kUnrecognized) return Malformed(node);
     if (spec.kind == CSpec::Kind::kNotObject) {
       return Fail("the type spec is not an object");
     }
     // 1. Unknowns are accepted, except where the spec is plain (pulumi.json:
     // plain "does not accept eventual values").
-    if (node.kind == NodeKind::kUnknown) {
+    if (node.kind == PropertyKind::kUnknown) {
       if (spec.plain) {
         return Fail(
             "unknown value where the type is plain (plain types do not "
@@ -815,19 +816,14 @@ class SchemaChecker {
     }
     // 2. Secrets are transparent: the plaintext is checked (unmarshalOutput
     // unwraps secrets) and a conversion is wrapped back into a secret.
-    if (node.kind == NodeKind::kSecret) {
-      if (!node.secret_inner) return Outcome::kOk;
-      walk_.EnterSecret();
-      json::Value inner;
-      Outcome o = CheckSpec(spec, *node.secret_inner, required, false, &inner);
-      walk_.LeaveSecret();
-      if (o == Outcome::kConvert) {
-        *out = MakePlaintextSecret(inner, walk_.arena());
-      }
-      return o;
+    if (node.kind == PropertyKind::kSecret) {
+      return walk_.Secret(
+          node, out, [&](const json::Value& inner, json::Value* converted) {
+            return CheckSpec(spec, inner, required, false, converted);
+          });
     }
     // 3. null: fine where the property is optional.
-    if (node.kind == NodeKind::kNull && !required) return Outcome::kOk;
+    if (node.kind == PropertyKind::kNull && !required) return Outcome::kOk;
     Outcome o;
     switch (spec.kind) {
       case CSpec::Kind::kRef: o = CheckRef(*spec.named, node, top, out); break;
@@ -847,54 +843,23 @@ class SchemaChecker {
   Outcome CheckTyped(const CSpec& spec, const Node& node, json::Value* out) {
     switch (spec.kind) {
       case CSpec::Kind::kArray: {
-        if (node.kind != NodeKind::kArray) return Expected("an array", node);
-        const json::Value& v = *node.value;
-        ArrayRewrite rewrite(v);
-        bool failed = false;
-        for (std::size_t i = 0; i < v.size; ++i) {
-          std::size_t mark = walk_.PushIndex(i);
-          json::Value converted;
-          Outcome o =
-              CheckSpec(*spec.element, v.elements[i], true, false, &converted);
-          walk_.Pop(mark);
-          if (o == Outcome::kError) {
-            failed = true;
-            if (!collecting()) break;
-            continue;
-          }
-          if (o == Outcome::kConvert) {
-            rewrite.Set(i, converted, walk_.arena());
-          }
-        }
-        if (failed) return Outcome::kError;
-        if (!rewrite.changed()) return Outcome::kOk;
-        *out = rewrite.Build();
-        return Outcome::kConvert;
+        if (node.kind != PropertyKind::kArray)
+          return Expected("an array", node);
+        return walk_.Elements(
+            *node.value, out,
+            [&](std::size_t, const json::Value& e, json::Value* converted) {
+              return CheckSpec(*spec.element, e, true, false, converted);
+            },
+            collecting());
       }
       case CSpec::Kind::kMap: {
-        if (node.kind != NodeKind::kObject) return Expected("a map", node);
-        const json::Value& v = *node.value;
-        ObjectRewrite rewrite(v);
-        bool failed = false;
-        for (std::size_t i = 0; i < v.size; ++i) {
-          std::size_t mark = walk_.PushKey(v.members[i].key);
-          json::Value converted;
-          Outcome o = CheckSpec(*spec.element, v.members[i].value, true, false,
-                                &converted);
-          walk_.Pop(mark);
-          if (o == Outcome::kError) {
-            failed = true;
-            if (!collecting()) break;
-            continue;
-          }
-          if (o == Outcome::kConvert) {
-            rewrite.Set(i, converted, walk_.arena());
-          }
-        }
-        if (failed) return Outcome::kError;
-        if (!rewrite.changed()) return Outcome::kOk;
-        *out = rewrite.Build();
-        return Outcome::kConvert;
+        if (node.kind != PropertyKind::kObject) return Expected("a map", node);
+        return walk_.Members(
+            *node.value, out,
+            [&](std::size_t, const json::Member& m, json::Value* converted) {
+              return CheckSpec(*spec.element, m.value, true, false, converted);
+            },
+            collecting());
       }
       case CSpec::Kind::kBoolean:
       case CSpec::Kind::kInteger:
@@ -919,44 +884,40 @@ class SchemaChecker {
   }
 
   Outcome CheckPrimitive(CSpec::Kind kind, const Node& node, json::Value* out) {
-    if (node.kind == NodeKind::kMalformed) return Malformed(node);
-    if (node.kind == NodeKind::kUnknown) return Outcome::kOk;
-    if (node.kind == NodeKind::kSecret) {
-      if (!node.secret_inner) return Outcome::kOk;
-      walk_.EnterSecret();
-      json::Value inner;
-      Outcome o = CheckPrimitive(
-          kind, Decode(*node.secret_inner, walk_.arena()), &inner);
-      walk_.LeaveSecret();
-      if (o == Outcome::kConvert) {
-        *out = MakePlaintextSecret(inner, walk_.arena());
-      }
-      return o;
+    if (node.kind == PropertyKind::kUnrecognized) return Malformed(node);
+    if (node.kind == PropertyKind::kUnknown) return Outcome::kOk;
+    if (node.kind == PropertyKind::kSecret) {
+      return walk_.Secret(
+          node, out, [&](const json::Value& inner, json::Value* converted) {
+            return CheckPrimitive(kind, Decode(inner, walk_.arena()),
+                                  converted);
+          });
     }
     if (kind == CSpec::Kind::kBoolean) {
-      return node.kind == NodeKind::kBool ? Outcome::kOk
-                                          : Expected("a boolean", node);
+      return node.kind == PropertyKind::kBool ? Outcome::kOk
+                                              : Expected("a boolean", node);
     }
     if (kind == CSpec::Kind::kString) {
-      if (node.kind == NodeKind::kString ||
-          node.kind == NodeKind::kByteString) {
+      if (node.kind == PropertyKind::kString ||
+          node.kind == PropertyKind::kByteString) {
         return Outcome::kOk;
       }
-      if (node.kind == NodeKind::kResourceRef) return RefToString(node, out);
+      if (node.kind == PropertyKind::kResourceReference)
+        return RefToString(node, out);
       return Expected("a string", node);
     }
     if (kind == CSpec::Kind::kNumber) {
-      if (node.kind == NodeKind::kSpecialFloat) return Outcome::kOk;
-      if (node.kind != NodeKind::kNumber) return Expected("a number", node);
+      if (node.kind == PropertyKind::kSpecialFloat) return Outcome::kOk;
+      if (node.kind != PropertyKind::kNumber) return Expected("a number", node);
       if (ShortInteger(*node.value, 15)) return Outcome::kOk;
       return Float64(*node.value, out);
     }
     // integer: schema.go IntType is 32-bit; any spelling of an integral
     // value in range is fine (docs/types.md, §9.1 of the contract).
-    if (node.kind == NodeKind::kSpecialFloat) {
+    if (node.kind == PropertyKind::kSpecialFloat) {
       return Fail("expected an integer, got a special float");
     }
-    if (node.kind != NodeKind::kNumber) return Expected("an integer", node);
+    if (node.kind != PropertyKind::kNumber) return Expected("an integer", node);
     if (ShortInteger(*node.value, 9)) return Outcome::kOk;  // below 2^31
     Float64Reading r = ReadFloat64(node.value->raw());
     if (r.kind == Float64Reading::Kind::kOutOfRange) {
@@ -1044,14 +1005,16 @@ class SchemaChecker {
       case Target::Kind::kAsset:
         // PCL binds schema Asset to AssetOrArchive
         // (pkg/codegen/pcl/binder_schema.go).
-        return node.kind == NodeKind::kAsset || node.kind == NodeKind::kArchive
+        return node.kind == PropertyKind::kAsset ||
+                       node.kind == PropertyKind::kArchive
                    ? Outcome::kOk
                    : Expected("an asset or archive", node);
       case Target::Kind::kArchive:
-        return node.kind == NodeKind::kArchive ? Outcome::kOk
-                                               : Expected("an archive", node);
+        return node.kind == PropertyKind::kArchive
+                   ? Outcome::kOk
+                   : Expected("an archive", node);
       case Target::Kind::kAnyResource:
-        return node.kind == NodeKind::kResourceRef
+        return node.kind == PropertyKind::kResourceReference
                    ? Outcome::kOk
                    : Expected("a resource reference", node);
       default: break;
@@ -1073,14 +1036,14 @@ class SchemaChecker {
       case Target::Kind::kEnum: return CheckEnum(n, node, out);
       case Target::Kind::kToken:
         if (!n.typed) return Outcome::kOk;
-        if (node.kind == NodeKind::kNull) return Expected(n.expected, node);
+        if (node.kind == PropertyKind::kNull) return Expected(n.expected, node);
         return CheckTyped(*n.typed, node, out);
       case Target::Kind::kResource:
-        if (top && node.kind == NodeKind::kObject) {
+        if (top && node.kind == PropertyKind::kObject) {
           // A resource's whole outputs object.
           return CheckObject(*n.outputs, node, out, false);
         }
-        if (node.kind != NodeKind::kResourceRef) {
+        if (node.kind != PropertyKind::kResourceReference) {
           return Expected(n.expected, node);
         }
         {
@@ -1184,7 +1147,7 @@ class SchemaChecker {
   // plaintext. Linear in the object's size and the type's properties.
   Outcome CheckObject(const CObject& type, const Node& node, json::Value* out,
                       bool top_level) {
-    if (node.kind != NodeKind::kObject) return Expected("an object", node);
+    if (node.kind != PropertyKind::kObject) return Expected("an object", node);
     const json::Value& v = *node.value;
     const bool notes = collecting() && (options_->unknown_properties ||
                                         options_->secret_plaintext);
@@ -1202,7 +1165,7 @@ class SchemaChecker {
         found_[base + f] = static_cast<std::uint32_t>(i);
       }
     }
-    ObjectRewrite rewrite(v);
+    Rebuild<json::Member> rewrite(v);
     bool failed = false;
     const std::string* object_loc = loc_;
     for (std::size_t e = 0; e < type.fields.size(); ++e) {
@@ -1284,9 +1247,7 @@ class SchemaChecker {
     }
     undeclared_.resize(undeclared_base);
     if (failed) return Outcome::kError;
-    if (!rewrite.changed()) return Outcome::kOk;
-    *out = rewrite.Build();
-    return Outcome::kConvert;
+    return rewrite.Finish(out);
   }
 
   Outcome CheckEnum(const Named& n, const Node& node, json::Value* out) {
@@ -1322,7 +1283,7 @@ class SchemaChecker {
   Outcome CheckUnion(const CSpec& spec, const Node& node, json::Value* out) {
     if (spec.discriminated) {
       const std::string& prop = spec.property_name;
-      if (node.kind != NodeKind::kObject) {
+      if (node.kind != PropertyKind::kObject) {
         return Expected("an object with discriminator '" + prop + "'", node);
       }
       const json::Value* tag = node.value->Find(prop);
@@ -1373,7 +1334,7 @@ class SchemaChecker {
   static constexpr std::uint32_t kAbsent = 0xffffffffu;
 
   SchemaCache::Impl& cache_;
-  Walk walk_;
+  CheckWalk walk_;
   int depth_ = 0;
   std::vector<SchemaIssue>* issues_ = nullptr;
   const CheckOptions* options_ = nullptr;
@@ -1423,7 +1384,7 @@ class PulumiSchemaSystem : public TypeSystem {
       // A spec given as a string (e.g. on the command line) holds JSON.
       text = spec.Str();
     } else {
-      text = CompactJson(spec);
+      text = json::ToCompactJson(spec);
     }
     json::Parser parser;
     if (parser.ParseDocument(text, 0, type->arena, &type->spec) !=
@@ -1497,7 +1458,7 @@ Verdict SchemaSet::CheckResource(std::string_view token, ResourceSide side,
   Node node = Decode(value, arena);
   json::Value converted;
   Outcome o;
-  if (node.kind == NodeKind::kMalformed) {
+  if (node.kind == PropertyKind::kUnrecognized) {
     o = checker.walk().Fail(node.reason);
   } else {
     o = checker.CheckResourceObject(*def, package, side, node, &converted);
@@ -1558,7 +1519,7 @@ void SchemaSet::CheckResourceAll(const PackageSchema& package,
   json::Value converted;
   // A malformed signature object in place of the inputs or outputs is
   // verify's own finding.
-  if (node.kind != NodeKind::kMalformed) {
+  if (node.kind != PropertyKind::kUnrecognized) {
     (void)checker.CheckResourceSide(*object, node, &converted);
   }
 }

@@ -12,15 +12,13 @@
 
 #include "pstate/json/compact.h"
 #include "pstate/json/number.h"
-#include "pstate/json/pointer.h"
 #include "pstate/types/state_value.h"
+#include "types/check_walk.h"
 #include "types/puppet_regex.h"
 
 namespace pstate::types {
 namespace puppet {
 namespace {
-
-constexpr int kMaxDepth = 512;
 
 // Ruby's JSON.parse: a token without '.', 'e' or 'E' is an Integer.
 bool IsIntegerToken(std::string_view raw) {
@@ -38,76 +36,36 @@ std::size_t CodePoints(std::string_view s) {
 // The Puppet type of a value, for messages (types.rb infer).
 std::string_view ValueTypeName(const json::Value& v, const Node& node) {
   switch (node.kind) {
-    case NodeKind::kNull: return "Undef";
-    case NodeKind::kBool: return "Boolean";
-    case NodeKind::kNumber:
+    case PropertyKind::kNull: return "Undef";
+    case PropertyKind::kBool: return "Boolean";
+    case PropertyKind::kNumber:
       return IsIntegerToken(v.raw()) ? "Integer" : "Float";
-    case NodeKind::kString:
-    case NodeKind::kUnknown: return "String";
-    case NodeKind::kArray: return "Array";
-    case NodeKind::kSecret: return "Sensitive";
+    case PropertyKind::kString:
+    case PropertyKind::kUnknown: return "String";
+    case PropertyKind::kArray: return "Array";
+    case PropertyKind::kSecret: return "Sensitive";
     default: return "Hash";
   }
 }
 
+// Puppet never converts: a check is ok or an error, and the descent's
+// converted values stay empty.
+Outcome AsOutcome(bool ok) { return ok ? Outcome::kOk : Outcome::kError; }
+
 class Checker {
  public:
-  explicit Checker(json::Arena& arena) : arena_(arena) {}
+  explicit Checker(CheckWalk& walk) : walk_(walk) {}
 
   bool Check(const PuppetType& t, const json::Value& v) {
-    if (++depth_ > kMaxDepth) {
-      --depth_;
-      return Fail("the value is nested too deeply");
-    }
+    if (!walk_.Enter()) return false;
     bool ok = CheckNode(t, v);
-    --depth_;
+    walk_.Leave();
     return ok;
   }
-
-  /// Fails on the first malformed signature anywhere in `v`. Only objects
-  /// can be signatures, so scalars are not decoded.
-  bool Validate(const json::Value& v) {
-    if (!v.is_array() && !v.is_object()) return true;
-    if (++depth_ > kMaxDepth) {
-      --depth_;
-      return Fail("the value is nested too deeply");
-    }
-    Node node = v.is_array() ? Node{NodeKind::kArray, &v, nullptr, 0, {}}
-                             : Decode(v, arena_);
-    bool ok = true;
-    if (node.kind == NodeKind::kMalformed) {
-      ok = Fail(node.reason);
-    } else if (node.kind == NodeKind::kSecret && node.secret_inner) {
-      ++in_secret_;
-      ok = Validate(*node.secret_inner);
-      --in_secret_;
-    } else if (v.is_array()) {
-      std::size_t i = 0;
-      for (const json::Value& e : v.array()) {
-        std::size_t mark = PushIndex(i++);
-        if (!(ok = Validate(e))) break;
-        Pop(mark);
-      }
-    } else if (v.is_object() && node.kind != NodeKind::kSecret) {
-      for (const json::Member& m : v.object()) {
-        std::size_t mark = PushKey(m.key);
-        if (!(ok = Validate(m.value))) break;
-        Pop(mark);
-      }
-    }
-    --depth_;
-    return ok;
-  }
-
-  const std::string& error_pointer() const { return error_pointer_; }
-  const std::string& error_message() const { return error_message_; }
 
  private:
-  bool Fail(std::string message) {
-    error_pointer_ = PointerText();
-    error_depth_ = path_.size();
-    error_message_ =
-        in_secret_ > 0 ? "inside a secret: " + message : std::move(message);
+  bool Fail(std::string_view message) {
+    walk_.Fail(message);
     return false;
   }
   bool Expects(const PuppetType& t, const json::Value& v, const Node& node) {
@@ -118,22 +76,9 @@ class Checker {
     return Fail(std::move(m));
   }
 
-  // The place in the value, as segments; the pointer text is built only
-  // when a check fails. Inside a secret's plaintext, object keys are shown
-  // as '*' (they may be part of the secret); indices are kept.
-  std::size_t PushKey(const json::Value& key) {
-    return path_.PushKey(key, /*hidden=*/in_secret_ > 0);
-  }
-  std::size_t PushName(std::string_view name) {
-    return path_.PushName(name, /*hidden=*/in_secret_ > 0);
-  }
-  std::size_t PushIndex(std::size_t i) { return path_.PushIndex(i); }
-  void Pop(std::size_t n) { path_.Pop(n); }
-  std::string PointerText() const { return path_.str(); }
-
   // Quotes a scalar for a message, never inside a secret.
   std::string Quote(const json::Value& v) const {
-    if (in_secret_ > 0) return "a value";
+    if (walk_.in_secret()) return "a value";
     std::string q = json::ToCompactJson(v);
     if (q.size() > 80) q = q.substr(0, 77) + "...";
     return q;
@@ -180,39 +125,41 @@ class Checker {
 
   bool AcceptsUndef(const PuppetType& t) {
     json::Value null_value;
-    std::string saved_pointer = error_pointer_;
-    std::string saved_message = error_message_;
+    bool failed = walk_.failed();
+    CheckError saved = walk_.error();
+    walk_.ClearError();
     bool ok = Check(t, null_value);
-    error_pointer_ = std::move(saved_pointer);
-    error_message_ = std::move(saved_message);
+    walk_.ClearError();
+    if (failed) walk_.SetError(std::move(saved));
     return ok;
   }
 
   bool CheckNode(const PuppetType& t, const json::Value& v) {
-    Node node = Decode(v, arena_);
-    if (node.kind == NodeKind::kMalformed) return Fail(node.reason);
-    if (node.kind == NodeKind::kUnknown) return true;  // §1.4 (pstate rule)
-    const bool is_secret = node.kind == NodeKind::kSecret;
+    Node node = Decode(v, walk_.arena());
+    if (node.kind == PropertyKind::kUnrecognized) return Fail(node.reason);
+    if (node.kind == PropertyKind::kUnknown) return true;  // §1.4 (pstate rule)
+    const bool is_secret = node.kind == PropertyKind::kSecret;
     switch (t.kind) {
       case Kind::kAny:
       case Kind::kUnit: return true;
       case Kind::kOptional:
-        if (node.kind == NodeKind::kNull || t.elements.empty()) return true;
+        if (node.kind == PropertyKind::kNull || t.elements.empty()) return true;
         return Check(*t.elements[0], v);
       case Kind::kNotUndef:
-        if (node.kind == NodeKind::kNull) {
+        if (node.kind == PropertyKind::kNull) {
           return Fail("expects a value (" + t.text + "), got Undef");
         }
         return t.elements.empty() || Check(*t.elements[0], v);
       case Kind::kVariant: return CheckVariant(t, v, node);
       case Kind::kSensitive:
         if (!is_secret) return Expects(t, v, node);
-        if (!node.secret_inner || t.elements.empty()) return true;
+        if (t.elements.empty()) return true;
         {
-          ++in_secret_;
-          bool ok = Check(*t.elements[0], *node.secret_inner);
-          --in_secret_;
-          return ok;
+          json::Value unused;
+          return walk_.Secret(node, &unused,
+                              [&](const json::Value& inner, json::Value*) {
+                                return AsOutcome(Check(*t.elements[0], inner));
+                              }) == Outcome::kOk;
         }
       default: break;
     }
@@ -222,15 +169,16 @@ class Checker {
     }
     switch (t.kind) {
       case Kind::kUndef:
-        return node.kind == NodeKind::kNull || Expects(t, v, node);
+        return node.kind == PropertyKind::kNull || Expects(t, v, node);
       case Kind::kDefault:
       case Kind::kCallable:
       case Kind::kRegexp:
         return Expects(t, v, node);  // no JSON value is one of these
       case Kind::kScalar:
       case Kind::kScalarData:
-        if (node.kind == NodeKind::kString || node.kind == NodeKind::kBool ||
-            node.kind == NodeKind::kNumber) {
+        if (node.kind == PropertyKind::kString ||
+            node.kind == PropertyKind::kBool ||
+            node.kind == PropertyKind::kNumber) {
           return true;
         }
         return Expects(t, v, node);
@@ -238,7 +186,7 @@ class Checker {
       case Kind::kNumeric:
       case Kind::kInteger:
       case Kind::kFloat: {
-        if (node.kind != NodeKind::kNumber) return Expects(t, v, node);
+        if (node.kind != PropertyKind::kNumber) return Expects(t, v, node);
         bool integer = IsIntegerToken(v.raw());
         if ((t.kind == Kind::kInteger && !integer) ||
             (t.kind == Kind::kFloat && integer)) {
@@ -252,7 +200,7 @@ class Checker {
         return true;
       }
       case Kind::kString: {
-        if (node.kind != NodeKind::kString) return Expects(t, v, node);
+        if (node.kind != PropertyKind::kString) return Expects(t, v, node);
         std::string s = v.Str();
         if (t.value) {
           if (s == *t.value) return true;
@@ -264,7 +212,7 @@ class Checker {
       case Kind::kEnum:
       case Kind::kPattern: return CheckStringMatch(t, v, node);
       case Kind::kBoolean:
-        if (node.kind != NodeKind::kBool) return Expects(t, v, node);
+        if (node.kind != PropertyKind::kBool) return Expects(t, v, node);
         if (t.boolean && (v.type == json::Type::kTrue) != *t.boolean) {
           return Expects(t, v, node);
         }
@@ -287,23 +235,20 @@ class Checker {
 
   bool CheckVariant(const PuppetType& t, const json::Value& v,
                     const Node& node) {
-    std::string best_pointer;
-    std::string best_message;
-    std::size_t best_depth = 0;
+    // The error of the member that came deepest into the value.
+    CheckError best;
     bool have_best = false;
     for (const TypePtr& m : t.elements) {
+      walk_.ClearError();
       if (Check(*m, v)) return true;
-      if (!have_best || error_depth_ > best_depth) {
-        best_pointer = error_pointer_;
-        best_message = error_message_;
-        best_depth = error_depth_;
+      if (!have_best || walk_.error().depth > best.depth) {
+        best = walk_.error();
         have_best = true;
       }
     }
-    if (have_best && (t.elements.size() == 1 || best_depth > path_.size())) {
-      error_pointer_ = std::move(best_pointer);
-      error_message_ = std::move(best_message);
-      error_depth_ = best_depth;
+    walk_.ClearError();
+    if (have_best && (t.elements.size() == 1 || best.depth > walk_.depth())) {
+      walk_.SetError(std::move(best));
       return false;
     }
     return Expects(t, v, node);
@@ -312,30 +257,18 @@ class Checker {
   // Data = Variant[ScalarData, Undef, Hash[String, Data], Array[Data]]
   // (static_loader.rb BUILTIN_ALIASES).
   bool CheckData(const PuppetType& t, const json::Value& v, const Node& node) {
-    if (node.kind == NodeKind::kSecret) return Expects(t, v, node);
-    if (v.is_array()) {
-      std::size_t i = 0;
-      for (const json::Value& e : v.array()) {
-        std::size_t mark = PushIndex(i++);
-        if (!Check(t, e)) return false;
-        Pop(mark);
-      }
-      return true;
-    }
+    if (node.kind == PropertyKind::kSecret) return Expects(t, v, node);
+    if (v.is_array()) return Elements(v, t);
     if (v.is_object()) {
-      for (const json::Member& m : v.object()) {
-        std::size_t mark = PushKey(m.key);
-        if (!Check(t, m.value)) return false;
-        Pop(mark);
-      }
-      return true;
+      return Members(v,
+                     [&](const json::Member& m) { return Check(t, m.value); });
     }
     return true;  // null, bool, number, string
   }
 
   bool CheckStringMatch(const PuppetType& t, const json::Value& v,
                         const Node& node) {
-    if (node.kind != NodeKind::kString) return Expects(t, v, node);
+    if (node.kind != PropertyKind::kString) return Expects(t, v, node);
     std::string s = v.Str();
     if (t.kind == Kind::kEnum) {
       // An Enum without values matches no value (types.rb; §9.10).
@@ -374,13 +307,7 @@ class Checker {
     if (!v.is_array()) return Expects(t, v, node);
     if (!SizeOk(v.size, t.min_size, t.max_size, "Array")) return false;
     if (t.elements.empty()) return true;
-    std::size_t i = 0;
-    for (const json::Value& e : v.array()) {
-      std::size_t mark = PushIndex(i++);
-      if (!Check(*t.elements[0], e)) return false;
-      Pop(mark);
-    }
-    return true;
+    return Elements(v, *t.elements[0]);
   }
 
   bool CheckTuple(const PuppetType& t, const json::Value& v, const Node& node) {
@@ -394,31 +321,27 @@ class Checker {
     }
     if (!SizeOk(v.size, lo, hi, "Tuple")) return false;
     if (t.elements.empty()) return true;
-    std::size_t i = 0;
-    for (const json::Value& e : v.array()) {
-      // Positions past the last type use the last type.
-      const PuppetType& et = *t.elements[std::min(i, t.elements.size() - 1)];
-      std::size_t mark = PushIndex(i++);
-      if (!Check(et, e)) return false;
-      Pop(mark);
-    }
-    return true;
+    json::Value unused;
+    return walk_.Elements(
+               v, &unused,
+               [&](std::size_t i, const json::Value& e, json::Value*) {
+                 // Positions past the last type use the last type.
+                 return AsOutcome(
+                     Check(*t.elements[std::min(i, t.elements.size() - 1)], e));
+               }) == Outcome::kOk;
   }
 
   bool CheckHash(const PuppetType& t, const json::Value& v, const Node& node) {
     if (!v.is_object()) return Expects(t, v, node);
     if (!SizeOk(v.size, t.min_size, t.max_size, "Hash")) return false;
     if (t.elements.empty()) return true;
-    for (const json::Member& m : v.object()) {
-      std::size_t mark = PushKey(m.key);
+    return Members(v, [&](const json::Member& m) {
       if (!Check(*t.elements[0], m.key)) {
-        error_message_ = "the key " + error_message_;
+        walk_.PrefixError("the key ");
         return false;
       }
-      if (!Check(*t.elements[1], m.value)) return false;
-      Pop(mark);
-    }
-    return true;
+      return Check(*t.elements[1], m.value);
+    });
   }
 
   bool CheckStruct(const PuppetType& t, const json::Value& v,
@@ -438,9 +361,10 @@ class Checker {
         }
         continue;
       }
-      std::size_t mark = PushName(m.key);
-      if (!Check(*m.type, *found)) return false;
-      Pop(mark);
+      std::size_t mark = walk_.PushName(m.key);
+      bool ok = Check(*m.type, *found);
+      walk_.Pop(mark);
+      if (!ok) return false;
     }
     for (const json::Member& member : v.object()) {
       bool declared = false;
@@ -448,23 +372,35 @@ class Checker {
         declared = declared || member.key.StrEquals(m.key);
       }
       if (!declared) {
-        std::size_t mark = PushKey(member.key);
-        (void)mark;
-        return Fail(in_secret_ > 0
-                        ? "unrecognized key"
-                        : "unrecognized key '" + member.key.Str() + "'");
+        std::size_t mark = walk_.PushKey(member.key);
+        Fail(walk_.in_secret() ? "unrecognized key"
+                               : "unrecognized key '" + member.key.Str() + "'");
+        walk_.Pop(mark);
+        return false;
       }
     }
     return true;
   }
 
-  json::Arena& arena_;
-  json::PointerPath path_;  ///< the current place; spelled only for an error
-  std::size_t error_depth_ = 0;
-  int in_secret_ = 0;
-  int depth_ = 0;
-  std::string error_pointer_;
-  std::string error_message_;
+  // Every element against `t`.
+  bool Elements(const json::Value& array, const PuppetType& t) {
+    json::Value unused;
+    return walk_.Elements(array, &unused,
+                          [&](std::size_t, const json::Value& e, json::Value*) {
+                            return AsOutcome(Check(t, e));
+                          }) == Outcome::kOk;
+  }
+  // Every member through `check(member)`.
+  template <typename F>
+  bool Members(const json::Value& object, F&& check) {
+    json::Value unused;
+    return walk_.Members(object, &unused,
+                         [&](std::size_t, const json::Member& m, json::Value*) {
+                           return AsOutcome(check(m));
+                         }) == Outcome::kOk;
+  }
+
+  CheckWalk& walk_;
 };
 
 class PuppetSystem final : public TypeSystem {
@@ -473,24 +409,19 @@ class PuppetSystem final : public TypeSystem {
 
   Result<std::shared_ptr<const Type>> Parse(
       const json::Value& spec) const override {
-    if (!spec.is_string()) {
-      return Status(Errc::kSyntax,
-                    "a puppet type is a string, such as \"Array[String]\"");
-    }
-    Result<TypePtr> t = ParseType(spec.Str());
-    if (!t.ok()) return t.status();
-    return std::shared_ptr<const Type>(std::move(t).value());
+    return ParseTextType(spec,
+                         "a puppet type is a string, such as \"Array[String]\"",
+                         ParseType);
   }
 
   Verdict Check(const Type& type, const json::Value& value) const override {
     const auto& t = static_cast<const PuppetType&>(type);
-    thread_local json::Arena arena;
-    arena.Reset();
-    Checker checker(arena);
-    if (!checker.Validate(value) || !checker.Check(t, value)) {
-      return Verdict::Error(checker.error_pointer(), checker.error_message());
-    }
-    return Verdict::Ok();  // Puppet never converts (§7.2)
+    thread_local CheckWalk walk;
+    walk.Reset();
+    Checker checker(walk);
+    bool ok = walk.Readable(value) == Outcome::kOk && checker.Check(t, value);
+    // Puppet never converts (§7.2).
+    return walk.Finish(ok ? Outcome::kOk : Outcome::kError, json::Value());
   }
 };
 

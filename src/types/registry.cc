@@ -2,8 +2,8 @@
 
 #include <string>
 
+#include "pstate/json/compact.h"
 #include "pstate/types/cty.h"
-#include "pstate/types/encode.h"
 #include "pstate/types/pcl.h"
 #include "pstate/types/pulumi.h"
 #include "pstate/types/pulumi_schema.h"
@@ -55,7 +55,7 @@ Result<std::shared_ptr<const Type>> TypeCache::Parse(System system,
     key_.push_back('"');
     key_.append(spec.raw());
   } else {
-    AppendCompactJson(spec, &key_);
+    json::AppendCompactJson(spec, &key_);
   }
   auto it = types_.find(key_);
   if (it != types_.end()) return it->second;

@@ -3,7 +3,7 @@
 // The reading rules are those of DeserializePropertyValue in Pulumi's
 // pkg/resource/stack/deployment.go, with Deserialize in
 // sdk/go/common/resource/asset/asset.go and archive/archive.go for assets and
-// archives. A value Pulumi would refuse to read is kMalformed with a reason
+// archives. A value Pulumi would refuse to read is kUnrecognized with a reason
 // that never quotes a secret's text.
 #include "pstate/types/state_value.h"
 
@@ -53,7 +53,7 @@ namespace {
 
 Node Malformed(const json::Value& value, std::string reason) {
   Node node;
-  node.kind = NodeKind::kMalformed;
+  node.kind = PropertyKind::kUnrecognized;
   node.value = &value;
   node.reason = std::move(reason);
   return node;
@@ -152,7 +152,7 @@ std::string CheckArchiveMembers(const state::PropertyNode& archive, int depth) {
 // has no inner value here (its content is unknown without decryption).
 Node DecodeSecret(const state::PropertyNode& secret, json::Arena& arena) {
   Node node;
-  node.kind = NodeKind::kSecret;
+  node.kind = PropertyKind::kSecret;
   node.value = secret.value;
   const json::Value* plain = secret.plaintext();
   if (plain == nullptr || !plain->is_string()) return node;
@@ -193,37 +193,23 @@ Node Decode(const json::Value& value, json::Arena& arena) {
   }
   Node node;
   node.value = &value;
+  node.kind = p.kind;
   switch (p.kind) {
-    case state::PropertyKind::kNull: node.kind = NodeKind::kNull; break;
-    case state::PropertyKind::kBool: node.kind = NodeKind::kBool; break;
-    case state::PropertyKind::kNumber: node.kind = NodeKind::kNumber; break;
-    case state::PropertyKind::kString: node.kind = NodeKind::kString; break;
-    case state::PropertyKind::kUnknown: node.kind = NodeKind::kUnknown; break;
-    case state::PropertyKind::kArray: node.kind = NodeKind::kArray; break;
-    case state::PropertyKind::kObject: node.kind = NodeKind::kObject; break;
-    case state::PropertyKind::kSecret: return DecodeSecret(p, arena);
-    case state::PropertyKind::kAsset: node.kind = NodeKind::kAsset; break;
-    case state::PropertyKind::kArchive: {
+    case PropertyKind::kSecret: return DecodeSecret(p, arena);
+    case PropertyKind::kArchive: {
       std::string err = CheckArchiveMembers(p, 0);
       if (!err.empty()) return Malformed(value, std::move(err));
-      node.kind = NodeKind::kArchive;
       break;
     }
-    case state::PropertyKind::kResourceReference:
-      node.kind = NodeKind::kResourceRef;
-      break;
-    case state::PropertyKind::kSpecialFloat: {
+    case PropertyKind::kSpecialFloat: {
       std::uint64_t bits = HexBits(p.payload_value()->Str());
       std::memcpy(&node.special, &bits, sizeof bits);
-      node.kind = NodeKind::kSpecialFloat;
       break;
     }
-    case state::PropertyKind::kByteString:
-      node.kind = NodeKind::kByteString;
-      break;
-    case state::PropertyKind::kOutputValue:
-    case state::PropertyKind::kUnrecognized:
+    case PropertyKind::kOutputValue:
+    case PropertyKind::kUnrecognized:
       return Malformed(value, "unrecognized signature");
+    default: break;
   }
   return node;
 }

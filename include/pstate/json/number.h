@@ -17,6 +17,7 @@
 #ifndef PSTATE_JSON_NUMBER_H_
 #define PSTATE_JSON_NUMBER_H_
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -45,6 +46,23 @@ int CompareNumbers(std::string_view a, std::string_view b);
 /// result is itself a JSON number text. Non-number texts come back as they
 /// are.
 std::string CanonicalNumber(std::string_view text);
+
+/// A number as an exact decimal with its own digits, for arithmetic on
+/// values (the type languages' conversions): value = (negative ? -1 : 1) *
+/// digits * 10^exponent, where `digits` has no leading or trailing zeros
+/// and is empty for zero (exponent 0; a zero keeps the text's sign).
+struct ExactDecimal {
+  bool negative = false;
+  std::string digits;
+  std::int64_t exponent = 0;
+};
+
+/// Exponents are clamped to +-kDecimalExponentLimit (2^40): far beyond any
+/// value a conversion can produce, and small enough for int64 arithmetic.
+inline constexpr std::int64_t kDecimalExponentLimit = std::int64_t{1} << 40;
+
+/// `text` as an ExactDecimal; a text that is not a number is zero.
+ExactDecimal ParseDecimal(std::string_view text);
 
 /// The float64 Go's strconv.ParseFloat(text, 64) gives, which is what
 /// encoding/json decodes a number into: correctly rounded (ties to even);

@@ -4,7 +4,7 @@
 // Decode() looks at one json::Value and says what Pulumi would read there:
 // a plain JSON kind, the unknown sentinel, or a signature object (secret,
 // asset, archive, resource reference, special float, byte string), with
-// malformed signatures reported as kMalformed and a reason. A secret's
+// malformed signatures reported as kUnrecognized and a reason. A secret's
 // plaintext is parsed (into the caller's arena) so languages can descend
 // into it; a ciphertext-only secret has no inner value (content unknown).
 //
@@ -17,35 +17,24 @@
 #include <string_view>
 
 #include "pstate/json/value.h"
+#include "pstate/state/property.h"
 
 namespace pstate::types {
 
-enum class NodeKind {
-  kNull,
-  kBool,
-  kNumber,
-  kString,
-  kUnknown,  ///< the computed sentinel "04da6b54-80e4-46f7-96ec-b56ff0331ba9"
-  kArray,
-  kObject,  ///< a plain object (no signature key)
-  kSecret,
-  kAsset,
-  kArchive,
-  kResourceRef,
-  kSpecialFloat,  ///< ±Inf or NaN
-  kByteString,    ///< a string holding non-UTF-8 bytes
-  kMalformed,     ///< a signature object Pulumi would refuse to read
-};
+/// The model's kinds (state/property.h). A value Pulumi would refuse to
+/// read (a malformed signature object, an unrecognized signature, the
+/// gRPC-only output value) is kUnrecognized here, with the reason.
+using state::PropertyKind;
 
 struct Node {
-  NodeKind kind = NodeKind::kNull;
+  PropertyKind kind = PropertyKind::kNull;
   const json::Value* value = nullptr;  ///< the value as stored
   /// kSecret: the parsed plaintext (in the arena passed to Decode), or
   /// nullptr for a ciphertext-only secret.
   const json::Value* secret_inner = nullptr;
   /// kSpecialFloat: the IEEE-754 value.
   double special = 0;
-  /// kMalformed: why Pulumi would refuse it (never quotes secret text).
+  /// kUnrecognized: why Pulumi would refuse it (never quotes secret text).
   std::string reason;
 };
 

@@ -84,5 +84,18 @@ TEST(CompactJsonTest, ReparsesToTheSameText) {
   EXPECT_EQ(ToCompactJson(Parse(text, arena)), text);
 }
 
+TEST(CompactJsonTest, CanonicalStringsRewriteEscapesOnly) {
+  Arena arena;
+  Value v = Parse(R"({"\u0041": ["\u00e9\/", "plain", 1.50]})", arena);
+  std::string as_stored;
+  AppendCompactJson(v, &as_stored, EscapeStyle::kExport,
+                    CompactStrings::kAsStored);
+  EXPECT_EQ(as_stored, ToCompactJson(v));
+  std::string canonical;
+  AppendCompactJson(v, &canonical, EscapeStyle::kExport,
+                    CompactStrings::kCanonical);
+  EXPECT_EQ(canonical, "{\"A\":[\"\u00e9/\",\"plain\",1.50]}");
+}
+
 }  // namespace
 }  // namespace pstate::json

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdint>
 #include <limits>
 #include <string>
 #include <vector>
@@ -255,6 +256,28 @@ TEST(IsExactFloat64Test, LosslessThroughGo) {
         "not a number"}) {
     EXPECT_FALSE(IsExactFloat64(s)) << s;
   }
+}
+
+TEST(NumberTest, ParseDecimalIsExactDigitsAndExponent) {
+  auto check = [](std::string_view text, bool negative, std::string digits,
+                  std::int64_t exponent) {
+    ExactDecimal d = ParseDecimal(text);
+    EXPECT_EQ(d.negative, negative) << text;
+    EXPECT_EQ(d.digits, digits) << text;
+    EXPECT_EQ(d.exponent, exponent) << text;
+  };
+  check("0", false, "", 0);
+  check("-0.000", true, "", 0);  // a zero keeps its sign
+  check("120", false, "12", 1);
+  check("-1.50", true, "15", -1);
+  check("0.00123e2", false, "123", -3);
+  check("9007199254740993", false, "9007199254740993", 0);
+  check("1e400", false, "1", 400);
+  check("12e-400", false, "12", -400);
+  // Beyond the limit the exponent is clamped (of the first digit).
+  check("1e99999999999999999999", false, "1", kDecimalExponentLimit);
+  check("25e-99999999999999999999", false, "25", -kDecimalExponentLimit - 1);
+  check("not a number", false, "", 0);
 }
 
 }  // namespace
