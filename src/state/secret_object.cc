@@ -1,14 +1,7 @@
 #include "pstate/state/secret_object.h"
 
-#include "pstate/state/signature.h"
-
 namespace pstate::state {
 namespace {
-
-bool IsSigKey(const json::Value& key) {
-  return key.raw() == state::kSigKey ||
-         (key.has_escapes && key.StrEquals(state::kSigKey));
-}
 
 char Lower(char c) {
   return (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c;
@@ -31,17 +24,6 @@ bool IsLowerHex(std::string_view s) {
 
 }  // namespace
 
-bool IsSecretObject(const json::Value& value) {
-  if (!value.is_object()) return false;
-  for (const json::Member& m : value.object()) {
-    if (IsSigKey(m.key) && m.value.is_string() &&
-        m.value.StrEquals(state::kSigSecret)) {
-      return true;
-    }
-  }
-  return false;
-}
-
 const json::Value* FindLast(const json::Value& object, std::string_view key) {
   if (!object.is_object()) return nullptr;
   const json::Value* found = nullptr;
@@ -49,14 +31,6 @@ const json::Value* FindLast(const json::Value& object, std::string_view key) {
     if (m.key.StrEquals(key)) found = &m.value;
   }
   return found;
-}
-
-bool HasSignatureMember(const json::Value& value) {
-  if (!value.is_object()) return false;
-  for (const json::Member& m : value.object()) {
-    if (IsSigKey(m.key)) return true;
-  }
-  return false;
 }
 
 bool KeyMatches(const json::Value& key, std::string_view name) {
