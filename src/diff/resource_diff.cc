@@ -409,12 +409,14 @@ class Changes {
     if (a == nullptr && b == nullptr) return state::Step::kSkip;
     if (a == nullptr) return Add(ChangeKind::kAdd, a, b);
     if (b == nullptr) return Add(ChangeKind::kDelete, a, b);
-    if (MaskedSecret(*a) || MaskedSecret(*b)) {
+    // The walk runs under kAnySignature: kSecret is MaskedSecret.
+    if (pair.a.kind == state::PropertyKind::kSecret ||
+        pair.b.kind == state::PropertyKind::kSecret) {
       Secrets(*a, *b);
       return state::Step::kSkip;
     }
-    // Plain objects (no signature member as Pulumi reads them) and arrays
-    // are paired below; anything else is compared whole.
+    // Plain objects (no signature member, whatever the rule) and arrays are
+    // paired below; anything else is compared whole.
     if ((pair.a.kind == state::PropertyKind::kObject &&
          pair.b.kind == state::PropertyKind::kObject) ||
         (a->is_array() && b->is_array())) {
@@ -518,7 +520,9 @@ void DiffPropertyValue(const json::Value* before, const json::Value* after,
                        const DiffOptions& options,
                        std::vector<PropertyChange>* out) {
   Changes changes(options, section, path, out);
-  state::WalkPropertyPairs(before, after, changes, {}, changes.Root());
+  state::WalkOptions walk;
+  walk.secret_rule = state::SecretRule::kAnySignature;  // MaskedSecret
+  state::WalkPropertyPairs(before, after, changes, walk, changes.Root());
 }
 
 ResourceChanges DiffResource(const json::Value& before,

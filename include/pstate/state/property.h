@@ -2,7 +2,11 @@
 // outputs, a pending operation's resource, a secret's payload, anything
 // under a property map. Every command that looks inside property values
 // (verify's checks, scan's rules, the asset finder, the known-secrets
-// collector, decrypt/encrypt, redact) is a visitor of it.
+// collector, decrypt/encrypt, redact, diff's display, show, stats, edit's
+// reference index and rewrites, typecheck's masking) is a visitor of it;
+// what compares two values in step (diff's changes, typecheck's results)
+// is a visitor of its paired form, WalkPropertyPairs (below). What an
+// object is comes from the one signature recognizer (state/signature.h).
 //
 // Decoding follows Pulumi's DeserializePropertyValue
 // (pkg/resource/stack/deployment.go) and the Deserialize functions of
