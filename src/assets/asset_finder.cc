@@ -13,7 +13,7 @@
 namespace pstate::assets {
 namespace {
 
-using state::SigKind;
+using state::PropertyKind;
 
 // One decoded object: its spec, why it cannot be hashed (if so), the notes
 // that belong to it, and where its first member item starts.
@@ -22,6 +22,10 @@ struct Node {
   std::string invalid;
   std::vector<PlacedNote> notes;
   std::uint64_t first_member_item = kNoMemberItem;
+  // While decoding: the key it has in its parent's map, and the notes of
+  // its members that are not items of their own.
+  std::string key;
+  std::vector<PlacedNote> member_notes;
 };
 
 // A member is an item of its own when it records a non-empty hash string.
@@ -30,76 +34,78 @@ bool IsMemberItem(const json::Value& member) {
   return hash && hash->is_string() && hash->size > 0;
 }
 
-// A visitor of the property walker (state/property.h): plain objects and
-// arrays are descended into; an asset or archive is emitted with its
-// members (Decode reads the archive's map itself, twice: see Emit); other
-// signature objects hold no asset Pulumi would write.
-class Finder {
+bool IsAssetOrArchive(PropertyKind kind) {
+  return kind == PropertyKind::kAsset || kind == PropertyKind::kArchive;
+}
+
+// Decodes one asset or archive with every member of its "assets" map, the
+// way the engine's Deserialize reads them: a visitor of the property walker
+// (an archive's map members are the nodes below it), building the spec
+// tree on the way back up.
+class Decoder {
  public:
-  static constexpr bool kVisitScalars = false;  // assets are objects
+  static constexpr bool kVisitScalars = false;  // map members are visited
 
-  Finder(std::string urn, const asset_hash::Options& options,
-         const ItemCallback& found)
-      : urn_(std::move(urn)), options_(options), found_(found) {}
+  explicit Decoder(const asset_hash::Options& options) : options_(options) {}
 
-  state::Step Visit(const state::PropertyNode& node,
-                    state::PropertyCursor& at) {
-    switch (node.kind) {
-      case state::PropertyKind::kArray:
-      case state::PropertyKind::kObject: return state::Step::kDescend;
-      case state::PropertyKind::kAsset:
-      case state::PropertyKind::kArchive:
-        // The pointer is spelled out only here, once per item.
-        pointer_ = json::PointerBuilder(at.Pointer());
-        Emit(*node.value);
+  Node Take() { return std::move(result_); }
+
+  state::Step Visit(const state::PropertyNode& node, state::PropertyCursor&) {
+    std::string key;
+    if (!stack_.empty()) {
+      // A member of the enclosing archive's map.
+      key = node.key->Str();
+      if (!IsAssetOrArchive(node.kind)) {
+        Node& parent = stack_.back();
+        if (parent.invalid.empty()) {
+          parent.invalid = "member '" + key + "' is not an asset or archive";
+        }
         return state::Step::kSkip;
-      default: return state::Step::kSkip;
+      }
     }
+    stack_.emplace_back();
+    Node& n = stack_.back();
+    n.key = std::move(key);
+    ReadFields(node, &n);
+    return state::Step::kDescend;  // an archive's map
+  }
+
+  void Leave(const state::PropertyNode& node, state::PropertyCursor& at) {
+    Node child = std::move(stack_.back());
+    stack_.pop_back();
+    for (asset_hash::AuditNote& note :
+         asset_hash::Audit(child.spec, options_)) {
+      child.notes.push_back(
+          {at.Pointer(), std::move(note), node.value->offset});
+    }
+    for (PlacedNote& note : child.member_notes) {
+      child.notes.push_back(std::move(note));
+    }
+    child.member_notes.clear();
+    if (stack_.empty()) {
+      result_ = std::move(child);
+      return;
+    }
+    Node& parent = stack_.back();
+    if (!child.invalid.empty() && parent.invalid.empty()) {
+      parent.invalid = "member '" + child.key + "': " + child.invalid;
+    }
+    bool item = IsMemberItem(*node.value);
+    if (parent.first_member_item == kNoMemberItem) {
+      parent.first_member_item =
+          item ? node.value->offset : child.first_member_item;
+    }
+    // A member item carries its own notes (the finder decodes it again).
+    if (!item) {
+      for (PlacedNote& n : child.notes) {
+        parent.member_notes.push_back(std::move(n));
+      }
+    }
+    parent.spec.assets.emplace_back(std::move(child.key),
+                                    std::move(child.spec));
   }
 
  private:
-  // Emits the object at pointer_ as an item, then its member items. Two
-  // passes over the members (decode the whole object, then emit members
-  // one by one) keep one archive's members out of memory as items.
-  void Emit(const json::Value& v) {
-    Node node = Decode(v, KindOf(v));
-    FoundItem item;
-    item.pointer = pointer_.str();
-    item.urn = urn_;
-    item.offset = v.offset;
-    item.first_member_item = node.first_member_item;
-    item.spec = std::move(node.spec);
-    item.invalid = std::move(node.invalid);
-    item.notes = std::move(node.notes);
-    found_(std::move(item));
-    EmitMembers(v);
-  }
-
-  void EmitMembers(const json::Value& v) {
-    if (KindOf(v) != asset_hash::Kind::kArchive) return;
-    const json::Value* assets = v.Find("assets");
-    if (!assets || !assets->is_object()) return;
-    std::size_t base = pointer_.PushKey("assets");
-    for (const json::Member& m : assets->object()) {
-      SigKind sig = state::ClassifySignature(m.value);
-      if (sig != SigKind::kAsset && sig != SigKind::kArchive) continue;
-      std::size_t mark = pointer_.PushKey(m.key.Str());
-      if (IsMemberItem(m.value)) {
-        Emit(m.value);
-      } else {
-        EmitMembers(m.value);
-      }
-      pointer_.Pop(mark);
-    }
-    pointer_.Pop(base);
-  }
-
-  static asset_hash::Kind KindOf(const json::Value& v) {
-    return state::ClassifySignature(v) == SigKind::kAsset
-               ? asset_hash::Kind::kAsset
-               : asset_hash::Kind::kArchive;
-  }
-
   // Reads string field `key` into `out`; a present non-string is invalid.
   static void StringField(const json::Value& obj, std::string_view key,
                           std::optional<std::string>* out,
@@ -114,70 +120,85 @@ class Finder {
     }
   }
 
-  Node Decode(const json::Value& obj, asset_hash::Kind kind) {
-    Node node;
-    node.spec.kind = kind;
-    StringField(obj, "hash", &node.spec.hash, &node.invalid);
-    StringField(obj, "path", &node.spec.path, &node.invalid);
-    StringField(obj, "uri", &node.spec.uri, &node.invalid);
-    std::vector<PlacedNote> member_notes;
-    if (kind == asset_hash::Kind::kAsset) {
-      StringField(obj, "text", &node.spec.text, &node.invalid);
-    } else if (const json::Value* assets = obj.Find("assets")) {
-      node.spec.has_assets = true;
-      if (!assets->is_object()) {
-        if (node.invalid.empty()) {
-          node.invalid = "\"assets\" is " +
-                         std::string(json::TypeName(assets->type)) +
-                         ", not an object";
-        }
-      } else {
-        std::size_t base = pointer_.PushKey("assets");
-        for (const json::Member& m : assets->object()) {
-          std::string key = m.key.Str();
-          std::size_t mark = pointer_.PushKey(key);
-          DecodeMember(m.value, key, &node, &member_notes);
-          pointer_.Pop(mark);
-        }
-        pointer_.Pop(base);
+  static void ReadFields(const state::PropertyNode& node, Node* n) {
+    const json::Value& obj = *node.value;
+    bool asset = node.kind == PropertyKind::kAsset;
+    n->spec.kind =
+        asset ? asset_hash::Kind::kAsset : asset_hash::Kind::kArchive;
+    StringField(obj, "hash", &n->spec.hash, &n->invalid);
+    StringField(obj, "path", &n->spec.path, &n->invalid);
+    StringField(obj, "uri", &n->spec.uri, &n->invalid);
+    if (asset) {
+      StringField(obj, "text", &n->spec.text, &n->invalid);
+    } else if (const json::Value* assets = node.assets()) {
+      n->spec.has_assets = true;
+      if (!assets->is_object() && n->invalid.empty()) {
+        n->invalid = "\"assets\" is " +
+                     std::string(json::TypeName(assets->type)) +
+                     ", not an object";
       }
     }
-    for (asset_hash::AuditNote& note : asset_hash::Audit(node.spec, options_)) {
-      node.notes.push_back({pointer_.str(), std::move(note), obj.offset});
-    }
-    for (PlacedNote& note : member_notes) node.notes.push_back(std::move(note));
-    return node;
   }
 
-  // Decodes one member of `parent`'s asset map (at pointer_).
-  void DecodeMember(const json::Value& v, std::string& key, Node* parent,
-                    std::vector<PlacedNote>* notes) {
-    SigKind sig = state::ClassifySignature(v);
-    if (sig != SigKind::kAsset && sig != SigKind::kArchive) {
-      if (parent->invalid.empty()) {
-        parent->invalid = "member '" + key + "' is not an asset or archive";
-      }
-      return;
+  const asset_hash::Options& options_;
+  std::vector<Node> stack_;
+  Node result_;
+};
+
+// A visitor of the property walker: plain objects and arrays are descended
+// into; an asset or archive is emitted, then the walk goes on into an
+// archive's map, where the members that are items of their own are emitted
+// in turn. Two passes (decode the whole object, then emit members one by
+// one) keep one archive's members out of memory as items. Other signature
+// objects hold no asset Pulumi would write.
+class Finder {
+ public:
+  static constexpr bool kVisitScalars = false;  // assets are objects
+
+  struct Level {
+    bool in_map = false;  // the node is a member of an archive's map
+  };
+
+  Finder(std::string urn, const asset_hash::Options& options,
+         const ItemCallback& found)
+      : urn_(std::move(urn)), options_(options), found_(found) {}
+
+  state::Step Visit(const state::PropertyNode& node, state::PropertyCursor& at,
+                    Level& level) {
+    if (!IsAssetOrArchive(node.kind)) {
+      bool container = node.kind == PropertyKind::kArray ||
+                       node.kind == PropertyKind::kObject;
+      return container && !level.in_map ? state::Step::kDescend
+                                        : state::Step::kSkip;
     }
-    Node child = Decode(v, KindOf(v));
-    if (!child.invalid.empty() && parent->invalid.empty()) {
-      parent->invalid = "member '" + key + "': " + child.invalid;
-    }
-    if (parent->first_member_item == kNoMemberItem) {
-      parent->first_member_item =
-          IsMemberItem(v) ? v.offset : child.first_member_item;
-    }
-    // A member item carries its own notes (EmitMembers decodes it again).
-    if (!IsMemberItem(v)) {
-      for (PlacedNote& n : child.notes) notes->push_back(std::move(n));
-    }
-    parent->spec.assets.emplace_back(std::move(key), std::move(child.spec));
+    if (!level.in_map || IsMemberItem(*node.value)) Emit(node, at);
+    level.in_map = node.kind == PropertyKind::kArchive;
+    return level.in_map ? state::Step::kDescend : state::Step::kSkip;
+  }
+
+ private:
+  void Emit(const state::PropertyNode& node, state::PropertyCursor& at) {
+    // The pointer is spelled out only here, once per item.
+    std::string pointer = at.Pointer();
+    Decoder decoder(options_);
+    state::WalkOptions walk;
+    walk.base_pointer = pointer;
+    state::WalkProperties(*node.value, decoder, walk);
+    Node decoded = decoder.Take();
+    FoundItem item;
+    item.pointer = std::move(pointer);
+    item.urn = urn_;
+    item.offset = node.value->offset;
+    item.first_member_item = decoded.first_member_item;
+    item.spec = std::move(decoded.spec);
+    item.invalid = std::move(decoded.invalid);
+    item.notes = std::move(decoded.notes);
+    found_(std::move(item));
   }
 
   std::string urn_;
   const asset_hash::Options& options_;
   const ItemCallback& found_;
-  json::PointerBuilder pointer_;
 };
 
 }  // namespace

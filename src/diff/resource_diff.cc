@@ -14,6 +14,7 @@
 #include "pstate/json/document.h"
 #include "pstate/json/equal.h"
 #include "pstate/json/number.h"
+#include "pstate/state/property.h"
 #include "pstate/state/schema.h"
 #include "pstate/state/secret_object.h"
 #include "pstate/state/signature.h"
@@ -22,6 +23,18 @@ namespace pstate::diff {
 namespace {
 
 constexpr std::string_view kSecretText = "\"[secret]\"";
+
+/// Whether a value is a secret for display: masked when either reading of
+/// duplicate signature members calls it one (state/signature.h).
+bool MaskedSecret(const json::Value& v) {
+  return state::IsSecret(v, state::SecretRule::kAnySignature);
+}
+
+/// Whether a value is a secret as Pulumi reads it: what "became secret" and
+/// "no longer secret" report.
+bool GoSecret(const json::Value& v) {
+  return state::IsSecret(v, state::SecretRule::kGo);
+}
 
 std::uint64_t Mix(std::uint64_t x) {
   // splitmix64's finalizer: spreads every input bit over the output.
@@ -290,155 +303,191 @@ std::optional<std::string> OpenSecret(const json::Value& secret,
 }
 
 void AppendDisplay(const json::Value& v, const SecretOpener* opener, bool show,
-                   std::string* out) {
-  switch (v.type) {
-    case json::Type::kNull: out->append("null"); return;
-    case json::Type::kTrue: out->append("true"); return;
-    case json::Type::kFalse: out->append("false"); return;
-    case json::Type::kNumber: out->append(v.raw()); return;
-    case json::Type::kString:
-      out->push_back('"');
-      out->append(v.raw());
-      out->push_back('"');
-      return;
-    case json::Type::kArray: {
-      out->push_back('[');
-      bool first = true;
-      for (const json::Value& e : v.array()) {
-        if (!first) out->push_back(',');
-        first = false;
-        AppendDisplay(e, opener, show, out);
-      }
-      out->push_back(']');
-      return;
+                   std::string* out);
+
+/// Compact JSON for display: a visitor of the property walker that writes
+/// every value as stored (strings and numbers in their stored spelling,
+/// every member of any object) except secrets under either rule, which
+/// become "[secret]" or, shown, their value.
+class Display {
+ public:
+  Display(const SecretOpener* opener, bool show, std::string* out)
+      : opener_(opener), show_(show), out_(out) {}
+
+  state::Step Visit(const state::PropertyNode& node,
+                    state::PropertyCursor& at) {
+    // Every member and element is visited (kDescend and kDescendAll), so
+    // the first one is the one at position 0.
+    if (at.depth() > 0 && node.index > 0) out_->push_back(',');
+    if (node.key != nullptr) {
+      out_->push_back('"');
+      out_->append(node.key->raw());
+      out_->append("\":");
     }
-    case json::Type::kObject: {
-      if (state::IsSecret(v)) {
-        if (show) {
-          if (auto plain = OpenSecret(v, opener)) {
-            auto doc = json::Document::Parse(*plain);
-            if (doc.ok()) {
-              AppendDisplay(doc->root(), opener, show, out);
-              return;
-            }
-          }
+    const json::Value& v = *node.value;
+    switch (v.type) {
+      case json::Type::kNull: out_->append("null"); break;
+      case json::Type::kTrue: out_->append("true"); break;
+      case json::Type::kFalse: out_->append("false"); break;
+      case json::Type::kNumber: out_->append(v.raw()); break;
+      case json::Type::kString:
+        out_->push_back('"');
+        out_->append(v.raw());
+        out_->push_back('"');
+        break;
+      case json::Type::kArray:
+        out_->push_back('[');
+        return state::Step::kDescend;
+      case json::Type::kObject:
+        if (node.kind == state::PropertyKind::kSecret) {
+          AppendSecret(v);
+          break;
         }
-        out->append(kSecretText);
-        return;
-      }
-      out->push_back('{');
-      bool first = true;
-      for (const json::Member& m : v.object()) {
-        if (!first) out->push_back(',');
-        first = false;
-        out->push_back('"');
-        out->append(m.raw_key());
-        out->append("\":");
-        AppendDisplay(m.value, opener, show, out);
-      }
-      out->push_back('}');
-      return;
+        out_->push_back('{');
+        return node.is_signature() ? state::Step::kDescendAll
+                                   : state::Step::kDescend;
     }
+    return state::Step::kSkip;
   }
+
+  void Leave(const state::PropertyNode& node, state::PropertyCursor&) {
+    out_->push_back(node.value->is_array() ? ']' : '}');
+  }
+
+ private:
+  void AppendSecret(const json::Value& v) {
+    if (show_) {
+      if (auto plain = OpenSecret(v, opener_)) {
+        auto doc = json::Document::Parse(*plain);
+        if (doc.ok()) {
+          AppendDisplay(doc->root(), opener_, show_, out_);
+          return;
+        }
+      }
+    }
+    out_->append(kSecretText);
+  }
+
+  const SecretOpener* opener_;
+  bool show_;
+  std::string* out_;
+};
+
+void AppendDisplay(const json::Value& v, const SecretOpener* opener, bool show,
+                   std::string* out) {
+  Display display(opener, show, out);
+  state::WalkOptions options;
+  options.secret_rule = state::SecretRule::kAnySignature;  // MaskedSecret
+  state::WalkProperties(v, display, options);
 }
 
-struct Walker {
-  const DiffOptions& options;
-  Section section;
-  std::vector<PropertyChange>* out;
+/// The changes between two property values: a visitor of the paired walk
+/// (state/property.h), which pairs members by key in Go's sorted order and
+/// elements by index.
+class Changes {
+ public:
+  /// The length of the path at the parent pair.
+  struct Level {
+    std::size_t path_size = 0;
+  };
 
+  Changes(const DiffOptions& options, Section section, std::string path,
+          std::vector<PropertyChange>* out)
+      : options_(options),
+        section_(section),
+        path_(std::move(path)),
+        out_(out) {}
+
+  Level Root() const { return {path_.size()}; }
+
+  state::Step Visit(const state::PropertyPair& pair, Level& level) {
+    path_.resize(level.path_size);
+    if (pair.is_member) AppendPathKey(&path_, pair.key);
+    if (pair.is_element) AppendPathIndex(&path_, pair.index);
+    level.path_size = path_.size();
+    const json::Value* a = pair.a.value;
+    const json::Value* b = pair.b.value;
+    if (a == nullptr && b == nullptr) return state::Step::kSkip;
+    if (a == nullptr) return Add(ChangeKind::kAdd, a, b);
+    if (b == nullptr) return Add(ChangeKind::kDelete, a, b);
+    // The walk runs under kAnySignature: kSecret is MaskedSecret.
+    if (pair.a.kind == state::PropertyKind::kSecret ||
+        pair.b.kind == state::PropertyKind::kSecret) {
+      Secrets(*a, *b);
+      return state::Step::kSkip;
+    }
+    // Plain objects (no signature member, whatever the rule) and arrays are
+    // paired below; anything else is compared whole.
+    if ((pair.a.kind == state::PropertyKind::kObject &&
+         pair.b.kind == state::PropertyKind::kObject) ||
+        (a->is_array() && b->is_array())) {
+      return state::Step::kDescend;
+    }
+    if (!json::Equal(*a, *b)) return Add(ChangeKind::kUpdate, a, b);
+    return state::Step::kSkip;
+  }
+
+ private:
   std::string Display(const json::Value* v, bool before) const {
     if (v == nullptr) return {};
-    return DisplayJson(*v,
-                       before ? options.before_secrets : options.after_secrets,
-                       options.show_secrets);
+    return DisplayJson(
+        *v, before ? options_.before_secrets : options_.after_secrets,
+        options_.show_secrets);
   }
 
-  void Add(std::string path, ChangeKind kind, const json::Value* a,
-           const json::Value* b) {
+  state::Step Add(ChangeKind kind, const json::Value* a, const json::Value* b) {
     PropertyChange c;
-    c.section = section;
-    c.path = std::move(path);
+    c.section = section_;
+    c.path = path_;
     c.kind = kind;
-    c.secret = (a != nullptr && state::IsSecret(*a)) ||
-               (b != nullptr && state::IsSecret(*b));
+    c.secret = (a != nullptr && MaskedSecret(*a)) ||
+               (b != nullptr && MaskedSecret(*b));
     c.before = Display(a, true);
     c.after = Display(b, false);
-    out->push_back(std::move(c));
+    out_->push_back(std::move(c));
+    return state::Step::kSkip;
   }
 
-  void Secrets(const std::string& path, const json::Value& a,
-               const json::Value& b) {
-    bool sa = state::IsSecret(a), sb = state::IsSecret(b);
+  void Secrets(const json::Value& a, const json::Value& b) {
+    bool sa = GoSecret(a), sb = GoSecret(b);
+    if (!sa && !sb) {
+      // Secrets only to a reader that keeps another duplicate signature
+      // member: compared as stored, displayed masked.
+      if (!json::Equal(a, b)) Add(ChangeKind::kUpdate, &a, &b);
+      return;
+    }
     if (sa && sb) {
       if (json::Equal(a, b)) return;
-      auto pa = OpenSecret(a, options.before_secrets);
-      auto pb = OpenSecret(b, options.after_secrets);
+      auto pa = OpenSecret(a, options_.before_secrets);
+      auto pb = OpenSecret(b, options_.after_secrets);
       if (pa && pb) {
         auto da = json::Document::Parse(*pa);
         auto db = json::Document::Parse(*pb);
         bool same = da.ok() && db.ok() ? json::Equal(da->root(), db->root())
                                        : *pa == *pb;
         if (same) return;
-        Add(path, ChangeKind::kUpdate, &a, &b);
+        Add(ChangeKind::kUpdate, &a, &b);
         return;
       }
-      Add(path, ChangeKind::kUpdate, &a, &b);
-      out->back().unknown = true;
+      Add(ChangeKind::kUpdate, &a, &b);
+      out_->back().unknown = true;
       return;
     }
-    Add(path, ChangeKind::kUpdate, &a, &b);
-    PropertyChange& c = out->back();
+    Add(ChangeKind::kUpdate, &a, &b);
+    PropertyChange& c = out_->back();
     c.transition =
         sa ? SecretTransition::kToPlaintext : SecretTransition::kToSecret;
     // The plaintext side holds what is (or was) a secret's value.
-    if (!options.show_secrets) {
+    if (!options_.show_secrets) {
       c.before = std::string(kSecretText);
       c.after = std::string(kSecretText);
     }
   }
 
-  void Walk(const std::string& path, const json::Value* a,
-            const json::Value* b) {
-    if (a == nullptr && b == nullptr) return;
-    if (a == nullptr) return Add(path, ChangeKind::kAdd, a, b);
-    if (b == nullptr) return Add(path, ChangeKind::kDelete, a, b);
-    if (state::IsSecret(*a) || state::IsSecret(*b)) {
-      return Secrets(path, *a, *b);
-    }
-    if (a->is_object() && b->is_object() && !state::HasSignatureMember(*a) &&
-        !state::HasSignatureMember(*b)) {
-      std::map<std::string, const json::Value*> ma, mb;
-      for (const json::Member& m : a->object()) ma[m.key.Str()] = &m.value;
-      for (const json::Member& m : b->object()) mb[m.key.Str()] = &m.value;
-      auto ia = ma.begin();
-      auto ib = mb.begin();
-      while (ia != ma.end() || ib != mb.end()) {
-        int order = ia == ma.end()   ? 1
-                    : ib == mb.end() ? -1
-                                     : ia->first.compare(ib->first);
-        const std::string& key = order <= 0 ? ia->first : ib->first;
-        std::string sub = path;
-        AppendPathKey(&sub, key);
-        Walk(sub, order <= 0 ? ia->second : nullptr,
-             order >= 0 ? ib->second : nullptr);
-        if (order <= 0) ++ia;
-        if (order >= 0) ++ib;
-      }
-      return;
-    }
-    if (a->is_array() && b->is_array()) {
-      std::size_t n = std::max<std::size_t>(a->size, b->size);
-      for (std::size_t i = 0; i < n; ++i) {
-        std::string sub = path;
-        AppendPathIndex(&sub, i);
-        Walk(sub, i < a->size ? &a->array()[i] : nullptr,
-             i < b->size ? &b->array()[i] : nullptr);
-      }
-      return;
-    }
-    if (!json::Equal(*a, *b)) Add(path, ChangeKind::kUpdate, a, b);
-  }
+  const DiffOptions& options_;
+  Section section_;
+  std::string path_;
+  std::vector<PropertyChange>* out_;
 };
 
 std::string Compact(const json::Value* v) {
@@ -471,8 +520,10 @@ void DiffPropertyValue(const json::Value* before, const json::Value* after,
                        Section section, const std::string& path,
                        const DiffOptions& options,
                        std::vector<PropertyChange>* out) {
-  Walker walker{options, section, out};
-  walker.Walk(path, before, after);
+  Changes changes(options, section, path, out);
+  state::WalkOptions walk;
+  walk.secret_rule = state::SecretRule::kAnySignature;  // MaskedSecret
+  state::WalkPropertyPairs(before, after, changes, walk, changes.Root());
 }
 
 ResourceChanges DiffResource(const json::Value& before,

@@ -5,8 +5,8 @@
 
 #include "pstate/base/edit_distance.h"
 #include "pstate/base/fingerprint.h"
+#include "pstate/state/property.h"
 #include "pstate/state/resource.h"
-#include "pstate/state/signature.h"
 
 namespace pstate::edit {
 namespace {
@@ -40,36 +40,51 @@ std::uint32_t AddStrings(const json::Value* v, StringTable& table,
   return n;
 }
 
-/// Appends the "urn" of every resource reference object inside `v` (a
-/// property value): a walk of the parsed tree, which the verifier has
-/// just walked too, so its nodes are in cache; strings are not looked
-/// into (a secret's plaintext stays a string).
+/// Appends the "urn" of every resource reference object inside a property
+/// value: a visitor of the property walker over the parsed tree, which the
+/// verifier has just walked too, so its nodes are in cache. Secrets are not
+/// looked into (a secret's plaintext stays text). A reference is recorded
+/// after what its own members hold.
+class PropertyRefs {
+ public:
+  static constexpr bool kVisitScalars = false;  // references are objects
+
+  PropertyRefs(StringTable& table, std::vector<StrId>& out, std::uint32_t* n,
+               std::string* scratch)
+      : table_(table), out_(out), n_(n), scratch_(scratch) {}
+
+  state::Step Visit(const state::PropertyNode& node, state::PropertyCursor&) {
+    switch (node.kind) {
+      case state::PropertyKind::kArray:
+      case state::PropertyKind::kObject: return state::Step::kDescend;
+      case state::PropertyKind::kSecret: return state::Step::kSkip;
+      default:
+        // Other signature objects: their members as stored.
+        return node.is_signature() ? state::Step::kDescendRaw
+                                   : state::Step::kSkip;
+    }
+  }
+
+  void Leave(const state::PropertyNode& node, state::PropertyCursor&) {
+    if (node.kind != state::PropertyKind::kResourceReference) return;
+    std::string_view urn = Decoded(node.urn(), scratch_);
+    if (urn.empty()) return;
+    out_.push_back(table_.Intern(urn));
+    ++*n_;
+  }
+
+ private:
+  StringTable& table_;
+  std::vector<StrId>& out_;
+  std::uint32_t* n_;
+  std::string* scratch_;
+};
+
 void AddPropertyRefs(const json::Value& v, StringTable& table,
                      std::vector<StrId>& out, std::uint32_t* n,
                      std::string* scratch) {
-  if (v.is_array()) {
-    for (const json::Value& e : v.array()) {
-      if (e.is_object() || e.is_array()) {
-        AddPropertyRefs(e, table, out, n, scratch);
-      }
-    }
-    return;
-  }
-  if (!v.is_object()) return;
-  // The last signature member counts, as in state::ClassifySignature.
-  const json::Value* sig = nullptr;
-  for (const json::Member& m : v.object()) {
-    if (m.key.StrEquals(state::kSigKey)) {  // escaped spellings too
-      sig = &m.value;
-    } else if (m.value.is_object() || m.value.is_array()) {
-      AddPropertyRefs(m.value, table, out, n, scratch);
-    }
-  }
-  if (sig == nullptr || !sig->StrEquals(state::kSigResourceReference)) return;
-  std::string_view urn = Decoded(v.Find("urn"), scratch);
-  if (urn.empty()) return;
-  out.push_back(table.Intern(urn));
-  ++*n;
+  PropertyRefs refs(table, out, n, scratch);
+  state::WalkProperties(v, refs);
 }
 
 }  // namespace

@@ -19,10 +19,10 @@
 #include "pstate/io/spool.h"
 #include "pstate/json/compact.h"
 #include "pstate/json/equal.h"
+#include "pstate/state/property.h"
 #include "pstate/state/provider.h"
 #include "pstate/state/reader.h"
 #include "pstate/state/resource.h"
-#include "pstate/state/signature.h"
 #include "pstate/state/urn.h"
 
 namespace pstate::inspect {
@@ -828,21 +828,34 @@ std::string TreeJson(const TreeResult& tree) {
 
 namespace {
 
+/// Counts the secrets, assets and archives of a property value (as Pulumi
+/// reads them): a visitor of the property walker. A secret's payload is not
+/// looked into; an archive's members may hold assets.
 void CountValues(const json::Value& v, StatsResult* s) {
-  if (v.is_array()) {
-    for (const json::Value& e : v.array()) CountValues(e, s);
-    return;
-  }
-  if (!v.is_object()) return;
-  switch (state::ClassifySignature(v)) {
-    case state::SigKind::kSecret: ++s->secrets; return;
-    case state::SigKind::kAsset: ++s->assets; return;
-    case state::SigKind::kArchive:
-      ++s->archives;
-      break;  // an archive's members may hold assets
-    default: break;
-  }
-  for (const json::Member& m : v.object()) CountValues(m.value, s);
+  struct Counter {
+    enum { kVisitScalars = false };  // only objects count
+    StatsResult* s;
+    state::Step Visit(const state::PropertyNode& node, state::PropertyCursor&) {
+      switch (node.kind) {
+        case state::PropertyKind::kSecret:
+          ++s->secrets;
+          return state::Step::kSkip;
+        case state::PropertyKind::kAsset:
+          ++s->assets;
+          return state::Step::kSkip;
+        case state::PropertyKind::kArchive:
+          ++s->archives;
+          return state::Step::kDescendRaw;
+        case state::PropertyKind::kArray:
+        case state::PropertyKind::kObject: return state::Step::kDescend;
+        default:
+          return node.is_signature() ? state::Step::kDescendRaw
+                                     : state::Step::kSkip;
+      }
+    }
+  };
+  Counter counter{s};
+  state::WalkProperties(v, counter);
 }
 
 std::string PackageOf(const std::string& type) {

@@ -285,7 +285,9 @@ Value Redactor::PlaintextFor(const Value& plaintext, json::Arena& arena) {
 
 std::optional<Value> Redactor::RedactSecret(const Value& value,
                                             json::Arena& arena) {
-  if (!state::IsSecretObject(value)) return std::nullopt;
+  if (!state::IsSecret(value, state::SecretRule::kAnySignature)) {
+    return std::nullopt;
+  }
   ++stats_.secrets;
   return RewriteMembers(value, arena, [&](const json::Member& m) {
     // Every spelling and every duplicate: Pulumi reads the last one, and
@@ -296,7 +298,7 @@ std::optional<Value> Redactor::RedactSecret(const Value& value,
     if (state::KeyMatches(m.key, "plaintext")) {
       return PlaintextFor(m.value, arena);
     }
-    if (m.key.StrEquals(state::kSigKey)) return m.value;
+    if (state::IsSignatureKey(m.key)) return m.value;
     // A member Pulumi ignores may still hold secret objects.
     return RedactSecretsIn(m.value, arena);
   });
@@ -304,7 +306,7 @@ std::optional<Value> Redactor::RedactSecret(const Value& value,
 
 std::optional<Value> Redactor::RedactSecretNode(const state::PropertyNode& node,
                                                 json::Arena& arena) {
-  // The walker's kAnySignature rule is RedactSecret's IsSecretObject.
+  // The walker's rule is RedactSecret's: kAnySignature.
   if (node.kind != state::PropertyKind::kSecret) return std::nullopt;
   return RedactSecret(*node.value, arena);
 }

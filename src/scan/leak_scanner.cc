@@ -21,6 +21,10 @@
 namespace pstate::scan {
 namespace {
 
+/// A value either reading of duplicate signature members calls a secret is
+/// one: scan must not report a secret as a leak, nor miss a leak beside one.
+constexpr state::SecretRule kRule = state::SecretRule::kAnySignature;
+
 /// Null, "", {} and [] carry nothing worth protecting; neither does a
 /// placeholder `pstate redact` wrote, nor a container whose every value is
 /// one of those (what `redact --leaks` leaves of a leaked object), so a
@@ -41,7 +45,7 @@ bool IsEmpty(const json::Value& v) {
       }
       return true;
     case json::Type::kObject:
-      if (state::HasSignatureMember(v)) return true;
+      if (state::RecognizeSignature(v, kRule).found()) return true;
       for (const json::Member& m : v.object()) {
         if (!IsEmpty(m.value)) return false;
       }
@@ -200,7 +204,7 @@ void LeakScanner::ScanResource(const json::Value& resource,
       if (!name_value.is_string()) continue;
       std::string name = name_value.Str();
       const json::Value* v = state::FindLast(*outputs, name);
-      if (v == nullptr || IsEmpty(*v) || state::IsSecretObject(*v)) continue;
+      if (v == nullptr || IsEmpty(*v) || state::IsSecret(*v, kRule)) continue;
       if (std::find(walk.flagged.begin(), walk.flagged.end(), v) !=
           walk.flagged.end()) {
         continue;
@@ -245,13 +249,13 @@ void LeakScanner::ScanResource(const json::Value& resource,
         const Side* plain_side = nullptr;
         const Side* secret_side = nullptr;
         const json::Value* plain = nullptr;
-        if (state::IsSecretObject(*va) && !state::IsSecretObject(*vb) &&
+        if (state::IsSecret(*va, kRule) && !state::IsSecret(*vb, kRule) &&
             !IsEmpty(*vb)) {
           plain_side = b;
           secret_side = a;
           plain = vb;
-        } else if (state::IsSecretObject(*vb) && !state::IsSecretObject(*va) &&
-                   !IsEmpty(*va)) {
+        } else if (state::IsSecret(*vb, kRule) &&
+                   !state::IsSecret(*va, kRule) && !IsEmpty(*va)) {
           plain_side = a;
           secret_side = b;
           plain = va;
@@ -394,7 +398,7 @@ void LeakScanner::ScanProperties(const json::Value& props,
   Visitor visitor{*this, walk, {}};
   state::WalkOptions options;
   options.base_pointer = walk.pointer.str();
-  options.secret_rule = state::SecretRule::kAnySignature;
+  options.secret_rule = kRule;
   Visitor::Level root;
   root.section = section;
   state::WalkProperties(props, visitor, options, root);

@@ -441,7 +441,7 @@ void SecretCollector::AddPayloadAt(std::string_view json_text, int level) {
     }
     case json::Type::kArray:
     case json::Type::kObject:
-      if (state::IsSecretObject(tree)) {
+      if (state::IsSecret(tree, state::SecretRule::kAnySignature)) {
         AddSecretObject(tree, level);
       } else {
         AddStructured(tree, level);

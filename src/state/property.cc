@@ -19,26 +19,6 @@ std::string_view Text(const json::Value& v, std::string* scratch) {
   return *scratch;
 }
 
-bool IsSigKey(const json::Value& key) {
-  return (key.size == kSigKey.size() && !key.has_escapes &&
-          std::memcmp(key.text, kSigKey.data(), key.size) == 0) ||
-         (key.has_escapes && key.StrEquals(kSigKey));
-}
-
-PropertyKind KindOfSignature(const json::Value& sig) {
-  if (!sig.is_string()) return PropertyKind::kUnrecognized;
-  std::string scratch;
-  std::string_view s = Text(sig, &scratch);
-  if (s == kSigSecret) return PropertyKind::kSecret;
-  if (s == kSigAsset) return PropertyKind::kAsset;
-  if (s == kSigArchive) return PropertyKind::kArchive;
-  if (s == kSigResourceReference) return PropertyKind::kResourceReference;
-  if (s == kSigSpecialFloat) return PropertyKind::kSpecialFloat;
-  if (s == kSigByteString) return PropertyKind::kByteString;
-  if (s == kSigOutputValue) return PropertyKind::kOutputValue;
-  return PropertyKind::kUnrecognized;
-}
-
 /// The field slot of `key` for signature kind `kind`, or -1.
 int FieldSlot(PropertyKind kind, std::string_view key) {
   switch (kind) {
@@ -155,27 +135,6 @@ PropertyProblem ProblemOf(const PropertyNode& n) {
 
 }  // namespace
 
-std::string_view PropertyKindName(PropertyKind kind) {
-  switch (kind) {
-    case PropertyKind::kNull: return "null";
-    case PropertyKind::kBool: return "bool";
-    case PropertyKind::kNumber: return "number";
-    case PropertyKind::kString: return "string";
-    case PropertyKind::kUnknown: return "unknown value";
-    case PropertyKind::kArray: return "array";
-    case PropertyKind::kObject: return "object";
-    case PropertyKind::kSecret: return "secret";
-    case PropertyKind::kAsset: return "asset";
-    case PropertyKind::kArchive: return "archive";
-    case PropertyKind::kResourceReference: return "resource reference";
-    case PropertyKind::kSpecialFloat: return "special float";
-    case PropertyKind::kByteString: return "byte string";
-    case PropertyKind::kOutputValue: return "output value";
-    case PropertyKind::kUnrecognized: return "unknown signature";
-  }
-  return "value";
-}
-
 std::string_view PropertyProblemText(PropertyProblem problem) {
   switch (problem) {
     case PropertyProblem::kNone: return "";
@@ -216,26 +175,10 @@ PropertyNode DecodeObject(const json::Value& value, SecretRule rule) {
   PropertyNode node;
   node.value = &value;
   node.kind = PropertyKind::kObject;
-  // The signature member: the last one (Go's map keeps it); under
-  // kAnySignature, the first that says "secret" if any does.
-  const json::Value* sig = nullptr;
-  for (const json::Member& m : value.object()) {
-    if (IsSigKey(m.key)) sig = &m.value;
-  }
-  if (sig == nullptr) return node;
-  node.signature = sig;
-  node.kind = KindOfSignature(*sig);
-  if (rule == SecretRule::kAnySignature && node.kind != PropertyKind::kSecret) {
-    // A secret signature earlier among duplicates still makes a secret.
-    for (const json::Member& m : value.object()) {
-      if (IsSigKey(m.key) &&
-          KindOfSignature(m.value) == PropertyKind::kSecret) {
-        node.signature = &m.value;
-        node.kind = PropertyKind::kSecret;
-        break;
-      }
-    }
-  }
+  Signature sig = RecognizeSignature(value, rule);
+  if (!sig.found()) return node;
+  node.signature = sig.member;
+  node.kind = sig.kind;
   std::string scratch;
   for (const json::Member& m : value.object()) {
     int slot = FieldSlot(node.kind, Text(m.key, &scratch));

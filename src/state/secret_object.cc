@@ -2,28 +2,8 @@
 
 #include "pstate/base/ascii.h"
 #include "pstate/base/hex.h"
-#include "pstate/state/signature.h"
 
 namespace pstate::state {
-namespace {
-
-bool IsSigKey(const json::Value& key) {
-  return key.raw() == state::kSigKey ||
-         (key.has_escapes && key.StrEquals(state::kSigKey));
-}
-
-}  // namespace
-
-bool IsSecretObject(const json::Value& value) {
-  if (!value.is_object()) return false;
-  for (const json::Member& m : value.object()) {
-    if (IsSigKey(m.key) && m.value.is_string() &&
-        m.value.StrEquals(state::kSigSecret)) {
-      return true;
-    }
-  }
-  return false;
-}
 
 const json::Value* FindLast(const json::Value& object, std::string_view key) {
   if (!object.is_object()) return nullptr;
@@ -32,14 +12,6 @@ const json::Value* FindLast(const json::Value& object, std::string_view key) {
     if (m.key.StrEquals(key)) found = &m.value;
   }
   return found;
-}
-
-bool HasSignatureMember(const json::Value& value) {
-  if (!value.is_object()) return false;
-  for (const json::Member& m : value.object()) {
-    if (IsSigKey(m.key)) return true;
-  }
-  return false;
 }
 
 bool KeyMatches(const json::Value& key, std::string_view name) {

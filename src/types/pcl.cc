@@ -29,6 +29,7 @@
 #include "pstate/json/number.h"
 #include "pstate/json/parser.h"
 #include "pstate/json/string_codec.h"
+#include "pstate/state/signature.h"
 #include "pstate/types/cty.h"
 #include "pstate/types/state_value.h"
 #include "types/check_walk.h"
@@ -38,9 +39,6 @@ namespace pstate::types {
 namespace pcl {
 namespace {
 
-constexpr std::string_view kSigKey = "4dabf18193072939515e22adb298388d";
-constexpr std::string_view kSecretSig = "1b47061264138c4ac30d75fd1eb44270";
-constexpr std::string_view kFloatSig = "8ad145fe-0d11-4827-bfd7-1abcbf086f5c";
 
 enum class R { kFail, kSame, kChanged };
 
@@ -88,9 +86,9 @@ void AppendQuoted(std::string_view decoded, std::string* out) {
 // number JSON cannot spell).
 void AppendInfinity(bool negative, std::string* out) {
   out->append("{\"");
-  out->append(kSigKey);
+  out->append(state::kSigKey);
   out->append("\":\"");
-  out->append(kFloatSig);
+  out->append(state::kSigSpecialFloat);
   out->append(negative ? "\",\"value\":\"fff0000000000000\"}"
                        : "\",\"value\":\"7ff0000000000000\"}");
 }
@@ -221,9 +219,9 @@ class Checker {
     // The converted value stays a secret: a plaintext secret object whose
     // plaintext is the JSON of the converted inner value.
     out->append("{\"");
-    out->append(kSigKey);
+    out->append(state::kSigKey);
     out->append("\":\"");
-    out->append(kSecretSig);
+    out->append(state::kSigSecret);
     out->append("\",\"plaintext\":");
     AppendQuoted(inner, out);
     out->push_back('}');

@@ -1076,9 +1076,7 @@ class SchemaChecker {
   }
 
   static bool StoredAsSecret(const json::Value& v) {
-    if (!v.is_object()) return false;
-    const json::Value* sig = v.Find(state::kSigKey);
-    return sig && sig->StrEquals(state::kSigSecret);
+    return state::IsSecret(v, state::SecretRule::kGo);
   }
 
   std::uint32_t FindField(const CObject& o, const json::Value& key) const {
@@ -1210,7 +1208,7 @@ class SchemaChecker {
       }
       if (notes && field.secret && options_->secret_plaintext &&
           !walk_.in_secret() && !member.is_null() && !StoredAsSecret(member) &&
-          !member.StrEquals(state::kUnknownId)) {
+          !member.StrEquals(state::kUnknownValue)) {
         loc_ = &field.spec->location;
         Note(SchemaIssue::Kind::kSecretPlaintext,
              "the schema marks this property secret, but it is stored in "
@@ -1287,7 +1285,7 @@ class SchemaChecker {
         return Expected("an object with discriminator '" + prop + "'", node);
       }
       const json::Value* tag = node.value->Find(prop);
-      if (!tag || !tag->is_string() || tag->StrEquals(state::kUnknownId)) {
+      if (!tag || !tag->is_string() || tag->StrEquals(state::kUnknownValue)) {
         std::size_t mark = walk_.PushName(prop);
         Fail(tag ? "the discriminator must be a string"
                  : "missing discriminator property");

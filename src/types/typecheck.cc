@@ -13,6 +13,7 @@
 #include "pstate/json/parser.h"
 #include "pstate/json/pointer.h"
 #include "pstate/json/string_codec.h"
+#include "pstate/state/property.h"
 #include "pstate/state/reader.h"
 #include "pstate/state/resource.h"
 #include "pstate/state/signature.h"
@@ -90,10 +91,12 @@ void AppendQuoted(std::string_view decoded, std::string* out) {
 
 // ------------------------------------------------------------- display
 
-/// A converted value as it may be printed: every secret becomes a secret
-/// object whose plaintext is the marker "[secret]". A converted secret is
-/// written back as a plaintext secret object (type_system.h), and secrets
-/// are never printed, not even the ones the user typed in.
+/// A converted value as it may be printed: every secret (under either rule
+/// for duplicate signature members) becomes a secret object whose plaintext
+/// is the marker "[secret]". A converted secret is written back as a
+/// plaintext secret object (type_system.h), and secrets are never printed,
+/// not even the ones the user typed in. A rewriting visitor of the property
+/// walker.
 std::string ForDisplay(const std::string& converted) {
   json::Arena arena;
   json::Parser parser;
@@ -102,94 +105,107 @@ std::string ForDisplay(const std::string& converted) {
       json::ParseStatus::kOk) {
     return converted;  // not JSON: nothing to mask (never the case)
   }
-  json::Value masked;
-  bool has_secret = false;
-  json::Value result = state::RewriteValue(
-      root, arena,
-      [&](const json::Value& v,
-          const json::Value*) -> std::optional<json::Value> {
-        if (!state::IsSecret(v)) return std::nullopt;
+  struct Mask {
+    enum { kVisitScalars = false };  // secrets are objects
+    json::Arena& arena;
+    json::Value masked;
+    bool has_secret = false;
+    state::Step Visit(const state::PropertyNode& node,
+                      state::PropertyCursor& at) {
+      if (node.kind != state::PropertyKind::kSecret) {
+        // Every member as stored: a secret may sit anywhere.
+        return state::Step::kDescendAll;
+      }
+      if (!has_secret) {
+        std::string text = "{\"" + std::string(state::kSigKey) + "\":\"" +
+                           std::string(state::kSigSecret) +
+                           "\",\"plaintext\":\"[secret]\"}";
+        json::Parser p;
+        (void)p.ParseDocument(arena.Copy(text), 0, arena, &masked);
         has_secret = true;
-        if (masked.type == json::Type::kNull) {
-          std::string text = "{\"" + std::string(state::kSigKey) + "\":\"" +
-                             std::string(state::kSigSecret) +
-                             "\",\"plaintext\":\"[secret]\"}";
-          json::Parser p;
-          (void)p.ParseDocument(arena.Copy(text), 0, arena, &masked);
-        }
-        return masked;
-      });
-  return has_secret ? json::ToCompactJson(result) : converted;
+      }
+      at.Replace(masked);
+      return state::Step::kSkip;
+    }
+  };
+  Mask mask{arena, {}, false};
+  state::WalkOptions options;
+  options.secret_rule = state::SecretRule::kAnySignature;
+  json::Value result = state::RewriteProperties(root, arena, mask, options);
+  return mask.has_secret ? json::ToCompactJson(result) : converted;
 }
 
 // ------------------------------------------------------------ comparison
 
-bool SameResultImpl(const json::Value& a, const json::Value& b,
-                    json::Arena& arena, int depth);
+/// The comparison behind SameResult: a visitor of the paired walk. Secrets
+/// (as Pulumi reads them) with a plaintext on both sides compare by their
+/// parsed plaintexts, in a paired walk of their own.
+class SameValues {
+ public:
+  struct Level {
+    int depth = 0;  ///< nesting, secret payloads included
+  };
 
-std::optional<json::Value> Plaintext(const json::Value& secret,
-                                     json::Arena& arena) {
-  const json::Value* p = secret.Find("plaintext");
-  if (!p || !p->is_string()) return std::nullopt;
-  json::Parser parser;
-  json::Value v;
-  if (parser.ParseDocument(p->Str(), 0, arena, &v) != json::ParseStatus::kOk) {
-    return std::nullopt;
-  }
-  return v;
-}
+  explicit SameValues(json::Arena& arena) : arena_(arena) {}
 
-const json::Value* LastMember(const json::Value& obj, const json::Value& key) {
-  const json::Value* found = nullptr;
-  for (const json::Member& m : obj.object()) {
-    if (m.key.raw() == key.raw() || m.key.Str() == key.Str()) {
-      found = &m.value;
+  bool same() const { return same_; }
+
+  state::Step Visit(const state::PropertyPair& pair, Level& level) {
+    if (++level.depth > json::kDefaultMaxDepth + 1) return Differ();
+    if (!pair.has_a() || !pair.has_b()) return Differ();
+    const json::Value& a = *pair.a.value;
+    const json::Value& b = *pair.b.value;
+    if (pair.a.kind == state::PropertyKind::kSecret &&
+        pair.b.kind == state::PropertyKind::kSecret) {
+      std::optional<json::Value> pa = Plaintext(pair.a);
+      std::optional<json::Value> pb = Plaintext(pair.b);
+      if (pa && pb) {
+        state::WalkPropertyPairs(&*pa, &*pb, *this, {}, level);
+        return same_ ? state::Step::kSkip : state::Step::kStop;
+      }
+      if (pa || pb) return Differ();
     }
-  }
-  return found;
-}
-
-bool SameResultImpl(const json::Value& a, const json::Value& b,
-                    json::Arena& arena, int depth) {
-  if (depth > json::kDefaultMaxDepth) return false;
-  if (state::IsSecret(a) && state::IsSecret(b)) {
-    std::optional<json::Value> pa = Plaintext(a, arena);
-    std::optional<json::Value> pb = Plaintext(b, arena);
-    if (pa && pb) return SameResultImpl(*pa, *pb, arena, depth + 1);
-    if (pa || pb) return false;
-  }
-  if (a.type != b.type) return false;
-  switch (a.type) {
-    case json::Type::kNull:
-    case json::Type::kTrue:
-    case json::Type::kFalse: return true;
-    case json::Type::kNumber: return json::NumbersEqual(a.raw(), b.raw());
-    case json::Type::kString: return a.raw() == b.raw() || a.Str() == b.Str();
-    case json::Type::kArray:
-      if (a.size != b.size) return false;
-      for (std::size_t i = 0; i < a.size; ++i) {
-        if (!SameResultImpl(a.elements[i], b.elements[i], arena, depth + 1)) {
-          return false;
-        }
-      }
-      return true;
-    case json::Type::kObject: {
-      // Every key of one is in the other with the same (last) value.
-      for (const json::Member& m : a.object()) {
-        const json::Value* other = LastMember(b, m.key);
-        if (!other ||
-            !SameResultImpl(*LastMember(a, m.key), *other, arena, depth + 1)) {
-          return false;
-        }
-      }
-      for (const json::Member& m : b.object()) {
-        if (!LastMember(a, m.key)) return false;
-      }
-      return true;
+    if (a.type != b.type) return Differ();
+    switch (a.type) {
+      case json::Type::kNull:
+      case json::Type::kTrue:
+      case json::Type::kFalse: return state::Step::kSkip;
+      case json::Type::kNumber:
+        return json::NumbersEqual(a.raw(), b.raw()) ? state::Step::kSkip
+                                                    : Differ();
+      case json::Type::kString:
+        return a.raw() == b.raw() || a.Str() == b.Str() ? state::Step::kSkip
+                                                        : Differ();
+      case json::Type::kArray:
+        return a.size == b.size ? state::Step::kDescend : Differ();
+      case json::Type::kObject:
+        // Every key of one in the other with the same (last) value.
+        return state::Step::kDescendAll;
     }
+    return Differ();
   }
-  return false;
-}
+
+ private:
+  state::Step Differ() {
+    same_ = false;
+    return state::Step::kStop;
+  }
+
+  std::optional<json::Value> Plaintext(const state::PropertyNode& secret) {
+    const json::Value* p = secret.plaintext();
+    if (!p || !p->is_string()) return std::nullopt;
+    json::Parser parser;
+    json::Value v;
+    if (parser.ParseDocument(arena_.Copy(p->Str()), 0, arena_, &v) !=
+        json::ParseStatus::kOk) {
+      return std::nullopt;
+    }
+    return v;
+  }
+
+  json::Arena& arena_;
+  bool same_ = true;
+};
 
 // ------------------------------------------------------------ single form
 
@@ -572,7 +588,9 @@ class Cases {
 
 bool SameResult(const json::Value& a, const json::Value& b) {
   json::Arena arena;
-  return SameResultImpl(a, b, arena, 0);
+  SameValues same(arena);
+  state::WalkPropertyPairs(&a, &b, same);
+  return same.same();
 }
 
 TypecheckStatus RunTypecheck(const TypecheckConfig& config, io::Output& out,

@@ -2,7 +2,11 @@
 // outputs, a pending operation's resource, a secret's payload, anything
 // under a property map. Every command that looks inside property values
 // (verify's checks, scan's rules, the asset finder, the known-secrets
-// collector, decrypt/encrypt, redact) is a visitor of it.
+// collector, decrypt/encrypt, redact, diff's display, show, stats, edit's
+// reference index and rewrites, typecheck's masking) is a visitor of it;
+// what compares two values in step (diff's changes, typecheck's results)
+// is a visitor of its paired form, WalkPropertyPairs (below). What an
+// object is comes from the one signature recognizer (state/signature.h).
 //
 // Decoding follows Pulumi's DeserializePropertyValue
 // (pkg/resource/stack/deployment.go) and the Deserialize functions of
@@ -54,14 +58,17 @@
 #ifndef PSTATE_STATE_PROPERTY_H_
 #define PSTATE_STATE_PROPERTY_H_
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <deque>
 #include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "pstate/json/parser.h"
@@ -70,28 +77,6 @@
 #include "pstate/state/signature.h"
 
 namespace pstate::state {
-
-enum class PropertyKind : std::uint8_t {
-  kNull,
-  kBool,
-  kNumber,
-  kString,
-  kUnknown,  ///< the computed sentinel "04da6b54-80e4-46f7-96ec-b56ff0331ba9"
-  kArray,
-  kObject,  ///< a plain object (no signature member)
-  // Signature objects:
-  kSecret,
-  kAsset,
-  kArchive,
-  kResourceReference,
-  kSpecialFloat,  ///< NaN or an infinity
-  kByteString,    ///< a string of bytes that are not UTF-8
-  kOutputValue,   ///< gRPC-only; Pulumi refuses it in state
-  kUnrecognized,  ///< a signature member naming no kind (or not a string)
-};
-
-/// "null", "bool", ..., "secret", "asset", ..., for messages.
-std::string_view PropertyKindName(PropertyKind kind);
 
 /// Why Pulumi's reader would refuse a signature object (the first reason in
 /// the order Go checks). Never describes secret text.
@@ -119,16 +104,6 @@ enum class PropertyProblem : std::uint8_t {
 };
 
 std::string_view PropertyProblemText(PropertyProblem problem);
-
-/// Which objects are secrets.
-enum class SecretRule : std::uint8_t {
-  /// The last signature member decides, as Pulumi reads the state.
-  kGo,
-  /// Any signature member saying "secret" makes the object a secret
-  /// (state/secret_object.h): for passes that must leave no plaintext
-  /// behind, whichever duplicate another reader keeps.
-  kAnySignature,
-};
 
 /// One value as Pulumi reads it, decoded one level deep.
 struct PropertyNode {
@@ -163,7 +138,8 @@ struct PropertyNode {
   const json::Value* payload_value() const { return fields[0]; }
 };
 
-/// Decodes one object (the signature search and the fields).
+/// Decodes one object: RecognizeSignature (state/signature.h), then the
+/// fields of the kind it found.
 PropertyNode DecodeObject(const json::Value& value, SecretRule rule);
 
 /// Decodes one value without descending into it.
@@ -201,6 +177,10 @@ enum class Step : std::uint8_t {
   /// Descend into the stored JSON: the members of any object, a signature
   /// object's included (its signature members left out), never a payload.
   kDescendRaw,
+  /// kDescendRaw with the signature members too: every member of any
+  /// object as stored (a display that masks secrets shows the rest as
+  /// stored). Never a payload.
+  kDescendAll,
   kSkip,  ///< nothing below this node
   kStop,  ///< end the walk now
 };
@@ -407,9 +387,10 @@ class Walker : public PropertyCursor {
     if (v.is_array()) {
       go = WalkElements(v, level, out, changed);
     } else if (node.kind == PropertyKind::kObject ||
-               (v.is_object() && step == Step::kDescendRaw)) {
-      go = WalkMembers(v, node.is_signature(), /*every=*/false, level, out,
-                       changed);
+               (v.is_object() &&
+                (step == Step::kDescendRaw || step == Step::kDescendAll))) {
+      go = WalkMembers(v, node.is_signature() && step != Step::kDescendAll,
+                       /*every=*/false, level, out, changed);
     } else if (node.kind == PropertyKind::kArchive) {
       go = WalkArchive(v, node, level, out, changed);
     } else if (node.kind == PropertyKind::kSecret) {
@@ -523,12 +504,6 @@ class Walker : public PropertyCursor {
     return 0;
   }
 
-  static bool IsSignatureKey(const json::Value& key) {
-    return (key.size == kSigKey.size() && !key.has_escapes &&
-            std::memcmp(key.text, kSigKey.data(), key.size) == 0) ||
-           (key.has_escapes && key.StrEquals(kSigKey));
-  }
-
   template <typename T>
   static bool Finish(const json::Value& v, T* copy, json::Value* out,
                      bool* changed, bool go) {
@@ -582,6 +557,184 @@ json::Value RewriteProperties(
   json::Value out;
   walker.Run(root, level, &out);
   return out;
+}
+
+// ---- the paired walk ------------------------------------------------------
+//
+// Two values in step (diff's before and after, typecheck's two results):
+// the same place in both, as Pulumi's engine pairs them when it diffs
+// property values (sdk/go/common/resource/properties_diff.go): an object's
+// members by key, in bytewise key order (Go sorts map keys), the last of
+// duplicate keys on each side; an array's elements by index. A member or
+// element only one side has is visited with the other side absent. A
+// visitor provides
+//    Step Visit(const PropertyPair& pair);
+// or, with a Level as in WalkProperties,
+//    Step Visit(const PropertyPair& pair, Level& level);
+// Step::kDescend descends when both sides are arrays, or both are plain
+// objects (PropertyKind::kObject under the walk's rule); Step::kDescendRaw
+// and kDescendAll when both are arrays or both objects of any kind (all
+// members as stored, signature members included). Nothing else is paired: a
+// secret's payload is text that a visitor comparing payloads parses and
+// walks itself.
+
+/// One place in two values; a side's node has value == nullptr when that
+/// side has nothing there.
+struct PropertyPair {
+  PropertyNode a;
+  PropertyNode b;
+  /// The decoded member key both sides share (is_member), else "".
+  std::string_view key;
+  bool is_member = false;
+  bool is_element = false;
+  std::size_t index = 0;  ///< is_element: the element's position
+  int depth = 0;          ///< nesting below the walked roots (they are 0)
+
+  bool has_a() const { return a.value != nullptr; }
+  bool has_b() const { return b.value != nullptr; }
+};
+
+namespace property_internal {
+
+/// One side's object members sorted by decoded key, the last of
+/// duplicates kept.
+struct KeyedMember {
+  std::string_view key;
+  const json::Value* value;
+};
+
+template <typename Visitor>
+class PairWalker {
+ public:
+  using Level = typename LevelOf<Visitor>::type;
+
+  PairWalker(Visitor& visitor, const WalkOptions& options)
+      : visitor_(visitor), options_(options) {}
+
+  bool Run(const json::Value* a, const json::Value* b, const Level& level) {
+    PropertyPair pair;
+    return Walk(pair, a, b, level);
+  }
+
+ private:
+  PropertyNode Decode(const json::Value* v) const {
+    return v == nullptr ? PropertyNode{}
+                        : DecodeProperty(*v, options_.secret_rule);
+  }
+
+  bool Walk(PropertyPair& pair, const json::Value* a, const json::Value* b,
+            const Level& parent) {
+    pair.a = Decode(a);
+    pair.b = Decode(b);
+    Level level = parent;
+    Step step;
+    if constexpr (HasLevel<Visitor>) {
+      step = visitor_.Visit(pair, level);
+    } else {
+      step = visitor_.Visit(pair);
+    }
+    if (step == Step::kStop) return false;
+    if (step == Step::kSkip || a == nullptr || b == nullptr) return true;
+    if (pair.depth >= options_.max_depth) return true;
+    if (a->is_array() && b->is_array()) return Elements(*a, *b, pair, level);
+    bool plain = pair.a.kind == PropertyKind::kObject &&
+                 pair.b.kind == PropertyKind::kObject;
+    if (a->is_object() && b->is_object() &&
+        (plain || step == Step::kDescendRaw || step == Step::kDescendAll)) {
+      return Members(*a, *b, pair.depth + 1, level);
+    }
+    return true;
+  }
+
+  bool Elements(const json::Value& a, const json::Value& b,
+                const PropertyPair& parent, const Level& level) {
+    std::size_t n = std::max<std::size_t>(a.size, b.size);
+    PropertyPair pair;
+    pair.is_element = true;
+    pair.depth = parent.depth + 1;
+    for (std::size_t i = 0; i < n; ++i) {
+      pair.index = i;
+      if (!Walk(pair, i < a.size ? &a.elements[i] : nullptr,
+                i < b.size ? &b.elements[i] : nullptr, level)) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  bool Members(const json::Value& a, const json::Value& b, int depth,
+               const Level& level) {
+    // The sorted lists live in pools indexed by depth: no allocation once
+    // the walk has been as deep before.
+    std::size_t slot = static_cast<std::size_t>(depth) * 2;
+    if (sorted_.size() < slot + 2) sorted_.resize(slot + 2);
+    std::size_t decoded_mark = decoded_.size();
+    Sort(a, &sorted_[slot]);
+    Sort(b, &sorted_[slot + 1]);
+    const std::vector<KeyedMember>& ma = sorted_[slot];
+    const std::vector<KeyedMember>& mb = sorted_[slot + 1];
+    PropertyPair pair;
+    pair.is_member = true;
+    pair.depth = depth;
+    bool go = true;
+    for (std::size_t ia = 0, ib = 0;
+         go && (ia < ma.size() || ib < mb.size());) {
+      int order = ia == ma.size()   ? 1
+                  : ib == mb.size() ? -1
+                                    : ma[ia].key.compare(mb[ib].key);
+      pair.key = order <= 0 ? ma[ia].key : mb[ib].key;
+      go = Walk(pair, order <= 0 ? ma[ia].value : nullptr,
+                order >= 0 ? mb[ib].value : nullptr, level);
+      if (order <= 0) ++ia;
+      if (order >= 0) ++ib;
+    }
+    decoded_.resize(decoded_mark);
+    return go;
+  }
+
+  void Sort(const json::Value& object, std::vector<KeyedMember>* out) {
+    out->clear();
+    for (const json::Member& m : object.object()) {
+      std::string_view key = m.key.raw();
+      if (m.key.has_escapes) {
+        decoded_.push_back(m.key.Str());
+        key = decoded_.back();
+      }
+      out->push_back({key, &m.value});
+    }
+    std::stable_sort(out->begin(), out->end(),
+                     [](const KeyedMember& x, const KeyedMember& y) {
+                       return x.key < y.key;
+                     });
+    // Of equal keys the last (in document order) wins, as in Go's map.
+    std::size_t kept = 0;
+    for (std::size_t i = 0; i < out->size(); ++i) {
+      if (i + 1 < out->size() && (*out)[i + 1].key == (*out)[i].key) continue;
+      (*out)[kept++] = (*out)[i];
+    }
+    out->resize(kept);
+  }
+
+  Visitor& visitor_;
+  const WalkOptions& options_;
+  // A deque: growing it keeps the lists of the levels above in place.
+  std::deque<std::vector<KeyedMember>> sorted_;
+  std::deque<std::string> decoded_;  // escaped keys, decoded
+};
+
+}  // namespace property_internal
+
+/// Walks `a` and `b` in step (see "the paired walk" above); either may be
+/// nullptr. Uses WalkOptions::secret_rule and max_depth (pairs deeper are
+/// visited, not descended into); no pointers, no payloads, no decryptor.
+/// Returns false when the visitor stopped it.
+template <typename Visitor>
+bool WalkPropertyPairs(
+    const json::Value* a, const json::Value* b, Visitor& visitor,
+    const WalkOptions& options = {},
+    const typename property_internal::LevelOf<Visitor>::type& level = {}) {
+  property_internal::PairWalker<Visitor> walker(visitor, options);
+  return walker.Run(a, b, level);
 }
 
 }  // namespace pstate::state

@@ -6,6 +6,8 @@
 #include <string>
 #include <string_view>
 
+#include "pstate/state/signature.h"
+
 namespace pstate::state {
 
 /// The parts of `urn:pulumi:<stack>::<project>::<qualified type>::<name>`.
@@ -37,8 +39,9 @@ std::string FormatUrn(const Urn& urn);
 bool IsProviderType(std::string_view type);
 
 inline constexpr std::string_view kRootStackType = "pulumi:pulumi:Stack";
-inline constexpr std::string_view kUnknownId =
-    "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
+/// The ID of a provider reference whose provider's ID is not known yet:
+/// the computed sentinel (signature.h).
+inline constexpr std::string_view kUnknownId = kUnknownValue;
 
 /// A provider reference `<provider URN>::<id>`, split at the last "::".
 struct ProviderReference {

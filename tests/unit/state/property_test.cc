@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -584,6 +585,120 @@ TEST(PropertyRewriteTest, ArchiveMembersAndRootCanBeReplaced) {
     }
   } root;
   EXPECT_EQ(Compact(RewriteProperties(v, arena, root)), "true");
+}
+
+TEST(PropertyWalkTest, DescendAllVisitsSignatureMembersToo) {
+  json::Arena arena;
+  json::Value v = Parse(
+      Sig("5cf8f73096256a8f31e491e813e4eb8e", R"("urn":"u","id":{"V":null})"),
+      arena);
+  struct Keys {
+    Step step;
+    std::vector<std::string> seen;
+    Step Visit(const PropertyNode& node, PropertyCursor&) {
+      if (node.key != nullptr) seen.push_back(std::string(node.key->raw()));
+      return node.is_signature() ? step : Step::kDescend;
+    }
+  };
+  Keys raw{Step::kDescendRaw, {}};
+  WalkProperties(v, raw);
+  EXPECT_EQ(raw.seen, (std::vector<std::string>{"urn", "id", "V"}));
+  Keys all{Step::kDescendAll, {}};
+  WalkProperties(v, all);
+  EXPECT_EQ(all.seen,
+            (std::vector<std::string>{"4dabf18193072939515e22adb298388d", "urn",
+                                      "id", "V"}));
+}
+
+/// Records "key|index: a-kind b-kind" for every pair.
+struct PairRecorder {
+  Step step = Step::kDescend;
+  std::vector<std::string> seen;
+  Step Visit(const PropertyPair& pair) {
+    std::string place = pair.is_member    ? std::string(pair.key)
+                        : pair.is_element ? std::to_string(pair.index)
+                                          : "root";
+    auto kind = [](const PropertyNode& n) {
+      return n.value == nullptr ? std::string("-")
+                                : std::string(PropertyKindName(n.kind));
+    };
+    seen.push_back(place + "@" + std::to_string(pair.depth) + ": " +
+                   kind(pair.a) + " " + kind(pair.b));
+    return step;
+  }
+};
+
+TEST(PropertyPairWalkTest, MembersInKeyOrderLastDuplicateWins) {
+  json::Arena arena;
+  json::Value a = Parse(R"({"b":1,"a":[1,2],"c":"x","c":null})", arena);
+  json::Value b = Parse(R"({"d":true,"a":[1],"\u0062":"s"})", arena);
+  PairRecorder r;
+  EXPECT_TRUE(WalkPropertyPairs(&a, &b, r));
+  EXPECT_EQ(r.seen, (std::vector<std::string>{
+                        "root@0: object object",
+                        "a@1: array array",
+                        "0@2: number number",
+                        "1@2: number -",
+                        "b@1: number string",
+                        "c@1: null -",
+                        "d@1: - bool",
+                    }));
+}
+
+TEST(PropertyPairWalkTest, SignatureObjectsArePairedOnlyWhenAsked) {
+  json::Arena arena;
+  json::Value a = Parse(
+      Sig("1b47061264138c4ac30d75fd1eb44270", R"("plaintext":"1")"), arena);
+  json::Value b = Parse(
+      Sig("1b47061264138c4ac30d75fd1eb44270", R"("plaintext":"2")"), arena);
+  PairRecorder r;
+  WalkPropertyPairs(&a, &b, r);
+  EXPECT_EQ(r.seen, (std::vector<std::string>{"root@0: secret secret"}));
+  r.seen.clear();
+  r.step = Step::kDescendAll;
+  WalkPropertyPairs(&a, &b, r);
+  EXPECT_EQ(r.seen, (std::vector<std::string>{
+                        "root@0: secret secret",
+                        "4dabf18193072939515e22adb298388d@1: string string",
+                        "plaintext@1: string string",
+                    }));
+}
+
+TEST(PropertyPairWalkTest, DuplicateSignatureMembersFollowTheRule) {
+  json::Arena arena;
+  // Secret first, asset last: Go reads an asset.
+  std::string text = "{" + std::string(kSig) +
+                     ":\"1b47061264138c4ac30d75fd1eb44270\"," +
+                     std::string(kSig) +
+                     ":\"c44067f5952c0a294b673a41bacd8c17\",\"text\":\"a\"}";
+  json::Value a = Parse(text, arena);
+  PairRecorder r;
+  WalkPropertyPairs(&a, nullptr, r);
+  EXPECT_EQ(r.seen, (std::vector<std::string>{"root@0: asset -"}));
+  r.seen.clear();
+  WalkOptions any;
+  any.secret_rule = SecretRule::kAnySignature;
+  WalkPropertyPairs(&a, nullptr, r, any);
+  EXPECT_EQ(r.seen, (std::vector<std::string>{"root@0: secret -"}));
+}
+
+TEST(PropertyPairWalkTest, StopsAndCarriesLevels) {
+  json::Arena arena;
+  json::Value a = Parse(R"({"a":{"b":{"c":1}},"z":2})", arena);
+  struct Deepest {
+    struct Level {
+      int n = 0;
+    };
+    int deepest = 0;
+    Step Visit(const PropertyPair& pair, Level& level) {
+      ++level.n;
+      deepest = std::max(deepest, level.n);
+      return pair.key == "c" ? Step::kStop : Step::kDescend;
+    }
+  };
+  Deepest d;
+  EXPECT_FALSE(WalkPropertyPairs(&a, &a, d));
+  EXPECT_EQ(d.deepest, 4);
 }
 
 }  // namespace

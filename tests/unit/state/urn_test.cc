@@ -118,13 +118,22 @@ TEST(ParseProviderReferenceTest, Errors) {
   EXPECT_NE(why.find("provider type"), std::string_view::npos) << why;
 }
 
-SigKind Classify(const std::string& text) {
-  json::Arena arena;
+// Parses `text` into `arena` and recognizes its signature under `rule`.
+PropertyKind Recognize(const std::string& text, json::Arena& arena,
+                       SecretRule rule = SecretRule::kGo) {
   json::Parser parser;
-  json::Value v;
-  EXPECT_EQ(parser.ParseDocument(text, 0, arena, &v), json::ParseStatus::kOk)
+  auto* v = arena.Allocate<json::Value>(1);
+  new (v) json::Value();
+  EXPECT_EQ(parser.ParseDocument(text, 0, arena, v), json::ParseStatus::kOk)
       << text;
-  return ClassifySignature(v);
+  Signature sig = RecognizeSignature(*v, rule);
+  EXPECT_EQ(IsSecret(*v, rule), sig.secret());
+  return sig.kind;
+}
+
+PropertyKind Classify(const std::string& text) {
+  json::Arena arena;
+  return Recognize(text, arena);
 }
 
 std::string SigObject(std::string_view sig, std::string_view rest = "") {
@@ -132,49 +141,93 @@ std::string SigObject(std::string_view sig, std::string_view rest = "") {
          std::string(rest) + "}";
 }
 
-TEST(ClassifySignatureTest, EachKind) {
-  EXPECT_EQ(Classify(SigObject(kSigAsset, ",\"hash\":\"\"")), SigKind::kAsset);
-  EXPECT_EQ(Classify(SigObject(kSigArchive)), SigKind::kArchive);
+TEST(RecognizeSignatureTest, EachKind) {
+  EXPECT_EQ(Classify(SigObject(kSigAsset, ",\"hash\":\"\"")),
+            PropertyKind::kAsset);
+  EXPECT_EQ(Classify(SigObject(kSigArchive)), PropertyKind::kArchive);
   EXPECT_EQ(Classify(SigObject(kSigSecret, ",\"ciphertext\":\"x\"")),
-            SigKind::kSecret);
+            PropertyKind::kSecret);
   EXPECT_EQ(Classify(SigObject(kSigResourceReference)),
-            SigKind::kResourceReference);
-  EXPECT_EQ(Classify(SigObject(kSigSpecialFloat)), SigKind::kSpecialFloat);
-  EXPECT_EQ(Classify(SigObject(kSigByteString)), SigKind::kByteString);
-  EXPECT_EQ(Classify(SigObject(kSigOutputValue)), SigKind::kOutputValue);
-  EXPECT_EQ(Classify(SigObject("0123456789abcdef")), SigKind::kUnknown);
-  EXPECT_EQ(Classify(SigObject("")), SigKind::kUnknown);
+            PropertyKind::kResourceReference);
+  EXPECT_EQ(Classify(SigObject(kSigSpecialFloat)), PropertyKind::kSpecialFloat);
+  EXPECT_EQ(Classify(SigObject(kSigByteString)), PropertyKind::kByteString);
+  EXPECT_EQ(Classify(SigObject(kSigOutputValue)), PropertyKind::kOutputValue);
+  EXPECT_EQ(Classify(SigObject("0123456789abcdef")),
+            PropertyKind::kUnrecognized);
+  EXPECT_EQ(Classify(SigObject("")), PropertyKind::kUnrecognized);
   EXPECT_EQ(Classify("{\"" + std::string(kSigKey) + "\":42}"),
-            SigKind::kUnknown);
+            PropertyKind::kUnrecognized);
   EXPECT_EQ(Classify("{\"" + std::string(kSigKey) + "\":null}"),
-            SigKind::kUnknown);
+            PropertyKind::kUnrecognized);
 }
 
-TEST(ClassifySignatureTest, PlainValuesAndEscapes) {
-  EXPECT_EQ(Classify("{}"), SigKind::kNone);
+TEST(RecognizeSignatureTest, PlainValuesAndEscapes) {
+  EXPECT_EQ(Classify("{}"), PropertyKind::kObject);
   EXPECT_EQ(Classify(R"({"a":"1b47061264138c4ac30d75fd1eb44270"})"),
-            SigKind::kNone);
-  EXPECT_EQ(Classify("\"" + std::string(kSigSecret) + "\""), SigKind::kNone);
-  EXPECT_EQ(Classify("[" + SigObject(kSigSecret) + "]"), SigKind::kNone);
-  EXPECT_EQ(Classify("null"), SigKind::kNone);
+            PropertyKind::kObject);
+  EXPECT_EQ(Classify("\"" + std::string(kSigSecret) + "\""),
+            PropertyKind::kObject);
+  EXPECT_EQ(Classify("[" + SigObject(kSigSecret) + "]"), PropertyKind::kObject);
+  EXPECT_EQ(Classify("null"), PropertyKind::kObject);
   // Key and value compared unescaped.
   std::string key(kSigKey);
   std::string escaped_key = key.substr(0, key.size() - 1) + "\\u0064";
   ASSERT_EQ(key.back(), 'd');
   EXPECT_EQ(
       Classify("{\"" + escaped_key + "\":\"" + std::string(kSigSecret) + "\"}"),
-      SigKind::kSecret);
+      PropertyKind::kSecret);
   std::string sig(kSigAsset);
   EXPECT_EQ(Classify(SigObject(sig.substr(0, sig.size() - 1) + "\\u0037")),
-            SigKind::kAsset);
+            PropertyKind::kAsset);
   ASSERT_EQ(sig.back(), '7');
 }
 
-TEST(ClassifySignatureTest, Names) {
-  EXPECT_EQ(SigKindName(SigKind::kNone), "value");
-  EXPECT_EQ(SigKindName(SigKind::kSecret), "secret");
-  EXPECT_EQ(SigKindName(SigKind::kResourceReference), "resource reference");
-  EXPECT_EQ(SigKindName(SigKind::kUnknown), "unknown signature");
+// {SIG:first, SIG:second, "plaintext":...}
+std::string TwoSignatures(std::string_view first, std::string_view second) {
+  return "{\"" + std::string(kSigKey) + "\":\"" + std::string(first) + "\",\"" +
+         std::string(kSigKey) + "\":\"" + std::string(second) +
+         "\",\"plaintext\":\"\\\"x\\\"\"}";
+}
+
+TEST(RecognizeSignatureTest, AssetThenSecretIsASecretUnderEitherRule) {
+  // Go's map keeps the last member: Pulumi reads a secret.
+  json::Arena arena;
+  std::string text = TwoSignatures(kSigAsset, kSigSecret);
+  EXPECT_EQ(Recognize(text, arena, SecretRule::kGo), PropertyKind::kSecret);
+  EXPECT_EQ(Recognize(text, arena, SecretRule::kAnySignature),
+            PropertyKind::kSecret);
+}
+
+TEST(RecognizeSignatureTest, SecretThenAssetIsASecretOnlyToAnySignature) {
+  json::Arena arena;
+  std::string text = TwoSignatures(kSigSecret, kSigAsset);
+  EXPECT_EQ(Recognize(text, arena, SecretRule::kGo), PropertyKind::kAsset);
+  EXPECT_EQ(Recognize(text, arena, SecretRule::kAnySignature),
+            PropertyKind::kSecret);
+}
+
+TEST(RecognizeSignatureTest, TheDecidingMemberIsReported) {
+  json::Arena arena;
+  json::Parser parser;
+  json::Value v;
+  ASSERT_EQ(parser.ParseDocument(
+                arena.Copy(TwoSignatures(kSigSecret, kSigAsset)), 0, arena, &v),
+            json::ParseStatus::kOk);
+  Signature go = RecognizeSignature(v, SecretRule::kGo);
+  ASSERT_TRUE(go.found());
+  EXPECT_EQ(go.member, &v.members[1].value);
+  Signature any = RecognizeSignature(v, SecretRule::kAnySignature);
+  EXPECT_EQ(any.member, &v.members[0].value);
+  EXPECT_FALSE(IsSecret(v, SecretRule::kGo));
+  EXPECT_TRUE(IsSecret(v, SecretRule::kAnySignature));
+}
+
+TEST(RecognizeSignatureTest, Names) {
+  EXPECT_EQ(PropertyKindName(PropertyKind::kObject), "object");
+  EXPECT_EQ(PropertyKindName(PropertyKind::kSecret), "secret");
+  EXPECT_EQ(PropertyKindName(PropertyKind::kResourceReference),
+            "resource reference");
+  EXPECT_EQ(PropertyKindName(PropertyKind::kUnrecognized), "unknown signature");
 }
 
 TEST(FormatUrnTest, RoundTripsWithParseUrn) {
