@@ -9,8 +9,8 @@
 #include "pstate/detect/credential_formats.h"
 #include "pstate/detect/credential_names.h"
 #include "pstate/detect/credential_value.h"
-#include "pstate/diag/render.h"
 #include "pstate/json/pointer.h"
+#include "pstate/json/string_codec.h"
 #include "pstate/secrets/mask.h"
 #include "pstate/state/property.h"
 #include "pstate/state/secret_object.h"
@@ -54,13 +54,21 @@ std::string_view Decoded(const json::Value& v, std::string* scratch) {
   return *scratch;
 }
 
+/// `s` as a JSON string literal, quotes included.
+std::string Quoted(std::string_view s) {
+  std::string out = "\"";
+  json::AppendEscaped(s, &out);
+  out.push_back('"');
+  return out;
+}
+
 void AppendCompact(const json::Value& v, std::string* out) {
   switch (v.type) {
     case json::Type::kNull: *out += "null"; break;
     case json::Type::kTrue: *out += "true"; break;
     case json::Type::kFalse: *out += "false"; break;
     case json::Type::kNumber: *out += v.raw(); break;
-    case json::Type::kString: *out += diag::JsonString(v.Str()); break;
+    case json::Type::kString: *out += Quoted(v.Str()); break;
     case json::Type::kArray: {
       *out += '[';
       bool first = true;
@@ -78,7 +86,7 @@ void AppendCompact(const json::Value& v, std::string* out) {
       for (const json::Member& m : v.object()) {
         if (!first) *out += ',';
         first = false;
-        *out += diag::JsonString(m.key.Str());
+        *out += Quoted(m.key.Str());
         *out += ':';
         AppendCompact(m.value, out);
       }
@@ -87,8 +95,6 @@ void AppendCompact(const json::Value& v, std::string* out) {
     }
   }
 }
-
-std::string Quoted(std::string_view name) { return diag::JsonString(name); }
 
 std::string_view TrimAscii(std::string_view s) {
   while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) {
