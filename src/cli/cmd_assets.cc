@@ -1,7 +1,7 @@
 // pstate assets FILE...: does every asset and archive in the state still
 // hash to what the state recorded?
 //
-// Flags -> assets::Config -> assets::Run, rendered by assets/render.h;
+// Flags -> assets::Config -> assets::Run, rendered by report/assets.h;
 // rows stream out in state order as they are hashed.
 #include <cstdint>
 #include <iostream>
@@ -15,10 +15,11 @@
 #include "cli/terminal.h"
 #include "pstate/asset_hash/hasher.h"
 #include "pstate/asset_hash/run_budget.h"
-#include "pstate/assets/render.h"
 #include "pstate/assets/run.h"
 #include "pstate/base/thread_pool.h"
 #include "pstate/diag/output_format.h"
+#include "pstate/report/assets.h"
+#include "pstate/report/terminal.h"
 
 namespace pstate::cli {
 namespace {
@@ -78,14 +79,13 @@ int RunAssets(const AssetsFlags& flags) {
     config.jobs = flags.jobs;
     config.on_progress = MakeProgress(name, flags.quiet);
     std::unique_ptr<assets::RowSink> renderer =
-        assets::MakeRenderer(format, name, std::cout);
+        report::MakeAssetsRenderer(format, name, std::cout);
     ProgressClearingSink sink(*renderer);
     assets::Outcome outcome = assets::Run(config, sink);
     EndProgress();
     std::cout.flush();
     if (outcome.failure) {
-      std::cerr << "pstate: error: "
-                << assets::Printable(outcome.failure->Located()) << '\n';
+      report::PrintError(std::cerr, *outcome.failure);
       unreadable = true;
     }
     failed |= outcome.failed();

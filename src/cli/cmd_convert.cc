@@ -9,6 +9,8 @@
 #include "cli/exit_code.h"
 #include "cli/normalize_output.h"
 #include "pstate/convert/convert.h"
+#include "pstate/report/normalize.h"
+#include "pstate/report/terminal.h"
 
 namespace pstate::cli {
 namespace {
@@ -28,7 +30,7 @@ struct ConvertFlags {
 };
 
 int Fail(const std::string& message, int code = kExitUnreadable) {
-  std::cerr << "pstate: error: " << message << "\n";
+  report::PrintError(std::cerr, message);
   return code;
 }
 
@@ -67,7 +69,8 @@ int RunConvert(const ConvertFlags& flags) {
                     : kExitUnreadable);
   }
   std::string file = flags.input == "-" ? "<stdin>" : flags.input;
-  PrintNormalizeNotes(file, outcome->notes, outcome->counts, flags.quiet);
+  report::RenderNormalizeNotes(file, outcome->notes, outcome->counts,
+                               flags.quiet, std::cerr);
   return kExitOk;
 }
 

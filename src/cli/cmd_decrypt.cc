@@ -12,6 +12,7 @@
 #include "pstate/base/thread_pool.h"
 #include "pstate/crypt/run.h"
 #include "pstate/crypto/passphrase_source.h"
+#include "pstate/report/terminal.h"
 
 namespace pstate::cli {
 namespace {
@@ -46,7 +47,7 @@ int RunCrypt(const CryptFlags& flags) {
   Result<crypt::CryptStats> stats = crypt::Run(std::move(config));
   EndProgress();
   if (!stats.ok()) {
-    std::cerr << "pstate: error: " << stats.status().message() << "\n";
+    report::PrintError(std::cerr, stats.status().message());
     // A refusal is about the state's content, as a finding is (exit 1);
     // everything else means the input could not be used at all.
     return stats.status().code() == pstate::Errc::kRefused ? kExitFindings

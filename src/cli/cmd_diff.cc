@@ -10,8 +10,9 @@
 #include "cli/count_option.h"
 #include "cli/exit_code.h"
 #include "pstate/crypto/passphrase_source.h"
-#include "pstate/diag/render.h"
 #include "pstate/diff/differ.h"
+#include "pstate/report/diff.h"
+#include "pstate/report/terminal.h"
 
 namespace pstate::cli {
 namespace {
@@ -36,14 +37,13 @@ int RunDiff(const DiffFlags& flags) {
   config.passphrase = [file] { return crypto::ResolvePassphrase(file); };
   Result<diff::DiffResult> result = diff::Run(config);
   if (!result.ok()) {
-    std::cerr << "pstate: error: "
-              << diag::TerminalSafe(result.status().message()) << "\n";
+    report::PrintError(std::cerr, result.status().message());
     return kExitUnreadable;
   }
   if (flags.format == "json") {
-    std::cout << diff::RenderJson(*result, flags.limit);
+    std::cout << report::RenderDiffJson(*result, flags.limit);
   } else {
-    std::cout << diff::RenderText(*result, flags.stat, flags.limit);
+    std::cout << report::RenderDiffText(*result, flags.stat, flags.limit);
   }
   return result->same() ? kExitOk : kExitFindings;
 }

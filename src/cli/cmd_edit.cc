@@ -8,10 +8,10 @@
 #include "cli/command.h"
 #include "cli/exit_code.h"
 
-#include "pstate/diag/codes.h"
-#include "pstate/diff/differ.h"
 #include "pstate/edit/edit.h"
-#include "pstate/json/string_codec.h"
+#include "pstate/report/diff.h"
+#include "pstate/report/edit.h"
+#include "pstate/report/terminal.h"
 
 namespace pstate::cli {
 namespace {
@@ -34,99 +34,8 @@ struct EditFlags {
 };
 
 int Usage(const std::string& message) {
-  std::cerr << "pstate: error: " << message << "\n";
+  report::PrintError(std::cerr, message);
   return kExitUnreadable;
-}
-
-std::string Quote(const std::string& s) {
-  std::string out = "\"";
-  json::AppendEscaped(s, &out);
-  return out + "\"";
-}
-
-void PrintText(std::ostream& os, const edit::Outcome& o) {
-  auto fields = [&](const std::vector<edit::FieldChange>& list) {
-    for (const edit::FieldChange& f : list) {
-      os << "    " << f.op << " " << f.field << ": ";
-      if (f.op == '+') {
-        os << f.after;
-      } else if (f.op == '-') {
-        os << f.before;
-      } else if (f.after.empty()) {
-        os << f.before;
-      } else {
-        os << f.before << " -> " << f.after;
-      }
-      os << "\n";
-    }
-  };
-  if (!o.changes.envelope.empty()) {
-    os << "~ (envelope)\n";
-    fields(o.changes.envelope);
-  }
-  for (const auto* list : {&o.changes.resources, &o.changes.pending}) {
-    for (const edit::ElementChange& c : *list) {
-      os << c.op << " " << c.what << "\n";
-      fields(c.fields);
-    }
-  }
-  for (const std::string& n : o.notes) os << "note: " << n << "\n";
-}
-
-void PrintJson(std::ostream& os, const edit::Config& config,
-               const edit::Outcome& o) {
-  auto fields = [&](const std::vector<edit::FieldChange>& list) {
-    os << "[";
-    for (std::size_t i = 0; i < list.size(); ++i) {
-      const edit::FieldChange& f = list[i];
-      os << (i ? "," : "") << "{\"op\":\"" << f.op
-         << "\",\"field\":" << Quote(f.field)
-         << ",\"before\":" << Quote(f.before) << ",\"after\":" << Quote(f.after)
-         << "}";
-    }
-    os << "]";
-  };
-  auto elements = [&](const std::vector<edit::ElementChange>& list) {
-    os << "[";
-    for (std::size_t i = 0; i < list.size(); ++i) {
-      os << (i ? "," : "") << "{\"op\":\"" << list[i].op
-         << "\",\"what\":" << Quote(list[i].what) << ",\"fields\":";
-      fields(list[i].fields);
-      os << "}";
-    }
-    os << "]";
-  };
-  os << "{\"file\":" << Quote(config.input) << ",\"operation\":"
-     << Quote(std::string(edit::OperationName(config.request.op)))
-     << ",\"refused\":" << (o.refused ? "true" : "false");
-  if (o.refused) os << ",\"reason\":" << Quote(o.refusal);
-  os << ",\"envelope\":";
-  fields(o.changes.envelope);
-  os << ",\"resources\":";
-  elements(o.changes.resources);
-  os << ",\"pending_operations\":";
-  elements(o.changes.pending);
-  os << ",\"notes\":[";
-  for (std::size_t i = 0; i < o.notes.size(); ++i) {
-    os << (i ? "," : "") << Quote(o.notes[i]);
-  }
-  os << "],\"new_findings\":[";
-  for (std::size_t i = 0; i < o.new_findings.size(); ++i) {
-    const diag::Finding& f = o.new_findings[i];
-    os << (i ? "," : "")
-       << "{\"code\":" << Quote(std::string(diag::Info(f.code).name))
-       << ",\"message\":" << Quote(f.message) << ",\"urn\":" << Quote(f.urn)
-       << "}";
-  }
-  os << "]}\n";
-}
-
-void PrintFindings(const edit::Outcome& o) {
-  for (const diag::Finding& f : o.new_findings) {
-    std::cerr << "  error[" << diag::Info(f.code).name << "] " << f.message;
-    if (!f.urn.empty()) std::cerr << " (" << f.urn << ")";
-    std::cerr << "\n";
-  }
 }
 
 int RunEdit(const EditFlags& flags) {
@@ -222,30 +131,32 @@ int RunEdit(const EditFlags& flags) {
   const edit::Outcome& o = *outcome;
   bool json = flags.format == "json";
   if (o.refused) {
-    if (json) PrintJson(std::cout, config, o);
-    std::cerr << "pstate: error: " << o.refusal << "\n";
-    PrintFindings(o);
+    if (json) report::RenderEditJson(config, o, std::cout);
+    report::PrintError(std::cerr, o.refusal);
+    report::RenderEditFindings(o, std::cerr);
     return kExitFindings;
   }
   if (flags.dry_run) {
     // What would change, exactly as `pstate diff STATE RESULT` prints it.
     if (o.diff) {
-      std::cout << (json ? diff::RenderJson(*o.diff)
-                         : diff::RenderText(*o.diff, false));
+      std::cout << (json ? report::RenderDiffJson(*o.diff)
+                         : report::RenderDiffText(*o.diff, false));
     }
     if (!json) {
-      for (const std::string& n : o.notes) std::cout << "note: " << n << "\n";
+      for (const std::string& n : o.notes) {
+        std::cout << "note: " << report::TerminalSafe(n) << "\n";
+      }
     }
   } else if (json) {
-    PrintJson(std::cerr, config, o);
+    report::RenderEditJson(config, o, std::cerr);
   } else if (!flags.quiet) {
-    PrintText(std::cerr, o);
+    report::RenderEditText(o, std::cerr);
     if (o.unchanged) std::cerr << "pstate: edit: no change\n";
   }
   if (!o.new_findings.empty()) {
     std::cerr << "pstate: warning: written with --force despite new "
                  "integrity errors:\n";
-    PrintFindings(o);
+    report::RenderEditFindings(o, std::cerr);
   }
   return kExitOk;
 }

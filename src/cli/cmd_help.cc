@@ -15,6 +15,7 @@
 #include "cli/suggest.h"
 #include "pstate/diag/code_docs.h"
 #include "pstate/diag/codes.h"
+#include "pstate/report/terminal.h"
 
 #ifndef PSTATE_VERSION
 #define PSTATE_VERSION "0.0.0"
@@ -662,9 +663,9 @@ std::function<int()> SetupHelp(CLI::App& app) {
         return static_cast<int>(kExitOk);
       }
     }
-    std::cerr << "pstate: error: unknown command '" << *command << "'"
-              << DidYouMean(*command, names)
-              << "\nRun 'pstate --help' for the list of commands.\n";
+    report::PrintError(std::cerr, "unknown command '" + *command + "'" +
+                                      DidYouMean(*command, names));
+    std::cerr << "Run 'pstate --help' for the list of commands.\n";
     return static_cast<int>(kExitUnreadable);
   };
 }

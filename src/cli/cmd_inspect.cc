@@ -11,15 +11,15 @@
 #include "cli/count_option.h"
 #include "cli/exit_code.h"
 #include "pstate/crypto/passphrase_source.h"
-#include "pstate/diag/render.h"
 #include "pstate/inspect/inspect.h"
+#include "pstate/report/inspect.h"
+#include "pstate/report/terminal.h"
 
 namespace pstate::cli {
 namespace {
 
 int Fail(const Status& status) {
-  std::cerr << "pstate: error: " << diag::TerminalSafe(status.message())
-            << "\n";
+  report::PrintError(std::cerr, status.message());
   return kExitUnreadable;
 }
 
@@ -56,13 +56,13 @@ int RunLs(const LsFlags& f) {
   Status status = inspect::List(
       config,
       [&](const inspect::ResourceRow& row) {
-        std::cout << (json ? inspect::RowJson(row) : inspect::RowText(row))
+        std::cout << (json ? report::RowJson(row) : report::RowText(row))
                   << '\n';
         return more();
       },
       [&](const inspect::PendingRow& row) {
-        std::cout << (json ? inspect::PendingJson(row)
-                           : inspect::PendingText(row))
+        std::cout << (json ? report::PendingJson(row)
+                           : report::PendingText(row))
                   << '\n';
         return more();
       });
@@ -96,8 +96,8 @@ int RunShow(const ShowFlags& f) {
   config.passphrase = [file] { return crypto::ResolvePassphrase(file); };
   auto result = inspect::Show(config);
   if (!result.ok()) return Fail(result.status());
-  std::cout << (f.format == "json" ? inspect::ShowJson(*result)
-                                   : inspect::ShowText(*result));
+  std::cout << (f.format == "json" ? report::ShowJson(*result)
+                                   : report::ShowText(*result));
   return kExitOk;
 }
 
@@ -162,9 +162,9 @@ std::function<int()> SetupTree(CLI::App& app) {
     auto tree = inspect::Tree(*path);
     if (!tree.ok()) return Fail(tree.status());
     if (*format == "json") {
-      inspect::WriteTreeJson(*tree, std::cout, *limit);
+      report::WriteTreeJson(*tree, std::cout, *limit);
     } else {
-      inspect::WriteTreeText(*tree, std::cout, *limit);
+      report::WriteTreeText(*tree, std::cout, *limit);
     }
     return static_cast<int>(kExitOk);
   };
@@ -182,8 +182,8 @@ std::function<int()> SetupStats(CLI::App& app) {
   return [path, format, top] {
     auto stats = inspect::Stats(*path, *top);
     if (!stats.ok()) return Fail(stats.status());
-    std::cout << (*format == "json" ? inspect::StatsJson(*stats)
-                                    : inspect::StatsText(*stats));
+    std::cout << (*format == "json" ? report::StatsJson(*stats)
+                                    : report::StatsText(*stats));
     return static_cast<int>(kExitOk);
   };
 }

@@ -9,6 +9,8 @@
 #include "cli/normalize_output.h"
 #include "cli/terminal.h"
 #include "pstate/normalize/normalize.h"
+#include "pstate/report/normalize.h"
+#include "pstate/report/terminal.h"
 
 namespace pstate::cli {
 namespace {
@@ -26,7 +28,7 @@ struct NormalizeFlags {
 };
 
 int Fail(const std::string& message) {
-  std::cerr << "pstate: error: " << message << "\n";
+  report::PrintError(std::cerr, message);
   return kExitUnreadable;
 }
 
@@ -47,15 +49,10 @@ int RunNormalize(const NormalizeFlags& flags) {
   EndProgress();
   if (!outcome.ok()) return Fail(outcome.status().message());
   std::string file = flags.input == "-" ? "<stdin>" : flags.input;
-  PrintNormalizeNotes(file, outcome->notes, outcome->counts,
-                      flags.quiet || flags.check);
+  report::RenderNormalizeNotes(file, outcome->notes, outcome->counts,
+                               flags.quiet || flags.check, std::cerr);
   if (flags.check && !outcome->normalized) {
-    std::cerr << "pstate: " << file << ":" << outcome->line << ":"
-              << outcome->column;
-    if (!outcome->pointer.empty()) std::cerr << ": " << outcome->pointer;
-    std::cerr << ": not in normalized form (layout "
-              << normalize::LayoutName(outcome->layout)
-              << "); this is the first place that differs\n";
+    report::RenderNormalizeCheck(file, *outcome, std::cerr);
     return kExitFindings;
   }
   return kExitOk;

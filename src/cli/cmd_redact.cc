@@ -10,6 +10,7 @@
 #include "cli/terminal.h"
 
 #include "pstate/redact/run.h"
+#include "pstate/report/terminal.h"
 
 namespace pstate::cli {
 namespace {
@@ -26,7 +27,7 @@ struct RedactFlags {
 };
 
 int Fail(const std::string& message) {
-  std::cerr << "pstate: error: " << message << "\n";
+  report::PrintError(std::cerr, message);
   return kExitUnreadable;
 }
 

@@ -1,5 +1,5 @@
 // pstate rules: every finding code; pstate explain CODE: its documentation.
-// Both print docs/diagnostics.md's text (diag/code_docs.h).
+// Both print docs/diagnostics.md's text (report/rules.h).
 #include <iostream>
 #include <memory>
 #include <string>
@@ -8,9 +8,9 @@
 #include "cli/command.h"
 #include "cli/exit_code.h"
 #include "cli/suggest.h"
-#include "pstate/diag/code_docs.h"
 #include "pstate/diag/codes.h"
-#include "pstate/diag/render.h"
+#include "pstate/report/rules.h"
+#include "pstate/report/terminal.h"
 
 namespace pstate::cli {
 
@@ -22,41 +22,10 @@ std::function<int()> SetupRules(CLI::App& app) {
       ->capture_default_str();
   return [format] {
     if (*format == "json") {
-      // One JSON document: an array of {code, severity, fatal, summary,
-      // description, help_uri}.
-      std::cout << '[';
-      bool first = true;
-      for (const diag::CodeInfo& info : diag::AllCodes()) {
-        std::cout << (first ? "" : ",")
-                  << "{\"code\":" << diag::JsonString(info.name)
-                  << ",\"severity\":"
-                  << diag::JsonString(diag::SeverityName(info.severity))
-                  << ",\"fatal\":"
-                  << (diag::IsFatal(info.code) ? "true" : "false")
-                  << ",\"summary\":" << diag::JsonString(info.summary)
-                  << ",\"description\":"
-                  << diag::JsonString(diag::CodeDescription(info.code))
-                  << ",\"help_uri\":"
-                  << diag::JsonString(diag::CodeHelpUri(info.code)) << '}';
-        first = false;
-      }
-      std::cout << "]\n";
-      return static_cast<int>(kExitOk);
+      report::RenderRulesJson(std::cout);
+    } else {
+      report::RenderRulesText(std::cout);
     }
-    std::size_t width = 0;
-    for (const diag::CodeInfo& info : diag::AllCodes()) {
-      width = std::max(width, info.name.size());
-    }
-    for (const diag::CodeInfo& info : diag::AllCodes()) {
-      std::string name(info.name);
-      name.resize(width + 2, ' ');
-      std::string severity(diag::SeverityName(info.severity));
-      severity.resize(9, ' ');
-      std::cout << name << severity << info.summary << '\n';
-    }
-    std::cout << "\n"
-              << diag::AllCodes().size()
-              << " codes; pstate explain CODE prints one's documentation.\n";
     return static_cast<int>(kExitOk);
   };
 }
@@ -73,16 +42,12 @@ std::function<int()> SetupExplain(CLI::App& app) {
       for (const diag::CodeInfo& info : diag::AllCodes()) {
         names.emplace_back(info.name);
       }
-      std::cerr << "pstate: error: unknown finding code '" << *code << "'"
-                << DidYouMean(*code, names)
-                << "\nRun 'pstate rules' for the list of codes.\n";
+      report::PrintError(std::cerr, "unknown finding code '" + *code + "'" +
+                                        DidYouMean(*code, names));
+      std::cerr << "Run 'pstate rules' for the list of codes.\n";
       return static_cast<int>(kExitUnreadable);
     }
-    const diag::CodeInfo& info = diag::Info(*found);
-    std::cout << info.name << " (" << diag::SeverityName(info.severity)
-              << (diag::IsFatal(info.code) ? ", fatal" : "") << ")\n\n"
-              << diag::CodeMarkdown(info.code) << "\n\n"
-              << "More: " << diag::CodeHelpUri(info.code) << '\n';
+    report::RenderExplain(*found, std::cout);
     return static_cast<int>(kExitOk);
   };
 }

@@ -13,6 +13,7 @@
 #include "cli/terminal.h"
 #include "pstate/crypto/fingerprint.h"
 #include "pstate/crypto/passphrase_source.h"
+#include "pstate/report/terminal.h"
 #include "pstate/scan/run.h"
 #include "pstate/types/schema_set.h"
 #include "pstate/verify/run.h"
@@ -36,8 +37,7 @@ int RunScan(const ScanFlags& flags) {
   if (!flags.key_file.empty()) {
     auto fp = crypto::Fingerprinter::FromKeyFile(flags.key_file);
     if (!fp.ok()) {
-      std::cerr << "pstate: error: --key-file: " << fp.status().message()
-                << "\n";
+      report::PrintError(std::cerr, "--key-file: " + fp.status().message());
       return kExitUnreadable;
     }
     fingerprinter.emplace(std::move(*fp));
@@ -53,7 +53,7 @@ int RunScan(const ScanFlags& flags) {
     if (passphrase.ok()) {
       decrypt.passphrase = std::move(*passphrase);
     } else if (file || passphrase.status().code() != Errc::kInvalidArgument) {
-      std::cerr << "pstate: error: " << passphrase.status().message() << "\n";
+      report::PrintError(std::cerr, passphrase.status().message());
       return kExitUnreadable;
     }
     // No passphrase anywhere: fine unless a state uses the passphrase provider.
@@ -64,7 +64,7 @@ int RunScan(const ScanFlags& flags) {
   if (with_schemas) {
     Status s = verify::LoadSchemas(flags.schemas, flags.schema_dirs, &schemas);
     if (!s.ok()) {
-      std::cerr << "pstate: error: " << s.message() << "\n";
+      report::PrintError(std::cerr, s.message());
       return kExitUnreadable;
     }
   }
@@ -89,7 +89,7 @@ int RunScan(const ScanFlags& flags) {
     scan::Outcome result = scan::Run(config);
     EndProgress();
     if (!result.status.ok()) {
-      std::cerr << "pstate: error: " << result.status.message() << "\n";
+      report::PrintError(std::cerr, result.status.message());
       printer.MarkUnreadable();
       continue;
     }

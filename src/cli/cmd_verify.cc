@@ -13,6 +13,7 @@
 #include "cli/findings_output.h"
 #include "cli/terminal.h"
 #include "pstate/base/thread_pool.h"
+#include "pstate/report/terminal.h"
 #include "pstate/types/schema_set.h"
 #include "pstate/verify/run.h"
 
@@ -52,7 +53,7 @@ int RunVerify(const VerifyFlags& flags) {
     // Once per run, before any input: a bad schema is a usage error.
     Status s = verify::LoadSchemas(flags.schemas, flags.schema_dirs, &schemas);
     if (!s.ok()) {
-      std::cerr << "pstate: error: " << s.message() << "\n";
+      report::PrintError(std::cerr, s.message());
       return kExitUnreadable;
     }
     config.schemas = &schemas;

@@ -175,19 +175,6 @@ void Resolve(FindingsFlags& flags) {
   }
 }
 
-const char* GithubCommand(diag::Severity s) {
-  switch (s) {
-    case diag::Severity::kError: return "error";
-    case diag::Severity::kWarning: return "warning";
-    case diag::Severity::kNote: return "notice";
-  }
-  return "error";
-}
-
-std::string Plural(std::uint64_t n, std::string_view word) {
-  return std::to_string(n) + " " + std::string(word) + (n == 1 ? "" : "s");
-}
-
 }  // namespace
 
 std::vector<std::string> FindStateFiles(const std::string& dir,
@@ -206,21 +193,6 @@ std::vector<std::string> FindStateFiles(const std::string& dir,
   }
   std::sort(found.begin(), found.end());
   return found;
-}
-
-std::string GithubEscape(std::string_view s, bool property) {
-  std::string out;
-  for (char c : s) {
-    switch (c) {
-      case '%': out += "%25"; break;
-      case '\r': out += "%0D"; break;
-      case '\n': out += "%0A"; break;
-      case ':': out += property ? "%3A" : ":"; break;
-      case ',': out += property ? "%2C" : ","; break;
-      default: out.push_back(c);
-    }
-  }
-  return out;
 }
 
 std::unique_ptr<diag::Report> FindingsFlags::NewReport(
@@ -330,53 +302,29 @@ void FindingsPrinter::Print(std::unique_ptr<diag::Report> report) {
       sarif_.push_back(std::move(report));
       return;
     case diag::OutputFormat::kJson:
-      diag::RenderJsonLine(*report, std::cout);
+      report::RenderJsonLine(*report, std::cout);
       break;
-    case diag::OutputFormat::kGithub: PrintGithub(*report); break;
+    case diag::OutputFormat::kGithub:
+      report::RenderGithub(*report, std::cout);
+      break;
     case diag::OutputFormat::kText:
-      diag::RenderText(*report, std::cout, text_);
+      report::RenderText(*report, std::cout, text_);
       break;
   }
   std::cout.flush();
-}
-
-void FindingsPrinter::PrintGithub(const diag::Report& report) {
-  for (const diag::Finding& f : report.findings()) {
-    std::cout << "::" << GithubCommand(f.severity)
-              << " file=" << GithubEscape(report.file(), true);
-    if (f.line > 0) {
-      std::cout << ",line=" << f.line
-                << ",col=" << (f.char_column > 0 ? f.char_column : f.column);
-    }
-    std::string message = f.message;
-    if (!f.pointer.empty()) message += " (at " + f.pointer + ")";
-    std::cout << ",title=" << GithubEscape(f.code_name(), true)
-              << "::" << GithubEscape(message, false) << '\n';
-  }
-  diag::RenderTextSummary(report, std::cout);
 }
 
 int FindingsPrinter::Finish() {
   if (flags_.output == diag::OutputFormat::kSarif) {
     std::vector<const diag::Report*> views;
     for (const auto& r : sarif_) views.push_back(r.get());
-    diag::SarifOptions options;
+    report::SarifOptions options;
     options.tool_version = PSTATE_VERSION;
     options.command = flags_.command;
-    diag::RenderSarif(views, std::cout, options);
+    report::RenderSarif(views, std::cout, options);
     std::cout.flush();
   } else if (flags_.output == diag::OutputFormat::kText && reports_ > 1) {
-    std::cout << "total: " << Plural(reports_, "file") << ", "
-              << Plural(total_.errors, "error") << ", "
-              << Plural(total_.warnings, "warning") << ", "
-              << Plural(total_.notes, "note") << " in "
-              << Plural(total_.resources, "resource");
-    if (total_.suppressed > 0) {
-      std::cout << " (" << total_.suppressed << " suppressed)";
-    }
-    std::cout << '\n';
-    std::string tally = diag::TallyLine(total_);
-    if (!tally.empty()) std::cout << tally << '\n';
+    report::RenderTextTotal(reports_, total_, std::cout);
     std::cout.flush();
   }
   if (unreadable_) return kExitUnreadable;

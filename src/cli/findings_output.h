@@ -15,8 +15,8 @@
 #include "pstate/diag/codes.h"
 #include "pstate/diag/fingerprint.h"
 #include "pstate/diag/output_format.h"
-#include "pstate/diag/render.h"
 #include "pstate/diag/report.h"
+#include "pstate/report/findings.h"
 
 namespace pstate::cli {
 
@@ -71,10 +71,6 @@ void AddFindingsOptions(CLI::App& app, FindingsFlags& flags);
 std::vector<std::string> FindStateFiles(const std::string& dir,
                                         bool include_backups);
 
-/// `s` escaped for a GitHub Actions workflow command: as a property value
-/// (`property`: also ':' and ',') or as the message.
-std::string GithubEscape(std::string_view s, bool property);
-
 /// Prints reports as they are finished (text, JSON Lines and GitHub
 /// annotations stream; SARIF is one document, written by Finish) and
 /// computes the exit code.
@@ -92,11 +88,8 @@ class FindingsPrinter {
   int Finish();
 
  private:
-  /// One GitHub Actions workflow command per finding, then the summary.
-  void PrintGithub(const diag::Report& report);
-
   const FindingsFlags& flags_;
-  diag::TextOptions text_;
+  report::TextOptions text_;
   std::vector<std::unique_ptr<diag::Report>> sarif_;
   diag::Summary total_;
   std::size_t reports_ = 0;

@@ -23,6 +23,7 @@
 #include "cli/input_limits.h"
 #include "cli/stdout_stream.h"
 #include "cli/suggest.h"
+#include "pstate/report/terminal.h"
 
 #ifndef PSTATE_VERSION
 #define PSTATE_VERSION "0.0.0"
@@ -134,10 +135,10 @@ int UsageError(CLI::App& app, const CLI::ParseError& e) {
       }
     }
   }
-  std::fprintf(stderr,
-               "pstate: error: %s%s\nRun 'pstate %s--help' for usage.\n",
-               where.c_str(), message.c_str(),
-               sub != nullptr ? (sub->get_name() + " ").c_str() : "");
+  pstate::report::PrintError(std::cerr, where + message);
+  std::cerr << "Run 'pstate "
+            << (sub != nullptr ? sub->get_name() + " " : std::string())
+            << "--help' for usage.\n";
   return pstate::cli::kExitUnreadable;
 }
 
@@ -204,10 +205,10 @@ int main(int argc, char** argv) {
   }
   if (argv[1][0] != '-' &&
       std::find(names.begin(), names.end(), argv[1]) == names.end()) {
-    std::fprintf(stderr,
-                 "pstate: error: unknown command '%s'%s\n"
-                 "Run 'pstate --help' for the list of commands.\n",
-                 argv[1], pstate::cli::DidYouMean(argv[1], names).c_str());
+    pstate::report::PrintError(
+        std::cerr, std::string("unknown command '") + argv[1] + "'" +
+                       pstate::cli::DidYouMean(argv[1], names));
+    std::cerr << "Run 'pstate --help' for the list of commands.\n";
     return pstate::cli::kExitUnreadable;
   }
   try {
@@ -226,7 +227,8 @@ int main(int argc, char** argv) {
     return pstate::cli::kExitUnreadable;
   } catch (const std::exception& e) {
     // No pstate API throws; this is a library's (or a bug's) last word.
-    std::fprintf(stderr, "pstate: error: internal error: %s\n", e.what());
+    pstate::report::PrintError(std::cerr,
+                               std::string("internal error: ") + e.what());
     return pstate::cli::kExitUnreadable;
   }
   return pstate::cli::kExitUnreadable;

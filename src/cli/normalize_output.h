@@ -1,6 +1,6 @@
 // What `normalize` and `convert` share on the command line: their output
-// flags (--layout, --compress) mapped to the core's options, and the notes
-// they print on stderr besides errors.
+// flags (--layout, --compress) mapped to the core's options (the notes they
+// print are report/normalize.h's).
 #ifndef PSTATE_CLI_NORMALIZE_OUTPUT_H_
 #define PSTATE_CLI_NORMALIZE_OUTPUT_H_
 
@@ -26,13 +26,6 @@ struct OutputForm {
 /// or gzip, zstd, none). kInvalidArgument names the flag and the value.
 Result<OutputForm> ParseOutputForm(const std::string& layout,
                                    const std::string& compress);
-
-/// Duplicates and dropped data as warnings, the rest as notes (not with
-/// `quiet`): "pstate: note: FILE:LINE:COL: POINTER: message", then how
-/// many more of each kind there were.
-void PrintNormalizeNotes(const std::string& file,
-                         const std::vector<normalize::Note>& notes,
-                         const std::uint64_t counts[4], bool quiet);
 
 }  // namespace pstate::cli
 

@@ -9,7 +9,7 @@
 #include <memory>
 #include <utility>
 
-#include "pstate/diag/render.h"
+#include "pstate/report/terminal.h"
 
 namespace pstate::cli {
 namespace {
@@ -39,7 +39,7 @@ std::function<void(std::uint64_t, std::uint64_t)> MakeProgress(
     std::size_t pass = 0;
   };
   auto state = std::make_shared<State>();
-  std::string safe = diag::TerminalSafe(name);
+  std::string safe = report::TerminalSafe(name);
   return [safe, passes = std::move(passes), state](std::uint64_t done,
                                                    std::uint64_t total) {
     if (done < state->last) ++state->pass;  // the input is read again

@@ -8,6 +8,7 @@
 #include <set>
 #include <utility>
 
+#include "pstate/diag/failure.h"
 #include "pstate/diag/report.h"
 #include "pstate/io/output.h"
 #include "pstate/io/spool.h"
@@ -165,7 +166,7 @@ Result<Outcome> Run(const Config& config) {
       }
     } keep(tee, &envelope);
     Status status = state::Read(**input, keep, input_report);
-    if (!status.ok()) return normalize::LocatedFailure(input_report, status);
+    if (!status.ok()) return diag::FailureOf(input_report, status).ToStatus();
   }
   const bool input_ok = input_report.summary().errors == 0;
   int in_version = envelope.kind == state::EnvelopeKind::kLegacyCheckpoint
@@ -291,9 +292,8 @@ Result<Outcome> Run(const Config& config) {
       return Status(
           Errc::kFormat,
           shown + ": the converted state would not pass verify (" +
-              (status.ok()
-                   ? FirstError(report)
-                   : normalize::LocatedFailure(report, status).message()) +
+              (status.ok() ? FirstError(report)
+                           : diag::FailureOf(report, status).Located()) +
               "); nothing was written");
     }
   }

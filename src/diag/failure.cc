@@ -14,8 +14,9 @@ std::string Locate(std::string_view file, std::uint64_t line,
 }
 
 std::string Failure::Located() const {
-  if (file.empty()) return reason;
-  return Locate(file, line, column, reason);
+  std::string out = file.empty() ? reason : Locate(file, line, column, reason);
+  if (!pointer.empty()) out += " (at " + pointer + ")";
+  return out;
 }
 
 Failure FailureOf(const Report& report, const Status& status) {
@@ -27,6 +28,7 @@ Failure FailureOf(const Report& report, const Status& status) {
     f.code = finding.code;
     f.line = finding.line;
     f.column = finding.column;
+    f.pointer = finding.pointer;
     f.reason = finding.message;
     return f;
   }

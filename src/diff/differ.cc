@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <initializer_list>
 #include <map>
 #include <memory>
 #include <optional>
@@ -14,14 +15,14 @@
 #include <utility>
 
 #include "pstate/crypto/provider_crypter.h"
-#include "pstate/diag/render.h"
+#include "pstate/diag/failure.h"
 #include "pstate/diag/report.h"
 #include "pstate/diff/index.h"
 #include "pstate/diff/order.h"
-#include "pstate/diff/render.h"
 #include "pstate/io/spool.h"
 #include "pstate/json/document.h"
 #include "pstate/json/equal.h"
+#include "pstate/json/writer.h"
 #include "pstate/state/provider.h"
 #include "pstate/state/reader.h"
 #include "pstate/state/resource.h"
@@ -184,17 +185,10 @@ Status ReadOrExplain(io::InputStream& input, const std::string& name,
   diag::Report report(name);
   Status status = state::Read(input, handler, report);
   if (status.ok() && !report.fatal()) return Status::Ok();
-  for (const diag::Finding& f : report.findings()) {
-    if (!diag::IsFatal(f.code)) continue;
-    std::string message = name;
-    if (f.line > 0) {
-      message += ":" + std::to_string(f.line) + ":" + std::to_string(f.column);
-    }
-    message += ": " + f.message;
-    if (!f.pointer.empty()) message += " (at " + f.pointer + ")";
-    return Status(status.ok() ? Errc::kFormat : status.code(), message);
-  }
-  return status.ok() ? Status(Errc::kFormat, name + ": not a state") : status;
+  if (!report.fatal()) return status;  // a handler's own failure
+  diag::Failure failure = diag::FailureOf(report, status);
+  if (status.ok()) failure.errc = Errc::kFormat;
+  return failure.ToStatus();
 }
 
 namespace {
@@ -380,22 +374,33 @@ struct EnvelopeDiff {
   }
 };
 
+/// {"name": DisplayJson(value) or null, ...} as compact JSON text.
+std::string DisplayObject(
+    std::initializer_list<std::pair<std::string_view, const json::Value*>>
+        members) {
+  std::string out;
+  json::StringSink sink(&out);
+  json::Writer w(sink, json::Layout::kCompact);
+  w.BeginObject();
+  for (const auto& [name, value] : members) {
+    w.Name(name);
+    w.RawValue(value != nullptr ? DisplayJson(*value) : "null");
+  }
+  w.EndObject();
+  (void)sink.Commit();
+  return out;
+}
+
 std::string ProviderDisplay(const json::Value* sp) {
   const json::Value* type = Member(sp, "type");
   if (type == nullptr) return {};
-  return "{\"type\":" + DisplayJson(*type) + "}";
+  return DisplayObject({{"type", type}});
 }
 
 std::string PendingDisplay(const json::Value& op) {
-  std::string out = "{\"type\":";
-  const json::Value* type = Member(&op, "type");
-  out += type != nullptr ? DisplayJson(*type) : "null";
-  out += ",\"urn\":";
   const json::Value* resource = Member(&op, "resource");
-  const json::Value* urn = Member(resource, "urn");
-  out += urn != nullptr ? DisplayJson(*urn) : "null";
-  out += "}";
-  return out;
+  return DisplayObject(
+      {{"type", Member(&op, "type")}, {"urn", Member(resource, "urn")}});
 }
 
 void DiffEnvelope(const Side& a, const Side& b, const DiffOptions& options,
@@ -788,158 +793,6 @@ Result<DiffResult> Run(const DiffConfig& config) {
   DiffEnvelope(a, b, options, &result.envelope);
   sum.envelope = result.envelope.size();
   return result;
-}
-
-// ---- rendering
-// ----------------------------------------------------------------
-
-namespace {
-
-std::string SummaryLine(const DiffSummary& s) {
-  return std::to_string(s.added) + " added, " + std::to_string(s.removed) +
-         " removed, " + std::to_string(s.renamed) + " renamed, " +
-         std::to_string(s.changed) + " changed, " +
-         std::to_string(s.order_only) + " order-only, " +
-         (s.order_broken == 0
-              ? std::string()
-              : std::to_string(s.order_broken) + " order-broken, ") +
-         std::to_string(s.unchanged) + " unchanged; " +
-         std::to_string(s.envelope) + " envelope change" +
-         (s.envelope == 1 ? "" : "s") + "\n";
-}
-
-std::string_view EntrySymbol(ResourceChangeKind kind) {
-  switch (kind) {
-    case ResourceChangeKind::kAdded: return "+";
-    case ResourceChangeKind::kRemoved: return "-";
-    default: return "~";
-  }
-}
-
-}  // namespace
-
-std::string RenderText(const DiffResult& result, bool stat_only,
-                       std::size_t limit) {
-  std::string out;
-  if (!stat_only) {
-    std::size_t shown = 0;
-    for (const ResourceEntry& e : result.resources) {
-      if (limit > 0 && shown == limit) {
-        std::size_t omitted = result.resources.size() - shown;
-        out += "... " + std::to_string(omitted) + " more resource" +
-               (omitted == 1 ? "" : "s") + " not shown (--limit " +
-               std::to_string(limit) + ")\n";
-        break;
-      }
-      ++shown;
-      std::string line(EntrySymbol(e.kind));
-      line += ' ';
-      line += e.urn;
-      line += " (";
-      line += ResourceChangeKindName(e.kind);
-      if (e.kind == ResourceChangeKind::kRenamed) line += " from " + e.from;
-      if (e.deleted) line += ", delete: true";
-      if (!e.id.empty() && (e.kind == ResourceChangeKind::kAdded ||
-                            e.kind == ResourceChangeKind::kRemoved)) {
-        line += ", id " + e.id;
-      }
-      line += ")";
-      out += diag::TerminalSafe(line);
-      out += '\n';
-      RenderChangesText(e.changes, &out);
-      for (const OrderNote& n : e.order) {
-        out += diag::TerminalSafe("    ! " + n.field + " " + n.target +
-                                  " comes after it");
-        out += '\n';
-      }
-    }
-    if (!result.envelope.empty()) {
-      out += "envelope:\n";
-      for (const EnvelopeEntry& e : result.envelope) {
-        FieldChange c{e.field, e.kind, e.before, e.after};
-        out += "    ";
-        if (e.kind == ChangeKind::kUpdate && e.before == e.after) {
-          // A pending operation whose resource changed: named once.
-          c.kind = ChangeKind::kAdd;
-          out += "~" + ChangeLine(c).substr(1) + " (changed)";
-        } else {
-          out += ChangeLine(c);
-        }
-        out += '\n';
-      }
-    }
-  }
-  out += SummaryLine(result.summary);
-  return out;
-}
-
-std::string RenderJson(const DiffResult& result, std::size_t limit) {
-  std::string out = "{\"resources\":[";
-  bool first = true;
-  std::size_t shown = 0;
-  for (const ResourceEntry& e : result.resources) {
-    if (limit > 0 && shown == limit) break;
-    ++shown;
-    if (!first) out += ',';
-    first = false;
-    out += "{\"urn\":" + diag::JsonString(e.urn);
-    out += ",\"change\":\"";
-    out += ResourceChangeKindName(e.kind);
-    out += '"';
-    if (e.kind == ResourceChangeKind::kRenamed) {
-      out += ",\"from\":" + diag::JsonString(e.from);
-    }
-    out += ",\"type\":" + diag::JsonString(e.type);
-    if (!e.id.empty()) out += ",\"id\":" + diag::JsonString(e.id);
-    if (e.deleted) out += ",\"delete\":true";
-    out += ',';
-    AppendChangesJson(e.changes, &out);
-    if (!e.order.empty()) {
-      out += ",\"order\":[";
-      for (std::size_t i = 0; i < e.order.size(); ++i) {
-        if (i > 0) out += ',';
-        out += "{\"field\":" + diag::JsonString(e.order[i].field) +
-               ",\"target\":" + diag::JsonString(e.order[i].target) + "}";
-      }
-      out += ']';
-    }
-    out += '}';
-  }
-  out += ']';
-  if (shown < result.resources.size()) {
-    out += ",\"truncated\":true,\"omitted\":" +
-           std::to_string(result.resources.size() - shown);
-  }
-  out += ",\"envelope\":[";
-  first = true;
-  for (const EnvelopeEntry& e : result.envelope) {
-    if (!first) out += ',';
-    first = false;
-    out += "{\"field\":" + diag::JsonString(e.field);
-    out += ",\"kind\":\"";
-    out += ChangeKindName(e.kind);
-    out += '"';
-    if (!e.before.empty()) out += ",\"before\":" + e.before;
-    if (!e.after.empty()) out += ",\"after\":" + e.after;
-    out += '}';
-  }
-  const DiffSummary& s = result.summary;
-  out += "],\"summary\":{";
-  out += "\"same\":" + std::string(result.same() ? "true" : "false");
-  out += ",\"before_resources\":" + std::to_string(s.before_resources);
-  out += ",\"after_resources\":" + std::to_string(s.after_resources);
-  out += ",\"added\":" + std::to_string(s.added);
-  out += ",\"removed\":" + std::to_string(s.removed);
-  out += ",\"renamed\":" + std::to_string(s.renamed);
-  out += ",\"changed\":" + std::to_string(s.changed);
-  out += ",\"order_only\":" + std::to_string(s.order_only);
-  if (s.order_broken > 0) {
-    out += ",\"order_broken\":" + std::to_string(s.order_broken);
-  }
-  out += ",\"unchanged\":" + std::to_string(s.unchanged);
-  out += ",\"envelope\":" + std::to_string(s.envelope);
-  out += "}}\n";
-  return out;
 }
 
 }  // namespace pstate::diff

@@ -7,6 +7,7 @@
 #include <tuple>
 
 #include "pstate/diag/codes.h"
+#include "pstate/diag/failure.h"
 #include "pstate/diag/report.h"
 #include "pstate/edit/index.h"
 #include "pstate/io/output.h"
@@ -16,21 +17,6 @@
 
 namespace pstate::edit {
 namespace {
-
-/// The reader's one fatal finding as "file:line:column: message".
-Status Unreadable(const diag::Report& report, Errc code) {
-  for (const diag::Finding& f : report.findings()) {
-    if (!diag::IsFatal(f.code)) continue;
-    std::string m = report.file();
-    if (f.line > 0) {
-      m += ":" + std::to_string(f.line) + ":" + std::to_string(f.column);
-    }
-    m += ": " + f.message;
-    if (!f.pointer.empty()) m += " (at " + f.pointer + ")";
-    return Status(code, m);
-  }
-  return Status(code, report.file() + ": cannot be read as a state");
-}
 
 using FindingKey = std::tuple<diag::Code, std::string, std::string>;
 
@@ -175,10 +161,9 @@ Result<std::vector<diag::Finding>> AddedErrors(std::string_view bytes,
   verify::Verifier verifier;
   Status status = state::Read(*stream, verifier, after);
   if (after.fatal()) {
-    Status why = Unreadable(after, Errc::kFormat);
     return Status(Errc::kFormat,
                   "internal error: the edited state does not read back: " +
-                      why.message());
+                      diag::FailureOf(after, status).Located());
   }
   if (!status.ok()) return status;
   if (!checked) return NewErrors(before, after, plan.urn_map);
@@ -208,7 +193,7 @@ Result<Outcome> Run(const Config& config) {
     Indexer indexer(index);
     state::Tee tee(verifier, indexer);
     Status status = state::Read(**stream, tee, before);
-    if (before.fatal()) return Unreadable(before, status.code());
+    if (before.fatal()) return diag::FailureOf(before, status).ToStatus();
     if (!status.ok()) return status;
   }
   if (!index.envelope.has_deployment) {

@@ -11,7 +11,6 @@
 #include <utility>
 
 #include "pstate/base/glob.h"
-#include "pstate/diag/render.h"
 #include "pstate/diff/differ.h"
 #include "pstate/diff/index.h"
 #include "pstate/diff/resource_diff.h"
@@ -27,9 +26,6 @@
 
 namespace pstate::inspect {
 namespace {
-
-using diag::JsonString;
-using diag::TerminalSafe;
 
 bool Glob(const std::optional<std::string>& pattern, const std::string& s) {
   return !pattern || GlobMatch(*pattern, s);
@@ -82,33 +78,6 @@ class FnHandler : public state::Handler {
   std::function<Result<state::Flow>(state::Leaf&)> f_;
 };
 
-std::string Flags(const std::vector<Flag>& flags) {
-  std::string out;
-  for (Flag f : flags) {
-    if (!out.empty()) out += ',';
-    out += FlagName(f);
-  }
-  return out;
-}
-
-std::string FlagsJson(const std::vector<Flag>& flags) {
-  std::string out = "[";
-  for (std::size_t i = 0; i < flags.size(); ++i) {
-    if (i > 0) out += ',';
-    out += JsonString(FlagName(flags[i]));
-  }
-  return out + "]";
-}
-
-std::string StringsJson(const std::vector<std::string>& v) {
-  std::string out = "[";
-  for (std::size_t i = 0; i < v.size(); ++i) {
-    if (i > 0) out += ',';
-    out += JsonString(v[i]);
-  }
-  return out + "]";
-}
-
 std::vector<std::string> Strings(const json::Value* v) {
   std::vector<std::string> out;
   if (v == nullptr || !v->is_array()) return out;
@@ -117,8 +86,6 @@ std::vector<std::string> Strings(const json::Value* v) {
   }
   return out;
 }
-
-std::string Dash(const std::string& s) { return s.empty() ? "-" : s; }
 
 }  // namespace
 
@@ -182,44 +149,6 @@ Status List(const ListConfig& config,
     return on_row(row) ? state::Flow::kContinue : state::Flow::kStop;
   });
   return ReadPath(config.path, handler);
-}
-
-// Fields are made terminal-safe one by one (a tab inside one is escaped);
-// the separators are real tabs.
-std::string RowText(const ResourceRow& row) {
-  return TerminalSafe(row.urn) + "\t" + TerminalSafe(row.type) + "\t" +
-         TerminalSafe(Dash(row.id)) + "\t" + Dash(Flags(row.flags));
-}
-
-std::string RowJson(const ResourceRow& row) {
-  std::string out = "{\"index\":" + std::to_string(row.index);
-  out += ",\"urn\":" + JsonString(row.urn);
-  out += ",\"type\":" + JsonString(row.type);
-  out += ",\"name\":" + JsonString(row.name);
-  if (!row.id.empty()) out += ",\"id\":" + JsonString(row.id);
-  if (!row.parent.empty()) out += ",\"parent\":" + JsonString(row.parent);
-  if (!row.provider.empty()) {
-    out += ",\"provider\":" + JsonString(row.provider);
-  }
-  out += ",\"custom\":" + std::string(row.custom ? "true" : "false");
-  out += ",\"flags\":" + FlagsJson(row.flags);
-  out += ",\"bytes\":" + std::to_string(row.bytes) + "}";
-  return out;
-}
-
-std::string PendingText(const PendingRow& row) {
-  return TerminalSafe(Dash(row.operation)) + "\t" +
-         TerminalSafe(Dash(row.urn)) + "\t" + TerminalSafe(Dash(row.type)) +
-         "\t" + TerminalSafe(Dash(row.id));
-}
-
-std::string PendingJson(const PendingRow& row) {
-  std::string out = "{\"index\":" + std::to_string(row.index);
-  out += ",\"operation\":" + JsonString(row.operation);
-  out += ",\"urn\":" + JsonString(row.urn);
-  out += ",\"type\":" + JsonString(row.type);
-  if (!row.id.empty()) out += ",\"id\":" + JsonString(row.id);
-  return out + "}";
 }
 
 // ---- show
@@ -357,129 +286,6 @@ Result<ShowResult> Show(const ShowConfig& config) {
   if (!outputs.ok()) return outputs.status();
   result.outputs = std::move(outputs).value();
   return result;
-}
-
-namespace {
-
-bool IsLeafValue(const json::Value& v) {
-  return !(v.is_object() || v.is_array()) || v.size == 0;
-}
-
-void TreeLines(const json::Value& v, const std::string& indent,
-               std::string* out) {
-  auto line = [&](const std::string& label, const json::Value& e) {
-    if (IsLeafValue(e)) {
-      *out += TerminalSafe(indent + label + ": " + diff::DisplayJson(e));
-      *out += '\n';
-    } else {
-      *out += TerminalSafe(indent + label + ":") + "\n";
-      TreeLines(e, indent + "    ", out);
-    }
-  };
-  if (v.is_object()) {
-    for (const json::Member& m : v.object()) line(m.key.Str(), m.value);
-  } else if (v.is_array()) {
-    for (std::size_t i = 0; i < v.size; ++i) {
-      line("[" + std::to_string(i) + "]", v.array()[i]);
-    }
-  }
-}
-
-}  // namespace
-
-std::string ShowText(const ShowResult& r) {
-  std::string out;
-  auto field = [&](std::string_view label, const std::string& value) {
-    if (value.empty()) return;
-    out += TerminalSafe(std::string(label) + value) + "\n";
-  };
-  field("URN:       ", r.row.urn);
-  field("Type:      ", r.row.type);
-  field("ID:        ", r.row.id);
-  field("Index:     ", std::to_string(r.row.index));
-  field("Custom:    ", r.row.custom ? "true" : "false");
-  field("Parent:    ", r.row.parent);
-  field("Provider:  ", r.row.provider);
-  field("Flags:     ", Flags(r.row.flags));
-  if (r.copies > 1) {
-    field("Copies:    ",
-          std::to_string(r.copies) + " resources share this URN");
-  }
-  field("Bytes:     ", std::to_string(r.row.bytes));
-  auto list = [&](std::string_view title, const std::vector<std::string>& v) {
-    if (v.empty()) return;
-    out += std::string(title) + "\n";
-    for (const std::string& s : v) out += TerminalSafe("    " + s) + "\n";
-  };
-  list("Dependencies:", r.dependencies);
-  if (!r.property_dependencies.empty()) {
-    out += "Property dependencies:\n";
-    for (const auto& [key, urns] : r.property_dependencies) {
-      out += TerminalSafe("    " + key + ":") + "\n";
-      for (const std::string& s : urns) {
-        out += TerminalSafe("        " + s) + "\n";
-      }
-    }
-  }
-  field("Deleted with: ", r.deleted_with);
-  list("Replace with:", r.replace_with);
-  if (!r.dependents.empty()) {
-    out += "Dependents:\n";
-    for (const Dependent& d : r.dependents) {
-      out += TerminalSafe("    " + d.urn + " (" + d.via + ")") + "\n";
-    }
-  }
-  if (r.inputs) {
-    out += "Inputs:\n";
-    TreeLines(r.inputs->root(), "    ", &out);
-  }
-  if (r.outputs) {
-    out += "Outputs:\n";
-    TreeLines(r.outputs->root(), "    ", &out);
-  }
-  return out;
-}
-
-std::string ShowJson(const ShowResult& r) {
-  std::string out = "{\"urn\":" + JsonString(r.row.urn);
-  out += ",\"type\":" + JsonString(r.row.type);
-  if (!r.row.id.empty()) out += ",\"id\":" + JsonString(r.row.id);
-  out += ",\"index\":" + std::to_string(r.row.index);
-  out += ",\"custom\":" + std::string(r.row.custom ? "true" : "false");
-  if (!r.row.parent.empty()) out += ",\"parent\":" + JsonString(r.row.parent);
-  if (!r.row.provider.empty()) {
-    out += ",\"provider\":" + JsonString(r.row.provider);
-  }
-  out += ",\"flags\":" + FlagsJson(r.row.flags);
-  out += ",\"copies\":" + std::to_string(r.copies);
-  out += ",\"bytes\":" + std::to_string(r.row.bytes);
-  out += ",\"dependencies\":" + StringsJson(r.dependencies);
-  out += ",\"propertyDependencies\":{";
-  bool first = true;
-  for (const auto& [key, urns] : r.property_dependencies) {
-    if (!first) out += ',';
-    first = false;
-    out += JsonString(key) + ":" + StringsJson(urns);
-  }
-  out += "}";
-  if (!r.deleted_with.empty()) {
-    out += ",\"deletedWith\":" + JsonString(r.deleted_with);
-  }
-  if (!r.replace_with.empty()) {
-    out += ",\"replaceWith\":" + StringsJson(r.replace_with);
-  }
-  out += ",\"dependents\":[";
-  for (std::size_t i = 0; i < r.dependents.size(); ++i) {
-    if (i > 0) out += ',';
-    out += "{\"urn\":" + JsonString(r.dependents[i].urn) +
-           ",\"via\":" + JsonString(r.dependents[i].via) + "}";
-  }
-  out += "]";
-  out += ",\"inputs\":" +
-         (r.inputs ? std::string(r.inputs->text()) : std::string("{}"));
-  out += ",\"outputs\":" +
-         (r.outputs ? std::string(r.outputs->text()) : std::string("{}"));
-  return out + "}\n";
 }
 
 // ---- tree
@@ -671,158 +477,6 @@ Result<TreeResult> Tree(const std::string& path) {
   return tree;
 }
 
-namespace {
-
-std::string NodeLabel(const TreeResult::Node& n) {
-  std::string label(n.type);
-  label += ' ';
-  label += n.name;
-  if (n.provider) label += " [provider]";
-  if (n.deleted) label += " [delete]";
-  return label;
-}
-
-/// Collects output and hands it to `out` in 64 KiB pieces.
-class Chunked {
- public:
-  explicit Chunked(std::ostream& out) : out_(out) {}
-  ~Chunked() { Flush(); }
-  std::string& buffer() { return buffer_; }
-  void MaybeFlush() {
-    if (buffer_.size() >= (std::size_t{1} << 16)) Flush();
-  }
-  void Flush() {
-    out_.write(buffer_.data(), static_cast<std::streamsize>(buffer_.size()));
-    buffer_.clear();
-  }
-
- private:
-  std::ostream& out_;
-  std::string buffer_;
-};
-
-}  // namespace
-
-void WriteTreeText(const TreeResult& tree, std::ostream& stream,
-                   std::size_t limit) {
-  Chunked out(stream);
-  std::vector<bool> printed(tree.size(), false);
-  std::size_t shown = 0;
-  // Depth first with an explicit stack. `prefix` holds the guide of the
-  // current path; a frame remembers how much of it is its own.
-  struct Frame {
-    std::uint32_t node;
-    std::size_t prefix_size;
-    bool last, root;
-  };
-  std::string prefix;
-  std::vector<Frame> stack;
-  for (std::uint32_t r : tree.roots()) {
-    if (limit > 0 && shown == limit) break;
-    stack.push_back({r, 0, true, true});
-    while (!stack.empty()) {
-      Frame f = stack.back();
-      stack.pop_back();
-      if (printed[f.node]) continue;
-      if (limit > 0 && shown == limit) break;
-      printed[f.node] = true;
-      ++shown;
-      prefix.resize(f.prefix_size);
-      out.buffer() +=
-          TerminalSafe(prefix + (f.root ? "" : (f.last ? "└─ " : "├─ ")) +
-                       NodeLabel(tree.node(f.node)));
-      out.buffer() += '\n';
-      out.MaybeFlush();
-      if (!f.root) prefix += f.last ? "   " : "│  ";
-      auto children = tree.children(f.node);
-      for (std::size_t i = children.size(); i-- > 0;) {
-        stack.push_back(
-            {children[i], prefix.size(), i + 1 == children.size(), false});
-      }
-    }
-  }
-  // Every resource is printed once when none is left out (one member of
-  // each parent cycle is a root).
-  if (shown < tree.size()) {
-    std::size_t omitted = tree.size() - shown;
-    out.buffer() += "... " + std::to_string(omitted) + " more resource" +
-                    (omitted == 1 ? "" : "s") + " not shown (--limit " +
-                    std::to_string(limit) + ")\n";
-  }
-}
-
-void WriteTreeJson(const TreeResult& tree, std::ostream& stream,
-                   std::size_t limit) {
-  Chunked out(stream);
-  std::vector<bool> printed(tree.size(), false);
-  std::size_t shown = 0;
-  struct Frame {
-    std::uint32_t node;
-    std::uint32_t next_child = 0;
-    bool any_child = false;
-  };
-  auto open = [&](std::uint32_t n) {
-    printed[n] = true;
-    ++shown;
-    TreeResult::Node node = tree.node(n);
-    std::string& b = out.buffer();
-    b += "{\"urn\":" + JsonString(node.urn());
-    b += ",\"type\":" + JsonString(node.type);
-    b += ",\"name\":" + JsonString(node.name);
-    if (node.provider) b += ",\"provider\":true";
-    if (node.deleted) b += ",\"delete\":true";
-    b += ",\"children\":[";
-    out.MaybeFlush();
-  };
-  out.buffer() += "{\"resources\":[";
-  bool first = true;
-  std::vector<Frame> stack;
-  for (std::uint32_t r : tree.roots()) {
-    if (printed[r]) continue;
-    if (limit > 0 && shown == limit) break;
-    if (!first) out.buffer() += ',';
-    first = false;
-    open(r);
-    stack.push_back({r});
-    while (!stack.empty()) {
-      Frame& f = stack.back();
-      auto children = tree.children(f.node);
-      while (f.next_child < children.size() &&
-             printed[children[f.next_child]]) {
-        ++f.next_child;
-      }
-      if (f.next_child == children.size() || (limit > 0 && shown == limit)) {
-        out.buffer() += "]}";
-        stack.pop_back();
-        continue;
-      }
-      std::uint32_t c = children[f.next_child++];
-      if (f.any_child) out.buffer() += ',';
-      f.any_child = true;
-      open(c);
-      stack.push_back({c});  // (f is not used after this)
-    }
-  }
-  out.buffer() += ']';
-  if (shown < tree.size()) {
-    out.buffer() += ",\"truncated\":true,\"omitted\":" +
-                    std::to_string(tree.size() - shown);
-  }
-  out.buffer() += "}\n";
-}
-
-std::string TreeText(const TreeResult& tree) {
-  std::ostringstream out;
-  WriteTreeText(tree, out);
-  return out.str();
-}
-
-std::string TreeJson(const TreeResult& tree) {
-  std::ostringstream out;
-  WriteTreeJson(tree, out);
-  return out.str();
-}
-
 // ---- stats
 // --------------------------------------------------------------------
 
@@ -967,124 +621,6 @@ Result<StatsResult> Stats(const std::string& path, std::size_t top) {
   }
   std::reverse(s.largest.begin(), s.largest.end());
   return s;
-}
-
-namespace {
-
-std::string Table(std::string_view title,
-                  const std::map<std::string, Tally>& m) {
-  std::vector<std::pair<std::string, Tally>> rows(m.begin(), m.end());
-  std::stable_sort(rows.begin(), rows.end(), [](const auto& a, const auto& b) {
-    return a.second.bytes > b.second.bytes;
-  });
-  std::string out = std::string(title) + "\n";
-  char buf[64];
-  for (const auto& [name, t] : rows) {
-    std::snprintf(buf, sizeof(buf), "  %8llu %12llu  ",
-                  static_cast<unsigned long long>(t.count),
-                  static_cast<unsigned long long>(t.bytes));
-    out += buf + TerminalSafe(name) + "\n";
-  }
-  return out;
-}
-
-std::string TallyMapJson(const std::map<std::string, Tally>& m) {
-  std::string out = "{";
-  bool first = true;
-  for (const auto& [name, t] : m) {
-    if (!first) out += ',';
-    first = false;
-    out += JsonString(name) + ":{\"count\":" + std::to_string(t.count) +
-           ",\"bytes\":" + std::to_string(t.bytes) + "}";
-  }
-  return out + "}";
-}
-
-std::string CountMapJson(const std::map<std::string, std::uint64_t>& m) {
-  std::string out = "{";
-  bool first = true;
-  for (const auto& [name, n] : m) {
-    if (!first) out += ',';
-    first = false;
-    out += JsonString(name) + ":" + std::to_string(n);
-  }
-  return out + "}";
-}
-
-}  // namespace
-
-std::string StatsText(const StatsResult& s) {
-  std::string out;
-  auto line = [&](std::string_view label, const std::string& value) {
-    out += std::string(label) + TerminalSafe(value) + "\n";
-  };
-  line("envelope:    ", s.envelope);
-  line("version:     ", s.version ? std::to_string(*s.version) : "-");
-  std::string features;
-  for (const std::string& f : s.features) {
-    features += (features.empty() ? "" : ", ") + f;
-  }
-  line("features:    ", features.empty() ? "-" : features);
-  line("resources:   ", std::to_string(s.resources.count) + " (" +
-                            std::to_string(s.resources.bytes) + " bytes)");
-  line("stacks:      ", std::to_string(s.stacks));
-  line("projects:    ", std::to_string(s.projects));
-  std::string flags;
-  for (const auto& [name, n] : s.flags) {
-    flags += (flags.empty() ? "" : ", ") + name + " " + std::to_string(n);
-  }
-  line("flags:       ", flags);
-  line("secrets:     ",
-       std::to_string(s.secrets) + " (provider " + s.secrets_provider + ")");
-  line("assets:      ",
-       std::to_string(s.assets) + ", archives " + std::to_string(s.archives));
-  std::string pending;
-  std::uint64_t total = 0;
-  for (const auto& [op, n] : s.pending) {
-    pending += ", " + op + " " + std::to_string(n);
-    total += n;
-  }
-  line("pending:     ", std::to_string(total) + pending);
-  out += "\n" + Table("by package (count, bytes):", s.by_package);
-  out += "\n" + Table("by type (count, bytes):", s.by_type);
-  out += "\n" + Table("by provider (count, bytes):", s.by_provider);
-  if (!s.largest.empty()) {
-    out += "\nlargest resources (bytes):\n";
-    char buf[32];
-    for (const auto& [bytes, urn] : s.largest) {
-      std::snprintf(buf, sizeof(buf), "  %12llu  ",
-                    static_cast<unsigned long long>(bytes));
-      out += buf + TerminalSafe(urn) + "\n";
-    }
-  }
-  return out;
-}
-
-std::string StatsJson(const StatsResult& s) {
-  std::string out = "{\"envelope\":" + JsonString(s.envelope);
-  out += ",\"version\":" +
-         (s.version ? std::to_string(*s.version) : std::string("null"));
-  out += ",\"features\":" + StringsJson(s.features);
-  out += ",\"resources\":{\"count\":" + std::to_string(s.resources.count) +
-         ",\"bytes\":" + std::to_string(s.resources.bytes) + "}";
-  out += ",\"stacks\":" + std::to_string(s.stacks);
-  out += ",\"projects\":" + std::to_string(s.projects);
-  out += ",\"flags\":" + CountMapJson(s.flags);
-  out += ",\"secrets\":{\"provider\":" + JsonString(s.secrets_provider) +
-         ",\"count\":" + std::to_string(s.secrets) + "}";
-  out += ",\"assets\":" + std::to_string(s.assets);
-  out += ",\"archives\":" + std::to_string(s.archives);
-  out += ",\"pending_operations\":" + CountMapJson(s.pending);
-  out += ",\"by_package\":" + TallyMapJson(s.by_package);
-  out += ",\"by_type\":" + TallyMapJson(s.by_type);
-  out += ",\"by_provider\":" + TallyMapJson(s.by_provider);
-  out += ",\"largest\":[";
-  for (std::size_t i = 0; i < s.largest.size(); ++i) {
-    if (i > 0) out += ',';
-    out += "{\"urn\":" + JsonString(s.largest[i].second) +
-           ",\"bytes\":" + std::to_string(s.largest[i].first) + "}";
-  }
-  return out + "]}\n";
 }
 
 }  // namespace pstate::inspect

@@ -1,5 +1,6 @@
 #include "pstate/json/writer.h"
 
+#include <charconv>
 #include <cstring>
 
 namespace pstate::json {
@@ -98,6 +99,50 @@ void Writer::WriteString(std::string_view escaped, bool has_escapes,
 }
 
 void Writer::Write(const Value& value) { WriteValue(value); }
+
+void Writer::Name(std::string_view bytes) {
+  Frame& f = stack_.back();
+  if (!f.empty) out_.Put(',');
+  f.empty = false;
+  Newline();
+  WriteDecoded(bytes);
+  out_.Write(layout_ == Layout::kIndented ? ": " : ":");
+  after_key_ = true;
+}
+
+void Writer::String(std::string_view bytes) {
+  BeforeValue();
+  WriteDecoded(bytes);
+}
+
+void Writer::WriteDecoded(std::string_view bytes) {
+  scratch_.clear();
+  scratch_.push_back('"');
+  AppendEscaped(bytes, &scratch_, style_);
+  scratch_.push_back('"');
+  out_.Write(scratch_);
+}
+
+void Writer::Int(std::int64_t n) {
+  char buf[24];
+  auto r = std::to_chars(buf, buf + sizeof(buf), n);
+  RawValue(std::string_view(buf, static_cast<std::size_t>(r.ptr - buf)));
+}
+
+void Writer::Uint(std::uint64_t n) {
+  char buf[24];
+  auto r = std::to_chars(buf, buf + sizeof(buf), n);
+  RawValue(std::string_view(buf, static_cast<std::size_t>(r.ptr - buf)));
+}
+
+void Writer::Bool(bool b) { RawValue(b ? "true" : "false"); }
+
+void Writer::Null() { RawValue("null"); }
+
+void Writer::RawValue(std::string_view json_text) {
+  BeforeValue();
+  out_.Write(json_text);
+}
 
 void Writer::WriteValue(const Value& value) {
   switch (value.type) {

@@ -261,6 +261,7 @@ class Normalizer::Impl {
   Status OnFinish(const state::Envelope& envelope);
 
   bool needs_reorder() const { return needs_reorder_; }
+  const std::optional<diag::Failure>& failure() const { return located_; }
   Layout layout() const { return layout_.value_or(Layout::kExport); }
   const std::vector<Note>& notes() const { return notes_; }
   std::uint64_t note_count(NoteKind kind) const {
@@ -359,6 +360,8 @@ class Normalizer::Impl {
   std::optional<std::int64_t> input_version_;
   bool needs_reorder_ = false;
   Status failure_;
+  /// failure_ with its place, when the normalizer found it in the input.
+  std::optional<diag::Failure> located_;
   std::vector<Note> notes_;
   std::uint64_t counts_[4] = {0, 0, 0, 0};
 
@@ -462,20 +465,18 @@ void Normalizer::Impl::WriteNumber(json::Writer& w, const json::Value& v) {
   if (options_.pulumi_numbers) {
     if (!d) {
       if (failure_.ok()) {
-        std::string where;
+        diag::Failure f;
+        f.errc = Errc::kFormat;
         if (context_) {
           io::LineColumn lc = context_->Locate(v.offset);
-          where =
-              std::to_string(lc.line) + ":" + std::to_string(lc.column) + ": ";
+          f.line = lc.line;
+          f.column = lc.column;
         }
-        failure_ =
-            Status(Errc::kFormat,
-                   where + PointerHere() +
-                       ": Pulumi cannot read the "
-                       "number " +
-                       std::string(raw) +
-                       " (beyond float64); --pulumi-numbers cannot round "
-                       "it");
+        f.pointer = PointerHere();
+        f.reason = "Pulumi cannot read the number " + std::string(raw) +
+                   " (beyond float64); --pulumi-numbers cannot round it";
+        failure_ = Status(f.errc, f.reason);
+        located_ = std::move(f);
       }
       w.BeginRawValue().Write(raw);
       return;
@@ -1482,6 +1483,9 @@ Status Normalizer::OnFinish(const state::Envelope& envelope,
   return impl_->OnFinish(envelope);
 }
 bool Normalizer::needs_reorder() const { return impl_->needs_reorder(); }
+const std::optional<diag::Failure>& Normalizer::failure() const {
+  return impl_->failure();
+}
 Layout Normalizer::layout() const { return impl_->layout(); }
 const std::vector<Note>& Normalizer::notes() const { return impl_->notes(); }
 std::uint64_t Normalizer::note_count(NoteKind kind) const {

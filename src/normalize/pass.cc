@@ -2,27 +2,10 @@
 
 #include <utility>
 
+#include "pstate/diag/failure.h"
 #include "pstate/state/reader.h"
 
 namespace pstate::normalize {
-
-Status LocatedFailure(const diag::Report& report, const Status& status) {
-  for (const diag::Finding& f : report.findings()) {
-    if (!diag::IsFatal(f.code)) continue;
-    std::string out = report.file();
-    if (f.line > 0) {
-      out.append(":").append(std::to_string(f.line));
-      out.append(":").append(std::to_string(f.column));
-    }
-    if (!f.pointer.empty()) out += ": " + f.pointer;
-    return Status(status.ok() ? Errc::kFormat : status.code(),
-                  out + ": " + f.message);
-  }
-  // The normalizer's own failures start with "line:column: ".
-  const std::string& m = status.message();
-  bool located = !m.empty() && m[0] >= '0' && m[0] <= '9';
-  return Status(status.code(), report.file() + (located ? ":" : ": ") + m);
-}
 
 PassResult RunPass(io::InputStream& input, io::Output& out,
                    const PassOptions& options) {
@@ -35,7 +18,13 @@ PassResult RunPass(io::InputStream& input, io::Output& out,
   if (!status.ok()) {
     out.Abandon();
     result.needs_reorder = normalizer.needs_reorder();
-    result.status = LocatedFailure(report, status);
+    if (normalizer.failure() && !report.fatal()) {
+      diag::Failure f = *normalizer.failure();
+      f.file = report.file();
+      result.status = f.ToStatus();
+    } else {
+      result.status = diag::FailureOf(report, status).ToStatus();
+    }
     return result;
   }
   result.status = out.Commit();

@@ -10,9 +10,9 @@
 #include "pstate/detect/credential_formats.h"
 #include "pstate/detect/credential_names.h"
 #include "pstate/detect/credential_value.h"
-#include "pstate/diag/render.h"
 #include "pstate/json/compact.h"
 #include "pstate/json/pointer.h"
+#include "pstate/json/string_codec.h"
 #include "pstate/secrets/mask.h"
 #include "pstate/state/property.h"
 #include "pstate/state/secret_object.h"
@@ -67,7 +67,13 @@ void AppendCompact(const json::Value& v, std::string* out) {
                           json::CompactStrings::kCanonical);
 }
 
-std::string Quoted(std::string_view name) { return diag::JsonString(name); }
+/// `s` as a JSON string literal, quotes included.
+std::string Quoted(std::string_view s) {
+  std::string out = "\"";
+  json::AppendEscaped(s, &out);
+  out.push_back('"');
+  return out;
+}
 
 using ascii::ContainsFold;
 

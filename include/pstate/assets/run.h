@@ -15,7 +15,7 @@
 
 namespace pstate::assets {
 
-/// Receives one input's results (assets/render.h has the text and JSON
+/// Receives one input's results (report/assets.h has the text and JSON
 /// renderers). Row is called in state order as soon as a row and every row
 /// before it are hashed, so memory stays bounded; End once, last.
 class RowSink {

@@ -119,9 +119,9 @@ struct DiffConfig {
 };
 
 /// Reads `input` (named `name` in messages) with `handler`. A state that
-/// cannot be read fails with a Status whose message names the file and,
-/// where there is one, the line:column and JSON pointer of the fatal
-/// finding. Shared by diff and the inspection commands.
+/// cannot be read fails with diag::FailureOf's Status (the fatal finding's
+/// place and pointer); a handler's own failure is returned as it is.
+/// Shared by diff and the inspection commands.
 Status ReadOrExplain(io::InputStream& input, const std::string& name,
                      state::Handler& handler);
 
@@ -139,19 +139,6 @@ Result<std::unique_ptr<SecretOpener>> MakeSecretOpener(
 /// message names the file and, where there is one, the line:column and
 /// JSON pointer ("a.json:3:7: unexpected end of input (at /deployment)").
 Result<DiffResult> Run(const DiffConfig& config);
-
-/// Text rendering: one line per resource with Pulumi's step symbols and
-/// the property lines below it, the envelope changes, and a summary line;
-/// `stat_only` prints the summary alone. A `limit` above 0 prints the
-/// first `limit` resource entries only, then a line saying how many were
-/// left out; the envelope changes and the summary stay whole.
-std::string RenderText(const DiffResult& result, bool stat_only,
-                       std::size_t limit = 0);
-/// {"resources": [...], "envelope": [...], "summary": {...}} and a newline
-/// (schema in docs/inspect.md). A `limit` above 0 keeps the first `limit`
-/// resource entries; when some were left out, "truncated": true and
-/// "omitted": N follow "resources" (the summary stays whole).
-std::string RenderJson(const DiffResult& result, std::size_t limit = 0);
 
 }  // namespace pstate::diff
 

@@ -1,6 +1,6 @@
 // The inspection commands' core: `pstate ls`, `show`, `tree`, `stats`
 // (issue 13 §1). Each reads the state once, streaming, and returns data;
-// the renderers below turn that data into text or JSON. Memory: ls keeps
+// report/inspect.h turns that data into text or JSON. Memory: ls keeps
 // nothing per resource; show keeps the one resource and the URNs that
 // refer to it; tree keeps about 32 bytes and the name per resource
 // (TreeResult; the tree cannot be printed before its last resource is
@@ -74,10 +74,6 @@ Status List(const ListConfig& config,
             const std::function<bool(const ResourceRow&)>& on_row,
             const std::function<bool(const PendingRow&)>& on_pending);
 
-std::string RowText(const ResourceRow& row);  ///< tab-separated, one line
-std::string RowJson(const ResourceRow& row);  ///< one JSON object
-std::string PendingText(const PendingRow& row);
-std::string PendingJson(const PendingRow& row);
 
 // ---- show -------------------------------------------------------------------
 
@@ -110,8 +106,6 @@ struct ShowResult {
 
 /// kNotFound when no resource has the URN (or index).
 Result<ShowResult> Show(const ShowConfig& config);
-std::string ShowText(const ShowResult& result);
-std::string ShowJson(const ShowResult& result);
 
 // ---- tree -------------------------------------------------------------------
 
@@ -166,17 +160,6 @@ class TreeResult {
 /// resources whose parent is missing (and members of a parent cycle) are
 /// roots, as `pulumi stack` shows orphans.
 Result<TreeResult> Tree(const std::string& path);
-/// Write the tree as it goes (iteratively: a deep parent chain needs no
-/// deep stack), so the output is never held whole. A `limit` above 0
-/// writes the first `limit` resources (lines of text, nodes of JSON) in
-/// the same order, then says how many were left out: a last line of text,
-/// or "truncated": true and "omitted": N after "resources" in JSON.
-void WriteTreeText(const TreeResult& tree, std::ostream& stream,
-                   std::size_t limit = 0);
-void WriteTreeJson(const TreeResult& tree, std::ostream& stream,
-                   std::size_t limit = 0);
-std::string TreeText(const TreeResult& tree);
-std::string TreeJson(const TreeResult& tree);
 
 // ---- stats ------------------------------------------------------------------
 
@@ -200,8 +183,6 @@ struct StatsResult {
 };
 
 Result<StatsResult> Stats(const std::string& path, std::size_t top);
-std::string StatsText(const StatsResult& stats);
-std::string StatsJson(const StatsResult& stats);
 
 }  // namespace pstate::inspect
 

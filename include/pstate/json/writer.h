@@ -9,6 +9,9 @@
 #ifndef PSTATE_JSON_WRITER_H_
 #define PSTATE_JSON_WRITER_H_
 
+#include <cstdint>
+#include <ostream>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -55,6 +58,18 @@ class Writer {
     BeforeValue();
     return out_;
   }
+  // Values made by the program rather than read (reports, listings):
+  // `bytes` is decoded text, escaped here as Go's encoder escapes it
+  // (AppendEscaped: invalid UTF-8 becomes \ufffd).
+  void Name(std::string_view bytes);  ///< an object member's key
+  void String(std::string_view bytes);
+  void Int(std::int64_t n);
+  void Uint(std::uint64_t n);
+  void Bool(bool b);
+  void Null();
+  /// `json_text` is one complete JSON value already in compact form (a
+  /// value rendered by json::AppendCompactJson), copied as it is.
+  void RawValue(std::string_view json_text);
   /// Open containers: the indentation depth of the next value.
   std::size_t depth() const { return stack_.size(); }
 
@@ -64,6 +79,7 @@ class Writer {
   void WriteString(std::string_view escaped, bool has_escapes,
                    bool ascii = false);
   void WriteValue(const Value& value);
+  void WriteDecoded(std::string_view bytes);
   void WriteVerbatimText(std::string_view text);
 
   struct Frame {
@@ -78,6 +94,30 @@ class Writer {
   bool after_key_ = false;
   std::string scratch_;
   std::string indent_;
+};
+
+/// An io::Output that appends to a std::string or passes its bytes to a
+/// std::ostream when flushed (Commit, or destruction): where reports
+/// written with a Writer go.
+class StringSink : public io::Output {
+ public:
+  explicit StringSink(std::string* out) : str_(out) { name_ = "<string>"; }
+  explicit StringSink(std::ostream* out) : stream_(out) { name_ = "<stream>"; }
+  ~StringSink() override { Flush(); }
+  Status Commit() override {
+    Flush();
+    return Status::Ok();
+  }
+  void Abandon() override { DiscardBuffer(); }
+
+ private:
+  void WriteOut(std::string_view bytes) override {
+    if (str_ != nullptr) str_->append(bytes);
+    if (stream_ != nullptr)
+      stream_->write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+  }
+  std::string* str_ = nullptr;
+  std::ostream* stream_ = nullptr;
 };
 
 }  // namespace pstate::json

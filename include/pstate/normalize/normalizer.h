@@ -41,6 +41,7 @@
 #include <string>
 #include <vector>
 
+#include "pstate/diag/failure.h"
 #include "pstate/io/output.h"
 #include "pstate/normalize/layout.h"
 #include "pstate/state/reader.h"
@@ -121,6 +122,10 @@ class Normalizer : public state::Handler {
   /// The pass failed because the input's members are out of Go's order
   /// and part of the output was already written: run again in kSpool.
   bool needs_reorder() const;
+  /// The normalizer's own failure with its place and pointer (its file is
+  /// left empty), when it found one in the input: what a failed Read's
+  /// Status says, located.
+  const std::optional<diag::Failure>& failure() const;
   /// The layout written (known once output began).
   Layout layout() const;
   /// Notes in input order, at most max_notes per kind.

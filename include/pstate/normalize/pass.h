@@ -44,16 +44,10 @@ struct PassResult {
 };
 
 /// Reads `input` through a Normalizer into `out`, then commits `out`. A
-/// failure's message is "FILE:LINE:COLUMN: POINTER: reason" (the place and
-/// pointer when there are some), whether the reader or the normalizer
-/// found it.
+/// failure's message is diag::Failure::Located() ("FILE:LINE:COLUMN:
+/// reason (at POINTER)"), whether the reader or the normalizer found it.
 PassResult RunPass(io::InputStream& input, io::Output& out,
                    const PassOptions& options);
-
-/// The located message of a failed state::Read: the report's fatal
-/// finding ("FILE:LINE:COLUMN: POINTER: message"), else `status`, prefixed
-/// with the file (a normalizer's own message starts with "LINE:COLUMN: ").
-Status LocatedFailure(const diag::Report& report, const Status& status);
 
 /// The output options for writing `output`: `compression` when given, else
 /// the one the name asks for (".gz", ".zst").

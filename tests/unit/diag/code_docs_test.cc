@@ -15,7 +15,6 @@
 
 #include "pstate/diag/codes.h"
 #include "pstate/diag/finding.h"
-#include "pstate/diag/render.h"
 #include "pstate/diag/report.h"
 
 namespace pstate::diag {
@@ -83,37 +82,6 @@ TEST(CodeAnchorTest, HelpUriIsTheDocsBaseThenTheAnchor) {
   // relative helpUri; a trailing slash would double the separator).
   EXPECT_EQ(DocsBaseUri().substr(0, 8), "https://");
   EXPECT_NE(DocsBaseUri().back(), '/');
-}
-
-TEST(CodeAnchorTest, SarifRulesLinkTheirAnchorsAndTheRunItsDocs) {
-  std::ostringstream out;
-  RenderSarif({}, out, "1.2.3");
-  const std::string sarif = out.str();
-  const std::string base(DocsBaseUri());
-  EXPECT_NE(sarif.find("\"informationUri\":\"" + base + "/cli.md\""),
-            std::string::npos);
-  for (const CodeInfo& info : AllCodes()) {
-    EXPECT_NE(sarif.find("\"helpUri\":\"" + base + "/diagnostics.md#" +
-                         std::string(info.name) + "\""),
-              std::string::npos)
-        << info.name;
-  }
-}
-
-// The pointer "" is the whole document; "/" would be the key "" (RFC 6901).
-// A finding about the whole input shows no pointer rather than a wrong one.
-TEST(CodeAnchorTest, WholeDocumentPointerIsNotRenderedAsSlash) {
-  Report report("state.json");
-  report.Add(MakeFinding(Code::kNotAState, "not an object", ""));
-  std::ostringstream text;
-  RenderText(report, text, TextOptions{});
-  EXPECT_EQ(text.str().find("at:"), std::string::npos) << text.str();
-  const Report* reports[] = {&report};
-  std::ostringstream sarif;
-  RenderSarif(reports, sarif, "1.2.3");
-  EXPECT_EQ(sarif.str().find("logicalLocations"), std::string::npos);
-  EXPECT_EQ(sarif.str().find("\"fullyQualifiedName\":\"/\""),
-            std::string::npos);
 }
 
 }  // namespace

@@ -21,6 +21,20 @@ TEST(FailureTest, FatalFindingGivesTheLocatedText) {
   EXPECT_EQ(failure.ToStatus().message(), failure.Located());
 }
 
+TEST(FailureTest, ThePointerFollowsTheReason) {
+  Report report("state.json");
+  Finding f = MakeFinding(Code::kJsonSyntax, "unexpected end of input",
+                          "/deployment/resources/0");
+  f.line = 3;
+  f.column = 14;
+  report.Add(f);
+  Failure failure = FailureOf(report, Status(Errc::kSyntax, "syntax"));
+  EXPECT_EQ(failure.pointer, "/deployment/resources/0");
+  EXPECT_EQ(failure.Located(),
+            "state.json:3:14: unexpected end of input (at "
+            "/deployment/resources/0)");
+}
+
 TEST(FailureTest, StatusThatNamesItsFileIsNotNamedTwice) {
   Report report("state.json");
   Failure open = FailureOf(

@@ -7,7 +7,6 @@
 #include <string>
 
 #include "pstate/diag/code_docs.h"
-#include "pstate/diag/render.h"
 #include "pstate/diag/report.h"
 
 namespace pstate::diag {
@@ -123,27 +122,6 @@ TEST(FindingFilterTest, OnlySkipAndFingerprints) {
   only.only.insert(Code::kFieldUnknown);
   EXPECT_FALSE(only.Admits(keep));
   EXPECT_TRUE(only.Admits(Located(Code::kFieldUnknown, "c", "/c")));
-}
-
-TEST(ParseBaselineTest, JsonLinesAndSarifGiveTheSameFingerprints) {
-  Report report("dev.json");
-  report.Add(Located(Code::kFieldType, "a", "/a"));
-  report.Add(Located(Code::kUrnMalformed, "b", "/deployment/resources/0/urn",
-                     "urn:pulumi:dev::p::t::n"));
-  report.SortByLocation();
-  std::ostringstream json, sarif;
-  RenderJsonLine(report, json);
-  RenderJsonLine(Report("empty.json"), json);
-  const Report* reports[] = {&report};
-  RenderSarif(reports, sarif, "0");
-  auto from_json = ParseBaseline(json.str(), "b.json");
-  auto from_sarif = ParseBaseline(sarif.str(), "b.sarif");
-  ASSERT_TRUE(from_json.ok()) << from_json.status().message();
-  ASSERT_TRUE(from_sarif.ok()) << from_sarif.status().message();
-  ASSERT_EQ(from_json->size(), 2u);
-  EXPECT_EQ(*from_json, *from_sarif);
-  EXPECT_EQ((*from_json)[0], report.findings()[0].fingerprint);
-  EXPECT_TRUE(ParseBaseline("", "e")->empty());
 }
 
 TEST(ParseBaselineTest, NamesTheBadLine) {

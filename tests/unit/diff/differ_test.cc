@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "pstate/report/diff.h"
 #include "unit/testing/temp_dir.h"
 
 namespace pstate::diff {
@@ -95,23 +96,26 @@ TEST(DifferTest, LimitCutsTheEntriesNotTheSummary) {
     result.resources.push_back(e);
   }
   result.summary.added = 3;
-  std::string text = RenderText(result, false, 2);
+  std::string text = report::RenderDiffText(result, false, 2);
   EXPECT_NE(text.find("+ u2 (added)"), std::string::npos);
   EXPECT_EQ(text.find("+ u3"), std::string::npos);
   EXPECT_NE(text.find("... 1 more resource not shown (--limit 2)\n"),
             std::string::npos);
   EXPECT_NE(text.find("3 added"), std::string::npos);
-  EXPECT_EQ(RenderText(result, false, 3), RenderText(result, false));
-  EXPECT_EQ(RenderText(result, true, 1), RenderText(result, true));
+  EXPECT_EQ(report::RenderDiffText(result, false, 3),
+            report::RenderDiffText(result, false));
+  EXPECT_EQ(report::RenderDiffText(result, true, 1),
+            report::RenderDiffText(result, true));
 
-  std::string json = RenderJson(result, 1);
+  std::string json = report::RenderDiffJson(result, 1);
   EXPECT_NE(json.find(R"("urn":"u1")"), std::string::npos);
   EXPECT_EQ(json.find(R"("urn":"u2")"), std::string::npos);
   EXPECT_NE(json.find(R"(],"truncated":true,"omitted":2,"envelope":[)"),
             std::string::npos);
   EXPECT_NE(json.find(R"("added":3)"), std::string::npos);
-  EXPECT_EQ(RenderJson(result, 3), RenderJson(result));
-  EXPECT_EQ(RenderJson(result).find("truncated"), std::string::npos);
+  EXPECT_EQ(report::RenderDiffJson(result, 3), report::RenderDiffJson(result));
+  EXPECT_EQ(report::RenderDiffJson(result).find("truncated"),
+            std::string::npos);
 }
 
 }  // namespace

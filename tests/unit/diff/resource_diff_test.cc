@@ -6,8 +6,9 @@
 
 #include "pstate/diff/differ.h"
 #include "pstate/diff/property_path.h"
-#include "pstate/diff/render.h"
 #include "pstate/json/document.h"
+#include "pstate/json/writer.h"
+#include "pstate/report/diff.h"
 
 namespace pstate::diff {
 namespace {
@@ -88,10 +89,17 @@ TEST(DiffResourceTest, PropertyChangesHavePathsAndKinds) {
   EXPECT_EQ(c.fields[0].name, "protect");
   EXPECT_EQ(c.fields[1].name, "provider");
   EXPECT_NE(ResourceDigest(a.root()), ResourceDigest(b.root()));
-  EXPECT_EQ(ChangeLine(c.properties[1]), "~ inputs.tags.Name: \"a\" => \"b\"");
-  EXPECT_EQ(ChangeLine(c.fields[0]), "~ protect: false => true");
+  EXPECT_EQ(report::ChangeLine(c.properties[1]),
+            "~ inputs.tags.Name: \"a\" => \"b\"");
+  EXPECT_EQ(report::ChangeLine(c.fields[0]), "~ protect: false => true");
   std::string json;
-  AppendChangesJson(c, &json);
+  {
+    json::StringSink sink(&json);
+    json::Writer w(sink, json::Layout::kCompact);
+    w.BeginObject();
+    report::WriteChangesJson(c, w);
+    w.EndObject();
+  }
   EXPECT_NE(json.find(R"({"section":"inputs","path":"tags.Name",)"
                       R"("kind":"update","before":"a","after":"b"})"),
             std::string::npos)
@@ -133,7 +141,7 @@ TEST(DiffResourceTest, SecretsNeverShowAndCompareByValueWhenOpened) {
   EXPECT_EQ(closed.properties[1].path, "r");
   EXPECT_EQ(closed.properties[1].transition, SecretTransition::kToSecret);
   EXPECT_EQ(closed.properties[1].before, "\"[secret]\"");
-  EXPECT_EQ(ChangeLine(closed.properties[0]),
+  EXPECT_EQ(report::ChangeLine(closed.properties[0]),
             "~ outputs.p: [secret] => [secret] (unknown: different "
             "ciphertexts)");
   // Opened: 1 and 1.0 are the same value.

@@ -10,6 +10,8 @@
 #include <string>
 #include <vector>
 
+#include "pstate/report/inspect.h"
+
 namespace pstate::inspect {
 namespace {
 
@@ -116,7 +118,7 @@ TEST(InspectTest, TreeOfADeepChainNeedsNoDeepStack) {
   std::filesystem::remove(path);
   ASSERT_TRUE(tree.ok()) << tree.status().message();
   ASSERT_EQ(tree->roots().size(), 1u);
-  std::string json = TreeJson(*tree);
+  std::string json = report::TreeJson(*tree);
   EXPECT_NE(json.substr(0, 80).find(R"("name":"r0")"), std::string::npos);
   EXPECT_NE(json.find(R"("name":"r49999","children":[]})"), std::string::npos);
 }
@@ -135,7 +137,7 @@ TEST(InspectTest, TreeRootsAParentCycleOnce) {
   auto tree = Tree(path.string());
   std::filesystem::remove(path);
   ASSERT_TRUE(tree.ok()) << tree.status().message();
-  EXPECT_EQ(TreeText(*tree), "t:m:R a\n└─ t:m:R b\n");
+  EXPECT_EQ(report::TreeText(*tree), "t:m:R a\n└─ t:m:R b\n");
 }
 
 // --limit N: the first N resources in the same order, then how many more;
@@ -146,18 +148,18 @@ TEST(InspectTest, TreeLimit) {
   const std::size_t n = tree->size();
   auto text = [&](std::size_t limit) {
     std::ostringstream out;
-    WriteTreeText(*tree, out, limit);
+    report::WriteTreeText(*tree, out, limit);
     return out.str();
   };
   auto json = [&](std::size_t limit) {
     std::ostringstream out;
-    WriteTreeJson(*tree, out, limit);
+    report::WriteTreeJson(*tree, out, limit);
     return out.str();
   };
-  EXPECT_EQ(text(n), TreeText(*tree));
-  EXPECT_EQ(json(n), TreeJson(*tree));
-  EXPECT_EQ(text(0), TreeText(*tree));
-  std::string full = TreeText(*tree);
+  EXPECT_EQ(text(n), report::TreeText(*tree));
+  EXPECT_EQ(json(n), report::TreeJson(*tree));
+  EXPECT_EQ(text(0), report::TreeText(*tree));
+  std::string full = report::TreeText(*tree);
   std::string first_line = full.substr(0, full.find('\n') + 1);
   EXPECT_EQ(text(1), first_line + "... " + std::to_string(n - 1) +
                          " more resources not shown (--limit 1)\n");

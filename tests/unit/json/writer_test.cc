@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <sstream>
 #include <string>
 
 #include "pstate/json/parser.h"
@@ -30,6 +31,42 @@ TEST(WriterTest, IndentsLikeGoMarshalIndent) {
 TEST(WriterTest, CompactHasNoWhitespace) {
   EXPECT_EQ(Rewrite("{ \"a\" : [ 1 , 2 ] }", Layout::kCompact),
             R"({"a":[1,2]})");
+}
+
+TEST(WriterTest, ProgramValuesAreEscapedLikeGo) {
+  std::string text;
+  {
+    StringSink sink(&text);
+    Writer w(sink, Layout::kCompact);
+    w.BeginObject();
+    w.Name("a\"b");
+    w.String("x\n\x01<\xff");
+    w.Name("n");
+    w.BeginArray();
+    w.Int(-3);
+    w.Uint(18446744073709551615u);
+    w.Bool(true);
+    w.Bool(false);
+    w.Null();
+    w.RawValue(R"({"k":[1]})");
+    w.EndArray();
+    w.EndObject();
+  }
+  EXPECT_EQ(text, R"({"a\"b":"x\n\u0001<\ufffd","n":[-3,18446744073709551615,)"
+                  R"(true,false,null,{"k":[1]}]})");
+}
+
+TEST(WriterTest, StringSinkPassesBytesToAStream) {
+  std::ostringstream os;
+  {
+    StringSink sink(&os);
+    Writer w(sink, Layout::kIndented);
+    w.BeginArray();
+    w.String("a");
+    w.EndArray();
+    w.Finish();
+  }
+  EXPECT_EQ(os.str(), "[\n    \"a\"\n]\n");
 }
 
 TEST(WriterTest, NumbersKeepTheirText) {

@@ -9,12 +9,19 @@
 #include <vector>
 
 #include "pstate/base/base64.h"
-#include "pstate/diag/render.h"
 #include "pstate/json/parser.h"
+#include "pstate/json/string_codec.h"
 #include "pstate/scan/known_secrets.h"
 
 namespace pstate::scan {
 namespace {
+
+/// `s` as a JSON string literal (test input).
+std::string JsonLiteral(std::string_view s) {
+  std::string out = "\"";
+  json::AppendEscaped(s, &out);
+  return out + "\"";
+}
 
 std::vector<std::size_t> Find(const KnownSecrets& known, std::string_view text,
                               std::size_t limit = 16) {
@@ -149,7 +156,7 @@ json::Value ParseOrDie(std::string_view text, json::Arena& arena) {
 
 std::string SecretObject(std::string_view field, std::string_view payload) {
   return std::string("{") + kSig + ",\"" + std::string(field) +
-         "\":" + diag::JsonString(payload) + "}";
+         "\":" + JsonLiteral(payload) + "}";
 }
 
 TEST(SecretCollector, PlaintextStringObjectAndNestedSecrets) {

@@ -10,8 +10,8 @@
 #include <vector>
 
 #include "pstate/crypto/fingerprint.h"
-#include "pstate/diag/render.h"
 #include "pstate/io/input.h"
+#include "pstate/report/findings.h"
 #include "pstate/scan/known_secrets.h"
 #include "pstate/scan/leak_scan_handler.h"
 #include "pstate/state/reader.h"
@@ -98,10 +98,10 @@ TEST(LeakScanEndToEnd, NoOutputContainsAPlaintext) {
   diag::Report report = ScanFixture("leaks.json", true, fp);
   ASSERT_FALSE(report.findings().empty());
   std::ostringstream text, json, sarif;
-  diag::RenderText(report, text);
-  diag::RenderJsonLine(report, json);
+  report::RenderText(report, text);
+  report::RenderJsonLine(report, json);
   const diag::Report* reports[] = {&report};
-  diag::RenderSarif(reports, sarif, "test");
+  report::RenderSarif(reports, sarif, "test");
   // Sanity: the fixture does contain every plaintext (the test is not vacuous).
   std::ifstream in(Fixture("leaks.json"));
   std::string fixture((std::istreambuf_iterator<char>(in)),

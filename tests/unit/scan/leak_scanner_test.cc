@@ -5,20 +5,27 @@
 #include <vector>
 
 #include "pstate/crypto/fingerprint.h"
-#include "pstate/diag/render.h"
 #include "pstate/json/parser.h"
+#include "pstate/json/string_codec.h"
 #include "pstate/scan/known_secrets.h"
 #include "pstate/scan/leak_scanner.h"
 
 namespace pstate::scan {
 namespace {
 
+/// `s` as a JSON string literal (test input).
+std::string JsonLiteral(std::string_view s) {
+  std::string out = "\"";
+  json::AppendEscaped(s, &out);
+  return out + "\"";
+}
+
 constexpr char kSig[] =
     "\"4dabf18193072939515e22adb298388d\":\"1b47061264138c4ac30d75fd1eb44270\"";
 
 std::string Plain(std::string_view json_payload) {
   return std::string("{") + kSig +
-         ",\"plaintext\":" + diag::JsonString(json_payload) + "}";
+         ",\"plaintext\":" + JsonLiteral(json_payload) + "}";
 }
 std::string Cipher() {
   return std::string("{") + kSig +

@@ -11,8 +11,8 @@
 #include <string>
 #include <vector>
 
-#include "pstate/diag/render.h"
 #include "pstate/diag/report.h"
+#include "pstate/report/findings.h"
 #include "pstate/verify/run.h"
 
 namespace pstate::secrets {
@@ -122,10 +122,10 @@ TEST(VerifyMaskTest, NoFormatPrintsAPlaintextTheStateReveals) {
                 report.summary().errors,
             3u);
   std::ostringstream text, jsonl, sarif;
-  diag::RenderText(report, text);
-  diag::RenderJsonLine(report, jsonl);
+  report::RenderText(report, text);
+  report::RenderJsonLine(report, jsonl);
   const diag::Report* views[] = {&report};
-  diag::RenderSarif(views, sarif, "test");
+  report::RenderSarif(views, sarif, "test");
   for (const std::string& out : {text.str(), jsonl.str(), sarif.str()}) {
     EXPECT_NE(out.find("***"), std::string::npos) << out;
     for (const char* plaintext :

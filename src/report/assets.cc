@@ -1,4 +1,4 @@
-#include "pstate/assets/render.h"
+#include "pstate/report/assets.h"
 
 #include <algorithm>
 #include <cstdint>
@@ -9,10 +9,14 @@
 
 #include "pstate/asset_hash/hasher.h"
 #include "pstate/diag/codes.h"
-#include "pstate/diag/render.h"
+#include "pstate/json/writer.h"
+#include "pstate/report/terminal.h"
 
-namespace pstate::assets {
+namespace pstate::report {
 namespace {
+
+using assets::ItemResult;
+using assets::RowSink;
 
 constexpr std::size_t kShortHash = 12;
 
@@ -34,7 +38,7 @@ std::string_view SourceName(asset_hash::Source source) {
 std::string ShortHash(const std::optional<std::string>& hash) {
   if (!hash) return "-";
   if (hash->empty()) return "\"\"";
-  return Printable(hash->substr(0, kShortHash));
+  return TerminalSafe(hash->substr(0, kShortHash));
 }
 
 class TextPrinter : public RowSink {
@@ -44,8 +48,8 @@ class TextPrinter : public RowSink {
 
   void Row(ItemResult&& r) override {
     TableRow row;
-    row.cells = {Printable(r.item.pointer),
-                 r.item.urn.empty() ? "-" : Printable(r.item.urn),
+    row.cells = {TerminalSafe(r.item.pointer),
+                 r.item.urn.empty() ? "-" : TerminalSafe(r.item.urn),
                  std::string(KindName(r.item.spec.kind)),
                  std::string(SourceName(r.outcome.source)),
                  ShortHash(r.item.spec.hash),
@@ -54,14 +58,14 @@ class TextPrinter : public RowSink {
     if (r.outcome.status != asset_hash::Status::kOk) {
       row.details.push_back(
           "    " + std::string(asset_hash::StatusName(r.outcome.status)) +
-          ": " + Printable(r.outcome.message));
+          ": " + TerminalSafe(r.outcome.message));
     }
     for (const assets::PlacedNote& n : r.item.notes) {
       std::string line = "    warning[" +
                          std::string(asset_hash::NoteCodeName(n.note.code)) +
-                         "]: " + Printable(n.note.message);
+                         "]: " + TerminalSafe(n.note.message);
       if (n.pointer != r.item.pointer)
-        line += " (at " + Printable(n.pointer) + ")";
+        line += " (at " + TerminalSafe(n.pointer) + ")";
       row.details.push_back(std::move(line));
     }
     if (flushed_) {
@@ -76,7 +80,7 @@ class TextPrinter : public RowSink {
            const std::optional<diag::Failure>& failure) override {
     if (tally.total() > 0) Flush();
     if (failure) return;  // the reason is on stderr
-    out_ << file_ << ": " << tally.total()
+    out_ << TerminalSafe(file_) << ": " << tally.total()
          << (tally.total() == 1 ? " item: " : " items: ");
     for (std::size_t i = 0; i < tally.by_status.size(); ++i) {
       if (i > 0) out_ << ", ";
@@ -136,86 +140,120 @@ class TextPrinter : public RowSink {
   bool flushed_ = false;
 };
 
-std::string JsonOrNull(const std::optional<std::string>& s) {
-  return s ? diag::JsonString(*s) : "null";
+void StringOrNull(json::Writer& w, const std::optional<std::string>& s) {
+  if (s) {
+    w.String(*s);
+  } else {
+    w.Null();
+  }
 }
 
 class JsonPrinter : public RowSink {
  public:
-  JsonPrinter(const std::string& file, std::ostream& out) : out_(out) {
-    out_ << "{\"file\":" << diag::JsonString(file) << ",\"assets\":[";
+  JsonPrinter(const std::string& file, std::ostream& out)
+      : sink_(&out), w_(sink_, json::Layout::kCompact) {
+    w_.BeginObject();
+    w_.Name("file");
+    w_.String(file);
+    w_.Name("assets");
+    w_.BeginArray();
   }
 
   void Row(ItemResult&& r) override {
-    if (!first_) out_ << ',';
-    first_ = false;
     const assets::FoundItem& item = r.item;
-    out_ << "{\"pointer\":" << diag::JsonString(item.pointer) << ",\"urn\":"
-         << (item.urn.empty() ? std::string("null")
-                              : diag::JsonString(item.urn))
-         << ",\"kind\":\"" << KindName(item.spec.kind) << "\",\"source\":\""
-         << SourceName(r.outcome.source)
-         << "\",\"recorded\":" << JsonOrNull(item.spec.hash)
-         << ",\"actual\":" << JsonOrNull(r.outcome.actual) << ",\"status\":\""
-         << asset_hash::StatusName(r.outcome.status)
-         << "\",\"message\":" << diag::JsonString(r.outcome.message)
-         << ",\"line\":" << r.at.line << ",\"column\":" << r.at.column
-         << ",\"warnings\":[";
-    bool first_note = true;
-    for (const assets::PlacedNote& n : item.notes) {
-      if (!first_note) out_ << ',';
-      first_note = false;
-      out_ << "{\"code\":\"" << asset_hash::NoteCodeName(n.note.code) << '"'
-           << ",\"pointer\":" << diag::JsonString(n.pointer)
-           << ",\"message\":" << diag::JsonString(n.note.message) << '}';
+    w_.BeginObject();
+    w_.Name("pointer");
+    w_.String(item.pointer);
+    w_.Name("urn");
+    if (item.urn.empty()) {
+      w_.Null();
+    } else {
+      w_.String(item.urn);
     }
-    out_ << "]}";
+    w_.Name("kind");
+    w_.String(KindName(item.spec.kind));
+    w_.Name("source");
+    w_.String(SourceName(r.outcome.source));
+    w_.Name("recorded");
+    StringOrNull(w_, item.spec.hash);
+    w_.Name("actual");
+    StringOrNull(w_, r.outcome.actual);
+    w_.Name("status");
+    w_.String(asset_hash::StatusName(r.outcome.status));
+    w_.Name("message");
+    w_.String(r.outcome.message);
+    w_.Name("line");
+    w_.Uint(r.at.line);
+    w_.Name("column");
+    w_.Uint(r.at.column);
+    w_.Name("warnings");
+    w_.BeginArray();
+    for (const assets::PlacedNote& n : item.notes) {
+      w_.BeginObject();
+      w_.Name("code");
+      w_.String(asset_hash::NoteCodeName(n.note.code));
+      w_.Name("pointer");
+      w_.String(n.pointer);
+      w_.Name("message");
+      w_.String(n.note.message);
+      w_.EndObject();
+    }
+    w_.EndArray();
+    w_.EndObject();
   }
 
   void End(const assets::Tally& tally,
            const std::optional<diag::Failure>& failure) override {
-    out_ << "],\"summary\":{\"items\":" << tally.total();
+    w_.EndArray();
+    w_.Name("summary");
+    w_.BeginObject();
+    w_.Name("items");
+    w_.Uint(tally.total());
     for (std::size_t i = 0; i < tally.by_status.size(); ++i) {
-      out_ << ",\""
-           << asset_hash::StatusName(static_cast<asset_hash::Status>(i))
-           << "\":" << tally.by_status[i];
+      w_.Name(asset_hash::StatusName(static_cast<asset_hash::Status>(i)));
+      w_.Uint(tally.by_status[i]);
     }
-    out_ << ",\"warnings\":" << tally.notes << '}';
+    w_.Name("warnings");
+    w_.Uint(tally.notes);
+    w_.EndObject();
     if (failure) {
-      out_ << ",\"error\":{\"code\":\"" << diag::Info(failure->code).name
-           << "\",\"message\":" << diag::JsonString(failure->reason)
-           << ",\"line\":";
+      w_.Name("error");
+      w_.BeginObject();
+      w_.Name("code");
+      w_.String(diag::Info(failure->code).name);
+      w_.Name("message");
+      w_.String(failure->reason);
+      w_.Name("line");
       if (failure->line > 0) {
-        out_ << failure->line << ",\"column\":" << failure->column;
+        w_.Uint(failure->line);
+        w_.Name("column");
+        w_.Uint(failure->column);
       } else {
-        out_ << "null,\"column\":null";
+        w_.Null();
+        w_.Name("column");
+        w_.Null();
       }
-      out_ << '}';
+      w_.EndObject();
     }
-    out_ << "}\n";
+    w_.EndObject();
+    sink_.Put('\n');
+    (void)sink_.Commit();
   }
 
  private:
-  std::ostream& out_;
-  bool first_ = true;
+  json::StringSink sink_;
+  json::Writer w_;
 };
 
 }  // namespace
 
-std::string Printable(std::string_view s) {
-  std::string out(s);
-  for (char& c : out) {
-    if (static_cast<unsigned char>(c) < 0x20 || c == '\x7f') c = '?';
-  }
-  return out;
-}
-
-std::unique_ptr<RowSink> MakeRenderer(diag::OutputFormat format,
-                                      std::string file, std::ostream& out) {
+std::unique_ptr<RowSink> MakeAssetsRenderer(diag::OutputFormat format,
+                                            std::string file,
+                                            std::ostream& out) {
   if (format == diag::OutputFormat::kJson) {
     return std::make_unique<JsonPrinter>(file, out);
   }
   return std::make_unique<TextPrinter>(std::move(file), out);
 }
 
-}  // namespace pstate::assets
+}  // namespace pstate::report

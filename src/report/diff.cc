@@ -1,0 +1,338 @@
+#include "pstate/report/diff.h"
+
+#include "pstate/base/utf8.h"
+
+#include "pstate/report/terminal.h"
+
+namespace pstate::report {
+namespace {
+
+using diff::ChangeKind;
+using diff::FieldChange;
+using diff::PropertyChange;
+using diff::ResourceChanges;
+using diff::SecretTransition;
+
+std::string Shown(std::string_view json_text, std::size_t width) {
+  std::string text = json_text == "\"[secret]\"" ? std::string("[secret]")
+                                                 : std::string(json_text);
+  if (width > 3 && text.size() > width) {
+    text.resize(utf8::CutPoint(text, width - 3));  // whole characters only
+    text += "...";
+  }
+  return text;
+}
+
+std::string Values(ChangeKind kind, std::string_view before,
+                   std::string_view after, std::size_t width) {
+  switch (kind) {
+    case ChangeKind::kAdd: return Shown(after, width);
+    case ChangeKind::kDelete: return Shown(before, width);
+    case ChangeKind::kUpdate:
+      return Shown(before, width) + " => " + Shown(after, width);
+  }
+  return {};
+}
+
+}  // namespace
+
+std::string_view Symbol(ChangeKind kind) {
+  switch (kind) {
+    case ChangeKind::kAdd: return "+";
+    case ChangeKind::kDelete: return "-";
+    case ChangeKind::kUpdate: return "~";
+  }
+  return "~";
+}
+
+std::string ChangeLine(const PropertyChange& c, std::size_t width) {
+  std::string line(Symbol(c.kind));
+  line += ' ';
+  line += diff::SectionName(c.section);
+  if (!c.path.empty() && c.path[0] != '[') line += '.';
+  line += c.path;
+  line += ": ";
+  line += Values(c.kind, c.before, c.after, width);
+  if (c.unknown) line += " (unknown: different ciphertexts)";
+  if (c.transition == SecretTransition::kToSecret) line += " (became secret)";
+  if (c.transition == SecretTransition::kToPlaintext) {
+    line += " (no longer secret)";
+  }
+  return TerminalSafe(line);
+}
+
+std::string ChangeLine(const FieldChange& c, std::size_t width) {
+  std::string line(Symbol(c.kind));
+  line += ' ';
+  line += c.name;
+  line += ": ";
+  line += Values(c.kind, c.before, c.after, width);
+  return TerminalSafe(line);
+}
+
+void RenderChangesText(const ResourceChanges& changes, std::string* out,
+                       const ChangesTextOptions& options) {
+  for (const PropertyChange& c : changes.properties) {
+    out->append(options.indent);
+    out->append(ChangeLine(c, options.max_value_width));
+    out->push_back('\n');
+  }
+  for (const FieldChange& c : changes.fields) {
+    out->append(options.indent);
+    out->append(ChangeLine(c, options.max_value_width));
+    out->push_back('\n');
+  }
+}
+
+void WriteChangesJson(const ResourceChanges& changes, json::Writer& w) {
+  w.Name("properties");
+  w.BeginArray();
+  for (const PropertyChange& c : changes.properties) {
+    w.BeginObject();
+    w.Name("section");
+    w.String(diff::SectionName(c.section));
+    w.Name("path");
+    w.String(c.path);
+    w.Name("kind");
+    w.String(diff::ChangeKindName(c.kind));
+    if (c.secret) {
+      w.Name("secret");
+      w.Bool(true);
+    }
+    if (c.unknown) {
+      w.Name("unknown");
+      w.Bool(true);
+    }
+    if (c.transition == SecretTransition::kToSecret) {
+      w.Name("transition");
+      w.String("to-secret");
+    } else if (c.transition == SecretTransition::kToPlaintext) {
+      w.Name("transition");
+      w.String("to-plaintext");
+    }
+    // before and after are compact JSON text (diff::PropertyChange).
+    if (!c.before.empty()) {
+      w.Name("before");
+      w.RawValue(c.before);
+    }
+    if (!c.after.empty()) {
+      w.Name("after");
+      w.RawValue(c.after);
+    }
+    w.EndObject();
+  }
+  w.EndArray();
+  w.Name("fields");
+  w.BeginArray();
+  for (const FieldChange& c : changes.fields) w.String(c.name);
+  w.EndArray();
+  w.Name("field_changes");
+  w.BeginArray();
+  for (const FieldChange& c : changes.fields) {
+    w.BeginObject();
+    w.Name("name");
+    w.String(c.name);
+    w.Name("kind");
+    w.String(diff::ChangeKindName(c.kind));
+    if (!c.before.empty()) {
+      w.Name("before");
+      w.RawValue(c.before);
+    }
+    if (!c.after.empty()) {
+      w.Name("after");
+      w.RawValue(c.after);
+    }
+    w.EndObject();
+  }
+  w.EndArray();
+}
+
+// ---- a whole diff ----------------------------------------------------------
+
+namespace {
+
+std::string SummaryLine(const diff::DiffSummary& s) {
+  return std::to_string(s.added) + " added, " + std::to_string(s.removed) +
+         " removed, " + std::to_string(s.renamed) + " renamed, " +
+         std::to_string(s.changed) + " changed, " +
+         std::to_string(s.order_only) + " order-only, " +
+         (s.order_broken == 0
+              ? std::string()
+              : std::to_string(s.order_broken) + " order-broken, ") +
+         std::to_string(s.unchanged) + " unchanged; " +
+         std::to_string(s.envelope) + " envelope change" +
+         (s.envelope == 1 ? "" : "s") + "\n";
+}
+
+std::string_view EntrySymbol(diff::ResourceChangeKind kind) {
+  switch (kind) {
+    case diff::ResourceChangeKind::kAdded: return "+";
+    case diff::ResourceChangeKind::kRemoved: return "-";
+    default: return "~";
+  }
+}
+
+}  // namespace
+
+std::string RenderDiffText(const diff::DiffResult& result, bool stat_only,
+                           std::size_t limit) {
+  std::string out;
+  if (!stat_only) {
+    std::size_t shown = 0;
+    for (const diff::ResourceEntry& e : result.resources) {
+      if (limit > 0 && shown == limit) {
+        std::size_t omitted = result.resources.size() - shown;
+        out += "... " + std::to_string(omitted) + " more resource" +
+               (omitted == 1 ? "" : "s") + " not shown (--limit " +
+               std::to_string(limit) + ")\n";
+        break;
+      }
+      ++shown;
+      std::string line(EntrySymbol(e.kind));
+      line += ' ';
+      line += e.urn;
+      line += " (";
+      line += diff::ResourceChangeKindName(e.kind);
+      if (e.kind == diff::ResourceChangeKind::kRenamed)
+        line += " from " + e.from;
+      if (e.deleted) line += ", delete: true";
+      if (!e.id.empty() && (e.kind == diff::ResourceChangeKind::kAdded ||
+                            e.kind == diff::ResourceChangeKind::kRemoved)) {
+        line += ", id " + e.id;
+      }
+      line += ")";
+      out += TerminalSafe(line);
+      out += '\n';
+      RenderChangesText(e.changes, &out);
+      for (const diff::OrderNote& n : e.order) {
+        out += TerminalSafe("    ! " + n.field + " " + n.target +
+                            " comes after it");
+        out += '\n';
+      }
+    }
+    if (!result.envelope.empty()) {
+      out += "envelope:\n";
+      for (const diff::EnvelopeEntry& e : result.envelope) {
+        FieldChange c{e.field, e.kind, e.before, e.after};
+        out += "    ";
+        if (e.kind == ChangeKind::kUpdate && e.before == e.after) {
+          // A pending operation whose resource changed: named once.
+          c.kind = ChangeKind::kAdd;
+          out += "~" + ChangeLine(c).substr(1) + " (changed)";
+        } else {
+          out += ChangeLine(c);
+        }
+        out += '\n';
+      }
+    }
+  }
+  out += SummaryLine(result.summary);
+  return out;
+}
+
+std::string RenderDiffJson(const diff::DiffResult& result, std::size_t limit) {
+  std::string out;
+  json::StringSink sink(&out);
+  json::Writer w(sink, json::Layout::kCompact);
+  w.BeginObject();
+  w.Name("resources");
+  w.BeginArray();
+  std::size_t shown = 0;
+  for (const diff::ResourceEntry& e : result.resources) {
+    if (limit > 0 && shown == limit) break;
+    ++shown;
+    w.BeginObject();
+    w.Name("urn");
+    w.String(e.urn);
+    w.Name("change");
+    w.String(diff::ResourceChangeKindName(e.kind));
+    if (e.kind == diff::ResourceChangeKind::kRenamed) {
+      w.Name("from");
+      w.String(e.from);
+    }
+    w.Name("type");
+    w.String(e.type);
+    if (!e.id.empty()) {
+      w.Name("id");
+      w.String(e.id);
+    }
+    if (e.deleted) {
+      w.Name("delete");
+      w.Bool(true);
+    }
+    WriteChangesJson(e.changes, w);
+    if (!e.order.empty()) {
+      w.Name("order");
+      w.BeginArray();
+      for (const diff::OrderNote& n : e.order) {
+        w.BeginObject();
+        w.Name("field");
+        w.String(n.field);
+        w.Name("target");
+        w.String(n.target);
+        w.EndObject();
+      }
+      w.EndArray();
+    }
+    w.EndObject();
+  }
+  w.EndArray();
+  if (shown < result.resources.size()) {
+    w.Name("truncated");
+    w.Bool(true);
+    w.Name("omitted");
+    w.Uint(result.resources.size() - shown);
+  }
+  w.Name("envelope");
+  w.BeginArray();
+  for (const diff::EnvelopeEntry& e : result.envelope) {
+    w.BeginObject();
+    w.Name("field");
+    w.String(e.field);
+    w.Name("kind");
+    w.String(diff::ChangeKindName(e.kind));
+    if (!e.before.empty()) {
+      w.Name("before");
+      w.RawValue(e.before);
+    }
+    if (!e.after.empty()) {
+      w.Name("after");
+      w.RawValue(e.after);
+    }
+    w.EndObject();
+  }
+  w.EndArray();
+  const diff::DiffSummary& s = result.summary;
+  w.Name("summary");
+  w.BeginObject();
+  w.Name("same");
+  w.Bool(result.same());
+  w.Name("before_resources");
+  w.Uint(s.before_resources);
+  w.Name("after_resources");
+  w.Uint(s.after_resources);
+  w.Name("added");
+  w.Uint(s.added);
+  w.Name("removed");
+  w.Uint(s.removed);
+  w.Name("renamed");
+  w.Uint(s.renamed);
+  w.Name("changed");
+  w.Uint(s.changed);
+  w.Name("order_only");
+  w.Uint(s.order_only);
+  if (s.order_broken > 0) {
+    w.Name("order_broken");
+    w.Uint(s.order_broken);
+  }
+  w.Name("unchanged");
+  w.Uint(s.unchanged);
+  w.Name("envelope");
+  w.Uint(s.envelope);
+  w.EndObject();
+  w.EndObject();
+  sink.Put('\n');
+  (void)sink.Commit();
+  return out;
+}
+}  // namespace pstate::report

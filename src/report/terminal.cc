@@ -1,0 +1,62 @@
+#include "pstate/report/terminal.h"
+
+namespace pstate::report {
+
+std::string TerminalSafe(std::string_view s) {
+  static constexpr char kOctal[] = "01234567";
+  std::string out;
+  out.reserve(s.size());
+  auto octal = [&](unsigned char c) {
+    out.push_back('\\');
+    out.push_back(kOctal[(c >> 6) & 3]);
+    out.push_back(kOctal[(c >> 3) & 7]);
+    out.push_back(kOctal[c & 7]);
+  };
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    auto c = static_cast<unsigned char>(s[i]);
+    if (c == 0xC2 && i + 1 < s.size() &&
+        static_cast<unsigned char>(s[i + 1]) >= 0x80 &&
+        static_cast<unsigned char>(s[i + 1]) <= 0x9F) {
+      // A C1 control (U+0080..U+009F) in UTF-8: CSI and OSC for some
+      // terminals. Both bytes shown, as git does.
+      octal(c);
+      octal(static_cast<unsigned char>(s[++i]));
+      continue;
+    }
+    if (c >= 0x20 && c != 0x7F) {
+      out.push_back(s[i]);
+      continue;
+    }
+    switch (c) {
+      case '\a': out += "\\a"; break;
+      case '\b': out += "\\b"; break;
+      case '\t': out += "\\t"; break;
+      case '\n': out += "\\n"; break;
+      case '\v': out += "\\v"; break;
+      case '\f': out += "\\f"; break;
+      case '\r': out += "\\r"; break;
+      default: octal(c); break;
+    }
+  }
+  return out;
+}
+
+void PrintError(std::ostream& out, std::string_view message) {
+  out << "pstate: error: ";
+  // Line breaks are the message's own structure (a refusal lists what
+  // blocks it, one per line); everything else is escaped.
+  for (std::size_t start = 0;;) {
+    std::size_t end = message.find('\n', start);
+    out << TerminalSafe(message.substr(start, end - start));
+    if (end == std::string_view::npos) break;
+    out << '\n';
+    start = end + 1;
+  }
+  out << '\n';
+}
+
+void PrintError(std::ostream& out, const diag::Failure& failure) {
+  PrintError(out, failure.Located());
+}
+
+}  // namespace pstate::report
