@@ -16,51 +16,16 @@ namespace {
 using pstate::testing::FakeContext;
 using Lines = std::vector<std::string>;
 
-TEST(IsRfc3339Test, Valid) {
-  for (const char* s :
-       {"2024-01-02T03:04:05Z", "2024-01-02T03:04:05.1Z",
-        "2024-01-02T03:04:05.123456789Z", "2024-01-02T03:04:05+01:00",
-        "2024-01-02T03:04:05.5-07:30", "2024-12-31T23:59:59Z",
-        "2024-02-29T00:00:00Z", "2000-02-29T12:00:00Z", "2023-04-30T00:00:00Z",
-        "0001-01-01T00:00:00Z", "2024-01-02T03:04:05+23:59",
-        // Go reads and writes these (as 03:04:05 and +02:00).
-        "2024-01-02T3:04:05Z", "2024-01-02T03:04:05+01:60"}) {
-    EXPECT_TRUE(IsRfc3339(s)) << s;
-  }
-}
-
-TEST(IsRfc3339Test, Invalid) {
-  for (const char* s :
-       {"", "2024-01-02", "2024-01-02T03:04:05", "2024-01-02 03:04:05Z",
-        "2024-1-02T03:04:05Z", "24-01-02T03:04:05Z", "2024-13-02T03:04:05Z",
-        "2024-00-02T03:04:05Z", "2024-01-00T03:04:05Z", "2024-01-32T03:04:05Z",
-        "2024-01-02T24:00:00Z", "2024-01-02T03:60:00Z", "2024-01-02T03:04:60Z",
-        "2024-01-02T03:04:05.Z", "2024-01-02T03:04:05+0100",
-        "2024-01-02T03:04:05+01",
-        // Go reads it, but cannot save it again.
-        "2024-01-02T03:04:05+24:00", "2024-01-02T03:04:05Zjunk",
-        "2024-01-02T03:04:05ZZ", "2024/01/02T03:04:05Z", "x024-01-02T03:04:05Z",
-        "2024-01-02T03:04:05 Z"}) {
-    EXPECT_FALSE(IsRfc3339(s)) << s;
-  }
-}
-
-TEST(IsRfc3339Test, DayMustExistInTheMonth) {
-  // Go's time.Time rejects these ("day out of range").
-  for (const char* s :
-       {"2023-02-29T00:00:00Z", "2024-02-30T00:00:00Z", "1900-02-29T00:00:00Z",
-        "2024-04-31T00:00:00Z", "2024-06-31T00:00:00Z", "2024-09-31T00:00:00Z",
-        "2024-11-31T00:00:00Z"}) {
-    EXPECT_FALSE(IsRfc3339(s)) << s;
-  }
-  EXPECT_TRUE(IsRfc3339("2024-01-31T00:00:00Z"));
-  EXPECT_TRUE(IsRfc3339("2024-03-31T00:00:00Z"));
-}
-
-TEST(IsRfc3339Test, SeparatorsAreUppercaseAsGoRequires) {
-  // Go's time.Time matches 'T' and 'Z' exactly.
-  EXPECT_FALSE(IsRfc3339("2024-01-02t03:04:05Z"));
-  EXPECT_FALSE(IsRfc3339("2024-01-02T03:04:05z"));
+// The grammar is base/rfc3339.h's (tested there); verify adds one rule.
+TEST(IsRfc3339Test, WhatPulumiCanLoadAndSave) {
+  EXPECT_TRUE(IsRfc3339("2024-01-02T03:04:05.5-07:30"));
+  EXPECT_TRUE(IsRfc3339("2024-01-02T3:04:05+01:60"));        // Go reads, writes
+  EXPECT_FALSE(IsRfc3339("2024-02-30T00:00:00.000+00:00"));  // no such day
+  EXPECT_FALSE(IsRfc3339("2024-01-02 03:04:05Z"));
+  // Go reads it, but MarshalJSON fails: Pulumi could not save the state.
+  EXPECT_FALSE(IsRfc3339("2024-01-02T03:04:05+24:00"));
+  // Stored text: UnmarshalJSON does not unescape.
+  EXPECT_FALSE(IsRfc3339("2024-01-02T03:04:05\\u005a"));
 }
 
 struct Parsed {
