@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "pstate/base/utf8.h"
 #include "pstate/json/compact.h"
 #include "pstate/json/number.h"
 #include "pstate/json/parser.h"
@@ -98,7 +99,7 @@ void AppendGoQuoted(std::string_view s, std::string* out) {
   std::size_t i = 0;
   while (i < s.size()) {
     unsigned char c = static_cast<unsigned char>(s[i]);
-    int len = json::Utf8SequenceLength(
+    int len = utf8::SequenceLength(
         reinterpret_cast<const unsigned char*>(s.data() + i), s.size() - i);
     if (len == 0) {
       *out += "\\x";

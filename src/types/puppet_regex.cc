@@ -9,7 +9,7 @@
 #include <mutex>
 #include <vector>
 
-#include "pstate/json/string_codec.h"
+#include "pstate/base/utf8.h"
 
 namespace pstate::types::puppet {
 namespace {
@@ -358,7 +358,7 @@ std::shared_ptr<const Regex> Regex::Compile(std::string_view pattern,
   InitializeOnce();
   // Oniguruma reads bytes it does not expect as single characters; Ruby
   // refuses a pattern or a subject that is not UTF-8.
-  if (!json::IsValidUtf8(pattern)) {
+  if (!utf8::IsValid(pattern)) {
     *error = "invalid multibyte character";  // Ruby's message
     *error_offset = 0;
     return nullptr;
@@ -392,7 +392,7 @@ Regex::Match Regex::Search(std::string_view subject,
   onig_set_retry_limit_in_match_of_match_param(mp, limits.retries);
   onig_set_retry_limit_in_search_of_match_param(mp, limits.retries);
   onig_set_match_stack_limit_size_of_match_param(mp, limits.stack);
-  if (!json::IsValidUtf8(subject)) return Match::kInvalidSubject;
+  if (!utf8::IsValid(subject)) return Match::kInvalidSubject;
   const auto* s = reinterpret_cast<const OnigUChar*>(subject.data());
   const OnigUChar* end = s + subject.size();
   int r = onig_search_with_param(re_.get(), s, end, s, end, nullptr,

@@ -20,7 +20,7 @@
 #include <string_view>
 
 #include "fuzz/fuzz_check.h"
-#include "pstate/json/string_codec.h"
+#include "pstate/base/utf8.h"
 #include "types/puppet_regex.h"
 
 namespace {
@@ -67,7 +67,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data,
   Regex::Match answer = re1->Search(subject, full);
   PSTATE_FUZZ_CHECK(re1->Search(subject, full) == answer);
   PSTATE_FUZZ_CHECK(re2->Search(subject, full) == answer);
-  bool utf8 = pstate::json::IsValidUtf8(subject);
+  bool utf8 = pstate::utf8::IsValid(subject);
   PSTATE_FUZZ_CHECK((answer == Regex::Match::kInvalidSubject) == !utf8);
 
   Regex::Match bounded = re1->Search(subject, small);

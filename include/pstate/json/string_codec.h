@@ -52,11 +52,6 @@ std::size_t CanonicalBound(std::size_t escaped_size,
 char* WriteCanonical(std::string_view escaped, char* out,
                      EscapeStyle style = EscapeStyle::kExport);
 
-/// base/utf8.h's SequenceLength under the name src/types/ still calls it by.
-inline int Utf8SequenceLength(const unsigned char* p, std::size_t avail) {
-  return utf8::SequenceLength(p, avail);
-}
-
 }  // namespace pstate::json
 
 #endif  // PSTATE_JSON_STRING_CODEC_H_
