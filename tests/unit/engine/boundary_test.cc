@@ -71,7 +71,8 @@ TEST(FindValueEnd, TruncatedValuesNeedMoreOrFail) {
         << text;
   }
   for (const char* text : {R"({"a": [1, 2)", R"({"a": "}])", R"(["\)"}) {
-    EXPECT_EQ(ScanText(text, /*at_eof=*/true).status, ScanStatus::kError) << text;
+    EXPECT_EQ(ScanText(text, /*at_eof=*/true).status, ScanStatus::kError)
+        << text;
   }
   EXPECT_EQ(ScanText("", /*at_eof=*/false).status, ScanStatus::kIncomplete);
   EXPECT_EQ(ScanText("", /*at_eof=*/true).status, ScanStatus::kError);
