@@ -74,7 +74,6 @@ Status List(const ListConfig& config,
             const std::function<bool(const ResourceRow&)>& on_row,
             const std::function<bool(const PendingRow&)>& on_pending);
 
-
 // ---- show -------------------------------------------------------------------
 
 struct ShowConfig {
