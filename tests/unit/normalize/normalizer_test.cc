@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include <optional>
 #include <string>
 
 #include "pstate/diag/report.h"
@@ -21,6 +22,7 @@ struct Result {
   std::string out;
   std::vector<Note> notes;
   bool needs_reorder = false;
+  std::optional<diag::Failure> failure;  ///< the normalizer's, located
 };
 
 Result Normalize(const std::string& in, Options options = {},
@@ -34,6 +36,7 @@ Result Normalize(const std::string& in, Options options = {},
   r.out = out.str();
   r.notes = n.notes();
   r.needs_reorder = n.needs_reorder();
+  r.failure = n.failure();
   return r;
 }
 
@@ -148,9 +151,10 @@ TEST(NormalizerTest, NumberRows) {
             R"({"a":12345678901234567000})");
   Result r = Normalize(ExportWithOutputs(R"({"b":1e400})"), go);
   EXPECT_FALSE(r.status.ok());
-  EXPECT_NE(r.status.message().find("/deployment/resources/0/outputs/b"),
-            std::string::npos)
-      << r.status.message();
+  ASSERT_TRUE(r.failure.has_value());
+  EXPECT_EQ(r.failure->pointer, "/deployment/resources/0/outputs/b");
+  EXPECT_GT(r.failure->line, 0u);
+  EXPECT_EQ(r.failure->reason, r.status.message());
 }
 
 TEST(NormalizerTest, InexactNumbersAreNoted) {
