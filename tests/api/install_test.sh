@@ -64,8 +64,8 @@ cmake --build "$work/cmake" > "$work/build.log" 2>&1 ||
   { cat "$work/build.log"; fail "building the consumer (find_package)"; }
 check "$work/cmake/consumer" "find_package(pstate CONFIG)"
 
-flags="$(PKG_CONFIG_PATH="$(dirname "$pc")" pkg-config --cflags --libs --static pstate)" ||
-  fail "pkg-config --cflags --libs --static pstate"
+flags="$(PKG_CONFIG_PATH="$(dirname "$pc")" pkg-config --cflags --libs pstate)" ||
+  fail "pkg-config --cflags --libs pstate"
 # shellcheck disable=SC2086  # the flags are words
 $cxx -std=c++17 "$root/tests/api/consumer/main.cc" -o "$work/consumer-pc" $flags \
   > "$work/pc.log" 2>&1 || { cat "$work/pc.log"; fail "building the consumer (pkg-config): $cxx ... $flags"; }

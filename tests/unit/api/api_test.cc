@@ -247,7 +247,7 @@ TEST(ApiTest, ConvertToACheckpoint) {
   Result<ConvertResult> result =
       Convert(OpenOrDie(Fixture("valid/minimal.json")), config);
   ASSERT_TRUE(result.ok()) << result.status().message();
-  EXPECT_EQ(result->stack, "dev");
+  EXPECT_EQ(result->stack, "organization/proj/dev");
   Result<StatsResult> stats = Stats(OpenOrDie(config.output));
   ASSERT_TRUE(stats.ok()) << stats.status().message();
   EXPECT_EQ(stats->envelope, "checkpoint");
