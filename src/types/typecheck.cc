@@ -209,30 +209,30 @@ class SameValues {
 
 // ------------------------------------------------------------ single form
 
+// The verdict of the single form (CheckSingle), or the usage problem or
+// unreadable input that prevents one.
 class Single {
  public:
-  Single(const TypecheckConfig& config, io::Output& out, std::string* errors)
-      : config_(config), out_(out), errors_(errors) {}
+  explicit Single(const TypecheckConfig& config) : config_(config) {}
 
-  TypecheckStatus Run() {
+  Result<Verdict> Run() {
     std::optional<System> system = ParseSystem(config_.system);
     if (!system) {
       return Usage("unknown --system '" + config_.system +
                    "' (pulumi, pulumi-schema, pcl, cty, terraform, puppet)");
     }
-    if (!LoadSchemas(config_.schemas, &schemas_, errors_)) {
-      return TypecheckStatus::kUnusable;
+    for (const std::string& file : config_.schemas) {
+      Status s = schemas_.LoadFile(file);
+      if (!s.ok()) return Status(s.code(), "schema: " + s.message());
     }
     TypeCache cache(&schemas_);
     Result<const TypeSystem*> language = cache.GetSystem(*system);
-    if (!language.ok()) return Usage(language.status().message());
+    if (!language.ok()) return language.status();
     json::Value spec = TypeSpecFromText(*system, config_.type, arena_);
     Result<std::shared_ptr<const Type>> type = cache.Parse(*system, spec);
     if (!type.ok()) {
-      if (type.status().code() == Errc::kUnsupported) {
-        return Usage(type.status().message());
-      }
-      return Print(Verdict::Error("", type.status().message()));
+      if (type.status().code() == Errc::kUnsupported) return type.status();
+      return Verdict::Error("", type.status().message());
     }
     language_ = *language;
     type_ = *type;
@@ -242,7 +242,7 @@ class Single {
       case TypecheckConfig::Source::kValueFile: {
         std::string text;
         Status s = ReadAll(config_.value, &text);
-        if (!s.ok()) return Usage(s.message());
+        if (!s.ok()) return s;
         return CheckText(text, config_.value == "-" ? std::string("<stdin>")
                                                     : config_.value);
       }
@@ -254,21 +254,26 @@ class Single {
   }
 
  private:
-  TypecheckStatus Usage(const std::string& message) {
-    errors_->append("pstate typecheck: " + message + "\n");
-    return TypecheckStatus::kUnusable;
+  static Status Usage(const std::string& message) {
+    return Status(Errc::kInvalidArgument, message);
   }
 
-  TypecheckStatus CheckText(const std::string& text, const std::string& name) {
+  // A converted value is returned as it may be shown (ForDisplay).
+  static Verdict Masked(Verdict v) {
+    if (v.outcome == Outcome::kConvert) v.converted = ForDisplay(v.converted);
+    return v;
+  }
+
+  Result<Verdict> CheckText(const std::string& text, const std::string& name) {
     json::Parser parser;
     json::Value value;
     if (parser.ParseDocument(text, 0, arena_, &value) !=
         json::ParseStatus::kOk) {
-      return Usage(
-          name + " is not valid JSON: " + Locate(text, parser.error().offset) +
-          ": " + parser.error().message);
+      return Status(Errc::kSyntax, name + " is not valid JSON: " +
+                                       Locate(text, parser.error().offset) +
+                                       ": " + parser.error().message);
     }
-    return Print(language_->Check(*type_, value));
+    return Masked(language_->Check(*type_, value));
   }
 
   // Finds the value in the state while the reader holds the leaf that
@@ -320,10 +325,10 @@ class Single {
     const Single& single_;
   };
 
-  TypecheckStatus CheckState() {
+  Result<Verdict> CheckState() {
     Result<std::unique_ptr<io::InputStream>> input =
         io::OpenInput(config_.state);
-    if (!input.ok()) return Usage(input.status().message());
+    if (!input.ok()) return input.status();
     std::string name = config_.state == "-" ? "<stdin>" : config_.state;
     diag::Report report(name);
     Finder finder(*this);
@@ -340,7 +345,7 @@ class Single {
           break;
         }
       }
-      return Usage(name + " is not a readable state: " + why);
+      return Status(Errc::kFormat, name + " is not a readable state: " + why);
     }
     if (!finder.found_) {
       if (config_.source == TypecheckConfig::Source::kStateOutput) {
@@ -357,58 +362,63 @@ class Single {
                    "' (the pointer must lead to a resource or inside one, "
                    "e.g. /deployment/resources/0/outputs)");
     }
-    return Print(finder.verdict_);
-  }
-
-  TypecheckStatus Print(const Verdict& v) {
-    std::string line;
-    if (config_.json_format) {
-      line = "{\"result\":";
-      AppendQuoted(OutcomeName(v.outcome), &line);
-      line += ",\"converted\":";
-      line += v.outcome == Outcome::kConvert ? ForDisplay(v.converted) : "null";
-      line += ",\"message\":";
-      if (v.outcome == Outcome::kError) {
-        AppendQuoted(v.message, &line);
-      } else {
-        line += "null";
-      }
-      line += ",\"pointer\":";
-      if (v.outcome == Outcome::kError) {
-        AppendQuoted(v.pointer, &line);
-      } else {
-        line += "null";
-      }
-      line += "}\n";
-    } else {
-      switch (v.outcome) {
-        case Outcome::kOk: line = "ok\n"; break;
-        case Outcome::kConvert:
-          line = "convert " + ForDisplay(v.converted) + "\n";
-          break;
-        case Outcome::kError:
-          line = v.pointer.empty()
-                     ? "error: " + v.message + "\n"
-                     : "error at " + v.pointer + ": " + v.message + "\n";
-          break;
-      }
-    }
-    out_.Write(line);
-    if (v.outcome == Outcome::kError) return TypecheckStatus::kFailed;
-    if (v.outcome == Outcome::kConvert && config_.no_convert) {
-      return TypecheckStatus::kFailed;
-    }
-    return TypecheckStatus::kPassed;
+    return Masked(finder.verdict_);
   }
 
   const TypecheckConfig& config_;
-  io::Output& out_;
-  std::string* errors_;
   SchemaSet schemas_;
   json::Arena arena_;
   const TypeSystem* language_ = nullptr;
   std::shared_ptr<const Type> type_;
 };
+
+// The single form as the command prints it: a verdict line (text or JSON)
+// on `out`, or the reason there is none on `errors`.
+TypecheckStatus RunSingle(const TypecheckConfig& config, io::Output& out,
+                          std::string* errors) {
+  Result<Verdict> verdict = CheckSingle(config);
+  if (!verdict.ok()) {
+    errors->append("pstate typecheck: " + verdict.status().message() + "\n");
+    return TypecheckStatus::kUnusable;
+  }
+  const Verdict& v = *verdict;
+  std::string line;
+  if (config.json_format) {
+    line = "{\"result\":";
+    AppendQuoted(OutcomeName(v.outcome), &line);
+    line += ",\"converted\":";
+    line += v.outcome == Outcome::kConvert ? v.converted : "null";
+    line += ",\"message\":";
+    if (v.outcome == Outcome::kError) {
+      AppendQuoted(v.message, &line);
+    } else {
+      line += "null";
+    }
+    line += ",\"pointer\":";
+    if (v.outcome == Outcome::kError) {
+      AppendQuoted(v.pointer, &line);
+    } else {
+      line += "null";
+    }
+    line += "}\n";
+  } else {
+    switch (v.outcome) {
+      case Outcome::kOk: line = "ok\n"; break;
+      case Outcome::kConvert: line = "convert " + v.converted + "\n"; break;
+      case Outcome::kError:
+        line = v.pointer.empty()
+                   ? "error: " + v.message + "\n"
+                   : "error at " + v.pointer + ": " + v.message + "\n";
+        break;
+    }
+  }
+  out.Write(line);
+  if (v.outcome == Outcome::kError) return TypecheckStatus::kFailed;
+  if (v.outcome == Outcome::kConvert && config.no_convert) {
+    return TypecheckStatus::kFailed;
+  }
+  return TypecheckStatus::kPassed;
+}
 
 // ------------------------------------------------------------- cases form
 
@@ -598,7 +608,11 @@ TypecheckStatus RunTypecheck(const TypecheckConfig& config, io::Output& out,
   if (config.source == TypecheckConfig::Source::kCases) {
     return Cases(config, out, errors).Run();
   }
-  return Single(config, out, errors).Run();
+  return RunSingle(config, out, errors);
+}
+
+Result<Verdict> CheckSingle(const TypecheckConfig& config) {
+  return Single(config).Run();
 }
 
 }  // namespace pstate::types

@@ -19,7 +19,8 @@
 
 namespace pstate::convert {
 
-enum class Target { kExport, kCheckpoint };
+/// The API's (pstate/pstate.h).
+using Target = ::pstate::ConvertTarget;
 
 struct Config {
   std::string input = "-";
@@ -42,14 +43,8 @@ struct Config {
   io::SpoolOptions spool;
 };
 
-struct Outcome {
-  normalize::Layout layout = normalize::Layout::kExport;
-  int version = 3;
-  std::vector<std::string> features;
-  std::string stack;  ///< the checkpoint's stack, when one was written
-  std::vector<normalize::Note> notes;
-  std::uint64_t counts[4] = {0, 0, 0, 0};
-};
+/// The API's (pstate/pstate.h).
+using Outcome = ::pstate::ConvertResult;
 
 /// Runs the conversion. Failures: kInvalidArgument for a usage error (a
 /// URN of another stack, a missing --stack), kUnsupported when version 4

@@ -9,9 +9,12 @@
 #include <span>
 #include <string_view>
 
+#include "pstate/pstate.h"
+
 namespace pstate::diag {
 
-enum class Severity { kError, kWarning, kNote };
+/// The API's (pstate/pstate.h).
+using Severity = ::pstate::Severity;
 
 /// "error", "warning" or "note".
 std::string_view SeverityName(Severity s);

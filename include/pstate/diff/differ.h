@@ -43,24 +43,15 @@
 
 namespace pstate::diff {
 
-enum class ResourceChangeKind : std::uint8_t {
-  kAdded,
-  kRemoved,
-  kRenamed,
-  kChanged,
-  kOrderOnly,
-  kOrderBroken,  ///< unchanged, but now before something it needs
-};
+/// The API's (pstate/pstate.h).
+using ResourceChangeKind = ::pstate::ResourceChangeKind;
 
 /// "added", "removed", "renamed", "changed", "order-only", "order-broken".
 std::string_view ResourceChangeKindName(ResourceChangeKind kind);
 
 /// A reference in B to a resource (or provider) that comes after the
 /// resource in B (order.h).
-struct OrderNote {
-  std::string field;   ///< "provider", "parent", "dependencies", ...
-  std::string target;  ///< the URN, or the provider reference
-};
+using OrderNote = ::pstate::OrderNote;
 
 struct ResourceEntry {
   ResourceChangeKind kind = ResourceChangeKind::kChanged;
@@ -76,24 +67,10 @@ struct ResourceEntry {
 
 /// A difference outside the resources: version, features, manifest,
 /// secrets provider, pending operations, metadata, snippets, extensions.
-struct EnvelopeEntry {
-  std::string field;  ///< e.g. "manifest.time", "pending_operations"
-  ChangeKind kind = ChangeKind::kUpdate;
-  std::string before;  ///< compact JSON, "" when absent
-  std::string after;
-};
+using EnvelopeEntry = ::pstate::EnvelopeChange;
 
-struct DiffSummary {
-  std::uint64_t before_resources = 0;
-  std::uint64_t after_resources = 0;
-  std::uint64_t added = 0, removed = 0, renamed = 0, changed = 0,
-                order_only = 0, unchanged = 0;
-  /// Unchanged resources of B that now come before something they need
-  /// (kOrderBroken; changed, renamed or added ones that do are counted as
-  /// such and carry ResourceEntry::order too).
-  std::uint64_t order_broken = 0;
-  std::uint64_t envelope = 0;
-};
+/// The API's (pstate/pstate.h).
+using DiffSummary = ::pstate::DiffSummary;
 
 struct DiffResult {
   /// B's order (added, changed, renamed, order-only, order-broken), then

@@ -40,42 +40,23 @@ class SecretOpener {
   virtual Result<std::string> Open(std::string_view ciphertext) const = 0;
 };
 
-enum class Section : std::uint8_t { kInputs, kOutputs };
-/// Pulumi's DiffKind names: "add", "delete", "update".
-enum class ChangeKind : std::uint8_t { kAdd, kDelete, kUpdate };
-/// How a secret took part in a change.
-enum class SecretTransition : std::uint8_t {
-  kNone,         ///< no secret, or a secret on both sides
-  kToSecret,     ///< a plaintext value became a secret
-  kToPlaintext,  ///< a secret became a plaintext value
-};
+/// The API's (pstate/pstate.h): Section; ChangeKind (Pulumi's DiffKind
+/// names: "add", "delete", "update"); SecretTransition (how a secret took
+/// part in a change).
+using Section = ::pstate::Section;
+using ChangeKind = ::pstate::ChangeKind;
+using SecretTransition = ::pstate::SecretTransition;
 
 std::string_view SectionName(Section section);
 std::string_view ChangeKindName(ChangeKind kind);
 
-struct PropertyChange {
-  Section section = Section::kInputs;
-  std::string path;  ///< Pulumi property path inside the section
-  ChangeKind kind = ChangeKind::kUpdate;
-  /// The value on either side is a secret.
-  bool secret = false;
-  /// Two secrets with different ciphertexts that could not be opened: they
-  /// may hold the same value.
-  bool unknown = false;
-  SecretTransition transition = SecretTransition::kNone;
-  /// The values as compact JSON for display, "" when absent. Secrets are
-  /// the string "[secret]" unless shown (DiffOptions::show_secrets).
-  std::string before;
-  std::string after;
-};
+/// The API's (pstate/pstate.h). The values are compact JSON, "" when
+/// absent; secrets are the string "[secret]" unless shown
+/// (DiffOptions::show_secrets).
+using PropertyChange = ::pstate::PropertyChange;
 
 /// A resource field other than urn, inputs and outputs that changed.
-struct FieldChange {
-  std::string name;  ///< Pulumi's field name (e.g. "protect", "provider")
-  ChangeKind kind = ChangeKind::kUpdate;
-  std::string before;  ///< compact JSON, "" when absent
-  std::string after;
-};
+using FieldChange = ::pstate::FieldChange;
 
 struct ResourceChanges {
   std::vector<PropertyChange> properties;

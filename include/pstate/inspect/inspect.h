@@ -24,14 +24,8 @@
 
 namespace pstate::inspect {
 
-enum class Flag : std::uint8_t {
-  kProtect,
-  kTaint,
-  kDelete,
-  kExternal,
-  kPendingReplacement,
-  kRetainOnDelete,
-};
+/// The API's (pstate/pstate.h).
+using Flag = ::pstate::ResourceFlag;
 inline constexpr Flag kAllFlags[] = {Flag::kProtect,
                                      Flag::kTaint,
                                      Flag::kDelete,
@@ -44,20 +38,10 @@ inline constexpr Flag kAllFlags[] = {Flag::kProtect,
 std::string_view FlagName(Flag flag);
 std::optional<Flag> ParseFlag(std::string_view name);
 
-/// One resource as the listing commands show it.
-struct ResourceRow {
-  std::size_t index = 0;  ///< position in `resources`
-  std::string urn, type, id, name, parent, provider;
-  bool custom = false;
-  std::vector<Flag> flags;
-  std::uint64_t bytes = 0;  ///< of its JSON text in the state
-};
+/// The API's (pstate/pstate.h).
+using ResourceRow = ::pstate::ResourceRow;
 
-struct PendingRow {
-  std::size_t index = 0;
-  std::string operation;  ///< "creating", "updating", ...
-  std::string urn, type, id;
-};
+using PendingRow = ::pstate::PendingRow;
 
 /// shell globs (base/glob.h, case-sensitive); every filter given must match.
 struct ListConfig {
@@ -162,24 +146,10 @@ Result<TreeResult> Tree(const std::string& path);
 
 // ---- stats ------------------------------------------------------------------
 
-struct Tally {
-  std::uint64_t count = 0;
-  std::uint64_t bytes = 0;
-};
+/// The API's (pstate/pstate.h).
+using Tally = ::pstate::Tally;
 
-struct StatsResult {
-  std::string envelope;  ///< "export", "checkpoint", ...
-  std::optional<std::int64_t> version;
-  std::vector<std::string> features;
-  Tally resources;
-  std::map<std::string, Tally> by_package, by_type, by_provider;
-  std::vector<std::pair<std::uint64_t, std::string>> largest;  ///< bytes, URN
-  std::map<std::string, std::uint64_t> flags;                  ///< by FlagName
-  std::string secrets_provider;  ///< ProviderKindName
-  std::uint64_t secrets = 0, assets = 0, archives = 0;
-  std::map<std::string, std::uint64_t> pending;  ///< by operation type
-  std::uint64_t stacks = 0, projects = 0;
-};
+using StatsResult = ::pstate::StatsResult;
 
 Result<StatsResult> Stats(const std::string& path, std::size_t top);
 

@@ -13,27 +13,16 @@
 
 namespace pstate::io {
 
-enum class Compression { kNone, kGzip, kZstd };
+/// The API's (pstate/pstate.h).
+using Compression = ::pstate::Compression;
 
-/// Default cap on the bytes one gzip or zstd input may decompress to. Far
-/// above any real state (the largest seen are a few GiB), while a
-/// decompression bomb (1000:1 and more) stops after a minute of work.
-inline constexpr std::uint64_t kDefaultMaxDecodedBytes = std::uint64_t{64}
-                                                         << 30;
-
-/// Default cap on the bytes one top-level piece of a state (a resource, the
-/// manifest, a pending operation) may take in memory when the input is read
-/// through a buffer (standard input, gzip, zstd): 512 MiB. Pulumi's SDKs cap
-/// one resource's gRPC message at 400 MiB (sdk/python/lib/pulumi/runtime/
-/// settings.py, _MAX_RPC_MESSAGE_SIZE), so no resource the engine wrote is
-/// near it. io::Window enforces it.
-inline constexpr std::uint64_t kDefaultMaxPieceBytes = std::uint64_t{512} << 20;
-
-/// The input limits of one run.
-struct InputLimits {
-  std::uint64_t max_decoded_bytes = kDefaultMaxDecodedBytes;
-  std::uint64_t max_piece_bytes = kDefaultMaxPieceBytes;
-};
+/// The input limits of one run, and their defaults (the API's
+/// pstate::InputLimits says why they are what they are).
+using InputLimits = ::pstate::InputLimits;
+inline constexpr std::uint64_t kDefaultMaxDecodedBytes =
+    InputLimits{}.max_decoded_bytes;
+inline constexpr std::uint64_t kDefaultMaxPieceBytes =
+    InputLimits{}.max_piece_bytes;
 
 /// The limits every InputOptions (and every InputStream) starts from. The
 /// command line sets them once, from --max-decompressed-bytes and

@@ -17,17 +17,13 @@
 
 namespace pstate::normalize {
 
-enum class Layout {
-  /// `pulumi stack export` of a DIY stack: 4-space indent, no HTML
-  /// escapes, one trailing newline.
-  kExport,
-  /// An engine save of a DIY checkpoint (`pulumi up`, since v3.238.0):
-  /// compact, no HTML escapes, no trailing newline.
-  kDiy,
-  /// What `pulumi state …` commands and `stack import` leave in a DIY
-  /// checkpoint: compact, with <, > and & escaped as \u003c, \u003e, \u0026.
-  kDiyStateCommand,
-};
+/// Pulumi's layouts (the API's pstate::Layout): kExport is `pulumi stack
+/// export` of a DIY stack (4-space indent, no HTML escapes, one trailing
+/// newline); kDiy an engine save of a DIY checkpoint (`pulumi up`, since
+/// v3.238.0: compact, no HTML escapes, no trailing newline); kDiyStateCommand
+/// what `pulumi state …` commands and `stack import` leave in a DIY
+/// checkpoint (compact, with <, > and & escaped as \u003c, \u003e, \u0026).
+using Layout = ::pstate::Layout;
 
 /// "export", "diy" or "diy-state-command".
 std::string_view LayoutName(Layout layout);

@@ -33,18 +33,9 @@ struct Config {
   std::function<void(std::uint64_t, std::uint64_t)> on_progress;
 };
 
-struct Outcome {
-  Layout layout = Layout::kExport;
-  /// With `check`: the input is byte for byte its normalized form.
-  bool normalized = true;
-  /// With `check` and !normalized: the first byte that differs, in the
-  /// (decompressed) input, and the JSON pointer of the value holding it.
-  std::uint64_t line = 0;
-  std::uint64_t column = 0;
-  std::string pointer;
-  std::vector<Note> notes;
-  std::uint64_t counts[4] = {0, 0, 0, 0};  ///< notes by NoteKind
-};
+/// The API's (pstate/pstate.h): the layout, with `check` whether the
+/// input is normalized and else the first place that differs, the notes.
+using Outcome = ::pstate::NormalizeResult;
 
 /// Runs normalize. The input is opened with io::OpenReplayable ("-" is
 /// standard input, read by the io layer only). Failures (kNotFound, kIo,

@@ -48,20 +48,9 @@
 
 namespace pstate::normalize {
 
-enum class NoteKind {
-  kDuplicateKey,   ///< a key that repeats: this occurrence was dropped
-  kUnknownMember,  ///< a member Pulumi does not define (kept or dropped)
-  kInexactNumber,  ///< Go would round or refuse this number; digits kept
-  kDropped,        ///< something a conversion leaves out, as Pulumi does
-};
-
-struct Note {
-  NoteKind kind;
-  std::string pointer;
-  std::uint64_t line = 0;  ///< 0 when the note has no place in the input
-  std::uint64_t column = 0;
-  std::string message;
-};
+/// The API's (pstate/pstate.h).
+using NoteKind = ::pstate::NoteKind;
+using Note = ::pstate::Note;
 
 /// What envelope the output has.
 enum class Envelope {

@@ -95,19 +95,8 @@ struct RedactOptions {
 };
 
 /// What a run replaced (counts only; never values).
-struct RedactStats {
-  std::uint64_t secrets = 0;
-  std::uint64_t config_values = 0;
-  std::uint64_t provider_values = 0;
-  std::uint64_t env_vars = 0;
-  std::uint64_t also_values = 0;
-  std::uint64_t leak_values = 0;
-  /// integrity_error.command values cut back to program and subcommand.
-  std::uint64_t commands = 0;
-  /// With `leaks`: leaks inside reference fields (a secret embedded in a
-  /// URN or id), reported by the scanner but deliberately left in place.
-  std::uint64_t reference_leaks = 0;
-};
+/// The API's (pstate/pstate.h).
+using RedactStats = ::pstate::RedactResult;
 
 /// A state::StateWriter pass. One instance per input; not thread-safe.
 class Redactor {

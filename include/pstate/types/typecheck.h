@@ -18,6 +18,7 @@
 
 #include "pstate/io/output.h"
 #include "pstate/json/value.h"
+#include "pstate/types/type_system.h"
 
 namespace pstate::types {
 
@@ -50,6 +51,15 @@ enum class TypecheckStatus {
 
 TypecheckStatus RunTypecheck(const TypecheckConfig& config, io::Output& out,
                              std::string* errors);
+
+/// The single form's verdict, as data (the library API's typecheck): a
+/// kConvert verdict's value has every secret masked (its plaintext is
+/// "[secret]"), as it may be shown. Fails, with the message RunTypecheck
+/// prints after "pstate typecheck: ", for an unknown system, a schema that
+/// cannot be loaded ("schema: ..."), a type feature pstate does not support
+/// (kUnsupported), a value that is not JSON (kSyntax), an input that cannot
+/// be read, or a value the state does not have. `source` must not be kCases.
+Result<Verdict> CheckSingle(const TypecheckConfig& config);
 
 /// True when two values in state-JSON encoding are the same result
 /// (type-systems.md §0): numbers by value, strings unescaped, objects

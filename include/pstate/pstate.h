@@ -1,0 +1,665 @@
+// pstate's library API: the one installed header (docs/api.md).
+//
+// Open a state (a path, standard input or bytes in memory; gzip and zstd are
+// recognized by their first bytes), then run one call per command: a config
+// struct in, a typed result out. Results are data (codes, pointers, counts,
+// URNs); no text in them is meant for display except finding and note
+// messages. A result never holds a secret's plaintext unless the config asks
+// for shown secrets.
+//
+// Failures that stop a call are a Status (an error class and a message).
+// Problems found in a state are data (verify's and scan's findings); an
+// input that cannot be read as a state is such a finding too (the input is
+// `unreadable`), so a caller treats all inputs alike.
+//
+// Self-contained: only standard headers, C++17 or later. The API is 0.x:
+// it may change between minor versions (docs/api.md).
+#ifndef PSTATE_PSTATE_H_
+#define PSTATE_PSTATE_H_
+
+#include <cassert>
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <utility>
+#include <variant>
+#include <vector>
+
+namespace pstate {
+
+// ---- Errors -----------------------------------------------------------------
+
+/// Broad failure classes. Callers branch on them (the command line maps them
+/// to exit codes).
+enum class Errc {
+  kOk = 0,
+  kInvalidArgument,  ///< the caller asked for something meaningless
+  kNotFound,         ///< a file or directory does not exist
+  kIo,               ///< reading or writing failed
+  kSyntax,           ///< bytes are not valid JSON (or not valid base64, ...)
+  kFormat,           ///< valid JSON but not the expected shape or version
+  kCorrupt,          ///< an archive or compressed stream is damaged
+  kLimit,            ///< a safety limit was hit (depth, size, member count)
+  kCrypto,           ///< decryption failed: wrong key or tampered data
+  kUnsupported,      ///< well-formed but not something pstate can handle
+  /// The input is readable, but doing what was asked would produce an
+  /// unsafe result (e.g. encrypt beside a plaintext it cannot drop); the
+  /// command refuses and writes nothing.
+  kRefused,
+};
+
+/// Success, or a failure class with a human-readable message. No exception
+/// crosses the API.
+class [[nodiscard]] Status {
+ public:
+  Status() = default;
+  Status(Errc code, std::string message)
+      : code_(code), message_(std::move(message)) {}
+
+  static Status Ok() { return Status(); }
+
+  bool ok() const { return code_ == Errc::kOk; }
+  Errc code() const { return code_; }
+  const std::string& message() const { return message_; }
+
+ private:
+  Errc code_ = Errc::kOk;
+  std::string message_;
+};
+
+/// A value or the Status explaining its absence. Mirrors the parts of
+/// std::expected that pstate uses, so a move to C++23 is mechanical.
+template <typename T>
+class [[nodiscard]] Result {
+ public:
+  Result(T value) : data_(std::move(value)) {}  // NOLINT: implicit by design
+  Result(Status status) : data_(std::move(status)) {  // NOLINT
+    assert(!std::get<Status>(data_).ok());
+  }
+  Result(Errc code, std::string message)
+      : data_(Status(code, std::move(message))) {}
+
+  bool ok() const { return std::holds_alternative<T>(data_); }
+  explicit operator bool() const { return ok(); }
+
+  T& value() & { return std::get<T>(data_); }
+  const T& value() const& { return std::get<T>(data_); }
+  T&& value() && { return std::get<T>(std::move(data_)); }
+  T& operator*() & { return value(); }
+  const T& operator*() const& { return value(); }
+  T* operator->() { return &value(); }
+  const T* operator->() const { return &value(); }
+
+  /// The failure; Status::Ok() when a value is held.
+  Status status() const {
+    return ok() ? Status::Ok() : std::get<Status>(data_);
+  }
+
+ private:
+  std::variant<T, Status> data_;
+};
+
+/// The library's version, "MAJOR.MINOR.PATCH" (the project version).
+const char* Version();
+
+// ---- Opening a state --------------------------------------------------------
+
+/// The input limits of a state (the command line's --max-decompressed-bytes
+/// and --max-resource-bytes).
+struct InputLimits {
+  /// A gzip or zstd input may decompress to at most this many bytes; past
+  /// that it is unreadable (kLimit). Far above any real state (the largest
+  /// seen are a few GiB), while a decompression bomb (1000:1 and more)
+  /// stops after a minute of work. Plain inputs are not affected.
+  std::uint64_t max_decoded_bytes = std::uint64_t{64} << 30;
+  /// One top-level piece of a state (a resource, the manifest, a pending
+  /// operation) read through a buffer (standard input, gzip, zstd) may take
+  /// at most this many bytes of memory. Pulumi's SDKs cap one resource's
+  /// gRPC message at 400 MiB (sdk/python/lib/pulumi/runtime/settings.py,
+  /// _MAX_RPC_MESSAGE_SIZE), so no resource the engine wrote is near it.
+  std::uint64_t max_piece_bytes = std::uint64_t{512} << 20;
+};
+
+struct OpenOptions {
+  InputLimits limits;
+  /// The name findings and messages use; empty: the path, "<stdin>" for
+  /// "-", "<memory>" for bytes.
+  std::string name;
+};
+
+/// An opened state: an opaque, immutable handle, cheap to copy (copies share
+/// it). Opening reads nothing beyond what finds a missing or unreadable
+/// file; each call reads the state again, so a call sees the file as it is
+/// then. A state opened on standard input can be read by one call only.
+class State {
+ public:
+  /// `path` ("-" for standard input). Fails with kNotFound, kIo or
+  /// kInvalidArgument (a directory), with a message naming the file.
+  static Result<State> Open(const std::string& path,
+                            const OpenOptions& options = {});
+  /// A state held in memory (plain, gzip or zstd bytes). It is copied to a
+  /// private temporary file, removed with the last copy of the handle;
+  /// fails with kIo when that file cannot be written.
+  static Result<State> FromBytes(std::string bytes,
+                                 const OpenOptions& options = {});
+
+  /// The name findings and messages use.
+  const std::string& name() const;
+
+  struct Impl;
+  /// For the implementation (src/api/).
+  const Impl& impl() const { return *impl_; }
+
+ private:
+  explicit State(std::shared_ptr<Impl> impl) : impl_(std::move(impl)) {}
+  std::shared_ptr<Impl> impl_;
+};
+
+/// (bytes of the input consumed, its size or 0 when unknown), called every
+/// few MiB. Commands that read an input twice start again from 0.
+using Progress = std::function<void(std::uint64_t, std::uint64_t)>;
+
+/// Pulumi package schemas (as `pulumi package get-schema` prints them),
+/// loaded once and shared by any number of calls.
+class Schemas {
+ public:
+  /// The `files` (.json or .json.gz), then every *.json and *.json.gz file
+  /// directly inside each of `dirs`, in name order. The first failure is
+  /// returned; its message names the file and, where there is one, the
+  /// line:column.
+  static Result<Schemas> Load(const std::vector<std::string>& files,
+                              const std::vector<std::string>& dirs = {});
+
+  struct Impl;
+  const Impl& impl() const { return *impl_; }
+
+ private:
+  explicit Schemas(std::shared_ptr<const Impl> impl) : impl_(std::move(impl)) {}
+  std::shared_ptr<const Impl> impl_;
+};
+
+// ---- Findings (verify, scan) ------------------------------------------------
+
+enum class Severity { kError, kWarning, kNote };
+
+/// One problem found in one input. Its message never contains a secret's
+/// plaintext or ciphertext, a passphrase or key material.
+struct Finding {
+  /// The code's stable name, e.g. "urn-malformed" (docs/diagnostics.md).
+  std::string code;
+  Severity severity = Severity::kError;
+  std::string message;
+  std::string pointer;       ///< RFC 6901 JSON pointer; "" is the document
+  std::uint64_t line = 0;    ///< 1-based; 0 when unknown
+  std::uint64_t column = 0;  ///< 1-based byte column; 0 when unknown
+  /// 1-based column in Unicode code points; 0 when only `column` is known.
+  std::uint64_t char_column = 0;
+  std::string urn;  ///< the resource concerned, when there is one
+  /// Stable identity across runs (code, place, resource), as SARIF's
+  /// partialFingerprints.
+  std::string fingerprint;
+};
+
+/// The findings of one input, in file order.
+struct Findings {
+  std::string file;  ///< State::name()
+  std::vector<Finding> findings;
+  /// Counts of every finding, including those not kept (max_findings).
+  std::uint64_t errors = 0;
+  std::uint64_t warnings = 0;
+  std::uint64_t notes = 0;
+  std::uint64_t omitted = 0;    ///< counted but not kept
+  std::uint64_t resources = 0;  ///< resources read
+  /// The input could not be read as a state: `findings` holds the reason
+  /// (a code such as "io-error" or "json-syntax"), and nothing after it
+  /// was checked.
+  bool unreadable = false;
+};
+
+struct VerifyConfig {
+  /// Also hash every asset and archive and compare with what the state
+  /// recorded (`pstate verify --assets`).
+  bool assets = false;
+  /// Directory relative asset paths resolve against.
+  std::string asset_root = ".";
+  /// Also read asset files outside `asset_root`; their hashes are compared
+  /// but never put in a message.
+  bool allow_outside_root = false;
+  /// Threads hashing assets.
+  int jobs = 1;
+  /// Check every resource against its provider's package schema; not
+  /// owned, may be null.
+  const Schemas* schemas = nullptr;
+  /// Findings kept (0 = all); the counts are never capped.
+  std::size_t max_findings = 0;
+  Progress on_progress;
+};
+
+/// `pstate verify`: every problem in the state, with its place. Fails only
+/// for a bad config; an unreadable input is a finding (Findings::unreadable).
+Result<Findings> Verify(const State& state, const VerifyConfig& config = {});
+
+struct ScanConfig {
+  /// Findings kept (0 = all); the counts are never capped.
+  std::size_t max_findings = 0;
+  /// A file whose bytes key the findings' fingerprints, so that they match
+  /// across runs; empty: a random key per call.
+  std::string fingerprint_key_file;
+  /// Also decrypt ciphertext secrets (passphrase or b64 provider) so their
+  /// plaintexts are searched for.
+  bool decrypt = false;
+  /// The passphrase of the `passphrase` provider; the library reads no
+  /// environment variable.
+  std::optional<std::string> passphrase;
+  /// Also report properties a schema marks secret that are stored in
+  /// plaintext (schema-secret-plaintext); not owned, may be null.
+  const Schemas* schemas = nullptr;
+  Progress on_progress;
+};
+
+struct ScanResult {
+  Findings findings;
+  /// Secrets whose ciphertext could not be decrypted (not matched).
+  std::uint64_t undecryptable = 0;
+};
+
+/// `pstate scan`: secrets stored in the clear. Fails (kCrypto, kUnsupported,
+/// kInvalidArgument) when decryption was asked for and is impossible.
+Result<ScanResult> Scan(const State& state, const ScanConfig& config = {});
+
+// ---- diff -------------------------------------------------------------------
+
+enum class ResourceChangeKind {
+  kAdded,
+  kRemoved,
+  kRenamed,
+  kChanged,
+  kOrderOnly,    ///< unchanged, moved out of the relative order
+  kOrderBroken,  ///< unchanged, but now before something it needs
+};
+/// Pulumi's DiffKind (apitype.DiffKind): add, delete, update.
+enum class ChangeKind { kAdd, kDelete, kUpdate };
+enum class Section { kInputs, kOutputs };
+enum class SecretTransition {
+  kNone,         ///< no secret, or a secret on both sides
+  kToSecret,     ///< a plaintext value became a secret
+  kToPlaintext,  ///< a secret became a plaintext value
+};
+
+struct PropertyChange {
+  Section section = Section::kInputs;
+  std::string path;  ///< Pulumi property path inside the section
+  ChangeKind kind = ChangeKind::kUpdate;
+  bool secret = false;  ///< the value on either side is a secret
+  /// Two secrets with different ciphertexts that could not be opened:
+  /// they may hold the same value.
+  bool unknown = false;
+  SecretTransition transition = SecretTransition::kNone;
+  /// The values as compact JSON, "" when absent; a secret is the string
+  /// "[secret]" unless DiffConfig::show_secrets opened it.
+  std::string before;
+  std::string after;
+};
+
+/// A resource field other than urn, inputs and outputs that changed.
+struct FieldChange {
+  std::string name;  ///< Pulumi's field name ("protect", "provider", ...)
+  ChangeKind kind = ChangeKind::kUpdate;
+  std::string before;  ///< compact JSON, "" when absent
+  std::string after;
+};
+
+/// A reference to a resource that now comes after the resource.
+struct OrderNote {
+  std::string field;   ///< "provider", "parent", "dependencies", ...
+  std::string target;  ///< the URN, or the provider reference
+};
+
+struct ResourceChange {
+  ResourceChangeKind kind = ResourceChangeKind::kChanged;
+  std::string urn;   ///< the after state's URN (before's for a removal)
+  std::string from;  ///< the before state's URN, for a rename
+  std::string type;
+  std::string id;
+  bool deleted = false;  ///< a `delete: true` copy
+  std::vector<PropertyChange> properties;
+  std::vector<FieldChange> fields;
+  std::vector<OrderNote> order;
+};
+
+/// A difference outside the resources (version, manifest, ...).
+struct EnvelopeChange {
+  std::string field;  ///< e.g. "manifest.time", "pending_operations"
+  ChangeKind kind = ChangeKind::kUpdate;
+  std::string before;  ///< compact JSON, "" when absent
+  std::string after;
+};
+
+struct DiffSummary {
+  std::uint64_t before_resources = 0;
+  std::uint64_t after_resources = 0;
+  std::uint64_t added = 0, removed = 0, renamed = 0, changed = 0,
+                order_only = 0, unchanged = 0;
+  /// Unchanged resources of the after state that now come before something
+  /// they need (kOrderBroken; changed, renamed or added ones that do are
+  /// counted as such and carry ResourceChange::order too).
+  std::uint64_t order_broken = 0;
+  std::uint64_t envelope = 0;
+};
+
+struct DiffResult {
+  /// The after state's order, then removals in the before state's order.
+  std::vector<ResourceChange> resources;
+  std::vector<EnvelopeChange> envelope;
+  DiffSummary summary;
+  bool same() const { return resources.empty() && envelope.empty(); }
+};
+
+struct DiffConfig {
+  /// Opens passphrase-encrypted secrets (then compared by value, and shown
+  /// with show_secrets); without it they stay closed.
+  std::optional<std::string> passphrase;
+  /// Put opened secrets' values in PropertyChange::before/after.
+  bool show_secrets = false;
+};
+
+/// `pstate diff`: what changed from `before` to `after`, resource by
+/// resource. An unreadable state fails (its message names the file and
+/// place); a wrong passphrase fails with kCrypto.
+Result<DiffResult> Diff(const State& before, const State& after,
+                        const DiffConfig& config = {});
+
+// ---- ls, stats --------------------------------------------------------------
+
+enum class ResourceFlag {
+  kProtect,
+  kTaint,
+  kDelete,
+  kExternal,
+  kPendingReplacement,
+  kRetainOnDelete,
+};
+
+/// One resource as the listing commands show it.
+struct ResourceRow {
+  std::size_t index = 0;  ///< position in `resources`
+  std::string urn, type, id, name, parent, provider;
+  bool custom = false;
+  std::vector<ResourceFlag> flags;
+  std::uint64_t bytes = 0;  ///< of its JSON text in the state
+};
+
+/// One pending operation.
+struct PendingRow {
+  std::size_t index = 0;
+  std::string operation;  ///< "creating", "updating", ...
+  std::string urn, type, id;
+};
+
+/// Filters are shell globs (fnmatch(3)); every filter given must match.
+struct ListConfig {
+  std::optional<std::string> type, name, urn, provider;
+  std::optional<std::string> parent;  ///< exact URN
+  std::vector<ResourceFlag> flags;    ///< each must be set
+  /// Rows returned (0 = all); reading stops at the limit.
+  std::size_t limit = 0;
+};
+
+/// `pstate ls`: the resources that match, in state order.
+Result<std::vector<ResourceRow>> List(const State& state,
+                                      const ListConfig& config = {});
+/// The same, streaming: `on_row` returns false to stop (memory stays
+/// constant however large the state).
+Status List(const State& state, const ListConfig& config,
+            const std::function<bool(const ResourceRow&)>& on_row);
+/// `pstate ls --pending`: the pending operations that match.
+Result<std::vector<PendingRow>> ListPending(const State& state,
+                                            const ListConfig& config = {});
+
+struct Tally {
+  std::uint64_t count = 0;
+  std::uint64_t bytes = 0;
+};
+
+struct StatsResult {
+  std::string envelope;  ///< "export", "checkpoint", ...
+  std::optional<std::int64_t> version;
+  std::vector<std::string> features;
+  Tally resources;
+  std::map<std::string, Tally> by_package, by_type, by_provider;
+  std::vector<std::pair<std::uint64_t, std::string>> largest;  ///< bytes, URN
+  /// By flag name ("protect", "taint", "delete", "external",
+  /// "pending-replacement", "retain-on-delete").
+  std::map<std::string, std::uint64_t> flags;
+  std::string secrets_provider;  ///< "passphrase", "b64", "awskms", ...
+  std::uint64_t secrets = 0, assets = 0, archives = 0;
+  std::map<std::string, std::uint64_t> pending;  ///< by operation type
+  std::uint64_t stacks = 0, projects = 0;
+};
+
+/// The parent/child tree of a state.
+struct TreeNode {
+  std::string urn;
+  std::string name;  ///< the URN's name part
+  std::string type;
+  bool provider = false;
+  bool deleted = false;  ///< a `delete: true` copy
+  /// Indexes into TreeResult::nodes, in state order.
+  std::vector<std::uint32_t> children;
+};
+
+struct TreeResult {
+  std::vector<TreeNode> nodes;  ///< in state order
+  /// Resources with no parent in the state, in state order (and one member
+  /// of each parent cycle).
+  std::vector<std::uint32_t> roots;
+};
+
+/// `pstate tree`: children hang under the first live resource with their
+/// parent's URN; resources whose parent is missing are roots, as `pulumi
+/// stack` shows orphans.
+Result<TreeResult> Tree(const State& state);
+
+struct StatsConfig {
+  std::size_t top = 10;  ///< the N largest resources
+};
+
+/// `pstate stats`: counts and sizes by package, type and provider.
+Result<StatsResult> Stats(const State& state, const StatsConfig& config = {});
+
+// ---- normalize --------------------------------------------------------------
+
+enum class Layout {
+  kExport,           ///< `pulumi stack export`: 4-space indent
+  kDiy,              ///< an engine save of a DIY checkpoint: compact
+  kDiyStateCommand,  ///< `pulumi state ...`: compact, <, >, & escaped
+};
+enum class Compression { kNone, kGzip, kZstd };
+
+enum class NoteKind {
+  kDuplicateKey,   ///< a key that repeats: this occurrence was dropped
+  kUnknownMember,  ///< a member Pulumi does not define (kept or dropped)
+  kInexactNumber,  ///< Go would round or refuse this number; digits kept
+  kDropped,        ///< something a conversion leaves out, as Pulumi does
+};
+
+struct Note {
+  NoteKind kind = NoteKind::kUnknownMember;
+  std::string pointer;
+  std::uint64_t line = 0;  ///< 0 when the note has no place in the input
+  std::uint64_t column = 0;
+  std::string message;
+};
+
+struct NormalizeConfig {
+  /// Where to write ("-" is standard output); ignored with `check` or
+  /// `in_place`.
+  std::string output = "-";
+  /// Replace the input file atomically, keeping the old one as "<in>.bak"
+  /// (a state opened from a path only).
+  bool in_place = false;
+  /// Write nothing; report whether the input is already normalized.
+  bool check = false;
+  /// nullopt: kExport for export envelopes, kDiy for checkpoints.
+  std::optional<Layout> layout;
+  /// nullopt: from the output name (".gz", ".zst"); in place, the input's.
+  std::optional<Compression> compression;
+  /// Round every number through float64 as Pulumi does.
+  bool pulumi_numbers = false;
+  /// Leave out members Pulumi does not define, as Pulumi does.
+  bool drop_unknown = false;
+  Progress on_progress;
+};
+
+struct NormalizeResult {
+  Layout layout = Layout::kExport;
+  /// With `check`: the input is byte for byte its normalized form.
+  bool normalized = true;
+  /// With `check` and !normalized: the first byte that differs in the
+  /// (decompressed) input, and the JSON pointer of the value holding it.
+  std::uint64_t line = 0;
+  std::uint64_t column = 0;
+  std::string pointer;
+  /// The first notes of each kind, in input order.
+  std::vector<Note> notes;
+  /// All notes, including those not kept, by NoteKind.
+  std::uint64_t counts[4] = {0, 0, 0, 0};
+};
+
+/// `pstate normalize`: the state in one of Pulumi's exact layouts. On
+/// failure no output file appears and an existing one is untouched.
+Result<NormalizeResult> Normalize(const State& state,
+                                  const NormalizeConfig& config = {});
+
+// ---- convert ----------------------------------------------------------------
+
+enum class ConvertTarget { kExport, kCheckpoint };
+
+struct ConvertConfig {
+  /// Where to write ("-" is standard output).
+  std::string output = "-";
+  ConvertTarget to = ConvertTarget::kExport;
+  /// 3 or 4; nullopt: the input's, with versions 0-2 migrated to 3.
+  std::optional<int> version;
+  /// The checkpoint's stack ("ORG/PROJECT/STACK" or a bare "STACK") when
+  /// the input does not name one. Every URN must agree with it.
+  std::string stack;
+  /// Convert even when URNs name another stack or project.
+  bool force = false;
+  std::optional<Layout> layout;
+  bool pulumi_numbers = false;
+  bool drop_unknown = false;
+  /// nullopt: from the output name (".gz", ".zst").
+  std::optional<Compression> compression;
+};
+
+struct ConvertResult {
+  Layout layout = Layout::kExport;
+  int version = 3;
+  std::vector<std::string> features;
+  std::string stack;  ///< the checkpoint's stack, when one was written
+  std::vector<Note> notes;
+  std::uint64_t counts[4] = {0, 0, 0, 0};  ///< all notes, by NoteKind
+};
+
+/// `pstate convert`: export <-> checkpoint, version migrations; the output
+/// is verified before it is written. Fails with kInvalidArgument (a URN of
+/// another stack, a missing stack), kUnsupported (version 4 features that
+/// cannot go down to 3), kFormat (the output would not verify; nothing is
+/// written) and the reader's failures.
+Result<ConvertResult> Convert(const State& state, const ConvertConfig& config);
+
+// ---- redact -----------------------------------------------------------------
+
+struct RedactConfig {
+  /// Where to write ("-" is standard output).
+  std::string output = "-";
+  /// Compact output instead of 4-space indents.
+  bool compact = false;
+  /// Secrets become keyed HMAC-SHA256 fingerprints instead of placeholders
+  /// (docs/secrets.md), keyed by this file's bytes; see `fingerprint`.
+  std::string fingerprint_key_file;
+  /// Fingerprints with a random key when no key file is given.
+  bool fingerprint = false;
+  /// Shell-style globs on property names whose plain values are redacted
+  /// too.
+  std::vector<std::string> also;
+  /// Also redact every value the leak scanner reports.
+  bool leaks = false;
+  Progress on_progress;
+};
+
+/// What was redacted.
+struct RedactResult {
+  std::uint64_t secrets = 0;
+  std::uint64_t config_values = 0;
+  std::uint64_t provider_values = 0;
+  std::uint64_t env_vars = 0;
+  std::uint64_t also_values = 0;
+  std::uint64_t leak_values = 0;
+  /// integrity_error.command values cut back to program and subcommand.
+  std::uint64_t commands = 0;
+  /// With `leaks`: leaks inside reference fields (a secret embedded in a
+  /// URN or id), reported by the scanner but deliberately left in place.
+  std::uint64_t reference_leaks = 0;
+};
+
+/// `pstate redact`: the state with its secrets replaced, safe to share.
+Result<RedactResult> Redact(const State& state, const RedactConfig& config);
+
+// ---- typecheck --------------------------------------------------------------
+
+enum class TypeLanguage {
+  kPulumi,
+  kPulumiSchema,
+  kPcl,
+  kCty,
+  kTerraform,
+  kPuppet
+};
+enum class TypeOutcome { kOk, kConvert, kError };
+
+struct TypecheckConfig {
+  TypeLanguage language = TypeLanguage::kPulumi;
+  /// The type in that language's syntax (JSON for cty and pulumi-schema).
+  std::string type;
+  /// Package schemas (.json or .json.gz) pulumi-schema `$ref`s resolve
+  /// against.
+  std::vector<std::string> schema_files;
+};
+
+struct TypeVerdict {
+  TypeOutcome outcome = TypeOutcome::kOk;
+  /// kConvert: the converted value as compact JSON in state encoding,
+  /// every secret in it masked (its plaintext is "[secret]").
+  std::string converted;
+  /// kError: RFC 6901 pointer inside the checked value ("" = the value),
+  /// and why (never quoting a secret's plaintext). A type that does not
+  /// parse is a kError verdict too.
+  std::string pointer;
+  std::string message;
+};
+
+/// `pstate typecheck VALUE`: `value_json` (JSON text in state encoding)
+/// against the type. Fails (kInvalidArgument, kNotFound, ...) for a value
+/// that is not JSON, a schema that cannot be loaded or a type language
+/// feature pstate does not support.
+Result<TypeVerdict> Typecheck(const std::string& value_json,
+                              const TypecheckConfig& config);
+/// `pstate typecheck --state S --pointer P`: the value at `pointer` in the
+/// state (it must lead to a resource or inside one).
+Result<TypeVerdict> TypecheckPointer(const State& state,
+                                     const std::string& pointer,
+                                     const TypecheckConfig& config);
+/// `pstate typecheck --state S --output NAME`: the root stack's output.
+Result<TypeVerdict> TypecheckOutput(const State& state,
+                                    const std::string& output,
+                                    const TypecheckConfig& config);
+
+}  // namespace pstate
+
+#endif  // PSTATE_PSTATE_H_

@@ -1,0 +1,541 @@
+// The library API (pstate/pstate.h) over the command modules' entry points.
+//
+// Each call maps its config to the module's, runs it, and maps the result
+// back where the module's type is not already the API's own (docs/api.md
+// lists each mapping as a step to remove). Calls are serialized by one
+// mutex: the input limits are process-wide in io (io::DefaultInputLimits),
+// so a call sets its state's limits for its duration.
+#include "pstate/pstate.h"
+
+#include <atomic>
+#include <cstdio>
+#include <memory>
+#include <mutex>
+#include <span>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "pstate/convert/convert.h"
+#include "pstate/crypto/fingerprint.h"
+#include "pstate/diag/codes.h"
+#include "pstate/diag/report.h"
+#include "pstate/diff/differ.h"
+#include "pstate/inspect/inspect.h"
+#include "pstate/io/input.h"
+#include "pstate/io/spool.h"
+#include "pstate/normalize/normalize.h"
+#include "pstate/redact/run.h"
+#include "pstate/scan/run.h"
+#include "pstate/types/schema_set.h"
+#include "pstate/types/typecheck.h"
+#include "pstate/verify/run.h"
+#include "pstate/verify/schema_checks.h"
+
+namespace pstate {
+
+struct State::Impl {
+  std::string path;  ///< what the modules open: the file, "-", or the copy
+  std::string name;
+  InputLimits limits;
+  /// A state in memory: its private copy (removed with the last handle).
+  std::unique_ptr<io::TempPath> copy;
+  /// Standard input is read by one call only.
+  mutable std::atomic<bool> stdin_taken{false};
+};
+
+struct Schemas::Impl {
+  types::SchemaSet set;
+};
+
+namespace {
+
+std::mutex& CallMutex() {
+  static std::mutex mu;
+  return mu;
+}
+
+// One API call: exclusive, with the state's input limits as io's defaults
+// (restored when the call ends).
+class Call {
+ public:
+  explicit Call(const State& state)
+      : lock_(CallMutex()), saved_(io::DefaultInputLimits()) {
+    io::SetDefaultInputLimits(state.impl().limits);
+  }
+  ~Call() { io::SetDefaultInputLimits(saved_); }
+  Call(const Call&) = delete;
+  Call& operator=(const Call&) = delete;
+
+ private:
+  std::lock_guard<std::mutex> lock_;
+  InputLimits saved_;
+};
+
+// The path the modules open, or why there is none.
+Result<std::string> PathOf(const State& state) {
+  const State::Impl& impl = state.impl();
+  if (impl.path == "-" && impl.stdin_taken.exchange(true)) {
+    return Status(Errc::kInvalidArgument,
+                  "<stdin>: standard input was already read by an earlier "
+                  "call; open the state again from a file or bytes");
+  }
+  return impl.path;
+}
+
+// A module's message names the file it opened; a state in memory is named
+// by its own name instead of its private copy's.
+std::string Named(const State& state, std::string message) {
+  const State::Impl& impl = state.impl();
+  if (!impl.copy) return message;
+  const std::string& from = impl.path;
+  for (std::size_t at = message.find(from); at != std::string::npos;
+       at = message.find(from, at + impl.name.size())) {
+    message.replace(at, from.size(), impl.name);
+  }
+  return message;
+}
+
+Status Named(const State& state, const Status& status) {
+  if (status.ok()) return status;
+  return Status(status.code(), Named(state, status.message()));
+}
+
+// Mapping: diag::Report -> Findings (the report keeps the module's Code
+// enum, sequence numbers and filters, which the API does not expose).
+Findings ToFindings(const State& state, diag::Report& report) {
+  report.SortByLocation();
+  Findings out;
+  out.file = state.name();
+  out.findings.reserve(report.findings().size());
+  for (const diag::Finding& f : report.findings()) {
+    Finding g;
+    g.code = std::string(f.code_name());
+    g.severity = f.severity;
+    g.message = Named(state, f.message);
+    g.pointer = f.pointer;
+    g.line = f.line;
+    g.column = f.column;
+    g.char_column = f.char_column;
+    g.urn = f.urn;
+    g.fingerprint = f.fingerprint;
+    out.findings.push_back(std::move(g));
+  }
+  const diag::Summary& summary = report.summary();
+  out.errors = summary.errors;
+  out.warnings = summary.warnings;
+  out.notes = summary.notes;
+  out.resources = summary.resources;
+  out.omitted = report.omitted();
+  out.unreadable = report.fatal();
+  return out;
+}
+
+// The passphrase callback of the modules that ask for one.
+std::function<Result<std::string>()> PassphraseOf(
+    const std::optional<std::string>& passphrase) {
+  return [passphrase]() -> Result<std::string> {
+    if (passphrase) return *passphrase;
+    return Status(Errc::kInvalidArgument, "no passphrase was given");
+  };
+}
+
+}  // namespace
+
+const char* Version() { return PSTATE_VERSION; }
+
+// ---- State, Schemas ---------------------------------------------------------
+
+Result<State> State::Open(const std::string& path, const OpenOptions& options) {
+  auto impl = std::make_shared<Impl>();
+  impl->path = path;
+  impl->limits = options.limits;
+  impl->name = !options.name.empty() ? options.name
+               : path == "-"         ? std::string("<stdin>")
+                                     : path;
+  if (path != "-") {
+    io::InputOptions input;
+    input.max_decoded_bytes = options.limits.max_decoded_bytes;
+    input.max_piece_bytes = options.limits.max_piece_bytes;
+    auto opened = io::OpenInput(path, input);
+    if (!opened.ok()) return opened.status();
+  }
+  return State(std::move(impl));
+}
+
+Result<State> State::FromBytes(std::string bytes, const OpenOptions& options) {
+  auto impl = std::make_shared<Impl>();
+  impl->limits = options.limits;
+  impl->name = options.name.empty() ? std::string("<memory>") : options.name;
+  impl->copy = std::make_unique<io::TempPath>();
+  if (Status s = impl->copy->Create("state"); !s.ok()) return s;
+  impl->path = impl->copy->path();
+  std::FILE* file = std::fopen(impl->path.c_str(), "wb");
+  bool written = file != nullptr && std::fwrite(bytes.data(), 1, bytes.size(),
+                                                file) == bytes.size();
+  if (file != nullptr && std::fclose(file) != 0) written = false;
+  if (!written) {
+    return Status(Errc::kIo, impl->name + ": cannot write its temporary copy");
+  }
+  return State(std::move(impl));
+}
+
+const std::string& State::name() const { return impl_->name; }
+
+Result<Schemas> Schemas::Load(const std::vector<std::string>& files,
+                              const std::vector<std::string>& dirs) {
+  auto impl = std::make_shared<Impl>();
+  if (Status s = verify::LoadSchemas(files, dirs, &impl->set); !s.ok()) {
+    return s;
+  }
+  return Schemas(std::move(impl));
+}
+
+// ---- verify, scan -----------------------------------------------------------
+
+Result<Findings> Verify(const State& state, const VerifyConfig& config) {
+  if (config.jobs < 1) {
+    return Status(Errc::kInvalidArgument, "jobs must be at least 1");
+  }
+  Call call(state);
+  Result<std::string> path = PathOf(state);
+  if (!path.ok()) return path.status();
+  verify::Config c;
+  c.assets = config.assets;
+  c.asset_options.root = config.asset_root;
+  c.asset_options.outside_root = config.allow_outside_root
+                                     ? asset_hash::OutsideRoot::kReadHashHidden
+                                     : asset_hash::OutsideRoot::kRefuse;
+  c.jobs = config.jobs;
+  if (config.schemas) c.schemas = &config.schemas->impl().set;
+  c.on_progress = config.on_progress;
+  diag::Report report(state.name(), config.max_findings);
+  verify::VerifyInput(*path, c, report);
+  return ToFindings(state, report);
+}
+
+Result<ScanResult> Scan(const State& state, const ScanConfig& config) {
+  Call call(state);
+  Result<std::string> path = PathOf(state);
+  if (!path.ok()) return path.status();
+  std::optional<crypto::Fingerprinter> fingerprinter;
+  if (!config.fingerprint_key_file.empty()) {
+    auto fp = crypto::Fingerprinter::FromKeyFile(config.fingerprint_key_file);
+    if (!fp.ok()) return fp.status();
+    fingerprinter.emplace(std::move(*fp));
+  } else {
+    fingerprinter.emplace(crypto::Fingerprinter::WithRandomKey());
+  }
+  scan::Config c;
+  c.input = *path;
+  c.max_findings = config.max_findings;
+  c.fingerprinter = &*fingerprinter;
+  c.decrypt.enabled = config.decrypt;
+  c.decrypt.passphrase = config.passphrase;
+  c.on_progress = config.on_progress;
+  std::optional<verify::SchemaChecks> schema_checks;
+  if (config.schemas) {
+    c.extra_checks = &schema_checks.emplace(
+        config.schemas->impl().set,
+        verify::SchemaCheckOptions{.secrets_only = true});
+  }
+  scan::Outcome outcome = scan::Run(c);
+  if (!outcome.status.ok()) return Named(state, outcome.status);
+  ScanResult out;
+  out.findings = ToFindings(state, *outcome.report);
+  out.undecryptable = outcome.undecryptable;
+  return out;
+}
+
+// ---- diff -------------------------------------------------------------------
+
+Result<DiffResult> Diff(const State& before, const State& after,
+                        const DiffConfig& config) {
+  Call call(before);  // both states are read with `before`'s limits
+  Result<std::string> before_path = PathOf(before);
+  if (!before_path.ok()) return before_path.status();
+  Result<std::string> after_path = PathOf(after);
+  if (!after_path.ok()) return after_path.status();
+  diff::DiffConfig c;
+  c.before = *before_path;
+  c.after = *after_path;
+  c.passphrase = PassphraseOf(config.passphrase);
+  c.show_secrets = config.show_secrets;
+  Result<diff::DiffResult> result = diff::Run(c);
+  if (!result.ok()) return Named(after, Named(before, result.status()));
+  // Mapping: diff::ResourceEntry keeps its changes in a ResourceChanges.
+  DiffResult out;
+  out.resources.reserve(result->resources.size());
+  for (diff::ResourceEntry& e : result->resources) {
+    ResourceChange r;
+    r.kind = e.kind;
+    r.urn = std::move(e.urn);
+    r.from = std::move(e.from);
+    r.type = std::move(e.type);
+    r.id = std::move(e.id);
+    r.deleted = e.deleted;
+    r.properties = std::move(e.changes.properties);
+    r.fields = std::move(e.changes.fields);
+    r.order = std::move(e.order);
+    out.resources.push_back(std::move(r));
+  }
+  out.envelope = std::move(result->envelope);
+  out.summary = result->summary;
+  return out;
+}
+
+// ---- ls, stats --------------------------------------------------------------
+
+namespace {
+
+inspect::ListConfig ToListConfig(const std::string& path,
+                                 const ListConfig& config, bool pending) {
+  inspect::ListConfig c;
+  c.path = path;
+  c.type = config.type;
+  c.name = config.name;
+  c.urn = config.urn;
+  c.provider = config.provider;
+  c.parent = config.parent;
+  c.flags = config.flags;
+  c.pending = pending;
+  return c;
+}
+
+}  // namespace
+
+Status List(const State& state, const ListConfig& config,
+            const std::function<bool(const ResourceRow&)>& on_row) {
+  Call call(state);
+  Result<std::string> path = PathOf(state);
+  if (!path.ok()) return path.status();
+  std::size_t rows = 0;
+  Status s = inspect::List(
+      ToListConfig(*path, config, false),
+      [&](const ResourceRow& row) {
+        ++rows;
+        return on_row(row) && (config.limit == 0 || rows < config.limit);
+      },
+      [](const PendingRow&) { return true; });
+  return Named(state, s);
+}
+
+Result<std::vector<ResourceRow>> List(const State& state,
+                                      const ListConfig& config) {
+  std::vector<ResourceRow> rows;
+  Status s = List(state, config, [&rows](const ResourceRow& row) {
+    rows.push_back(row);
+    return true;
+  });
+  if (!s.ok()) return s;
+  return rows;
+}
+
+Result<std::vector<PendingRow>> ListPending(const State& state,
+                                            const ListConfig& config) {
+  Call call(state);
+  Result<std::string> path = PathOf(state);
+  if (!path.ok()) return path.status();
+  std::vector<PendingRow> rows;
+  Status s = inspect::List(
+      ToListConfig(*path, config, true),
+      [](const ResourceRow&) { return true; },
+      [&](const PendingRow& row) {
+        rows.push_back(row);
+        return config.limit == 0 || rows.size() < config.limit;
+      });
+  if (!s.ok()) return Named(state, s);
+  return rows;
+}
+
+Result<StatsResult> Stats(const State& state, const StatsConfig& config) {
+  Call call(state);
+  Result<std::string> path = PathOf(state);
+  if (!path.ok()) return path.status();
+  Result<StatsResult> stats = inspect::Stats(*path, config.top);
+  if (!stats.ok()) return Named(state, stats.status());
+  return stats;
+}
+
+Result<TreeResult> Tree(const State& state) {
+  Call call(state);
+  Result<std::string> path = PathOf(state);
+  if (!path.ok()) return path.status();
+  Result<inspect::TreeResult> tree = inspect::Tree(*path);
+  if (!tree.ok()) return Named(state, tree.status());
+  // Mapping: inspect::TreeResult stores the tree compactly (interned URN
+  // prefixes and types, one child array); the API's holds plain nodes.
+  TreeResult out;
+  out.nodes.reserve(tree->size());
+  for (std::size_t i = 0; i < tree->size(); ++i) {
+    inspect::TreeResult::Node node = tree->node(i);
+    TreeNode n;
+    n.urn = node.urn();
+    n.name = std::string(node.name);
+    n.type = std::string(node.type);
+    n.provider = node.provider;
+    n.deleted = node.deleted;
+    std::span<const std::uint32_t> children = tree->children(i);
+    n.children.assign(children.begin(), children.end());
+    out.nodes.push_back(std::move(n));
+  }
+  out.roots = tree->roots();
+  return out;
+}
+
+// ---- normalize --------------------------------------------------------------
+
+Result<NormalizeResult> Normalize(const State& state,
+                                  const NormalizeConfig& config) {
+  if (config.in_place && (state.impl().copy || state.impl().path == "-")) {
+    return Status(
+        Errc::kInvalidArgument,
+        state.name() + ": in place needs a state opened from a file path");
+  }
+  Call call(state);
+  Result<std::string> path = PathOf(state);
+  if (!path.ok()) return path.status();
+  normalize::Config c;
+  c.input = *path;
+  c.output = config.output;
+  c.in_place = config.in_place;
+  c.check = config.check;
+  c.options.layout = config.layout;
+  c.options.pulumi_numbers = config.pulumi_numbers;
+  c.options.drop_unknown = config.drop_unknown;
+  c.compression = config.compression;
+  c.on_progress = config.on_progress;
+  Result<normalize::Outcome> outcome = normalize::Run(c);
+  if (!outcome.ok()) return Named(state, outcome.status());
+  NormalizeResult out = std::move(*outcome);
+  for (Note& note : out.notes) note.message = Named(state, note.message);
+  return out;
+}
+
+// ---- convert, redact
+// ---------------------------------------------------------
+
+Result<ConvertResult> Convert(const State& state, const ConvertConfig& config) {
+  Call call(state);
+  Result<std::string> path = PathOf(state);
+  if (!path.ok()) return path.status();
+  convert::Config c;
+  c.input = *path;
+  c.output = config.output;
+  c.to = config.to;
+  c.version = config.version;
+  c.stack = config.stack;
+  c.force = config.force;
+  c.layout = config.layout;
+  c.pulumi_numbers = config.pulumi_numbers;
+  c.drop_unknown = config.drop_unknown;
+  c.compression = config.compression;
+  Result<ConvertResult> result = convert::Run(c);
+  if (!result.ok()) return Named(state, result.status());
+  for (Note& note : result->notes) note.message = Named(state, note.message);
+  return result;
+}
+
+Result<RedactResult> Redact(const State& state, const RedactConfig& config) {
+  Call call(state);
+  Result<std::string> path = PathOf(state);
+  if (!path.ok()) return path.status();
+  redact::Config c;
+  if (!config.fingerprint_key_file.empty()) {
+    auto fp = crypto::Fingerprinter::FromKeyFile(config.fingerprint_key_file);
+    if (!fp.ok()) return fp.status();
+    c.options.fingerprinter = std::move(*fp);
+  } else if (config.fingerprint) {
+    c.options.fingerprinter = crypto::Fingerprinter::WithRandomKey();
+  }
+  c.options.also = config.also;
+  c.options.leaks = config.leaks;
+  c.input = *path;
+  c.output = config.output;
+  c.layout = config.compact ? json::Layout::kCompact : json::Layout::kIndented;
+  c.on_progress = config.on_progress;
+  Result<RedactResult> stats = redact::Run(std::move(c));
+  if (!stats.ok()) return Named(state, stats.status());
+  return stats;
+}
+
+// ---- typecheck --------------------------------------------------------------
+
+namespace {
+
+// Mapping: TypeLanguage -> the name types::ParseSystem reads.
+std::string SystemNameOf(TypeLanguage language) {
+  switch (language) {
+    case TypeLanguage::kPulumi: return "pulumi";
+    case TypeLanguage::kPulumiSchema: return "pulumi-schema";
+    case TypeLanguage::kPcl: return "pcl";
+    case TypeLanguage::kCty: return "cty";
+    case TypeLanguage::kTerraform: return "terraform";
+    case TypeLanguage::kPuppet: return "puppet";
+  }
+  return "";
+}
+
+Result<TypeVerdict> Check(types::TypecheckConfig c,
+                          const TypecheckConfig& config) {
+  c.system = SystemNameOf(config.language);
+  c.type = config.type;
+  c.schemas = config.schema_files;
+  Result<types::Verdict> verdict = types::CheckSingle(c);
+  if (!verdict.ok()) return verdict.status();
+  // Mapping: types::Verdict -> TypeVerdict.
+  TypeVerdict out;
+  switch (verdict->outcome) {
+    case types::Outcome::kOk: out.outcome = TypeOutcome::kOk; break;
+    case types::Outcome::kConvert: out.outcome = TypeOutcome::kConvert; break;
+    case types::Outcome::kError: out.outcome = TypeOutcome::kError; break;
+  }
+  out.converted = std::move(verdict->converted);
+  out.pointer = std::move(verdict->pointer);
+  out.message = std::move(verdict->message);
+  return out;
+}
+
+Result<TypeVerdict> CheckInState(const State& state,
+                                 types::TypecheckConfig::Source source,
+                                 const std::string& where,
+                                 const TypecheckConfig& config) {
+  Call call(state);
+  Result<std::string> path = PathOf(state);
+  if (!path.ok()) return path.status();
+  types::TypecheckConfig c;
+  c.source = source;
+  c.state = *path;
+  (source == types::TypecheckConfig::Source::kStatePointer ? c.pointer
+                                                           : c.output) = where;
+  Result<TypeVerdict> verdict = Check(std::move(c), config);
+  if (!verdict.ok()) return Named(state, verdict.status());
+  return verdict;
+}
+
+}  // namespace
+
+Result<TypeVerdict> Typecheck(const std::string& value_json,
+                              const TypecheckConfig& config) {
+  std::lock_guard<std::mutex> lock(CallMutex());
+  types::TypecheckConfig c;
+  c.source = types::TypecheckConfig::Source::kValue;
+  c.value = value_json;
+  return Check(std::move(c), config);
+}
+
+Result<TypeVerdict> TypecheckPointer(const State& state,
+                                     const std::string& pointer,
+                                     const TypecheckConfig& config) {
+  return CheckInState(state, types::TypecheckConfig::Source::kStatePointer,
+                      pointer, config);
+}
+
+Result<TypeVerdict> TypecheckOutput(const State& state,
+                                    const std::string& output,
+                                    const TypecheckConfig& config) {
+  return CheckInState(state, types::TypecheckConfig::Source::kStateOutput,
+                      output, config);
+}
+
+}  // namespace pstate
