@@ -21,8 +21,9 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 TMP=${TMPDIR:-/tmp}
-GEN=/work/shared/bench/gen_state.py
-[[ -f "$GEN" ]] || GEN="${PSTATE_SHARED:-../shared}/bench/gen_state.py"
+# The seeded state generator of the shared folder beside the repository
+# (PSTATE_SHARED names another), as bench/run.sh finds it.
+GEN="${PSTATE_SHARED:-$(pwd)/../shared}/bench/gen_state.py"
 
 build_release() {
   local bin=$1

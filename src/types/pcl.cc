@@ -39,7 +39,6 @@ namespace pstate::types {
 namespace pcl {
 namespace {
 
-
 enum class R { kFail, kSame, kChanged };
 
 std::string_view ValueKindName(const Node& node) {

@@ -21,6 +21,8 @@ namespace pstate::report {
 namespace {
 
 using namespace pstate::diag;  // NOLINT(google-build-using-namespace)
+// pstate::Finding (the public API's) is visible from here too.
+using diag::Finding;
 using report::RenderSarif;
 using report::RenderText;
 using report::TextOptions;
