@@ -229,7 +229,8 @@ struct VerifyConfig {
   /// Also read asset files outside `asset_root`; their hashes are compared
   /// but never put in a message.
   bool allow_outside_root = false;
-  /// Threads hashing assets.
+  /// Threads hashing assets and checking a plain file's resources (the
+  /// output is the same for any value; 1 reads sequentially).
   int jobs = 1;
   /// Check every resource against its provider's package schema; not
   /// owned, may be null.

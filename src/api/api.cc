@@ -207,6 +207,7 @@ Result<Findings> Verify(const State& state, const VerifyConfig& config) {
                                      ? asset_hash::OutsideRoot::kReadHashHidden
                                      : asset_hash::OutsideRoot::kRefuse;
   c.jobs = config.jobs;
+  c.check_jobs = config.jobs;
   if (config.schemas) c.schemas = &config.schemas->impl().set;
   c.on_progress = config.on_progress;
   diag::Report report(state.name(), config.max_findings);

@@ -41,7 +41,7 @@ void VerifyAsPass(const std::string& path, const Config& config,
     return verifier;
   };
   engine::Options options;
-  options.jobs = config.jobs;
+  options.jobs = config.check_jobs;
   options.on_progress = config.on_progress;
   engine::Run<Verifier>(path, make, report, options);
   if (known) secrets::MaskReport(*known, &report);

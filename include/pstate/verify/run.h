@@ -26,10 +26,12 @@ struct Config {
   /// --assets: also hash every asset and archive (see `pstate assets`).
   bool assets = false;
   asset_hash::Options asset_options;
-  /// --jobs: threads for the checks of a plain file's resources (the
-  /// engine's parallel executor; the output is the same for any value)
-  /// and for hashing assets.
+  /// Threads for hashing assets (--assets).
   int jobs = 1;
+  /// Threads for the checks of a plain file's resources (the engine's
+  /// parallel executor; the output is the same for any value). 1 reads
+  /// sequentially.
+  int check_jobs = 1;
   /// --schema / --schema-dir: the loaded package schemas, or null.
   const types::SchemaSet* schemas = nullptr;
   /// Called every few MiB with (bytes consumed, size or 0).
