@@ -34,6 +34,27 @@ std::string Values(ChangeKind kind, std::string_view before,
   return {};
 }
 
+/// One field or envelope change as JSON: {NAME_KEY: name, "kind", and
+/// "before"/"after" (compact JSON) where that side has a value}.
+void WriteNamedChange(json::Writer& w, std::string_view name_key,
+                      std::string_view name, diff::ChangeKind kind,
+                      const std::string& before, const std::string& after) {
+  w.BeginObject();
+  w.Name(name_key);
+  w.String(name);
+  w.Name("kind");
+  w.String(diff::ChangeKindName(kind));
+  if (!before.empty()) {
+    w.Name("before");
+    w.RawValue(before);
+  }
+  if (!after.empty()) {
+    w.Name("after");
+    w.RawValue(after);
+  }
+  w.EndObject();
+}
+
 }  // namespace
 
 std::string_view Symbol(ChangeKind kind) {
@@ -129,20 +150,7 @@ void WriteChangesJson(const ResourceChanges& changes, json::Writer& w) {
   w.Name("field_changes");
   w.BeginArray();
   for (const FieldChange& c : changes.fields) {
-    w.BeginObject();
-    w.Name("name");
-    w.String(c.name);
-    w.Name("kind");
-    w.String(diff::ChangeKindName(c.kind));
-    if (!c.before.empty()) {
-      w.Name("before");
-      w.RawValue(c.before);
-    }
-    if (!c.after.empty()) {
-      w.Name("after");
-      w.RawValue(c.after);
-    }
-    w.EndObject();
+    WriteNamedChange(w, "name", c.name, c.kind, c.before, c.after);
   }
   w.EndArray();
 }
@@ -286,20 +294,7 @@ std::string RenderDiffJson(const diff::DiffResult& result, std::size_t limit) {
   w.Name("envelope");
   w.BeginArray();
   for (const diff::EnvelopeEntry& e : result.envelope) {
-    w.BeginObject();
-    w.Name("field");
-    w.String(e.field);
-    w.Name("kind");
-    w.String(diff::ChangeKindName(e.kind));
-    if (!e.before.empty()) {
-      w.Name("before");
-      w.RawValue(e.before);
-    }
-    if (!e.after.empty()) {
-      w.Name("after");
-      w.RawValue(e.after);
-    }
-    w.EndObject();
+    WriteNamedChange(w, "field", e.field, e.kind, e.before, e.after);
   }
   w.EndArray();
   const diff::DiffSummary& s = result.summary;
