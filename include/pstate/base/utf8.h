@@ -14,7 +14,8 @@ namespace pstate::utf8 {
 
 inline constexpr char32_t kReplacement = 0xFFFD;
 
-/// True for 10xxxxxx: a byte that continues a sequence, never starts one.
+/// True for a continuation byte (top two bits 1 and 0): it continues a
+/// sequence, never starts one.
 constexpr bool IsContinuation(char c) {
   return (static_cast<unsigned char>(c) & 0xC0) == 0x80;
 }

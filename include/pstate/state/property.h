@@ -11,7 +11,7 @@
 // Decoding follows Pulumi's DeserializePropertyValue
 // (pkg/resource/stack/deployment.go) and the Deserialize functions of
 // sdk/go/common/resource/asset/asset.go and archive/archive.go:
-//  - an object with the signature key "4dabf18193072939515e22adb298388d"
+//  - an object with the signature key (kSigKey, state/signature.h)
 //    (sdk/go/common/resource/sig/sig.go) is a special value; the key and
 //    the fields are matched exactly (Go decodes into a map, not a struct),
 //    and of duplicate members the LAST one counts, as Go's decoder keeps it;

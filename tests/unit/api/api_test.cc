@@ -193,12 +193,12 @@ TEST(ApiTest, TreeHoldsEveryResourceOnce) {
   ASSERT_TRUE(rows.ok());
   ASSERT_EQ(tree->nodes.size(), rows->size());
   std::vector<int> seen(tree->nodes.size(), 0);
-  std::vector<std::uint32_t> todo = tree->roots;
-  while (!todo.empty()) {
-    std::uint32_t i = todo.back();
-    todo.pop_back();
+  std::vector<std::uint32_t> unvisited = tree->roots;
+  while (!unvisited.empty()) {
+    std::uint32_t i = unvisited.back();
+    unvisited.pop_back();
     ++seen.at(i);
-    for (std::uint32_t c : tree->nodes[i].children) todo.push_back(c);
+    for (std::uint32_t c : tree->nodes[i].children) unvisited.push_back(c);
   }
   for (std::size_t i = 0; i < seen.size(); ++i) {
     EXPECT_EQ(seen[i], 1) << tree->nodes[i].urn;
