@@ -12,12 +12,9 @@
 //  - the engine's parallel executor (engine/executor.h, two threads,
 //    batches of a few bytes) reports exactly what its sequential read
 //    does, message and column included, over the bytes as a plain file.
-#include <unistd.h>
 #include <cstddef>
 #include <cstdint>
-
 #include <cstdio>
-#include <cstdlib>
 #include <memory>
 #include <string>
 #include <tuple>
@@ -28,6 +25,7 @@
 #include "pstate/diag/report.h"
 #include "pstate/engine/executor.h"
 #include "pstate/io/input.h"
+#include "pstate/io/spool.h"
 #include "pstate/state/reader.h"
 #include "pstate/verify/verifier.h"
 
@@ -92,18 +90,18 @@ void CheckEngine(const std::string& bytes) {
   if (pstate::io::DetectCompression(bytes) != pstate::io::Compression::kNone) {
     return;  // read sequentially whatever --jobs says
   }
-  const char* dir = std::getenv("TMPDIR");
-  std::string path =
-      std::string(dir && *dir ? dir : "/tmp") + "/pstate-fuzz-engine-XXXXXX";
-  int fd = ::mkstemp(path.data());
-  if (fd < 0) return;
-  bool written = ::write(fd, bytes.data(), bytes.size()) ==
-                 static_cast<ssize_t>(bytes.size());
-  ::close(fd);
+  // The project's one named temporary file (0600, removed when it goes).
+  pstate::io::TempPath file;
+  if (!file.Create("fuzz-engine").ok()) return;
+  std::FILE* out = std::fopen(file.path().c_str(), "wb");
+  if (out == nullptr) return;
+  bool written =
+      std::fwrite(bytes.data(), 1, bytes.size(), out) == bytes.size();
+  written = std::fclose(out) == 0 && written;
   if (written) {
-    PSTATE_FUZZ_CHECK(EngineFindings(path, 2) == EngineFindings(path, 1));
+    PSTATE_FUZZ_CHECK(EngineFindings(file.path(), 2) ==
+                      EngineFindings(file.path(), 1));
   }
-  ::unlink(path.c_str());
 }
 
 bool HasIoError(const Run& run) {
