@@ -16,21 +16,21 @@
 #include <utility>
 #include <vector>
 
-#include "pstate/convert/convert.h"
-#include "pstate/crypto/fingerprint.h"
-#include "pstate/diag/codes.h"
-#include "pstate/diag/report.h"
-#include "pstate/diff/differ.h"
-#include "pstate/inspect/inspect.h"
-#include "pstate/io/input.h"
-#include "pstate/io/spool.h"
-#include "pstate/normalize/normalize.h"
-#include "pstate/redact/run.h"
-#include "pstate/scan/run.h"
-#include "pstate/types/schema_set.h"
-#include "pstate/types/typecheck.h"
-#include "pstate/verify/run.h"
-#include "pstate/verify/schema_checks.h"
+#include "convert/convert.h"
+#include "crypto/fingerprint.h"
+#include "diag/codes.h"
+#include "diag/report.h"
+#include "diff/differ.h"
+#include "inspect/inspect.h"
+#include "io/input.h"
+#include "io/spool.h"
+#include "normalize/normalize.h"
+#include "redact/run.h"
+#include "scan/run.h"
+#include "types/schema_set.h"
+#include "types/typecheck.h"
+#include "verify/run.h"
+#include "verify/schema_checks.h"
 
 namespace pstate {
 

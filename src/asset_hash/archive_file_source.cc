@@ -16,8 +16,8 @@
 #include <optional>
 #include <vector>
 
-#include "pstate/asset_hash/go_path.h"
-#include "pstate/asset_hash/member_source.h"
+#include "asset_hash/go_path.h"
+#include "asset_hash/member_source.h"
 
 namespace pstate::asset_hash {
 namespace {

@@ -11,8 +11,8 @@
 #include <cstring>
 #include <vector>
 
-#include "pstate/asset_hash/go_path.h"
-#include "pstate/asset_hash/member_source.h"
+#include "asset_hash/go_path.h"
+#include "asset_hash/member_source.h"
 
 namespace pstate::asset_hash {
 namespace {

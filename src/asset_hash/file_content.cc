@@ -7,7 +7,7 @@
 #include <cstdio>
 #include <cstring>
 
-#include "pstate/asset_hash/member_source.h"
+#include "asset_hash/member_source.h"
 
 namespace pstate::asset_hash {
 namespace {

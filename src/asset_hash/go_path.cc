@@ -1,4 +1,4 @@
-#include "pstate/asset_hash/go_path.h"
+#include "asset_hash/go_path.h"
 
 #include <initializer_list>
 

@@ -1,19 +1,19 @@
 // Hash() and Audit(): the engine's EnsureHash for assets and archives,
 // compared with what state recorded.
-#include "pstate/asset_hash/hasher.h"
+#include "asset_hash/hasher.h"
 
 #include <memory>
 #include <unordered_set>
 #include <vector>
 
-#include "pstate/asset_hash/go_path.h"
-#include "pstate/asset_hash/member_source.h"
-#include "pstate/asset_hash/run_budget.h"
-#include "pstate/asset_hash/tar_stream.h"
-#include "pstate/asset_hash/uri.h"
-#include "pstate/base/ascii.h"
-#include "pstate/base/hex.h"
-#include "pstate/base/sha256.h"
+#include "asset_hash/go_path.h"
+#include "asset_hash/member_source.h"
+#include "asset_hash/run_budget.h"
+#include "asset_hash/tar_stream.h"
+#include "asset_hash/uri.h"
+#include "base/ascii.h"
+#include "base/hex.h"
+#include "base/sha256.h"
 
 namespace pstate::asset_hash {
 namespace {

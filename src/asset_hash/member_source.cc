@@ -1,15 +1,15 @@
 // Which source the engine reads for an asset or archive, and the asset-map
 // archive reader (keys sorted bytewise, nested archives flattened under
 // path.Join(key, inner)).
-#include "pstate/asset_hash/member_source.h"
+#include "asset_hash/member_source.h"
 
 #include <algorithm>
 #include <vector>
 
-#include "pstate/asset_hash/go_path.h"
-#include "pstate/asset_hash/hasher.h"
-#include "pstate/asset_hash/uri.h"
-#include "pstate/base/sha256.h"
+#include "asset_hash/go_path.h"
+#include "asset_hash/hasher.h"
+#include "asset_hash/uri.h"
+#include "base/sha256.h"
 
 namespace pstate::asset_hash {
 namespace {

@@ -1,4 +1,4 @@
-#include "pstate/asset_hash/run_budget.h"
+#include "asset_hash/run_budget.h"
 
 #include <limits.h>
 #include <stdlib.h>

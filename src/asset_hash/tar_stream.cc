@@ -1,10 +1,10 @@
-#include "pstate/asset_hash/tar_stream.h"
+#include "asset_hash/tar_stream.h"
 
 #include <algorithm>
 #include <array>
 #include <cstring>
 
-#include "pstate/asset_hash/go_path.h"
+#include "asset_hash/go_path.h"
 
 namespace pstate::asset_hash {
 namespace {

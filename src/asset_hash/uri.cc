@@ -1,8 +1,8 @@
-#include "pstate/asset_hash/uri.h"
+#include "asset_hash/uri.h"
 
 #include <algorithm>
 
-#include "pstate/base/ascii.h"
+#include "base/ascii.h"
 
 namespace pstate::asset_hash {
 namespace {

@@ -1,14 +1,14 @@
 // Walks a resource's property values for asset and archive objects and
 // decodes them into asset_hash::Spec, the way the engine's Deserialize reads
 // them.
-#include "pstate/assets/asset_finder.h"
-#include "pstate/state/resource.h"
+#include "assets/asset_finder.h"
+#include "state/resource.h"
 
 #include <utility>
 
-#include "pstate/json/pointer.h"
-#include "pstate/state/property.h"
-#include "pstate/state/signature.h"
+#include "json/pointer.h"
+#include "state/property.h"
+#include "state/signature.h"
 
 namespace pstate::assets {
 namespace {

@@ -1,9 +1,9 @@
-#include "pstate/assets/auditor.h"
+#include "assets/auditor.h"
 
 #include <memory>
 #include <utility>
 
-#include "pstate/asset_hash/run_budget.h"
+#include "asset_hash/run_budget.h"
 
 namespace pstate::assets {
 namespace {

@@ -1,11 +1,11 @@
-#include "pstate/assets/run.h"
+#include "assets/run.h"
 
 #include <memory>
 #include <utility>
 
-#include "pstate/diag/report.h"
-#include "pstate/io/input.h"
-#include "pstate/state/reader.h"
+#include "diag/report.h"
+#include "io/input.h"
+#include "state/reader.h"
 
 namespace pstate::assets {
 

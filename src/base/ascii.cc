@@ -1,4 +1,4 @@
-#include "pstate/base/ascii.h"
+#include "base/ascii.h"
 
 #include <algorithm>
 

@@ -1,6 +1,6 @@
-#include "pstate/base/glob.h"
+#include "base/glob.h"
 
-#include "pstate/base/utf8.h"
+#include "base/utf8.h"
 
 namespace pstate {
 namespace {

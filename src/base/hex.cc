@@ -1,4 +1,4 @@
-#include "pstate/base/hex.h"
+#include "base/hex.h"
 
 namespace pstate {
 

@@ -1,6 +1,6 @@
-#include "pstate/base/rfc3339.h"
+#include "base/rfc3339.h"
 
-#include "pstate/base/ascii.h"
+#include "base/ascii.h"
 
 namespace pstate {
 namespace {

@@ -1,4 +1,4 @@
-#include "pstate/base/sha256.h"
+#include "base/sha256.h"
 
 #include <openssl/evp.h>
 
@@ -8,7 +8,7 @@
 #include <optional>
 #include <utility>
 
-#include "pstate/base/hex.h"
+#include "base/hex.h"
 
 namespace pstate {
 

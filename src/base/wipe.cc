@@ -1,4 +1,4 @@
-#include "pstate/base/wipe.h"
+#include "base/wipe.h"
 
 #include <string.h>  // explicit_bzero
 

@@ -10,16 +10,16 @@
 #include <string>
 #include <vector>
 
+#include "asset_hash/hasher.h"
+#include "asset_hash/run_budget.h"
+#include "assets/run.h"
+#include "base/thread_pool.h"
 #include "cli/command.h"
 #include "cli/exit_code.h"
 #include "cli/terminal.h"
-#include "pstate/asset_hash/hasher.h"
-#include "pstate/asset_hash/run_budget.h"
-#include "pstate/assets/run.h"
-#include "pstate/base/thread_pool.h"
-#include "pstate/diag/output_format.h"
-#include "pstate/report/assets.h"
-#include "pstate/report/terminal.h"
+#include "diag/output_format.h"
+#include "report/assets.h"
+#include "report/terminal.h"
 
 namespace pstate::cli {
 namespace {

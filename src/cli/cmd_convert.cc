@@ -8,9 +8,9 @@
 #include "cli/command.h"
 #include "cli/exit_code.h"
 #include "cli/normalize_output.h"
-#include "pstate/convert/convert.h"
-#include "pstate/report/normalize.h"
-#include "pstate/report/terminal.h"
+#include "convert/convert.h"
+#include "report/normalize.h"
+#include "report/terminal.h"
 
 namespace pstate::cli {
 namespace {

@@ -6,13 +6,13 @@
 #include <optional>
 #include <string>
 
+#include "base/thread_pool.h"
 #include "cli/command.h"
 #include "cli/exit_code.h"
 #include "cli/terminal.h"
-#include "pstate/base/thread_pool.h"
-#include "pstate/crypt/run.h"
-#include "pstate/crypto/passphrase_source.h"
-#include "pstate/report/terminal.h"
+#include "crypt/run.h"
+#include "crypto/passphrase_source.h"
+#include "report/terminal.h"
 
 namespace pstate::cli {
 namespace {

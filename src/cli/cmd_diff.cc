@@ -9,10 +9,10 @@
 #include "cli/command.h"
 #include "cli/count_option.h"
 #include "cli/exit_code.h"
-#include "pstate/crypto/passphrase_source.h"
-#include "pstate/diff/differ.h"
-#include "pstate/report/diff.h"
-#include "pstate/report/terminal.h"
+#include "crypto/passphrase_source.h"
+#include "diff/differ.h"
+#include "report/diff.h"
+#include "report/terminal.h"
 
 namespace pstate::cli {
 namespace {

@@ -8,10 +8,10 @@
 #include "cli/command.h"
 #include "cli/exit_code.h"
 
-#include "pstate/edit/edit.h"
-#include "pstate/report/diff.h"
-#include "pstate/report/edit.h"
-#include "pstate/report/terminal.h"
+#include "edit/edit.h"
+#include "report/diff.h"
+#include "report/edit.h"
+#include "report/terminal.h"
 
 namespace pstate::cli {
 namespace {

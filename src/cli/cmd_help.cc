@@ -13,9 +13,9 @@
 #include "cli/exit_code.h"
 #include "cli/help.h"
 #include "cli/suggest.h"
-#include "pstate/diag/code_docs.h"
-#include "pstate/diag/codes.h"
-#include "pstate/report/terminal.h"
+#include "diag/code_docs.h"
+#include "diag/codes.h"
+#include "report/terminal.h"
 
 #ifndef PSTATE_VERSION
 #define PSTATE_VERSION "0.0.0"

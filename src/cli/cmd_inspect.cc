@@ -10,10 +10,10 @@
 #include "cli/command.h"
 #include "cli/count_option.h"
 #include "cli/exit_code.h"
-#include "pstate/crypto/passphrase_source.h"
-#include "pstate/inspect/inspect.h"
-#include "pstate/report/inspect.h"
-#include "pstate/report/terminal.h"
+#include "crypto/passphrase_source.h"
+#include "inspect/inspect.h"
+#include "report/inspect.h"
+#include "report/terminal.h"
 
 namespace pstate::cli {
 namespace {

@@ -8,9 +8,9 @@
 #include "cli/exit_code.h"
 #include "cli/normalize_output.h"
 #include "cli/terminal.h"
-#include "pstate/normalize/normalize.h"
-#include "pstate/report/normalize.h"
-#include "pstate/report/terminal.h"
+#include "normalize/normalize.h"
+#include "report/normalize.h"
+#include "report/terminal.h"
 
 namespace pstate::cli {
 namespace {

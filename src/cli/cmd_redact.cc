@@ -9,8 +9,8 @@
 #include "cli/exit_code.h"
 #include "cli/terminal.h"
 
-#include "pstate/redact/run.h"
-#include "pstate/report/terminal.h"
+#include "redact/run.h"
+#include "report/terminal.h"
 
 namespace pstate::cli {
 namespace {

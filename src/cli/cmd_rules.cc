@@ -8,9 +8,9 @@
 #include "cli/command.h"
 #include "cli/exit_code.h"
 #include "cli/suggest.h"
-#include "pstate/diag/codes.h"
-#include "pstate/report/rules.h"
-#include "pstate/report/terminal.h"
+#include "diag/codes.h"
+#include "report/rules.h"
+#include "report/terminal.h"
 
 namespace pstate::cli {
 

@@ -11,13 +11,13 @@
 #include "cli/exit_code.h"
 #include "cli/findings_output.h"
 #include "cli/terminal.h"
-#include "pstate/crypto/fingerprint.h"
-#include "pstate/crypto/passphrase_source.h"
-#include "pstate/report/terminal.h"
-#include "pstate/scan/run.h"
-#include "pstate/types/schema_set.h"
-#include "pstate/verify/run.h"
-#include "pstate/verify/schema_checks.h"
+#include "crypto/fingerprint.h"
+#include "crypto/passphrase_source.h"
+#include "report/terminal.h"
+#include "scan/run.h"
+#include "types/schema_set.h"
+#include "verify/run.h"
+#include "verify/schema_checks.h"
 
 namespace pstate::cli {
 namespace {

@@ -8,8 +8,8 @@
 
 #include "cli/command.h"
 #include "cli/exit_code.h"
-#include "pstate/io/output.h"
-#include "pstate/types/typecheck.h"
+#include "io/output.h"
+#include "types/typecheck.h"
 
 namespace pstate::cli {
 namespace {

@@ -8,14 +8,14 @@
 #include <string>
 #include <vector>
 
+#include "base/thread_pool.h"
 #include "cli/command.h"
 #include "cli/exit_code.h"
 #include "cli/findings_output.h"
 #include "cli/terminal.h"
-#include "pstate/base/thread_pool.h"
-#include "pstate/report/terminal.h"
-#include "pstate/types/schema_set.h"
-#include "pstate/verify/run.h"
+#include "report/terminal.h"
+#include "types/schema_set.h"
+#include "verify/run.h"
 
 namespace pstate::cli {
 namespace {

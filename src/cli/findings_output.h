@@ -12,11 +12,11 @@
 #include <string>
 #include <vector>
 
-#include "pstate/diag/codes.h"
-#include "pstate/diag/fingerprint.h"
-#include "pstate/diag/output_format.h"
-#include "pstate/diag/report.h"
-#include "pstate/report/findings.h"
+#include "diag/codes.h"
+#include "diag/fingerprint.h"
+#include "diag/output_format.h"
+#include "diag/report.h"
+#include "report/findings.h"
 
 namespace pstate::cli {
 

@@ -2,7 +2,7 @@
 
 #include <string>
 
-#include "pstate/io/input.h"
+#include "io/input.h"
 
 namespace pstate::cli {
 

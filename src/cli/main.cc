@@ -23,7 +23,7 @@
 #include "cli/input_limits.h"
 #include "cli/stdout_stream.h"
 #include "cli/suggest.h"
-#include "pstate/report/terminal.h"
+#include "report/terminal.h"
 
 #ifndef PSTATE_VERSION
 #define PSTATE_VERSION "0.0.0"

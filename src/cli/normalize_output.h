@@ -9,10 +9,10 @@
 #include <string>
 #include <vector>
 
-#include "pstate/base/result.h"
-#include "pstate/io/input.h"
-#include "pstate/normalize/layout.h"
-#include "pstate/normalize/normalizer.h"
+#include "base/result.h"
+#include "io/input.h"
+#include "normalize/layout.h"
+#include "normalize/normalizer.h"
 
 namespace pstate::cli {
 

@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "pstate/base/edit_distance.h"
+#include "base/edit_distance.h"
 
 namespace pstate::cli {
 

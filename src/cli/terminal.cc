@@ -9,7 +9,7 @@
 #include <memory>
 #include <utility>
 
-#include "pstate/report/terminal.h"
+#include "report/terminal.h"
 
 namespace pstate::cli {
 namespace {

@@ -1,4 +1,4 @@
-#include "pstate/convert/convert.h"
+#include "convert/convert.h"
 
 #include <unistd.h>
 
@@ -8,16 +8,16 @@
 #include <set>
 #include <utility>
 
-#include "pstate/diag/failure.h"
-#include "pstate/diag/report.h"
-#include "pstate/io/output.h"
-#include "pstate/io/spool.h"
-#include "pstate/normalize/pass.h"
-#include "pstate/state/reader.h"
-#include "pstate/state/resource.h"
-#include "pstate/state/rewrite.h"
-#include "pstate/state/urn.h"
-#include "pstate/verify/verifier.h"
+#include "diag/failure.h"
+#include "diag/report.h"
+#include "io/output.h"
+#include "io/spool.h"
+#include "normalize/pass.h"
+#include "state/reader.h"
+#include "state/resource.h"
+#include "state/rewrite.h"
+#include "state/urn.h"
+#include "verify/verifier.h"
 
 namespace pstate::convert {
 namespace {

@@ -1,12 +1,12 @@
-#include "pstate/crypt/crypt_pass.h"
-#include "pstate/base/wipe.h"
+#include "crypt/crypt_pass.h"
+#include "base/wipe.h"
 
 #include <utility>
 
-#include "pstate/diag/failure.h"
-#include "pstate/state/property.h"
-#include "pstate/state/signature.h"
-#include "pstate/state/state_writer.h"
+#include "diag/failure.h"
+#include "state/property.h"
+#include "state/signature.h"
+#include "state/state_writer.h"
 
 namespace pstate::crypt {
 namespace {

@@ -1,13 +1,13 @@
-#include "pstate/crypt/run.h"
+#include "crypt/run.h"
 
 #include <atomic>
 #include <memory>
 #include <utility>
 
-#include "pstate/diag/failure.h"
-#include "pstate/diag/report.h"
-#include "pstate/state/reader.h"
-#include "pstate/state/rewrite.h"
+#include "diag/failure.h"
+#include "diag/report.h"
+#include "state/reader.h"
+#include "state/rewrite.h"
 
 namespace pstate::crypt {
 namespace {

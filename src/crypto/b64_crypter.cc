@@ -1,6 +1,6 @@
-#include "pstate/crypto/b64_crypter.h"
+#include "crypto/b64_crypter.h"
 
-#include "pstate/base/base64.h"
+#include "base/base64.h"
 
 namespace pstate::crypto {
 

@@ -1,6 +1,6 @@
-#include "pstate/crypto/ciphertext.h"
+#include "crypto/ciphertext.h"
 
-#include "pstate/base/base64.h"
+#include "base/base64.h"
 
 namespace pstate::crypto {
 namespace {

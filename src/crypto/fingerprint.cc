@@ -1,5 +1,5 @@
-#include "pstate/crypto/fingerprint.h"
-#include "pstate/base/wipe.h"
+#include "crypto/fingerprint.h"
+#include "base/wipe.h"
 
 #include <openssl/crypto.h>
 #include <openssl/evp.h>
@@ -8,8 +8,8 @@
 
 #include <cstdlib>
 
-#include "pstate/base/hex.h"
-#include "pstate/crypto/secret_file.h"
+#include "base/hex.h"
+#include "crypto/secret_file.h"
 
 namespace pstate::crypto {
 

@@ -1,5 +1,5 @@
-#include "pstate/crypto/passphrase.h"
-#include "pstate/base/wipe.h"
+#include "crypto/passphrase.h"
+#include "base/wipe.h"
 
 #include <openssl/crypto.h>
 #include <openssl/evp.h>
@@ -13,8 +13,8 @@
 #include <mutex>
 #include <string>
 
-#include "pstate/base/base64.h"
-#include "pstate/crypto/ciphertext.h"
+#include "base/base64.h"
+#include "crypto/ciphertext.h"
 
 namespace pstate::crypto {
 namespace {

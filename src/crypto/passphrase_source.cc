@@ -1,9 +1,9 @@
-#include "pstate/crypto/passphrase_source.h"
+#include "crypto/passphrase_source.h"
 
 #include <cstdlib>
 
-#include "pstate/base/utf8.h"
-#include "pstate/crypto/secret_file.h"
+#include "base/utf8.h"
+#include "crypto/secret_file.h"
 
 namespace pstate::crypto {
 namespace {

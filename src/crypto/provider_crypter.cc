@@ -1,8 +1,8 @@
-#include "pstate/crypto/provider_crypter.h"
+#include "crypto/provider_crypter.h"
 
 #include <utility>
 
-#include "pstate/base/wipe.h"
+#include "base/wipe.h"
 
 namespace pstate::crypto {
 

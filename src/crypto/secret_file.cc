@@ -1,4 +1,4 @@
-#include "pstate/crypto/secret_file.h"
+#include "crypto/secret_file.h"
 
 #include <cerrno>
 #include <cstdio>

@@ -1,11 +1,11 @@
-#include "pstate/detect/credential_formats.h"
+#include "detect/credential_formats.h"
 
 #include <algorithm>
 #include <cstdint>
 #include <string>
 
-#include "pstate/base/ascii.h"
-#include "pstate/base/base64.h"
+#include "base/ascii.h"
+#include "base/base64.h"
 
 namespace pstate::detect {
 namespace {

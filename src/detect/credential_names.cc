@@ -1,9 +1,9 @@
-#include "pstate/detect/credential_names.h"
+#include "detect/credential_names.h"
 
 #include <algorithm>
 #include <array>
 
-#include "pstate/base/ascii.h"
+#include "base/ascii.h"
 
 namespace pstate::detect {
 namespace {

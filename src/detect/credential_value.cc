@@ -1,4 +1,4 @@
-#include "pstate/detect/credential_value.h"
+#include "detect/credential_value.h"
 
 #include <algorithm>
 #include <array>
@@ -6,7 +6,7 @@
 #include <string_view>
 #include <vector>
 
-#include "pstate/base/ascii.h"
+#include "base/ascii.h"
 
 namespace pstate::detect {
 namespace {

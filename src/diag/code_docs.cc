@@ -1,9 +1,9 @@
-#include "pstate/diag/code_docs.h"
+#include "diag/code_docs.h"
 
 #include <array>
 #include <cstddef>
 
-#include "pstate/base/utf8.h"
+#include "base/utf8.h"
 
 #ifndef PSTATE_DOCS_URI
 #define PSTATE_DOCS_URI "https://github.com/pstate/pstate/blob/main/docs"

@@ -1,4 +1,4 @@
-#include "pstate/diag/codes.h"
+#include "diag/codes.h"
 
 #include <array>
 

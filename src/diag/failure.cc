@@ -1,4 +1,4 @@
-#include "pstate/diag/failure.h"
+#include "diag/failure.h"
 
 namespace pstate::diag {
 

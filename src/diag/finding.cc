@@ -1,4 +1,4 @@
-#include "pstate/diag/finding.h"
+#include "diag/finding.h"
 
 namespace pstate::diag {
 

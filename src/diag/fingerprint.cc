@@ -1,12 +1,12 @@
-#include "pstate/diag/fingerprint.h"
+#include "diag/fingerprint.h"
 
 #include <cstdint>
 #include <optional>
 
-#include "pstate/base/ascii.h"
-#include "pstate/base/hex.h"
-#include "pstate/base/sha256.h"
-#include "pstate/json/document.h"
+#include "base/ascii.h"
+#include "base/hex.h"
+#include "base/sha256.h"
+#include "json/document.h"
 
 namespace pstate::diag {
 namespace {

@@ -1,4 +1,4 @@
-#include "pstate/diag/output_format.h"
+#include "diag/output_format.h"
 
 namespace pstate::diag {
 

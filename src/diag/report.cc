@@ -1,4 +1,4 @@
-#include "pstate/diag/report.h"
+#include "diag/report.h"
 
 #include <algorithm>
 

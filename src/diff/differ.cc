@@ -1,4 +1,4 @@
-#include "pstate/diff/differ.h"
+#include "diff/differ.h"
 
 #include <sys/mman.h>
 #include <unistd.h>
@@ -14,18 +14,18 @@
 #include <thread>
 #include <utility>
 
-#include "pstate/crypto/provider_crypter.h"
-#include "pstate/diag/failure.h"
-#include "pstate/diag/report.h"
-#include "pstate/diff/index.h"
-#include "pstate/diff/order.h"
-#include "pstate/io/spool.h"
-#include "pstate/json/document.h"
-#include "pstate/json/equal.h"
-#include "pstate/json/writer.h"
-#include "pstate/state/provider.h"
-#include "pstate/state/reader.h"
-#include "pstate/state/resource.h"
+#include "crypto/provider_crypter.h"
+#include "diag/failure.h"
+#include "diag/report.h"
+#include "diff/index.h"
+#include "diff/order.h"
+#include "io/spool.h"
+#include "json/document.h"
+#include "json/equal.h"
+#include "json/writer.h"
+#include "state/provider.h"
+#include "state/reader.h"
+#include "state/resource.h"
 
 namespace pstate::diff {
 namespace {

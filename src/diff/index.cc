@@ -1,8 +1,8 @@
-#include "pstate/diff/index.h"
+#include "diff/index.h"
 
 #include <cstring>
 
-#include "pstate/base/fingerprint.h"
+#include "base/fingerprint.h"
 
 namespace pstate::diff {
 namespace {

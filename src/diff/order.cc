@@ -1,9 +1,9 @@
-#include "pstate/diff/order.h"
+#include "diff/order.h"
 
 #include <algorithm>
 
-#include "pstate/base/fingerprint.h"
-#include "pstate/state/urn.h"
+#include "base/fingerprint.h"
+#include "state/urn.h"
 
 namespace pstate::diff {
 namespace {

@@ -1,6 +1,6 @@
-#include "pstate/diff/property_path.h"
+#include "diff/property_path.h"
 
-#include "pstate/base/ascii.h"
+#include "base/ascii.h"
 
 namespace pstate::diff {
 

@@ -1,4 +1,4 @@
-#include "pstate/diff/resource_diff.h"
+#include "diff/resource_diff.h"
 
 #include <algorithm>
 #include <array>
@@ -8,16 +8,16 @@
 #include <span>
 #include <utility>
 
-#include "pstate/base/rfc3339.h"
-#include "pstate/diff/property_path.h"
-#include "pstate/json/compact.h"
-#include "pstate/json/document.h"
-#include "pstate/json/equal.h"
-#include "pstate/json/number.h"
-#include "pstate/state/property.h"
-#include "pstate/state/schema.h"
-#include "pstate/state/secret_object.h"
-#include "pstate/state/signature.h"
+#include "base/rfc3339.h"
+#include "diff/property_path.h"
+#include "json/compact.h"
+#include "json/document.h"
+#include "json/equal.h"
+#include "json/number.h"
+#include "state/property.h"
+#include "state/schema.h"
+#include "state/secret_object.h"
+#include "state/signature.h"
 
 namespace pstate::diff {
 namespace {

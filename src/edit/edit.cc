@@ -1,4 +1,4 @@
-#include "pstate/edit/edit.h"
+#include "edit/edit.h"
 
 #include <unistd.h>
 
@@ -6,14 +6,14 @@
 #include <map>
 #include <tuple>
 
-#include "pstate/diag/codes.h"
-#include "pstate/diag/failure.h"
-#include "pstate/diag/report.h"
-#include "pstate/edit/index.h"
-#include "pstate/io/output.h"
-#include "pstate/io/spool.h"
-#include "pstate/state/reader.h"
-#include "pstate/verify/verifier.h"
+#include "diag/codes.h"
+#include "diag/failure.h"
+#include "diag/report.h"
+#include "edit/index.h"
+#include "io/output.h"
+#include "io/spool.h"
+#include "state/reader.h"
+#include "verify/verifier.h"
 
 namespace pstate::edit {
 namespace {

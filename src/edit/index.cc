@@ -1,12 +1,12 @@
-#include "pstate/edit/index.h"
+#include "edit/index.h"
 
 #include <algorithm>
 #include <cstring>
 
-#include "pstate/base/edit_distance.h"
-#include "pstate/base/fingerprint.h"
-#include "pstate/state/property.h"
-#include "pstate/state/resource.h"
+#include "base/edit_distance.h"
+#include "base/fingerprint.h"
+#include "state/property.h"
+#include "state/resource.h"
 
 namespace pstate::edit {
 namespace {

@@ -1,4 +1,4 @@
-#include "pstate/edit/plan.h"
+#include "edit/plan.h"
 
 #include <algorithm>
 #include <deque>
@@ -7,7 +7,7 @@
 #include <set>
 #include <sstream>
 
-#include "pstate/state/urn.h"
+#include "state/urn.h"
 
 namespace pstate::edit {
 namespace {

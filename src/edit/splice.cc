@@ -1,4 +1,4 @@
-#include "pstate/edit/splice.h"
+#include "edit/splice.h"
 
 #include <algorithm>
 #include <cstring>
@@ -7,11 +7,11 @@
 #include <unordered_map>
 #include <unordered_set>
 
-#include "pstate/json/compact.h"
-#include "pstate/json/parser.h"
-#include "pstate/json/writer.h"
-#include "pstate/state/property.h"
-#include "pstate/state/schema.h"
+#include "json/compact.h"
+#include "json/parser.h"
+#include "json/writer.h"
+#include "state/property.h"
+#include "state/schema.h"
 
 namespace pstate::edit {
 namespace {

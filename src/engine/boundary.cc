@@ -1,4 +1,4 @@
-#include "pstate/engine/boundary.h"
+#include "engine/boundary.h"
 
 #include <cstdint>
 

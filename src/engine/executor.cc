@@ -1,8 +1,8 @@
-#include "pstate/engine/executor.h"
+#include "engine/executor.h"
 
 #include <algorithm>
 
-#include "pstate/io/window.h"
+#include "io/window.h"
 
 namespace pstate::engine {
 

@@ -1,4 +1,4 @@
-#include "pstate/inspect/inspect.h"
+#include "inspect/inspect.h"
 
 #include <algorithm>
 #include <functional>
@@ -10,19 +10,19 @@
 #include <unordered_set>
 #include <utility>
 
-#include "pstate/base/glob.h"
-#include "pstate/diff/differ.h"
-#include "pstate/diff/index.h"
-#include "pstate/diff/resource_diff.h"
-#include "pstate/io/input.h"
-#include "pstate/io/spool.h"
-#include "pstate/json/compact.h"
-#include "pstate/json/equal.h"
-#include "pstate/state/property.h"
-#include "pstate/state/provider.h"
-#include "pstate/state/reader.h"
-#include "pstate/state/resource.h"
-#include "pstate/state/urn.h"
+#include "base/glob.h"
+#include "diff/differ.h"
+#include "diff/index.h"
+#include "diff/resource_diff.h"
+#include "io/input.h"
+#include "io/spool.h"
+#include "json/compact.h"
+#include "json/equal.h"
+#include "state/property.h"
+#include "state/provider.h"
+#include "state/reader.h"
+#include "state/resource.h"
+#include "state/urn.h"
 
 namespace pstate::inspect {
 namespace {

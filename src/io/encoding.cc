@@ -1,4 +1,4 @@
-#include "pstate/io/encoding.h"
+#include "io/encoding.h"
 
 namespace pstate::io {
 namespace {

@@ -1,4 +1,4 @@
-#include "pstate/io/input.h"
+#include "io/input.h"
 
 #include <archive.h>
 #include <archive_entry.h>

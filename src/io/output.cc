@@ -1,4 +1,4 @@
-#include "pstate/io/output.h"
+#include "io/output.h"
 
 #include <archive.h>
 #include <archive_entry.h>

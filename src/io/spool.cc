@@ -1,4 +1,4 @@
-#include "pstate/io/spool.h"
+#include "io/spool.h"
 
 #include <fcntl.h>
 #include <sys/mman.h>

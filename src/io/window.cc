@@ -1,4 +1,4 @@
-#include "pstate/io/window.h"
+#include "io/window.h"
 
 #include <algorithm>
 #include <cstdint>
@@ -6,7 +6,7 @@
 #include <optional>
 #include <string>
 
-#include "pstate/base/utf8.h"
+#include "base/utf8.h"
 
 #if defined(__SSE2__)
 #include <emmintrin.h>

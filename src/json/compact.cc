@@ -1,4 +1,4 @@
-#include "pstate/json/compact.h"
+#include "json/compact.h"
 
 #include <cstring>
 #include <string_view>

@@ -1,4 +1,4 @@
-#include "pstate/json/document.h"
+#include "json/document.h"
 
 #include <algorithm>
 #include <utility>

@@ -1,4 +1,4 @@
-#include "pstate/json/equal.h"
+#include "json/equal.h"
 
 #include <algorithm>
 #include <span>
@@ -6,8 +6,8 @@
 #include <string_view>
 #include <vector>
 
-#include "pstate/json/number.h"
-#include "pstate/json/string_codec.h"
+#include "json/number.h"
+#include "json/string_codec.h"
 
 namespace pstate::json {
 namespace {

@@ -1,4 +1,4 @@
-#include "pstate/json/number.h"
+#include "json/number.h"
 
 #include <algorithm>
 #include <charconv>
@@ -7,7 +7,7 @@
 #include <cstdlib>
 #include <system_error>
 
-#include "pstate/base/ascii.h"
+#include "base/ascii.h"
 
 namespace pstate::json {
 namespace {

@@ -1,13 +1,13 @@
-#include "pstate/json/parser.h"
+#include "json/parser.h"
 
 #include <algorithm>
 #include <cstring>
 #include <string_view>
 #include <unordered_set>
 
-#include "pstate/base/ascii.h"
-#include "pstate/base/utf8.h"
-#include "pstate/json/string_codec.h"
+#include "base/ascii.h"
+#include "base/utf8.h"
+#include "json/string_codec.h"
 
 #if defined(__SSE2__)
 #include <emmintrin.h>

@@ -1,8 +1,8 @@
-#include "pstate/json/pointer.h"
+#include "json/pointer.h"
 
 #include <utility>
 
-#include "pstate/base/ascii.h"
+#include "base/ascii.h"
 
 namespace pstate::json {
 namespace {

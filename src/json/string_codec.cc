@@ -1,10 +1,10 @@
-#include "pstate/json/string_codec.h"
+#include "json/string_codec.h"
 
 #include <cstdint>
 #include <cstring>
 
-#include "pstate/base/ascii.h"
-#include "pstate/base/utf8.h"
+#include "base/ascii.h"
+#include "base/utf8.h"
 
 #if defined(__SSE2__)
 #include <emmintrin.h>

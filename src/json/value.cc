@@ -1,4 +1,4 @@
-#include "pstate/json/value.h"
+#include "json/value.h"
 
 #include <algorithm>
 #include <cassert>
@@ -6,8 +6,8 @@
 #include <limits>
 #include <new>
 
-#include "pstate/json/number.h"
-#include "pstate/json/string_codec.h"
+#include "json/number.h"
+#include "json/string_codec.h"
 
 namespace pstate::json {
 

@@ -1,4 +1,4 @@
-#include "pstate/json/writer.h"
+#include "json/writer.h"
 
 #include <charconv>
 #include <cstring>

@@ -1,7 +1,7 @@
-#include "pstate/normalize/go_text.h"
+#include "normalize/go_text.h"
 
-#include "pstate/base/ascii.h"
-#include "pstate/base/rfc3339.h"
+#include "base/ascii.h"
+#include "base/rfc3339.h"
 
 namespace pstate::normalize {
 

@@ -1,8 +1,8 @@
-#include "pstate/normalize/layout.h"
+#include "normalize/layout.h"
 
 #include <memory>
 
-#include "pstate/io/input.h"
+#include "io/input.h"
 
 namespace pstate::normalize {
 

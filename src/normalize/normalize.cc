@@ -1,4 +1,4 @@
-#include "pstate/normalize/normalize.h"
+#include "normalize/normalize.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -6,11 +6,11 @@
 #include <memory>
 #include <utility>
 
-#include "pstate/diag/report.h"
-#include "pstate/io/output.h"
-#include "pstate/normalize/pass.h"
-#include "pstate/state/reader.h"
-#include "pstate/state/rewrite.h"
+#include "diag/report.h"
+#include "io/output.h"
+#include "normalize/pass.h"
+#include "state/reader.h"
+#include "state/rewrite.h"
 
 namespace pstate::normalize {
 namespace {

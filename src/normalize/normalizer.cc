@@ -1,4 +1,4 @@
-#include "pstate/normalize/normalizer.h"
+#include "normalize/normalizer.h"
 
 #include <algorithm>
 #include <array>
@@ -9,11 +9,11 @@
 #include <tuple>
 #include <utility>
 
-#include "pstate/json/number.h"
-#include "pstate/json/pointer.h"
-#include "pstate/json/string_codec.h"
-#include "pstate/normalize/go_text.h"
-#include "pstate/state/schema.h"
+#include "json/number.h"
+#include "json/pointer.h"
+#include "json/string_codec.h"
+#include "normalize/go_text.h"
+#include "state/schema.h"
 
 namespace pstate::normalize {
 namespace {

@@ -1,9 +1,9 @@
-#include "pstate/normalize/pass.h"
+#include "normalize/pass.h"
 
 #include <utility>
 
-#include "pstate/diag/failure.h"
-#include "pstate/state/reader.h"
+#include "diag/failure.h"
+#include "state/reader.h"
 
 namespace pstate::normalize {
 

@@ -1,21 +1,21 @@
-#include "pstate/redact/redactor.h"
-#include "pstate/base/wipe.h"
+#include "redact/redactor.h"
+#include "base/wipe.h"
 
 #include <algorithm>
 #include <array>
 #include <cstring>
 #include <memory>
 
-#include "pstate/base/ascii.h"
-#include "pstate/base/base64.h"
-#include "pstate/base/glob.h"
-#include "pstate/json/string_codec.h"
-#include "pstate/state/property.h"
-#include "pstate/state/schema.h"
-#include "pstate/state/signature.h"
+#include "base/ascii.h"
+#include "base/base64.h"
+#include "base/glob.h"
+#include "json/string_codec.h"
+#include "state/property.h"
+#include "state/schema.h"
+#include "state/signature.h"
 
-#include "pstate/scan/leak_scanner.h"
-#include "pstate/state/secret_object.h"
+#include "scan/leak_scanner.h"
+#include "state/secret_object.h"
 
 namespace pstate::redact {
 namespace {

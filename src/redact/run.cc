@@ -1,13 +1,13 @@
-#include "pstate/redact/run.h"
+#include "redact/run.h"
 
 #include <memory>
 #include <utility>
 
-#include "pstate/diag/failure.h"
-#include "pstate/diag/report.h"
-#include "pstate/scan/leak_scan_handler.h"
-#include "pstate/state/reader.h"
-#include "pstate/state/rewrite.h"
+#include "diag/failure.h"
+#include "diag/report.h"
+#include "scan/leak_scan_handler.h"
+#include "state/reader.h"
+#include "state/rewrite.h"
 
 namespace pstate::redact {
 

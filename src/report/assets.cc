@@ -1,4 +1,4 @@
-#include "pstate/report/assets.h"
+#include "report/assets.h"
 
 #include <algorithm>
 #include <cstdint>
@@ -7,10 +7,10 @@
 #include <utility>
 #include <vector>
 
-#include "pstate/asset_hash/hasher.h"
-#include "pstate/diag/codes.h"
-#include "pstate/json/writer.h"
-#include "pstate/report/terminal.h"
+#include "asset_hash/hasher.h"
+#include "diag/codes.h"
+#include "json/writer.h"
+#include "report/terminal.h"
 
 namespace pstate::report {
 namespace {

@@ -1,8 +1,8 @@
-#include "pstate/report/diff.h"
+#include "report/diff.h"
 
-#include "pstate/base/utf8.h"
+#include "base/utf8.h"
 
-#include "pstate/report/terminal.h"
+#include "report/terminal.h"
 
 namespace pstate::report {
 namespace {

@@ -1,11 +1,11 @@
-#include "pstate/report/edit.h"
+#include "report/edit.h"
 
 #include <string>
 #include <vector>
 
-#include "pstate/diag/codes.h"
-#include "pstate/json/writer.h"
-#include "pstate/report/terminal.h"
+#include "diag/codes.h"
+#include "json/writer.h"
+#include "report/terminal.h"
 
 namespace pstate::report {
 namespace {

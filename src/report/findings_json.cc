@@ -1,6 +1,6 @@
-#include "pstate/diag/codes.h"
-#include "pstate/json/writer.h"
-#include "pstate/report/findings.h"
+#include "diag/codes.h"
+#include "json/writer.h"
+#include "report/findings.h"
 
 namespace pstate::report {
 

@@ -1,11 +1,11 @@
-#include "pstate/report/findings.h"
+#include "report/findings.h"
 
 #include <algorithm>
 #include <utility>
 #include <vector>
 
-#include "pstate/diag/codes.h"
-#include "pstate/report/terminal.h"
+#include "diag/codes.h"
+#include "report/terminal.h"
 
 namespace pstate::report {
 namespace {

@@ -1,6 +1,6 @@
 #include <string>
 
-#include "pstate/report/findings.h"
+#include "report/findings.h"
 
 namespace pstate::report {
 namespace {

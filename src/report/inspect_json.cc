@@ -2,8 +2,8 @@
 #include <utility>
 #include <vector>
 
-#include "pstate/json/writer.h"
-#include "pstate/report/inspect.h"
+#include "json/writer.h"
+#include "report/inspect.h"
 
 namespace pstate::report {
 namespace {

@@ -4,9 +4,9 @@
 #include <utility>
 #include <vector>
 
-#include "pstate/diff/resource_diff.h"
-#include "pstate/report/inspect.h"
-#include "pstate/report/terminal.h"
+#include "diff/resource_diff.h"
+#include "report/inspect.h"
+#include "report/terminal.h"
 
 namespace pstate::report {
 namespace {

@@ -1,6 +1,6 @@
-#include "pstate/report/normalize.h"
+#include "report/normalize.h"
 
-#include "pstate/report/terminal.h"
+#include "report/terminal.h"
 
 namespace pstate::report {
 

@@ -1,10 +1,10 @@
-#include "pstate/report/rules.h"
+#include "report/rules.h"
 
 #include <algorithm>
 #include <string>
 
-#include "pstate/diag/code_docs.h"
-#include "pstate/json/writer.h"
+#include "diag/code_docs.h"
+#include "json/writer.h"
 
 namespace pstate::report {
 

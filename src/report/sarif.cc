@@ -1,10 +1,10 @@
 #include <string>
 
-#include "pstate/base/ascii.h"
-#include "pstate/diag/code_docs.h"
-#include "pstate/diag/codes.h"
-#include "pstate/json/writer.h"
-#include "pstate/report/findings.h"
+#include "base/ascii.h"
+#include "diag/code_docs.h"
+#include "diag/codes.h"
+#include "json/writer.h"
+#include "report/findings.h"
 
 namespace pstate::report {
 namespace {

@@ -1,4 +1,4 @@
-#include "pstate/report/terminal.h"
+#include "report/terminal.h"
 
 namespace pstate::report {
 

@@ -1,12 +1,12 @@
-#include "pstate/scan/leak_scan_handler.h"
-#include "pstate/state/provider.h"
-#include "pstate/state/resource.h"
+#include "scan/leak_scan_handler.h"
+#include "state/provider.h"
+#include "state/resource.h"
 
 #include <memory>
 #include <utility>
 
-#include "pstate/crypto/provider_crypter.h"
-#include "pstate/diag/finding.h"
+#include "crypto/provider_crypter.h"
+#include "diag/finding.h"
 
 namespace pstate::scan {
 

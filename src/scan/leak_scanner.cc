@@ -1,22 +1,22 @@
-#include "pstate/scan/leak_scanner.h"
-#include "pstate/base/wipe.h"
+#include "scan/leak_scanner.h"
+#include "base/wipe.h"
 
 #include <algorithm>
 #include <utility>
 
-#include "pstate/base/ascii.h"
-#include "pstate/base/hex.h"
-#include "pstate/crypto/ciphertext.h"
-#include "pstate/detect/credential_formats.h"
-#include "pstate/detect/credential_names.h"
-#include "pstate/detect/credential_value.h"
-#include "pstate/json/compact.h"
-#include "pstate/json/pointer.h"
-#include "pstate/json/string_codec.h"
-#include "pstate/secrets/mask.h"
-#include "pstate/state/property.h"
-#include "pstate/state/secret_object.h"
-#include "pstate/state/signature.h"
+#include "base/ascii.h"
+#include "base/hex.h"
+#include "crypto/ciphertext.h"
+#include "detect/credential_formats.h"
+#include "detect/credential_names.h"
+#include "detect/credential_value.h"
+#include "json/compact.h"
+#include "json/pointer.h"
+#include "json/string_codec.h"
+#include "secrets/mask.h"
+#include "state/property.h"
+#include "state/secret_object.h"
+#include "state/signature.h"
 
 namespace pstate::scan {
 namespace {

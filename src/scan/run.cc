@@ -1,12 +1,12 @@
-#include "pstate/scan/run.h"
+#include "scan/run.h"
 
 #include <optional>
 #include <utility>
 
-#include "pstate/diag/finding.h"
-#include "pstate/scan/known_secrets.h"
-#include "pstate/secrets/mask.h"
-#include "pstate/state/reader.h"
+#include "diag/finding.h"
+#include "scan/known_secrets.h"
+#include "secrets/mask.h"
+#include "state/reader.h"
 
 namespace pstate::scan {
 

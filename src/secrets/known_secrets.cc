@@ -1,14 +1,14 @@
-#include "pstate/secrets/known_secrets.h"
-#include "pstate/base/wipe.h"
+#include "secrets/known_secrets.h"
+#include "base/wipe.h"
 
 #include <algorithm>
 #include <cstring>
 #include <utility>
 
-#include "pstate/detect/credential_names.h"
-#include "pstate/detect/credential_value.h"
-#include "pstate/state/property.h"
-#include "pstate/state/secret_object.h"
+#include "detect/credential_names.h"
+#include "detect/credential_value.h"
+#include "state/property.h"
+#include "state/secret_object.h"
 
 namespace pstate::secrets {
 

@@ -1,4 +1,4 @@
-#include "pstate/secrets/mask.h"
+#include "secrets/mask.h"
 
 namespace pstate::secrets {
 namespace {

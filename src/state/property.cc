@@ -1,12 +1,12 @@
-#include "pstate/state/property.h"
+#include "state/property.h"
 
 #include <algorithm>
 
-#include "pstate/base/ascii.h"
-#include "pstate/base/base64.h"
-#include "pstate/base/wipe.h"
-#include "pstate/json/pointer.h"
-#include "pstate/json/string_codec.h"
+#include "base/ascii.h"
+#include "base/base64.h"
+#include "base/wipe.h"
+#include "json/pointer.h"
+#include "json/string_codec.h"
 
 namespace pstate::state {
 namespace {

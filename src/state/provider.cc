@@ -1,8 +1,8 @@
-#include "pstate/state/provider.h"
+#include "state/provider.h"
 
 #include <span>
 
-#include "pstate/state/schema.h"
+#include "state/schema.h"
 
 namespace pstate::state {
 namespace {

@@ -1,4 +1,4 @@
-#include "pstate/state/reader.h"
+#include "state/reader.h"
 
 #include <algorithm>
 #include <array>
@@ -7,10 +7,10 @@
 #include <string_view>
 #include <unordered_set>
 
-#include "pstate/io/encoding.h"
-#include "pstate/json/pointer.h"
-#include "pstate/json/string_codec.h"
-#include "pstate/state/schema.h"
+#include "io/encoding.h"
+#include "json/pointer.h"
+#include "json/string_codec.h"
+#include "state/schema.h"
 
 namespace pstate::state {
 namespace {

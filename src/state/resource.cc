@@ -1,10 +1,10 @@
-#include "pstate/state/resource.h"
+#include "state/resource.h"
 
 #include <array>
 #include <utility>
 
-#include "pstate/json/pointer.h"
-#include "pstate/state/schema.h"
+#include "json/pointer.h"
+#include "state/schema.h"
 
 namespace pstate::state {
 

@@ -1,4 +1,4 @@
-#include "pstate/state/rewrite.h"
+#include "state/rewrite.h"
 
 #include <sys/stat.h>
 #include <unistd.h>
@@ -9,10 +9,10 @@
 #include <utility>
 #include <vector>
 
-#include "pstate/diag/failure.h"
-#include "pstate/diag/report.h"
-#include "pstate/io/output.h"
-#include "pstate/io/spool.h"
+#include "diag/failure.h"
+#include "diag/report.h"
+#include "io/output.h"
+#include "io/spool.h"
 
 namespace pstate::state {
 namespace {

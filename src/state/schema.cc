@@ -1,6 +1,6 @@
-#include "pstate/state/schema.h"
+#include "state/schema.h"
 
-#include "pstate/base/ascii.h"
+#include "base/ascii.h"
 
 namespace pstate::state {
 namespace {

@@ -1,7 +1,7 @@
-#include "pstate/state/secret_object.h"
+#include "state/secret_object.h"
 
-#include "pstate/base/ascii.h"
-#include "pstate/base/hex.h"
+#include "base/ascii.h"
+#include "base/hex.h"
 
 namespace pstate::state {
 

@@ -1,4 +1,4 @@
-#include "pstate/state/signature.h"
+#include "state/signature.h"
 
 #include <string>
 

@@ -1,4 +1,4 @@
-#include "pstate/state/state_writer.h"
+#include "state/state_writer.h"
 
 #include <algorithm>
 

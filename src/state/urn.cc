@@ -1,4 +1,4 @@
-#include "pstate/state/urn.h"
+#include "state/urn.h"
 
 namespace pstate::state {
 namespace {

@@ -30,13 +30,13 @@
 #include <type_traits>
 #include <utility>
 
-#include "pstate/json/compact.h"
-#include "pstate/json/pointer.h"
-#include "pstate/json/value.h"
-#include "pstate/state/property.h"
-#include "pstate/types/encode.h"
-#include "pstate/types/state_value.h"
-#include "pstate/types/type_system.h"
+#include "json/compact.h"
+#include "json/pointer.h"
+#include "json/value.h"
+#include "state/property.h"
+#include "types/encode.h"
+#include "types/state_value.h"
+#include "types/type_system.h"
 
 namespace pstate::types {
 

@@ -10,9 +10,9 @@
 #include <string>
 #include <vector>
 
-#include "pstate/json/pointer.h"
-#include "pstate/json/string_codec.h"
-#include "pstate/types/cty.h"
+#include "json/pointer.h"
+#include "json/string_codec.h"
+#include "types/cty.h"
 
 namespace pstate::types::cty {
 

@@ -3,8 +3,8 @@
 #include <memory>
 #include <string>
 
-#include "pstate/json/parser.h"
-#include "pstate/types/cty.h"
+#include "json/parser.h"
+#include "types/cty.h"
 
 namespace pstate::types {
 namespace cty {

@@ -7,16 +7,16 @@
 #include <string>
 #include <vector>
 
-#include "pstate/base/utf8.h"
-#include "pstate/json/compact.h"
-#include "pstate/json/number.h"
-#include "pstate/json/parser.h"
-#include "pstate/json/pointer.h"
-#include "pstate/json/string_codec.h"
-#include "pstate/state/signature.h"
-#include "pstate/types/cty.h"
-#include "pstate/types/state_value.h"
+#include "base/utf8.h"
+#include "json/compact.h"
+#include "json/number.h"
+#include "json/parser.h"
+#include "json/pointer.h"
+#include "json/string_codec.h"
+#include "state/signature.h"
 #include "types/check_walk.h"
+#include "types/cty.h"
+#include "types/state_value.h"
 
 namespace pstate::types::cty {
 namespace {

@@ -1,13 +1,13 @@
-#include "pstate/types/encode.h"
+#include "types/encode.h"
 
 #include <charconv>
 #include <cstring>
 #include <new>
 #include <string>
 
-#include "pstate/json/compact.h"
-#include "pstate/json/number.h"
-#include "pstate/state/signature.h"
+#include "json/compact.h"
+#include "json/number.h"
+#include "state/signature.h"
 
 namespace pstate::types {
 

@@ -14,7 +14,7 @@
 // Each check is two passes at most: the first decides (ok, convert or
 // error) without writing anything; only a convert runs the second pass,
 // which writes the converted value. Unions pick the same member in both.
-#include "pstate/types/pcl.h"
+#include "types/pcl.h"
 
 #include <algorithm>
 #include <cstddef>
@@ -24,16 +24,16 @@
 #include <utility>
 #include <vector>
 
-#include "pstate/json/compact.h"
-#include "pstate/json/equal.h"
-#include "pstate/json/number.h"
-#include "pstate/json/parser.h"
-#include "pstate/json/string_codec.h"
-#include "pstate/state/signature.h"
-#include "pstate/types/cty.h"
-#include "pstate/types/state_value.h"
+#include "json/compact.h"
+#include "json/equal.h"
+#include "json/number.h"
+#include "json/parser.h"
+#include "json/string_codec.h"
+#include "state/signature.h"
 #include "types/check_walk.h"
+#include "types/cty.h"
 #include "types/pcl_number.h"
+#include "types/state_value.h"
 
 namespace pstate::types {
 namespace pcl {

@@ -4,7 +4,7 @@
 #include <cstdint>
 #include <string>
 
-#include "pstate/json/number.h"
+#include "json/number.h"
 
 namespace pstate::types::pcl {
 

@@ -6,7 +6,7 @@
 
 #include <string_view>
 
-#include "pstate/json/number.h"
+#include "json/number.h"
 
 namespace pstate::types::pcl {
 

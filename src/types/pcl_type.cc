@@ -13,10 +13,10 @@
 #include <utility>
 #include <vector>
 
-#include "pstate/json/string_codec.h"
-#include "pstate/types/pcl.h"
-#include "pstate/types/state_value.h"
+#include "json/string_codec.h"
+#include "types/pcl.h"
 #include "types/pcl_number.h"
+#include "types/state_value.h"
 
 namespace pstate::types::pcl {
 namespace {

@@ -1,18 +1,18 @@
 // The formal Pulumi type system: parser of pstate's textual syntax and the
 // conformance rules of Pulumi's docs/architecture/types/README.md as pstate
 // makes them concrete (docs/types.md, "pulumi").
-#include "pstate/types/pulumi.h"
+#include "types/pulumi.h"
 
 #include <deque>
 #include <string>
 #include <vector>
 
-#include "pstate/json/number.h"
-#include "pstate/json/parser.h"
-#include "pstate/json/string_codec.h"
-#include "pstate/types/encode.h"
-#include "pstate/types/state_value.h"
+#include "json/number.h"
+#include "json/parser.h"
+#include "json/string_codec.h"
 #include "types/check_walk.h"
+#include "types/encode.h"
+#include "types/state_value.h"
 
 namespace pstate::types {
 namespace {

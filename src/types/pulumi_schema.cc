@@ -16,17 +16,17 @@
 #include <utility>
 #include <vector>
 
-#include "pstate/json/compact.h"
-#include "pstate/json/number.h"
-#include "pstate/json/parser.h"
-#include "pstate/json/pointer.h"
-#include "pstate/state/signature.h"
-#include "pstate/state/urn.h"
-#include "pstate/types/encode.h"
-#include "pstate/types/pulumi_schema.h"
-#include "pstate/types/schema_set.h"
-#include "pstate/types/state_value.h"
+#include "json/compact.h"
+#include "json/number.h"
+#include "json/parser.h"
+#include "json/pointer.h"
+#include "state/signature.h"
+#include "state/urn.h"
 #include "types/check_walk.h"
+#include "types/encode.h"
+#include "types/pulumi_schema.h"
+#include "types/schema_set.h"
+#include "types/state_value.h"
 
 namespace pstate::types {
 namespace {

@@ -1,7 +1,7 @@
 // Checking state values against Puppet types: the `instance?` methods of
 // lib/puppet/pops/types/types.rb over values read as Ruby's JSON.parse
 // reads them (docs/types.md, "puppet").
-#include "pstate/types/puppet.h"
+#include "types/puppet.h"
 
 #include <cstddef>
 #include <memory>
@@ -10,11 +10,11 @@
 #include <utility>
 #include <vector>
 
-#include "pstate/json/compact.h"
-#include "pstate/json/number.h"
-#include "pstate/types/state_value.h"
+#include "json/compact.h"
+#include "json/number.h"
 #include "types/check_walk.h"
 #include "types/puppet_regex.h"
+#include "types/state_value.h"
 
 namespace pstate::types {
 namespace puppet {

@@ -9,7 +9,7 @@
 #include <mutex>
 #include <vector>
 
-#include "pstate/base/utf8.h"
+#include "base/utf8.h"
 
 namespace pstate::types::puppet {
 namespace {

@@ -7,8 +7,8 @@
 #include <utility>
 #include <vector>
 
-#include "pstate/json/number.h"
-#include "pstate/types/puppet.h"
+#include "json/number.h"
+#include "types/puppet.h"
 #include "types/puppet_regex.h"
 
 namespace pstate::types::puppet {

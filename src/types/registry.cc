@@ -1,14 +1,14 @@
-#include "pstate/types/registry.h"
+#include "types/registry.h"
 
 #include <string>
 
-#include "pstate/json/compact.h"
-#include "pstate/types/cty.h"
-#include "pstate/types/pcl.h"
-#include "pstate/types/pulumi.h"
-#include "pstate/types/pulumi_schema.h"
-#include "pstate/types/puppet.h"
-#include "pstate/types/terraform.h"
+#include "json/compact.h"
+#include "types/cty.h"
+#include "types/pcl.h"
+#include "types/pulumi.h"
+#include "types/pulumi_schema.h"
+#include "types/puppet.h"
+#include "types/terraform.h"
 
 namespace pstate::types {
 

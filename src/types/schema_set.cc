@@ -1,5 +1,5 @@
 // Loading and indexing package schemas. Checking lives in pulumi_schema.cc.
-#include "pstate/types/schema_set.h"
+#include "types/schema_set.h"
 
 #include <algorithm>
 #include <charconv>
@@ -8,7 +8,7 @@
 #include <string>
 #include <utility>
 
-#include "pstate/json/parser.h"
+#include "json/parser.h"
 
 namespace pstate::types {
 namespace {

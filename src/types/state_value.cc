@@ -5,16 +5,16 @@
 // sdk/go/common/resource/asset/asset.go and archive/archive.go for assets and
 // archives. A value Pulumi would refuse to read is kUnrecognized with a reason
 // that never quotes a secret's text.
-#include "pstate/types/state_value.h"
+#include "types/state_value.h"
 
 #include <cstdint>
 #include <cstring>
 #include <string>
 #include <utility>
 
-#include "pstate/json/parser.h"
-#include "pstate/state/property.h"
-#include "pstate/types/type_system.h"
+#include "json/parser.h"
+#include "state/property.h"
+#include "types/type_system.h"
 
 namespace pstate::types {
 

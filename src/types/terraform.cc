@@ -8,7 +8,7 @@
 // tuple and object constructors, unary minus and `!`; templates with
 // interpolation, heredocs and binary operators are reported as not
 // supported, with their offset.
-#include "pstate/types/terraform.h"
+#include "types/terraform.h"
 
 #include <algorithm>
 #include <cstdint>
@@ -18,8 +18,8 @@
 #include <utility>
 #include <vector>
 
-#include "pstate/json/string_codec.h"
-#include "pstate/types/cty.h"
+#include "json/string_codec.h"
+#include "types/cty.h"
 
 namespace pstate::types {
 namespace {

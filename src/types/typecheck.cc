@@ -1,27 +1,27 @@
 // `pstate typecheck`: the single-value form and the --cases batch form.
-#include "pstate/types/typecheck.h"
+#include "types/typecheck.h"
 
 #include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
 
-#include "pstate/diag/report.h"
-#include "pstate/io/input.h"
-#include "pstate/json/compact.h"
-#include "pstate/json/number.h"
-#include "pstate/json/parser.h"
-#include "pstate/json/pointer.h"
-#include "pstate/json/string_codec.h"
-#include "pstate/state/property.h"
-#include "pstate/state/reader.h"
-#include "pstate/state/resource.h"
-#include "pstate/state/signature.h"
-#include "pstate/state/state_writer.h"
-#include "pstate/state/urn.h"
-#include "pstate/types/registry.h"
-#include "pstate/types/schema_set.h"
-#include "pstate/types/type_system.h"
+#include "diag/report.h"
+#include "io/input.h"
+#include "json/compact.h"
+#include "json/number.h"
+#include "json/parser.h"
+#include "json/pointer.h"
+#include "json/string_codec.h"
+#include "state/property.h"
+#include "state/reader.h"
+#include "state/resource.h"
+#include "state/signature.h"
+#include "state/state_writer.h"
+#include "state/urn.h"
+#include "types/registry.h"
+#include "types/schema_set.h"
+#include "types/type_system.h"
 
 namespace pstate::types {
 namespace {

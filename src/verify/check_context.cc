@@ -1,4 +1,4 @@
-#include "pstate/verify/check_context.h"
+#include "verify/check_context.h"
 
 namespace pstate::verify {
 

@@ -1,8 +1,8 @@
-#include "pstate/verify/fields.h"
+#include "verify/fields.h"
 
 #include <string>
 
-#include "pstate/base/rfc3339.h"
+#include "base/rfc3339.h"
 
 namespace pstate::verify {
 namespace {

@@ -1,8 +1,8 @@
-#include "pstate/verify/integrity.h"
+#include "verify/integrity.h"
 
 #include <cstring>
 
-#include "pstate/base/fingerprint.h"
+#include "base/fingerprint.h"
 
 namespace pstate::verify {
 

@@ -1,12 +1,12 @@
-#include "pstate/verify/property_checker.h"
+#include "verify/property_checker.h"
 
 #include <optional>
 
-#include "pstate/base/base64.h"
-#include "pstate/base/hex.h"
-#include "pstate/crypto/ciphertext.h"
-#include "pstate/json/pointer.h"
-#include "pstate/state/signature.h"
+#include "base/base64.h"
+#include "base/hex.h"
+#include "crypto/ciphertext.h"
+#include "json/pointer.h"
+#include "state/signature.h"
 
 namespace pstate::verify {
 namespace {

@@ -1,10 +1,10 @@
-#include "pstate/verify/resource_checker.h"
+#include "verify/resource_checker.h"
 
 #include <array>
 
-#include "pstate/state/resource.h"
-#include "pstate/state/urn.h"
-#include "pstate/verify/fields.h"
+#include "state/resource.h"
+#include "state/urn.h"
+#include "verify/fields.h"
 
 namespace pstate::verify {
 namespace {

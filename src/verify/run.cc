@@ -1,4 +1,4 @@
-#include "pstate/verify/run.h"
+#include "verify/run.h"
 
 #include <algorithm>
 #include <filesystem>
@@ -6,14 +6,14 @@
 #include <optional>
 #include <system_error>
 
-#include "pstate/assets/auditor.h"
-#include "pstate/engine/executor.h"
-#include "pstate/io/input.h"
-#include "pstate/secrets/known_secrets.h"
-#include "pstate/secrets/mask.h"
-#include "pstate/state/reader.h"
-#include "pstate/verify/schema_checks.h"
-#include "pstate/verify/verifier.h"
+#include "assets/auditor.h"
+#include "engine/executor.h"
+#include "io/input.h"
+#include "secrets/known_secrets.h"
+#include "secrets/mask.h"
+#include "state/reader.h"
+#include "verify/schema_checks.h"
+#include "verify/verifier.h"
 
 namespace pstate::verify {
 

@@ -1,10 +1,10 @@
-#include "pstate/verify/schema_checks.h"
+#include "verify/schema_checks.h"
 
 #include <utility>
 #include <vector>
 
-#include "pstate/diag/finding.h"
-#include "pstate/state/resource.h"
+#include "diag/finding.h"
+#include "state/resource.h"
 
 namespace pstate::verify {
 namespace {

@@ -1,12 +1,12 @@
-#include "pstate/verify/section_checks.h"
+#include "verify/section_checks.h"
 
 #include <sstream>
 
-#include "pstate/base/ascii.h"
-#include "pstate/base/base64.h"
-#include "pstate/base/sha256.h"
-#include "pstate/crypto/ciphertext.h"
-#include "pstate/verify/fields.h"
+#include "base/ascii.h"
+#include "base/base64.h"
+#include "base/sha256.h"
+#include "crypto/ciphertext.h"
+#include "verify/fields.h"
 
 namespace pstate::verify {
 namespace {

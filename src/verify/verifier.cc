@@ -1,12 +1,12 @@
-#include "pstate/verify/verifier.h"
+#include "verify/verifier.h"
 
 #include <algorithm>
 #include <array>
 
-#include "pstate/json/pointer.h"
-#include "pstate/state/resource.h"
-#include "pstate/verify/fields.h"
-#include "pstate/verify/section_checks.h"
+#include "json/pointer.h"
+#include "state/resource.h"
+#include "verify/fields.h"
+#include "verify/section_checks.h"
 
 namespace pstate::verify {
 namespace {

@@ -17,10 +17,10 @@
 #include <string>
 #include <string_view>
 
+#include "asset_hash/hasher.h"
+#include "asset_hash/member_source.h"
+#include "asset_hash/spec.h"
 #include "fuzz/fuzz_check.h"
-#include "pstate/asset_hash/hasher.h"
-#include "pstate/asset_hash/member_source.h"
-#include "pstate/asset_hash/spec.h"
 
 namespace {
 

@@ -16,8 +16,8 @@
 #include <vector>
 
 #include "fuzz/fuzz_check.h"
-#include "pstate/json/parser.h"
-#include "pstate/json/value.h"
+#include "json/parser.h"
+#include "json/value.h"
 
 namespace {
 

@@ -20,14 +20,14 @@
 #include <tuple>
 #include <vector>
 
+#include "diag/codes.h"
+#include "diag/report.h"
+#include "engine/executor.h"
 #include "fuzz/fuzz_check.h"
-#include "pstate/diag/codes.h"
-#include "pstate/diag/report.h"
-#include "pstate/engine/executor.h"
-#include "pstate/io/input.h"
-#include "pstate/io/spool.h"
-#include "pstate/state/reader.h"
-#include "pstate/verify/verifier.h"
+#include "io/input.h"
+#include "io/spool.h"
+#include "state/reader.h"
+#include "verify/verifier.h"
 
 namespace {
 

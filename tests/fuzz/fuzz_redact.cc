@@ -29,13 +29,13 @@
 #include <vector>
 
 #include "fuzz/fuzz_check.h"
-#include "pstate/json/document.h"
-#include "pstate/json/value.h"
-#include "pstate/redact/redactor.h"
-#include "pstate/redact/run.h"
-#include "pstate/state/reader.h"
-#include "pstate/state/signature.h"
-#include "pstate/state/state_writer.h"
+#include "json/document.h"
+#include "json/value.h"
+#include "redact/redactor.h"
+#include "redact/run.h"
+#include "state/reader.h"
+#include "state/signature.h"
+#include "state/state_writer.h"
 
 namespace {
 

@@ -19,8 +19,8 @@
 #include <string>
 #include <string_view>
 
+#include "base/utf8.h"
 #include "fuzz/fuzz_check.h"
-#include "pstate/base/utf8.h"
 #include "types/puppet_regex.h"
 
 namespace {

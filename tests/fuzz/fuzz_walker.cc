@@ -18,11 +18,11 @@
 #include <string_view>
 
 #include "fuzz/fuzz_check.h"
-#include "pstate/json/equal.h"
-#include "pstate/json/parser.h"
-#include "pstate/json/value.h"
-#include "pstate/state/property.h"
-#include "pstate/state/signature.h"
+#include "json/equal.h"
+#include "json/parser.h"
+#include "json/value.h"
+#include "state/property.h"
+#include "state/signature.h"
 
 namespace {
 

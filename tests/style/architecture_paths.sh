@@ -6,8 +6,8 @@
 # A "path" is a backquoted token with a slash that starts with one of the
 # repository's top-level folders (src/ include/ tests/ docs/ bench/ scripts/
 # fixtures/), or a module-relative one (`state/property.h`) that names a
-# file with a source extension. Module-relative paths resolve against src/
-# (or include/pstate/ for a header); a trailing `/` names a folder.
+# file with a source extension. Module-relative paths resolve against src/;
+# a trailing `/` names a folder.
 #
 # Usage: architecture_paths.sh SOURCE_DIR [DOC]
 #   DOC defaults to SOURCE_DIR/docs/architecture.md (ctest also runs it on a
@@ -44,10 +44,8 @@ while IFS= read -r token; do
   fi
   for p in "${expanded[@]}"; do
     checked=$((checked + 1))
-    # A module's header may still sit under include/pstate/<module>/.
     found=0
     [ -e "$root/$p" ] && found=1
-    [[ "$p" == src/* && -e "$root/include/pstate/${p#src/}" ]] && found=1
     if [ "$found" -eq 0 ]; then
       echo "$(basename "$doc") names '$token', but $p does not exist"
       missing=$((missing + 1))

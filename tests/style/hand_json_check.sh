@@ -15,8 +15,8 @@ set -uo pipefail
 root="$1"
 cd "$root" || exit 1
 mapfile -d '' files < <(find src include -type f \( -name '*.cc' -o -name '*.h' \) \
-  -not -path 'src/json/*' -not -path 'include/pstate/json/*' \
-  -not -path 'src/types/*' -not -path 'include/pstate/types/*' \
+  -not -path 'src/json/*' \
+  -not -path 'src/types/*' \
   -not -path 'src/edit/splice.cc' -print0)
 status=0
 if grep -nE '(^|[^A-Za-z0-9_])(JsonString|Quote)\(' "${files[@]}"; then

@@ -5,9 +5,9 @@
 
 #include <filesystem>
 
-#include "pstate/asset_hash/hasher.h"
-#include "pstate/asset_hash/member_source.h"
-#include "pstate/base/sha256.h"
+#include "asset_hash/hasher.h"
+#include "asset_hash/member_source.h"
+#include "base/sha256.h"
 #include "test_util.h"
 
 namespace pstate::asset_hash {

@@ -8,11 +8,11 @@
 #include <memory>
 #include <string>
 
-#include "pstate/asset_hash/hasher.h"
-#include "pstate/asset_hash/member_source.h"
-#include "pstate/asset_hash/run_budget.h"
-#include "pstate/asset_hash/uri.h"
-#include "pstate/base/sha256.h"
+#include "asset_hash/hasher.h"
+#include "asset_hash/member_source.h"
+#include "asset_hash/run_budget.h"
+#include "asset_hash/uri.h"
+#include "base/sha256.h"
 #include "test_util.h"
 
 namespace pstate::asset_hash {

@@ -1,11 +1,11 @@
 // Hash() statuses and sources, Audit() notes, and the safety limits.
-#include "pstate/asset_hash/hasher.h"
+#include "asset_hash/hasher.h"
 
 #include <gtest/gtest.h>
 
 #include <filesystem>
 
-#include "pstate/base/sha256.h"
+#include "base/sha256.h"
 #include "test_util.h"
 
 namespace pstate::asset_hash {

@@ -2,8 +2,8 @@
 // inputs (copied to fixtures/assets/pulumi with their exact bytes).
 #include <gtest/gtest.h>
 
-#include "pstate/asset_hash/hasher.h"
-#include "pstate/base/sha256.h"
+#include "asset_hash/hasher.h"
+#include "base/sha256.h"
 #include "test_util.h"
 
 namespace pstate::asset_hash {

@@ -1,11 +1,11 @@
 // Header bytes of the Go-compatible tar encoder, field by field.
-#include "pstate/asset_hash/tar_stream.h"
+#include "asset_hash/tar_stream.h"
 
 #include <gtest/gtest.h>
 
 #include <string>
 
-#include "pstate/base/sha256.h"
+#include "base/sha256.h"
 
 namespace pstate::asset_hash {
 namespace {

@@ -15,9 +15,9 @@
 #include <utility>
 #include <vector>
 
-#include "pstate/asset_hash/spec.h"
-#include "pstate/asset_hash/tar_stream.h"
-#include "pstate/base/sha256.h"
+#include "asset_hash/spec.h"
+#include "asset_hash/tar_stream.h"
+#include "base/sha256.h"
 
 namespace pstate::asset_hash::testing {
 

@@ -1,8 +1,8 @@
-#include "pstate/asset_hash/uri.h"
+#include "asset_hash/uri.h"
 
 #include <gtest/gtest.h>
 
-#include "pstate/asset_hash/member_source.h"
+#include "asset_hash/member_source.h"
 
 namespace pstate::asset_hash {
 namespace {

@@ -1,13 +1,13 @@
 // FindInResource / FindInLeaf: which objects become items, their pointers,
 // decoded specs, member items and where audit notes land.
-#include "pstate/assets/asset_finder.h"
+#include "assets/asset_finder.h"
 
 #include <gtest/gtest.h>
 
 #include <string>
 #include <vector>
 
-#include "pstate/json/parser.h"
+#include "json/parser.h"
 
 namespace pstate::assets {
 namespace {

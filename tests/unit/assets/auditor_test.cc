@@ -1,16 +1,16 @@
 // The Auditor over a whole state read from memory: every item reaches the
 // sink once, in state order, whatever the number of threads; statuses map
 // to finding codes; OrderedHandler keeps one order for all findings.
-#include "pstate/assets/auditor.h"
+#include "assets/auditor.h"
 
 #include <gtest/gtest.h>
 
 #include <string>
 #include <vector>
 
-#include "pstate/base/sha256.h"
-#include "pstate/io/input.h"
-#include "pstate/state/reader.h"
+#include "base/sha256.h"
+#include "io/input.h"
+#include "state/reader.h"
 
 namespace pstate::assets {
 namespace {

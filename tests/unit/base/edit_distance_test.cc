@@ -1,4 +1,4 @@
-#include "pstate/base/edit_distance.h"
+#include "base/edit_distance.h"
 
 #include <gtest/gtest.h>
 

@@ -1,4 +1,4 @@
-#include "pstate/base/fingerprint.h"
+#include "base/fingerprint.h"
 
 #include <gtest/gtest.h>
 

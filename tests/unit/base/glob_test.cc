@@ -1,4 +1,4 @@
-#include "pstate/base/glob.h"
+#include "base/glob.h"
 
 #include <gtest/gtest.h>
 

@@ -1,10 +1,10 @@
-#include "pstate/base/hex.h"
+#include "base/hex.h"
 
 #include <gtest/gtest.h>
 
 #include <array>
 
-#include "pstate/base/result.h"
+#include "base/result.h"
 
 namespace pstate {
 namespace {

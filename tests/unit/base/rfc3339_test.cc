@@ -1,4 +1,4 @@
-#include "pstate/base/rfc3339.h"
+#include "base/rfc3339.h"
 
 #include <gtest/gtest.h>
 

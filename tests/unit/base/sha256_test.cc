@@ -1,10 +1,10 @@
-#include "pstate/base/sha256.h"
+#include "base/sha256.h"
 
 #include <gtest/gtest.h>
 
 #include <string>
 
-#include "pstate/base/hex.h"
+#include "base/hex.h"
 
 namespace pstate {
 namespace {

@@ -1,5 +1,5 @@
 // ThreadPool: delivery order, the in-flight bound, exceptions.
-#include "pstate/base/thread_pool.h"
+#include "base/thread_pool.h"
 
 #include <gtest/gtest.h>
 #include <sys/resource.h>

@@ -1,4 +1,4 @@
-#include "pstate/base/utf8.h"
+#include "base/utf8.h"
 
 #include <gtest/gtest.h>
 

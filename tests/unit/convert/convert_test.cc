@@ -3,7 +3,7 @@
 // pkg/cmd/pulumi/stack/io.go) with its exact expected JSON, and each
 // refusal (features in use, a URN of another stack, a bad version, the
 // output being the input, an unreadable input) leaving no output.
-#include "pstate/convert/convert.h"
+#include "convert/convert.h"
 
 #include <fcntl.h>
 #include <gtest/gtest.h>
@@ -14,7 +14,7 @@
 #include <sstream>
 #include <string>
 
-#include "pstate/io/input.h"
+#include "io/input.h"
 
 namespace pstate::convert {
 namespace {

@@ -1,7 +1,7 @@
 // crypt::Run: the probe pass (a wrong passphrase stops at the provider),
 // a provider written after the resources, and standard output that never
 // receives a part of a run that fails.
-#include "pstate/crypt/run.h"
+#include "crypt/run.h"
 
 #include <fcntl.h>
 #include <gtest/gtest.h>

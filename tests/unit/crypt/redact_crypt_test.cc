@@ -10,11 +10,11 @@
 #include <string>
 #include <vector>
 
-#include "pstate/crypt/run.h"
-#include "pstate/crypto/passphrase.h"
-#include "pstate/crypto/passphrase_source.h"
-#include "pstate/redact/run.h"
-#include "pstate/scan/known_secrets.h"
+#include "crypt/run.h"
+#include "crypto/passphrase.h"
+#include "crypto/passphrase_source.h"
+#include "redact/run.h"
+#include "scan/known_secrets.h"
 
 namespace pstate::crypt {
 namespace {

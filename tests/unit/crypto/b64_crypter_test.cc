@@ -1,4 +1,4 @@
-#include "pstate/crypto/b64_crypter.h"
+#include "crypto/b64_crypter.h"
 
 #include <gtest/gtest.h>
 

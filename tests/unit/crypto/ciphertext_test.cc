@@ -1,4 +1,4 @@
-#include "pstate/crypto/ciphertext.h"
+#include "crypto/ciphertext.h"
 
 #include <gtest/gtest.h>
 

@@ -1,11 +1,11 @@
-#include "pstate/crypto/fingerprint.h"
+#include "crypto/fingerprint.h"
 
 #include <gtest/gtest.h>
 #include <unistd.h>
 
 #include <fstream>
 
-#include "pstate/base/hex.h"
+#include "base/hex.h"
 
 namespace pstate::crypto {
 namespace {

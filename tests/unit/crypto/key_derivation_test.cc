@@ -4,7 +4,7 @@
 
 #include <string>
 
-#include "pstate/crypto/passphrase.h"
+#include "crypto/passphrase.h"
 
 namespace pstate::crypto {
 namespace {

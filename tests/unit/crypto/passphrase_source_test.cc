@@ -1,4 +1,4 @@
-#include "pstate/crypto/passphrase_source.h"
+#include "crypto/passphrase_source.h"
 
 #include <gtest/gtest.h>
 #include <unistd.h>

@@ -1,4 +1,4 @@
-#include "pstate/crypto/passphrase.h"
+#include "crypto/passphrase.h"
 
 #include <gtest/gtest.h>
 
@@ -7,8 +7,8 @@
 #include <thread>
 #include <vector>
 
-#include "pstate/base/base64.h"
-#include "pstate/crypto/ciphertext.h"
+#include "base/base64.h"
+#include "crypto/ciphertext.h"
 
 namespace pstate::crypto {
 namespace {

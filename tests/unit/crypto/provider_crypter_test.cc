@@ -1,4 +1,4 @@
-#include "pstate/crypto/provider_crypter.h"
+#include "crypto/provider_crypter.h"
 
 #include <gtest/gtest.h>
 

@@ -1,4 +1,4 @@
-#include "pstate/detect/credential_formats.h"
+#include "detect/credential_formats.h"
 
 #include <gtest/gtest.h>
 

@@ -1,4 +1,4 @@
-#include "pstate/detect/credential_names.h"
+#include "detect/credential_names.h"
 
 #include <gtest/gtest.h>
 

@@ -1,4 +1,4 @@
-#include "pstate/detect/credential_value.h"
+#include "detect/credential_value.h"
 
 #include <gtest/gtest.h>
 

@@ -3,7 +3,7 @@
 // <a id="CODE"></a>, in its heading or table row. GitHub's own heading slugs
 // ("io-error-error-fatal") would change with the heading text; the explicit
 // anchor does not.
-#include "pstate/diag/code_docs.h"
+#include "diag/code_docs.h"
 
 #include <gtest/gtest.h>
 
@@ -13,9 +13,9 @@
 #include <sstream>
 #include <string>
 
-#include "pstate/diag/codes.h"
-#include "pstate/diag/finding.h"
-#include "pstate/diag/report.h"
+#include "diag/codes.h"
+#include "diag/finding.h"
+#include "diag/report.h"
 
 namespace pstate::diag {
 namespace {

@@ -6,10 +6,10 @@
 #include <string>
 #include <vector>
 
-#include "pstate/diag/codes.h"
-#include "pstate/diag/finding.h"
-#include "pstate/diag/report.h"
-#include "pstate/json/parser.h"
+#include "diag/codes.h"
+#include "diag/finding.h"
+#include "diag/report.h"
+#include "json/parser.h"
 
 namespace pstate::diag {
 namespace {

@@ -1,8 +1,8 @@
-#include "pstate/diag/failure.h"
+#include "diag/failure.h"
 
 #include <gtest/gtest.h>
 
-#include "pstate/diag/output_format.h"
+#include "diag/output_format.h"
 
 namespace pstate::diag {
 namespace {

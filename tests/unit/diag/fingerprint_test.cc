@@ -1,4 +1,4 @@
-#include "pstate/diag/fingerprint.h"
+#include "diag/fingerprint.h"
 
 #include <gtest/gtest.h>
 
@@ -6,8 +6,8 @@
 #include <sstream>
 #include <string>
 
-#include "pstate/diag/code_docs.h"
-#include "pstate/diag/report.h"
+#include "diag/code_docs.h"
+#include "diag/report.h"
 
 namespace pstate::diag {
 namespace {

@@ -1,11 +1,11 @@
-#include "pstate/diff/differ.h"
+#include "diff/differ.h"
 
 #include <gtest/gtest.h>
 
 #include <string>
 #include <vector>
 
-#include "pstate/report/diff.h"
+#include "report/diff.h"
 #include "unit/testing/temp_dir.h"
 
 namespace pstate::diff {

@@ -1,4 +1,4 @@
-#include "pstate/diff/index.h"
+#include "diff/index.h"
 
 #include <gtest/gtest.h>
 

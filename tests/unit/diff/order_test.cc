@@ -1,11 +1,11 @@
-#include "pstate/diff/order.h"
+#include "diff/order.h"
 
 #include <gtest/gtest.h>
 
 #include <string>
 #include <vector>
 
-#include "pstate/json/document.h"
+#include "json/document.h"
 
 namespace pstate::diff {
 namespace {

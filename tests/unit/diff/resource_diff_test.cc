@@ -1,14 +1,14 @@
-#include "pstate/diff/resource_diff.h"
+#include "diff/resource_diff.h"
 
 #include <gtest/gtest.h>
 
 #include <string>
 
-#include "pstate/diff/differ.h"
-#include "pstate/diff/property_path.h"
-#include "pstate/json/document.h"
-#include "pstate/json/writer.h"
-#include "pstate/report/diff.h"
+#include "diff/differ.h"
+#include "diff/property_path.h"
+#include "json/document.h"
+#include "json/writer.h"
+#include "report/diff.h"
 
 namespace pstate::diff {
 namespace {

@@ -1,4 +1,4 @@
-#include "pstate/edit/edit.h"
+#include "edit/edit.h"
 
 #include <gtest/gtest.h>
 
@@ -8,13 +8,13 @@
 #include <sstream>
 #include <string>
 
-#include "pstate/edit/index.h"
-#include "pstate/edit/plan.h"
-#include "pstate/edit/splice.h"
-#include "pstate/io/input.h"
-#include "pstate/json/document.h"
-#include "pstate/state/reader.h"
-#include "pstate/verify/verifier.h"
+#include "edit/index.h"
+#include "edit/plan.h"
+#include "edit/splice.h"
+#include "io/input.h"
+#include "json/document.h"
+#include "state/reader.h"
+#include "verify/verifier.h"
 
 namespace pstate::edit {
 namespace {

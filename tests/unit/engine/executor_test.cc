@@ -1,4 +1,4 @@
-#include "pstate/engine/executor.h"
+#include "engine/executor.h"
 
 #include <gtest/gtest.h>
 

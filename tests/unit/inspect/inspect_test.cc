@@ -1,4 +1,4 @@
-#include "pstate/inspect/inspect.h"
+#include "inspect/inspect.h"
 
 #include <gtest/gtest.h>
 #include <unistd.h>
@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "pstate/report/inspect.h"
+#include "report/inspect.h"
 
 namespace pstate::inspect {
 namespace {

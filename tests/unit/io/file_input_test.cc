@@ -9,8 +9,8 @@
 #include <fstream>
 #include <string>
 
-#include "pstate/io/input.h"
-#include "pstate/io/window.h"
+#include "io/input.h"
+#include "io/window.h"
 
 namespace pstate::io {
 namespace {

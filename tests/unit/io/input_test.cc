@@ -1,4 +1,4 @@
-#include "pstate/io/input.h"
+#include "io/input.h"
 
 #include <gtest/gtest.h>
 

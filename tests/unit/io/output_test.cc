@@ -1,4 +1,4 @@
-#include "pstate/io/output.h"
+#include "io/output.h"
 
 #include <fcntl.h>
 #include <gtest/gtest.h>

@@ -1,4 +1,4 @@
-#include "pstate/io/spool.h"
+#include "io/spool.h"
 
 #include <dirent.h>
 #include <fcntl.h>

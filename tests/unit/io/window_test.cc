@@ -1,4 +1,4 @@
-#include "pstate/io/window.h"
+#include "io/window.h"
 
 #include <gtest/gtest.h>
 
@@ -6,7 +6,7 @@
 #include <random>
 #include <string>
 
-#include "pstate/io/input.h"
+#include "io/input.h"
 
 namespace pstate::io {
 namespace {

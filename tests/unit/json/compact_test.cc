@@ -1,10 +1,10 @@
-#include "pstate/json/compact.h"
+#include "json/compact.h"
 
 #include <gtest/gtest.h>
 
 #include <string>
 
-#include "pstate/json/parser.h"
+#include "json/parser.h"
 
 namespace pstate::json {
 namespace {

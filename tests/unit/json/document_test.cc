@@ -1,4 +1,4 @@
-#include "pstate/json/document.h"
+#include "json/document.h"
 
 #include <gtest/gtest.h>
 
@@ -6,7 +6,7 @@
 #include <utility>
 #include <vector>
 
-#include "pstate/json/compact.h"
+#include "json/compact.h"
 
 namespace pstate::json {
 namespace {

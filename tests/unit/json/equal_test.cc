@@ -1,4 +1,4 @@
-#include "pstate/json/equal.h"
+#include "json/equal.h"
 
 #include <gtest/gtest.h>
 
@@ -6,7 +6,7 @@
 #include <unordered_set>
 #include <vector>
 
-#include "pstate/json/parser.h"
+#include "json/parser.h"
 
 namespace pstate::json {
 namespace {

@@ -1,4 +1,4 @@
-#include "pstate/json/number.h"
+#include "json/number.h"
 
 #include <gtest/gtest.h>
 

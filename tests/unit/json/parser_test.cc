@@ -1,12 +1,12 @@
-#include "pstate/json/parser.h"
+#include "json/parser.h"
 
 #include <gtest/gtest.h>
 
 #include <string>
 #include <vector>
 
-#include "pstate/base/utf8.h"
-#include "pstate/json/string_codec.h"
+#include "base/utf8.h"
+#include "json/string_codec.h"
 
 namespace pstate::json {
 namespace {

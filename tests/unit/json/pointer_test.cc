@@ -1,11 +1,11 @@
-#include "pstate/json/pointer.h"
+#include "json/pointer.h"
 
 #include <gtest/gtest.h>
 
 #include <string>
 #include <vector>
 
-#include "pstate/json/parser.h"
+#include "json/parser.h"
 
 namespace pstate::json {
 namespace {

@@ -1,10 +1,10 @@
-#include "pstate/json/string_codec.h"
+#include "json/string_codec.h"
 
 #include <gtest/gtest.h>
 
 #include <string>
 
-#include "pstate/base/utf8.h"
+#include "base/utf8.h"
 
 namespace pstate::json {
 namespace {

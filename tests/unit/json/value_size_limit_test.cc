@@ -12,8 +12,8 @@
 #include <cstring>
 #include <string>
 
-#include "pstate/json/parser.h"
-#include "pstate/json/value.h"
+#include "json/parser.h"
+#include "json/value.h"
 
 namespace pstate::json {
 namespace {

@@ -1,4 +1,4 @@
-#include "pstate/json/value.h"
+#include "json/value.h"
 
 #include <gtest/gtest.h>
 
@@ -7,7 +7,7 @@
 #include <utility>
 #include <vector>
 
-#include "pstate/json/parser.h"
+#include "json/parser.h"
 
 namespace pstate::json {
 namespace {

@@ -1,11 +1,11 @@
-#include "pstate/json/writer.h"
+#include "json/writer.h"
 
 #include <gtest/gtest.h>
 
 #include <sstream>
 #include <string>
 
-#include "pstate/json/parser.h"
+#include "json/parser.h"
 
 namespace pstate::json {
 namespace {

@@ -11,14 +11,14 @@
 #include <string>
 #include <vector>
 
-#include "pstate/diag/report.h"
-#include "pstate/io/input.h"
-#include "pstate/io/output.h"
-#include "pstate/json/document.h"
-#include "pstate/json/number.h"
-#include "pstate/normalize/go_text.h"
-#include "pstate/normalize/normalizer.h"
-#include "pstate/verify/verifier.h"
+#include "diag/report.h"
+#include "io/input.h"
+#include "io/output.h"
+#include "json/document.h"
+#include "json/number.h"
+#include "normalize/go_text.h"
+#include "normalize/normalizer.h"
+#include "verify/verifier.h"
 
 namespace pstate::normalize {
 namespace {

@@ -1,4 +1,4 @@
-#include "pstate/normalize/layout.h"
+#include "normalize/layout.h"
 
 #include <gtest/gtest.h>
 

@@ -1,18 +1,18 @@
 // Byte-exact cases for each rule of Go's encoding/json as Pulumi uses it
 // (state-operations.md §1.2-1.3 in the reference notes), as small
 // input/expected-output pairs.
-#include "pstate/normalize/normalizer.h"
+#include "normalize/normalizer.h"
 
 #include <gtest/gtest.h>
 
 #include <optional>
 #include <string>
 
-#include "pstate/diag/report.h"
-#include "pstate/io/input.h"
-#include "pstate/io/output.h"
-#include "pstate/json/number.h"
-#include "pstate/normalize/go_text.h"
+#include "diag/report.h"
+#include "io/input.h"
+#include "io/output.h"
+#include "json/number.h"
+#include "normalize/go_text.h"
 
 namespace pstate::normalize {
 namespace {

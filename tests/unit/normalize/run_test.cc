@@ -1,6 +1,6 @@
 // normalize::Run around the normalizer: files, --in-place with .bak,
 // compression in and out, --check, and no output after a failure.
-#include "pstate/normalize/normalize.h"
+#include "normalize/normalize.h"
 
 #include <fcntl.h>
 #include <gtest/gtest.h>
@@ -11,7 +11,7 @@
 #include <sstream>
 #include <string>
 
-#include "pstate/io/input.h"
+#include "io/input.h"
 
 namespace pstate::normalize {
 namespace {

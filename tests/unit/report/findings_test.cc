@@ -1,5 +1,5 @@
 // The findings renderers: text, JSON Lines, SARIF and GitHub annotations.
-#include "pstate/report/findings.h"
+#include "report/findings.h"
 
 #include <gtest/gtest.h>
 
@@ -9,13 +9,13 @@
 #include <string>
 #include <vector>
 
-#include "pstate/diag/code_docs.h"
-#include "pstate/diag/codes.h"
-#include "pstate/diag/finding.h"
-#include "pstate/diag/fingerprint.h"
-#include "pstate/diag/report.h"
-#include "pstate/json/parser.h"
-#include "pstate/report/terminal.h"
+#include "diag/code_docs.h"
+#include "diag/codes.h"
+#include "diag/finding.h"
+#include "diag/fingerprint.h"
+#include "diag/report.h"
+#include "json/parser.h"
+#include "report/terminal.h"
 
 namespace pstate::report {
 namespace {

@@ -5,15 +5,15 @@
 #include <sstream>
 #include <string>
 
-#include "pstate/assets/run.h"
-#include "pstate/diag/failure.h"
-#include "pstate/report/assets.h"
-#include "pstate/report/diff.h"
-#include "pstate/report/edit.h"
-#include "pstate/report/inspect.h"
-#include "pstate/report/normalize.h"
-#include "pstate/report/rules.h"
-#include "pstate/report/terminal.h"
+#include "assets/run.h"
+#include "diag/failure.h"
+#include "report/assets.h"
+#include "report/diff.h"
+#include "report/edit.h"
+#include "report/inspect.h"
+#include "report/normalize.h"
+#include "report/rules.h"
+#include "report/terminal.h"
 
 namespace pstate::report {
 namespace {

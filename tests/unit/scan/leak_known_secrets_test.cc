@@ -8,10 +8,10 @@
 #include <string>
 #include <vector>
 
-#include "pstate/base/base64.h"
-#include "pstate/json/parser.h"
-#include "pstate/json/string_codec.h"
-#include "pstate/scan/known_secrets.h"
+#include "base/base64.h"
+#include "json/parser.h"
+#include "json/string_codec.h"
+#include "scan/known_secrets.h"
 
 namespace pstate::scan {
 namespace {

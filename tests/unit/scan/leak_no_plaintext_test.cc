@@ -9,12 +9,12 @@
 #include <string>
 #include <vector>
 
-#include "pstate/crypto/fingerprint.h"
-#include "pstate/io/input.h"
-#include "pstate/report/findings.h"
-#include "pstate/scan/known_secrets.h"
-#include "pstate/scan/leak_scan_handler.h"
-#include "pstate/state/reader.h"
+#include "crypto/fingerprint.h"
+#include "io/input.h"
+#include "report/findings.h"
+#include "scan/known_secrets.h"
+#include "scan/leak_scan_handler.h"
+#include "state/reader.h"
 
 namespace pstate::scan {
 namespace {

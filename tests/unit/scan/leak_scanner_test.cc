@@ -4,11 +4,11 @@
 #include <string>
 #include <vector>
 
-#include "pstate/crypto/fingerprint.h"
-#include "pstate/json/parser.h"
-#include "pstate/json/string_codec.h"
-#include "pstate/scan/known_secrets.h"
-#include "pstate/scan/leak_scanner.h"
+#include "crypto/fingerprint.h"
+#include "json/parser.h"
+#include "json/string_codec.h"
+#include "scan/known_secrets.h"
+#include "scan/leak_scanner.h"
 
 namespace pstate::scan {
 namespace {

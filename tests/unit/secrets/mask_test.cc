@@ -1,6 +1,6 @@
 // Masking known secrets in what findings print (review F5): the shared
 // MaskIdentifiers/MaskReport, and verify end to end in text, JSON and SARIF.
-#include "pstate/secrets/mask.h"
+#include "secrets/mask.h"
 
 #include <gtest/gtest.h>
 #include <unistd.h>
@@ -11,9 +11,9 @@
 #include <string>
 #include <vector>
 
-#include "pstate/diag/report.h"
-#include "pstate/report/findings.h"
-#include "pstate/verify/run.h"
+#include "diag/report.h"
+#include "report/findings.h"
+#include "verify/run.h"
 
 namespace pstate::secrets {
 namespace {

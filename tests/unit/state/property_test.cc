@@ -1,4 +1,4 @@
-#include "pstate/state/property.h"
+#include "state/property.h"
 
 #include <gtest/gtest.h>
 
@@ -6,9 +6,9 @@
 #include <string>
 #include <vector>
 
-#include "pstate/json/compact.h"
-#include "pstate/json/parser.h"
-#include "pstate/json/string_codec.h"
+#include "json/compact.h"
+#include "json/parser.h"
+#include "json/string_codec.h"
 
 namespace pstate::state {
 namespace {

@@ -1,10 +1,10 @@
-#include "pstate/state/provider.h"
+#include "state/provider.h"
 
 #include <gtest/gtest.h>
 
 #include <string>
 
-#include "pstate/json/parser.h"
+#include "json/parser.h"
 
 namespace pstate::state {
 namespace {

@@ -1,4 +1,4 @@
-#include "pstate/state/reader.h"
+#include "state/reader.h"
 
 #include <gtest/gtest.h>
 
@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "pstate/io/input.h"
+#include "io/input.h"
 
 #include "unit/testing/recording_handler.h"
 #include "unit/testing/state_samples.h"

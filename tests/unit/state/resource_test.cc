@@ -1,11 +1,11 @@
-#include "pstate/state/resource.h"
+#include "state/resource.h"
 
 #include <gtest/gtest.h>
 
 #include <string>
 
-#include "pstate/json/parser.h"
-#include "pstate/state/schema.h"
+#include "json/parser.h"
+#include "state/schema.h"
 
 namespace pstate::state {
 namespace {

@@ -1,4 +1,4 @@
-#include "pstate/state/schema.h"
+#include "state/schema.h"
 
 #include <gtest/gtest.h>
 

@@ -1,11 +1,11 @@
-#include "pstate/state/state_writer.h"
+#include "state/state_writer.h"
 
 #include <gtest/gtest.h>
 
 #include <string>
 #include <vector>
 
-#include "pstate/json/parser.h"
+#include "json/parser.h"
 #include "unit/testing/recording_handler.h"
 
 namespace pstate::state {

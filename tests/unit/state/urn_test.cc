@@ -1,9 +1,9 @@
-#include "pstate/state/urn.h"
+#include "state/urn.h"
 
 #include <gtest/gtest.h>
 
-#include "pstate/json/parser.h"
-#include "pstate/state/signature.h"
+#include "json/parser.h"
+#include "state/signature.h"
 
 namespace pstate::state {
 namespace {

@@ -6,9 +6,9 @@
 #include <string>
 #include <vector>
 
-#include "pstate/diag/finding.h"
-#include "pstate/json/parser.h"
-#include "pstate/state/reader.h"
+#include "diag/finding.h"
+#include "json/parser.h"
+#include "state/reader.h"
 
 namespace pstate::testing {
 

@@ -7,11 +7,11 @@
 #include <string_view>
 #include <vector>
 
-#include "pstate/diag/report.h"
-#include "pstate/io/input.h"
-#include "pstate/io/output.h"
-#include "pstate/json/writer.h"
-#include "pstate/state/reader.h"
+#include "diag/report.h"
+#include "io/input.h"
+#include "io/output.h"
+#include "json/writer.h"
+#include "state/reader.h"
 
 namespace pstate::testing {
 

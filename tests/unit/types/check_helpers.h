@@ -8,10 +8,10 @@
 #include <string>
 #include <string_view>
 
-#include "pstate/json/number.h"
-#include "pstate/json/parser.h"
-#include "pstate/types/registry.h"
-#include "pstate/types/type_system.h"
+#include "json/number.h"
+#include "json/parser.h"
+#include "types/registry.h"
+#include "types/type_system.h"
 
 namespace pstate::types::testing {
 

@@ -1,13 +1,13 @@
 // The cty language: type-systems reference §5, the cty column of §8 and the
 // §9 resolutions that concern cty. Cases were written from the reference
 // and go-cty's cty/convert behaviour.
-#include "pstate/types/cty.h"
+#include "types/cty.h"
 
 #include <gtest/gtest.h>
 
 #include <string>
 
-#include "pstate/json/parser.h"
+#include "json/parser.h"
 
 namespace pstate::types {
 namespace {

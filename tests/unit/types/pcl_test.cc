@@ -2,7 +2,7 @@
 // conversion kinds (§4.3), results (§4.4), assignability (§4.5),
 // unification (§4.7), secrets and promises (§4.8), the pcl column of §8 and
 // §9.2, §9.6, §9.8, §9.11.
-#include "pstate/types/pcl.h"
+#include "types/pcl.h"
 
 #include <gtest/gtest.h>
 
@@ -10,7 +10,7 @@
 #include <string_view>
 #include <vector>
 
-#include "pstate/json/parser.h"
+#include "json/parser.h"
 
 namespace pstate::types {
 namespace {

@@ -1,4 +1,4 @@
-#include "pstate/types/pulumi_schema.h"
+#include "types/pulumi_schema.h"
 
 #include <gtest/gtest.h>
 
@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "check_helpers.h"
-#include "pstate/types/schema_set.h"
+#include "types/schema_set.h"
 
 namespace pstate::types {
 namespace {

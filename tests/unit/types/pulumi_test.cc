@@ -1,4 +1,4 @@
-#include "pstate/types/pulumi.h"
+#include "types/pulumi.h"
 
 #include <gtest/gtest.h>
 

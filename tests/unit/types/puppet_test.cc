@@ -1,14 +1,14 @@
 // The Puppet type language: syntax (§7.1), JSON to Puppet values (§7.2),
 // instance rules (§7.3), assignability (§7.4), the puppet column of §8 and
 // §9.2, §9.10, §9.11.
-#include "pstate/types/puppet.h"
+#include "types/puppet.h"
 
 #include <gtest/gtest.h>
 
 #include <string>
 #include <string_view>
 
-#include "pstate/json/parser.h"
+#include "json/parser.h"
 
 namespace pstate::types {
 namespace {

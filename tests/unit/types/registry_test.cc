@@ -1,4 +1,4 @@
-#include "pstate/types/registry.h"
+#include "types/registry.h"
 
 #include <gtest/gtest.h>
 

@@ -1,6 +1,6 @@
 // The package-schema loader (lazy definitions, versions, located errors)
 // and CheckResourceAll, the collecting check behind verify --schema.
-#include "pstate/types/schema_set.h"
+#include "types/schema_set.h"
 
 #include <gtest/gtest.h>
 

@@ -1,12 +1,12 @@
-#include "pstate/types/state_value.h"
+#include "types/state_value.h"
 
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <string>
 
-#include "pstate/json/parser.h"
-#include "pstate/types/type_system.h"
+#include "json/parser.h"
+#include "types/type_system.h"
 
 namespace pstate::types {
 namespace {

@@ -1,13 +1,13 @@
 // The Terraform language: type-systems reference §6 (grammar, assignment
 // with defaults, documented conversions), the terraform column of §8 and
 // the §9 resolutions that concern it.
-#include "pstate/types/terraform.h"
+#include "types/terraform.h"
 
 #include <gtest/gtest.h>
 
 #include <string>
 
-#include "pstate/json/parser.h"
+#include "json/parser.h"
 
 namespace pstate::types {
 namespace {

@@ -1,4 +1,4 @@
-#include "pstate/types/typecheck.h"
+#include "types/typecheck.h"
 
 #include <gtest/gtest.h>
 
@@ -8,7 +8,7 @@
 #include <string>
 
 #include "check_helpers.h"
-#include "pstate/io/output.h"
+#include "io/output.h"
 
 namespace pstate::types {
 namespace {

@@ -12,9 +12,9 @@
 #include <string>
 #include <vector>
 
-#include "pstate/verify/verifier.h"
 #include "unit/testing/recording_handler.h"
 #include "unit/testing/state_samples.h"
+#include "verify/verifier.h"
 
 namespace pstate::verify {
 namespace {

@@ -1,4 +1,4 @@
-#include "pstate/verify/fields.h"
+#include "verify/fields.h"
 
 #include <gtest/gtest.h>
 
@@ -6,9 +6,9 @@
 #include <string>
 #include <vector>
 
-#include "pstate/json/parser.h"
-#include "pstate/verify/check_context.h"
+#include "json/parser.h"
 #include "unit/testing/fake_context.h"
+#include "verify/check_context.h"
 
 namespace pstate::verify {
 namespace {

@@ -1,4 +1,4 @@
-#include "pstate/verify/integrity.h"
+#include "verify/integrity.h"
 
 #include <gtest/gtest.h>
 

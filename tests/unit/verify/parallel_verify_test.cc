@@ -7,8 +7,8 @@
 #include <system_error>
 #include <vector>
 
-#include "pstate/diag/report.h"
-#include "pstate/verify/run.h"
+#include "diag/report.h"
+#include "verify/run.h"
 
 namespace pstate::verify {
 namespace {

@@ -1,14 +1,14 @@
 // verify --schema's handler: which schema a resource is checked against,
 // and how the checker's problems become findings.
-#include "pstate/verify/schema_checks.h"
+#include "verify/schema_checks.h"
 
 #include <gtest/gtest.h>
 
 #include <string>
 #include <vector>
 
-#include "pstate/verify/run.h"
 #include "unit/testing/recording_handler.h"
+#include "verify/run.h"
 
 namespace pstate::verify {
 namespace {

@@ -1,11 +1,11 @@
-#include "pstate/verify/verifier.h"
+#include "verify/verifier.h"
 
 #include <gtest/gtest.h>
 
 #include <string>
 #include <vector>
 
-#include "pstate/state/signature.h"
+#include "state/signature.h"
 #include "unit/testing/recording_handler.h"
 
 namespace pstate::verify {

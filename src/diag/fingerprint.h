@@ -1,0 +1,85 @@
+// Stable finding fingerprints, and the filter that baselines, ignore files
+// and --only/--skip apply to findings as they are reported.
+//
+// A fingerprint names "this finding in this place" so that CI can accept
+// the findings a stack already has (--baseline, .pstateignore) and GitHub
+// code scanning can follow an alert across runs (SARIF
+// partialFingerprints). It is the same on every run and every machine, and
+// it discloses nothing a finding's message does not already say:
+//
+//   sha256("pstate-fingerprint/1" NUL code NUL subject NUL place NUL
+//          normalized message), the first 16 bytes in lowercase hex
+//
+// where `subject` is the resource's URN when the finding has one, else the
+// file's logical identity (LogicalIdentity: its name without directories
+// or .json/.gz/.zst/.bak suffixes, so moving or compressing a state keeps
+// its fingerprints); `place` is the JSON pointer, relative to the resource
+// (/deployment/resources/7/outputs/x -> outputs/x) when there is a URN, so
+// inserting a resource before it does not change it; and the normalized
+// message has every quoted string emptied and every word holding a digit
+// replaced by "#", so run-dependent values (counts, offsets, scan's keyed
+// fingerprints) do not change it. Line and column are not part of it: a
+// reformatted file keeps its fingerprints.
+#ifndef PSTATE_DIAG_FINGERPRINT_H_
+#define PSTATE_DIAG_FINGERPRINT_H_
+
+#include <optional>
+#include <set>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "base/result.h"
+#include "diag/codes.h"
+#include "diag/finding.h"
+
+namespace pstate::diag {
+
+/// "dev" for ".pulumi/stacks/app/dev.json.gz", "stdin" for "<stdin>".
+std::string LogicalIdentity(std::string_view path);
+
+/// The message with quoted strings emptied and words with digits as "#".
+std::string NormalizeMessage(std::string_view message);
+
+/// The pointer relative to its resource ("outputs/x"), or unchanged when it
+/// is not inside /deployment/resources/N, /checkpoint/latest/resources/N or
+/// /latest/resources/N.
+std::string_view ResourceRelativePointer(std::string_view pointer);
+
+/// 32 lowercase hex digits; see the file comment.
+std::string Fingerprint(const Finding& finding, std::string_view identity);
+
+/// Which findings count. Findings the filter rejects are neither printed
+/// nor counted in the severity totals (they are tallied as suppressed).
+class FindingFilter {
+ public:
+  /// --only: when non-empty, only these codes count.
+  std::set<Code> only;
+  /// --skip: these codes never count.
+  std::set<Code> skip;
+  /// Fingerprints from --baseline and ignore files.
+  std::set<std::string> fingerprints;
+
+  bool empty() const {
+    return only.empty() && skip.empty() && fingerprints.empty();
+  }
+  /// True when `finding` (with its fingerprint set) counts.
+  bool Admits(const Finding& finding) const;
+};
+
+/// The fingerprints of a previous report: JSON Lines from --format json
+/// (each finding's "fingerprint") or a SARIF log (each result's
+/// partialFingerprints["pstate/v1"]). `text` is the file's content and
+/// `name` its name for messages. Fails on anything else, naming the line.
+[[nodiscard]] Result<std::vector<std::string>> ParseBaseline(
+    std::string_view text, std::string_view name);
+
+/// An ignore file: one fingerprint (32 hex digits) per line; '#' starts a
+/// comment (whole line or after the fingerprint); blank lines are skipped.
+/// Fails naming the line of anything else.
+[[nodiscard]] Result<std::vector<std::string>> ParseIgnoreFile(
+    std::string_view text, std::string_view name);
+
+}  // namespace pstate::diag
+
+#endif  // PSTATE_DIAG_FINGERPRINT_H_

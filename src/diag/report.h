@@ -1,0 +1,94 @@
+// The findings of one input, with counts that are never capped.
+#ifndef PSTATE_DIAG_REPORT_H_
+#define PSTATE_DIAG_REPORT_H_
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "diag/finding.h"
+#include "diag/fingerprint.h"
+
+namespace pstate::diag {
+
+struct Summary {
+  std::uint64_t errors = 0;
+  std::uint64_t warnings = 0;
+  std::uint64_t notes = 0;
+  std::uint64_t resources = 0;
+  /// Findings a FindingFilter rejected (baseline, ignore file, --only,
+  /// --skip): not in the counts above.
+  std::uint64_t suppressed = 0;
+  /// Counted findings per code, indexed by Code.
+  std::vector<std::uint64_t> by_code;
+};
+
+class Report {
+ public:
+  /// `max_kept` bounds the findings kept for printing (0 = no bound): the
+  /// first `max_kept` in file order are kept, whatever order they arrive
+  /// in, in memory bounded by `max_kept`; counts
+  /// always include every finding.
+  explicit Report(std::string file, std::size_t max_kept = 0)
+      : file_(std::move(file)),
+        identity_(LogicalIdentity(file_)),
+        max_kept_(max_kept) {}
+
+  /// Sets the finding's fingerprint, then counts and keeps it unless the
+  /// filter rejects it. Fatal findings are never filtered: an unreadable
+  /// input is never "accepted".
+  void Add(Finding finding);
+
+  /// A new report of the same input with this report's findings (all of
+  /// them: it must have been made with max_kept 0) added again through
+  /// `filter`, keeping `max_kept`. For cores that build their own report.
+  std::unique_ptr<Report> Refilter(std::shared_ptr<const FindingFilter> filter,
+                                   std::size_t max_kept) const;
+
+  /// Calls `rewrite` on every kept finding; one it changed (it returns
+  /// true) gets the fingerprint of its new text. For rewriting texts once a
+  /// pass has ended (secrets/mask.h: verify masks known secrets); places,
+  /// codes and counts must not change.
+  void RewriteKept(const std::function<bool(Finding&)>& rewrite);
+
+  /// Findings the filter rejects are tallied as suppressed only.
+  void set_filter(std::shared_ptr<const FindingFilter> filter) {
+    filter_ = std::move(filter);
+  }
+  /// The file's logical identity in fingerprints (LogicalIdentity(file)).
+  const std::string& identity() const { return identity_; }
+
+  const std::string& file() const { return file_; }
+  /// The kept findings; in file order only after SortByLocation().
+  const std::vector<Finding>& findings() const { return findings_; }
+  /// Findings counted but not kept because of max_kept.
+  std::uint64_t omitted() const { return omitted_; }
+  const Summary& summary() const { return summary_; }
+  void set_resources(std::uint64_t n) { summary_.resources = n; }
+  /// Orders kept findings by line and column (stable; findings without a
+  /// place keep their order after the located ones). Checks that only
+  /// conclude at the end of the input report late; readers want file order.
+  void SortByLocation();
+  /// True once a finding with a fatal code (IsFatal) was added: the input
+  /// could not be read as a state.
+  bool fatal() const { return fatal_; }
+
+ private:
+  std::string file_;
+  std::string identity_;
+  std::shared_ptr<const FindingFilter> filter_;
+  std::size_t max_kept_;
+  std::vector<Finding> findings_;
+  std::uint64_t omitted_ = 0;
+  std::uint64_t next_sequence_ = 0;
+  /// The kept findings are in file order (else, when capped, a heap).
+  bool sorted_ = false;
+  Summary summary_;
+  bool fatal_ = false;
+};
+
+}  // namespace pstate::diag
+
+#endif  // PSTATE_DIAG_REPORT_H_

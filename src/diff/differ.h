@@ -1,0 +1,122 @@
+// `pstate diff A B`: what changed between two states, resource by resource
+// (issue 13; reference: state-operations.md §4.3).
+//
+// At scale neither file is held: one pass over A builds an index (a 128-bit
+// fingerprint of each resource's identity -> its byte range, a digest of
+// its bytes as written (BytesDigest: no tree walk), and a hash of its type
+// and ID), one pass over B builds the same and looks each resource up;
+// only resources whose bytes differ, renames and moves are read again, by
+// byte range, and compared by meaning (DiffResource: a resource rewritten
+// with other key order or number spellings is unchanged). A state whose
+// every resource was reformatted is correct but slower (every pair is read
+// again). Compressed inputs and standard input
+// are first decoded into an unlinked temporary file so they can be read by
+// range too.
+//
+// Identity: the URN; among duplicates, live copies pair with live copies in
+// order, and `delete: true` copies by (URN, ID). A resource only in B whose
+// type and ID equal those of a resource only in A is a rename (state
+// rename, stack rename, state move), not an addition and a removal. A
+// resource that is unchanged but moved so that the matched resources are no
+// longer in the same relative order is "order-only" (the fewest such moves:
+// everything off one longest increasing subsequence).
+//
+// A reordering can also break B: Pulumi refuses a state where a resource
+// comes before its provider, parent or a dependency (order.h). Each pass
+// checks its side's order; a resource that comes before something it needs
+// in B, where it did not in A, carries the breaks (ResourceEntry::order),
+// and one whose content is unchanged is "order-broken", not "order-only".
+// Breaks A already had are not reported: a state is the same as itself.
+#ifndef PSTATE_DIFF_DIFFER_H_
+#define PSTATE_DIFF_DIFFER_H_
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "base/result.h"
+#include "diff/resource_diff.h"
+#include "io/input.h"
+#include "state/reader.h"
+
+namespace pstate::diff {
+
+/// The API's (pstate/pstate.h).
+using ResourceChangeKind = ::pstate::ResourceChangeKind;
+
+/// "added", "removed", "renamed", "changed", "order-only", "order-broken".
+std::string_view ResourceChangeKindName(ResourceChangeKind kind);
+
+/// A reference in B to a resource (or provider) that comes after the
+/// resource in B (order.h).
+using OrderNote = ::pstate::OrderNote;
+
+struct ResourceEntry {
+  ResourceChangeKind kind = ResourceChangeKind::kChanged;
+  std::string urn;   ///< B's URN (A's for a removal)
+  std::string from;  ///< A's URN, for a rename
+  std::string type;
+  std::string id;
+  bool deleted = false;  ///< a `delete: true` copy
+  ResourceChanges changes;
+  /// What this resource now comes before (any kind of entry).
+  std::vector<OrderNote> order;
+};
+
+/// A difference outside the resources: version, features, manifest,
+/// secrets provider, pending operations, metadata, snippets, extensions.
+using EnvelopeEntry = ::pstate::EnvelopeChange;
+
+/// The API's (pstate/pstate.h).
+using DiffSummary = ::pstate::DiffSummary;
+
+struct DiffResult {
+  /// B's order (added, changed, renamed, order-only, order-broken), then
+  /// removals in A's order.
+  std::vector<ResourceEntry> resources;
+  std::vector<EnvelopeEntry> envelope;
+  DiffSummary summary;
+  bool same() const { return resources.empty() && envelope.empty(); }
+};
+
+struct DiffConfig {
+  std::string before;  ///< path, "-" for standard input
+  std::string after;
+  /// Asked only when a state uses the passphrase provider; an error it
+  /// returns with kInvalidArgument means "no passphrase was given" (secrets
+  /// then stay closed); any other error fails the diff.
+  std::function<Result<std::string>()> passphrase;
+  /// Print the values of secrets that could be opened.
+  bool show_secrets = false;
+  /// Where compressed inputs and standard input are decoded ("" = $TMPDIR
+  /// or /tmp).
+  std::string spool_directory;
+};
+
+/// Reads `input` (named `name` in messages) with `handler`. A state that
+/// cannot be read fails with diag::FailureOf's Status (the fatal finding's
+/// place and pointer); a handler's own failure is returned as it is.
+/// Shared by diff and the inspection commands.
+Status ReadOrExplain(io::InputStream& input, const std::string& name,
+                     state::Handler& handler);
+
+/// The opener for a state's secrets (crypto::Unlock): b64 always;
+/// passphrase when `passphrase` gives one (kInvalidArgument from it: none
+/// given, nullptr returned); nullptr for other providers and for a
+/// passphrase provider without a salt. A wrong passphrase fails with
+/// kCrypto naming `name`.
+Result<std::unique_ptr<SecretOpener>> MakeSecretOpener(
+    const json::Value* secrets_providers,
+    const std::function<Result<std::string>()>& passphrase,
+    const std::string& name);
+
+/// Runs the diff. A state that cannot be read fails with a Status whose
+/// message names the file and, where there is one, the line:column and
+/// JSON pointer ("a.json:3:7: unexpected end of input (at /deployment)").
+Result<DiffResult> Run(const DiffConfig& config);
+
+}  // namespace pstate::diff
+
+#endif  // PSTATE_DIFF_DIFFER_H_

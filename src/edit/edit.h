@@ -1,0 +1,90 @@
+// `pstate edit`: offline state surgery (issue 14). The command's core:
+//   pass 1  the state reader feeds the verifier and the Indexer at once;
+//   plan    the edit is planned on the index (plan.h), or refused;
+//   splice  the output is the input's bytes with only the changed
+//           resources re-serialized (splice.h);
+//   verify  the output is streamed through the verifier (pass 2); an edit
+//           that adds an error-severity finding the input did not have is
+//           refused unless forced. When the edit keeps the resources'
+//           order, only what it can affect is read again: resources it
+//           rewrites or whose references name a URN it renames or removes
+//           (splice.h, Assembly::check_segments);
+//   write   to the output (atomic; --in-place keeps a .bak), compressed
+//           like the input.
+// No secret is decrypted: secrets are opaque bytes to every step.
+#ifndef PSTATE_EDIT_EDIT_H_
+#define PSTATE_EDIT_EDIT_H_
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "base/result.h"
+#include "diag/finding.h"
+#include "diag/report.h"
+#include "diff/differ.h"
+#include "edit/plan.h"
+#include "edit/splice.h"
+
+namespace pstate::edit {
+
+struct Config {
+  Request request;
+  std::string input = "-";   ///< path, or "-" for standard input
+  std::string output = "-";  ///< path, or "-" for standard output
+  bool in_place = false;     ///< write back into `input`, keeping `.bak`
+  /// Plan, splice and verify; write nothing, and diff the input with the
+  /// result as `pstate diff` does (Outcome::diff).
+  bool dry_run = false;
+};
+
+struct Outcome {
+  /// Refused (exit 1): nothing was written.
+  bool refused = false;
+  std::string refusal;
+  ChangeList changes;
+  /// Plan notes (repair's list, --force warnings).
+  std::vector<std::string> notes;
+  /// Error findings the edit adds (the reason for a refusal, or written
+  /// anyway with --force).
+  std::vector<diag::Finding> new_findings;
+  bool written = false;
+  /// The output equals the input (nothing to do).
+  bool unchanged = false;
+  std::string backup;  ///< the .bak written by --in-place
+  /// --dry-run: the input against the edited state, as `pstate diff`
+  /// reports it (secrets stay closed).
+  std::optional<diff::DiffResult> diff;
+};
+
+/// The error-severity findings of `after` (the edited state) that `before`
+/// (the input) did not have. Findings about a resource are matched by code
+/// and URN (through `renamed`, old URN -> new), the others by code and
+/// message, counting duplicates.
+std::vector<diag::Finding> NewErrors(
+    const diag::Report& before, const diag::Report& after,
+    const std::unordered_map<std::string, std::string>& renamed);
+
+/// Pass 2: the error findings the edited state `assembly` (of `bytes`,
+/// indexed as `index`, under `plan`) has that the input's report `before`
+/// does not. Verifies the assembly's check document when it has one (its
+/// stubs' findings are the input's: Assembly::check_segments), else the
+/// whole output. Fails when the edited state does not read back (an
+/// internal error).
+Result<std::vector<diag::Finding>> AddedErrors(std::string_view bytes,
+                                               const Index& index,
+                                               const Plan& plan,
+                                               const Assembly& assembly,
+                                               const diag::Report& before,
+                                               const ReleaseFn& release = {});
+
+/// Runs the edit. A Status failure is exit 2: unreadable input (its
+/// message located as "file:line:column: ..."), bad usage, or an output
+/// that cannot be written.
+Result<Outcome> Run(const Config& config);
+
+}  // namespace pstate::edit
+
+#endif  // PSTATE_EDIT_EDIT_H_

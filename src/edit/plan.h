@@ -1,0 +1,124 @@
+// Planning an edit on the index alone (no bytes): which resources go,
+// which change and how, the order they end up in, and every refusal with
+// the reason Pulumi would give (reference: state-operations.md §3,
+// pulumi-state-format.md §4.5). Pure functions: unit-testable without
+// files.
+#ifndef PSTATE_EDIT_PLAN_H_
+#define PSTATE_EDIT_PLAN_H_
+
+#include <cstddef>
+#include <map>
+#include <optional>
+#include <string>
+#include <unordered_map>
+#include <unordered_set>
+#include <vector>
+
+#include "base/result.h"
+#include "edit/index.h"
+
+namespace pstate::edit {
+
+enum class Operation {
+  kDelete,
+  kRename,
+  kReparent,
+  kProtect,
+  kUnprotect,
+  kTaint,
+  kUntaint,
+  kClearPending,
+  kImportPending,
+  kRepair,
+};
+
+/// "delete", "rename", ... as typed on the command line.
+std::string_view OperationName(Operation op);
+
+struct Request {
+  Operation op = Operation::kRepair;
+  std::vector<std::string> urns;  ///< targets (delete, flags, rename, ...)
+  bool all = false;               ///< flags: every live resource
+  std::string id;                 ///< delete --id; import-pending's ID
+  std::string new_name;           ///< rename
+  std::string new_parent;         ///< reparent
+  bool target_dependents = false;
+  bool force = false;
+  std::string pending_type;  ///< clear-pending --type ("" = any)
+  std::string pending_urn;   ///< clear-pending --urn ("" = any)
+};
+
+/// How one resource changes (beyond the URN map, which applies to all).
+struct ResourceEdit {
+  std::optional<std::string> urn;
+  std::optional<std::string> id;
+  std::optional<std::string> parent;  ///< "" removes the member
+  std::optional<bool> protect;
+  std::optional<bool> taint;
+};
+
+struct PendingEdit {
+  bool drop = false;
+  std::optional<std::string> id;
+  std::optional<std::string> type;
+};
+
+struct Plan {
+  /// Per resource of the index: left out of the output.
+  std::vector<bool> drop;
+  std::map<std::size_t, ResourceEdit> edits;
+  /// Old URN -> new URN, applied to every reference of every resource and
+  /// pending operation (parent, dependencies, propertyDependencies,
+  /// deletedWith, replaceWith, provider, aliases, viewOf, resource
+  /// references in property values).
+  std::unordered_map<std::string, std::string> urn_map;
+  /// Repair: references to URNs not in this set are removed (dependencies,
+  /// propertyDependencies, deletedWith, replaceWith).
+  bool prune = false;
+  std::unordered_set<std::string> existing;
+  /// The output order of the resources kept (positions in the index);
+  /// empty keeps the input order.
+  std::vector<std::size_t> order;
+  std::vector<PendingEdit> pending;
+  /// Lines saying what the plan does that the change list cannot show
+  /// (repair's reorderings and prunings, warnings such as --force).
+  std::vector<std::string> notes;
+};
+
+/// A plan, or the reason the edit is refused (exit 1, nothing written).
+struct Planned {
+  Plan plan;
+  bool refused = false;
+  std::string refusal;
+};
+
+/// Plans `request` on `index`. Usage errors (a malformed URN, a NEW_NAME
+/// that is a URN, an unknown --type) are kInvalidArgument.
+Result<Planned> MakePlan(const Index& index, const Request& request);
+
+/// Positions of the resources that must go with `targets` when they are
+/// deleted: those that reach a target through parent, dependencies,
+/// propertyDependencies, deletedWith, replaceWith or provider, directly or
+/// transitively. A reference to a URN that keeps a live copy does not
+/// count. Sorted, targets excluded.
+std::vector<std::size_t> Dependents(const Index& index,
+                                    const std::vector<std::size_t>& targets);
+
+/// The resources (positions) in an order where every reference that
+/// resolves points backwards, moving as little as possible: Kahn's
+/// algorithm taking the lowest input position first, so a valid order is
+/// kept and a resource that comes too early moves down right after what it
+/// needs. `parents` and the URN map of `plan` (when given) are applied
+/// first. Fails (kFormat) on a cycle.
+Result<std::vector<std::size_t>> TopologicalOrder(const Index& index,
+                                                  const std::vector<bool>& drop,
+                                                  const Plan* plan);
+
+/// The URN `urn` gets under a parent whose URN is `parent_urn` ("" or the
+/// root stack: no prefix), keeping its own type and name.
+std::string UrnUnderParent(const std::string& urn,
+                           const std::string& parent_urn);
+
+}  // namespace pstate::edit
+
+#endif  // PSTATE_EDIT_PLAN_H_

@@ -1,0 +1,167 @@
+// Producing an edited state from the input's bytes: every byte the plan
+// does not touch is copied; a resource or pending operation that changes
+// is parsed again from its byte range, rewritten, and written in the
+// input's own layout (indentation, compactness, HTML escaping) in place of
+// its old bytes; dropped elements go with their separators; a new order
+// is a new sequence of the same byte ranges. The result is a list of
+// segments (input ranges and new text) that can be streamed any number
+// of times: once through the verifier, once to the output.
+#ifndef PSTATE_EDIT_SPLICE_H_
+#define PSTATE_EDIT_SPLICE_H_
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "base/result.h"
+#include "edit/index.h"
+#include "edit/plan.h"
+#include "io/input.h"
+#include "io/output.h"
+#include "json/string_codec.h"
+#include "json/value.h"
+
+namespace pstate::edit {
+
+/// One changed field. `before`/`after` are compact JSON ("" when absent);
+/// property maps (inputs, outputs, ...) are never printed, only said to
+/// have changed, since they may hold secrets.
+struct FieldChange {
+  char op = '~';  ///< '+' added, '-' removed, '~' changed
+  std::string field;
+  std::string before, after;
+};
+
+struct ElementChange {
+  char op = '~';     ///< '-' removed, '~' changed
+  std::string what;  ///< the URN, or "pending_operations[i] (<urn>)"
+  std::vector<FieldChange> fields;
+};
+
+struct ChangeList {
+  std::vector<FieldChange> envelope;
+  std::vector<ElementChange> resources;
+  std::vector<ElementChange> pending;
+  bool empty() const {
+    return envelope.empty() && resources.empty() && pending.empty();
+  }
+};
+
+/// How elements are laid out where they sit.
+struct Layout {
+  bool indented = true;
+  std::string prefix;         ///< whitespace starting the element's line
+  std::string unit = "    ";  ///< one level of indentation
+  json::EscapeStyle style = json::EscapeStyle::kExport;
+};
+
+/// The layout of the element at `range` of `bytes`.
+Layout DetectLayout(std::string_view bytes, ByteRange range,
+                    json::EscapeStyle style);
+
+/// `value` as JSON text in `layout`, to stand where an element of that
+/// layout stood (no leading prefix, no trailing newline).
+std::string Serialize(const json::Value& value, const Layout& layout);
+
+/// A resource object after `edit` (may be null) and the plan's URN map
+/// and pruning. `*changed` tells whether anything differs.
+json::Value RewriteResource(const json::Value& resource,
+                            const ResourceEdit* edit, const Plan& plan,
+                            json::Arena& arena, bool* changed);
+
+/// The field-level differences of two resource objects.
+std::vector<FieldChange> DiffResource(const json::Value& before,
+                                      const json::Value& after);
+
+struct Segment {
+  std::uint64_t begin = 0, end = 0;  ///< input range, when text is empty
+  std::string text;
+  bool is_text = false;
+  /// Check documents only (Assembly::check_segments): the stubs of
+  /// resources Assembly::stubbed[begin, end), separated by ",\n" (and
+  /// preceded by one when `lead`), generated as the stream reads them.
+  bool is_stubs = false;
+  bool lead = false;
+};
+
+struct Assembly {
+  std::vector<Segment> segments;
+  ChangeList changes;
+  /// True when the output equals the input byte for byte.
+  bool unchanged = true;
+
+  /// The document pass 2 verifies instead of the whole output (when asked
+  /// for and possible; empty otherwise): the output with every resource
+  /// the edit cannot affect replaced by a stub holding only its URN, type,
+  /// custom, id and delete flag, so the verifier still knows it is there
+  /// (for references to it, duplicates and provider references) without
+  /// reading its bytes again.
+  ///
+  /// Why a stubbed resource R's findings cannot change (so the input's
+  /// findings about it stand, and the verifier's findings at a stub are
+  /// ignored): R is copied byte for byte, so every check of R alone gives
+  /// what it gave in pass 1 (the envelope it is read under differs at most
+  /// in version 3 <-> 4 and features, which no resource check reads; the
+  /// stack/project rule is left out by the caller when the input already
+  /// broke it). The integrity rules (pulumi-state-format.md §4.1) are
+  /// about references and order: R's references (parent, dependencies,
+  /// propertyDependencies, deletedWith, replaceWith, provider, and any
+  /// resource reference in its property values) resolve to the same
+  /// copies, in the same relative order, because no URN R names is renamed
+  /// or loses a copy (else R is read in full), no resource is added, and
+  /// the kept resources keep their order (a reordering edit gets no check
+  /// document). The duplicate rule only loses copies or gains new URNs
+  /// (renames refuse an existing URN), so no URN newly breaks it. One
+  /// reference is not looked at: a resource reference inside a secret's
+  /// plaintext (the index does not list it, Index::AddResource); the only
+  /// finding it can give is resource-ref-dangling, a warning, and pass 2
+  /// compares errors only (NewErrors, edit.h), so a stub hides at most a
+  /// warning (test CheckDocumentTest.
+  /// APlaintextReferenceIsNotVisibleAndDoesNotMatter).
+  std::vector<Segment> check_segments;
+  /// Per element of the check document's resources array: a stub.
+  std::vector<bool> stub;
+  /// The stubbed resources (positions in the index), in order.
+  std::vector<std::uint32_t> stubbed;
+};
+
+/// What the stub runs of a check document are generated from.
+struct StubSource {
+  const Index& index;
+  const std::vector<std::uint32_t>& stubbed;
+};
+
+/// Called with input ranges that will not be read again soon, so a mapped
+/// input's pages can be handed back (resident memory then follows the
+/// index, not the file). May be empty.
+using ReleaseFn = std::function<void(std::uint64_t begin, std::uint64_t end)>;
+
+/// Builds the edited state of `bytes` (indexed as `index`) under `plan`;
+/// with `check_affected_only`, also its check document (Assembly::
+/// check_segments) when the plan keeps the resources' order.
+Result<Assembly> Assemble(std::string_view bytes, const Index& index,
+                          const Plan& plan, const ReleaseFn& release = {},
+                          bool check_affected_only = false);
+
+/// The segments as a stream (for the verifier's pass); stub runs are
+/// generated from `stubs` (a check document's).
+std::unique_ptr<io::InputStream> SegmentStream(
+    std::string_view bytes, const std::vector<Segment>& segments,
+    std::string name, ReleaseFn release = {},
+    const StubSource* stubs = nullptr);
+
+/// Writes the segments to `out` (an output's: a check document's stub
+/// runs are not written). With `fd` (InputStream::plain_file_fd() of the
+/// file `bytes` maps), ranges of the input are copied by the kernel
+/// (io::Output::CopyRange) and their pages are never touched here; kIo
+/// when the input cannot be read or shrank.
+Status WriteSegments(std::string_view bytes,
+                     const std::vector<Segment>& segments, io::Output& out,
+                     const ReleaseFn& release = {}, int fd = -1);
+
+}  // namespace pstate::edit
+
+#endif  // PSTATE_EDIT_SPLICE_H_

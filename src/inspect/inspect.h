@@ -1,0 +1,158 @@
+// The inspection commands' core: `pstate ls`, `show`, `tree`, `stats`
+// (issue 13 §1). Each reads the state once, streaming, and returns data;
+// report/inspect.h turns that data into text or JSON. Memory: ls keeps
+// nothing per resource; show keeps the one resource and the URNs that
+// refer to it; tree keeps about 32 bytes and the name per resource
+// (TreeResult; the tree cannot be printed before its last resource is
+// read); stats keeps counters per package, type and provider and the N
+// largest resources.
+#ifndef PSTATE_INSPECT_INSPECT_H_
+#define PSTATE_INSPECT_INSPECT_H_
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <optional>
+#include <ostream>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "base/result.h"
+#include "json/document.h"
+
+namespace pstate::inspect {
+
+/// The API's (pstate/pstate.h).
+using Flag = ::pstate::ResourceFlag;
+inline constexpr Flag kAllFlags[] = {Flag::kProtect,
+                                     Flag::kTaint,
+                                     Flag::kDelete,
+                                     Flag::kExternal,
+                                     Flag::kPendingReplacement,
+                                     Flag::kRetainOnDelete};
+
+/// "protect", "taint", "delete", "external", "pending-replacement",
+/// "retain-on-delete".
+std::string_view FlagName(Flag flag);
+std::optional<Flag> ParseFlag(std::string_view name);
+
+/// The API's (pstate/pstate.h).
+using ResourceRow = ::pstate::ResourceRow;
+
+using PendingRow = ::pstate::PendingRow;
+
+/// shell globs (base/glob.h, case-sensitive); every filter given must match.
+struct ListConfig {
+  std::string path;  ///< "-" reads standard input
+  std::optional<std::string> type, name, urn, provider;
+  std::optional<std::string> parent;  ///< exact URN
+  std::vector<Flag> flags;
+  bool pending = false;  ///< list pending operations instead
+};
+
+/// Streams the rows that match to `on_row` (or `on_pending`); `on_row`
+/// returns false to stop early (a --limit reached).
+Status List(const ListConfig& config,
+            const std::function<bool(const ResourceRow&)>& on_row,
+            const std::function<bool(const PendingRow&)>& on_pending);
+
+// ---- show -------------------------------------------------------------------
+
+struct ShowConfig {
+  std::string path;
+  std::string urn;                   ///< or:
+  std::optional<std::size_t> index;  ///< position in `resources`
+  bool show_secrets = false;
+  /// As diff::DiffConfig::passphrase.
+  std::function<Result<std::string>()> passphrase;
+};
+
+struct Dependent {
+  std::string urn;
+  std::string via;  ///< the field that names the resource ("parent", ...)
+};
+
+struct ShowResult {
+  ResourceRow row;
+  std::size_t copies = 1;  ///< resources with this URN (duplicates)
+  std::vector<std::string> dependencies;
+  std::map<std::string, std::vector<std::string>> property_dependencies;
+  std::string deleted_with;
+  std::vector<std::string> replace_with;
+  std::vector<Dependent> dependents;
+  /// Inputs and outputs for display (secrets masked or opened).
+  std::optional<json::Document> inputs;
+  std::optional<json::Document> outputs;
+};
+
+/// kNotFound when no resource has the URN (or index).
+Result<ShowResult> Show(const ShowConfig& config);
+
+// ---- tree -------------------------------------------------------------------
+
+/// The parent/child tree of a state, stored compactly: a tree cannot be
+/// printed before its last resource is read, so it is held, but in about
+/// 32 bytes a resource plus its name (the URN's prefix
+/// `urn:pulumi:<stack>::<project>::<qualified type>::` and the type are
+/// interned: a state has few distinct ones; the names share one arena;
+/// children are one array). Building it needs about 64 bytes more a
+/// resource (a URN fingerprint table), freed before it is returned.
+class TreeResult {
+ public:
+  struct Node {
+    std::string_view urn_prefix;  ///< the URN before the name
+    std::string_view name;        ///< the URN's name part
+    std::string_view type;
+    bool provider = false;
+    bool deleted = false;
+    std::string urn() const;
+  };
+
+  std::size_t size() const { return nodes_.size(); }
+  Node node(std::size_t i) const;
+  /// Children in state order.
+  std::span<const std::uint32_t> children(std::size_t i) const;
+  /// Resources with no parent in the state, in state order (and one member
+  /// of each parent cycle).
+  const std::vector<std::uint32_t>& roots() const { return roots_; }
+
+ private:
+  friend Result<TreeResult> Tree(const std::string& path);
+  struct Stored {
+    std::uint64_t name_offset = 0;  ///< in names_
+    std::uint32_t name_size = 0;
+    std::uint32_t prefix = 0;  ///< in interned_
+    std::uint32_t type = 0;
+    std::uint8_t flags = 0;  ///< kProviderBit | kDeletedBit
+  };
+  static constexpr std::uint8_t kProviderBit = 1, kDeletedBit = 2;
+  std::string_view Interned(std::uint32_t i) const;
+
+  std::vector<Stored> nodes_;
+  std::string names_;
+  std::string interned_;
+  std::vector<std::pair<std::uint64_t, std::uint32_t>> interned_at_;
+  std::vector<std::uint32_t> child_start_;  ///< size() + 1 entries
+  std::vector<std::uint32_t> child_list_;
+  std::vector<std::uint32_t> roots_;
+};
+
+/// Children hang under the first live resource with their parent's URN;
+/// resources whose parent is missing (and members of a parent cycle) are
+/// roots, as `pulumi stack` shows orphans.
+Result<TreeResult> Tree(const std::string& path);
+
+// ---- stats ------------------------------------------------------------------
+
+/// The API's (pstate/pstate.h).
+using Tally = ::pstate::Tally;
+
+using StatsResult = ::pstate::StatsResult;
+
+Result<StatsResult> Stats(const std::string& path, std::size_t top);
+
+}  // namespace pstate::inspect
+
+#endif  // PSTATE_INSPECT_INSPECT_H_

@@ -1,0 +1,40 @@
+// The renderings of `pstate ls`, `show`, `tree` and `stats`: text
+// (inspect_text.cc; every string from the state through TerminalSafe) and
+// JSON (inspect_json.cc; schemas in docs/inspect.md).
+#ifndef PSTATE_REPORT_INSPECT_H_
+#define PSTATE_REPORT_INSPECT_H_
+
+#include <cstddef>
+#include <ostream>
+#include <string>
+
+#include "inspect/inspect.h"
+
+namespace pstate::report {
+
+std::string RowText(const inspect::ResourceRow& row);  ///< tab-separated
+std::string RowJson(const inspect::ResourceRow& row);  ///< one JSON object
+std::string PendingText(const inspect::PendingRow& row);
+std::string PendingJson(const inspect::PendingRow& row);
+
+std::string ShowText(const inspect::ShowResult& result);
+std::string ShowJson(const inspect::ShowResult& result);
+
+/// Write the tree as it goes (iteratively: a deep parent chain needs no
+/// deep stack), so the output is never held whole. A `limit` above 0
+/// writes the first `limit` resources (lines of text, nodes of JSON) in
+/// the same order, then says how many were left out: a last line of text,
+/// or "truncated": true and "omitted": N after "resources" in JSON.
+void WriteTreeText(const inspect::TreeResult& tree, std::ostream& stream,
+                   std::size_t limit = 0);
+void WriteTreeJson(const inspect::TreeResult& tree, std::ostream& stream,
+                   std::size_t limit = 0);
+std::string TreeText(const inspect::TreeResult& tree);
+std::string TreeJson(const inspect::TreeResult& tree);
+
+std::string StatsText(const inspect::StatsResult& stats);
+std::string StatsJson(const inspect::StatsResult& stats);
+
+}  // namespace pstate::report
+
+#endif  // PSTATE_REPORT_INSPECT_H_

@@ -1,0 +1,58 @@
+// Which type language implements which System, and a cache of parsed types.
+//
+// MakeSystem is the one place that knows every language; each language's
+// engineer adds the line that creates theirs. TypeCache keeps one system
+// per language and each parsed type keyed by (system, type text), so a type
+// shared by many values (the common case in `typecheck --cases`) is parsed
+// once. A type that fails to parse is cached too, with its Status.
+#ifndef PSTATE_TYPES_REGISTRY_H_
+#define PSTATE_TYPES_REGISTRY_H_
+
+#include <array>
+#include <memory>
+#include <string>
+#include <unordered_map>
+
+#include "base/result.h"
+#include "json/value.h"
+#include "types/type_system.h"
+
+namespace pstate::types {
+
+class SchemaSet;
+
+/// A new instance of `system`'s language. `schemas` (may be null: no
+/// package schemas loaded) must outlive the system; only pulumi-schema
+/// uses it. Errc::kUnsupported, naming the language, for a language that
+/// is not built yet.
+Result<std::unique_ptr<TypeSystem>> MakeSystem(System system,
+                                               const SchemaSet* schemas);
+
+class TypeCache {
+ public:
+  explicit TypeCache(const SchemaSet* schemas) : schemas_(schemas) {}
+
+  /// The language for `system`, created on first use.
+  Result<const TypeSystem*> GetSystem(System system);
+
+  /// `spec` parsed by `system`'s language, from the cache when the same
+  /// (system, spec text) was parsed before. Not thread-safe.
+  Result<std::shared_ptr<const Type>> Parse(System system,
+                                            const json::Value& spec);
+
+  /// Distinct (system, type) pairs parsed so far (for tests and benchmarks).
+  std::size_t parsed() const { return types_.size(); }
+
+ private:
+  static constexpr std::size_t kSystems = 6;
+  const SchemaSet* schemas_;
+  std::array<std::unique_ptr<TypeSystem>, kSystems> systems_;
+  std::array<bool, kSystems> tried_{};
+  std::array<Status, kSystems> system_status_;
+  std::unordered_map<std::string, Result<std::shared_ptr<const Type>>> types_;
+  std::string key_;
+};
+
+}  // namespace pstate::types
+
+#endif  // PSTATE_TYPES_REGISTRY_H_

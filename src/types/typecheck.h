@@ -1,0 +1,73 @@
+// `pstate typecheck`: the command's logic, kept out of the CLI so it can be
+// tested and reused (docs/cli.md, "typecheck"; docs/types.md).
+//
+// Two forms:
+//   single  one value (JSON text, a file, or a value inside a state) against
+//           one type; prints ok / convert VALUE / error at POINTER: REASON,
+//           or a JSON object with --format json;
+//   cases   JSON Lines of {"system", "type", "value"[, "expect",
+//           "converted"]}; one result line per case, in order.
+// RunTypecheck returns what the exit code should say; usage problems and
+// unreadable inputs go to `errors` (one message per line), results to
+// `out`.
+#ifndef PSTATE_TYPES_TYPECHECK_H_
+#define PSTATE_TYPES_TYPECHECK_H_
+
+#include <string>
+#include <vector>
+
+#include "io/output.h"
+#include "json/value.h"
+#include "types/type_system.h"
+
+namespace pstate::types {
+
+struct TypecheckConfig {
+  enum class Source {
+    kValue,         ///< `value` is JSON text
+    kValueFile,     ///< `value` is a file name ("-" = stdin)
+    kStatePointer,  ///< `state` + `pointer`
+    kStateOutput,   ///< `state` + `output` (a root stack output)
+    kCases,         ///< `cases` is a JSON Lines file ("-" = stdin)
+  };
+  Source source = Source::kValue;
+  std::string system;  ///< single form: the language name
+  std::string type;    ///< single form: the type as written on the command line
+  std::string value;
+  std::string state;
+  std::string pointer;
+  std::string output;
+  std::string cases;
+  std::vector<std::string> schemas;  ///< package schema files
+  bool json_format = false;
+  bool no_convert = false;
+};
+
+enum class TypecheckStatus {
+  kPassed,    ///< ok or convert (every case as expected)  → exit 0
+  kFailed,    ///< error, a refused convert, a failed case → exit 1
+  kUnusable,  ///< bad usage, unreadable input, an invalid case → exit 2
+};
+
+TypecheckStatus RunTypecheck(const TypecheckConfig& config, io::Output& out,
+                             std::string* errors);
+
+/// The single form's verdict, as data (the library API's typecheck): a
+/// kConvert verdict's value has every secret masked (its plaintext is
+/// "[secret]"), as it may be shown. Fails, with the message RunTypecheck
+/// prints after "pstate typecheck: ", for an unknown system, a schema that
+/// cannot be loaded ("schema: ..."), a type feature pstate does not support
+/// (kUnsupported), a value that is not JSON (kSyntax), an input that cannot
+/// be read, or a value the state does not have. `source` must not be kCases.
+Result<Verdict> CheckSingle(const TypecheckConfig& config);
+
+/// True when two values in state-JSON encoding are the same result
+/// (type-systems.md §0): numbers by value, strings unescaped, objects
+/// without regard to key order (the last duplicate wins), arrays in order,
+/// secrets by their decoded plaintext, the unknown sentinel equal to
+/// itself.
+bool SameResult(const json::Value& a, const json::Value& b);
+
+}  // namespace pstate::types
+
+#endif  // PSTATE_TYPES_TYPECHECK_H_
