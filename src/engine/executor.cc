@@ -1,6 +1,15 @@
 #include "engine/executor.h"
 
+#include <unistd.h>
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 #include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <memory>
 
 #include "io/window.h"
 
@@ -12,11 +21,16 @@ bool CanSplit(const io::InputStream& input) {
 }
 
 io::LineColumn ResourceContext::Locate(std::uint64_t offset) {
-  // As io::Window::Locate does for offsets outside what it holds: clamped.
-  std::uint64_t at = std::clamp<std::uint64_t>(offset, raw_.offset,
-                                               raw_.offset + raw_.bytes.size());
-  return io::Advance(raw_.at, raw_.bytes.data(),
-                     static_cast<std::size_t>(at - raw_.offset));
+  std::uint64_t at =
+      std::clamp<std::uint64_t>(offset, offset_, offset_ + bytes_.size());
+  bool onward = at >= last_offset_;
+  std::uint64_t from = onward ? last_offset_ : offset_;
+  io::LineColumn lc =
+      io::Advance(onward ? last_at_ : at_, bytes_.data() + (from - offset_),
+                  static_cast<std::size_t>(at - from));
+  last_offset_ = at;
+  last_at_ = lc;
+  return lc;
 }
 
 void ResourceContext::Report(diag::Finding finding, std::uint64_t offset) {
@@ -28,23 +42,371 @@ void ResourceContext::Report(diag::Finding finding, std::uint64_t offset) {
 }
 
 namespace internal {
+namespace {
 
-bool ParseResource(const state::RawResource& raw, json::Parser& parser,
-                   json::Arena& arena, state::Leaf* leaf) {
-  const char* begin = raw.bytes.data();
-  const char* end = begin + raw.bytes.size();
-  const char* stop = nullptr;
-  json::ParseStatus st = parser.Parse(begin, end, /*at_eof=*/true, raw.offset,
-                                      arena, &leaf->value, &stop);
-  if (st != json::ParseStatus::kOk || stop != end) return false;
-  leaf->role = state::Role::kResource;
-  leaf->pointer = raw.pointer;
-  leaf->index = raw.index;
-  leaf->arena = &arena;
-  leaf->end_offset = raw.offset + raw.bytes.size();
-  leaf->bytes = raw.bytes;
-  leaf->duplicates = parser.duplicates();
+/// JSON's whitespace.
+bool IsSpace(char c) { return c == ' ' || c == '\n' || c == '\r' || c == '\t'; }
+
+/// The longest indentation an element line may have: beyond it the file is
+/// not laid out as pstate expects and the sequential reader reads it.
+constexpr std::size_t kMaxIndent = 256;
+constexpr std::size_t kChunk = std::size_t{1} << 20;
+
+/// Reads [from, to) of the file by chunks and calls fn(offset, data, n,
+/// readable): `n` bytes of the range at `offset`, then up to `tail` more
+/// bytes of the file after them (`readable` in all), so a pattern that
+/// starts in the range can be matched whole. Chunks start at `first` bytes
+/// and double up to kChunk (a search that ends early reads little). The
+/// buffer is the thread's own, kept between calls. False when the file
+/// cannot be read or fn returned false.
+template <typename F>
+bool ReadChunks(int fd, std::uint64_t from, std::uint64_t to, std::size_t tail,
+                std::size_t first, F&& fn) {
+  thread_local std::vector<char> buffer;
+  std::size_t chunk = std::max<std::size_t>(first, 1);
+  while (from < to) {
+    std::size_t want =
+        static_cast<std::size_t>(std::min<std::uint64_t>(to - from, chunk));
+    if (buffer.size() < want + tail) buffer.resize(want + tail);
+    std::size_t got = 0;
+    while (got < want + tail) {
+      ssize_t n = ::pread(fd, buffer.data() + got, want + tail - got,
+                          static_cast<off_t>(from + got));
+      if (n < 0 && errno == EINTR) continue;
+      if (n < 0) return false;
+      if (n == 0) break;
+      got += static_cast<std::size_t>(n);
+    }
+    if (got < want) return false;  // the file ended early: it shrank
+    if (!fn(from, buffer.data(), want, got)) return false;
+    from += want;
+    chunk = std::min(chunk * 2, kChunk);
+  }
   return true;
+}
+
+/// Whether the bytes after the newline at `data[q]` are `indent` then '{'
+/// (`readable` bytes at `data`).
+bool ElementLineAt(const char* data, std::size_t q, std::size_t readable,
+                   std::string_view indent) {
+  std::size_t brace = q + 1 + indent.size();
+  return brace < readable && data[brace] == '{' &&
+         std::memcmp(data + q + 1, indent.data(), indent.size()) == 0;
+}
+
+/// Calls fn(q) for every '\n' at data[q], q < n, in order; fn returns
+/// false to stop. 16 bytes at a time: a mask of the newlines, then each.
+template <typename F>
+void ForEachNewline(const char* data, std::size_t n, F&& fn) {
+  std::size_t i = 0;
+#if defined(__SSE2__)
+  const __m128i nl = _mm_set1_epi8('\n');
+  for (; i + 16 <= n; i += 16) {
+    __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(data + i));
+    auto mask = static_cast<unsigned>(_mm_movemask_epi8(_mm_cmpeq_epi8(v, nl)));
+    while (mask != 0) {
+      if (!fn(i + static_cast<std::size_t>(__builtin_ctz(mask)))) return;
+      mask &= mask - 1;
+    }
+  }
+#endif
+  for (; i < n; ++i) {
+    if (data[i] == '\n' && !fn(i)) return;
+  }
+}
+
+}  // namespace
+
+FirstElement FindFirstElement(const io::InputStream& file,
+                              const state::ResourcesSpan& span) {
+  FirstElement first;
+  int fd = file.plain_file_fd();
+  if (fd < 0 || !file.source_size()) return first;
+  std::uint64_t size = *file.source_size();
+  std::uint64_t lines = 0;
+  std::size_t column_bytes = 0;  // bytes since the last newline, or since span
+  std::string indent;
+  bool found = false;
+  char byte = 0;
+  std::uint64_t at = span.offset;
+  bool read = ReadChunks(
+      fd, span.offset, size, 0, std::size_t{4} << 10,
+      [&](std::uint64_t offset, const char* data, std::size_t n, std::size_t) {
+        for (std::size_t i = 0; i < n; ++i) {
+          char c = data[i];
+          if (!IsSpace(c)) {
+            found = true;
+            byte = c;
+            at = offset + i;
+            return false;
+          }
+          if (c == '\n') {
+            ++lines;
+            column_bytes = 0;
+            indent.clear();
+          } else {
+            ++column_bytes;
+            if (lines > 0) {
+              if (indent.size() >= kMaxIndent) return false;
+              indent.push_back(c);
+            }
+          }
+        }
+        return true;
+      });
+  (void)read;  // the sequential reader says what is wrong with the file
+  if (!found) return first;
+  first.offset = at;
+  first.at = span.at;
+  if (lines > 0) {
+    first.at.line += lines;
+    first.at.column = column_bytes + 1;
+    first.at.char_column = column_bytes + 1;
+  } else {
+    first.at.column += column_bytes;
+    first.at.char_column += column_bytes;
+  }
+  if (byte == ']') {
+    first.kind = FirstElement::Kind::kEmpty;
+  } else if (byte == '{' && lines > 0) {
+    first.kind = FirstElement::Kind::kAtLineStart;
+    first.indent = std::move(indent);
+  }
+  return first;
+}
+
+std::optional<std::uint64_t> FindElementLine(const io::InputStream& file,
+                                             std::string_view indent,
+                                             std::uint64_t from) {
+  int fd = file.plain_file_fd();
+  if (fd < 0 || !file.source_size()) return std::nullopt;
+  std::uint64_t lead = indent.size() + 1;
+  std::uint64_t start = from >= lead ? from - lead : 0;
+  std::optional<std::uint64_t> hit;
+  ReadChunks(
+      fd, start, *file.source_size(), lead, std::size_t{4} << 10,
+      [&](std::uint64_t offset, const char* data, std::size_t n,
+          std::size_t readable) {
+        ForEachNewline(data, n, [&](std::size_t q) {
+          std::uint64_t brace = offset + q + lead;
+          if (brace >= from && ElementLineAt(data, q, readable, indent)) {
+            hit = brace;
+          }
+          return !hit;
+        });
+        return !hit;
+      });
+  return hit;
+}
+
+namespace {
+
+/// CountRange's work on one chunk: newlines at data[q] for q in
+/// [count_from, n), and element lines (ElementLineAt) for q < pattern_to.
+/// 16 bytes at a time: a newline mask and a mask of '{' one indentation
+/// later; only where both are set is the indentation compared.
+RangeCounts CountChunk(const char* data, std::size_t n, std::size_t readable,
+                       std::size_t count_from, std::size_t pattern_to,
+                       std::string_view indent) {
+  RangeCounts counts;
+  std::size_t lead = indent.size() + 1;
+  std::size_t i = 0;
+  auto element_line = [&](std::size_t q) {
+    if (q < pattern_to && ElementLineAt(data, q, readable, indent)) {
+      ++counts.element_lines;
+    }
+  };
+#if defined(__SSE2__)
+  const __m128i nl = _mm_set1_epi8('\n');
+  const __m128i brace = _mm_set1_epi8('{');
+  for (; i + 16 <= n && i + lead + 16 <= readable; i += 16) {
+    __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(data + i));
+    auto lines =
+        static_cast<unsigned>(_mm_movemask_epi8(_mm_cmpeq_epi8(v, nl)));
+    if (lines == 0) continue;
+    counts.newlines += static_cast<std::uint64_t>(__builtin_popcount(lines));
+    __m128i w =
+        _mm_loadu_si128(reinterpret_cast<const __m128i*>(data + i + lead));
+    unsigned starts = lines & static_cast<unsigned>(
+                                  _mm_movemask_epi8(_mm_cmpeq_epi8(w, brace)));
+    while (starts != 0) {
+      element_line(i + static_cast<std::size_t>(__builtin_ctz(starts)));
+      starts &= starts - 1;
+    }
+  }
+#endif
+  for (; i < n; ++i) {
+    if (data[i] != '\n') continue;
+    ++counts.newlines;
+    element_line(i);
+  }
+  for (std::size_t q = 0; q < std::min(count_from, n); ++q) {
+    if (data[q] == '\n') --counts.newlines;
+  }
+  return counts;
+}
+
+}  // namespace
+
+std::optional<RangeCounts> CountRange(const io::InputStream& file,
+                                      std::string_view indent,
+                                      std::uint64_t begin, std::uint64_t end) {
+  int fd = file.plain_file_fd();
+  if (fd < 0) return std::nullopt;
+  std::uint64_t lead = indent.size() + 1;
+  std::uint64_t start = begin >= lead ? begin - lead : 0;
+  RangeCounts counts;
+  bool ok = ReadChunks(
+      fd, start, end, lead, kChunk,
+      [&](std::uint64_t offset, const char* data, std::size_t n,
+          std::size_t readable) {
+        // Newlines of [begin, end); element lines whose '{' is in it.
+        std::size_t count_from =
+            offset < begin ? static_cast<std::size_t>(begin - offset) : 0;
+        std::size_t pattern_to =
+            end >= offset + lead
+                ? static_cast<std::size_t>(
+                      std::min<std::uint64_t>(end - offset - lead, n))
+                : 0;
+        RangeCounts chunk =
+            CountChunk(data, n, readable, count_from, pattern_to, indent);
+        counts.newlines += chunk.newlines;
+        counts.element_lines += chunk.element_lines;
+        return true;
+      });
+  if (!ok) return std::nullopt;
+  return counts;
+}
+
+void RangePrefix::Post(std::size_t i, std::optional<RangeCounts> counts) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (counts_.size() <= i) counts_.resize(i + 1);
+  counts_[i] = counts;
+  posted_.notify_all();
+}
+
+std::optional<RangePrefix::Base> RangePrefix::Wait(std::size_t i) {
+  std::unique_lock<std::mutex> lock(mutex_);
+  auto all_posted = [&] {
+    if (counts_.size() < i) return false;
+    for (std::size_t j = 0; j < i; ++j) {
+      if (!counts_[j].has_value()) return false;
+    }
+    return true;
+  };
+  posted_.wait(lock, all_posted);
+  Base base;
+  for (std::size_t j = 0; j < i; ++j) {
+    const std::optional<RangeCounts>& c = *counts_[j];
+    if (!c) return std::nullopt;
+    base.newlines += c->newlines;
+    base.elements += c->element_lines;
+  }
+  return base;
+}
+
+RangeParser::RangeParser(const io::InputStream& file,
+                         std::string_view array_pointer,
+                         std::string_view indent, std::uint64_t begin,
+                         io::LineColumn at, std::optional<std::uint64_t> bound,
+                         std::size_t first_index, std::size_t window_size,
+                         json::Parser& parser, json::Arena& arena)
+    : input_(io::FileRange(file, begin)),
+      window_(*input_, window_size),
+      pointer_(array_pointer),
+      indent_(indent),
+      bound_(bound),
+      index_(first_index),
+      parser_(parser),
+      arena_(arena) {
+  pointer_ += '/';
+  pointer_prefix_ = pointer_.size();
+  ok_ = window_.SkipTo(begin, at).ok() && Fill();
+}
+
+bool RangeParser::Fill() {
+  if (window_.eof()) return true;
+  Status s = window_.Fill(pos_ == nullptr ? window_.begin() : pos_);
+  pos_ = window_.begin();
+  return s.ok();
+}
+
+bool RangeParser::Peek(char* c, std::size_t* element_indent) {
+  // element_indent: set to 1 when the whitespace ends with a newline and
+  // exactly the indentation of an element line, else 0.
+  bool newline = false;
+  std::size_t since = 0;
+  bool matches = false;
+  for (;;) {
+    const char* end = window_.end();
+    while (pos_ < end && IsSpace(*pos_)) {
+      if (*pos_ == '\n') {
+        newline = true;
+        since = 0;
+        matches = true;
+      } else if (matches) {
+        matches = since < indent_.size() && *pos_ == indent_[since];
+        ++since;
+      }
+      ++pos_;
+    }
+    if (pos_ < end || window_.eof()) {
+      *c = pos_ < end ? *pos_ : '\0';
+      if (element_indent != nullptr) {
+        *element_indent = newline && matches && since == indent_.size() ? 1 : 0;
+      }
+      return true;
+    }
+    if (!Fill()) return false;
+  }
+}
+
+RangeParser::Step RangeParser::Next(state::Leaf* leaf) {
+  if (!ok_) return Step::kFailed;
+  char c = 0;
+  if (!first_) {
+    if (!Peek(&c)) return Step::kFailed;
+    if (c == ']') {
+      ++pos_;
+      end_ = window_.OffsetOf(pos_);
+      at_end_ = window_.Locate(end_);
+      return Step::kEnded;
+    }
+    if (c != ',') return Step::kFailed;
+    ++pos_;
+    std::size_t element_line = 0;
+    if (!Peek(&c, &element_line)) return Step::kFailed;
+    std::uint64_t next = window_.OffsetOf(pos_);
+    if (bound_ && next == *bound_) return Step::kLanded;
+    if (bound_ && next > *bound_) return Step::kFailed;
+    if (c != '{' || element_line == 0) return Step::kFailed;
+  }
+  first_ = false;
+  if (!Peek(&c)) return Step::kFailed;
+  const char* stop = nullptr;
+  for (;;) {
+    json::ParseStatus st =
+        parser_.Parse(pos_, window_.end(), window_.eof(),
+                      window_.OffsetOf(pos_), arena_, &leaf->value, &stop);
+    if (st == json::ParseStatus::kOk) break;
+    arena_.Reset();
+    if (st == json::ParseStatus::kError || window_.eof() || !Fill()) {
+      return Step::kFailed;
+    }
+  }
+  pointer_.resize(pointer_prefix_);
+  pointer_ += std::to_string(index_);
+  leaf->role = state::Role::kResource;
+  leaf->pointer = pointer_;
+  leaf->index = index_;
+  leaf->arena = &arena_;
+  leaf->end_offset = window_.OffsetOf(stop);
+  leaf->bytes = std::string_view(pos_, static_cast<std::size_t>(stop - pos_));
+  leaf->duplicates = parser_.duplicates();
+  pos_ = stop;
+  ++index_;
+  ++elements_;
+  return Step::kElement;
 }
 
 }  // namespace internal

@@ -5,43 +5,55 @@
 //  - Sequential streaming (pipes, standard input, gzip/zstd, --jobs 1, or a
 //    pass that cannot be split): one forward pass through state::Read,
 //    exactly as every command read before.
-//  - Parallel (a plain regular file and --jobs N > 1): state::Read still
-//    walks the envelope, so every envelope rule holds, but the elements of
-//    "resources" are only delimited on the reader's thread by a structural
-//    scan (boundary.h) and copied into batches; N worker threads parse and
-//    check them (Worker::PerResource), and the reader's thread folds the
-//    partials strictly in file order (Pass::Fold). Batches grow from one
-//    resource to `batch_bytes`, and at most `max_batches_in_flight` are
-//    queued or running, so memory holds a few MiB of resources whatever
-//    the size of the file. Before any other event of the read (an envelope
-//    member, a leaf, the end) every resource before it is folded.
+//  - Parallel (a plain regular file and --jobs N > 1): state::Read walks
+//    the envelope on the calling thread, so every envelope rule holds, but
+//    it hands each "resources" array whole to the executor
+//    (ReadOptions::on_resources) and goes on after its ']' without reading
+//    the bytes in between. The executor cuts the array into ranges of
+//    about `batch_bytes` at lines that look like the first element's start
+//    (a newline, the same indentation, '{'), and N workers each read their
+//    range from the file (pread), count its lines and element starts,
+//    then parse and check its elements (Worker::PerResource) knowing their
+//    line numbers and indexes from the ranges before them. The calling
+//    thread folds the partials strictly in file order (Pass::Fold).
+//
+// Speculation is checked, never trusted. A range is accepted only when
+// its elements, parsed by the same json::Parser as the sequential read,
+// start exactly at the lines counted for it and the last one is followed
+// by the next range's first byte (or by the array's ']'); then the ranges
+// together are exactly the sequential read's elements, whatever the file
+// looks like. A raw newline cannot occur inside a JSON string, so a line
+// start is always outside one. An array whose first element does not
+// start a line (minified JSON) is read by the sequential reader.
 //
 // Output is identical either way. Where the parallel read cannot promise
 // that, it gives up and the input is read again sequentially, by a fresh
 // pass, into the report as it was before: when the read meets a fatal
-// finding (a syntax error inside a resource or the envelope, an unreadable
-// input, an unsupported version; the first error in file order must win
-// and nothing after it may be reported), or when a worker's parse of a
-// delimited resource fails or does not end where the scan did. Duplicate
-// "resources" members need no fallback: each one is folded before the
-// reader announces the next.
+// finding (a syntax error, an unreadable input, an unsupported version, a
+// piece over the size limit; the first error in file order must win and
+// nothing after it may be reported), or when a range fails its checks.
+// Memory holds at most 2 × N ranges' partials and N windows, whatever the
+// size of the file.
 #ifndef PSTATE_ENGINE_EXECUTOR_H_
 #define PSTATE_ENGINE_EXECUTOR_H_
 
+#include <atomic>
+#include <condition_variable>
 #include <cstddef>
 #include <cstdint>
 #include <functional>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "base/thread_pool.h"
 #include "diag/report.h"
-#include "engine/boundary.h"
 #include "engine/pass.h"
 #include "io/input.h"
+#include "io/window.h"
 #include "json/parser.h"
 #include "state/reader.h"
 
@@ -53,46 +65,162 @@ struct Options {
   /// Called every few MiB with (bytes consumed, size or 0). A parallel
   /// read that falls back starts counting again.
   std::function<void(std::uint64_t, std::uint64_t)> on_progress;
-  /// A batch of resources is handed to a worker at this size.
+  /// A range of the resources array is handed to a worker at about this
+  /// size.
   std::size_t batch_bytes = std::size_t{1} << 20;
-  /// Batches queued or running at once (0: 2 × jobs).
+  /// Ranges queued or running at once (0: 2 × jobs).
   std::size_t max_batches_in_flight = 0;
+  /// A worker's window's first size (state::ReadOptions::window_size).
+  std::size_t window_size = std::size_t{256} << 10;
 };
 
+/// Who read the resources: kParallel when the elements of at least one
+/// "resources" array were read and checked by workers.
 enum class Executor { kSequential, kParallel };
 
 /// Whether `input` can be read in parallel: a plain (uncompressed) regular
 /// file, which can also be opened again for a fallback.
 bool CanSplit(const io::InputStream& input);
 
-/// A resource as a worker sees it: located by its first byte's line:column,
-/// reporting into a list. The parallel executor's state::Context.
+/// A resource as a worker sees it: located from its first byte's
+/// line:column, reporting into a list. The parallel executor's
+/// state::Context.
 class ResourceContext final : public state::Context {
  public:
-  ResourceContext(const state::RawResource& raw,
-                  const state::Envelope& envelope,
+  ResourceContext(std::uint64_t offset, std::string_view bytes,
+                  io::LineColumn at, const state::Envelope& envelope,
                   std::vector<diag::Finding>* findings)
-      : raw_(raw), envelope_(envelope), findings_(findings) {}
+      : offset_(offset),
+        bytes_(bytes),
+        at_(at),
+        envelope_(envelope),
+        findings_(findings),
+        last_offset_(offset),
+        last_at_(at) {}
   void Report(diag::Finding finding, std::uint64_t offset) override;
   void ReportUnlocated(diag::Finding finding) override {
     findings_->push_back(std::move(finding));
   }
+  /// Clamped to the resource, as the reader's window clamps to what it
+  /// holds. Counted from the last answer when the offset is not before it
+  /// (checks locate mostly in increasing order), else from the start.
   io::LineColumn Locate(std::uint64_t offset) override;
   const state::Envelope& envelope() const override { return envelope_; }
 
  private:
-  const state::RawResource& raw_;
+  std::uint64_t offset_;
+  std::string_view bytes_;
+  io::LineColumn at_;
   const state::Envelope& envelope_;
   std::vector<diag::Finding>* findings_;
+  std::uint64_t last_offset_;
+  io::LineColumn last_at_;
 };
 
 namespace internal {
 
-/// A worker's parse of one delimited resource: the same json::Parser the
-/// reader uses, over exactly the resource's bytes. False when it fails or
-/// stops elsewhere (the executor then falls back).
-bool ParseResource(const state::RawResource& raw, json::Parser& parser,
-                   json::Arena& arena, state::Leaf* leaf);
+/// Where a "resources" array's elements start and what a line that starts
+/// one looks like.
+struct FirstElement {
+  enum class Kind {
+    kEmpty,        ///< the array is `[ ]`: `offset` is its ']'
+    kAtLineStart,  ///< the first element starts a line after `indent`
+    kOther,        ///< anything else: the sequential reader reads it
+  };
+  Kind kind = Kind::kOther;
+  std::uint64_t offset = 0;
+  io::LineColumn at;
+  std::string indent;  ///< the bytes between the line's start and it
+};
+FirstElement FindFirstElement(const io::InputStream& file,
+                              const state::ResourcesSpan& span);
+
+/// The first offset at or after `from` that starts a line of `indent`
+/// followed by '{' (the offset of the '{'); nullopt when the file ends
+/// first or cannot be read.
+std::optional<std::uint64_t> FindElementLine(const io::InputStream& file,
+                                             std::string_view indent,
+                                             std::uint64_t from);
+
+/// Lines and element-like line starts (as FindElementLine finds them) of
+/// the bytes [begin, end) of the file.
+struct RangeCounts {
+  std::uint64_t newlines = 0;
+  std::size_t element_lines = 0;
+};
+std::optional<RangeCounts> CountRange(const io::InputStream& file,
+                                      std::string_view indent,
+                                      std::uint64_t begin, std::uint64_t end);
+
+/// The ranges' counts, posted by the workers in any order and awaited in
+/// range order: range i starts after the lines and elements of ranges
+/// 0..i-1.
+class RangePrefix {
+ public:
+  struct Base {
+    std::uint64_t newlines = 0;
+    std::size_t elements = 0;
+  };
+  /// Range i's counts, or (nullopt) that it has none: every later range
+  /// then gives up.
+  void Post(std::size_t i, std::optional<RangeCounts> counts);
+  /// Blocks until ranges 0..i-1 posted; nullopt when one of them failed.
+  std::optional<Base> Wait(std::size_t i);
+
+ private:
+  std::mutex mutex_;
+  std::condition_variable posted_;
+  std::vector<std::optional<std::optional<RangeCounts>>> counts_;
+};
+
+/// One worker's reading of one range: the elements from `begin` (line:
+/// column `at`, index `first_index`) until the one followed by `bound`
+/// (or by the array's ']' when `bound` is nullopt or not reached).
+class RangeParser {
+ public:
+  RangeParser(const io::InputStream& file, std::string_view array_pointer,
+              std::string_view indent, std::uint64_t begin, io::LineColumn at,
+              std::optional<std::uint64_t> bound, std::size_t first_index,
+              std::size_t window_size, json::Parser& parser,
+              json::Arena& arena);
+
+  enum class Step {
+    kElement,  ///< `leaf` is the next element (its bytes valid until Next)
+    kLanded,   ///< the last element was followed by `bound`
+    kEnded,    ///< the last element was followed by the array's ']'
+    kFailed,   ///< anything else: the parallel read gives up
+  };
+  Step Next(state::Leaf* leaf);
+  /// The window holding the element Next returned (for locating offsets
+  /// in it until the next call).
+  io::Window& window() { return window_; }
+
+  std::size_t elements() const { return elements_; }
+  /// After kEnded: just past the ']', and its line:column.
+  std::uint64_t end() const { return end_; }
+  io::LineColumn at_end() const { return at_end_; }
+
+ private:
+  /// Skips whitespace; false when the input failed. `*c` is '\0' at end.
+  bool Peek(char* c, std::size_t* newlines_skipped = nullptr);
+  bool Fill();
+
+  std::unique_ptr<io::InputStream> input_;
+  io::Window window_;
+  std::string pointer_;
+  std::size_t pointer_prefix_;
+  std::string indent_;
+  std::optional<std::uint64_t> bound_;
+  std::size_t index_;
+  json::Parser& parser_;
+  json::Arena& arena_;
+  const char* pos_ = nullptr;
+  bool ok_ = false;
+  bool first_ = true;
+  std::size_t elements_ = 0;
+  std::uint64_t end_ = 0;
+  io::LineColumn at_end_;
+};
 
 /// The parallel read of one pass; see the file comment.
 template <typename P>
@@ -100,8 +228,9 @@ class ParallelRead final : public state::Handler {
  public:
   using Partial = typename P::Partial;
 
-  ParallelRead(P& pass, const Options& options)
+  ParallelRead(P& pass, const io::InputStream& file, const Options& options)
       : pass_(pass),
+        file_(file),
         options_(options),
         jobs_(options.jobs),
         pool_(options.jobs, options.max_batches_in_flight == 0
@@ -109,8 +238,7 @@ class ParallelRead final : public state::Handler {
                                 : options.max_batches_in_flight) {}
 
   ~ParallelRead() override {
-    // Running work refers to the slots: wait for it before they go. The
-    // reader (and its context) is gone: nothing more is folded.
+    // Running work refers to the slots and the prefix: wait for it.
     abandoned_ = true;
     try {
       pool_.Finish();
@@ -120,96 +248,109 @@ class ParallelRead final : public state::Handler {
 
   /// True when the read cannot stand for the sequential one.
   bool gave_up() const { return gave_up_; }
+  /// True when the elements of a "resources" array were read by workers
+  /// (not an empty array, not one left to the reader).
+  bool split() const { return split_; }
 
-  Result<state::Flow> OnRawResource(const state::RawResource& raw,
-                                    state::Context& context) {
+  /// ReadOptions::on_resources.
+  Result<state::ResourcesRead> OnResources(const state::ResourcesSpan& span,
+                                           state::Context& context) {
     if (gave_up_) return GiveUp();
-    if (slots_.empty()) {
-      for (int i = 0; i < jobs_; ++i) {
-        auto slot = std::make_unique<Slot>();
-        slot->worker = pass_.NewWorker();
-        slots_.push_back(std::move(slot));
-      }
-      for (auto& slot : slots_) idle_.push_back(slot.get());
+    FirstElement first = FindFirstElement(file_, span);
+    state::ResourcesRead read;
+    if (first.kind == FirstElement::Kind::kOther) return read;
+    read.handled = true;
+    if (first.kind == FirstElement::Kind::kEmpty) {
+      read.end = first.offset + 1;
+      read.at_end = first.at;
+      ++read.at_end.column;
+      ++read.at_end.char_column;
+      return read;
     }
-    if (!batch_) {
-      batch_ = std::make_shared<Batch>();
-      batch_->envelope = context.envelope();
-      batch_->first_offset = raw.offset;
+    Run run;
+    run.pointer = std::string(span.pointer);
+    run.first = std::move(first);
+    run.envelope = context.envelope();
+    run.context = &context;
+    std::vector<std::unique_ptr<Slot>> slots;
+    for (int i = 0; i < jobs_; ++i) {
+      auto slot = std::make_unique<Slot>();
+      slot->worker = pass_.NewWorker();
+      idle_.push_back(slot.get());
+      slots.push_back(std::move(slot));
     }
-    Item item;
-    item.begin = batch_->bytes.size();
-    item.raw.index = raw.index;
-    item.raw.offset = raw.offset;
-    item.raw.at = raw.at;
-    item.pointer = std::string(raw.pointer);
-    batch_->bytes.append(raw.bytes);
-    item.size = raw.bytes.size();
-    batch_->items.push_back(std::move(item));
-    if (batch_->items.size() >= items_per_batch_ ||
-        batch_->bytes.size() >= options_.batch_bytes) {
-      Submit(context);
+    std::uint64_t begin = run.first.offset;
+    std::size_t step = std::max<std::size_t>(options_.batch_bytes, 1);
+    for (std::size_t i = 0; !run.ended && !gave_up_; ++i) {
+      std::optional<std::uint64_t> bound =
+          FindElementLine(file_, run.first.indent, begin + step);
+      auto range = std::make_shared<Range>();
+      range->index = i;
+      range->begin = begin;
+      range->bound = bound;
+      pool_.Submit([this, range, &run] { Work(*range, run); },
+                   [this, range, &run] { Deliver(*range, run); });
+      if (!bound) break;
+      begin = *bound;
     }
-    if (gave_up_) return GiveUp();
-    return state::Flow::kContinue;
+    pool_.Finish();
+    idle_.clear();
+    if (gave_up_ || !run.ended) {
+      gave_up_ = true;
+      return GiveUp();
+    }
+    read.end = run.end;
+    read.at_end = run.at_end;
+    read.elements = run.elements;
+    split_ = true;
+    return read;
   }
 
-  // Every other event: fold what came before it, then the pass's turn.
-  void BeginObject() override {
-    Drain();
-    pass_.BeginObject();
-  }
-  void Key(std::string_view raw_key) override {
-    Drain();
-    pass_.Key(raw_key);
-  }
-  void EndObject() override {
-    Drain();
-    pass_.EndObject();
-  }
-  void BeginArray() override {
-    Drain();
-    pass_.BeginArray();
-  }
-  void EndArray() override {
-    Drain();
-    pass_.EndArray();
-  }
+  // Every other event goes to the pass as it is.
+  void BeginObject() override { pass_.BeginObject(); }
+  void Key(std::string_view raw_key) override { pass_.Key(raw_key); }
+  void EndObject() override { pass_.EndObject(); }
+  void BeginArray() override { pass_.BeginArray(); }
+  void EndArray() override { pass_.EndArray(); }
   void OnEnvelopeMember(const state::EnvelopeMember& member,
                         state::Context& context) override {
-    Drain();
     pass_.OnEnvelopeMember(member, context);
   }
   Result<state::Flow> OnLeaf(state::Leaf& leaf,
                              state::Context& context) override {
-    Drain();
-    if (gave_up_) return GiveUp();
-    // A resource the scan could not delimit reaches the pass as a leaf;
-    // the read ends with a fatal finding almost surely, and falls back.
+    // The elements of an array the executor left to the reader.
     return pass_.OnLeaf(leaf, context);
   }
   Status OnFinish(const state::Envelope& envelope,
                   state::Context& context) override {
-    Drain();
-    if (gave_up_) return GiveUp().status();
     return pass_.OnFinish(envelope, context);
   }
 
  private:
   struct Item {
-    std::size_t begin = 0;
-    std::size_t size = 0;
-    std::string pointer;
-    state::RawResource raw;
     Partial partial{};
     std::vector<diag::Finding> findings;
-    bool failed = false;
   };
-  struct Batch {
-    std::string bytes;
+  struct Range {
+    std::size_t index = 0;
+    std::uint64_t begin = 0;
+    std::optional<std::uint64_t> bound;
     std::vector<Item> items;
+    RangeParser::Step outcome = RangeParser::Step::kFailed;
+    std::uint64_t end = 0;
+    io::LineColumn at_end;
+  };
+  /// One "resources" array.
+  struct Run {
+    std::string pointer;
+    FirstElement first;
     state::Envelope envelope;
-    std::uint64_t first_offset = 0;
+    state::Context* context = nullptr;
+    RangePrefix prefix;
+    bool ended = false;
+    std::uint64_t end = 0;
+    io::LineColumn at_end;
+    std::size_t elements = 0;
   };
   struct Slot {
     std::unique_ptr<Worker<Partial>> worker;
@@ -217,7 +358,7 @@ class ParallelRead final : public state::Handler {
     json::Arena arena;
   };
 
-  Result<state::Flow> GiveUp() {
+  Status GiveUp() {
     return Status(Errc::kInvalidArgument,
                   "the parallel read cannot reproduce the sequential one");
   }
@@ -233,73 +374,92 @@ class ParallelRead final : public state::Handler {
     idle_.push_back(slot);
   }
 
-  void Work(Batch& batch) {
-    // The parser may read up to kParserPadding bytes past a value.
-    Slot* slot = TakeSlot();
-    for (Item& item : batch.items) {
-      item.raw.pointer = item.pointer;
-      item.raw.bytes =
-          std::string_view(batch.bytes.data() + item.begin, item.size);
-      state::Leaf leaf;
-      if (!ParseResource(item.raw, slot->parser, slot->arena, &leaf)) {
-        item.failed = true;
-        slot->arena.Reset();
-        break;  // nothing after a failure is folded
+  void Work(Range& range, Run& run) {
+    const std::string& indent = run.first.indent;
+    // Post before waiting, whatever happens: ranges wait in order, and
+    // one that never posted would hold every later one.
+    std::optional<RangeCounts> counts;
+    try {
+      if (range.bound) {
+        counts = CountRange(file_, indent, range.begin, *range.bound);
       }
-      ResourceContext context(item.raw, batch.envelope, &item.findings);
+    } catch (...) {
+      run.prefix.Post(range.index, std::nullopt);
+      throw;
+    }
+    run.prefix.Post(range.index, counts);
+    std::optional<RangePrefix::Base> base = run.prefix.Wait(range.index);
+    if (!base || abandoned_) return;
+    io::LineColumn at = run.first.at;
+    if (range.index > 0) {
+      at.line += base->newlines;
+      at.column = indent.size() + 1;
+      at.char_column = at.column;
+    }
+    Slot* slot = TakeSlot();
+    RangeParser parser(file_, run.pointer, indent, range.begin, at, range.bound,
+                       base->elements, options_.window_size, slot->parser,
+                       slot->arena);
+    for (;;) {
+      state::Leaf leaf;
+      RangeParser::Step step = parser.Next(&leaf);
+      if (step != RangeParser::Step::kElement) {
+        range.outcome = step;
+        break;
+      }
+      Item& item = range.items.emplace_back();
+      ResourceContext context(leaf.value.offset, leaf.bytes,
+                              parser.window().Locate(leaf.value.offset),
+                              run.envelope, &item.findings);
       slot->worker->PerResource(leaf, context, item.partial);
       slot->arena.Reset();
+    }
+    slot->arena.Reset();
+    if (range.outcome == RangeParser::Step::kLanded &&
+        (!counts || parser.elements() != counts->element_lines)) {
+      range.outcome = RangeParser::Step::kFailed;
+    }
+    if (range.outcome == RangeParser::Step::kEnded) {
+      range.end = parser.end();
+      range.at_end = parser.at_end();
     }
     ReturnSlot(slot);
   }
 
-  void Deliver(Batch& batch, state::Context& context) {
-    for (Item& item : batch.items) {
-      if (gave_up_ || abandoned_) return;
-      if (item.failed) {
-        gave_up_ = true;
-        return;
-      }
+  void Deliver(Range& range, Run& run) {
+    if (run.ended || gave_up_ || abandoned_) return;  // past the array
+    if (range.outcome == RangeParser::Step::kFailed) {
+      gave_up_ = true;
+      return;
+    }
+    for (Item& item : range.items) {
       for (diag::Finding& f : item.findings) {
-        context.ReportUnlocated(std::move(f));
+        run.context->ReportUnlocated(std::move(f));
       }
-      pass_.Fold(std::move(item.partial), context);
+      pass_.Fold(std::move(item.partial), *run.context);
+    }
+    run.elements += range.items.size();
+    range.items.clear();
+    if (range.outcome == RangeParser::Step::kEnded) {
+      run.ended = true;
+      run.end = range.end;
+      run.at_end = range.at_end;
+    }
+    if (options_.on_progress) {
+      options_.on_progress(range.bound.value_or(range.end),
+                           file_.source_size().value_or(0));
     }
   }
 
-  void Submit(state::Context& context) {
-    std::shared_ptr<Batch> batch = std::move(batch_);
-    batch_.reset();
-    batch->bytes.append(json::kParserPadding, '\0');
-    if (items_per_batch_ < options_.batch_bytes) items_per_batch_ *= 2;
-    pool_.Submit([this, batch] { Work(*batch); },
-                 [this, batch, &context] { Deliver(*batch, context); });
-  }
-
-  /// Folds every resource read so far.
-  void Drain() {
-    if (batch_ && context_for_drain_) Submit(*context_for_drain_);
-    pool_.Finish();
-    slots_.clear();  // the next run of resources starts from the pass anew
-    idle_.clear();
-  }
-
- public:
-  /// The reader's context, for folding at events that do not carry one.
-  void set_context(state::Context* context) { context_for_drain_ = context; }
-
- private:
   P& pass_;
+  const io::InputStream& file_;
   const Options& options_;
   int jobs_;
-  std::shared_ptr<Batch> batch_;
-  std::size_t items_per_batch_ = 1;
   std::mutex mutex_;
-  std::vector<std::unique_ptr<Slot>> slots_;
   std::vector<Slot*> idle_;
-  state::Context* context_for_drain_ = nullptr;
   bool gave_up_ = false;
-  bool abandoned_ = false;
+  bool split_ = false;
+  std::atomic<bool> abandoned_ = false;
   ThreadPool pool_;  // last: destroyed (joined) first
 };
 
@@ -331,24 +491,25 @@ Executor Run(const std::string& path,
       diag::Report before = report;
       Status status;
       bool gave_up = false;
+      bool split = false;
       {
-        internal::ParallelRead<P> parallel(*pass, options);
-        read.resource_scanner = &FindValueEnd;
-        read.on_raw_resource = [&parallel](const state::RawResource& raw,
-                                           state::Context& context) {
-          parallel.set_context(&context);
-          return parallel.OnRawResource(raw, context);
+        internal::ParallelRead<P> parallel(*pass, **again, options);
+        read.on_resources = [&parallel](const state::ResourcesSpan& span,
+                                        state::Context& context) {
+          return parallel.OnResources(span, context);
         };
         status = state::Read(**again, parallel, report, read);
         gave_up = parallel.gave_up();
+        split = parallel.split();
       }
-      if (!gave_up && !report.fatal()) return Executor::kParallel;
+      if (!gave_up && !report.fatal()) {
+        return split ? Executor::kParallel : Executor::kSequential;
+      }
       (void)status;  // the report holds the located reason, if any
       report = std::move(before);
       pass.reset();
       pass = make();
-      read.resource_scanner = nullptr;
-      read.on_raw_resource = nullptr;
+      read.on_resources = nullptr;
     }
   }
   Status status = state::Read(**input, *pass, report, read);

@@ -63,6 +63,16 @@ class ByteSource {
     }
   }
   std::uint64_t consumed() const { return consumed_; }
+  /// The next Read starts at byte `offset` of the file (descriptors only).
+  bool SeekTo(std::uint64_t offset) {
+    if (fd_ < 0) return false;
+    std::uint64_t file_at = std::max<std::uint64_t>(offset, peeked_.size());
+    if (::lseek(fd_, static_cast<off_t>(file_at), SEEK_SET) < 0) return false;
+    peek_pos_ = static_cast<std::size_t>(
+        std::min<std::uint64_t>(offset, peeked_.size()));
+    consumed_ = offset;
+    return true;
+  }
   int fd() const { return fd_; }
   /// Nothing has been read past the peeked bytes.
   bool untouched() const { return fd_ >= 0 && consumed_ == 0; }
@@ -206,6 +216,13 @@ class PlainInput : public InputStream {
   }
   int plain_file_fd() const override {
     return source_size_ ? source_->fd() : -1;  // sized: opened by path
+  }
+  Status SeekTo(std::uint64_t offset) override {
+    if (plain_file_fd() < 0 || map_base_) return InputStream::SeekTo(offset);
+    if (!source_->SeekTo(offset)) {
+      return Status(Errc::kIo, ErrnoMessage(name_, errno));
+    }
+    return Status::Ok();
   }
   ~PlainInput() override {
     UnregisterMapping(map_slot_);
@@ -440,6 +457,54 @@ void SetDefaultInputLimits(const InputLimits& limits) {
 }
 
 const InputLimits& DefaultInputLimits() { return g_default_limits; }
+
+Status InputStream::SeekTo(std::uint64_t offset) {
+  (void)offset;
+  return Status(Errc::kUnsupported,
+                name_ + ": only a plain file can be read out of order");
+}
+
+namespace {
+
+/// FileRange's stream: pread(2) from a shared descriptor.
+class RangeInput final : public InputStream {
+ public:
+  RangeInput(const InputStream& file, std::uint64_t offset)
+      : fd_(file.plain_file_fd()), at_(offset), start_(offset) {
+    name_ = file.name();
+    source_size_ = file.source_size();
+    max_piece_bytes_ = file.max_piece_bytes();
+  }
+  Result<std::size_t> Read(char* buf, std::size_t n) override {
+    if (fd_ < 0) return SeekTo(at_);  // not a plain file: kUnsupported
+    for (;;) {
+      ssize_t got = ::pread(fd_, buf, n, static_cast<off_t>(at_));
+      if (got < 0 && errno == EINTR) continue;
+      if (got < 0) return Status(Errc::kIo, ErrnoMessage(name_, errno));
+      at_ += static_cast<std::uint64_t>(got);
+      return static_cast<std::size_t>(got);
+    }
+  }
+  std::uint64_t source_consumed() const override { return at_ - start_; }
+  int plain_file_fd() const override { return fd_; }
+  Status SeekTo(std::uint64_t offset) override {
+    if (fd_ < 0) return InputStream::SeekTo(offset);
+    at_ = offset;
+    return Status::Ok();
+  }
+
+ private:
+  int fd_;
+  std::uint64_t at_;
+  std::uint64_t start_;
+};
+
+}  // namespace
+
+std::unique_ptr<InputStream> FileRange(const InputStream& file,
+                                       std::uint64_t offset) {
+  return std::make_unique<RangeInput>(file, offset);
+}
 
 std::string FormatByteLimit(std::uint64_t bytes) {
   static constexpr const char* kUnits[] = {"KiB", "MiB", "GiB",

@@ -87,6 +87,9 @@ class InputStream {
   /// are dropped from this process's memory (they stay in the page cache),
   /// so resident memory does not grow with the file.
   virtual void Release(std::uint64_t upto) { (void)upto; }
+  /// Positions the next Read at decoded offset `offset`. Only a plain file
+  /// opened by path (plain_file_fd() >= 0) can: kUnsupported otherwise.
+  virtual Status SeekTo(std::uint64_t offset);
   /// The descriptor of the regular file this stream reads unchanged (a
   /// plain file opened by path: decoded offset = file offset); -1 for
   /// anything else. For copying byte ranges in the kernel
@@ -116,6 +119,13 @@ std::string FormatByteLimit(std::uint64_t bytes);
 /// empty plain file.
 Result<std::unique_ptr<InputStream>> OpenInput(
     const std::string& path, const InputOptions& options = {});
+
+/// A second reader of `file` (a plain file opened by path, plain_file_fd()
+/// >= 0) from decoded offset `offset` on, by pread(2): it shares the
+/// descriptor but not the position, so threads read parts of one file side
+/// by side. Same name, size and limits as `file`, which must outlive it.
+std::unique_ptr<InputStream> FileRange(const InputStream& file,
+                                       std::uint64_t offset);
 
 /// An in-memory input (tests, fuzzing, decrypted text). Decompresses too.
 std::unique_ptr<InputStream> MemoryInput(std::string bytes,

@@ -156,6 +156,18 @@ Status Window::Fill(const char* keep) {
 }
 
 void Window::CountDiscarded(std::size_t n) {
+  if (cache_offset_ > base_ && cache_offset_ <= base_ + n) {
+    // Locate counted up to its last answer already: go on from there.
+    auto done = static_cast<std::size_t>(cache_offset_ - base_);
+    LineColumn at =
+        Advance({cache_line_, cache_offset_ - cache_line_start_ + 1,
+                 cache_offset_ - cache_line_start_ - cache_cont_ + 1},
+                data_ + done, n - done);
+    base_line_ = at.line;
+    base_line_start_ = base_ + n - (at.column - 1);
+    base_line_cont_ = at.column - at.char_column;
+    return;
+  }
   std::size_t after_last = 0;
   std::uint64_t lines = CountNewlines(data_, n, &after_last);
   if (lines > 0) {
@@ -178,6 +190,36 @@ LineColumn Advance(LineColumn from, const char* p, std::size_t n) {
   std::size_t rest = n - after_last;
   return {from.line + lines, rest + 1,
           rest + 1 - CountContinuationBytes(p + after_last, rest)};
+}
+
+Status Window::SkipTo(std::uint64_t offset, LineColumn at) {
+  if (offset < base_ || at.line == 0 || at.column == 0 || at.char_column == 0 ||
+      at.char_column > at.column || at.column - 1 > offset) {
+    return Status(Errc::kInvalidArgument,
+                  input_.name() +
+                      ": cannot move the read back or to an "
+                      "unknown line");
+  }
+  if (offset <= base_ + size_) {
+    auto discard = static_cast<std::size_t>(offset - base_);
+    std::memmove(data_, data_ + discard, size_ - discard);
+    size_ -= discard;
+  } else {
+    Status s = input_.SeekTo(offset);
+    if (!s.ok()) return s;
+    size_ = 0;
+    eof_ = false;
+  }
+  std::memset(data_ + size_, 0, kPadding);
+  base_ = offset;
+  base_line_ = at.line;
+  base_line_start_ = offset - (at.column - 1);
+  base_line_cont_ = at.column - at.char_column;
+  cache_offset_ = base_;
+  cache_line_ = base_line_;
+  cache_line_start_ = base_line_start_;
+  cache_cont_ = base_line_cont_;
+  return Status::Ok();
 }
 
 LineColumn Window::Locate(std::uint64_t offset) {

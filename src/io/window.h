@@ -72,6 +72,15 @@ class Window {
   /// at its end). Cheap for offsets that increase between calls.
   LineColumn Locate(std::uint64_t offset);
 
+  /// Moves the window to `offset` (at or after OffsetOf(begin())), whose
+  /// line:column is `at`, without reading the bytes in between: the bytes
+  /// already held past it stay, otherwise the input is repositioned
+  /// (InputStream::SeekTo). For a part of the input read elsewhere (the
+  /// elements of "resources" parsed on other threads, engine/executor.h)
+  /// and for a window that starts in the middle of a file. Pointers into
+  /// the window are invalidated.
+  Status SkipTo(std::uint64_t offset, LineColumn at);
+
   InputStream& input() { return input_; }
 
  private:

@@ -61,6 +61,8 @@ class StreamReader final : public Context {
   Status Peek(char* c);
   Status ParseValue(json::Value* out);
   Status Fatal(Code code, std::string message, std::uint64_t offset);
+  /// Fatal for an I/O failure `s` of the input.
+  Status IoFatal(const Status& s, std::uint64_t offset);
   Status Expect(char c, const char* context);
   std::uint64_t Offset() const { return window_.OffsetOf(pos_); }
   /// After Peek returned '\0': true at the end of input, false for a NUL
@@ -86,8 +88,9 @@ class StreamReader final : public Context {
   Status ReadContainerOrLeaf(char open, Role element_role,
                              std::string_view name, Level level);
   Status EmitLeaf(Role role, std::string_view key, std::size_t index);
-  /// A resource as bytes (ReadOptions::on_raw_resource).
-  Status EmitRawResource(std::size_t index);
+  /// Offers the "resources" array just entered to ReadOptions::
+  /// on_resources; `handled`: it was read there, up to its ']'.
+  Status HandOverResources(bool* handled);
   /// Unwinds the read after the handler asked to stop.
   Status Stop() {
     stopped_ = true;
@@ -166,16 +169,18 @@ Status StreamReader::Fill() {
   std::uint64_t at = Offset();
   Status s = window_.Fill(pos_);
   pos_ = window_.begin();
-  if (!s.ok()) {
-    // io's messages start with the input's name, for callers that print
-    // them as they are; a finding is located in that input already.
-    std::string message = s.message();
-    std::string prefix = window_.input().name() + ": ";
-    if (message.starts_with(prefix)) message.erase(0, prefix.size());
-    return Fatal(Code::kIoError, std::move(message), at);
-  }
+  if (!s.ok()) return IoFatal(s, at);
   ReportProgress();
   return Status::Ok();
+}
+
+Status StreamReader::IoFatal(const Status& s, std::uint64_t offset) {
+  // io's messages start with the input's name, for callers that print
+  // them as they are; a finding is located in that input already.
+  std::string message = s.message();
+  std::string prefix = window_.input().name() + ": ";
+  if (message.starts_with(prefix)) message.erase(0, prefix.size());
+  return Fatal(Code::kIoError, std::move(message), offset);
 }
 
 void StreamReader::ReportProgress() {
@@ -295,31 +300,20 @@ Status StreamReader::EmitLeaf(Role role, std::string_view key,
   return Status::Ok();
 }
 
-Status StreamReader::EmitRawResource(std::size_t index) {
-  char c = 0;
-  Status s = Peek(&c);
-  if (!s.ok()) return s;
-  const char* stop = nullptr;
-  for (;;) {
-    ScanStatus st =
-        options_.resource_scanner(pos_, window_.end(), window_.eof(), &stop);
-    if (st == ScanStatus::kOk) break;
-    // Let the parser say what is wrong, exactly as without the hook.
-    if (st == ScanStatus::kError) return EmitLeaf(Role::kResource, {}, index);
-    s = Fill();
-    if (!s.ok()) return s;
-  }
-  RawResource raw;
-  raw.index = index;
-  raw.pointer = pointer_.str();
-  raw.offset = Offset();
-  raw.bytes = std::string_view(pos_, static_cast<std::size_t>(stop - pos_));
-  raw.at = window_.Locate(raw.offset);
-  ++envelope_.resources;
-  Result<Flow> flow = options_.on_raw_resource(raw, *this);
-  pos_ = stop;
-  if (!flow.ok()) return flow.status();
-  if (*flow == Flow::kStop) return Stop();
+Status StreamReader::HandOverResources(bool* handled) {
+  ResourcesSpan span;
+  span.pointer = pointer_.str();
+  span.offset = Offset();
+  span.at = window_.Locate(span.offset);
+  Result<ResourcesRead> read = options_.on_resources(span, *this);
+  if (!read.ok()) return read.status();
+  if (!read->handled) return Status::Ok();
+  Status s = window_.SkipTo(read->end, read->at_end);
+  pos_ = window_.begin();
+  if (!s.ok()) return IoFatal(s, span.offset);
+  envelope_.resources += read->elements;
+  ReportProgress();
+  *handled = true;
   return Status::Ok();
 }
 
@@ -499,6 +493,15 @@ Status StreamReader::ReadContainerOrLeaf(char open, Role element_role,
 Status StreamReader::ReadLeafArray(Role element_role) {
   ++pos_;  // '['
   handler_.BeginArray();
+  if (element_role == Role::kResource && options_.on_resources) {
+    bool handled = false;
+    Status s = HandOverResources(&handled);
+    if (!s.ok()) return s;
+    if (handled) {
+      handler_.EndArray();
+      return Status::Ok();
+    }
+  }
   char c = 0;
   Status s = Peek(&c);
   if (!s.ok()) return s;
@@ -510,10 +513,7 @@ Status StreamReader::ReadLeafArray(Role element_role) {
   }
   for (;;) {
     std::size_t mark = pointer_.PushIndex(index);
-    s = element_role == Role::kResource && options_.resource_scanner &&
-                options_.on_raw_resource
-            ? EmitRawResource(index)
-            : EmitLeaf(element_role, {}, index);
+    s = EmitLeaf(element_role, {}, index);
     pointer_.Pop(mark);
     if (!s.ok()) return s;
     ++index;

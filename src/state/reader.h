@@ -200,26 +200,21 @@ class Tee : public Handler {
   Handler& second_;
 };
 
-/// How a structural scan ended (ReadOptions::resource_scanner).
-enum class ScanStatus {
-  kOk,          ///< `*stop` is just past the value
-  kIncomplete,  ///< the bytes ran out before the value ended (not at eof)
-  kError,       ///< no value's end can be found: the reader parses instead
+/// One "resources" array about to be read (ReadOptions::on_resources).
+struct ResourcesSpan {
+  std::string_view pointer;  ///< JSON pointer of the array
+  std::uint64_t offset = 0;  ///< absolute offset just past its '['
+  io::LineColumn at;         ///< line:column of that offset
 };
-/// Finds the end of the JSON value starting at `begin` (not whitespace)
-/// without parsing it; `end` bounds the bytes (64 readable bytes follow
-/// it), `at_eof` says no more follow.
-using ValueScanner = ScanStatus (*)(const char* begin, const char* end,
-                                    bool at_eof, const char** stop);
 
-/// An element of "resources" as bytes, not parsed (ReadOptions::
-/// on_raw_resource). Valid during the call only.
-struct RawResource {
-  std::size_t index = 0;
-  std::string_view pointer;  ///< JSON pointer of the element
-  std::uint64_t offset = 0;  ///< absolute offset of its first byte
-  std::string_view bytes;
-  io::LineColumn at;  ///< line:column of its first byte
+/// What ReadOptions::on_resources did with a "resources" array.
+struct ResourcesRead {
+  /// False: nothing; the reader reads the elements itself, as without the
+  /// hook. True: the hook read every element and the closing ']'.
+  bool handled = false;
+  std::uint64_t end = 0;     ///< absolute offset just past the ']'
+  io::LineColumn at_end;     ///< line:column of `end`
+  std::size_t elements = 0;  ///< how many elements the array had
 };
 
 struct ReadOptions {
@@ -231,15 +226,17 @@ struct ReadOptions {
   std::size_t window_size = 256u << 10;
   /// Called every few MiB with (source bytes consumed, source size or 0).
   std::function<void(std::uint64_t, std::uint64_t)> on_progress;
-  /// The parallel executor's hook (engine/executor.h). With both set, the
-  /// elements of "resources" are not parsed here: `resource_scanner` finds
-  /// each one's end and `on_raw_resource` gets its bytes instead of the
-  /// handler's OnLeaf (which stays the way for an element the scanner
-  /// cannot delimit). Everything around them is read as always, so every
-  /// envelope rule holds. The result is as OnLeaf's; the Context is the
-  /// reader's (its Locate works only for the raw resource's bytes).
-  ValueScanner resource_scanner = nullptr;
-  std::function<Result<Flow>(const RawResource&, Context&)> on_raw_resource;
+  /// The parallel executor's hook (engine/executor.h): called at each
+  /// "resources" array, just past its '['. When it answers `handled`, it
+  /// has read the elements and the ']' itself (on other threads, from the
+  /// same plain file) and delivered them to the handler; the reader goes
+  /// on at ResourcesRead::end without reading the bytes in between, so its
+  /// handler sees BeginArray, then EndArray. Everything around the array
+  /// is read as always, so every envelope rule holds. A failure it returns
+  /// ends the read as a handler's failure does. The Context is the
+  /// reader's.
+  std::function<Result<ResourcesRead>(const ResourcesSpan&, Context&)>
+      on_resources;
 };
 
 /// Reads `input` to its end (or until the handler stops), calling

@@ -107,28 +107,118 @@ std::string Resources(int n, bool pretty) {
   return out;
 }
 
-std::string State(const std::string& resources) {
-  return "{\"version\": 3, \"deployment\": {\"manifest\": {}, \"resources\": "
-         "[" +
-         resources + "]}}\n";
+/// A state around `resources`: laid out as Pulumi writes it (the first
+/// element on its own line, `pretty`) or on one line.
+std::string State(const std::string& resources, bool pretty = true) {
+  if (!pretty) {
+    return "{\"version\": 3, \"deployment\": {\"manifest\": {}, "
+           "\"resources\": [" +
+           resources + "]}}\n";
+  }
+  return "{\n  \"version\": 3,\n  \"deployment\": {\n    \"manifest\": {},\n"
+         "    \"resources\": [\n      " +
+         resources + "\n    ]\n  }\n}\n";
+}
+
+/// The same outcome from --jobs 1 and from `jobs` threads with ranges of
+/// each size; returns the parallel runs' executors.
+std::vector<Executor> ExpectSameOutcome(const std::string& path, int jobs) {
+  Outcome one = RunOn(path, 1, 1 << 20);
+  EXPECT_EQ(one.executor, Executor::kSequential);
+  std::vector<Executor> executors;
+  for (std::size_t batch : {std::size_t{1}, std::size_t{64}, std::size_t{300},
+                            std::size_t{1} << 20}) {
+    Outcome many = RunOn(path, jobs, batch);
+    EXPECT_EQ(many.findings, one.findings) << path << " batch " << batch;
+    EXPECT_EQ(many.folded, one.folded) << path << " batch " << batch;
+    EXPECT_EQ(many.fatal, one.fatal) << path << " batch " << batch;
+    executors.push_back(many.executor);
+  }
+  return executors;
 }
 
 TEST(Executor, ParallelFoldsInFileOrderWithTheSameFindings) {
   testing::TempDir dir;
   for (bool pretty : {false, true}) {
-    std::string path = dir.Write("s.json", State(Resources(200, pretty)));
+    std::string path =
+        dir.Write("s.json", State(Resources(200, pretty), pretty));
     Outcome one = RunOn(path, 1, 1 << 20);
     for (std::size_t batch :
          {std::size_t{1}, std::size_t{300}, std::size_t{1} << 20}) {
       Outcome many = RunOn(path, 3, batch);
       EXPECT_EQ(one.executor, Executor::kSequential);
-      EXPECT_EQ(many.executor, Executor::kParallel);
+      // One line: no line starts to cut at; the reader reads it.
+      EXPECT_EQ(many.executor,
+                pretty ? Executor::kParallel : Executor::kSequential);
       EXPECT_EQ(many.findings, one.findings) << "batch " << batch;
       ASSERT_EQ(many.folded.size(), 200u);
       EXPECT_EQ(many.folded, one.folded);
       EXPECT_EQ(many.folded.front(), "0:r0-é-\"}]");
     }
   }
+}
+
+TEST(Executor, LinesThatOnlyLookLikeElementStartsAreCaught) {
+  testing::TempDir dir;
+  // An object inside an element, laid out at the elements' indentation:
+  // a range may start there, and must not be believed.
+  std::string inner = Resources(30, true);
+  std::string::size_type at = inner.find("\"name\": \"r11\"");
+  ASSERT_NE(at, std::string::npos);
+  inner.insert(
+      at, "\"x\": [\n      {\"urn\": \"fake\", \"name\": \"no\"}\n      ], ");
+  std::string path = dir.Write("inner.json", State(inner));
+  ExpectSameOutcome(path, 2);
+
+  // Pending operations after the array, at the same indentation.
+  std::string pending =
+      "{\n  \"version\": 3,\n  \"deployment\": {\n    \"resources\": [\n     "
+      " " +
+      Resources(12, true) +
+      "\n    ],\n    \"pending_operations\": [\n      {\"resource\": "
+      "{\"urn\": \"p\"}, \"type\": \"creating\"}\n    ]\n  }\n}\n";
+  path = dir.Write("pending.json", pending);
+  for (Executor e : ExpectSameOutcome(path, 2)) {
+    EXPECT_EQ(e, Executor::kParallel);
+  }
+}
+
+TEST(Executor, LayoutsOfEveryKindMatchTheSequentialRead) {
+  testing::TempDir dir;
+  std::string resources = Resources(40, true);
+  // Windows line ends.
+  std::string crlf;
+  for (char c : State(resources)) {
+    if (c == '\n') crlf += '\r';
+    crlf += c;
+  }
+  for (Executor e : ExpectSameOutcome(dir.Write("crlf.json", crlf), 2)) {
+    EXPECT_EQ(e, Executor::kParallel);
+  }
+  // An element that is not an object, one in the middle.
+  std::string odd = resources;
+  std::string::size_type at = odd.find("{\"urn\": \"u20\"");
+  ASSERT_NE(at, std::string::npos);
+  odd.insert(at, "null,\n      ");
+  ExpectSameOutcome(dir.Write("null.json", State(odd)), 2);
+  // An empty array, and one element larger than every range.
+  ExpectSameOutcome(dir.Write("empty.json", State("")), 2);
+  std::string big = "{\"urn\": \"big\", \"name\": \"" + std::string(5000, 'b') +
+                    "\", \"n\": [\n        {}\n      ]}";
+  for (Executor e : ExpectSameOutcome(
+           dir.Write("big.json", State(big + ",\n      " + resources)), 3)) {
+    EXPECT_EQ(e, Executor::kParallel);
+  }
+  // Bytes after the array that are not JSON.
+  std::string trailing = State(resources);
+  trailing.insert(trailing.rfind(']') + 1, " junk");
+  ExpectSameOutcome(dir.Write("junk.json", trailing), 2);
+  // A later element with an indentation of its own.
+  std::string shifted = resources;
+  at = shifted.find("\n      {\"urn\": \"u33\"");
+  ASSERT_NE(at, std::string::npos);
+  shifted.insert(at + 1, "  ");
+  ExpectSameOutcome(dir.Write("shifted.json", State(shifted)), 2);
 }
 
 TEST(Executor, SyntaxErrorInAResourceFallsBackToTheSequentialRead) {
@@ -163,9 +253,9 @@ TEST(Executor, UndelimitedAndTruncatedInputsMatch) {
 
 TEST(Executor, DuplicateResourcesMembersFoldEachInTurn) {
   testing::TempDir dir;
-  std::string text = "{\"version\": 3, \"deployment\": {\"resources\": [" +
-                     Resources(9, true) + "], \"resources\": [" +
-                     Resources(5, false) + "]}}";
+  std::string text =
+      "{\"version\": 3, \"deployment\": {\"resources\": [\n      " +
+      Resources(9, true) + "], \"resources\": [" + Resources(5, false) + "]}}";
   std::string path = dir.Write("dup.json", text);
   Outcome one = RunOn(path, 1, 1 << 20);
   Outcome many = RunOn(path, 2, 100);
