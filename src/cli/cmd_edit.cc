@@ -25,6 +25,7 @@ struct EditFlags {
   bool dry_run = false;
   bool target_dependents = false;
   bool force = false;
+  bool allow_new_errors = false;
   bool all = false;
   std::string id;
   std::string type;
@@ -110,6 +111,11 @@ int RunEdit(const EditFlags& flags) {
       req.op != edit::Operation::kUntaint) {
     return Usage("--all applies to protect, unprotect, taint and untaint");
   }
+  if (flags.force && req.op != edit::Operation::kDelete) {
+    return Usage(
+        "--force applies to edit delete only (protected resources); "
+        "--allow-new-errors writes a result that verifies worse");
+  }
   if (flags.target_dependents && req.op != edit::Operation::kDelete) {
     return Usage("--target-dependents applies to edit delete only");
   }
@@ -121,6 +127,7 @@ int RunEdit(const EditFlags& flags) {
   }
   req.target_dependents = flags.target_dependents;
   req.force = flags.force;
+  req.allow_new_errors = flags.allow_new_errors;
   config.input = flags.input;
   config.output = flags.output;
   config.in_place = flags.in_place;
@@ -154,7 +161,7 @@ int RunEdit(const EditFlags& flags) {
     if (o.unchanged) std::cerr << "pstate: edit: no change\n";
   }
   if (!o.new_findings.empty()) {
-    std::cerr << "pstate: warning: written with --force despite new "
+    std::cerr << "pstate: warning: written with --allow-new-errors despite new "
                  "integrity errors:\n";
     report::RenderEditFindings(o, std::cerr);
   }
@@ -186,8 +193,11 @@ std::function<int()> SetupEdit(CLI::App& app) {
                "delete: also delete every resource that depends on the "
                "targets");
   app.add_flag("--force", flags->force,
-               "Delete protected resources; write a result that adds "
-               "integrity errors (they are printed)");
+               "delete: also delete protected resources (as Pulumi's "
+               "--force)");
+  app.add_flag("--allow-new-errors", flags->allow_new_errors,
+               "Write the result even when it has integrity errors the "
+               "input does not have (they are printed)");
   app.add_flag("--all", flags->all,
                "protect, unprotect, taint, untaint: every live resource");
   app.add_option("--id", flags->id,
