@@ -115,7 +115,29 @@ void Recompute(const Index& index, const Children& children, std::size_t root,
   }
 }
 
+/// `delete --all` (pkg/cmd/pulumi/state/state_delete.go): every resource,
+/// walked from the end; a protected one stops it unless forced.
+Planned PlanDeleteAll(const Index& index, const Request& req) {
+  Planned out;
+  Plan& plan = out.plan;
+  const auto& list = index.resources_list;
+  plan.drop.assign(list.size(), true);
+  for (std::size_t i = list.size(); i-- > 0;) {
+    if (!list[i].protect) continue;
+    std::string urn(index.Urn(i));
+    if (!req.force) {
+      return Refuse(urn +
+                    " can't be safely deleted because it is protected. "
+                    "Re-run this command with --force to force deletion");
+    }
+    plan.notes.push_back("deleting protected resource " + urn +
+                         " due to presence of --force");
+  }
+  return out;
+}
+
 Result<Planned> PlanDelete(const Index& index, const Request& req) {
+  if (req.all) return PlanDeleteAll(index, req);
   Planned out;
   Plan& plan = out.plan;
   std::vector<std::size_t> targets;

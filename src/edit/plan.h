@@ -38,10 +38,10 @@ std::string_view OperationName(Operation op);
 struct Request {
   Operation op = Operation::kRepair;
   std::vector<std::string> urns;  ///< targets (delete, flags, rename, ...)
-  bool all = false;               ///< flags: every live resource
-  std::string id;                 ///< delete --id; import-pending's ID
-  std::string new_name;           ///< rename
-  std::string new_parent;         ///< reparent
+  bool all = false;        ///< delete: every resource; flags: every live one
+  std::string id;          ///< delete --id; import-pending's ID
+  std::string new_name;    ///< rename
+  std::string new_parent;  ///< reparent
   bool target_dependents = false;
   /// delete: protected resources may go (Pulumi's --force).
   bool force = false;
