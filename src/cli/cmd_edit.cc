@@ -41,6 +41,13 @@ constexpr OperationHelp kOperations[] = {
      "Gives a resource a new name (same stack, project and type) and\n"
      "rewrites every reference to it, as `pulumi state rename`.\n",
      "  pstate edit rename stack.json URN logs-archive --in-place\n"},
+    {"rename-stack", "pstate edit rename-stack STATE NEW_STACK [--project P]",
+     "What `pulumi stack rename` does to a DIY backend's state: every URN\n"
+     "of the state's stack (and project) gets NEW_STACK (and P) wherever\n"
+     "it is written, and the root stack resource is named\n"
+     "<project>-<stack>. Move the file itself to its new place.\n",
+     "  pstate edit rename-stack dev.json staging -o staging.json\n"
+     "  pstate edit rename-stack dev.json dev --project newproj -o new.json\n"},
     {"reparent", "pstate edit reparent STATE URN NEW_PARENT_URN",
      "Moves a resource and its descendants under another parent; their\n"
      "URNs get the new parent's type chain.\n",
@@ -106,6 +113,7 @@ struct EditFlags {
   std::string id;
   std::string type;
   std::string urn;
+  std::string project;
   std::string format = "text";
   bool quiet = false;
 };
@@ -143,6 +151,11 @@ int RunEdit(const EditFlags& flags) {
     if (!want_args(2, "URN NEW_NAME")) return kExitUnreadable;
     req.urns = {args[0]};
     req.new_name = args[1];
+  } else if (op == "rename-stack") {
+    req.op = edit::Operation::kRenameStack;
+    if (!want_args(1, "NEW_STACK")) return kExitUnreadable;
+    req.new_name = args[0];
+    req.new_project = flags.project;
   } else if (op == "reparent") {
     req.op = edit::Operation::kReparent;
     if (!want_args(2, "URN NEW_PARENT_URN")) return kExitUnreadable;
@@ -184,6 +197,9 @@ int RunEdit(const EditFlags& flags) {
   if (req.op != edit::Operation::kImportPending) req.id = flags.id;
   if (!flags.id.empty() && req.op != edit::Operation::kDelete) {
     return Usage("--id applies to edit delete only");
+  }
+  if (!flags.project.empty() && req.op != edit::Operation::kRenameStack) {
+    return Usage("--project applies to edit rename-stack only");
   }
   if ((!flags.type.empty() || !flags.urn.empty()) &&
       req.op != edit::Operation::kClearPending) {
@@ -303,6 +319,8 @@ std::function<int()> SetupEdit(CLI::App& app) {
                  "updating, deleting, reading, importing)");
   app.add_option("--urn", flags->urn,
                  "clear-pending: only operations on this resource");
+  app.add_option("--project", flags->project,
+                 "rename-stack: the new project (default: the state's)");
   app.add_option("--format", flags->format,
                  "text or json: how changes are printed");
   app.add_flag("-q,--quiet", flags->quiet, "Do not list the changes on stderr");

@@ -255,6 +255,81 @@ Result<Planned> PlanRename(const Index& index, const Request& req) {
   return out;
 }
 
+/// `pulumi stack rename` on a DIY backend (pkg/resource/edit/
+/// operations.go, RenameStack): every URN of the state's stack and project
+/// (the root stack resource's, else the first resource's) gets the new
+/// stack and project, wherever it is written (urn, parent, dependencies,
+/// propertyDependencies, deletedWith, replaceWith, provider references,
+/// aliases, viewOf, resource references in property values, pending
+/// operations); the root stack resource is named `<project>-<stack>`. URNs
+/// of other stacks or projects stay.
+Result<Planned> PlanRenameStack(const Index& index, const Request& req) {
+  auto bad_name = [](const std::string& name) {
+    return name.empty() || name.find("::") != std::string::npos ||
+           name.find('/') != std::string::npos;
+  };
+  if (bad_name(req.new_name)) {
+    return Status(Errc::kInvalidArgument,
+                  "the new stack name \"" + req.new_name +
+                      "\" must be a bare name (no \"/\" or \"::\")");
+  }
+  if (!req.new_project.empty() && bad_name(req.new_project)) {
+    return Status(Errc::kInvalidArgument,
+                  "--project \"" + req.new_project +
+                      "\" must be a bare name (no \"/\" or \"::\")");
+  }
+  Planned out;
+  Plan& plan = out.plan;
+  const auto& list = index.resources_list;
+  std::optional<state::Urn> old;
+  for (std::size_t i = 0; i < list.size() && !old; ++i) {
+    if (index.Text(list[i].type) == state::kRootStackType) {
+      old = state::ParseUrn(index.Urn(i));
+    }
+  }
+  for (std::size_t i = 0; i < list.size() && !old; ++i) {
+    old = state::ParseUrn(index.Urn(i));
+  }
+  if (!old) {
+    plan.notes.push_back("the state has no resource URN: nothing to rename");
+    return out;
+  }
+  std::string old_stack(old->stack), old_project(old->project);
+  std::string project = req.new_project.empty() ? old_project : req.new_project;
+  auto renamed = [&](std::string_view urn) -> std::optional<std::string> {
+    auto u = state::ParseUrn(urn);
+    if (!u || u->stack != old_stack || u->project != old_project) {
+      return std::nullopt;
+    }
+    std::string name(u->name);
+    if (u->qualified_type == state::kRootStackType) {
+      name = project + "-" + req.new_name;
+    }
+    std::string now =
+        state::FormatUrn(req.new_name, project, u->qualified_type, name);
+    if (now == urn) return std::nullopt;
+    return now;
+  };
+  auto map = [&](std::string_view urn) {
+    if (plan.urn_map.count(std::string(urn))) return;
+    if (auto now = renamed(urn)) plan.urn_map[std::string(urn)] = *now;
+  };
+  for (std::size_t i = 0; i < list.size(); ++i) {
+    if (auto now = renamed(index.Urn(i))) plan.edits[i].urn = *now;
+    map(index.Urn(i));
+    ForEachReference(index, list[i],
+                     [&](RefKind, StrId urn) { map(index.Text(urn)); });
+  }
+  for (const PendingEntry& p : index.pending) map(p.urn);
+  for (const auto& [was, now] : plan.urn_map) {
+    if (!index.Find(now).empty() && !plan.urn_map.count(now)) {
+      return Refuse("Renaming the stack would give " + was + " the URN " + now +
+                    ", which another resource already has");
+    }
+  }
+  return out;
+}
+
 Result<Planned> PlanReparent(const Index& index, const Request& req) {
   Planned out;
   Plan& plan = out.plan;
@@ -515,6 +590,7 @@ std::string_view OperationName(Operation op) {
   switch (op) {
     case Operation::kDelete: return "delete";
     case Operation::kRename: return "rename";
+    case Operation::kRenameStack: return "rename-stack";
     case Operation::kReparent: return "reparent";
     case Operation::kProtect: return "protect";
     case Operation::kUnprotect: return "unprotect";
@@ -803,6 +879,7 @@ Result<Planned> MakePlan(const Index& index, const Request& req) {
   switch (req.op) {
     case Operation::kDelete: planned = PlanDelete(index, req); break;
     case Operation::kRename: planned = PlanRename(index, req); break;
+    case Operation::kRenameStack: planned = PlanRenameStack(index, req); break;
     case Operation::kReparent: planned = PlanReparent(index, req); break;
     case Operation::kProtect:
     case Operation::kUnprotect:

@@ -22,6 +22,7 @@ namespace pstate::edit {
 enum class Operation {
   kDelete,
   kRename,
+  kRenameStack,
   kReparent,
   kProtect,
   kUnprotect,
@@ -38,10 +39,11 @@ std::string_view OperationName(Operation op);
 struct Request {
   Operation op = Operation::kRepair;
   std::vector<std::string> urns;  ///< targets (delete, flags, rename, ...)
-  bool all = false;        ///< delete: every resource; flags: every live one
-  std::string id;          ///< delete --id; import-pending's ID
-  std::string new_name;    ///< rename
-  std::string new_parent;  ///< reparent
+  bool all = false;         ///< delete: every resource; flags: every live one
+  std::string id;           ///< delete --id; import-pending's ID
+  std::string new_name;     ///< rename; rename-stack: the new stack
+  std::string new_project;  ///< rename-stack ("" keeps the project)
+  std::string new_parent;   ///< reparent
   bool target_dependents = false;
   /// delete: protected resources may go (Pulumi's --force).
   bool force = false;
