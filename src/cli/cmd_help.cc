@@ -363,6 +363,11 @@ std::string Usage(const CLI::App& app) {
   for (const CLI::Option* opt : app.get_options({})) {
     if (!opt->get_positional()) continue;
     std::string name = ValueName(*opt);
+    // A long list of choices (edit's operations) would not fit the line:
+    // the command's own help lists them.
+    if (name.size() > 32 && name.find(':') != std::string::npos) {
+      name.erase(name.find(':'));
+    }
     std::string item = "\\fI" + RoffEscape(name) + "\\fR";
     if (opt->get_items_expected_max() > 1) item += "...";
     out += opt->get_required() ? " " + item : " [" + item + "]";
