@@ -16,6 +16,89 @@
 namespace pstate::cli {
 namespace {
 
+/// Each operation's usage, what it does and examples: its own --help
+/// (`pstate edit delete --help`), the operation list and completions.
+struct OperationHelp {
+  const char* name;
+  const char* usage;
+  const char* what;
+  const char* examples;
+};
+
+constexpr OperationHelp kOperations[] = {
+    {"delete",
+     "pstate edit delete STATE URN...|--all [--target-dependents] "
+     "[--force] [--id ID]",
+     "Removes resources, as `pulumi state delete`. A resource later in the\n"
+     "list that depends on one of them refuses the delete, unless\n"
+     "--target-dependents deletes it too. --force deletes protected\n"
+     "resources; --id picks one copy of a duplicated URN; --all deletes\n"
+     "every resource.\n",
+     "  pstate edit delete stack.json URN --target-dependents --dry-run\n"
+     "  pstate edit delete stack.json URN --id OLD_ID -o fixed.json\n"
+     "  pstate edit delete stack.json --all --force -o empty.json\n"},
+    {"rename", "pstate edit rename STATE URN NEW_NAME",
+     "Gives a resource a new name (same stack, project and type) and\n"
+     "rewrites every reference to it, as `pulumi state rename`.\n",
+     "  pstate edit rename stack.json URN logs-archive --in-place\n"},
+    {"rename-stack", "pstate edit rename-stack STATE NEW_STACK [--project P]",
+     "What `pulumi stack rename` does to a DIY backend's state: every URN\n"
+     "of the state's stack (and project) gets NEW_STACK (and P) wherever\n"
+     "it is written, and the root stack resource is named\n"
+     "<project>-<stack>. Move the file itself to its new place.\n",
+     "  pstate edit rename-stack dev.json staging -o staging.json\n"
+     "  pstate edit rename-stack dev.json dev --project newproj -o new.json\n"},
+    {"reparent", "pstate edit reparent STATE URN NEW_PARENT_URN",
+     "Moves a resource and its descendants under another parent; their\n"
+     "URNs get the new parent's type chain.\n",
+     "  pstate edit reparent stack.json URN PARENT_URN -o moved.json\n"},
+    {"protect", "pstate edit protect STATE URN...|--all",
+     "Sets `protect` on the live copies, as `pulumi state protect`.\n",
+     "  pstate edit protect stack.json --all --in-place\n"},
+    {"unprotect", "pstate edit unprotect STATE URN...|--all",
+     "Clears `protect` on the live copies, as `pulumi state unprotect`.\n",
+     "  pstate edit unprotect stack.json URN --in-place\n"},
+    {"taint", "pstate edit taint STATE URN...|--all",
+     "Sets `taint`: the next `pulumi up` replaces the resource. The state\n"
+     "becomes version 4 with the taint feature.\n",
+     "  pstate edit taint stack.json URN --in-place\n"},
+    {"untaint", "pstate edit untaint STATE URN...|--all",
+     "Clears `taint`; with no feature left the state is version 3 again.\n",
+     "  pstate edit untaint stack.json --all --in-place\n"},
+    {"clear-pending", "pstate edit clear-pending STATE [--type T] [--urn URN]",
+     "Removes pending operations: all, those of one type (creating,\n"
+     "updating, deleting, reading, importing) and/or of one resource.\n",
+     "  pstate edit clear-pending stack.json --type creating -o fixed.json\n"},
+    {"import-pending", "pstate edit import-pending STATE URN ID",
+     "Turns the pending `creating` operation of URN into an `importing`\n"
+     "one with that ID, so the next `pulumi refresh` adopts the resource.\n",
+     "  pstate edit import-pending stack.json URN CLOUD_ID -o fixed.json\n"},
+    {"repair", "pstate edit repair STATE",
+     "What `pulumi state repair` does: sorts the resources so every\n"
+     "reference points backwards, fixes child URNs and dangling parents,\n"
+     "removes dangling dependencies. Nothing on a state without integrity\n"
+     "errors.\n",
+     "  pstate edit repair stack.json --dry-run\n"
+     "  pstate edit repair stack.json --in-place\n"},
+};
+
+const OperationHelp* FindOperation(const std::string& name) {
+  for (const OperationHelp& op : kOperations) {
+    if (name == op.name) return &op;
+  }
+  return nullptr;
+}
+
+/// "delete, rename, ..." (with `sep` between names).
+std::string OperationNames(const char* sep) {
+  std::string out;
+  for (const OperationHelp& op : kOperations) {
+    if (!out.empty()) out += sep;
+    out += op.name;
+  }
+  return out;
+}
+
 struct EditFlags {
   std::string operation;
   std::string input;
@@ -25,10 +108,12 @@ struct EditFlags {
   bool dry_run = false;
   bool target_dependents = false;
   bool force = false;
+  bool allow_new_errors = false;
   bool all = false;
   std::string id;
   std::string type;
   std::string urn;
+  std::string project;
   std::string format = "text";
   bool quiet = false;
 };
@@ -50,13 +135,27 @@ int RunEdit(const EditFlags& flags) {
   };
   if (op == "delete") {
     req.op = edit::Operation::kDelete;
-    if (args.empty()) return Usage("edit delete needs at least one URN");
+    if (flags.all && !args.empty()) {
+      return Usage("edit delete: give URNs or --all, not both");
+    }
+    if (!flags.all && args.empty()) {
+      return Usage("edit delete needs at least one URN, or --all");
+    }
+    if (flags.all && !flags.id.empty()) {
+      return Usage("edit delete: --id picks a copy of a URN, not of --all");
+    }
     req.urns = args;
+    req.all = flags.all;
   } else if (op == "rename") {
     req.op = edit::Operation::kRename;
     if (!want_args(2, "URN NEW_NAME")) return kExitUnreadable;
     req.urns = {args[0]};
     req.new_name = args[1];
+  } else if (op == "rename-stack") {
+    req.op = edit::Operation::kRenameStack;
+    if (!want_args(1, "NEW_STACK")) return kExitUnreadable;
+    req.new_name = args[0];
+    req.new_project = flags.project;
   } else if (op == "reparent") {
     req.op = edit::Operation::kReparent;
     if (!want_args(2, "URN NEW_PARENT_URN")) return kExitUnreadable;
@@ -92,23 +191,32 @@ int RunEdit(const EditFlags& flags) {
     req.op = edit::Operation::kRepair;
     if (!want_args(0, "no arguments")) return kExitUnreadable;
   } else {
-    return Usage("unknown edit operation \"" + op +
-                 "\" (delete, rename, reparent, protect, unprotect, taint, "
-                 "untaint, clear-pending, import-pending, repair)");
+    return Usage("unknown edit operation \"" + op + "\" (" +
+                 OperationNames(", ") + ")");
   }
   if (req.op != edit::Operation::kImportPending) req.id = flags.id;
   if (!flags.id.empty() && req.op != edit::Operation::kDelete) {
     return Usage("--id applies to edit delete only");
   }
+  if (!flags.project.empty() && req.op != edit::Operation::kRenameStack) {
+    return Usage("--project applies to edit rename-stack only");
+  }
   if ((!flags.type.empty() || !flags.urn.empty()) &&
       req.op != edit::Operation::kClearPending) {
     return Usage("--type and --urn apply to edit clear-pending only");
   }
-  if (flags.all && req.op != edit::Operation::kProtect &&
+  if (flags.all && req.op != edit::Operation::kDelete &&
+      req.op != edit::Operation::kProtect &&
       req.op != edit::Operation::kUnprotect &&
       req.op != edit::Operation::kTaint &&
       req.op != edit::Operation::kUntaint) {
-    return Usage("--all applies to protect, unprotect, taint and untaint");
+    return Usage(
+        "--all applies to delete, protect, unprotect, taint and untaint");
+  }
+  if (flags.force && req.op != edit::Operation::kDelete) {
+    return Usage(
+        "--force applies to edit delete only (protected resources); "
+        "--allow-new-errors writes a result that verifies worse");
   }
   if (flags.target_dependents && req.op != edit::Operation::kDelete) {
     return Usage("--target-dependents applies to edit delete only");
@@ -121,6 +229,7 @@ int RunEdit(const EditFlags& flags) {
   }
   req.target_dependents = flags.target_dependents;
   req.force = flags.force;
+  req.allow_new_errors = flags.allow_new_errors;
   config.input = flags.input;
   config.output = flags.output;
   config.in_place = flags.in_place;
@@ -154,7 +263,7 @@ int RunEdit(const EditFlags& flags) {
     if (o.unchanged) std::cerr << "pstate: edit: no change\n";
   }
   if (!o.new_findings.empty()) {
-    std::cerr << "pstate: warning: written with --force despite new "
+    std::cerr << "pstate: warning: written with --allow-new-errors despite new "
                  "integrity errors:\n";
     report::RenderEditFindings(o, std::cerr);
   }
@@ -166,9 +275,18 @@ int RunEdit(const EditFlags& flags) {
 std::function<int()> SetupEdit(CLI::App& app) {
   auto flags = std::make_shared<EditFlags>();
   app.add_option("operation", flags->operation,
-                 "delete, rename, reparent, protect, unprotect, taint, "
-                 "untaint, clear-pending, import-pending or repair")
+                 "The operation: " + OperationNames(", ") +
+                     " (pstate edit OPERATION --help)")
+      ->type_name("OPERATION:{" + OperationNames(",") + "}")
       ->required();
+  // `pstate edit OPERATION --help`: that operation's usage and examples
+  // before the command's footer.
+  app.footer([flags]() -> std::string {
+    const OperationHelp* op = FindOperation(flags->operation);
+    if (op == nullptr) return {};
+    return std::string("\nOperation ") + op->name + ":\n  " + op->usage +
+           "\n\n" + op->what + "\nExamples:\n" + op->examples;
+  });
   app.add_option("state", flags->input,
                  "State to edit (export or checkpoint; plain, gzip or zstd); "
                  "- reads standard input")
@@ -186,10 +304,14 @@ std::function<int()> SetupEdit(CLI::App& app) {
                "delete: also delete every resource that depends on the "
                "targets");
   app.add_flag("--force", flags->force,
-               "Delete protected resources; write a result that adds "
-               "integrity errors (they are printed)");
+               "delete: also delete protected resources (as Pulumi's "
+               "--force)");
+  app.add_flag("--allow-new-errors", flags->allow_new_errors,
+               "Write the result even when it has integrity errors the "
+               "input does not have (they are printed)");
   app.add_flag("--all", flags->all,
-               "protect, unprotect, taint, untaint: every live resource");
+               "delete: every resource; protect, unprotect, taint, untaint: "
+               "every live resource");
   app.add_option("--id", flags->id,
                  "delete: which copy of a duplicated URN (by its ID)");
   app.add_option("--type", flags->type,
@@ -197,6 +319,8 @@ std::function<int()> SetupEdit(CLI::App& app) {
                  "updating, deleting, reading, importing)");
   app.add_option("--urn", flags->urn,
                  "clear-pending: only operations on this resource");
+  app.add_option("--project", flags->project,
+                 "rename-stack: the new project (default: the state's)");
   app.add_option("--format", flags->format,
                  "text or json: how changes are printed");
   app.add_flag("-q,--quiet", flags->quiet, "Do not list the changes on stderr");

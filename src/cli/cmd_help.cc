@@ -270,6 +270,16 @@ std::vector<FlagDoc> Flags(const CLI::App& app) {
   return out;
 }
 
+/// The values a completion offers for the command's first positional
+/// argument when its type name lists them ("OPERATION:{delete,rename}"),
+/// space-separated; "" otherwise.
+std::string FirstPositionalChoices(const CLI::App& app) {
+  for (const CLI::Option* opt : app.get_options({})) {
+    if (opt->get_positional()) return Choices(ValueName(*opt));
+  }
+  return {};
+}
+
 std::string ShellQuoteSingle(std::string_view s) {
   std::string out;
   for (char c : s) {
@@ -353,6 +363,11 @@ std::string Usage(const CLI::App& app) {
   for (const CLI::Option* opt : app.get_options({})) {
     if (!opt->get_positional()) continue;
     std::string name = ValueName(*opt);
+    // A long list of choices (edit's operations) would not fit the line:
+    // the command's own help lists them.
+    if (name.size() > 32 && name.find(':') != std::string::npos) {
+      name.erase(name.find(':'));
+    }
     std::string item = "\\fI" + RoffEscape(name) + "\\fR";
     if (opt->get_items_expected_max() > 1) item += "...";
     out += opt->get_required() ? " " + item : " [" + item + "]";
@@ -462,7 +477,15 @@ std::string CompletionScript(std::string_view shell) {
         out << ") COMPREPLY=($(compgen -W \"" << f.choices
             << "\" -- \"$cur\")); return ;;\n";
       }
-      out << "      esac ;;\n";
+      out << "      esac";
+      if (std::string ops = FirstPositionalChoices(*c); !ops.empty()) {
+        out << "\n      if [ \"$COMP_CWORD\" -eq 2 ]; then\n"
+               "        COMPREPLY=($(compgen -W \""
+            << ops
+            << "\" -- \"$cur\")); return\n"
+               "      fi";
+      }
+      out << " ;;\n";
     }
     out << "  esac\n"
            "  case \"${COMP_WORDS[1]}\" in\n"
@@ -529,6 +552,9 @@ std::string CompletionScript(std::string_view shell) {
         out << ")'";
       } else if (c->get_name() == "completion") {
         out << " \\\n        '1:shell:(bash zsh fish)'";
+      } else if (std::string ops = FirstPositionalChoices(*c); !ops.empty()) {
+        out << " \\\n        '1:operation:(" << ops << ")'"
+            << " \\\n        '*:file:_files'";
       } else {
         out << " \\\n        '*:file:_files'";
       }
@@ -570,6 +596,9 @@ std::string CompletionScript(std::string_view shell) {
           out << info.name << ' ';
         }
         out << "'\n";
+      } else if (std::string ops = FirstPositionalChoices(*c); !ops.empty()) {
+        out << "complete -c pstate -n " << cond << " -a '" << ops << "'\n";
+        out << "complete -c pstate -n " << cond << " -F\n";
       } else if (c->get_name() != "completion" && c->get_name() != "rules" &&
                  c->get_name() != "man" && c->get_name() != "help") {
         out << "complete -c pstate -n " << cond << " -F\n";

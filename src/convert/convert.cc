@@ -55,23 +55,13 @@ class Survey : public state::Handler {
         urn_names.push_back(urn);
       }
     }
-    auto is_true = [&](const char* k) {
-      const json::Value* f = r.Find(k);
-      return f && f->type == json::Type::kTrue;
-    };
-    auto non_empty_value = [](const json::Value* f) {
-      return f && (f->is_string() || f->is_array() || f->is_object()) &&
-             f->size > 0;
-    };
-    auto non_empty = [&](const char* k) { return non_empty_value(r.Find(k)); };
     // pkg/resource/stack/deployment.go: ApplyFeatures.
-    if (is_true("refreshBeforeUpdate")) Use("refreshBeforeUpdate", urn);
-    if (non_empty_value(view.view_of)) Use("views", urn);
-    if (non_empty("resourceHooks")) Use("hooks", urn);
-    if (view.Flags().taint) Use("taint", urn);
-    if (non_empty_value(view.replace_with)) Use("replaceWith", urn);
-    if (non_empty("extensionRef")) Use("extensionParameterization", urn);
-    if (non_empty("snippetID")) Use("snippets-prototype", urn);
+    std::uint32_t used = state::ResourceFeatures(r);
+    for (std::size_t i = 0; i < state::kResourceFeatureNames.size(); ++i) {
+      if (used & (std::uint32_t{1} << i)) {
+        Use(std::string(state::kResourceFeatureNames[i]), urn);
+      }
+    }
   }
 
   void Use(const std::string& feature, const std::string& who) {

@@ -202,7 +202,46 @@ Result<Outcome> Run(const Config& config) {
                                      "there is nothing to edit");
   }
 
-  auto planned = MakePlan(index, config.request);
+  // Pulumi's repair (pkg/cmd/pulumi/state/state_repair.go) keeps the
+  // manifest, so a magic cookie that does not match survives Prune, the
+  // second VerifyIntegrity fails and nothing is written: refuse the same.
+  if (config.request.op == Operation::kRepair) {
+    for (const diag::Finding& f : before.findings()) {
+      if (f.code != diag::Code::kManifestMagic) continue;
+      Outcome refused;
+      refused.refused = true;
+      refused.refusal =
+          "cannot repair " + name + ": " + f.message +
+          "; `pulumi state repair` keeps the manifest and refuses too. "
+          "Restore the manifest from a backup (or set \"magic\" to the "
+          "SHA-256 of \"version\") by hand: nothing written";
+      return refused;
+    }
+  }
+
+  // `pulumi state repair` changes nothing on a state that passes its
+  // integrity check (state_repair.go), not even a child URN whose type
+  // does not extend its parent's (only a warning there).
+  bool integrity_error = false;
+  for (const diag::Finding& f : before.findings()) {
+    if (f.severity != diag::Severity::kError) continue;
+    switch (f.code) {
+      case diag::Code::kProviderMalformed:
+      case diag::Code::kProviderUnknown:
+      case diag::Code::kProviderResourceInvalid:
+      case diag::Code::kDependencyMissing:
+      case diag::Code::kDependencyOrder:
+      case diag::Code::kUrnDuplicate: integrity_error = true; break;
+      default: break;
+    }
+  }
+  Result<Planned> planned = Planned{};
+  if (config.request.op == Operation::kRepair && !integrity_error) {
+    planned->plan.drop.assign(index.resources_list.size(), false);
+    planned->plan.pending.resize(index.pending.size());
+  } else {
+    planned = MakePlan(index, config.request);
+  }
   if (!planned.ok()) return planned.status();
   Outcome outcome;
   if (planned->refused) {
@@ -239,11 +278,11 @@ Result<Outcome> Run(const Config& config) {
     if (!added.ok()) return added.status();
     outcome.new_findings = std::move(*added);
   }
-  if (!outcome.new_findings.empty() && !config.request.force) {
+  if (!outcome.new_findings.empty() && !config.request.allow_new_errors) {
     outcome.refused = true;
     outcome.refusal =
         "the edit would add integrity errors the input does not have "
-        "(nothing written; --force writes it anyway)";
+        "(nothing written; --allow-new-errors writes it anyway)";
     return outcome;
   }
   if (config.dry_run) {

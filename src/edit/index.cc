@@ -220,6 +220,7 @@ void Index::AddResource(const json::Value& resource, ByteRange range) {
   e.protect = state::ResourceView::Flag(v.protect);
   e.taint = state::ResourceView::Flag(v.taint);
   e.pending_replacement = state::ResourceView::Flag(v.pending_replacement);
+  e.features = static_cast<std::uint8_t>(state::ResourceFeatures(resource));
 
   auto position = static_cast<std::uint32_t>(resources_list.size());
   if (first_.size() <= e.urn) {

@@ -108,6 +108,8 @@ struct ResourceEntry {
   bool protect = false;
   bool taint = false;
   bool pending_replacement = false;
+  /// The deployment features its content uses (state::ResourceFeatures).
+  std::uint8_t features = 0;
   ByteRange range;
 };
 

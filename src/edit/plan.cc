@@ -115,7 +115,29 @@ void Recompute(const Index& index, const Children& children, std::size_t root,
   }
 }
 
+/// `delete --all` (pkg/cmd/pulumi/state/state_delete.go): every resource,
+/// walked from the end; a protected one stops it unless forced.
+Planned PlanDeleteAll(const Index& index, const Request& req) {
+  Planned out;
+  Plan& plan = out.plan;
+  const auto& list = index.resources_list;
+  plan.drop.assign(list.size(), true);
+  for (std::size_t i = list.size(); i-- > 0;) {
+    if (!list[i].protect) continue;
+    std::string urn(index.Urn(i));
+    if (!req.force) {
+      return Refuse(urn +
+                    " can't be safely deleted because it is protected. "
+                    "Re-run this command with --force to force deletion");
+    }
+    plan.notes.push_back("deleting protected resource " + urn +
+                         " due to presence of --force");
+  }
+  return out;
+}
+
 Result<Planned> PlanDelete(const Index& index, const Request& req) {
+  if (req.all) return PlanDeleteAll(index, req);
   Planned out;
   Plan& plan = out.plan;
   std::vector<std::size_t> targets;
@@ -230,6 +252,81 @@ Result<Planned> PlanRename(const Index& index, const Request& req) {
                          " (its type did not extend its parent's)");
   }
   std::sort(plan.notes.begin(), plan.notes.end());
+  return out;
+}
+
+/// `pulumi stack rename` on a DIY backend (pkg/resource/edit/
+/// operations.go, RenameStack): every URN of the state's stack and project
+/// (the root stack resource's, else the first resource's) gets the new
+/// stack and project, wherever it is written (urn, parent, dependencies,
+/// propertyDependencies, deletedWith, replaceWith, provider references,
+/// aliases, viewOf, resource references in property values, pending
+/// operations); the root stack resource is named `<project>-<stack>`. URNs
+/// of other stacks or projects stay.
+Result<Planned> PlanRenameStack(const Index& index, const Request& req) {
+  auto bad_name = [](const std::string& name) {
+    return name.empty() || name.find("::") != std::string::npos ||
+           name.find('/') != std::string::npos;
+  };
+  if (bad_name(req.new_name)) {
+    return Status(Errc::kInvalidArgument,
+                  "the new stack name \"" + req.new_name +
+                      "\" must be a bare name (no \"/\" or \"::\")");
+  }
+  if (!req.new_project.empty() && bad_name(req.new_project)) {
+    return Status(Errc::kInvalidArgument,
+                  "--project \"" + req.new_project +
+                      "\" must be a bare name (no \"/\" or \"::\")");
+  }
+  Planned out;
+  Plan& plan = out.plan;
+  const auto& list = index.resources_list;
+  std::optional<state::Urn> old;
+  for (std::size_t i = 0; i < list.size() && !old; ++i) {
+    if (index.Text(list[i].type) == state::kRootStackType) {
+      old = state::ParseUrn(index.Urn(i));
+    }
+  }
+  for (std::size_t i = 0; i < list.size() && !old; ++i) {
+    old = state::ParseUrn(index.Urn(i));
+  }
+  if (!old) {
+    plan.notes.push_back("the state has no resource URN: nothing to rename");
+    return out;
+  }
+  std::string old_stack(old->stack), old_project(old->project);
+  std::string project = req.new_project.empty() ? old_project : req.new_project;
+  auto renamed = [&](std::string_view urn) -> std::optional<std::string> {
+    auto u = state::ParseUrn(urn);
+    if (!u || u->stack != old_stack || u->project != old_project) {
+      return std::nullopt;
+    }
+    std::string name(u->name);
+    if (u->qualified_type == state::kRootStackType) {
+      name = project + "-" + req.new_name;
+    }
+    std::string now =
+        state::FormatUrn(req.new_name, project, u->qualified_type, name);
+    if (now == urn) return std::nullopt;
+    return now;
+  };
+  auto map = [&](std::string_view urn) {
+    if (plan.urn_map.count(std::string(urn))) return;
+    if (auto now = renamed(urn)) plan.urn_map[std::string(urn)] = *now;
+  };
+  for (std::size_t i = 0; i < list.size(); ++i) {
+    if (auto now = renamed(index.Urn(i))) plan.edits[i].urn = *now;
+    map(index.Urn(i));
+    ForEachReference(index, list[i],
+                     [&](RefKind, StrId urn) { map(index.Text(urn)); });
+  }
+  for (const PendingEntry& p : index.pending) map(p.urn);
+  for (const auto& [was, now] : plan.urn_map) {
+    if (!index.Find(now).empty() && !plan.urn_map.count(now)) {
+      return Refuse("Renaming the stack would give " + was + " the URN " + now +
+                    ", which another resource already has");
+    }
+  }
   return out;
 }
 
@@ -401,27 +498,46 @@ Result<Planned> PlanRepair(const Index& index, const Request& req) {
   Planned out;
   Plan& plan = out.plan;
   const auto& list = index.resources_list;
-  auto children = ChildrenByParent(index);
-  // Dangling parents: cleared, the URN loses the parent's type prefix, and
-  // the change cascades to the children (pkg/resource/deploy/snapshot.go,
-  // Prune).
-  for (std::size_t i = 0; i < list.size(); ++i) {
+  // pkg/resource/deploy/snapshot.go, Repair: Toposort, then Prune on the
+  // sorted list.
+  auto sorted = RepairOrder(index);
+  if (!sorted.ok()) return Refuse(sorted.status().message());
+  const std::vector<std::size_t>& order = *sorted;
+  // Prune: in the new order, a resource whose parent is present gets the
+  // URN its parent's (new) type chain implies, else its parent is cleared
+  // and its URN loses the prefix; either way its children follow, since
+  // they come later.
+  std::unordered_map<StrId, std::string> seen;  // old URN -> new URN
+  for (std::size_t i : order) {
     const ResourceEntry& r = list[i];
-    if (r.parent == kNoStr || index.HasResource(r.parent)) continue;
-    plan.edits[i].parent = "";
     std::string urn(index.Urn(i));
-    plan.notes.push_back("cleared the dangling parent " +
-                         std::string(index.Text(r.parent)) + " of " + urn);
-    Recompute(index, children, i, UrnUnderParent(urn, ""), plan);
+    std::string now = urn;
+    if (r.parent != kNoStr) {
+      auto p = seen.find(r.parent);
+      if (p == seen.end()) {
+        plan.edits[i].parent = "";
+        now = UrnUnderParent(urn, "");
+        plan.notes.push_back("cleared the dangling parent " +
+                             std::string(index.Text(r.parent)) + " of " + urn);
+      } else {
+        now = UrnUnderParent(urn, p->second);
+      }
+    }
+    if (now != urn) {
+      plan.edits[i].urn = now;
+      plan.urn_map[urn] = now;
+    }
+    seen[r.urn] = now;
   }
   for (const auto& [old, renamed] : plan.urn_map) {
     plan.notes.push_back("renamed " + old + " to " + renamed);
   }
+  std::sort(plan.notes.begin(), plan.notes.end());
   for (std::size_t i = 0; i < list.size(); ++i) {
     plan.existing.insert(NewUrn(index, plan, i));
   }
   plan.prune = true;
-  for (std::size_t i = 0; i < list.size(); ++i) {
+  for (std::size_t i : order) {
     const std::string urn = NewUrn(index, plan, i);
     ForEachReference(index, list[i], [&](RefKind kind, StrId id) {
       if (kind == RefKind::kParent || kind == RefKind::kProvider ||
@@ -447,23 +563,24 @@ Result<Planned> PlanRepair(const Index& index, const Request& req) {
     }
   }
   plan.drop.assign(list.size(), false);
-  auto order = TopologicalOrder(index, plan.drop, &plan);
-  if (!order.ok()) return Refuse(order.status().message());
-  std::size_t highest = 0;
-  bool any = false, identity = true;
-  for (std::size_t k = 0; k < order->size(); ++k) {
-    std::size_t i = (*order)[k];
+  // A resource moved up when one that came before it now comes after it.
+  std::vector<std::size_t> lowest_after(order.size() + 1, list.size());
+  for (std::size_t k = order.size(); k-- > 0;) {
+    lowest_after[k] = std::min(lowest_after[k + 1], order[k]);
+  }
+  bool identity = true;
+  for (std::size_t k = 0; k < order.size(); ++k) {
+    std::size_t i = order[k];
     if (i != k) identity = false;
-    if (any && highest > i) {
+    if (lowest_after[k + 1] < i) {
       plan.notes.push_back("moved " + NewUrn(index, plan, i) +
-                           " after the resources it depends on (position " +
+                           " up, before the first resource that needs it "
+                           "(position " +
                            std::to_string(i) + " -> " + std::to_string(k) +
                            ")");
     }
-    highest = any ? std::max(highest, i) : i;
-    any = true;
   }
-  if (!identity) plan.order = std::move(*order);
+  if (!identity) plan.order = order;
   return out;
 }
 
@@ -473,6 +590,7 @@ std::string_view OperationName(Operation op) {
   switch (op) {
     case Operation::kDelete: return "delete";
     case Operation::kRename: return "rename";
+    case Operation::kRenameStack: return "rename-stack";
     case Operation::kReparent: return "reparent";
     case Operation::kProtect: return "protect";
     case Operation::kUnprotect: return "unprotect";
@@ -499,62 +617,167 @@ std::string UrnUnderParent(const std::string& urn,
   return state::FormatUrn(u->stack, u->project, qualified, u->name);
 }
 
-std::vector<std::size_t> Dependents(const Index& index,
-                                    const std::vector<std::size_t>& targets) {
+std::vector<std::size_t> OnlyDependsOn(const Index& index, std::size_t target,
+                                       const std::vector<bool>& gone) {
   const auto& list = index.resources_list;
-  std::size_t strings = index.strings.size();
-  std::vector<bool> gone(list.size(), false);
-  // Per URN id: its copies not gone. Provider references name a provider
-  // by URN and ID (pkg/resource/graph/dependency_graph.go matches both):
-  // per reference id, the providers not gone that answer it. Only
-  // references some resource answers count (a dangling one was dangling
-  // before).
-  std::vector<std::uint32_t> live(strings, 0), live_providers(strings, 0);
-  std::vector<bool> answered(strings, false);
-  std::vector<StrId> reference(list.size(), kNoStr);
-  for (std::size_t i = 0; i < list.size(); ++i) {
-    const ResourceEntry& r = list[i];
-    ++live[r.urn];
-    if (!state::IsProviderType(index.Text(r.type))) continue;
-    reference[i] = index.strings.Find(state::FormatProviderReference(
-        index.Urn(i), r.id == kNoStr ? std::string_view() : index.Text(r.id)));
-    if (reference[i] == kNoStr) continue;  // nothing refers to it
-    ++live_providers[reference[i]];
-    answered[reference[i]] = true;
-  }
-  auto remove = [&](std::size_t i) {
-    gone[i] = true;
-    --live[list[i].urn];
-    if (reference[i] != kNoStr) --live_providers[reference[i]];
+  const ResourceEntry& t = list[target];
+  auto id_of = [&](const ResourceEntry& r) {
+    return r.id == kNoStr ? std::string_view() : index.Text(r.id);
   };
-  for (std::size_t t : targets) {
-    if (!gone[t]) remove(t);
+  // Per URN: the IDs of the copies seen so far that depend on the target,
+  // and how many seen so far do not (pkg/resource/graph/
+  // dependency_graph.go, OnlyDependsOn). Every copy before the target is
+  // a non-dependent; a copy after a referrer is not seen yet.
+  std::unordered_map<StrId, std::vector<std::string_view>> dependent;
+  std::vector<std::uint32_t> others(index.strings.size(), 0);
+  for (std::size_t i = 0; i < target; ++i) {
+    if (!gone[i]) ++others[list[i].urn];
   }
+  dependent[t.urn].push_back(id_of(t));
   std::vector<std::size_t> out;
-  // Dependents normally come later; passes repeat until nothing changes
-  // so that a state out of order loses no dependent either.
-  for (bool changed = true; changed;) {
-    changed = false;
-    for (std::size_t j = 0; j < list.size(); ++j) {
-      if (gone[j]) continue;
-      bool broken = false;
-      ForEachReference(index, list[j], [&](RefKind kind, StrId urn) {
-        if (kind == RefKind::kAlias || kind == RefKind::kViewOf ||
-            kind == RefKind::kProvider || kind == RefKind::kProperty) {
-          return;
+  for (std::size_t i = target + 1; i < list.size(); ++i) {
+    if (gone[i]) continue;
+    const ResourceEntry& c = list[i];
+    bool is = false;
+    if (!(c.urn == t.urn && id_of(c) == id_of(t))) {
+      ForEachReference(index, c, [&](RefKind kind, StrId urn) {
+        if (is) return;
+        auto d = dependent.find(urn);
+        std::size_t n = d == dependent.end() ? 0 : d->second.size();
+        switch (kind) {
+          case RefKind::kParent: is = n > 0 && others[urn] == 0; break;
+          case RefKind::kDependency:
+          case RefKind::kPropertyDependency:
+          case RefKind::kDeletedWith:
+          case RefKind::kReplaceWith: is = n == 1 && others[urn] == 0; break;
+          case RefKind::kProvider: {
+            // A provider reference names URN and ID: any dependent copy
+            // with that ID answers it.
+            if (n == 0) break;
+            std::string_view ref = index.Text(c.provider);
+            std::string_view id = ref.substr(ref.rfind("::") + 2);
+            for (std::string_view have : d->second) {
+              if (have == id) is = true;
+            }
+            break;
+          }
+          default: break;
         }
-        if (index.HasResource(urn) && live[urn] == 0) broken = true;
       });
-      StrId p = list[j].provider;
-      if (p != kNoStr && answered[p] && live_providers[p] == 0) broken = true;
-      if (!broken) continue;
-      remove(j);
-      out.push_back(j);
-      changed = true;
+    }
+    if (is) {
+      dependent[c.urn].push_back(id_of(c));
+      out.push_back(i);
+    } else {
+      ++others[c.urn];
     }
   }
-  std::sort(out.begin(), out.end());
   return out;
+}
+
+std::vector<std::size_t> Dependents(const Index& index,
+                                    const std::vector<std::size_t>& targets) {
+  std::vector<bool> gone(index.resources_list.size(), false);
+  // Each target in turn, last first (dependents come later, so this is
+  // the order pkg/cmd/pulumi/state/state_delete.go's
+  // computeStateDeleteOrder gives a valid state), on what the earlier
+  // ones left.
+  std::vector<std::size_t> order = targets;
+  std::sort(order.rbegin(), order.rend());
+  std::vector<std::size_t> out;
+  for (std::size_t t : order) {
+    if (gone[t]) continue;
+    for (std::size_t d : OnlyDependsOn(index, t, gone)) {
+      gone[d] = true;
+      out.push_back(d);
+    }
+    gone[t] = true;
+  }
+  std::sort(out.begin(), out.end());
+  out.erase(std::unique(out.begin(), out.end()), out.end());
+  std::vector<std::size_t> kept;
+  for (std::size_t d : out) {
+    if (std::find(targets.begin(), targets.end(), d) == targets.end()) {
+      kept.push_back(d);
+    }
+  }
+  return kept;
+}
+
+Result<std::vector<std::size_t>> RepairOrder(const Index& index) {
+  const auto& list = index.resources_list;
+  std::size_t n = list.size();
+  // Per URN: its last pending-delete copy and its last other copy
+  // (Toposort's oldsByURN and newsByURN).
+  std::unordered_map<StrId, std::pair<std::size_t, std::size_t>> copies;
+  constexpr std::size_t kNone = ~std::size_t{0};
+  for (std::size_t i = 0; i < n; ++i) {
+    auto [it, added] = copies.try_emplace(list[i].urn, kNone, kNone);
+    (list[i].del ? it->second.first : it->second.second) = i;
+  }
+  // What resource `i` needs, each once, lowest position first (Pulumi
+  // visits them in Go map order, which has none: this is the one order
+  // pstate picks).
+  auto needs = [&](std::size_t i) {
+    std::vector<std::size_t> out;
+    ForEachReference(index, list[i], [&](RefKind kind, StrId urn) {
+      if (kind == RefKind::kAlias || kind == RefKind::kViewOf ||
+          kind == RefKind::kProperty) {
+        return;
+      }
+      auto c = copies.find(urn);
+      if (c == copies.end()) return;
+      auto [old, live] = c->second;
+      std::size_t pick = old != kNone && live != kNone
+                             ? (list[i].del ? old : live)
+                             : (old != kNone ? old : live);
+      out.push_back(pick);
+    });
+    std::sort(out.begin(), out.end());
+    out.erase(std::unique(out.begin(), out.end()), out.end());
+    return out;
+  };
+  // A post-order depth-first search from each resource in input order
+  // (topoVisit), without recursion: a chain of any length fits.
+  enum : std::uint8_t { kNew, kVisiting, kDone };
+  std::vector<std::uint8_t> mark(n, kNew);
+  struct Frame {
+    std::size_t node;
+    std::vector<std::size_t> next;
+    std::size_t at = 0;
+  };
+  std::vector<Frame> stack;
+  std::vector<std::size_t> order;
+  order.reserve(n);
+  for (std::size_t s = 0; s < n; ++s) {
+    if (mark[s] != kNew) continue;
+    mark[s] = kVisiting;
+    stack.push_back({s, needs(s)});
+    while (!stack.empty()) {
+      Frame& top = stack.back();
+      if (top.at < top.next.size()) {
+        std::size_t d = top.next[top.at++];
+        if (mark[d] == kVisiting) {
+          std::string m = "the resources have cyclic dependencies:";
+          bool in = false;
+          for (const Frame& f : stack) {
+            if (f.node == d) in = true;
+            if (in) m += "\n  " + std::string(index.Urn(f.node));
+          }
+          return Status(Errc::kFormat, m);
+        }
+        if (mark[d] == kNew) {
+          mark[d] = kVisiting;
+          stack.push_back({d, needs(d)});
+        }
+        continue;
+      }
+      mark[top.node] = kDone;
+      order.push_back(top.node);
+      stack.pop_back();
+    }
+  }
+  return order;
 }
 
 Result<std::vector<std::size_t>> TopologicalOrder(const Index& index,
@@ -656,6 +879,7 @@ Result<Planned> MakePlan(const Index& index, const Request& req) {
   switch (req.op) {
     case Operation::kDelete: planned = PlanDelete(index, req); break;
     case Operation::kRename: planned = PlanRename(index, req); break;
+    case Operation::kRenameStack: planned = PlanRenameStack(index, req); break;
     case Operation::kReparent: planned = PlanReparent(index, req); break;
     case Operation::kProtect:
     case Operation::kUnprotect:

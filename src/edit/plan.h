@@ -22,6 +22,7 @@ namespace pstate::edit {
 enum class Operation {
   kDelete,
   kRename,
+  kRenameStack,
   kReparent,
   kProtect,
   kUnprotect,
@@ -38,12 +39,17 @@ std::string_view OperationName(Operation op);
 struct Request {
   Operation op = Operation::kRepair;
   std::vector<std::string> urns;  ///< targets (delete, flags, rename, ...)
-  bool all = false;               ///< flags: every live resource
-  std::string id;                 ///< delete --id; import-pending's ID
-  std::string new_name;           ///< rename
-  std::string new_parent;         ///< reparent
+  bool all = false;         ///< delete: every resource; flags: every live one
+  std::string id;           ///< delete --id; import-pending's ID
+  std::string new_name;     ///< rename; rename-stack: the new stack
+  std::string new_project;  ///< rename-stack ("" keeps the project)
+  std::string new_parent;   ///< reparent
   bool target_dependents = false;
+  /// delete: protected resources may go (Pulumi's --force).
   bool force = false;
+  /// Write a result that has error findings the input does not have
+  /// (never implied by `force`).
+  bool allow_new_errors = false;
   std::string pending_type;  ///< clear-pending --type ("" = any)
   std::string pending_urn;   ///< clear-pending --urn ("" = any)
 };
@@ -96,11 +102,23 @@ struct Planned {
 /// that is a URN, an unknown --type) are kInvalidArgument.
 Result<Planned> MakePlan(const Index& index, const Request& request);
 
+/// The resources after `target` (a position) that depend on that copy
+/// only, as Pulumi's OnlyDependsOn counts them (pkg/resource/graph/
+/// dependency_graph.go): in one pass down the list, a later resource
+/// depends on the target when its parent, dependencies,
+/// propertyDependencies, deletedWith or replaceWith name a URN whose
+/// copies seen so far are all dependents (one copy, for the lists), or
+/// its provider reference names a dependent copy by URN and ID. A copy
+/// before the target, or an earlier copy that is not a dependent, answers
+/// the reference; a copy later than the referrer does not. Resources
+/// marked in `gone` are skipped. In input order.
+std::vector<std::size_t> OnlyDependsOn(const Index& index, std::size_t target,
+                                       const std::vector<bool>& gone);
+
 /// Positions of the resources that must go with `targets` when they are
-/// deleted: those that reach a target through parent, dependencies,
-/// propertyDependencies, deletedWith, replaceWith or provider, directly or
-/// transitively. A reference to a URN that keeps a live copy does not
-/// count. Sorted, targets excluded.
+/// deleted: OnlyDependsOn of each target in turn, the last first, on what
+/// the others left (pkg/cmd/pulumi/state/state_delete.go deletes them one
+/// by one). Sorted, targets excluded.
 std::vector<std::size_t> Dependents(const Index& index,
                                     const std::vector<std::size_t>& targets);
 
@@ -113,6 +131,17 @@ std::vector<std::size_t> Dependents(const Index& index,
 Result<std::vector<std::size_t>> TopologicalOrder(const Index& index,
                                                   const std::vector<bool>& drop,
                                                   const Plan* plan);
+
+/// The order `pulumi state repair` sorts the resources into
+/// (pkg/resource/deploy/snapshot.go, Toposort): a post-order depth-first
+/// search from each resource in input order, so a resource's dependencies
+/// (parent, dependencies, propertyDependencies, deletedWith, replaceWith,
+/// provider; with duplicates a pending-delete resource needs the last
+/// pending-delete copy, any other the last live copy) move up to just
+/// before the first resource that needs them. Where Pulumi visits a
+/// resource's dependencies in Go map order (none), they are visited lowest
+/// position first. Fails (kFormat) on a cycle, naming it.
+Result<std::vector<std::size_t>> RepairOrder(const Index& index);
 
 /// The URN `urn` gets under a parent whose URN is `parent_urn` ("" or the
 /// root stack: no prefix), keeping its own type and name.

@@ -11,6 +11,7 @@
 #include "json/parser.h"
 #include "json/writer.h"
 #include "state/property.h"
+#include "state/resource.h"
 #include "state/schema.h"
 
 namespace pstate::edit {
@@ -517,7 +518,9 @@ Splice RemoveMember(std::string_view bytes, std::uint64_t key_offset,
     q = SkipForward(bytes, q + 1);
     return {key_offset, q, {}};
   }
-  return {key_offset, value_end, {}};
+  // The sole member: the whitespace around it goes too, so the object
+  // reads "{}" as Go writes an empty one (no line of indentation left).
+  return {p, q, {}};
 }
 
 std::uint64_t CloseOf(std::string_view bytes, std::uint64_t after) {
@@ -686,6 +689,39 @@ std::optional<Splice> CheckArray(std::string_view bytes, const Index& index,
   return s;
 }
 
+/// Bit of `name` in state::ResourceFeatures.
+std::uint32_t FeatureBit(std::string_view name) {
+  for (std::size_t i = 0; i < state::kResourceFeatureNames.size(); ++i) {
+    if (state::kResourceFeatureNames[i] == name) return std::uint32_t{1} << i;
+  }
+  return 0;
+}
+
+/// The features resource `r` uses once `edit` and the plan's pruning are
+/// applied: its taint as edited, and replaceWith only while an entry is
+/// left.
+std::uint32_t FeaturesAfter(const Index& index, const Plan& plan,
+                            const ResourceEntry& r, const ResourceEdit* edit) {
+  std::uint32_t bits = r.features;
+  static const std::uint32_t kTaint = FeatureBit("taint");
+  static const std::uint32_t kReplaceWith = FeatureBit("replaceWith");
+  if (edit != nullptr && edit->taint) {
+    bits = *edit->taint ? bits | kTaint : bits & ~kTaint;
+  }
+  if (plan.prune && (bits & kReplaceWith) != 0) {
+    bool left = false;
+    for (StrId d : index.ReplaceWith(r)) {
+      std::string urn(index.Text(d));
+      auto m = plan.urn_map.find(urn);
+      if (plan.existing.count(m == plan.urn_map.end() ? urn : m->second)) {
+        left = true;
+      }
+    }
+    if (!left) bits &= ~kReplaceWith;
+  }
+  return bits;
+}
+
 /// The splices laid between copies of the input.
 Status Stitch(std::string_view bytes, std::vector<Splice> splices,
               std::vector<Segment>& out) {
@@ -729,18 +765,13 @@ Result<Assembly> Assemble(std::string_view bytes, const Index& index,
   std::vector<bool> renamed_ids = RenamedIds(index, plan);
   bool any_reference_changes = !plan.urn_map.empty() || plan.prune;
   std::uint64_t released = 0;
-  bool any_taint_change = false;
-  bool taint_needed = false;
+  std::uint32_t features_used = 0;
   for (std::size_t i = 0; i < list.size(); ++i) {
     const ResourceEntry& r = list[i];
     auto e = plan.edits.find(i);
     const ResourceEdit* edit = e == plan.edits.end() ? nullptr : &e->second;
     bool dropped = plan.drop[i];
-    if (edit != nullptr && edit->taint) any_taint_change = true;
-    if (dropped && r.taint) any_taint_change = true;
-    if (!dropped && (edit != nullptr && edit->taint ? *edit->taint : r.taint)) {
-      taint_needed = true;
-    }
+    if (!dropped) features_used |= FeaturesAfter(index, plan, r, edit);
     if (dropped) {
       out.changes.resources.push_back({'-', std::string(index.Urn(i)), {}});
       continue;
@@ -769,18 +800,21 @@ Result<Assembly> Assemble(std::string_view bytes, const Index& index,
       if (!plan.drop[i]) order.push_back(i);
     }
   } else {
-    std::uint64_t highest = 0;
-    bool any = false;
+    // A resource moved up when one that came before it now comes after it
+    // (repair pulls a dependency up; reparent moves a subtree down, which
+    // moves the resources it passes up).
+    std::vector<std::size_t> lowest_after(order.size() + 1, list.size());
+    for (std::size_t k = order.size(); k-- > 0;) {
+      lowest_after[k] = std::min(lowest_after[k + 1], order[k]);
+    }
     for (std::size_t k = 0; k < order.size(); ++k) {
       std::size_t i = order[k];
-      if (any && highest > i) {
+      if (lowest_after[k + 1] < i) {
         out.changes.resources.push_back(
             {'~',
              std::string(index.Urn(i)),
              {{'~', "(position)", std::to_string(i), std::to_string(k)}}});
       }
-      highest = any ? std::max<std::uint64_t>(highest, i) : i;
-      any = true;
     }
   }
   bool resources_touched = order.size() != list.size() || !plan.order.empty();
@@ -875,23 +909,32 @@ Result<Assembly> Assemble(std::string_view bytes, const Index& index,
     }
   }
 
-  // The envelope: version 4 and the "taint" feature follow the taint bits
-  // (state-operations.md §3.4).
-  if (any_taint_change && index.version.present &&
-      index.envelope.kind != state::EnvelopeKind::kLegacyCheckpoint) {
-    std::vector<std::string> features = index.envelope.features;
-    bool has =
-        std::find(features.begin(), features.end(), "taint") != features.end();
-    std::int64_t version = index.envelope.version.value_or(3);
-    std::int64_t new_version = version;
-    if (taint_needed && !has) {
-      features.push_back("taint");
-      std::sort(features.begin(), features.end());
-      new_version = std::max<std::int64_t>(version, 4);
-    } else if (!taint_needed && has) {
-      features.erase(std::find(features.begin(), features.end(), "taint"));
-      if (features.empty() && version == 4) new_version = 3;
+  // The envelope: recomputed from the result's content as Pulumi's writer
+  // does after any edit (SerializeDeploymentWithMetadata): the sorted
+  // features, version 4 when there are any, else 3. Features no resource
+  // field shows (byteString, which needs the secrets' plaintext; the
+  // deployment's snippets; names pstate does not know) are kept as the
+  // input has them. Version 1 and 2 files keep their version.
+  std::int64_t version = index.envelope.version.value_or(3);
+  if (!splices.empty() && index.version.present &&
+      index.envelope.kind != state::EnvelopeKind::kLegacyCheckpoint &&
+      (version == 3 || version == 4)) {
+    std::vector<std::string> features;
+    for (std::size_t b = 0; b < state::kResourceFeatureNames.size(); ++b) {
+      if (features_used & (std::uint32_t{1} << b)) {
+        features.emplace_back(state::kResourceFeatureNames[b]);
+      }
     }
+    for (const std::string& f : index.envelope.features) {
+      bool per_resource = std::find(state::kResourceFeatureNames.begin(),
+                                    state::kResourceFeatureNames.end(),
+                                    f) != state::kResourceFeatureNames.end();
+      if (!per_resource || f == "snippets-prototype") features.push_back(f);
+    }
+    std::sort(features.begin(), features.end());
+    features.erase(std::unique(features.begin(), features.end()),
+                   features.end());
+    std::int64_t new_version = features.empty() ? 3 : 4;
     if (features != index.envelope.features) {
       Layout layout = DetectLayout(bytes, index.version.value, style_of());
       // The version's own line gives the member indentation.

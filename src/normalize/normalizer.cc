@@ -1241,6 +1241,18 @@ Result<state::Flow> Normalizer::Impl::OnLeaf(state::Leaf& leaf,
             [&](json::Writer& w) { WriteStruct(w, v, Struct::kManifest); });
         break;
       case state::Role::kSecretsProviders:
+        if (options_.version && InputVersion() < 3) {
+          // DeploymentV1 and V2 have no secrets_providers: Pulumi's
+          // migration to V3 (pkg/resource/stack/migrate) drops it.
+          AddNote(NoteKind::kDropped, pending_.key_offset,
+                  "dropped \"" + pending_.key + "\": version " +
+                      std::to_string(InputVersion()) +
+                      " deployments have no such member, so Pulumi's "
+                      "migration drops it");
+          context_ = nullptr;
+          leaf_ = nullptr;
+          return state::Flow::kContinue;
+        }
         omit = v.is_null();
         text = Render([&](json::Writer& w) {
           WriteStruct(w, v, Struct::kSecretsProviders);

@@ -100,6 +100,44 @@ const json::Value* ResourceView::Reference(RefKind kind) const {
   return nullptr;
 }
 
+std::uint32_t ResourceFeatures(const json::Value& r) {
+  if (!r.is_object()) return 0;
+  auto bit = [](std::string_view name) {
+    for (std::size_t i = 0; i < kResourceFeatureNames.size(); ++i) {
+      if (kResourceFeatureNames[i] == name) return std::uint32_t{1} << i;
+    }
+    return std::uint32_t{0};
+  };
+  // Keys match fields as Go's decoder matches them; the last one wins.
+  auto find = [&](std::string_view field) {
+    const json::Value* found = nullptr;
+    std::string key;
+    for (const json::Member& m : r.object()) {
+      key = m.key.Str();
+      if (MatchField(key, kResourceFields) == field) found = &m.value;
+    }
+    return found;
+  };
+  auto is_true = [&](std::string_view key) {
+    const json::Value* f = find(key);
+    return f != nullptr && f->type == json::Type::kTrue;
+  };
+  auto non_empty = [&](std::string_view key) {
+    const json::Value* f = find(key);
+    return f != nullptr &&
+           (f->is_string() || f->is_array() || f->is_object()) && f->size > 0;
+  };
+  std::uint32_t out = 0;
+  if (is_true("refreshBeforeUpdate")) out |= bit("refreshBeforeUpdate");
+  if (non_empty("viewOf")) out |= bit("views");
+  if (non_empty("resourceHooks")) out |= bit("hooks");
+  if (is_true("taint")) out |= bit("taint");
+  if (non_empty("replaceWith")) out |= bit("replaceWith");
+  if (non_empty("extensionRef")) out |= bit("extensionParameterization");
+  if (non_empty("snippetID")) out |= bit("snippets-prototype");
+  return out;
+}
+
 ResourceFlags ResourceView::Flags() const {
   ResourceFlags f;
   f.custom = Flag(custom);

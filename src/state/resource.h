@@ -15,6 +15,7 @@
 #ifndef PSTATE_STATE_RESOURCE_H_
 #define PSTATE_STATE_RESOURCE_H_
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <optional>
@@ -46,6 +47,26 @@ struct ResourceFlags {
   bool pending_replacement = false;
   bool retain_on_delete = false;
 };
+
+/// The deployment features a resource's content calls for, in sorted
+/// order (a writer lists them so): bit i of ResourceFeatures stands for
+/// kResourceFeatureNames[i]. The others ("byteString", and
+/// "snippets-prototype" for the deployment's snippets) are not about one
+/// resource's fields.
+inline constexpr std::array<std::string_view, 7> kResourceFeatureNames = {
+    "extensionParameterization",
+    "hooks",
+    "refreshBeforeUpdate",
+    "replaceWith",
+    "snippets-prototype",
+    "taint",
+    "views"};
+
+/// The features `resource` uses, as Pulumi's writer derives them
+/// (pkg/resource/stack/deployment.go, ApplyFeatures): refreshBeforeUpdate
+/// true, a non-empty viewOf, resourceHooks, replaceWith, extensionRef or
+/// snippetID, taint true. Bits of kResourceFeatureNames.
+std::uint32_t ResourceFeatures(const json::Value& resource);
 
 /// Pointers to the fields of one resource object (nullptr when absent).
 /// Valid as long as the value it views.

@@ -873,6 +873,87 @@ TEST(PlanTest, DependentsAreTransitiveAndSkipLiveCopies) {
   EXPECT_TRUE(Dependents(index, {2}).empty());
 }
 
+/// A resource `name` with `dependencies` (URNs) and optional id / delete.
+void AddDeps(Index& index, const std::string& name,
+             const std::vector<std::string>& deps, const std::string& id = "",
+             bool del = false) {
+  std::string text =
+      "{\"urn\":\"" + kS + "t:m:T::" + name + "\",\"type\":\"t:m:T\"";
+  if (!id.empty()) text += ",\"id\":\"" + id + "\"";
+  if (del) text += ",\"delete\":true";
+  text += ",\"dependencies\":[";
+  for (std::size_t i = 0; i < deps.size(); ++i) {
+    text += (i ? ",\"" : "\"") + kS + "t:m:T::" + deps[i] + "\"";
+  }
+  text += "]}";
+  auto doc = json::Document::Parse(text);
+  ASSERT_TRUE(doc.ok());
+  index.AddResource(doc->root());
+}
+
+TEST(PlanTest, OnlyDependsOnCountsByPosition) {
+  // [t, x(new, deps t), y(deps x), x(old, delete)]: the pending-delete
+  // copy after y does not answer y's reference, so y goes with x.
+  Index index;
+  AddDeps(index, "t", {});
+  AddDeps(index, "x", {"t"}, "x-new");
+  AddDeps(index, "y", {"x"});
+  AddDeps(index, "x", {}, "x-old", true);
+  std::vector<bool> gone(4, false);
+  EXPECT_EQ(OnlyDependsOn(index, 0, gone), (std::vector<std::size_t>{1, 2}));
+  EXPECT_EQ(Dependents(index, {0}), (std::vector<std::size_t>{1, 2}));
+  // A copy of x before the referrer answers it: y stays.
+  Index before;
+  AddDeps(before, "t", {});
+  AddDeps(before, "x", {}, "x-old", true);
+  AddDeps(before, "x", {"t"}, "x-new");
+  AddDeps(before, "y", {"x"});
+  EXPECT_EQ(Dependents(before, {0}), (std::vector<std::size_t>{2}));
+}
+
+TEST(PlanTest, RepairOrderPullsDependenciesUp) {
+  // [a(deps c), q, c] -> [c, a, q], as Pulumi's Toposort gives it.
+  Index index;
+  AddDeps(index, "a", {"c"});
+  AddDeps(index, "q", {});
+  AddDeps(index, "c", {});
+  auto order = RepairOrder(index);
+  ASSERT_TRUE(order.ok());
+  EXPECT_EQ(*order, (std::vector<std::size_t>{2, 0, 1}));
+  // Two unvisited dependencies: the lower position first.
+  Index two;
+  AddDeps(two, "a", {"d", "c"});
+  AddDeps(two, "c", {});
+  AddDeps(two, "d", {});
+  order = RepairOrder(two);
+  ASSERT_TRUE(order.ok());
+  EXPECT_EQ(*order, (std::vector<std::size_t>{1, 2, 0}));
+}
+
+TEST(PlanTest, RepairOrderOfALongReversedChainNeedsNoRecursion) {
+  Index index;
+  constexpr std::size_t kN = 50000;
+  for (std::size_t i = kN; i-- > 0;) {
+    std::vector<std::string> deps;
+    if (i > 0) deps.push_back("r" + std::to_string(i - 1));
+    AddDeps(index, "r" + std::to_string(i), deps);
+  }
+  auto order = RepairOrder(index);
+  ASSERT_TRUE(order.ok());
+  ASSERT_EQ(order->size(), kN);
+  for (std::size_t k = 0; k < kN; ++k) EXPECT_EQ((*order)[k], kN - 1 - k);
+}
+
+TEST(PlanTest, RepairOrderNamesACycle) {
+  Index index;
+  AddDeps(index, "a", {"b"});
+  AddDeps(index, "b", {"a"});
+  auto order = RepairOrder(index);
+  ASSERT_FALSE(order.ok());
+  EXPECT_NE(order.status().message().find("t:m:T::a"), std::string::npos);
+  EXPECT_NE(order.status().message().find("t:m:T::b"), std::string::npos);
+}
+
 TEST(PlanTest, UrnUnderParent) {
   EXPECT_EQ(UrnUnderParent(kB, kW),
             kS + "my:app:Web$aws:s3/bucket:Bucket::logs");
