@@ -62,15 +62,20 @@ constexpr std::size_t kChunk = std::size_t{1} << 20;
 template <typename F>
 bool ReadChunks(int fd, std::uint64_t from, std::uint64_t to, std::size_t tail,
                 std::size_t first, F&& fn) {
-  thread_local std::vector<char> buffer;
+  // Not a vector: growing it would zero bytes that pread overwrites.
+  thread_local std::unique_ptr<char[]> buffer;
+  thread_local std::size_t capacity = 0;
   std::size_t chunk = std::max<std::size_t>(first, 1);
   while (from < to) {
     std::size_t want =
         static_cast<std::size_t>(std::min<std::uint64_t>(to - from, chunk));
-    if (buffer.size() < want + tail) buffer.resize(want + tail);
+    if (capacity < want + tail) {
+      capacity = std::max(want + tail, kChunk + kMaxIndent + 1);
+      buffer.reset(new char[capacity]);
+    }
     std::size_t got = 0;
     while (got < want + tail) {
-      ssize_t n = ::pread(fd, buffer.data() + got, want + tail - got,
+      ssize_t n = ::pread(fd, buffer.get() + got, want + tail - got,
                           static_cast<off_t>(from + got));
       if (n < 0 && errno == EINTR) continue;
       if (n < 0) return false;
@@ -78,7 +83,7 @@ bool ReadChunks(int fd, std::uint64_t from, std::uint64_t to, std::size_t tail,
       got += static_cast<std::size_t>(n);
     }
     if (got < want) return false;  // the file ended early: it shrank
-    if (!fn(from, buffer.data(), want, got)) return false;
+    if (!fn(from, buffer.get(), want, got)) return false;
     from += want;
     chunk = std::min(chunk * 2, kChunk);
   }
