@@ -421,6 +421,40 @@ Status List(const State& state, const ListConfig& config,
 Result<std::vector<PendingRow>> ListPending(const State& state,
                                             const ListConfig& config = {});
 
+/// Which resource `Show` describes: a URN, or a position in `resources`.
+struct ShowConfig {
+  std::string urn;
+  std::optional<std::size_t> index;  ///< used when `urn` is empty
+  /// Open secrets (with `passphrase` for a passphrase provider); otherwise
+  /// each secret is the string "[secret]".
+  bool show_secrets = false;
+  std::function<Result<std::string>()> passphrase;
+};
+
+/// A resource that names the one shown.
+struct Dependent {
+  std::string urn;
+  std::string via;  ///< the field that names it ("parent", "dependencies", ...)
+};
+
+struct ShowResult {
+  ResourceRow row;
+  std::size_t copies = 1;  ///< resources with this URN (duplicates)
+  std::vector<std::string> dependencies;
+  std::map<std::string, std::vector<std::string>> property_dependencies;
+  std::string deleted_with;
+  std::vector<std::string> replace_with;
+  std::vector<Dependent> dependents;
+  /// Inputs and outputs as compact JSON (absent when the resource has
+  /// none); secrets as ShowConfig says.
+  std::optional<std::string> inputs;
+  std::optional<std::string> outputs;
+};
+
+/// `pstate show`: one resource, its references and what refers to it.
+/// kNotFound when no resource has the URN (or index).
+Result<ShowResult> Show(const State& state, const ShowConfig& config);
+
 struct Tally {
   std::uint64_t count = 0;
   std::uint64_t bytes = 0;

@@ -24,6 +24,7 @@
 #include "inspect/inspect.h"
 #include "io/input.h"
 #include "io/spool.h"
+#include "json/compact.h"
 #include "normalize/normalize.h"
 #include "redact/run.h"
 #include "scan/run.h"
@@ -356,6 +357,33 @@ Result<StatsResult> Stats(const State& state, const StatsConfig& config) {
   Result<StatsResult> stats = inspect::Stats(*path, config.top);
   if (!stats.ok()) return Named(state, stats.status());
   return stats;
+}
+
+Result<ShowResult> Show(const State& state, const ShowConfig& config) {
+  Call call(state);
+  Result<std::string> path = PathOf(state);
+  if (!path.ok()) return path.status();
+  inspect::ShowConfig show;
+  show.path = *path;
+  show.urn = config.urn;
+  show.index = config.urn.empty() ? config.index : std::nullopt;
+  show.show_secrets = config.show_secrets;
+  show.passphrase = config.passphrase;
+  Result<inspect::ShowResult> shown = inspect::Show(show);
+  if (!shown.ok()) return Named(state, shown.status());
+  // Mapping: inspect holds the property values as parsed documents for its
+  // renderers; the API gives their compact JSON.
+  ShowResult out;
+  out.row = std::move(shown->row);
+  out.copies = shown->copies;
+  out.dependencies = std::move(shown->dependencies);
+  out.property_dependencies = std::move(shown->property_dependencies);
+  out.deleted_with = std::move(shown->deleted_with);
+  out.replace_with = std::move(shown->replace_with);
+  out.dependents = std::move(shown->dependents);
+  if (shown->inputs) out.inputs = json::ToCompactJson(shown->inputs->root());
+  if (shown->outputs) out.outputs = json::ToCompactJson(shown->outputs->root());
+  return out;
 }
 
 Result<TreeResult> Tree(const State& state) {

@@ -69,10 +69,7 @@ struct ShowConfig {
   std::function<Result<std::string>()> passphrase;
 };
 
-struct Dependent {
-  std::string urn;
-  std::string via;  ///< the field that names the resource ("parent", ...)
-};
+using Dependent = ::pstate::Dependent;
 
 struct ShowResult {
   ResourceRow row;

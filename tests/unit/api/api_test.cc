@@ -206,6 +206,47 @@ TEST(ApiTest, TreeHoldsEveryResourceOnce) {
   }
 }
 
+TEST(ApiTest, ShowDescribesOneResource) {
+  State state = OpenOrDie(Fixture("valid/full-export.json"));
+  ShowConfig config;
+  config.urn = "urn:pulumi:dev::proj::my:mod:Comp$aws:s3:Bucket::b";
+  Result<ShowResult> shown = Show(state, config);
+  ASSERT_TRUE(shown.ok()) << shown.status().message();
+  EXPECT_EQ(shown->row.type, "aws:s3:Bucket");
+  EXPECT_EQ(shown->row.id, "b-1");
+  EXPECT_EQ(shown->copies, 1u);
+  EXPECT_EQ(shown->dependencies,
+            std::vector<std::string>{"urn:pulumi:dev::proj::my:mod:Comp::c"});
+  ASSERT_EQ(shown->property_dependencies.count("acl"), 1u);
+  ASSERT_TRUE(shown->inputs.has_value());
+  EXPECT_NE(shown->inputs->find("\"acl\":\"private\""), std::string::npos);
+  // The secret output is masked: its ciphertext is not the value shown.
+  ASSERT_TRUE(shown->outputs.has_value());
+  EXPECT_NE(shown->outputs->find("[secret]"), std::string::npos);
+  EXPECT_EQ(shown->outputs->find("v1:F+6ZduKKd8G0"), std::string::npos);
+
+  // The component the bucket names as parent and dependency.
+  config.urn = "urn:pulumi:dev::proj::my:mod:Comp::c";
+  shown = Show(state, config);
+  ASSERT_TRUE(shown.ok()) << shown.status().message();
+  bool via_parent = false;
+  for (const Dependent& d : shown->dependents) {
+    if (d.via == "parent" && d.urn.ends_with("Bucket::b")) via_parent = true;
+  }
+  EXPECT_TRUE(via_parent);
+
+  config.urn.clear();
+  config.index = 1;
+  shown = Show(state, config);
+  ASSERT_TRUE(shown.ok());
+  EXPECT_EQ(shown->row.index, 1u);
+
+  config.urn = "urn:pulumi:dev::proj::no:such:Type::x";
+  shown = Show(state, config);
+  ASSERT_FALSE(shown.ok());
+  EXPECT_EQ(shown.status().code(), Errc::kNotFound);
+}
+
 TEST(ApiTest, NormalizeCheck) {
   NormalizeConfig config;
   config.check = true;
