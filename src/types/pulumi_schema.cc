@@ -391,6 +391,9 @@ struct CSpec {
   const json::Value* const_value = nullptr;
   const CSpec* element = nullptr;
   Named* named = nullptr;
+  /// kRef: where this occurrence's "$ref" value is in its schema (a Named
+  /// is shared by every occurrence of the same ref text).
+  std::uint64_t ref_offset = 0;
   std::vector<const CSpec*> members;
   /// kUnion with a discriminator object: its propertyName ("" when
   /// missing) and its mapping (an object) or nullptr.
@@ -433,7 +436,6 @@ constexpr std::uint32_t kNoField = 0xffffffffu;
 struct Named {
   Target target;
   std::string ref;  ///< as written (decoded)
-  std::uint64_t ref_offset = 0;
   const PackageSchema* ctx = nullptr;
   std::string location;  ///< "#/types/<token>", "#/resources/..."
   bool compiled = false;
@@ -484,7 +486,8 @@ struct SchemaCache::Impl {
         return c;
       }
       c.kind = CSpec::Kind::kRef;
-      c.named = Ref(Str(*ref), ref->offset, ctx);
+      c.named = Ref(Str(*ref), ctx);
+      c.ref_offset = ref->offset;
       return c;
     }
     if (const json::Value* one_of = spec.Find("oneOf")) {
@@ -557,13 +560,12 @@ struct SchemaCache::Impl {
     }
   }
 
-  Named* Ref(std::string ref, std::uint64_t offset, const PackageSchema* ctx) {
+  Named* Ref(std::string ref, const PackageSchema* ctx) {
     auto key = std::make_pair(ctx, ref);
     auto it = by_ref.find(key);
     if (it != by_ref.end()) return it->second;
     Named& n = named.emplace_back();
     n.ref = std::move(ref);
-    n.ref_offset = offset;
     n.ctx = ctx;
     by_ref.emplace(std::move(key), &n);
     return &n;
@@ -826,7 +828,9 @@ class SchemaChecker {
     if (node.kind == PropertyKind::kNull && !required) return Outcome::kOk;
     Outcome o;
     switch (spec.kind) {
-      case CSpec::Kind::kRef: o = CheckRef(*spec.named, node, top, out); break;
+      case CSpec::Kind::kRef:
+        o = CheckRef(*spec.named, spec.ref_offset, node, top, out);
+        break;
       case CSpec::Kind::kUnion: o = CheckUnion(spec, node, out); break;
       default: o = CheckTyped(spec, node, out); break;
     }
@@ -974,8 +978,9 @@ class SchemaChecker {
   }
 
   // A `$ref` that resolves nowhere while collecting: recorded (verify
-  // reports it once per schema), and the value passes.
-  Outcome Dangling(const Named& n) {
+  // reports it once per schema), and the value passes. `ref_offset` is the
+  // occurrence met, the place `schema_location` names.
+  Outcome Dangling(const Named& n, std::uint64_t ref_offset) {
     if (options_->types) {
       SchemaIssue issue;
       issue.kind = SchemaIssue::Kind::kDanglingRef;
@@ -989,17 +994,18 @@ class SchemaChecker {
       issue.schema_location = *loc_;
       issue.package = n.ctx;
       issue.ref = n.ref;
-      issue.schema_offset = n.ref_offset;
+      issue.schema_offset = ref_offset;
       issues_->push_back(std::move(issue));
     }
     return Outcome::kOk;
   }
 
-  Outcome CheckRef(Named& named, const Node& node, bool top, json::Value* out) {
+  Outcome CheckRef(Named& named, std::uint64_t ref_offset, const Node& node,
+                   bool top, json::Value* out) {
     const Named& n = named.compiled ? named : cache_.Ready(named);
     switch (n.target.kind) {
       case Target::Kind::kMissing:
-        if (issues_ != nullptr) return Dangling(n);
+        if (issues_ != nullptr) return Dangling(n, ref_offset);
         return Fail(n.target.error);
       case Target::Kind::kAny: return Outcome::kOk;
       case Target::Kind::kAsset:
@@ -1300,7 +1306,7 @@ class SchemaChecker {
           walk_.Pop(mark);
           return Outcome::kError;
         }
-        return CheckRef(*cache_.Ref(Str(*target), target->offset, spec.ctx),
+        return CheckRef(*cache_.Ref(Str(*target), spec.ctx), target->offset,
                         node, false, out);
       }
     }

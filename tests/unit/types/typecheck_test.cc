@@ -75,10 +75,12 @@ TEST(TypecheckTest, SingleValueUsageProblems) {
   EXPECT_EQ(bad_json.status, TypecheckStatus::kUnusable);
   EXPECT_NE(bad_json.errors.find("not valid JSON: line 1, column 4"),
             std::string::npos);
-  // A type that does not parse is an error result, not a usage problem.
+  // A type that does not parse gives no verdict: it cannot be read (exit
+  // 2), reported with its place.
   RunResult bad_type = Typecheck(Single("pulumi", "Array<", "[]"));
-  EXPECT_EQ(bad_type.status, TypecheckStatus::kFailed);
-  EXPECT_EQ(bad_type.out, "error: at offset 6 of the type: expected a type\n");
+  EXPECT_EQ(bad_type.status, TypecheckStatus::kUnusable);
+  EXPECT_EQ(bad_type.out, "");
+  EXPECT_EQ(bad_type.errors, "at offset 6 of the type: expected a type\n");
   TypecheckConfig schema =
       Single("pulumi-schema", R"({"type":"string"})", "\"a\"");
   schema.schemas = {"/nonexistent/x.json"};
