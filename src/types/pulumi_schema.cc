@@ -6,6 +6,7 @@
 // follows sdk/go/pulumi/rpc.go unmarshalOutput, with the tightenings
 // docs/types.md lists (int32 integers, no nulls inside arrays and maps,
 // strict enum membership).
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <deque>
@@ -572,8 +573,40 @@ struct SchemaCache::Impl {
   }
 
   // Resolves a ref on its first use.
+  // Resolves a ref on its first use, and follows the chain of types that
+  // are only a `$ref` to another (aliases) without recursing: a cycle of
+  // them has no type at all, which is the schema's error (every member of
+  // the cycle then points nowhere), never "anything goes".
   const Named& Ready(Named& n) {
     if (n.compiled) return n;
+    ReadyOne(n);
+    std::vector<Named*> chain{&n};
+    for (Named* at = &n; at->typed && at->typed->kind == CSpec::Kind::kRef;) {
+      Named* next = at->typed->named;
+      auto seen = std::find(chain.begin(), chain.end(), next);
+      if (seen != chain.end()) {
+        std::string path;
+        for (auto it = seen; it != chain.end(); ++it) {
+          path += (*it)->location + " → ";
+        }
+        path += next->location;
+        for (auto it = seen; it != chain.end(); ++it) {
+          (*it)->target.kind = Target::Kind::kMissing;
+          (*it)->target.error =
+              "the $ref cycle " + path + " has no type to check against";
+        }
+        break;
+      }
+      ReadyOne(*next);
+      chain.push_back(next);
+      at = next;
+    }
+    return n;
+  }
+
+  // Resolves and compiles one ref (not the refs it leads to).
+  void ReadyOne(Named& n) {
+    if (n.compiled) return;
     n.compiled = true;
     n.target = Resolve(set, n.ref, n.ctx);
     const Target& t = n.target;
@@ -614,6 +647,10 @@ struct SchemaCache::Impl {
           CompileTyped(*t.def, t.package, 0, &c);
           n.typed = &c;
           n.expected = "a " + Str(*type);
+        } else if (const json::Value* alias = t.def->Find("$ref");
+                   alias && alias->is_string()) {
+          // Only a $ref: an alias, checked as its target.
+          n.typed = &Compile(*t.def, t.package, 0, n.location);
         }
         break;
       }
@@ -624,7 +661,6 @@ struct SchemaCache::Impl {
         break;
       default: break;
     }
-    return n;
   }
 
   // `location`: the resource's ("#/resources/<token>", "#/provider").
@@ -710,6 +746,7 @@ class SchemaChecker {
     loc_ = root;
     at_ = offset;
     depth_ = 0;
+    level_ = 0;
     trial_ = 0;
     found_.clear();
     undeclared_.clear();
@@ -721,8 +758,22 @@ class SchemaChecker {
   // mean the resource's outputs object).
   Outcome CheckSpec(const CSpec& spec, const json::Value& v, bool required,
                     bool top, json::Value* out) {
+    // The limits follow the value: specs met without descending into the
+    // value (refs to refs, unions of refs) are counted per value level, so
+    // a valid recursive value as deep as JSON allows passes.
+    const std::size_t value_depth = walk_.depth();
+    if (value_depth > CheckWalk::kMaxNesting) {
+      return Fail("the value is nested too deeply");
+    }
+    const int saved_depth = depth_;
+    const std::size_t saved_level = level_;
+    if (value_depth != level_) {
+      level_ = value_depth;
+      depth_ = 0;
+    }
     if (++depth_ > kMaxSpecDepth) {
-      --depth_;
+      depth_ = saved_depth;
+      level_ = saved_level;
       return Fail("type nested too deeply");
     }
     std::uint64_t saved_at = at_;
@@ -732,7 +783,8 @@ class SchemaChecker {
     Outcome o = CheckSpecInner(spec, v, required, top, out);
     loc_ = saved_loc;
     at_ = saved_at;
-    --depth_;
+    depth_ = saved_depth;
+    level_ = saved_level;
     return o;
   }
 
@@ -1042,6 +1094,9 @@ class SchemaChecker {
       case Target::Kind::kEnum: return CheckEnum(n, node, out);
       case Target::Kind::kToken:
         if (!n.typed) return Outcome::kOk;
+        if (n.typed->kind == CSpec::Kind::kRef) {  // an alias
+          return CheckRef(*n.typed->named, n.typed->ref_offset, node, top, out);
+        }
         if (node.kind == PropertyKind::kNull) return Expected(n.expected, node);
         return CheckTyped(*n.typed, node, out);
       case Target::Kind::kResource:
@@ -1339,7 +1394,8 @@ class SchemaChecker {
 
   SchemaCache::Impl& cache_;
   CheckWalk walk_;
-  int depth_ = 0;
+  int depth_ = 0;  ///< specs checked at the value level `level_`
+  std::size_t level_ = 0;
   std::vector<SchemaIssue>* issues_ = nullptr;
   const CheckOptions* options_ = nullptr;
   int trial_ = 0;  ///< union members being tried

@@ -3,11 +3,13 @@
 
 #include <algorithm>
 #include <charconv>
+#include <fstream>
 #include <new>
 #include <optional>
 #include <string>
 #include <utility>
 
+#include "io/spool.h"
 #include "json/parser.h"
 
 namespace pstate::types {
@@ -18,6 +20,25 @@ namespace {
 constexpr int kMaxMappedSchemas = 8;
 int g_mapped_schemas = 0;
 std::mutex g_mapped_mu;
+
+// Writes what `input` reads to the file `path`.
+Status Decompress(io::InputStream& input, const std::string& path) {
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  char buf[1 << 16];
+  for (;;) {
+    Result<std::size_t> n = input.Read(buf, sizeof buf);
+    if (!n.ok()) return n.status();
+    if (*n == 0) break;
+    out.write(buf, static_cast<std::streamsize>(*n));
+    if (!out) break;
+  }
+  out.close();
+  if (!out) {
+    return Status(Errc::kIo, "cannot write the decompressed schema to " + path +
+                                 " (is the disk full?)");
+  }
+  return Status::Ok();
+}
 
 bool ClaimMappingSlot() {
   std::lock_guard<std::mutex> lock(g_mapped_mu);
@@ -383,6 +404,20 @@ Status SchemaSet::LoadFile(const std::string& path) {
   std::optional<io::InputStream::Mapping> mapping;
   if (ClaimMappingSlot()) {
     mapping = (*input)->Map();
+    if (!mapping && (*input)->compression() != io::Compression::kNone) {
+      // A compressed schema is decompressed into a private temporary file
+      // (unlinked once mapped) and mapped as a plain one is: its memory is
+      // then the pages the state's definitions touch, not the whole text.
+      io::TempPath temp;
+      Status s = temp.Create("schema");
+      if (s.ok()) s = Decompress(**input, temp.path());
+      if (!s.ok()) return s;
+      Result<std::unique_ptr<io::InputStream>> plain =
+          io::OpenInput(temp.path());
+      if (!plain.ok()) return plain.status();
+      mapping = (*plain)->Map();
+      input = std::move(plain);  // a small one is read from the copy
+    }
     if (!mapping) {
       std::lock_guard<std::mutex> lock(g_mapped_mu);
       --g_mapped_schemas;

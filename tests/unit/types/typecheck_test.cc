@@ -146,6 +146,30 @@ TEST(TypecheckTest, CasesLinesInOrder) {
   std::remove(cases.c_str());
 }
 
+// The cases are read as a stream, a line at a time: a line that spans
+// the reader's 64 KiB chunks is one case, and a last line without a
+// newline is read too.
+TEST(TypecheckTest, CasesAreStreamedLineByLine) {
+  std::string long_value(100000, 'x');
+  std::string text;
+  for (int i = 0; i < 3; ++i) {
+    text += "{\"system\":\"pulumi\",\"type\":\"String\",\"value\":\"" +
+            long_value + "\",\"expect\":\"ok\"}\n";
+  }
+  text += "\n{\"system\":\"pulumi\",\"type\":\"Null\",\"value\":1}";
+  TypecheckConfig config;
+  config.source = TypecheckConfig::Source::kCases;
+  config.cases = WriteTemp("stream.jsonl", text);
+  RunResult r = Typecheck(config);
+  EXPECT_EQ(r.status, TypecheckStatus::kPassed) << r.errors;
+  EXPECT_EQ(r.out,
+            "{\"line\":1,\"result\":\"ok\",\"pass\":true}\n"
+            "{\"line\":2,\"result\":\"ok\",\"pass\":true}\n"
+            "{\"line\":3,\"result\":\"ok\",\"pass\":true}\n"
+            "{\"line\":5,\"result\":\"error\",\"message\":"
+            "\"expected Null, got a number\",\"pointer\":\"\"}\n");
+}
+
 TEST(TypecheckTest, CasesInvalidLinesAreLocated) {
   std::string cases = WriteTemp(
       "invalid.jsonl",
