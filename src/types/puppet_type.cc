@@ -156,6 +156,23 @@ class Parser {
     return true;
   }
 
+  // Items read by `one`, separated by commas (a trailing one allowed), up
+  // to and including `close`.
+  template <typename F>
+  bool Items(char close, F&& one) {
+    while (Peek() != close) {
+      if (!one()) return false;
+      if (Peek() != ',') break;
+      ++pos_;
+    }
+    if (Peek() != close) {
+      FailAt(pos_, std::string("expected '") + close + "'");
+      return false;
+    }
+    ++pos_;
+    return true;
+  }
+
   bool ParseParam(Param* p, int depth) {
     SkipSpace();
     p->offset = pos_;
@@ -218,24 +235,17 @@ class Parser {
       // An array literal (Object and Callable parameters).
       p->k = Param::K::kArray;
       ++pos_;
-      while (Peek() != ']') {
+      return Items(']', [&] {
         Param item;
         if (!ParseParam(&item, depth + 1)) return false;
         p->items.push_back(std::move(item));
-        if (Peek() != ',') break;
-        ++pos_;
-      }
-      if (Peek() != ']') {
-        FailAt(pos_, "expected ']'");
-        return false;
-      }
-      ++pos_;
-      return true;
+        return true;
+      });
     }
     if (c == '{') {
       p->k = Param::K::kHash;
       ++pos_;
-      while (Peek() != '}') {
+      return Items('}', [&] {
         Param key;
         Param value;
         if (!ParseParam(&key, depth + 1)) return false;
@@ -248,15 +258,8 @@ class Parser {
         if (!ParseParam(&value, depth + 1)) return false;
         p->keys.push_back(std::move(key));
         p->values.push_back(std::move(value));
-        if (Peek() != ',') break;
-        ++pos_;
-      }
-      if (Peek() != '}') {
-        FailAt(pos_, "expected '}'");
-        return false;
-      }
-      ++pos_;
-      return true;
+        return true;
+      });
     }
     std::string_view word = Word();
     if (word == "default") {
@@ -312,7 +315,231 @@ class Parser {
     auto t = std::make_shared<PuppetType>();
     t->text = std::string(text_.substr(start, pos_ - start));
     if (!Build(name, start, bracket, params, t.get())) return nullptr;
+    Canonical(params, t.get());
     return t;
+  }
+
+  // --- printing (type_formatter.rb) ---------------------------------------
+
+  static std::string Quote(std::string_view s) {
+    std::string out = "'";
+    for (char c : s) {
+      if (c == '\\' || c == '\'') out += '\\';
+      out += c;
+    }
+    return out + "'";
+  }
+  static std::string Slashed(std::string_view source) {
+    std::string out = "/";
+    for (char c : source) {
+      if (c == '/') out += '\\';
+      out += c;
+    }
+    return out + "/";
+  }
+  static std::string ParamText(const Param& p) {
+    switch (p.k) {
+      case Param::K::kType: return p.type->text;
+      case Param::K::kInteger:
+      case Param::K::kFloat: return p.text;
+      case Param::K::kDefault: return "default";
+      case Param::K::kString: return Quote(p.text);
+      case Param::K::kRegex: return Slashed(p.text);
+      case Param::K::kBool: return p.boolean ? "true" : "false";
+      case Param::K::kUndef: return "undef";
+      case Param::K::kArray: {
+        std::string out = "[";
+        for (std::size_t i = 0; i < p.items.size(); ++i) {
+          if (i > 0) out += ", ";
+          out += ParamText(p.items[i]);
+        }
+        return out + "]";
+      }
+      case Param::K::kHash: {
+        std::string out = "{";
+        for (std::size_t i = 0; i < p.keys.size(); ++i) {
+          if (i > 0) out += ", ";
+          out += ParamText(p.keys[i]) + " => " + ParamText(p.values[i]);
+        }
+        return out + "}";
+      }
+    }
+    return "";
+  }
+  // range_array_part: [from or default, to], without an open end.
+  static void Range(std::vector<std::string>* parts,
+                    const std::optional<std::string>& from,
+                    const std::optional<std::string>& to) {
+    if (!from && !to) return;
+    parts->push_back(from ? *from : "default");
+    if (to) parts->push_back(*to);
+  }
+  static void SizeRange(std::vector<std::string>* parts, std::int64_t min,
+                        const std::optional<std::int64_t>& max) {
+    Range(
+        parts,
+        min > 0 || max ? std::optional<std::string>(std::to_string(min))
+                       : std::nullopt,
+        max ? std::optional<std::string>(std::to_string(*max)) : std::nullopt);
+  }
+  static std::string Joined(std::string_view name,
+                            const std::vector<std::string>& parts) {
+    if (parts.empty()) return std::string(name);
+    std::string out(name);
+    out += '[';
+    for (std::size_t i = 0; i < parts.size(); ++i) {
+      if (i > 0) out += ", ";
+      out += parts[i];
+    }
+    return out + "]";
+  }
+  static std::string ElementOrAny(const std::vector<TypePtr>& e,
+                                  std::size_t i) {
+    return i < e.size() ? e[i]->text : std::string("Any");
+  }
+  // A contained type; a String with one value prints as that string.
+  static std::string Contained(const PuppetType& t) {
+    if (t.kind == Kind::kString && t.value) return Quote(*t.value);
+    return t.text;
+  }
+  static std::string FloatBound(const std::string& n) {
+    return n.find_first_of(".eE") == std::string::npos ? n + ".0" : n;
+  }
+
+  // Puppet's canonical spelling of a parsed type (TypeFormatter#string),
+  // which messages use; types whose parameters are Ruby data (Callable,
+  // Object, SemVer, ...) keep their parameters as written.
+  void Canonical(const std::vector<Param>& params, PuppetType* t) const {
+    std::vector<std::string> parts;
+    switch (t->kind) {
+      case Kind::kAny: t->text = "Any"; return;
+      case Kind::kUnit: t->text = "Unit"; return;
+      case Kind::kUndef: t->text = "Undef"; return;
+      case Kind::kDefault: t->text = "Default"; return;
+      case Kind::kScalar: t->text = "Scalar"; return;
+      case Kind::kScalarData: t->text = "ScalarData"; return;
+      case Kind::kData: t->text = "Data"; return;
+      case Kind::kRichData: t->text = "RichData"; return;
+      case Kind::kNumeric:
+      case Kind::kInteger:
+      case Kind::kFloat: {
+        const bool is_float = t->kind == Kind::kFloat;
+        Range(
+            &parts,
+            t->from && is_float ? std::optional(FloatBound(*t->from)) : t->from,
+            t->to && is_float ? std::optional(FloatBound(*t->to)) : t->to);
+        t->text = Joined(t->kind == Kind::kNumeric   ? "Numeric"
+                         : t->kind == Kind::kInteger ? "Integer"
+                                                     : "Float",
+                         parts);
+        return;
+      }
+      case Kind::kString:
+        SizeRange(&parts, t->min_size, t->max_size);
+        t->text = Joined("String", parts);
+        return;
+      case Kind::kEnum:
+        for (const std::string& v : t->enum_values) parts.push_back(Quote(v));
+        if (t->case_insensitive) parts.push_back("true");
+        t->text = Joined("Enum", parts);
+        return;
+      case Kind::kPattern:
+      case Kind::kRegexp:
+        for (const Pattern& p : t->patterns) parts.push_back(Slashed(p.source));
+        t->text =
+            Joined(t->kind == Kind::kPattern ? "Pattern" : "Regexp", parts);
+        return;
+      case Kind::kBoolean:
+        if (t->boolean) parts.push_back(*t->boolean ? "true" : "false");
+        t->text = Joined("Boolean", parts);
+        return;
+      case Kind::kArray:
+      case Kind::kHash: {
+        const bool array = t->kind == Kind::kArray;
+        const char* name = array ? "Array" : "Hash";
+        if (t->max_size && *t->max_size == 0) {
+          t->text = std::string(name) + "[0, 0]";
+          return;
+        }
+        if (t->elements.empty() && t->min_size == 0 && !t->max_size) {
+          t->text = name;
+          return;
+        }
+        parts.push_back(ElementOrAny(t->elements, 0));
+        if (!array) parts.push_back(ElementOrAny(t->elements, 1));
+        SizeRange(&parts, t->min_size, t->max_size);
+        t->text = Joined(name, parts);
+        return;
+      }
+      case Kind::kCollection:
+        SizeRange(&parts, t->min_size, t->max_size);
+        t->text = Joined("Collection", parts);
+        return;
+      case Kind::kTuple:
+        for (const TypePtr& e : t->elements) parts.push_back(e->text);
+        if (t->has_size) {
+          // A size is printed as given: [min] or [min, max].
+          parts.push_back(std::to_string(t->min_size));
+          if (t->max_size) parts.push_back(std::to_string(*t->max_size));
+        }
+        t->text = Joined("Tuple", parts);
+        return;
+      case Kind::kStruct: {
+        if (t->members.empty()) {
+          t->text = "Struct";
+          return;
+        }
+        std::string hash = "{";
+        for (std::size_t i = 0; i < t->members.size(); ++i) {
+          const StructMember& m = t->members[i];
+          if (i > 0) hash += ", ";
+          switch (m.key_kind) {
+            case StructMember::KeyKind::kPlain: hash += Quote(m.key); break;
+            case StructMember::KeyKind::kOptional:
+              hash += "Optional[" + Quote(m.key) + "]";
+              break;
+            case StructMember::KeyKind::kNotUndef:
+              hash += "NotUndef[" + Quote(m.key) + "]";
+              break;
+          }
+          hash += " => " + m.type->text;
+        }
+        t->text = "Struct[" + hash + "}]";
+        return;
+      }
+      case Kind::kOptional:
+      case Kind::kNotUndef:
+      case Kind::kSensitive:
+      case Kind::kType:
+      case Kind::kIterable:
+      case Kind::kIterator: {
+        static constexpr std::pair<Kind, std::string_view> kNames[] = {
+            {Kind::kOptional, "Optional"},   {Kind::kNotUndef, "NotUndef"},
+            {Kind::kSensitive, "Sensitive"}, {Kind::kType, "Type"},
+            {Kind::kIterable, "Iterable"},   {Kind::kIterator, "Iterator"}};
+        std::string_view name;
+        for (const auto& [k, n] : kNames) {
+          if (k == t->kind) name = n;
+        }
+        if (!t->elements.empty()) parts.push_back(Contained(*t->elements[0]));
+        t->text = Joined(name, parts);
+        return;
+      }
+      case Kind::kVariant:
+        for (const TypePtr& e : t->elements) parts.push_back(e->text);
+        t->text = Joined("Variant", parts);
+        return;
+      case Kind::kInit:
+        for (const Param& p : params) parts.push_back(ParamText(p));
+        t->text = Joined("Init", parts);
+        return;
+      case Kind::kAlias: {
+        auto it = aliases_->spelled.find(t->alias);
+        if (it != aliases_->spelled.end()) t->text = it->second;
+        return;
+      }
+      default: return;  // as written
+    }
   }
 
   // --- turning a name and its parameters into a type -----------------------

@@ -13,7 +13,7 @@
 //    plaintext;
 //  - printers round-trip: a pcl type's text reparses to an equal type, a
 //    terraform constraint's canonical spelling is its own canonical
-//    spelling, a puppet type's text reparses.
+//    spelling, a puppet type's canonical spelling reparses to itself.
 #include <cctype>
 #include <cstddef>
 #include <cstdint>
@@ -107,7 +107,9 @@ void PrintersRoundTrip(types::System system, const std::string& type) {
     case types::System::kPuppet: {
       auto t = types::puppet::ParseType(type);
       if (!t.ok()) return;
-      PSTATE_FUZZ_CHECK(types::puppet::ParseType((*t)->text).ok());
+      auto again = types::puppet::ParseType((*t)->text);
+      PSTATE_FUZZ_CHECK(again.ok());
+      PSTATE_FUZZ_CHECK((*again)->text == (*t)->text);
       return;
     }
     default: return;

@@ -123,7 +123,7 @@ TEST_F(PuppetTest, ParsesParameters) {
   EXPECT_EQ(T("Callable[Integer]")->kind, puppet::Kind::kCallable);
   EXPECT_EQ(T("Sensitive[String]")->kind, puppet::Kind::kSensitive);
   EXPECT_EQ(T("Unit")->kind, puppet::Kind::kUnit);
-  EXPECT_EQ(T(" Array [ String ] ")->text, "Array [ String ]");
+  EXPECT_EQ(T(" Array [ String ] ")->text, "Array[String]");
   EXPECT_EQ(T("Collection[1]")->min_size, 1);
   EXPECT_EQ(T("Integer[-5, -1]")->from, "-5");
 }
@@ -471,6 +471,44 @@ TEST_F(PuppetTest, EveryTypeNameParses) {
   Err("SemVer", "\"1.0.0\"", "", "expects SemVer, got String");
   // Names are case-insensitive after the capital, as in Puppet.
   Err("SEMVERRANGE", "1", "", "expects SEMVERRANGE, got Integer");
+}
+
+// Types print back in Puppet's canonical spelling (type_formatter.rb),
+// which reparses to the same spelling.
+TEST_F(PuppetTest, CanonicalSpelling) {
+  const std::pair<std::string_view, std::string_view> kCases[] = {
+      {"Integer[0,10]", "Integer[0, 10]"},
+      {"Integer[1]", "Integer[1]"},
+      {"Integer[default, 5]", "Integer[default, 5]"},
+      {"Integer[default, default]", "Integer"},
+      {"Float[1, 2.5]", "Float[1.0, 2.5]"},
+      {"String[1]", "String[1]"},
+      {"String[Integer[2, 4]]", "String[2, 4]"},
+      {"Enum[a, \"b\", true]", "Enum['a', 'b', true]"},
+      {"Pattern['a/b', /c/]", "Pattern[/a\\/b/, /c/]"},
+      {"Array", "Array"},
+      {"Array[1]", "Array[Any, 1]"},
+      {"Array[String,1,2]", "Array[String, 1, 2]"},
+      {"Array[String, 0, 0]", "Array[0, 0]"},
+      {"Hash[String,Integer]", "Hash[String, Integer]"},
+      {"Tuple[String, Integer, 1]", "Tuple[String, Integer, 1]"},
+      {"Struct[{a=>String, Optional['b']=>Integer, NotUndef[c] => Any}]",
+       "Struct[{'a' => String, Optional['b'] => Integer, NotUndef['c'] => "
+       "Any}]"},
+      {"Optional['it\\'s']", "Optional['it\\'s']"},
+      {"Optional[String]", "Optional[String]"},
+      {"Variant[String,Integer]", "Variant[String, Integer]"},
+      {"Init[Integer,16]", "Init[Integer, 16]"},
+      {"SEMVER", "SEMVER"},
+      {"Sensitive[String[1]]", "Sensitive[String[1]]"},
+      {"Boolean[true]", "Boolean[true]"},
+  };
+  for (const auto& [written, canonical] : kCases) {
+    puppet::TypePtr t = T(written);
+    EXPECT_EQ(t->text, canonical) << written;
+    EXPECT_EQ(T(t->text)->text, t->text) << written;
+  }
+  Err("Integer[0,10]", "11", "", "expects Integer[0, 10], got Integer 11");
 }
 
 TEST_F(PuppetTest, TypeReferencesMatchNothing) {
