@@ -5,7 +5,7 @@
 PSTATE_PACKAGES=(
   cmake g++ make pkg-config
   libsimdjson-dev rapidjson-dev libarchive-dev libssl-dev libcli11-dev libgtest-dev
-  libonig-dev
+  libonig-dev libutf8proc-dev
   gzip zstd python3
   clang-format
 )

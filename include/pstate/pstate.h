@@ -673,16 +673,15 @@ struct TypeVerdict {
   /// every secret in it masked (its plaintext is "[secret]").
   std::string converted;
   /// kError: RFC 6901 pointer inside the checked value ("" = the value),
-  /// and why (never quoting a secret's plaintext). A type that does not
-  /// parse is a kError verdict too.
+  /// and why (never quoting a secret's plaintext).
   std::string pointer;
   std::string message;
 };
 
 /// `pstate typecheck VALUE`: `value_json` (JSON text in state encoding)
-/// against the type. Fails (kInvalidArgument, kNotFound, ...) for a value
-/// that is not JSON, a schema that cannot be loaded or a type language
-/// feature pstate does not support.
+/// against the type. Fails (kInvalidArgument, kSyntax, kNotFound, ...) for
+/// a value that is not JSON, a schema that cannot be loaded, a type that
+/// does not parse or a type language feature pstate does not support.
 Result<TypeVerdict> Typecheck(const std::string& value_json,
                               const TypecheckConfig& config);
 /// `pstate typecheck --state S --pointer P`: the value at `pointer` in the

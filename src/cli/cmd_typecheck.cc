@@ -1,14 +1,16 @@
 // pstate typecheck: check a value against a type in one of six type
 // languages (docs/cli.md, docs/types.md). Flags become a TypecheckConfig;
 // the logic is types::RunTypecheck.
-#include <cstdio>
+#include <iostream>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "cli/command.h"
 #include "cli/exit_code.h"
 #include "io/output.h"
+#include "report/terminal.h"
 #include "types/typecheck.h"
 
 namespace pstate::cli {
@@ -18,6 +20,8 @@ struct TypecheckFlags {
   std::string system;
   std::string type;
   std::vector<std::string> schemas;
+  std::vector<std::string> aliases;
+  std::vector<std::string> alias_files;
   std::string value;
   std::string value_file;
   std::string state;
@@ -38,13 +42,26 @@ struct TypecheckFlags {
 };
 
 int Usage(const std::string& message) {
-  std::fprintf(stderr, "pstate typecheck: %s\n", message.c_str());
+  report::PrintError(std::cerr, message);
   return kExitUnreadable;
+}
+
+// RunTypecheck's messages, one a line, each as every command reports why
+// it stopped.
+void PrintErrors(std::string_view errors) {
+  while (!errors.empty()) {
+    std::size_t end = errors.find('\n');
+    if (end == std::string_view::npos) end = errors.size();
+    report::PrintError(std::cerr, errors.substr(0, end));
+    errors.remove_prefix(end < errors.size() ? end + 1 : end);
+  }
 }
 
 int RunTypecheck(const TypecheckFlags& flags) {
   types::TypecheckConfig config;
   config.schemas = flags.schemas;
+  config.puppet_aliases = flags.aliases;
+  config.puppet_alias_files = flags.alias_files;
   config.json_format = flags.format == "json";
   config.no_convert = flags.no_convert;
   int sources = (*flags.value_opt ? 1 : 0) + (*flags.value_file_opt ? 1 : 0) +
@@ -94,7 +111,7 @@ int RunTypecheck(const TypecheckFlags& flags) {
   std::string errors;
   types::TypecheckStatus status = types::RunTypecheck(config, **out, &errors);
   Status committed = (*out)->Commit();
-  if (!errors.empty()) std::fputs(errors.c_str(), stderr);
+  PrintErrors(errors);
   if (!committed.ok()) return Usage(committed.message());
   switch (status) {
     case types::TypecheckStatus::kPassed: return kExitOk;
@@ -119,6 +136,14 @@ std::function<int()> SetupTypecheck(CLI::App& app) {
   app.add_option("--schema", flags->schemas,
                  "A Pulumi package schema (.json or .json.gz) that "
                  "pulumi-schema $refs resolve against; repeatable")
+      ->allow_extra_args(false);
+  app.add_option("--type-alias", flags->aliases,
+                 "A puppet type alias, 'Name = Type' (as Puppet's "
+                 "`type Name = Type`); repeatable")
+      ->allow_extra_args(false);
+  app.add_option("--type-aliases", flags->alias_files,
+                 "A file of puppet type aliases (`type Name = Type`, one "
+                 "after another, # comments); repeatable")
       ->allow_extra_args(false);
   flags->value_file_opt =
       app.add_option("--value-file", flags->value_file,

@@ -3,9 +3,12 @@
 // set order and equality (cty/set_internals.go), and writing back.
 #include <algorithm>
 #include <cstdint>
+#include <cstdlib>
 #include <cstring>
 #include <string>
 #include <vector>
+
+#include <utf8proc.h>
 
 #include "base/utf8.h"
 #include "json/compact.h"
@@ -408,6 +411,32 @@ void AppendValue(const Val& v, std::string* out) {
 
 // Reading state JSON. Inside a secret, object keys in pointers are hidden
 // as "*": the keys are part of the secret value.
+// cty.StringVal's NFC normalisation (go-cty cty/ctystrings Normalize:
+// golang.org/x/text norm.NFC), through utf8proc. ASCII text is always NFC.
+// Returns false when `s` is NFC already (then `out` is untouched).
+bool ToNfc(std::string_view s, std::string* out) {
+  bool ascii = true;
+  for (char c : s) {
+    if (static_cast<unsigned char>(c) >= 0x80) {
+      ascii = false;
+      break;
+    }
+  }
+  if (ascii) return false;
+  utf8proc_uint8_t* mapped = nullptr;
+  utf8proc_ssize_t n = utf8proc_map(
+      reinterpret_cast<const utf8proc_uint8_t*>(s.data()),
+      static_cast<utf8proc_ssize_t>(s.size()), &mapped,
+      static_cast<utf8proc_option_t>(UTF8PROC_STABLE | UTF8PROC_COMPOSE));
+  if (n < 0) return false;  // not UTF-8: the reader refused it already
+  std::string_view nfc(reinterpret_cast<const char*>(mapped),
+                       static_cast<std::size_t>(n));
+  bool changed = nfc != s;
+  if (changed) out->assign(nfc);
+  std::free(mapped);
+  return changed;
+}
+
 struct Reader {
   Reader(json::Arena& a, Failure* f) : arena(a), failure(f), walk(a) {}
 
@@ -429,6 +458,16 @@ struct Reader {
     return arena.Copy(text);
   }
 
+  // A string or key as cty holds it: decoded, then NFC-normalised.
+  // `*changed` is set when normalising changed it.
+  std::string_view Normalized(const json::Value& s, bool* changed) {
+    std::string_view text = Decoded(s);
+    std::string nfc;
+    if (!ToNfc(text, &nfc)) return text;
+    *changed = true;
+    return arena.Copy(nfc);
+  }
+
   bool Read(const json::Value& value, Val* out, int depth) {
     if (depth > json::kDefaultMaxDepth) return Fail("value nested too deeply");
     Node node = Decode(value, arena);
@@ -447,10 +486,13 @@ struct Reader {
         out->type = NumberType();
         out->str = value.raw();
         return true;
-      case PropertyKind::kString:
+      case PropertyKind::kString: {
         out->type = StringType();
-        out->str = Decoded(value);
+        bool changed = false;
+        out->str = Normalized(value, &changed);
+        if (changed) out->src = nullptr;  // written from `str`
         return true;
+      }
       case PropertyKind::kUnknown:
         out->type = DynamicType();
         out->state = State::kUnknown;
@@ -477,7 +519,8 @@ struct Reader {
         *out = inner;
         out->marked = true;
         out->inner_src = inner.src;
-        out->src = &value;
+        // A plaintext that normalising changed is written anew.
+        out->src = inner.src != nullptr ? &value : nullptr;
         return true;
       }
       case PropertyKind::kOutputValue:
@@ -514,6 +557,7 @@ struct Reader {
       if (!Read(value.elements[i], &elems[i], depth + 1)) return false;
       walk.Pop(mark);
       types[i] = elems[i].type;
+      if (elems[i].src == nullptr) out->src = nullptr;  // changed inside
     }
     Type* t = arena.Allocate<Type>(1);
     *t = Type{Kind::kTuple, n, nullptr, nullptr, types};
@@ -531,8 +575,9 @@ struct Reader {
     };
     // In the arena: no heap allocation per object.
     std::span<Item> items(arena.Allocate<Item>(n), n);
+    bool changed = false;  // a key or a value was normalised
     for (std::uint32_t i = 0; i < n; ++i) {
-      items[i] = Item{Decoded(value.members[i].key), i};
+      items[i] = Item{Normalized(value.members[i].key, &changed), i};
     }
     SmallStableSort(
         items.data(), items.data() + items.size(),
@@ -560,8 +605,10 @@ struct Reader {
         new (&vals[count]) Val(v);
         ++count;
       }
+      if (v.src == nullptr) changed = true;
       walk.Pop(mark);
     }
+    if (changed) out->src = nullptr;
     Type* t = arena.Allocate<Type>(1);
     *t = Type{Kind::kObject, count, nullptr, attrs, nullptr};
     out->type = t;
@@ -664,8 +711,10 @@ bool ParseNumberString(std::string_view s, std::string* json_text, int* inf) {
 }
 
 bool ValuesEqual(const Val& a, const Val& b) {
-  if (!a.is_known() || !b.is_known()) return false;
+  // Value.Equals: two nulls are equal (set_internals.go setRules.Equivalent
+  // merges them, and Hash gives every null "~").
   if (a.is_null() || b.is_null()) return a.is_null() && b.is_null();
+  if (!a.is_known() || !b.is_known()) return false;
   if (a.type->kind != b.type->kind) return false;
   switch (a.type->kind) {
     case Kind::kBool: return a.b == b.b;

@@ -19,6 +19,7 @@
 #include <algorithm>
 #include <cstddef>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -32,6 +33,7 @@
 #include "state/signature.h"
 #include "types/check_walk.h"
 #include "types/cty.h"
+#include "types/name_index.h"
 #include "types/pcl_number.h"
 #include "types/state_value.h"
 
@@ -63,17 +65,6 @@ std::string_view ValueKindName(const Node& node) {
 }
 
 bool IsNaN(double d) { return d != d; }
-
-// The last member named `key` (Go's decoder keeps the last duplicate).
-const json::Value* FindLast(const json::Value& object, std::string_view key) {
-  const json::Value* found = nullptr;
-  for (const json::Member& m : object.object()) {
-    if (m.key.has_escapes ? m.key.StrEquals(key) : m.key.raw() == key) {
-      found = &m.value;
-    }
-  }
-  return found;
-}
 
 void AppendQuoted(std::string_view decoded, std::string* out) {
   out->push_back('"');
@@ -548,8 +539,24 @@ class Checker {
   R CheckObject(const PclType& t, const json::Value& v, std::string* out) {
     R result = R::kSame;
     const PclType& none = *Primitive(Kind::kNone);
+    // The value's members by name, each looked up once (the last
+    // duplicate wins).
+    NameIndex members;
+    std::vector<const json::Value*> last;
+    for (const json::Member& m : v.object()) {
+      std::string key = m.key.Str();
+      if (std::optional<std::size_t> at = members.Insert(key, last.size())) {
+        last[*at] = &m.value;
+      } else {
+        last.push_back(&m.value);
+      }
+    }
+    auto find_last = [&](std::string_view name) -> const json::Value* {
+      std::optional<std::size_t> at = members.Find(name);
+      return at ? last[*at] : nullptr;
+    };
     for (const auto& [name, pt] : t.properties) {
-      const json::Value* member = FindLast(v, name);
+      const json::Value* member = find_last(name);
       if (!member) {
         if (ConversionFrom(*pt, none) == ConversionKind::kNone) {
           return Fail("the object has no property \"" + name + "\", which " +
@@ -578,11 +585,14 @@ class Checker {
       out->append("\":");
       std::string key =
           m.key.has_escapes ? m.key.Str() : std::string(m.key.raw());
-      const PclType* pt = nullptr;
-      for (const auto& [name, type] : t.properties) {
-        if (name == key) pt = type.get();
-      }
-      if (pt && FindLast(v, key) == &m.value) {
+      // The properties are sorted by name (ObjectOf).
+      auto it = std::lower_bound(
+          t.properties.begin(), t.properties.end(), key,
+          [](const auto& p, const std::string& n) { return p.first < n; });
+      const PclType* pt = it != t.properties.end() && it->first == key
+                              ? it->second.get()
+                              : nullptr;
+      if (pt && find_last(key) == &m.value) {
         std::size_t mark = PushKey(m.key);
         Check(*pt, m.value, out);
         Pop(mark);

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "json/string_codec.h"
+#include "types/name_index.h"
 #include "types/pcl.h"
 #include "types/pcl_number.h"
 #include "types/state_value.h"
@@ -1060,6 +1061,7 @@ class Parser {
     if (name == "object") {
       if (!Expect('(') || !Expect('{')) return nullptr;
       std::vector<std::pair<std::string, TypePtr>> props;
+      NameIndex seen;
       while (!Peek('}')) {
         SkipSpace();
         std::size_t key_at = pos_;
@@ -1073,11 +1075,9 @@ class Parser {
             return nullptr;
           }
         }
-        for (const auto& p : props) {
-          if (p.first == key) {
-            FailAt(key_at, "duplicate property name");
-            return nullptr;
-          }
+        if (seen.Insert(key, props.size())) {
+          FailAt(key_at, "duplicate property name");
+          return nullptr;
         }
         SkipSpace();
         if (pos_ < text_.size() && (text_[pos_] == '=' || text_[pos_] == ':')) {
@@ -1157,18 +1157,16 @@ TypePtr TypeOf(const json::Value& value, json::Arena& arena, int depth) {
     case PropertyKind::kObject:
     case PropertyKind::kResourceReference: {
       std::vector<std::pair<std::string, TypePtr>> props;
+      NameIndex seen;
       for (const json::Member& m : value.object()) {
         std::string key = m.key.Str();
         TypePtr t = TypeOf(m.value, arena, depth + 1);
         if (!t) return nullptr;
-        bool replaced = false;
-        for (auto& p : props) {
-          if (p.first == key) {  // the last duplicate wins
-            p.second = t;
-            replaced = true;
-          }
+        if (std::optional<std::size_t> at = seen.Insert(key, props.size())) {
+          props[*at].second = std::move(t);  // the last duplicate wins
+        } else {
+          props.emplace_back(std::move(key), std::move(t));
         }
-        if (!replaced) props.emplace_back(std::move(key), std::move(t));
       }
       return ObjectOf(std::move(props));
     }

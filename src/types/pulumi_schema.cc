@@ -6,6 +6,7 @@
 // follows sdk/go/pulumi/rpc.go unmarshalOutput, with the tightenings
 // docs/types.md lists (int32 integers, no nulls inside arrays and maps,
 // strict enum membership).
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <deque>
@@ -391,6 +392,9 @@ struct CSpec {
   const json::Value* const_value = nullptr;
   const CSpec* element = nullptr;
   Named* named = nullptr;
+  /// kRef: where this occurrence's "$ref" value is in its schema (a Named
+  /// is shared by every occurrence of the same ref text).
+  std::uint64_t ref_offset = 0;
   std::vector<const CSpec*> members;
   /// kUnion with a discriminator object: its propertyName ("" when
   /// missing) and its mapping (an object) or nullptr.
@@ -433,7 +437,6 @@ constexpr std::uint32_t kNoField = 0xffffffffu;
 struct Named {
   Target target;
   std::string ref;  ///< as written (decoded)
-  std::uint64_t ref_offset = 0;
   const PackageSchema* ctx = nullptr;
   std::string location;  ///< "#/types/<token>", "#/resources/..."
   bool compiled = false;
@@ -484,7 +487,8 @@ struct SchemaCache::Impl {
         return c;
       }
       c.kind = CSpec::Kind::kRef;
-      c.named = Ref(Str(*ref), ref->offset, ctx);
+      c.named = Ref(Str(*ref), ctx);
+      c.ref_offset = ref->offset;
       return c;
     }
     if (const json::Value* one_of = spec.Find("oneOf")) {
@@ -557,21 +561,52 @@ struct SchemaCache::Impl {
     }
   }
 
-  Named* Ref(std::string ref, std::uint64_t offset, const PackageSchema* ctx) {
+  Named* Ref(std::string ref, const PackageSchema* ctx) {
     auto key = std::make_pair(ctx, ref);
     auto it = by_ref.find(key);
     if (it != by_ref.end()) return it->second;
     Named& n = named.emplace_back();
     n.ref = std::move(ref);
-    n.ref_offset = offset;
     n.ctx = ctx;
     by_ref.emplace(std::move(key), &n);
     return &n;
   }
 
   // Resolves a ref on its first use.
+  // Resolves a ref on its first use, and follows the chain of types that
+  // are only a `$ref` to another (aliases) without recursing: a cycle of
+  // them has no type at all, which is the schema's error (every member of
+  // the cycle then points nowhere), never "anything goes".
   const Named& Ready(Named& n) {
     if (n.compiled) return n;
+    ReadyOne(n);
+    std::vector<Named*> chain{&n};
+    for (Named* at = &n; at->typed && at->typed->kind == CSpec::Kind::kRef;) {
+      Named* next = at->typed->named;
+      auto seen = std::find(chain.begin(), chain.end(), next);
+      if (seen != chain.end()) {
+        std::string path;
+        for (auto it = seen; it != chain.end(); ++it) {
+          path += (*it)->location + " → ";
+        }
+        path += next->location;
+        for (auto it = seen; it != chain.end(); ++it) {
+          (*it)->target.kind = Target::Kind::kMissing;
+          (*it)->target.error =
+              "the $ref cycle " + path + " has no type to check against";
+        }
+        break;
+      }
+      ReadyOne(*next);
+      chain.push_back(next);
+      at = next;
+    }
+    return n;
+  }
+
+  // Resolves and compiles one ref (not the refs it leads to).
+  void ReadyOne(Named& n) {
+    if (n.compiled) return;
     n.compiled = true;
     n.target = Resolve(set, n.ref, n.ctx);
     const Target& t = n.target;
@@ -612,6 +647,10 @@ struct SchemaCache::Impl {
           CompileTyped(*t.def, t.package, 0, &c);
           n.typed = &c;
           n.expected = "a " + Str(*type);
+        } else if (const json::Value* alias = t.def->Find("$ref");
+                   alias && alias->is_string()) {
+          // Only a $ref: an alias, checked as its target.
+          n.typed = &Compile(*t.def, t.package, 0, n.location);
         }
         break;
       }
@@ -622,7 +661,6 @@ struct SchemaCache::Impl {
         break;
       default: break;
     }
-    return n;
   }
 
   // `location`: the resource's ("#/resources/<token>", "#/provider").
@@ -708,6 +746,7 @@ class SchemaChecker {
     loc_ = root;
     at_ = offset;
     depth_ = 0;
+    level_ = 0;
     trial_ = 0;
     found_.clear();
     undeclared_.clear();
@@ -719,8 +758,22 @@ class SchemaChecker {
   // mean the resource's outputs object).
   Outcome CheckSpec(const CSpec& spec, const json::Value& v, bool required,
                     bool top, json::Value* out) {
+    // The limits follow the value: specs met without descending into the
+    // value (refs to refs, unions of refs) are counted per value level, so
+    // a valid recursive value as deep as JSON allows passes.
+    const std::size_t value_depth = walk_.depth();
+    if (value_depth > CheckWalk::kMaxNesting) {
+      return Fail("the value is nested too deeply");
+    }
+    const int saved_depth = depth_;
+    const std::size_t saved_level = level_;
+    if (value_depth != level_) {
+      level_ = value_depth;
+      depth_ = 0;
+    }
     if (++depth_ > kMaxSpecDepth) {
-      --depth_;
+      depth_ = saved_depth;
+      level_ = saved_level;
       return Fail("type nested too deeply");
     }
     std::uint64_t saved_at = at_;
@@ -730,7 +783,8 @@ class SchemaChecker {
     Outcome o = CheckSpecInner(spec, v, required, top, out);
     loc_ = saved_loc;
     at_ = saved_at;
-    --depth_;
+    depth_ = saved_depth;
+    level_ = saved_level;
     return o;
   }
 
@@ -826,7 +880,9 @@ class SchemaChecker {
     if (node.kind == PropertyKind::kNull && !required) return Outcome::kOk;
     Outcome o;
     switch (spec.kind) {
-      case CSpec::Kind::kRef: o = CheckRef(*spec.named, node, top, out); break;
+      case CSpec::Kind::kRef:
+        o = CheckRef(*spec.named, spec.ref_offset, node, top, out);
+        break;
       case CSpec::Kind::kUnion: o = CheckUnion(spec, node, out); break;
       default: o = CheckTyped(spec, node, out); break;
     }
@@ -974,8 +1030,9 @@ class SchemaChecker {
   }
 
   // A `$ref` that resolves nowhere while collecting: recorded (verify
-  // reports it once per schema), and the value passes.
-  Outcome Dangling(const Named& n) {
+  // reports it once per schema), and the value passes. `ref_offset` is the
+  // occurrence met, the place `schema_location` names.
+  Outcome Dangling(const Named& n, std::uint64_t ref_offset) {
     if (options_->types) {
       SchemaIssue issue;
       issue.kind = SchemaIssue::Kind::kDanglingRef;
@@ -989,17 +1046,18 @@ class SchemaChecker {
       issue.schema_location = *loc_;
       issue.package = n.ctx;
       issue.ref = n.ref;
-      issue.schema_offset = n.ref_offset;
+      issue.schema_offset = ref_offset;
       issues_->push_back(std::move(issue));
     }
     return Outcome::kOk;
   }
 
-  Outcome CheckRef(Named& named, const Node& node, bool top, json::Value* out) {
+  Outcome CheckRef(Named& named, std::uint64_t ref_offset, const Node& node,
+                   bool top, json::Value* out) {
     const Named& n = named.compiled ? named : cache_.Ready(named);
     switch (n.target.kind) {
       case Target::Kind::kMissing:
-        if (issues_ != nullptr) return Dangling(n);
+        if (issues_ != nullptr) return Dangling(n, ref_offset);
         return Fail(n.target.error);
       case Target::Kind::kAny: return Outcome::kOk;
       case Target::Kind::kAsset:
@@ -1036,6 +1094,9 @@ class SchemaChecker {
       case Target::Kind::kEnum: return CheckEnum(n, node, out);
       case Target::Kind::kToken:
         if (!n.typed) return Outcome::kOk;
+        if (n.typed->kind == CSpec::Kind::kRef) {  // an alias
+          return CheckRef(*n.typed->named, n.typed->ref_offset, node, top, out);
+        }
         if (node.kind == PropertyKind::kNull) return Expected(n.expected, node);
         return CheckTyped(*n.typed, node, out);
       case Target::Kind::kResource:
@@ -1300,7 +1361,7 @@ class SchemaChecker {
           walk_.Pop(mark);
           return Outcome::kError;
         }
-        return CheckRef(*cache_.Ref(Str(*target), target->offset, spec.ctx),
+        return CheckRef(*cache_.Ref(Str(*target), spec.ctx), target->offset,
                         node, false, out);
       }
     }
@@ -1333,7 +1394,8 @@ class SchemaChecker {
 
   SchemaCache::Impl& cache_;
   CheckWalk walk_;
-  int depth_ = 0;
+  int depth_ = 0;  ///< specs checked at the value level `level_`
+  std::size_t level_ = 0;
   std::vector<SchemaIssue>* issues_ = nullptr;
   const CheckOptions* options_ = nullptr;
   int trial_ = 0;  ///< union members being tried

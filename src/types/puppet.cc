@@ -5,6 +5,8 @@
 
 #include <cstddef>
 #include <memory>
+#include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -23,6 +25,17 @@ namespace {
 // Ruby's JSON.parse: a token without '.', 'e' or 'E' is an Integer.
 bool IsIntegerToken(std::string_view raw) {
   return raw.find_first_of(".eE") == std::string_view::npos;
+}
+
+// n - 1 for the decimal text of an integer n > 0.
+std::string Decrement(std::string_view n) {
+  std::string out(n);
+  std::size_t i = out.size();
+  while (i > 0 && out[i - 1] == '0') out[--i] = '9';
+  if (i > 0) --out[i - 1];
+  std::size_t lead = 0;
+  while (lead + 1 < out.size() && out[lead] == '0') ++lead;
+  return out.substr(lead);
 }
 
 std::size_t CodePoints(std::string_view s) {
@@ -54,7 +67,8 @@ Outcome AsOutcome(bool ok) { return ok ? Outcome::kOk : Outcome::kError; }
 
 class Checker {
  public:
-  explicit Checker(CheckWalk& walk) : walk_(walk) {}
+  Checker(CheckWalk& walk, RegexBudget& budget)
+      : walk_(walk), budget_(budget) {}
 
   bool Check(const PuppetType& t, const json::Value& v) {
     if (!walk_.Enter()) return false;
@@ -151,6 +165,15 @@ class Checker {
         }
         return t.elements.empty() || Check(*t.elements[0], v);
       case Kind::kVariant: return CheckVariant(t, v, node);
+      case Kind::kAlias: {
+        auto it = t.alias_table->by_name.find(t.alias);
+        if (it == t.alias_table->by_name.end() || !it->second) {
+          return Fail("the type alias " + t.text + " is not resolved");
+        }
+        return Check(*it->second, v);
+      }
+      case Kind::kRichData: return CheckRichData(t, v, node);
+      case Kind::kInit: return CheckInit(t, v, node);
       case Kind::kSensitive:
         if (!is_secret) return Expects(t, v, node);
         if (t.elements.empty()) return true;
@@ -173,7 +196,29 @@ class Checker {
       case Kind::kDefault:
       case Kind::kCallable:
       case Kind::kRegexp:
-        return Expects(t, v, node);  // no JSON value is one of these
+      case Kind::kType:
+      case Kind::kRuntime:
+      case Kind::kClass:
+      case Kind::kResource:
+      case Kind::kCatalogEntry:
+      case Kind::kIterator:
+      case Kind::kSemVer:
+      case Kind::kSemVerRange:
+      case Kind::kTimespan:
+      case Kind::kTimestamp:
+      case Kind::kBinary:
+      case Kind::kUri:
+      case Kind::kObject:
+      case Kind::kTypeSet:
+        // Their instances are Ruby objects (types, resources, versions,
+        // times, byte strings, URIs, objects): no JSON value is one.
+        return Expects(t, v, node);
+      case Kind::kTypeReference:
+        return Fail("expects " + t.text +
+                    ", which no type or alias defines (an unresolved type "
+                    "reference matches no value), got " +
+                    std::string(ValueTypeName(v, node)));
+      case Kind::kIterable: return CheckIterable(t, v, node);
       case Kind::kScalar:
       case Kind::kScalarData:
         if (node.kind == PropertyKind::kString ||
@@ -266,6 +311,91 @@ class Checker {
     return true;  // null, bool, number, string
   }
 
+  // RichData = Variant[Scalar, SemVerRange, Binary, Sensitive, Type,
+  // TypeSet, URI, Object, Undef, Default, Hash[RichDataKey, RichData],
+  // Array[RichData]] (static_loader.rb BUILTIN_ALIASES): for JSON values,
+  // Data that may hold Sensitive values. JSON keys are Strings, which
+  // RichDataKey (Variant[String, Numeric]) takes.
+  bool CheckRichData(const PuppetType& t, const json::Value& v,
+                     const Node& node) {
+    if (node.kind == PropertyKind::kSecret) return true;
+    if (v.is_array()) return Elements(v, t);
+    if (v.is_object()) {
+      return Members(v,
+                     [&](const json::Member& m) { return Check(t, m.value); });
+    }
+    return true;
+  }
+
+  // types.rb PIterableType#instance?: a String, Hash or Array, or an
+  // Integer >= 0 (it iterates 0...n). With an element type T (other than
+  // Any), Puppet asks whether T is assignable from the inferred element
+  // type; pstate checks each element instead: the characters of a string
+  // (as Strings), the elements of an array, the [key, value] pairs of a
+  // hash, and 0 and n-1 of an integer n.
+  bool CheckIterable(const PuppetType& t, const json::Value& v,
+                     const Node& node) {
+    const bool integer = node.kind == PropertyKind::kNumber &&
+                         IsIntegerToken(v.raw()) && v.raw()[0] != '-';
+    const bool iterable = integer || node.kind == PropertyKind::kString ||
+                          node.kind == PropertyKind::kArray || v.is_object();
+    if (!iterable) return Expects(t, v, node);
+    if (t.elements.empty() || t.elements[0]->kind == Kind::kAny) return true;
+    const PuppetType& e = *t.elements[0];
+    if (v.is_array()) return Elements(v, e);
+    json::Arena& arena = walk_.arena();
+    if (integer) {
+      if (v.raw() == "0") return true;  // nothing to iterate
+      return Check(e, arena.MakeNumber("0")) &&
+             Check(e, arena.MakeNumber(Decrement(v.raw())));
+    }
+    if (v.is_object()) {
+      return Members(v, [&](const json::Member& m) {
+        json::Value pair[2] = {m.key, m.value};
+        return Check(e, arena.MakeArray(pair));
+      });
+    }
+    std::string s = v.Str();
+    for (std::size_t i = 0; i < s.size();) {
+      std::size_t n = 1;
+      while (i + n < s.size() &&
+             (static_cast<unsigned char>(s[i + n]) & 0xC0) == 0x80) {
+        ++n;
+      }
+      if (!Check(e, arena.MakeString(s.substr(i, n)))) return false;
+      i += n;
+    }
+    return true;
+  }
+
+  // p_init_type.rb PInitType#really_instance?: a T, or a value T.new
+  // takes as its one argument, or as its argument list (an array), or as
+  // the only argument of a signature that takes more.
+  bool CheckInit(const PuppetType& t, const json::Value& v, const Node& node) {
+    if (t.elements.empty()) return CheckRichData(t, v, node);
+    if (Tries(*t.elements[0], v)) return true;
+    for (const TypePtr& single : t.init_single) {
+      if (Tries(*single, v)) return true;
+    }
+    for (const TypePtr& other : t.init_other) {
+      if (v.is_array() && Tries(*other, v)) return true;
+    }
+    if (t.init_optional_single) {
+      json::Value wrapped = walk_.arena().MakeArray(std::span(&v, 1));
+      for (const TypePtr& other : t.init_other) {
+        if (Tries(*other, wrapped)) return true;
+      }
+    }
+    return Expects(t, v, node);
+  }
+
+  // Checks without keeping the error: one alternative of several.
+  bool Tries(const PuppetType& t, const json::Value& v) {
+    bool ok = Check(t, v);
+    walk_.ClearError();
+    return ok;
+  }
+
   bool CheckStringMatch(const PuppetType& t, const json::Value& v,
                         const Node& node) {
     if (node.kind != PropertyKind::kString) return Expects(t, v, node);
@@ -289,8 +419,9 @@ class Checker {
       return Fail("expects a match for " + t.text + ", got " + Quote(v));
     }
     if (t.patterns.empty()) return true;
+    budget_.Credit(&v, s.size());
     for (const Pattern& p : t.patterns) {
-      switch (p.regex->Search(s)) {
+      switch (p.regex->Search(s, budget_)) {
         case Regex::Match::kYes: return true;
         case Regex::Match::kTooComplex:
           return Fail("the pattern /" + p.source +
@@ -347,11 +478,21 @@ class Checker {
   bool CheckStruct(const PuppetType& t, const json::Value& v,
                    const Node& node) {
     if (!v.is_object()) return Expects(t, v, node);
-    for (const StructMember& m : t.members) {
-      const json::Value* found = nullptr;
-      for (const json::Member& member : v.object()) {
-        if (member.key.StrEquals(m.key)) found = &member.value;
+    // Each key of the value looked up once (the last duplicate wins); the
+    // first undeclared one is reported after the declared members.
+    std::vector<const json::Value*> found_at(t.members.size(), nullptr);
+    const json::Member* undeclared = nullptr;
+    for (const json::Member& member : v.object()) {
+      std::optional<std::size_t> i = t.member_index.Find(member.key.Str());
+      if (i) {
+        found_at[*i] = &member.value;
+      } else if (!undeclared) {
+        undeclared = &member;
       }
+    }
+    for (std::size_t i = 0; i < t.members.size(); ++i) {
+      const StructMember& m = t.members[i];
+      const json::Value* found = found_at[i];
       if (!found) {
         bool optional = m.key_kind == StructMember::KeyKind::kOptional ||
                         (m.key_kind == StructMember::KeyKind::kPlain &&
@@ -366,18 +507,13 @@ class Checker {
       walk_.Pop(mark);
       if (!ok) return false;
     }
-    for (const json::Member& member : v.object()) {
-      bool declared = false;
-      for (const StructMember& m : t.members) {
-        declared = declared || member.key.StrEquals(m.key);
-      }
-      if (!declared) {
-        std::size_t mark = walk_.PushKey(member.key);
-        Fail(walk_.in_secret() ? "unrecognized key"
-                               : "unrecognized key '" + member.key.Str() + "'");
-        walk_.Pop(mark);
-        return false;
-      }
+    if (undeclared) {
+      std::size_t mark = walk_.PushKey(undeclared->key);
+      Fail(walk_.in_secret()
+               ? "unrecognized key"
+               : "unrecognized key '" + undeclared->key.Str() + "'");
+      walk_.Pop(mark);
+      return false;
     }
     return true;
   }
@@ -401,35 +537,51 @@ class Checker {
   }
 
   CheckWalk& walk_;
+  RegexBudget& budget_;  ///< shared by every pattern search of the check
 };
 
 class PuppetSystem final : public TypeSystem {
  public:
+  explicit PuppetSystem(AliasesPtr aliases) : aliases_(std::move(aliases)) {}
   System system() const override { return System::kPuppet; }
 
   Result<std::shared_ptr<const Type>> Parse(
       const json::Value& spec) const override {
-    return ParseTextType(spec,
-                         "a puppet type is a string, such as \"Array[String]\"",
-                         ParseType);
+    return ParseTextType(
+        spec, "a puppet type is a string, such as \"Array[String]\"",
+        [this](std::string_view text) { return ParseType(text, aliases_); });
   }
 
   Verdict Check(const Type& type, const json::Value& value) const override {
-    const auto& t = static_cast<const PuppetType&>(type);
-    thread_local CheckWalk walk;
-    walk.Reset();
-    Checker checker(walk);
-    bool ok = walk.Readable(value) == Outcome::kOk && checker.Check(t, value);
-    // Puppet never converts (§7.2).
-    return walk.Finish(ok ? Outcome::kOk : Outcome::kError, json::Value());
+    RegexBudget budget;
+    return puppet::Check(static_cast<const PuppetType&>(type), value, budget);
   }
+
+ private:
+  AliasesPtr aliases_;
 };
 
 }  // namespace
+
+Verdict Check(const PuppetType& type, const json::Value& value,
+              RegexBudget& budget) {
+  thread_local CheckWalk walk;
+  walk.Reset();
+  Checker checker(walk, budget);
+  bool ok = walk.Readable(value) == Outcome::kOk && checker.Check(type, value);
+  // Puppet never converts (§7.2).
+  return walk.Finish(ok ? Outcome::kOk : Outcome::kError, json::Value());
+}
 }  // namespace puppet
 
 std::unique_ptr<TypeSystem> MakePuppetSystem() {
-  return std::make_unique<puppet::PuppetSystem>();
+  return std::make_unique<puppet::PuppetSystem>(nullptr);
 }
+
+namespace puppet {
+std::unique_ptr<TypeSystem> MakePuppetSystemWith(AliasesPtr aliases) {
+  return std::make_unique<PuppetSystem>(std::move(aliases));
+}
+}  // namespace puppet
 
 }  // namespace pstate::types

@@ -20,9 +20,11 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 #include "base/result.h"
+#include "types/name_index.h"
 #include "types/type_system.h"
 
 namespace pstate::types {
@@ -32,6 +34,7 @@ std::unique_ptr<TypeSystem> MakePuppetSystem();
 namespace puppet {
 
 class Regex;
+class RegexBudget;
 
 enum class Kind {
   kAny,
@@ -59,6 +62,27 @@ enum class Kind {
   kCallable,
   kSensitive,
   kRegexp,
+  kRichData,  ///< static_loader.rb's RichData alias, checked directly
+  kIterable,
+  kInit,
+  kAlias,  ///< a type alias, by name (`aliases`)
+  // Types whose instances are Ruby objects, never JSON values: they parse,
+  // and every value is an error ("expects ..., got ...").
+  kType,
+  kRuntime,
+  kClass,
+  kResource,
+  kCatalogEntry,
+  kIterator,
+  kSemVer,
+  kSemVerRange,
+  kTimespan,
+  kTimestamp,
+  kBinary,
+  kUri,
+  kObject,  ///< Object[...], and the Pcore object types Error, Deferred, Task
+  kTypeSet,
+  kTypeReference,  ///< a name no type or alias has: matches nothing
 };
 
 class PuppetType;
@@ -76,6 +100,15 @@ struct Pattern {
   std::shared_ptr<const Regex> regex;
 };
 
+/// Type aliases (`type Name = T`), by lower-cased name, as Puppet's
+/// loaders find them. Built once with ParseAliases; the types parsed with
+/// it keep it alive.
+struct Aliases {
+  std::unordered_map<std::string, TypePtr> by_name;
+  std::unordered_map<std::string, std::string> spelled;  ///< as declared
+};
+using AliasesPtr = std::shared_ptr<const Aliases>;
+
 class PuppetType final : public Type {
  public:
   Kind kind = Kind::kAny;
@@ -85,6 +118,8 @@ class PuppetType final : public Type {
   /// NotUndef and Sensitive: [T] (empty: Any); Callable: parameter types.
   std::vector<TypePtr> elements;
   std::vector<StructMember> members;
+  /// Struct: each member's key → its index in `members`.
+  NameIndex member_index;
   /// Integer, Float, Numeric: inclusive bounds as JSON number texts
   /// (nullopt: open).
   std::optional<std::string> from;
@@ -100,11 +135,45 @@ class PuppetType final : public Type {
   bool case_insensitive = false;
   std::vector<Pattern> patterns;
   std::optional<bool> boolean;
+  /// Init[T, args]: what T's `new` accepts besides a T (p_init_type.rb
+  /// assert_initialized): the first parameter types of its one-argument
+  /// signatures (`init_single`), and its other signatures as Tuples
+  /// (`init_other`); `init_optional_single` when one of those takes a
+  /// single argument too, so a value is also tried as [value].
+  std::vector<TypePtr> init_single;
+  std::vector<TypePtr> init_other;
+  bool init_optional_single = false;
+  /// kAlias: the alias's lower-cased name in `aliases`. A type parsed with
+  /// aliases keeps them alive (`aliases` is set on every node that can
+  /// reach one).
+  std::string alias;
+  const Aliases* alias_table = nullptr;
+  AliasesPtr aliases;
 };
 
 /// Parses a type expression. Errors are Errc::kSyntax and say "at offset N
-/// of the type: ...".
-Result<TypePtr> ParseType(std::string_view text);
+/// of the type: ...". Names that are neither Puppet's types nor in
+/// `aliases` are type references, which no value matches (type_parser.rb
+/// interpret_QualifiedReference).
+Result<TypePtr> ParseType(std::string_view text,
+                          const AliasesPtr& aliases = nullptr);
+
+/// Reads type alias definitions, each `type Name = T` or `Name = T`
+/// (several may share a text, one after the other, as in a .pp file;
+/// `#` comments to the end of a line). Aliases may refer to each other and
+/// to themselves through a container (Array, Hash, Struct, Tuple,
+/// Iterable, Sensitive, ...); an alias that reaches itself otherwise
+/// (`type A = Variant[A, String]`) is an error, as Puppet cannot resolve
+/// it. Errors are Errc::kSyntax: "in the alias NAME: ...".
+Result<AliasesPtr> ParseAliases(const std::vector<std::string>& definitions);
+
+/// The puppet language with those aliases (MakePuppetSystem has none).
+std::unique_ptr<TypeSystem> MakePuppetSystemWith(AliasesPtr aliases);
+
+/// Checks `value` against `type` as the puppet TypeSystem does, drawing
+/// every pattern match on `budget`, which then tells the work they took.
+Verdict Check(const PuppetType& type, const json::Value& value,
+              RegexBudget& budget);
 
 /// `assignable?`: every instance of `other` is an instance of `type`
 /// (type ⊒ other), as the implementation decides it (§7.4).

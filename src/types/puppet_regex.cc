@@ -43,6 +43,9 @@ class Translator {
  public:
   explicit Translator(std::string_view in) : in_(in) {}
 
+  /// The pattern has a backreference (known after Run).
+  bool backreferences() const { return backreferences_; }
+
   bool Run(std::string* out, std::string* error, std::size_t* at) {
     frames_.push_back({});
     while (ok_ && i_ < in_.size()) {
@@ -255,7 +258,12 @@ class Translator {
           Copy(2);
         }
         return;
-      default: Copy(2); return;
+      default:
+        if (!in_class && ((e >= '1' && e <= '9') || e == 'k')) {
+          backreferences_ = true;
+        }
+        Copy(2);
+        return;
     }
     if (frames_.back().unicode) {
       Copy(2);
@@ -334,6 +342,7 @@ class Translator {
   std::string out_;
   std::vector<Frame> frames_;
   int depth_ = 0;  // character-class nesting
+  bool backreferences_ = false;
   bool ok_ = true;
   std::string error_;
   std::size_t error_at_ = 0;
@@ -364,9 +373,8 @@ std::shared_ptr<const Regex> Regex::Compile(std::string_view pattern,
     return nullptr;
   }
   std::string translated;
-  if (!TranslateRubyPattern(pattern, &translated, error, error_offset)) {
-    return nullptr;
-  }
+  Translator translator(pattern);
+  if (!translator.Run(&translated, error, error_offset)) return nullptr;
   const auto* p = reinterpret_cast<const OnigUChar*>(translated.data());
   OnigRegex re = nullptr;
   OnigErrorInfo info{};
@@ -379,29 +387,82 @@ std::shared_ptr<const Regex> Regex::Compile(std::string_view pattern,
   }
   auto regex = std::make_shared<Regex>();
   regex->re_.reset(re);
+  regex->backreferences_ = translator.backreferences();
   return regex;
 }
 
-Regex::Match Regex::Search(std::string_view subject,
-                           const Limits& limits) const {
+Regex::Run Regex::RunSearch(std::string_view subject, unsigned long retries,
+                            unsigned int stack) const {
   // One match parameter block per thread: Search is const and shared.
   thread_local std::unique_ptr<OnigMatchParam, MatchParamFree> param(
       onig_new_match_param());
   OnigMatchParam* mp = param.get();
   onig_initialize_match_param(mp);
-  onig_set_retry_limit_in_match_of_match_param(mp, limits.retries);
-  onig_set_retry_limit_in_search_of_match_param(mp, limits.retries);
-  onig_set_match_stack_limit_size_of_match_param(mp, limits.stack);
-  if (!utf8::IsValid(subject)) return Match::kInvalidSubject;
+  onig_set_retry_limit_in_match_of_match_param(mp, retries);
+  onig_set_retry_limit_in_search_of_match_param(mp, retries);
+  onig_set_match_stack_limit_size_of_match_param(mp, stack);
   const auto* s = reinterpret_cast<const OnigUChar*>(subject.data());
   const OnigUChar* end = s + subject.size();
   int r = onig_search_with_param(re_.get(), s, end, s, end, nullptr,
                                  ONIG_OPTION_NONE, mp);
-  if (r >= 0) return Match::kYes;
-  if (r == ONIG_MISMATCH) return Match::kNo;
-  // The retry, stack and subexpression-call limits (and running out of
-  // memory for the stack): no verdict.
+  if (r >= 0) return Run::kYes;
+  if (r == ONIG_MISMATCH) return Run::kNo;
+  if (r == ONIGERR_RETRY_LIMIT_IN_MATCH_OVER ||
+      r == ONIGERR_RETRY_LIMIT_IN_SEARCH_OVER) {
+    return Run::kRetryLimit;
+  }
+  // The stack and subexpression-call limits (and running out of memory
+  // for the stack): no verdict.
+  return Run::kTooComplex;
+}
+
+Regex::Match Regex::Search(std::string_view subject,
+                           const Limits& limits) const {
+  if (!utf8::IsValid(subject)) return Match::kInvalidSubject;
+  switch (RunSearch(subject, limits.retries, limits.stack)) {
+    case Run::kYes: return Match::kYes;
+    case Run::kNo: return Match::kNo;
+    case Run::kRetryLimit:
+    case Run::kTooComplex: break;
+  }
   return Match::kTooComplex;
+}
+
+void RegexBudget::Credit(const void* id, std::size_t bytes) {
+  if (credited_.insert(id).second) left_ += kPerByte * (bytes + 1);
+}
+
+Regex::Match Regex::Search(std::string_view subject,
+                           RegexBudget& budget) const {
+  if (!utf8::IsValid(subject)) return Match::kInvalidSubject;
+  const Limits fixed;
+  // Oniguruma says whether a limit was reached, not how much was used: the
+  // limit doubles from 1, each attempt charged in full.
+  const std::uint64_t cost =
+      backreferences_ ? std::max<std::uint64_t>(1, subject.size()) : 1;
+  std::uint64_t limit = 1;
+  for (;;) {
+    const std::uint64_t allowed = budget.left_ / cost;
+    if (allowed == 0) {
+      budget.Charge(budget.left_);
+      return Match::kTooComplex;
+    }
+    const std::uint64_t retries = std::min(limit, allowed);
+    Run run =
+        RunSearch(subject, static_cast<unsigned long>(retries), fixed.stack);
+    budget.Charge(retries * cost);
+    switch (run) {
+      case Run::kYes: return Match::kYes;
+      case Run::kNo: return Match::kNo;
+      case Run::kTooComplex: return Match::kTooComplex;
+      case Run::kRetryLimit: break;
+    }
+    if (retries == allowed) {
+      budget.Charge(budget.left_);
+      return Match::kTooComplex;
+    }
+    limit = retries * 2;
+  }
 }
 
 }  // namespace pstate::types::puppet

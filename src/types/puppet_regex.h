@@ -8,9 +8,11 @@
 #define PSTATE_TYPES_PUPPET_REGEX_H_
 
 #include <cstddef>
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <string_view>
+#include <unordered_set>
 
 struct re_pattern_buffer;  // Oniguruma's regex_t
 
@@ -30,6 +32,43 @@ namespace pstate::types::puppet {
 /// pattern uses what Ruby does not accept or pstate cannot express.
 bool TranslateRubyPattern(std::string_view pattern, std::string* out,
                           std::string* error, std::size_t* error_offset);
+
+/// The matching work of one type check, shared by every Search the check
+/// makes: a Variant of many Patterns over an array of many strings draws on
+/// one budget, so the work of a check is bounded by the size of its value,
+/// not by values × patterns. The unit is one Oniguruma retry (a backtrack),
+/// and a retry of a pattern with backreferences costs the subject's length
+/// in bytes (comparing a capture is linear in it). `spent()` is the work
+/// done (an upper bound of it): what tests bound instead of timing.
+class RegexBudget {
+ public:
+  /// What any check may spend, however small its value.
+  static constexpr std::uint64_t kBase = 1000000;
+  /// What each string a check searches adds to it, per byte (once per
+  /// string, whichever patterns search it).
+  static constexpr std::uint64_t kPerByte = 64;
+
+  RegexBudget() = default;
+  explicit RegexBudget(std::uint64_t total) : left_(total) {}
+
+  /// Adds the allowance of the subject `id` (the string value searched),
+  /// `bytes` long, unless it was credited already.
+  void Credit(const void* id, std::size_t bytes);
+  std::uint64_t spent() const { return spent_; }
+  std::uint64_t left() const { return left_; }
+  /// What the budget granted in all (its start plus every credit).
+  std::uint64_t granted() const { return spent_ + left_; }
+
+ private:
+  friend class Regex;
+  void Charge(std::uint64_t work) {
+    spent_ += work;
+    left_ -= work;
+  }
+  std::uint64_t left_ = kBase;
+  std::uint64_t spent_ = 0;
+  std::unordered_set<const void*> credited_;
+};
 
 /// A compiled pattern. Immutable after Compile: Search may run on many
 /// threads at once.
@@ -63,12 +102,27 @@ class Regex {
   /// the same answer.
   Match Search(std::string_view subject, const Limits& limits) const;
   Match Search(std::string_view subject) const { return Search(subject, {}); }
+  /// The same, drawing on a check's budget: kTooComplex when the search
+  /// would need more than is left (then the whole of it is spent, and
+  /// every later search of the check is kTooComplex at once). The retry
+  /// limit starts at 1 and doubles while it is reached, so what is charged
+  /// is at most about twice the work done, plus one per search.
+  Match Search(std::string_view subject, RegexBudget& budget) const;
+
+  /// Has backreferences (\1 ... \9, \k<name>): each retry compares a
+  /// capture, linear in the subject.
+  bool backreferences() const { return backreferences_; }
 
  private:
   struct Free {
     void operator()(re_pattern_buffer* re) const;
   };
+  enum class Run { kYes, kNo, kRetryLimit, kTooComplex };
+  Run RunSearch(std::string_view subject, unsigned long retries,
+                unsigned int stack) const;
+
   std::unique_ptr<re_pattern_buffer, Free> re_;
+  bool backreferences_ = false;
 };
 
 }  // namespace pstate::types::puppet

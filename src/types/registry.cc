@@ -31,7 +31,11 @@ Result<const TypeSystem*> TypeCache::GetSystem(System system) {
   std::size_t i = static_cast<std::size_t>(system);
   if (!tried_[i]) {
     tried_[i] = true;
-    Result<std::unique_ptr<TypeSystem>> made = MakeSystem(system, schemas_);
+    Result<std::unique_ptr<TypeSystem>> made =
+        system == System::kPuppet && puppet_aliases_
+            ? Result<std::unique_ptr<TypeSystem>>(
+                  puppet::MakePuppetSystemWith(puppet_aliases_))
+            : MakeSystem(system, schemas_);
     if (made.ok()) {
       systems_[i] = std::move(*made);
     } else {

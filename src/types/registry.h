@@ -12,6 +12,7 @@
 #include <memory>
 #include <string>
 #include <unordered_map>
+#include <utility>
 
 #include "base/result.h"
 #include "json/value.h"
@@ -20,6 +21,9 @@
 namespace pstate::types {
 
 class SchemaSet;
+namespace puppet {
+struct Aliases;
+}  // namespace puppet
 
 /// A new instance of `system`'s language. `schemas` (may be null: no
 /// package schemas loaded) must outlive the system; only pulumi-schema
@@ -31,6 +35,12 @@ Result<std::unique_ptr<TypeSystem>> MakeSystem(System system,
 class TypeCache {
  public:
   explicit TypeCache(const SchemaSet* schemas) : schemas_(schemas) {}
+
+  /// The type aliases the puppet language resolves names against (none by
+  /// default). Set before the language is first used.
+  void SetPuppetAliases(std::shared_ptr<const puppet::Aliases> aliases) {
+    puppet_aliases_ = std::move(aliases);
+  }
 
   /// The language for `system`, created on first use.
   Result<const TypeSystem*> GetSystem(System system);
@@ -46,6 +56,7 @@ class TypeCache {
  private:
   static constexpr std::size_t kSystems = 6;
   const SchemaSet* schemas_;
+  std::shared_ptr<const puppet::Aliases> puppet_aliases_;
   std::array<std::unique_ptr<TypeSystem>, kSystems> systems_;
   std::array<bool, kSystems> tried_{};
   std::array<Status, kSystems> system_status_;

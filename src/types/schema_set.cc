@@ -3,12 +3,15 @@
 
 #include <algorithm>
 #include <charconv>
+#include <fstream>
 #include <new>
 #include <optional>
 #include <string>
 #include <utility>
 
+#include "io/spool.h"
 #include "json/parser.h"
+#include "json/string_codec.h"
 
 namespace pstate::types {
 namespace {
@@ -18,6 +21,25 @@ namespace {
 constexpr int kMaxMappedSchemas = 8;
 int g_mapped_schemas = 0;
 std::mutex g_mapped_mu;
+
+// Writes what `input` reads to the file `path`.
+Status Decompress(io::InputStream& input, const std::string& path) {
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  char buf[1 << 16];
+  for (;;) {
+    Result<std::size_t> n = input.Read(buf, sizeof buf);
+    if (!n.ok()) return n.status();
+    if (*n == 0) break;
+    out.write(buf, static_cast<std::streamsize>(*n));
+    if (!out) break;
+  }
+  out.close();
+  if (!out) {
+    return Status(Errc::kIo, "cannot write the decompressed schema to " + path +
+                                 " (is the disk full?)");
+  }
+  return Status::Ok();
+}
 
 bool ClaimMappingSlot() {
   std::lock_guard<std::mutex> lock(g_mapped_mu);
@@ -50,11 +72,9 @@ class Indexer {
   Indexer(std::string_view text, std::string_view source)
       : text_(text), source_(source) {}
 
-  // Fills `types`, `resources`, `provider`, `name`, `version`.
-  Status Run(std::unordered_map<std::string,
-                                std::pair<std::uint64_t, std::uint64_t>>* types,
-             std::unordered_map<std::string,
-                                std::pair<std::uint64_t, std::uint64_t>>* res,
+  // Fills `types`, `resources` (unsorted), `provider`, `name`, `version`.
+  Status Run(std::vector<PackageSchema::Entry>* types,
+             std::vector<PackageSchema::Entry>* res,
              std::pair<std::uint64_t, std::uint64_t>* provider,
              bool* has_provider, std::string* name, std::string* version) {
     std::size_t pos = SkipWs(0);
@@ -86,7 +106,10 @@ class Indexer {
                     json::Value value;
                     if (Status e = ParseValue(vat, &value, &next_); !e.ok())
                       return e;
-                    if (index) (*index)[token] = {value.offset, next_};
+                    if (index) {
+                      index->push_back({PackageSchema::HashToken(token),
+                                        value.offset, next_});
+                    }
                     return Status::Ok();
                   });
             }
@@ -304,12 +327,79 @@ const json::Value* PackageSchema::ParseRange(const Range& range) const {
   return range.parsed;
 }
 
+std::uint64_t PackageSchema::HashToken(std::string_view token) {
+  return std::hash<std::string_view>()(token);
+}
+
+std::optional<std::string> PackageSchema::KeyBefore(
+    std::string_view text, std::uint64_t value_offset) {
+  auto ws = [](char ch) {
+    return ch == ' ' || ch == '\t' || ch == '\n' || ch == '\r';
+  };
+  auto i = static_cast<std::size_t>(value_offset);
+  while (i > 0 && ws(text[i - 1])) --i;
+  if (i == 0 || text[i - 1] != ':') return std::nullopt;
+  --i;
+  while (i > 0 && ws(text[i - 1])) --i;
+  if (i == 0 || text[i - 1] != '"') return std::nullopt;
+  const std::size_t close = i - 1;
+  // The opening quote: the first one before that no backslash escapes (a
+  // quote inside the key is always escaped).
+  for (std::size_t j = close; j > 0;) {
+    --j;
+    if (text[j] != '"') continue;
+    std::size_t slashes = 0;
+    while (slashes < j && text[j - 1 - slashes] == '\\') ++slashes;
+    if (slashes % 2 == 0) {
+      std::string key;
+      json::AppendUnescaped(text.substr(j + 1, close - j - 1), &key);
+      return key;
+    }
+  }
+  return std::nullopt;
+}
+
+void PackageSchema::SortIndex(Index* index) const {
+  std::stable_sort(
+      index->begin(), index->end(),
+      [](const Entry& a, const Entry& b) { return a.hash < b.hash; });
+  // Within a run of one hash (in text order), drop an entry whose token a
+  // later entry repeats.
+  Index kept;
+  kept.reserve(index->size());
+  for (std::size_t i = 0; i < index->size();) {
+    std::size_t j = i;
+    while (j < index->size() && (*index)[j].hash == (*index)[i].hash) ++j;
+    for (std::size_t k = i; k < j; ++k) {
+      bool repeated = false;
+      if (j - i > 1) {
+        std::optional<std::string> key = KeyBefore(text_, (*index)[k].begin);
+        for (std::size_t l = k + 1; l < j && !repeated; ++l) {
+          repeated = KeyBefore(text_, (*index)[l].begin) == key;
+        }
+      }
+      if (!repeated) kept.push_back((*index)[k]);
+    }
+    i = j;
+  }
+  kept.shrink_to_fit();
+  *index = std::move(kept);
+}
+
 const json::Value* PackageSchema::Lookup(const Index& index,
                                          std::string_view token) const {
-  auto it = index.find(std::string(token));
-  if (it == index.end()) return nullptr;
-  std::lock_guard<std::mutex> lock(mu_);
-  return ParseRange(it->second);
+  const std::uint64_t hash = HashToken(token);
+  auto it = std::lower_bound(
+      index.begin(), index.end(), hash,
+      [](const Entry& e, std::uint64_t h) { return e.hash < h; });
+  for (; it != index.end() && it->hash == hash; ++it) {
+    if (KeyBefore(text_, it->begin) != token) continue;
+    std::lock_guard<std::mutex> lock(mu_);
+    Range& range = looked_up_.try_emplace(it->begin, Range{it->begin, it->end})
+                       .first->second;
+    return ParseRange(range);
+  }
+  return nullptr;
 }
 
 const json::Value* PackageSchema::Type(std::string_view token) const {
@@ -383,6 +473,20 @@ Status SchemaSet::LoadFile(const std::string& path) {
   std::optional<io::InputStream::Mapping> mapping;
   if (ClaimMappingSlot()) {
     mapping = (*input)->Map();
+    if (!mapping && (*input)->compression() != io::Compression::kNone) {
+      // A compressed schema is decompressed into a private temporary file
+      // (unlinked once mapped) and mapped as a plain one is: its memory is
+      // then the pages the state's definitions touch, not the whole text.
+      io::TempPath temp;
+      Status s = temp.Create("schema");
+      if (s.ok()) s = Decompress(**input, temp.path());
+      if (!s.ok()) return s;
+      Result<std::unique_ptr<io::InputStream>> plain =
+          io::OpenInput(temp.path());
+      if (!plain.ok()) return plain.status();
+      mapping = (*plain)->Map();
+      input = std::move(plain);  // a small one is read from the copy
+    }
     if (!mapping) {
       std::lock_guard<std::mutex> lock(g_mapped_mu);
       --g_mapped_schemas;
@@ -417,23 +521,17 @@ Status SchemaSet::AddText(std::string_view text, std::string source) {
 }
 
 Status SchemaSet::Add(std::unique_ptr<PackageSchema> package) {
-  std::unordered_map<std::string, std::pair<std::uint64_t, std::uint64_t>>
-      types, resources;
   std::pair<std::uint64_t, std::uint64_t> provider{0, 0};
   Indexer indexer(package->text_, package->source_);
-  Status s = indexer.Run(&types, &resources, &provider, &package->has_provider_,
-                         &package->name_, &package->version_);
+  Status s =
+      indexer.Run(&package->types_, &package->resources_, &provider,
+                  &package->has_provider_, &package->name_, &package->version_);
   if (!s.ok()) return s;
+  package->SortIndex(&package->types_);
+  package->SortIndex(&package->resources_);
   // With a mapping, hand the pages back: definitions are read again, from
   // the page cache, when a state uses them.
   if (package->input_) package->input_->Release(package->text_.size());
-  for (auto& [token, range] : types) {
-    package->types_[token] = PackageSchema::Range{range.first, range.second};
-  }
-  for (auto& [token, range] : resources) {
-    package->resources_[token] =
-        PackageSchema::Range{range.first, range.second};
-  }
   package->provider_ = PackageSchema::Range{provider.first, provider.second};
 
   std::vector<const PackageSchema*>& versions = by_name_[package->name_];

@@ -29,6 +29,7 @@
 #include <cstdint>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -102,8 +103,29 @@ class PackageSchema {
     mutable const json::Value* parsed = nullptr;
     mutable bool tried = false;
   };
-  using Index = std::unordered_map<std::string, Range>;
 
+ public:
+  /// One definition of `types` or `resources`: the hash of its token and
+  /// where its value is. An index is sorted by hash and holds 24 bytes per
+  /// definition; a match is confirmed by reading the token back from the
+  /// text, just before the value (KeyBefore), and what was looked up is
+  /// kept in `looked_up_`, so memory follows the definitions a state uses.
+  struct Entry {
+    std::uint64_t hash = 0;
+    std::uint64_t begin = 0;
+    std::uint64_t end = 0;
+  };
+  using Index = std::vector<Entry>;
+
+  /// Sorts `index` and keeps, of definitions with one token, the last
+  /// (Go's decoder keeps the last duplicate key).
+  void SortIndex(Index* index) const;
+  /// The token of `text`'s member whose value starts at `value_offset`.
+  static std::optional<std::string> KeyBefore(std::string_view text,
+                                              std::uint64_t value_offset);
+  static std::uint64_t HashToken(std::string_view token);
+
+ private:
   const json::Value* Lookup(const Index& index, std::string_view token) const;
   const json::Value* ParseRange(const Range& range) const;
 
@@ -123,6 +145,7 @@ class PackageSchema {
   mutable std::unique_ptr<json::Arena> arena_;
   mutable std::unordered_map<const json::Value*, std::unique_ptr<PropertyIndex>>
       indexes_;
+  mutable std::unordered_map<std::uint64_t, Range> looked_up_;  ///< by begin
 };
 
 /// Which side of a resource is checked.

@@ -20,6 +20,7 @@
 
 #include "json/string_codec.h"
 #include "types/cty.h"
+#include "types/name_index.h"
 
 namespace pstate::types {
 namespace {
@@ -787,6 +788,7 @@ class TypeReader {
     std::vector<cty::Attr> attrs;
     std::map<std::string, cty::Val, std::less<>> values;
     std::map<std::string, std::unique_ptr<Defaults>, std::less<>> children;
+    NameIndex seen;
     for (std::size_t i = 0; i < map.keys.size(); ++i) {
       const Expr& key = map.keys[i];
       if (key.kind != Expr::Kind::kIdent) {
@@ -794,12 +796,10 @@ class TypeReader {
                            "object constructor map keys must be "
                            "attribute names");
       }
-      for (const cty::Attr& a : attrs) {
-        if (a.name == key.text) {
-          return SyntaxError(key.begin,
-                             "object constructor map keys must "
-                             "be unique");
-        }
+      if (seen.Insert(key.text, i)) {
+        return SyntaxError(key.begin,
+                           "object constructor map keys must "
+                           "be unique");
       }
       const Expr* aty_expr = &map.args[i];
       bool optional = false;

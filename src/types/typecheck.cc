@@ -19,6 +19,7 @@
 #include "state/signature.h"
 #include "state/state_writer.h"
 #include "state/urn.h"
+#include "types/puppet.h"
 #include "types/registry.h"
 #include "types/schema_set.h"
 #include "types/type_system.h"
@@ -55,12 +56,32 @@ std::string Locate(std::string_view text, std::uint64_t offset) {
   return "line " + std::to_string(line) + ", column " + std::to_string(column);
 }
 
+// The puppet aliases of `config`, read once (null when there are none).
+Result<puppet::AliasesPtr> LoadAliases(const TypecheckConfig& config) {
+  if (config.puppet_aliases.empty() && config.puppet_alias_files.empty()) {
+    return puppet::AliasesPtr();
+  }
+  std::vector<std::string> definitions = config.puppet_aliases;
+  for (const std::string& file : config.puppet_alias_files) {
+    std::string text;
+    Status s = ReadAll(file, &text);
+    if (!s.ok()) return s;
+    definitions.push_back(std::move(text));
+  }
+  Result<puppet::AliasesPtr> aliases = puppet::ParseAliases(definitions);
+  if (!aliases.ok()) {
+    return Status(aliases.status().code(),
+                  "type alias: " + aliases.status().message());
+  }
+  return aliases;
+}
+
 bool LoadSchemas(const std::vector<std::string>& files, SchemaSet* set,
                  std::string* errors) {
   for (const std::string& file : files) {
     Status s = set->LoadFile(file);
     if (!s.ok()) {
-      errors->append("pstate typecheck: schema: " + s.message() + "\n");
+      errors->append("schema: " + s.message() + "\n");
       return false;
     }
   }
@@ -226,14 +247,17 @@ class Single {
       if (!s.ok()) return Status(s.code(), "schema: " + s.message());
     }
     TypeCache cache(&schemas_);
+    Result<puppet::AliasesPtr> aliases = LoadAliases(config_);
+    if (!aliases.ok()) return aliases.status();
+    cache.SetPuppetAliases(*aliases);
     Result<const TypeSystem*> language = cache.GetSystem(*system);
     if (!language.ok()) return language.status();
     json::Value spec = TypeSpecFromText(*system, config_.type, arena_);
+    // A type that cannot be read is no verdict (exit 2, as for an input
+    // that cannot be read), unlike a --cases line, where it is an "error"
+    // result a case may expect.
     Result<std::shared_ptr<const Type>> type = cache.Parse(*system, spec);
-    if (!type.ok()) {
-      if (type.status().code() == Errc::kUnsupported) return type.status();
-      return Verdict::Error("", type.status().message());
-    }
+    if (!type.ok()) return type.status();
     language_ = *language;
     type_ = *type;
     switch (config_.source) {
@@ -378,7 +402,7 @@ TypecheckStatus RunSingle(const TypecheckConfig& config, io::Output& out,
                           std::string* errors) {
   Result<Verdict> verdict = CheckSingle(config);
   if (!verdict.ok()) {
-    errors->append("pstate typecheck: " + verdict.status().message() + "\n");
+    errors->append(verdict.status().message() + "\n");
     return TypecheckStatus::kUnusable;
   }
   const Verdict& v = *verdict;
@@ -431,26 +455,51 @@ class Cases {
     if (!LoadSchemas(config_.schemas, &schemas_, errors_)) {
       return TypecheckStatus::kUnusable;
     }
-    std::string text;
-    Status s = ReadAll(config_.cases, &text);
-    if (!s.ok()) {
-      errors_->append("pstate typecheck: " + s.message() + "\n");
+    Result<puppet::AliasesPtr> aliases = LoadAliases(config_);
+    if (!aliases.ok()) {
+      errors_->append(aliases.status().message() + "\n");
       return TypecheckStatus::kUnusable;
     }
-    std::size_t size = text.size();
-    // The parser reads ahead; the padding is never part of a line.
-    text.append(json::kParserPadding, ' ');
-    const char* data = text.data();
-    std::uint64_t line_no = 0;
+    cache_.SetPuppetAliases(*aliases);
+    // Read as a stream, one line at a time: memory is bounded by the
+    // longest case, whatever the number of lines.
+    Result<std::unique_ptr<io::InputStream>> input =
+        io::OpenInput(config_.cases);
+    if (!input.ok()) {
+      errors_->append(input.status().message() + "\n");
+      return TypecheckStatus::kUnusable;
+    }
+    std::string line;  // the current line, then the parser's padding
     std::string line_out;
-    for (std::size_t begin = 0; begin < size;) {
-      std::size_t end = text.find('\n', begin);
-      if (end == std::string::npos || end > size) end = size;
-      ++line_no;
-      line_out.clear();
-      OneLine(data, begin, end, line_no, &line_out);
-      out_.Write(line_out);
-      begin = end + 1;
+    std::uint64_t line_no = 0;
+    char buf[1 << 16];
+    bool more = true;
+    while (more) {
+      Result<std::size_t> n = (*input)->Read(buf, sizeof buf);
+      if (!n.ok()) {
+        errors_->append(n.status().message() + "\n");
+        return TypecheckStatus::kUnusable;
+      }
+      more = *n > 0;
+      std::string_view chunk(buf, *n);
+      while (!chunk.empty() || (!more && !line.empty())) {
+        std::size_t nl = chunk.find('\n');
+        if (nl == std::string_view::npos && more) {
+          line.append(chunk);  // the line goes on in the next chunk
+          break;
+        }
+        std::size_t take = nl == std::string_view::npos ? chunk.size() : nl;
+        line.append(chunk.substr(0, take));
+        chunk.remove_prefix(nl == std::string_view::npos ? take : take + 1);
+        ++line_no;
+        std::size_t size = line.size();
+        // The parser reads ahead; the padding is never part of the line.
+        line.append(json::kParserPadding, ' ');
+        line_out.clear();
+        OneLine(line.data(), 0, size, line_no, &line_out);
+        out_.Write(line_out);
+        line.clear();
+      }
     }
     if (invalid_) return TypecheckStatus::kUnusable;
     if (failed_) return TypecheckStatus::kFailed;

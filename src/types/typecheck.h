@@ -7,9 +7,10 @@
 //           or a JSON object with --format json;
 //   cases   JSON Lines of {"system", "type", "value"[, "expect",
 //           "converted"]}; one result line per case, in order.
-// RunTypecheck returns what the exit code should say; usage problems and
-// unreadable inputs go to `errors` (one message per line), results to
-// `out`.
+// RunTypecheck returns what the exit code should say; usage problems,
+// unreadable inputs and a type that cannot be read go to `errors` (one
+// message per line, without the "pstate: error: " the CLI puts before
+// each), results to `out`.
 #ifndef PSTATE_TYPES_TYPECHECK_H_
 #define PSTATE_TYPES_TYPECHECK_H_
 
@@ -39,6 +40,10 @@ struct TypecheckConfig {
   std::string output;
   std::string cases;
   std::vector<std::string> schemas;  ///< package schema files
+  /// Puppet type aliases: definitions (`type Name = T`, or `Name = T`)
+  /// and files of them (.pp style), for every puppet type.
+  std::vector<std::string> puppet_aliases;
+  std::vector<std::string> puppet_alias_files;
   bool json_format = false;
   bool no_convert = false;
 };
@@ -55,10 +60,11 @@ TypecheckStatus RunTypecheck(const TypecheckConfig& config, io::Output& out,
 /// The single form's verdict, as data (the library API's typecheck): a
 /// kConvert verdict's value has every secret masked (its plaintext is
 /// "[secret]"), as it may be shown. Fails, with the message RunTypecheck
-/// prints after "pstate typecheck: ", for an unknown system, a schema that
-/// cannot be loaded ("schema: ..."), a type feature pstate does not support
-/// (kUnsupported), a value that is not JSON (kSyntax), an input that cannot
-/// be read, or a value the state does not have. `source` must not be kCases.
+/// reports, for an unknown system, a schema that cannot be loaded
+/// ("schema: ..."), a type that does not parse ("at offset 6 of the type:
+/// ...") or uses a feature pstate does not support (kUnsupported), a value
+/// that is not JSON (kSyntax), an input that cannot be read, or a value the
+/// state does not have. `source` must not be kCases.
 Result<Verdict> CheckSingle(const TypecheckConfig& config);
 
 /// True when two values in state-JSON encoding are the same result

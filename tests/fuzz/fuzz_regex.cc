@@ -12,7 +12,12 @@
 //    the same answer every time, and a definite answer (match or not)
 //    found under a small retry and stack budget is the answer under the
 //    default budget, while a search that exhausts the default budget also
-//    exhausts the small one.
+//    exhausts the small one;
+//  - the engine reports its work: a search drawing on a check's budget
+//    spends no more than the budget granted (a retry of a pattern with
+//    backreferences counted as the subject's length), a spent budget
+//    answers at once without spending more, and a definite answer under
+//    a budget agrees with the one under the fixed limits.
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -76,6 +81,28 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data,
   }
   if (answer == Regex::Match::kTooComplex) {
     PSTATE_FUZZ_CHECK(bounded == Regex::Match::kTooComplex);
+  }
+
+  pstate::types::puppet::RegexBudget budget;
+  budget.Credit(&subject, subject.size());
+  const std::uint64_t granted = budget.granted();
+  Regex::Match budgeted = re1->Search(subject, budget);
+  PSTATE_FUZZ_CHECK(budget.spent() <= granted);
+  PSTATE_FUZZ_CHECK(budget.granted() == granted);
+  PSTATE_FUZZ_CHECK((budgeted == Regex::Match::kInvalidSubject) == !utf8);
+  if (utf8) PSTATE_FUZZ_CHECK(budget.spent() >= 1);
+  if ((budgeted == Regex::Match::kYes || budgeted == Regex::Match::kNo) &&
+      (answer == Regex::Match::kYes || answer == Regex::Match::kNo)) {
+    PSTATE_FUZZ_CHECK(budgeted == answer);
+  }
+  pstate::types::puppet::RegexBudget spent(1);
+  if (utf8) {
+    (void)re1->Search(subject, spent);
+    const std::uint64_t after = spent.spent();
+    PSTATE_FUZZ_CHECK(after <= 1);
+    Regex::Match again = re1->Search(subject, spent);
+    PSTATE_FUZZ_CHECK(spent.left() > 0 || again == Regex::Match::kTooComplex);
+    PSTATE_FUZZ_CHECK(spent.spent() <= 1);
   }
   return 0;
 }

@@ -5,8 +5,10 @@
 
 #include <gtest/gtest.h>
 
+#include <memory>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "json/parser.h"
 
@@ -121,13 +123,12 @@ TEST_F(PuppetTest, ParsesParameters) {
   EXPECT_EQ(T("Callable[Integer]")->kind, puppet::Kind::kCallable);
   EXPECT_EQ(T("Sensitive[String]")->kind, puppet::Kind::kSensitive);
   EXPECT_EQ(T("Unit")->kind, puppet::Kind::kUnit);
-  EXPECT_EQ(T(" Array [ String ] ")->text, "Array [ String ]");
+  EXPECT_EQ(T(" Array [ String ] ")->text, "Array[String]");
   EXPECT_EQ(T("Collection[1]")->min_size, 1);
   EXPECT_EQ(T("Integer[-5, -1]")->from, "-5");
 }
 
 TEST_F(PuppetTest, SyntaxErrorsSayWhere) {
-  SyntaxError("Strin", 0);
   SyntaxError("string", 0);
   SyntaxError("Array[String", 12);
   SyntaxError("Integer[5, 1]", 8);  // from > to: ArgumentError
@@ -142,9 +143,9 @@ TEST_F(PuppetTest, SyntaxErrorsSayWhere) {
   SyntaxError("Hash[String]", 5);
   json::Arena arena;
   Result<std::shared_ptr<const Type>> t =
-      system_->Parse(arena.MakeString("Array[Strin]"));
+      system_->Parse(arena.MakeString("Array[String"));
   ASSERT_FALSE(t.ok());
-  EXPECT_NE(t.status().message().find("at offset 6"), std::string::npos);
+  EXPECT_NE(t.status().message().find("at offset 12"), std::string::npos);
   json::Value not_a_string;
   EXPECT_FALSE(system_->Parse(not_a_string).ok());
 }
@@ -426,6 +427,203 @@ TEST_F(PuppetTest, SideBySideColumn) {
   Err("String", "{SIG:\"c44067f5952c0a294b673a41bacd8c17\",\"text\":\"x\"}");
   // No Puppet case is a conversion.
   EXPECT_NE(Check("Integer", "1").outcome, Outcome::kConvert);
+}
+
+// Every type name of lib/puppet/pops/types/ parses (type_parser.rb
+// type_map, looked up lower-cased); those whose instances are Ruby objects
+// reject every JSON value with "expects ..., got ...".
+TEST_F(PuppetTest, EveryTypeNameParses) {
+  for (std::string_view type :
+       {"Type",
+        "Type[Integer]",
+        "Runtime['ruby', 'Time']",
+        "Class",
+        "Class['apache']",
+        "Resource",
+        "Resource['file', '/tmp/x']",
+        "CatalogEntry",
+        "Iterator",
+        "Iterator[String]",
+        "SemVer",
+        "SemVer['>=1.0.0']",
+        "SemVerRange",
+        "Timespan",
+        "Timespan['0-00:00:00', '1-00:00:00']",
+        "Timestamp",
+        "Timestamp['2014-12-01T13:15:00']",
+        "Binary",
+        "URI",
+        "URI['http://example.com']",
+        "URI[{scheme => 'http'}]",
+        "Object",
+        "Object[{attributes => {a => String}, equality => [a]}]",
+        "TypeSet",
+        "TypeSet[{pcore_version => '1.0.0', types => {}}]",
+        "Error",
+        "Deferred",
+        "Task",
+        "Callable[[String], Integer]"}) {
+    Err(type, "\"x\"", "", "expects");
+    Err(type, "{}", "", "expects");
+    Err(type, "null", "", "expects");
+  }
+  Err("Type[Integer]", "1", "", "expects Type[Integer], got Integer");
+  Err("SemVer", "\"1.0.0\"", "", "expects SemVer, got String");
+  // Names are case-insensitive after the capital, as in Puppet.
+  Err("SEMVERRANGE", "1", "", "expects SEMVERRANGE, got Integer");
+}
+
+// Types print back in Puppet's canonical spelling (type_formatter.rb),
+// which reparses to the same spelling.
+TEST_F(PuppetTest, CanonicalSpelling) {
+  const std::pair<std::string_view, std::string_view> kCases[] = {
+      {"Integer[0,10]", "Integer[0, 10]"},
+      {"Integer[1]", "Integer[1]"},
+      {"Integer[default, 5]", "Integer[default, 5]"},
+      {"Integer[default, default]", "Integer"},
+      {"Float[1, 2.5]", "Float[1.0, 2.5]"},
+      {"String[1]", "String[1]"},
+      {"String[Integer[2, 4]]", "String[2, 4]"},
+      {"Enum[a, \"b\", true]", "Enum['a', 'b', true]"},
+      {"Pattern['a/b', /c/]", "Pattern[/a\\/b/, /c/]"},
+      {"Array", "Array"},
+      {"Array[1]", "Array[Any, 1]"},
+      {"Array[String,1,2]", "Array[String, 1, 2]"},
+      {"Array[String, 0, 0]", "Array[0, 0]"},
+      {"Hash[String,Integer]", "Hash[String, Integer]"},
+      {"Tuple[String, Integer, 1]", "Tuple[String, Integer, 1]"},
+      {"Struct[{a=>String, Optional['b']=>Integer, NotUndef[c] => Any}]",
+       "Struct[{'a' => String, Optional['b'] => Integer, NotUndef['c'] => "
+       "Any}]"},
+      {"Optional['it\\'s']", "Optional['it\\'s']"},
+      {"Optional[String]", "Optional[String]"},
+      {"Variant[String,Integer]", "Variant[String, Integer]"},
+      {"Init[Integer,16]", "Init[Integer, 16]"},
+      {"SEMVER", "SEMVER"},
+      {"Sensitive[String[1]]", "Sensitive[String[1]]"},
+      {"Boolean[true]", "Boolean[true]"},
+  };
+  for (const auto& [written, canonical] : kCases) {
+    puppet::TypePtr t = T(written);
+    EXPECT_EQ(t->text, canonical) << written;
+    EXPECT_EQ(T(t->text)->text, t->text) << written;
+  }
+  Err("Integer[0,10]", "11", "", "expects Integer[0, 10], got Integer 11");
+}
+
+TEST_F(PuppetTest, TypeReferencesMatchNothing) {
+  // An unknown name is a TypeReference (type_parser.rb): it parses and
+  // no value is one.
+  EXPECT_EQ(T("Nonesuch")->kind, puppet::Kind::kTypeReference);
+  Err("Nonesuch", "1", "", "unresolved type reference");
+  Err("Array[Strin]", "[\"a\"]", "/0", "Strin");
+  Err("Variant[Nonesuch, Integer]", "\"a\"");
+  Ok("Variant[Nonesuch, Integer]", "1");
+}
+
+// types.rb PIterableType#instance?.
+TEST_F(PuppetTest, Iterable) {
+  Ok("Iterable", "3");
+  Ok("Iterable", "0");
+  Ok("Iterable", "\"abc\"");
+  Ok("Iterable", "[1]");
+  Ok("Iterable", "{\"a\": 1}");
+  Err("Iterable", "-1", "", "expects Iterable, got Integer");
+  Err("Iterable", "true");
+  Err("Iterable", "1.5");
+  Err("Iterable", "null");
+  Ok("Iterable[Integer]", "[1, 2]");
+  Err("Iterable[Integer]", "[1, \"a\"]", "/1");
+  Ok("Iterable[Integer[0, 9]]", "10");
+  Err("Iterable[Integer[0, 9]]", "11");
+  Ok("Iterable[String[1, 1]]", "\"ab\"");
+  Ok("Iterable[Tuple[String, Integer]]", "{\"a\": 1}");
+  Err("Iterable[Tuple[String, String]]", "{\"a\": 1}", "/a/1");
+}
+
+// p_init_type.rb PInitType#really_instance? and p_init_type_spec.rb.
+TEST_F(PuppetTest, Init) {
+  Ok("Init", "null");  // RichData
+  Ok("Init", Expand("{\"a\": [1, 2, " + Secret("3") + "]}"));
+  Ok("Init[Integer]", "1");
+  Ok("Init[Integer]", "\"0x3b\"");
+  Ok("Init[Integer]", "\"-0b1111\"");
+  Ok("Init[Integer]", "\"0634\"");
+  Ok("Init[Integer]", "true");
+  Ok("Init[Integer]", "1.5");
+  Ok("Init[Integer]", "[\"10\", 16]");
+  Ok("Init[Integer]", "{\"from\": \"10\", \"radix\": 16}");
+  Err("Init[Integer]", "\"23.14\"", "", "expects Init[Integer], got String");
+  Err("Init[Integer]", "[\"10\", 3]");
+  Ok("Init[Float]", "\"2e-21\"");
+  Ok("Init[Float]", "\"+0b1111\"");
+  Ok("Init[Numeric]", "\"-0xba\"");
+  Ok("Init[Boolean]", "\"yes\"");
+  Ok("Init[Boolean]", "\"N\"");
+  Ok("Init[Boolean]", "0");
+  Err("Init[Boolean]", "\"maybe\"");
+  Ok("Init[String]", "128");
+  Ok("Init[String]", "[128]");
+  Ok("Init[String]", "[128, \"%x\"]");
+  Ok("Init[String]", "[[128, \"%x\"]]");
+  Ok("Init[String, '%x']", "128");
+  Ok("Init[Integer, 16]", "\"100\"");
+  Ok("Init[SemVer]", "\"1.0.0\"");
+  Ok("Init[SemVer]", "[1, 0, 0]");
+  Err("Init[SemVer]", "\"1.0\"");
+  Ok("Init[Binary]", "\"b25lIHR3byB0aHJlZQ==\"");
+  Ok("Init[Sensitive[String]]", "\"256\"");
+  Ok("Init[Type]", "\"Integer[2,3]\"");
+  Ok("Init[Array[Integer]]", "{\"a\": 1}");
+  Ok("Init[Hash]", "[[\"a\", 1]]");
+  Ok("Init[Timespan]", "3600");
+  Ok("Init[Timestamp]", "\"2014-12-01T13:15:00\"");
+  SyntaxError("Init[String, 23]", 13);
+  SyntaxError("Init[Scalar]", 5);
+  SyntaxError("Init[Optional[Integer]]", 5);
+  SyntaxError("Init[Init[Integer]]", 5);
+}
+
+TEST_F(PuppetTest, RichData) {
+  Ok("RichData", Expand("[1, \"a\", null, {\"k\": " + Secret("\"s\"") + "}]"));
+  Err("Data", Expand(Secret("\"s\"")));
+  Ok("RichDataKey", "\"a\"");
+  Ok("RichDataKey", "1.5");
+  Err("RichDataKey", "true");
+}
+
+TEST_F(PuppetTest, TypeAliases) {
+  Result<puppet::AliasesPtr> aliases = puppet::ParseAliases(
+      {"type Tree = Hash[String, Variant[String, Tree]]",
+       "Port = Integer[1, 65535] # a comment\ntype Ports = Array[Port]"});
+  ASSERT_TRUE(aliases.ok()) << aliases.status().message();
+  std::unique_ptr<TypeSystem> system = puppet::MakePuppetSystemWith(*aliases);
+  json::Arena arena;
+  auto check = [&](std::string_view type, const std::string& value) {
+    Result<std::shared_ptr<const Type>> t =
+        system->Parse(arena.MakeString(type));
+    EXPECT_TRUE(t.ok()) << t.status().message();
+    return system->Check(**t, Parse(value));
+  };
+  EXPECT_EQ(check("Tree", "{\"a\": {\"b\": \"c\"}}").outcome, Outcome::kOk);
+  Verdict bad = check("Tree", "{\"a\": {\"b\": 1}}");
+  EXPECT_EQ(bad.outcome, Outcome::kError);
+  EXPECT_EQ(bad.pointer, "/a/b");
+  EXPECT_EQ(check("Ports", "[80, 443]").outcome, Outcome::kOk);
+  EXPECT_EQ(check("Ports", "[0]").outcome, Outcome::kError);
+  EXPECT_EQ(check("Optional[PORT]", "null").outcome, Outcome::kOk);
+  EXPECT_EQ(check("Init[Port]", "\"0x50\"").outcome, Outcome::kOk);
+  // Without the aliases the names are type references.
+  EXPECT_EQ(Check("Port", "80").outcome, Outcome::kError);
+  for (std::vector<std::string> bad_defs :
+       {std::vector<std::string>{"type A = Variant[A, String]"},
+        std::vector<std::string>{"type A = B", "type B = A"},
+        std::vector<std::string>{"type A = Integer", "type A = String"},
+        std::vector<std::string>{"type a = Integer"},
+        std::vector<std::string>{"type A Integer"},
+        std::vector<std::string>{"type A = Array["}}) {
+    EXPECT_FALSE(puppet::ParseAliases(bad_defs).ok()) << bad_defs[0];
+  }
 }
 
 }  // namespace

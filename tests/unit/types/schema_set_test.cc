@@ -81,6 +81,32 @@ TEST(SchemaLoaderTest, IndexesAndParsesOnFirstUse) {
   EXPECT_EQ(at.column, 22u);
 }
 
+// The index keeps a hash and a byte range per definition; a token is read
+// back from the text to confirm it, escapes decoded, and of a repeated
+// token the last definition wins (as Go's decoder keeps).
+TEST(SchemaLoaderTest, CompactIndexFindsTokensAsWritten) {
+  SchemaSet set;
+  ASSERT_TRUE(set.AddText(R"({"name":"p","types":{
+      "p:index:A": {"type":"object","description":"first"},
+      "p:index:\u0042" : {"type":"object","description":"escaped"},
+      "p:index:\"q\"": {"type":"string"},
+      "p:index:A":{"type":"object","description":"last"}},
+    "resources":{"p:index:R":{"properties":{}}}})",
+                          "t.json")
+                  .ok());
+  const PackageSchema* p = set.FindPackage("p");
+  ASSERT_NE(p, nullptr);
+  EXPECT_EQ(p->type_count(), 3u);
+  ASSERT_NE(p->Type("p:index:A"), nullptr);
+  EXPECT_EQ(p->Type("p:index:A")->Find("description")->Str(), "last");
+  ASSERT_NE(p->Type("p:index:B"), nullptr);
+  EXPECT_EQ(p->Type("p:index:B")->Find("description")->Str(), "escaped");
+  EXPECT_NE(p->Type("p:index:\"q\""), nullptr);
+  EXPECT_EQ(p->Type("p:index:C"), nullptr);
+  EXPECT_NE(p->Resource("p:index:R"), nullptr);
+  EXPECT_EQ(p->Resource("p:index:A"), nullptr);
+}
+
 TEST(SchemaLoaderTest, RealSchemasLoadLazily) {
   SchemaSet set;
   for (const char* name : {"package-schemas/random.schema.json",

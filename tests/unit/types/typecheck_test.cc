@@ -75,10 +75,12 @@ TEST(TypecheckTest, SingleValueUsageProblems) {
   EXPECT_EQ(bad_json.status, TypecheckStatus::kUnusable);
   EXPECT_NE(bad_json.errors.find("not valid JSON: line 1, column 4"),
             std::string::npos);
-  // A type that does not parse is an error result, not a usage problem.
+  // A type that does not parse gives no verdict: it cannot be read (exit
+  // 2), reported with its place.
   RunResult bad_type = Typecheck(Single("pulumi", "Array<", "[]"));
-  EXPECT_EQ(bad_type.status, TypecheckStatus::kFailed);
-  EXPECT_EQ(bad_type.out, "error: at offset 6 of the type: expected a type\n");
+  EXPECT_EQ(bad_type.status, TypecheckStatus::kUnusable);
+  EXPECT_EQ(bad_type.out, "");
+  EXPECT_EQ(bad_type.errors, "at offset 6 of the type: expected a type\n");
   TypecheckConfig schema =
       Single("pulumi-schema", R"({"type":"string"})", "\"a\"");
   schema.schemas = {"/nonexistent/x.json"};
@@ -142,6 +144,30 @@ TEST(TypecheckTest, CasesLinesInOrder) {
             "{\"line\":5,\"result\":\"error\",\"message\":\"expected Number, "
             "got a string\",\"pointer\":\"\"}\n");
   std::remove(cases.c_str());
+}
+
+// The cases are read as a stream, a line at a time: a line that spans
+// the reader's 64 KiB chunks is one case, and a last line without a
+// newline is read too.
+TEST(TypecheckTest, CasesAreStreamedLineByLine) {
+  std::string long_value(100000, 'x');
+  std::string text;
+  for (int i = 0; i < 3; ++i) {
+    text += "{\"system\":\"pulumi\",\"type\":\"String\",\"value\":\"" +
+            long_value + "\",\"expect\":\"ok\"}\n";
+  }
+  text += "\n{\"system\":\"pulumi\",\"type\":\"Null\",\"value\":1}";
+  TypecheckConfig config;
+  config.source = TypecheckConfig::Source::kCases;
+  config.cases = WriteTemp("stream.jsonl", text);
+  RunResult r = Typecheck(config);
+  EXPECT_EQ(r.status, TypecheckStatus::kPassed) << r.errors;
+  EXPECT_EQ(r.out,
+            "{\"line\":1,\"result\":\"ok\",\"pass\":true}\n"
+            "{\"line\":2,\"result\":\"ok\",\"pass\":true}\n"
+            "{\"line\":3,\"result\":\"ok\",\"pass\":true}\n"
+            "{\"line\":5,\"result\":\"error\",\"message\":"
+            "\"expected Null, got a number\",\"pointer\":\"\"}\n");
 }
 
 TEST(TypecheckTest, CasesInvalidLinesAreLocated) {

@@ -1,0 +1,3 @@
+# Ports of a service
+type Port = Integer[1, 65535]
+type Ports = Array[Port]
