@@ -65,10 +65,16 @@ int RunRedact(const RedactFlags& flags) {
     if (flags.leaks) std::cerr << ", " << s.leak_values << " leaks";
     if (s.commands > 0) std::cerr << ", " << s.commands << " recorded commands";
     std::cerr << "\n";
+    if (s.inexact_strings > 0) {
+      std::cerr << "pstate: note: " << s.inexact_strings
+                << " string(s) held a lone UTF-16 surrogate escape (such as "
+                   "\\ud800) and were written with U+FFFD in its place, as "
+                   "Pulumi reads them\n";
+    }
     if (s.reference_leaks > 0) {
       // Rewriting a URN or an ID would break the state (Pulumi refuses it):
       // say so, so nobody shares the output believing it clean.
-      std::cerr << "pstate redact: warning: " << s.reference_leaks
+      std::cerr << "pstate: warning: " << s.reference_leaks
                 << " known secret(s) sit inside resource names, URNs or IDs "
                    "and were left in place (run `pstate scan` to see where)\n";
     }

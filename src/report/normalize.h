@@ -18,7 +18,7 @@ namespace pstate::report {
 /// many more of each kind there were.
 void RenderNormalizeNotes(const std::string& file,
                           const std::vector<normalize::Note>& notes,
-                          const std::uint64_t counts[4], bool quiet,
+                          const std::uint64_t counts[kNoteKinds], bool quiet,
                           std::ostream& out);
 
 /// `normalize --check`'s verdict on an input that is not in normalized
