@@ -613,7 +613,7 @@ struct RedactResult {
   /// URN or id), reported by the scanner but deliberately left in place.
   std::uint64_t reference_leaks = 0;
   /// Strings (values or keys) Go reads differently from their text: a
-  /// lone UTF-16 surrogate escape, written as \ufffd as Go reads it.
+  /// lone UTF-16 surrogate escape, written as U+FFFD as Go reads it.
   std::uint64_t inexact_strings = 0;
 };
 

@@ -10,6 +10,7 @@
 #include "cli/terminal.h"
 
 #include "redact/run.h"
+#include "report/normalize.h"
 #include "report/terminal.h"
 
 namespace pstate::cli {
@@ -65,12 +66,7 @@ int RunRedact(const RedactFlags& flags) {
     if (flags.leaks) std::cerr << ", " << s.leak_values << " leaks";
     if (s.commands > 0) std::cerr << ", " << s.commands << " recorded commands";
     std::cerr << "\n";
-    if (s.inexact_strings > 0) {
-      std::cerr << "pstate: note: " << s.inexact_strings
-                << " string(s) held a lone UTF-16 surrogate escape (such as "
-                   "\\ud800) and were written with U+FFFD in its place, as "
-                   "Pulumi reads them\n";
-    }
+    report::RenderInexactStrings(s.inexact_strings, std::cerr);
     if (s.reference_leaks > 0) {
       // Rewriting a URN or an ID would break the state (Pulumi refuses it):
       // say so, so nobody shares the output believing it clean.

@@ -45,7 +45,7 @@ class Writer {
   /// Called with each string Write or Key(Value) writes (a member's key or
   /// a value, with its offset) whose canonical form cannot keep it byte for
   /// byte: it holds a lone surrogate escape (HasLoneSurrogate), written as
-  /// \ufffd because that is what Go reads. Rewriting commands note these,
+  /// U+FFFD because that is what Go reads. Rewriting commands note these,
   /// as they note numbers they cannot keep.
   void OnLossyString(std::function<void(const Value&)> callback) {
     on_lossy_ = std::move(callback);

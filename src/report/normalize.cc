@@ -29,6 +29,13 @@ void RenderNormalizeNotes(const std::string& file,
   }
 }
 
+void RenderInexactStrings(std::uint64_t count, std::ostream& out) {
+  if (count == 0) return;
+  out << "pstate: note: " << count
+      << " string(s) held a lone UTF-16 surrogate escape (such as \\ud800) "
+         "and were written with U+FFFD in its place, as Pulumi reads them\n";
+}
+
 void RenderNormalizeCheck(const std::string& file,
                           const normalize::Outcome& outcome,
                           std::ostream& out) {

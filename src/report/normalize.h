@@ -22,6 +22,11 @@ void RenderNormalizeNotes(const std::string& file,
                           std::ostream& out);
 
 /// `normalize --check`'s verdict on an input that is not in normalized
+/// The one line a rewriting command without per-string notes (redact,
+/// decrypt, encrypt) prints when it wrote `count` > 0 strings as U+FFFD
+/// because they held a lone UTF-16 surrogate escape; nothing for 0.
+void RenderInexactStrings(std::uint64_t count, std::ostream& out);
+
 /// form: "pstate: FILE:LINE:COL: POINTER: not in normalized form (layout
 /// L); this is the first place that differs".
 void RenderNormalizeCheck(const std::string& file,

@@ -115,6 +115,26 @@ std::uint64_t NoteCount(const std::uint64_t* counts) {
   return n;
 }
 
+/// After a first run into `out`: a failure wrote nothing; a success wrote
+/// one JSON document, returned in `written`.
+bool Wrote(bool ok, const fs::path& out, std::string* written) {
+  std::error_code ec;
+  if (!ok) {
+    PSTATE_FUZZ_CHECK(!fs::exists(out, ec));
+    return false;
+  }
+  *written = ReadFile(out);
+  PSTATE_FUZZ_CHECK(pstate::json::Document::Parse(*written).ok());
+  return true;
+}
+
+/// Idempotence: the same command on its own output (into `again`) succeeds
+/// and writes the same bytes.
+void SameAgain(bool ok, const fs::path& again, const std::string& written) {
+  PSTATE_FUZZ_CHECK(ok);
+  PSTATE_FUZZ_CHECK(ReadFile(again) == written);
+}
+
 void RunNormalize(std::uint8_t options, const fs::path& in) {
   const fs::path out = WorkDir() / "out.json";
   const fs::path again = WorkDir() / "again.json";
@@ -134,20 +154,14 @@ void RunNormalize(std::uint8_t options, const fs::path& in) {
   }
   config.options.drop_unknown = (options & 8) != 0;
   auto first = pstate::normalize::Run(config);
-  if (!first.ok()) {
-    PSTATE_FUZZ_CHECK(!fs::exists(out, ec));
-    return;
-  }
-  const std::string written = ReadFile(out);
-  PSTATE_FUZZ_CHECK(pstate::json::Document::Parse(written).ok());
+  std::string written;
+  if (!Wrote(first.ok(), out, &written)) return;
 
   // Idempotent: normalize of the output is the output, and --check says so.
   config.input = out.string();
   config.output = again.string();
   config.options.layout = first->layout;
-  auto second = pstate::normalize::Run(config);
-  PSTATE_FUZZ_CHECK(second.ok());
-  PSTATE_FUZZ_CHECK(ReadFile(again) == written);
+  SameAgain(pstate::normalize::Run(config).ok(), again, written);
   pstate::normalize::Config check = config;
   check.check = true;
   auto checked = pstate::normalize::Run(check);
@@ -190,19 +204,13 @@ void RunConvert(std::uint8_t options, const fs::path& in) {
   }
   config.drop_unknown = (options & 8) != 0;
   auto first = pstate::convert::Run(config);
-  if (!first.ok()) {
-    PSTATE_FUZZ_CHECK(!fs::exists(out, ec));
-    return;
-  }
-  const std::string written = ReadFile(out);
-  PSTATE_FUZZ_CHECK(pstate::json::Document::Parse(written).ok());
+  std::string written;
+  if (!Wrote(first.ok(), out, &written)) return;
   // Idempotent: converting the output the same way writes the same bytes.
   config.input = out.string();
   config.output = again.string();
   if (!first->stack.empty()) config.stack = first->stack;
-  auto second = pstate::convert::Run(config);
-  PSTATE_FUZZ_CHECK(second.ok());
-  PSTATE_FUZZ_CHECK(ReadFile(again) == written);
+  SameAgain(pstate::convert::Run(config).ok(), again, written);
 }
 
 }  // namespace
