@@ -520,7 +520,12 @@ enum class NoteKind {
   kUnknownMember,  ///< a member Pulumi does not define (kept or dropped)
   kInexactNumber,  ///< Go would round or refuse this number; digits kept
   kDropped,        ///< something a conversion leaves out, as Pulumi does
+  /// A string Go reads differently from its text (a lone UTF-16 surrogate
+  /// escape, read as U+FFFD): written as Go would write what it reads.
+  kInexactString,
 };
+/// How many NoteKinds there are (the size of the `counts` arrays).
+inline constexpr std::size_t kNoteKinds = 5;
 
 struct Note {
   NoteKind kind = NoteKind::kUnknownMember;
@@ -562,7 +567,7 @@ struct NormalizeResult {
   /// The first notes of each kind, in input order.
   std::vector<Note> notes;
   /// All notes, including those not kept, by NoteKind.
-  std::uint64_t counts[4] = {0, 0, 0, 0};
+  std::uint64_t counts[kNoteKinds] = {};
 };
 
 /// `pstate normalize`: the state in one of Pulumi's exact layouts. On
@@ -598,7 +603,7 @@ struct ConvertResult {
   std::vector<std::string> features;
   std::string stack;  ///< the checkpoint's stack, when one was written
   std::vector<Note> notes;
-  std::uint64_t counts[4] = {0, 0, 0, 0};  ///< all notes, by NoteKind
+  std::uint64_t counts[kNoteKinds] = {};  ///< all notes, by NoteKind
 };
 
 /// `pstate convert`: export <-> checkpoint, version migrations; the output
@@ -641,6 +646,9 @@ struct RedactResult {
   /// With `leaks`: leaks inside reference fields (a secret embedded in a
   /// URN or id), reported by the scanner but deliberately left in place.
   std::uint64_t reference_leaks = 0;
+  /// Strings (values or keys) Go reads differently from their text: a
+  /// lone UTF-16 surrogate escape, written as U+FFFD as Go reads it.
+  std::uint64_t inexact_strings = 0;
 };
 
 /// `pstate redact`: the state with its secrets replaced, safe to share.

@@ -141,10 +141,16 @@ std::optional<std::uint64_t> ZipEntryCount(int fd, std::uint64_t limit) {
   return std::nullopt;
 }
 
+/// A member's data as libarchive streams it, held to the size its header
+/// announced (the Blob's size, which the hash includes): a damaged archive
+/// whose local and central headers disagree can stream more or fewer
+/// bytes, and is then refused as corrupt rather than hashed as a member
+/// whose size and content do not match (Go's zip reader fails such a read
+/// with ErrFormat or a checksum error).
 class ArchiveDataReader : public ContentReader {
  public:
-  ArchiveDataReader(archive* a, std::string what)
-      : archive_(a), what_(std::move(what)) {}
+  ArchiveDataReader(archive* a, std::string what, std::uint64_t size)
+      : archive_(a), what_(std::move(what)), size_(size) {}
   Result<std::size_t> Read(char* buffer, std::size_t size) override {
     const la_ssize_t n = archive_read_data(archive_, buffer, size);
     if (n < 0) {
@@ -153,12 +159,21 @@ class ArchiveDataReader : public ContentReader {
                             "failed to read " + what_ + ": " +
                                 (reason ? reason : "unknown error"));
     }
+    read_ += static_cast<std::uint64_t>(n);
+    if (read_ > size_ || (n == 0 && read_ != size_)) {
+      return pstate::Status(
+          Errc::kCorrupt,
+          what_ + " holds " + (read_ > size_ ? "more" : "fewer") +
+              " bytes than its header says (" + std::to_string(size_) + ")");
+    }
     return static_cast<std::size_t>(n);
   }
 
  private:
   archive* archive_;
   std::string what_;
+  std::uint64_t size_;
+  std::uint64_t read_ = 0;
 };
 
 class ArchiveFileSource : public MemberSource {
@@ -286,7 +301,8 @@ class ArchiveFileSource : public MemberSource {
       member.blob.expanded = true;
       member.blob.outside_root = outside_root_;
       member.blob.content = std::make_unique<ArchiveDataReader>(
-          archive_, "entry '" + name + "' of '" + path_ + "'");
+          archive_, "entry '" + name + "' of '" + path_ + "'",
+          member.blob.size);
       return std::optional<Member>(std::move(member));
     }
   }

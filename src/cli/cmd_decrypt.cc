@@ -12,6 +12,7 @@
 #include "cli/terminal.h"
 #include "crypt/run.h"
 #include "crypto/passphrase_source.h"
+#include "report/normalize.h"
 #include "report/terminal.h"
 
 namespace pstate::cli {
@@ -62,6 +63,7 @@ int RunCrypt(const CryptFlags& flags) {
               << (s.provider.empty() ? std::string()
                                      : ", provider " + s.provider)
               << ")\n";
+    report::RenderInexactStrings(s.inexact_strings, std::cerr);
   }
   return kExitOk;
 }

@@ -10,6 +10,7 @@
 #include "cli/terminal.h"
 
 #include "redact/run.h"
+#include "report/normalize.h"
 #include "report/terminal.h"
 
 namespace pstate::cli {
@@ -65,10 +66,11 @@ int RunRedact(const RedactFlags& flags) {
     if (flags.leaks) std::cerr << ", " << s.leak_values << " leaks";
     if (s.commands > 0) std::cerr << ", " << s.commands << " recorded commands";
     std::cerr << "\n";
+    report::RenderInexactStrings(s.inexact_strings, std::cerr);
     if (s.reference_leaks > 0) {
       // Rewriting a URN or an ID would break the state (Pulumi refuses it):
       // say so, so nobody shares the output believing it clean.
-      std::cerr << "pstate redact: warning: " << s.reference_leaks
+      std::cerr << "pstate: warning: " << s.reference_leaks
                 << " known secret(s) sit inside resource names, URNs or IDs "
                    "and were left in place (run `pstate scan` to see where)\n";
     }

@@ -160,8 +160,9 @@ int FinishStdout(int code) {
   int error = pstate::cli::StdoutWriteError();
   if (error == 0 && std::cout.good()) return code;
   if (error == EPIPE || StdoutReaderGone()) return code;
-  std::fprintf(stderr, "pstate: error: cannot write to standard output: %s\n",
-               std::strerror(error != 0 ? error : EIO));
+  pstate::report::PrintError(std::cerr,
+                             std::string("cannot write to standard output: ") +
+                                 std::strerror(error != 0 ? error : EIO));
   return pstate::cli::kExitUnreadable;
 }
 
@@ -223,6 +224,7 @@ int main(int argc, char** argv) {
       if (sub->parsed()) return FinishStdout(runner());
     }
   } catch (const std::bad_alloc&) {
+    // PrintError's form, but written without allocating: memory is gone.
     std::fputs("pstate: error: out of memory\n", stderr);
     return pstate::cli::kExitUnreadable;
   } catch (const std::exception& e) {

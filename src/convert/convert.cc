@@ -268,7 +268,8 @@ Result<Outcome> Run(const Config& config) {
     if (!result.status.ok()) return result.status;
     outcome.layout = result.outcome.layout;
     outcome.notes = std::move(result.outcome.notes);
-    std::copy(result.outcome.counts, result.outcome.counts + 4, outcome.counts);
+    std::copy(result.outcome.counts, result.outcome.counts + kNoteKinds,
+              outcome.counts);
   }
 
   // Pass 3: the result must pass verify when the input did.

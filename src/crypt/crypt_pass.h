@@ -57,6 +57,9 @@ struct CryptStats {
   std::uint64_t secrets = 0;   ///< secrets rewritten
   std::uint64_t distinct = 0;  ///< crypto operations done
   std::string provider;        ///< the provider type ("" when none)
+  /// Strings written as U+FFFD where they held a lone surrogate escape
+  /// (json::Writer::OnLossyString).
+  std::uint64_t inexact_strings = 0;
 };
 
 /// The pass over one input. Handlers can stop or fail, so no output is

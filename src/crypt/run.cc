@@ -67,12 +67,16 @@ Result<CryptStats> Run(Config config) {
   rewrite.all_or_nothing = true;
   rewrite.temp_directory = config.spool.directory;
   rewrite.on_progress = config.on_progress;
+  std::uint64_t inexact_strings = 0;
+  rewrite.on_lossy_string = [&](const json::Value&) { ++inexact_strings; };
   Status status = state::RewriteState(
       rewrite, **input, [&](state::Leaf& leaf, state::Context& context) {
         return pass.Process(leaf, context);
       });
   if (!status.ok()) return status;
-  return pass.stats();
+  CryptStats stats = pass.stats();
+  stats.inexact_strings = inexact_strings;
+  return stats;
 }
 
 }  // namespace pstate::crypt

@@ -26,6 +26,7 @@
 #include "state/provider.h"
 #include "state/reader.h"
 #include "state/resource.h"
+#include "state/schema.h"
 
 namespace pstate::diff {
 namespace {
@@ -391,6 +392,55 @@ std::string DisplayObject(
   return out;
 }
 
+/// metadata.integrity_error for display. What it records of the CLI's run
+/// is plaintext whatever the secrets provider: members whose
+/// state::Exposure is not plain (every env_vars value, the argv past its
+/// subcommand) show as "[secret]", as redact and verify hide them, and
+/// --show-secrets does not reveal them (no key opens them; they are never
+/// meant to be shown). Two states whose records differ only there still
+/// differ, as two secrets do.
+std::string IntegrityErrorDisplay(const json::Value* error) {
+  if (IsEmptyValue(error)) return {};
+  // A malformed record (not an object) is not known to be harmless.
+  if (!error->is_object()) return std::string(kSecretText);
+  std::string out;
+  json::StringSink sink(&out);
+  json::Writer w(sink, json::Layout::kCompact);
+  w.BeginObject();
+  for (const json::Member& m : error->object()) {
+    w.Name(m.key.Str());
+    switch (state::ExposureOf(m.key.Str(), state::kIntegrityErrorFields)) {
+      case state::Exposure::kPlain: w.RawValue(DisplayJson(m.value)); break;
+      case state::Exposure::kValues:
+        if (!m.value.is_object()) {
+          w.RawValue(m.value.is_null() ? "null" : kSecretText);
+          break;
+        }
+        w.BeginObject();
+        for (const json::Member& e : m.value.object()) {
+          w.Name(e.key.Str());
+          w.RawValue(kSecretText);
+        }
+        w.EndObject();
+        break;
+      case state::Exposure::kCommandLine: {
+        if (!m.value.is_string()) {
+          w.RawValue(m.value.is_null() ? "null" : kSecretText);
+          break;
+        }
+        state::CommandHead head = state::SplitCommandLine(m.value.Str());
+        w.String(head.rest
+                     ? head.shown + (head.shown.empty() ? "" : " ") + "[secret]"
+                     : head.shown);
+        break;
+      }
+    }
+  }
+  w.EndObject();
+  (void)sink.Commit();
+  return out;
+}
+
 std::string ProviderDisplay(const json::Value* sp) {
   const json::Value* type = Member(sp, "type");
   if (type == nullptr) return {};
@@ -428,9 +478,15 @@ void DiffEnvelope(const Side& a, const Side& b, const DiffOptions& options,
     d.Add("secrets_providers", sa, sb, ProviderDisplay(sa),
           ProviderDisplay(sb));
   }
-  d.Plain("metadata.integrity_error",
-          Member(Get(a.envelope, "metadata"), "integrity_error"),
-          Member(Get(b.envelope, "metadata"), "integrity_error"));
+  const json::Value* ea =
+      Member(Get(a.envelope, "metadata"), "integrity_error");
+  const json::Value* eb =
+      Member(Get(b.envelope, "metadata"), "integrity_error");
+  if (!(IsEmptyValue(ea) && IsEmptyValue(eb)) &&
+      (IsEmptyValue(ea) || IsEmptyValue(eb) || !json::Equal(*ea, *eb))) {
+    d.Add("metadata.integrity_error", ea, eb, IntegrityErrorDisplay(ea),
+          IntegrityErrorDisplay(eb));
+  }
   // Pending operations, snippets: multisets.
   auto unmatched = [](const std::vector<json::Value>& x,
                       const std::vector<json::Value>& y) {

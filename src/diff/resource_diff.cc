@@ -22,8 +22,6 @@
 namespace pstate::diff {
 namespace {
 
-constexpr std::string_view kSecretText = "\"[secret]\"";
-
 /// Whether a value is a secret for display: masked when either reading of
 /// duplicate signature members calls it one (state/signature.h).
 bool MaskedSecret(const json::Value& v) {

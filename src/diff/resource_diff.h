@@ -106,6 +106,9 @@ struct Instant {
 };
 std::optional<Instant> ParseTimestamp(std::string_view text);
 
+/// What a hidden value displays as (compact JSON).
+inline constexpr std::string_view kSecretText = "\"[secret]\"";
+
 /// `value` as compact JSON for display: strings and numbers as stored,
 /// every secret replaced by the string "[secret]", or, when `show` and
 /// `opener` can open it (or it is in the plaintext form), by its value.

@@ -11,6 +11,7 @@
 #include "diag/report.h"
 #include "edit/index.h"
 #include "io/output.h"
+#include "io/rewrite_guard.h"
 #include "io/spool.h"
 #include "state/reader.h"
 #include "verify/verifier.h"
@@ -176,6 +177,14 @@ Result<Outcome> Run(const Config& config) {
     return Status(Errc::kInvalidArgument,
                   "--in-place needs a file, not standard input");
   }
+  // In place: the file stays locked from the first read to the rename, and
+  // the rename is refused if another writer changed it (io/rewrite_guard.h).
+  io::RewriteGuard guard;
+  if (config.in_place && !config.dry_run) {
+    auto locked = io::RewriteGuard::Acquire({config.input});
+    if (!locked.ok()) return locked.status();
+    guard = std::move(*locked);
+  }
   // Read twice (the index, then the spliced output): a plain file from
   // itself, anything else decoded once into an unlinked spool file.
   auto replay = io::OpenReplayable(config.input);
@@ -298,6 +307,7 @@ Result<Outcome> Run(const Config& config) {
   io::OutputOptions options;
   options.compression = input.compression();
   options.keep_backup = config.in_place;
+  if (config.in_place) options.guard = &guard;
   std::string target = config.in_place ? config.input : config.output;
   auto out = io::OpenOutput(target, options);
   if (!out.ok()) return out.status();

@@ -138,15 +138,41 @@ bool WriteAll(int fd, std::string_view bytes, int* err) {
   return true;
 }
 
+std::string DirName(const std::string& path) {
+  std::size_t slash = path.find_last_of('/');
+  if (slash == std::string::npos) return ".";
+  if (slash == 0) return "/";
+  return path.substr(0, slash);
+}
+
+/// Makes renames in the directory of `path` durable (best effort: some
+/// file systems cannot fsync a directory).
+void SyncDirectoryOf(const std::string& path) {
+  int fd = ::open(DirName(path).c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (fd < 0) return;
+  (void)::fsync(fd);
+  ::close(fd);
+}
+
 /// Copies `path` (when it exists) to "<path>.bak" through a temporary
-/// file, keeping its mode: the DIY backend's one backup generation.
-Status CopyToBackup(const std::string& path) {
-  int in = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+/// file, keeping its mode: the DIY backend's one backup generation. The
+/// bytes come from `source` when it is open (the file the run locked and
+/// read), else from `path` opened now. The copy is fsync'ed before it is
+/// renamed into place, so a crash never leaves a short `.bak` behind a
+/// replaced state.
+Status CopyToBackup(const std::string& path, int source) {
+  int in = source;
   if (in < 0) {
-    if (errno == ENOENT) return Status::Ok();
-    return Status(Errc::kIo, path + ": cannot read for the backup: " +
-                                 std::strerror(errno));
+    in = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (in < 0) {
+      if (errno == ENOENT) return Status::Ok();
+      return Status(Errc::kIo, path + ": cannot read for the backup: " +
+                                   std::strerror(errno));
+    }
   }
+  auto close_in = [&] {
+    if (in != source) ::close(in);
+  };
   struct stat st {};
   ::fstat(in, &st);
   std::string bak = path + ".bak";
@@ -154,26 +180,29 @@ Status CopyToBackup(const std::string& path) {
   int out = ::mkstemp(temp.data());
   if (out < 0) {
     int err = errno;
-    ::close(in);
+    close_in();
     return Status(Errc::kIo, bak + ": " + std::strerror(err));
   }
   ::fchmod(out, st.st_mode & 07777);
   char buf[1 << 16];
   int err = 0;
+  off_t offset = 0;
   for (;;) {
-    ssize_t n = ::read(in, buf, sizeof buf);
+    ssize_t n = ::pread(in, buf, sizeof buf, offset);
     if (n < 0 && errno == EINTR) continue;
     if (n < 0) {
       err = errno;
       break;
     }
     if (n == 0) break;
+    offset += n;
     if (!WriteAll(out, std::string_view(buf, static_cast<std::size_t>(n)),
                   &err)) {
       break;
     }
   }
-  ::close(in);
+  close_in();
+  if (err == 0 && ::fsync(out) != 0) err = errno;
   if (::close(out) != 0 && err == 0) err = errno;
   if (err == 0 && ::rename(temp.c_str(), bak.c_str()) != 0) err = errno;
   if (err != 0) {
@@ -263,8 +292,10 @@ enum class Mode {
 class FdOutput : public Output {
  public:
   FdOutput(int fd, Mode mode, std::string name, std::string temp_path,
-           std::string final_path, int slot, bool keep_backup = false)
+           std::string final_path, int slot, bool keep_backup = false,
+           const RewriteGuard* guard = nullptr)
       : keep_backup_(keep_backup),
+        guard_(guard),
         fd_(fd),
         mode_(mode),
         temp_(std::move(temp_path)),
@@ -303,8 +334,22 @@ class FdOutput : public Output {
       return Status(Errc::kIo, name_ + ": " + std::strerror(err));
     }
     fd_ = -1;
+    // A rewrite of a locked file: the target must still be the file that
+    // was read (another writer may have replaced or changed it meanwhile;
+    // its edit must not be lost). The window between this check and the
+    // rename is what advisory locking cannot close against writers that
+    // take no lock.
+    int source = -1;
+    if (guard_ != nullptr) {
+      Result<int> locked = guard_->LockedFileAt(final_);
+      if (!locked.ok()) {
+        RemoveTemp();
+        return locked.status();
+      }
+      source = *locked;
+    }
     if (keep_backup_) {
-      Status backup = CopyToBackup(final_);
+      Status backup = CopyToBackup(final_, source);
       if (!backup.ok()) {
         RemoveTemp();
         return backup;
@@ -317,6 +362,7 @@ class FdOutput : public Output {
     }
     UnregisterTemp(slot_);
     slot_ = -1;
+    SyncDirectoryOf(final_);
     return Status::Ok();
   }
 
@@ -391,6 +437,7 @@ class FdOutput : public Output {
   }
 
   bool keep_backup_;
+  const RewriteGuard* guard_;
   int fd_;
   Mode mode_;
   std::string temp_;
@@ -412,13 +459,6 @@ struct Target {
   std::string path;   ///< after following symbolic links
   struct stat st {};  ///< of the existing file (kReplace, kInPlace)
 };
-
-std::string DirName(const std::string& path) {
-  std::size_t slash = path.find_last_of('/');
-  if (slash == std::string::npos) return ".";
-  if (slash == 0) return "/";
-  return path.substr(0, slash);
-}
 
 std::string BaseName(const std::string& path) {
   std::size_t slash = path.find_last_of('/');
@@ -553,8 +593,9 @@ Result<std::unique_ptr<Output>> OpenPlainOutput(const std::string& path,
     (void)!::fchown(fd, target->st.st_uid, target->st.st_gid);
   }
   ::fchmod(fd, mode);
-  return std::unique_ptr<Output>(new FdOutput(
-      fd, Mode::kRename, path, temp, target->path, slot, options.keep_backup));
+  return std::unique_ptr<Output>(
+      new FdOutput(fd, Mode::kRename, path, temp, target->path, slot,
+                   options.keep_backup, options.guard));
 }
 }  // namespace
 

@@ -24,6 +24,7 @@
 
 #include "base/result.h"
 #include "io/input.h"
+#include "io/rewrite_guard.h"
 
 namespace pstate::io {
 
@@ -141,6 +142,11 @@ struct OutputOptions {
   /// DIY backend keeps one backup generation (pkg/backend/diy/state.go).
   /// Only for regular files replaced through a temporary file.
   bool keep_backup = false;
+  /// Rewriting a file the run read and locked (`--in-place`): Commit()
+  /// refuses (kRefused, nothing replaced) unless the target is still the
+  /// locked file, unchanged, and the `.bak` is copied from that locked file.
+  /// The guard must outlive the Output.
+  const RewriteGuard* guard = nullptr;
 };
 
 /// The compression an output file name asks for: ".gz" gzip, ".zst" zstd.

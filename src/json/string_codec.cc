@@ -56,6 +56,31 @@ std::uint32_t DecodeEscape(const char*& p, const char* end) {
 
 }  // namespace
 
+bool HasLoneSurrogate(std::string_view escaped) {
+  const char* p = escaped.data();
+  const char* end = p + escaped.size();
+  while (p < end) {
+    p = static_cast<const char*>(
+        std::memchr(p, '\\', static_cast<std::size_t>(end - p)));
+    if (p == nullptr) return false;
+    if (p[1] != 'u') {
+      p += 2;  // the parser guarantees a complete escape
+      continue;
+    }
+    std::uint32_t cp = ReadHex4(p + 2);
+    if (cp < 0xD800 || cp >= 0xE000) {
+      p += 6;
+      continue;
+    }
+    const char* at = p;
+    // DecodeEscape takes a valid pair as one code point, and gives
+    // kReplacement exactly for a lone surrogate.
+    if (DecodeEscape(at, end) == kReplacement) return true;
+    p = at;
+  }
+  return false;
+}
+
 void AppendUnescaped(std::string_view escaped, std::string* out) {
   const char* p = escaped.data();
   const char* end = p + escaped.size();

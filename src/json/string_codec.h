@@ -16,6 +16,12 @@ namespace pstate::json {
 void AppendUnescaped(std::string_view escaped, std::string* out);
 std::string Unescape(std::string_view escaped);
 
+/// True when `escaped` (JSON string text the parser accepted) holds a \u
+/// escape of a lone UTF-16 surrogate: the one thing Go's decoder (and so
+/// AppendUnescaped and AppendCanonical) cannot keep, since it becomes
+/// U+FFFD. Rewriting commands note such strings, as they note numbers.
+bool HasLoneSurrogate(std::string_view escaped);
+
 /// How AppendEscaped writes characters Go treats specially.
 enum class EscapeStyle {
   /// `pulumi stack export`: json.Encoder with SetEscapeHTML(false).

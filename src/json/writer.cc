@@ -79,6 +79,13 @@ void Writer::Key(std::string_view escaped, bool has_escapes, bool ascii) {
   after_key_ = true;
 }
 
+void Writer::Key(const Value& key) {
+  if (key.has_escapes && on_lossy_ && HasLoneSurrogate(key.raw())) {
+    on_lossy_(key);
+  }
+  Key(key.raw(), key.has_escapes, key.ascii);
+}
+
 void Writer::WriteString(std::string_view escaped, bool has_escapes,
                          bool ascii) {
   out_.Put('"');
@@ -164,6 +171,9 @@ void Writer::WriteValue(const Value& value) {
       return;
     case Type::kString:
       BeforeValue();
+      if (value.has_escapes && on_lossy_ && HasLoneSurrogate(value.raw())) {
+        on_lossy_(value);
+      }
       WriteString(value.raw(), value.has_escapes, value.ascii);
       return;
     case Type::kArray:
@@ -174,7 +184,7 @@ void Writer::WriteValue(const Value& value) {
     case Type::kObject:
       BeginObject();
       for (const Member& m : value.object()) {
-        Key(m.key.raw(), m.key.has_escapes, m.key.ascii);
+        Key(m.key);
         WriteValue(m.value);
       }
       EndObject();

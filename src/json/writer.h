@@ -10,6 +10,7 @@
 #define PSTATE_JSON_WRITER_H_
 
 #include <cstdint>
+#include <functional>
 #include <ostream>
 #include <string>
 #include <string_view>
@@ -39,6 +40,16 @@ class Writer {
   /// `escaped` is JSON string text (without quotes) as the parser kept it;
   /// `ascii` when it is known to hold only ASCII bytes.
   void Key(std::string_view escaped, bool has_escapes, bool ascii = false);
+  /// Key for a key as the parser read it (checked as Write checks strings).
+  void Key(const Value& key);
+  /// Called with each string Write or Key(Value) writes (a member's key or
+  /// a value, with its offset) whose canonical form cannot keep it byte for
+  /// byte: it holds a lone surrogate escape (HasLoneSurrogate), written as
+  /// U+FFFD because that is what Go reads. Rewriting commands note these,
+  /// as they note numbers they cannot keep.
+  void OnLossyString(std::function<void(const Value&)> callback) {
+    on_lossy_ = std::move(callback);
+  }
   /// A complete value, at the current position.
   void Write(const Value& value);
   /// Ends the document (a newline in the indented layout).
@@ -94,6 +105,7 @@ class Writer {
   bool after_key_ = false;
   std::string scratch_;
   std::string indent_;
+  std::function<void(const Value&)> on_lossy_;
 };
 
 /// An io::Output that appends to a std::string or passes its bytes to a

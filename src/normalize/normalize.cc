@@ -8,6 +8,7 @@
 
 #include "diag/report.h"
 #include "io/output.h"
+#include "io/rewrite_guard.h"
 #include "normalize/pass.h"
 #include "state/reader.h"
 #include "state/rewrite.h"
@@ -213,6 +214,14 @@ Result<Outcome> Run(const Config& config) {
                       ": the output is the input; use --in-place to replace "
                       "it (a .bak copy is kept)");
   }
+  // In place: the file stays locked from the first read to the rename, and
+  // the rename is refused if another writer changed it (io/rewrite_guard.h).
+  io::RewriteGuard guard;
+  if (config.in_place && !config.check) {
+    auto locked = io::RewriteGuard::Acquire({config.input});
+    if (!locked.ok()) return locked.status();
+    guard = std::move(*locked);
+  }
   // Replayable: --check reads the input twice, and a hand-edited file whose
   // members are out of Go's order is read again with its arrays spooled.
   // Standard input and compressed files are decoded once into a private
@@ -237,6 +246,7 @@ Result<Outcome> Run(const Config& config) {
       if (!compression && config.in_place) compression = replay->compression();
       io::OutputOptions out_options = OutputOptionsFor(output, compression);
       out_options.keep_backup = config.in_place;
+      if (config.in_place) out_options.guard = &guard;
       auto opened = io::OpenOutput(output, out_options);
       if (!opened.ok()) return opened.status();
       target = std::move(*opened);
@@ -267,7 +277,8 @@ Result<Outcome> Run(const Config& config) {
     Outcome outcome;
     outcome.layout = result.outcome.layout;
     outcome.notes = std::move(result.outcome.notes);
-    std::copy(result.outcome.counts, result.outcome.counts + 4, outcome.counts);
+    std::copy(result.outcome.counts, result.outcome.counts + kNoteKinds,
+              outcome.counts);
     if (comparing && comparing->differs()) {
       outcome.normalized = false;
       outcome.line = comparing->line();

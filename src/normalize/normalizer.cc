@@ -175,6 +175,26 @@ bool IsGoEmpty(const json::Value& v) {
   return false;
 }
 
+/// Go's omitempty test for a field of kind `kind`: the value is that
+/// kind's zero (or null, which leaves the field at its zero). A value of
+/// another JSON type is not the field's zero whatever it holds ("inputs":
+/// false): Go cannot decode it at all, so it is kept for verify to report,
+/// never dropped as if it were empty.
+bool IsGoEmptyAs(const json::Value& v, state::FieldKind kind) {
+  if (v.is_null()) return true;
+  switch (kind) {
+    case K::kBool: return v.type == json::Type::kFalse;
+    case K::kNumber:
+      return v.type == json::Type::kNumber && json::NumbersEqual(v.raw(), "0");
+    case K::kString: return v.type == json::Type::kString && v.size == 0;
+    case K::kObject: return v.type == json::Type::kObject && v.size == 0;
+    case K::kArray:
+    case K::kStringArray: return v.type == json::Type::kArray && v.size == 0;
+    case K::kAny: return IsGoEmpty(v);
+  }
+  return false;
+}
+
 /// The decoded key of a member, using `storage` only when it has escapes.
 std::string_view DecodedKey(const json::Member& m, std::string* storage) {
   if (!m.key.has_escapes) return m.key.raw();
@@ -338,6 +358,8 @@ class Normalizer::Impl {
 
   void AddNote(NoteKind kind, std::uint64_t offset, std::string message,
                std::optional<std::string> pointer = std::nullopt);
+  /// Makes `w` note every string it cannot keep byte for byte.
+  void NoteLossyStrings(json::Writer& w);
   void NoteUnknown(const json::Member& m);
   std::string PointerHere() const;
   int InputVersion() const;
@@ -363,7 +385,7 @@ class Normalizer::Impl {
   /// failure_ with its place, when the normalizer found it in the input.
   std::optional<diag::Failure> located_;
   std::vector<Note> notes_;
-  std::uint64_t counts_[4] = {0, 0, 0, 0};
+  std::uint64_t counts_[kNoteKinds] = {};
 
   // The leaf being rendered.
   state::Context* context_ = nullptr;
@@ -429,6 +451,17 @@ void Normalizer::Impl::AddNote(NoteKind kind, std::uint64_t offset,
   notes_.push_back(std::move(note));
 }
 
+void Normalizer::Impl::NoteLossyStrings(json::Writer& w) {
+  w.OnLossyString([this](const json::Value& s) {
+    // Go's decoder reads a lone surrogate escape as U+FFFD
+    // (encoding/json's unquote), so that is what Pulumi would write back.
+    AddNote(NoteKind::kInexactString, s.offset,
+            "a string with a lone UTF-16 surrogate escape (such as "
+            "\\ud800) is written with U+FFFD in its place, as Pulumi "
+            "reads and would write it");
+  });
+}
+
 void Normalizer::Impl::NoteUnknown(const json::Member& m) {
   path_.push_back({&m.key, 0});
   AddNote(NoteKind::kUnknownMember, m.key.offset,
@@ -451,6 +484,7 @@ std::string Normalizer::Impl::Render(
     const std::function<void(json::Writer&)>& fn) {
   io::StringOutput s;
   json::Writer w(s, WhitespaceOf(OutputLayout()), EscapeOf(OutputLayout()));
+  NoteLossyStrings(w);
   fn(w);
   return s.str();
 }
@@ -538,7 +572,7 @@ void Normalizer::Impl::WriteValue(json::Writer& w, const json::Value& v) {
       w.BeginObject();
       if (sorted) {
         for (const json::Member& m : members) {
-          w.Key(m.key.raw(), m.key.has_escapes, m.key.ascii);
+          w.Key(m.key);
           path_.push_back({&m.key, 0});
           WriteValue(w, m.value);
           path_.pop_back();
@@ -564,7 +598,7 @@ void Normalizer::Impl::WriteValue(json::Writer& w, const json::Value& v) {
           path_.pop_back();
           continue;
         }
-        w.Key(m.key.raw(), m.key.has_escapes, m.key.ascii);
+        w.Key(m.key);
         path_.push_back({&m.key, 0});
         WriteValue(w, m.value);
         path_.pop_back();
@@ -643,7 +677,7 @@ void Normalizer::Impl::WriteStruct(json::Writer& w, const json::Value& v,
       continue;
     }
     if (field.omitempty && !raw && shape.shape != Shape::kPointer &&
-        shape.shape != Shape::kStruct && IsGoEmpty(*value)) {
+        shape.shape != Shape::kStruct && IsGoEmptyAs(*value, field.kind)) {
       continue;
     }
     const json::Member& m = members[static_cast<std::size_t>(chosen[fi])];
@@ -697,7 +731,7 @@ void Normalizer::Impl::WriteStruct(json::Writer& w, const json::Value& v,
     }
     NoteUnknown(m);
     if (options_.drop_unknown) continue;
-    w.Key(m.key.raw(), m.key.has_escapes, m.key.ascii);
+    w.Key(m.key);
     path_.push_back({&m.key, 0});
     WriteValue(w, m.value);
     path_.pop_back();
@@ -797,6 +831,7 @@ json::Writer& Normalizer::Impl::Main() {
   if (!main_) {
     main_ = std::make_unique<json::Writer>(out_, WhitespaceOf(OutputLayout()),
                                            EscapeOf(OutputLayout()));
+    NoteLossyStrings(*main_);
   }
   return *main_;
 }
@@ -1148,6 +1183,7 @@ Result<state::Flow> Normalizer::Impl::OnLeaf(state::Leaf& leaf,
         top.spool = std::make_shared<FileOutput>();
         top.spool_writer = std::make_unique<json::Writer>(
             *top.spool, WhitespaceOf(OutputLayout()), EscapeOf(OutputLayout()));
+        NoteLossyStrings(*top.spool_writer);
         top.spool_writer->BeginArray();
       } else {
         Frame& parent = *frames_[static_cast<std::size_t>(top.parent)];
@@ -1171,11 +1207,12 @@ Result<state::Flow> Normalizer::Impl::OnLeaf(state::Leaf& leaf,
           const json::Value* res = v.Find("resource");
           const json::Value* type = v.Find("type");
           w->Key("resource", false, true);
-          if (res) {
-            WriteResource(*w, *res);
-          } else {
-            w->BeginRawValue().Write("null");
-          }
+          // OperationV2.Resource is a ResourceV3 value, not a pointer
+          // (migrate.UpToOperationV2): an absent one is the zero struct,
+          // as the version 3 path writes it.
+          json::Value zero;
+          zero.type = json::Type::kObject;
+          WriteResource(*w, res != nullptr && !res->is_null() ? *res : zero);
           w->Key("type", false, true);
           if (type) {
             WriteValue(*w, *type);

@@ -31,7 +31,7 @@ PassResult RunPass(io::InputStream& input, io::Output& out,
   if (!result.status.ok()) return result;
   result.outcome.layout = normalizer.layout();
   result.outcome.notes = normalizer.notes();
-  for (std::size_t k = 0; k < 4; ++k) {
+  for (std::size_t k = 0; k < kNoteKinds; ++k) {
     result.outcome.counts[k] = normalizer.note_count(static_cast<NoteKind>(k));
   }
   return result;

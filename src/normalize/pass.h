@@ -23,7 +23,7 @@ namespace pstate::normalize {
 struct PassOutcome {
   Layout layout = Layout::kExport;
   std::vector<Note> notes;
-  std::uint64_t counts[4] = {0, 0, 0, 0};  ///< notes by NoteKind
+  std::uint64_t counts[kNoteKinds] = {};  ///< notes by NoteKind
 };
 
 struct PassOptions {

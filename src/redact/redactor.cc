@@ -59,21 +59,6 @@ bool InReferenceField(std::string_view base, std::string_view pointer) {
   return IsReferenceField(pointer.substr(0, pointer.find('/')));
 }
 
-/// Words of a recorded command line that may stay: Pulumi writes the argv
-/// joined by spaces (pkg/backend/snapshot.go, integrity errors), so the
-/// program and its subcommand come first. A kept word is made of lowercase
-/// letters, '/', '.', '_' and '-' (not leading), which excludes flags and
-/// most values; at most two are kept, the rest is redacted.
-bool IsPlainCommandWord(std::string_view word) {
-  if (word.empty() || word[0] == '-') return false;
-  for (char c : word) {
-    bool ok =
-        (c >= 'a' && c <= 'z') || c == '/' || c == '.' || c == '_' || c == '-';
-    if (!ok) return false;
-  }
-  return true;
-}
-
 /// A string Value whose text needs no escaping (ASCII placeholders).
 Value Literal(std::string_view text, json::Arena& arena, std::uint64_t offset) {
   return arena.MakeString(text, offset);
@@ -461,25 +446,11 @@ Value Redactor::RedactProvider(const Value& provider, json::Arena& arena) {
 
 Value Redactor::RedactCommand(const Value& command, json::Arena& arena) {
   std::string text = command.Str();
-  std::string kept;
-  std::size_t pos = 0;
-  int words = 0;
-  while (words < 2) {
-    std::size_t begin = text.find_first_not_of(' ', pos);
-    if (begin == std::string::npos) break;
-    std::size_t end = text.find(' ', begin);
-    std::string_view word = std::string_view(text).substr(
-        begin, end == std::string::npos ? std::string::npos : end - begin);
-    if (!IsPlainCommandWord(word)) break;
-    if (!kept.empty()) kept += ' ';
-    kept += word;
-    ++words;
-    pos = end == std::string::npos ? text.size() : end;
-  }
-  bool rest = text.find_first_not_of(' ', pos) != std::string::npos;
+  state::CommandHead head = state::SplitCommandLine(text);
   Wipe(text);
-  if (!rest) return command;  // nothing beyond the program and subcommand
+  if (!head.rest) return command;  // nothing beyond the program and subcommand
   ++stats_.commands;
+  std::string kept = std::move(head.shown);
   if (!kept.empty()) kept += ' ';
   kept += kRedactedText;
   return arena.MakeString(kept, command.offset);
@@ -488,7 +459,9 @@ Value Redactor::RedactCommand(const Value& command, json::Arena& arena) {
 Value Redactor::RedactIntegrityError(const Value& error, json::Arena& arena) {
   if (!error.is_object()) return RedactSecretsIn(error, arena);
   return RewriteMembers(error, arena, [&](const json::Member& m) -> Value {
-    if (state::KeyMatches(m.key, "env_vars")) {
+    const state::Exposure exposure =
+        state::ExposureOf(m.key.Str(), state::kIntegrityErrorFields);
+    if (exposure == state::Exposure::kValues) {
       if (!m.value.is_object()) {
         return RedactPlainTree(m.value, arena, &stats_.env_vars);
       }
@@ -502,7 +475,7 @@ Value Redactor::RedactIntegrityError(const Value& error, json::Arena& arena) {
             return RedactPlainTree(e, arena, &stats_.env_vars);
           });
     }
-    if (state::KeyMatches(m.key, "command") && m.value.is_string()) {
+    if (exposure == state::Exposure::kCommandLine && m.value.is_string()) {
       // The CLI's argv: `-c key=value` and `config set --secret` put
       // secrets there (F11).
       return RedactCommand(m.value, arena);

@@ -48,6 +48,8 @@ Result<RedactStats> Run(Config config) {
   rewrite.output = config.output;
   rewrite.layout = config.layout;
   rewrite.on_progress = config.on_progress;
+  std::uint64_t inexact_strings = 0;
+  rewrite.on_lossy_string = [&](const json::Value&) { ++inexact_strings; };
   Status status = state::RewriteState(
       rewrite, *input,
       [&](state::Leaf& leaf,
@@ -56,7 +58,9 @@ Result<RedactStats> Run(Config config) {
         return state::LeafAction::kWrite;
       });
   if (!status.ok()) return status;
-  return redactor.stats();
+  RedactStats stats = redactor.stats();
+  stats.inexact_strings = inexact_strings;
+  return stats;
 }
 
 }  // namespace pstate::redact

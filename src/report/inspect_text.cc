@@ -167,23 +167,30 @@ std::string ShowText(const inspect::ShowResult& r) {
 
 // ---- tree -------------------------------------------------------------------
 
+/// How many levels of `tree` text get a guide ("│  ") each.
+constexpr std::size_t kMaxGuideDepth = 64;
+
 void WriteTreeText(const TreeResult& tree, std::ostream& stream,
                    std::size_t limit) {
   Chunked out(stream);
   std::vector<bool> printed(tree.size(), false);
   std::size_t shown = 0;
   // Depth first with an explicit stack. `prefix` holds the guide of the
-  // current path; a frame remembers how much of it is its own.
+  // current path; a frame remembers how much of it is its own. The guide
+  // stops growing past kMaxGuideDepth levels: a deeper line starts with
+  // "[depth N]" instead, so every line is bounded and the output stays
+  // linear in the number of resources however deep the parent chain is.
   struct Frame {
     std::uint32_t node;
     std::size_t prefix_size;
+    std::size_t depth;
     bool last, root;
   };
   std::string prefix;
   std::vector<Frame> stack;
   for (std::uint32_t r : tree.roots()) {
     if (limit > 0 && shown == limit) break;
-    stack.push_back({r, 0, true, true});
+    stack.push_back({r, 0, 0, true, true});
     while (!stack.empty()) {
       Frame f = stack.back();
       stack.pop_back();
@@ -192,16 +199,20 @@ void WriteTreeText(const TreeResult& tree, std::ostream& stream,
       printed[f.node] = true;
       ++shown;
       prefix.resize(f.prefix_size);
-      out.buffer() +=
-          TerminalSafe(prefix + (f.root ? "" : (f.last ? "└─ " : "├─ ")) +
-                       NodeLabel(tree.node(f.node)));
+      const bool deep = f.depth > kMaxGuideDepth;
+      out.buffer() += TerminalSafe(
+          (deep ? "[depth " + std::to_string(f.depth) + "] " : prefix) +
+          (f.root ? "" : (f.last ? "└─ " : "├─ ")) +
+          NodeLabel(tree.node(f.node)));
       out.buffer() += '\n';
       out.MaybeFlush();
-      if (!f.root) prefix += f.last ? "   " : "│  ";
+      if (!f.root && f.depth < kMaxGuideDepth) {
+        prefix += f.last ? "   " : "│  ";
+      }
       auto children = tree.children(f.node);
       for (std::size_t i = children.size(); i-- > 0;) {
-        stack.push_back(
-            {children[i], prefix.size(), i + 1 == children.size(), false});
+        stack.push_back({children[i], prefix.size(), f.depth + 1,
+                         i + 1 == children.size(), false});
       }
     }
   }

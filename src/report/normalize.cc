@@ -6,10 +6,10 @@ namespace pstate::report {
 
 void RenderNormalizeNotes(const std::string& file,
                           const std::vector<normalize::Note>& notes,
-                          const std::uint64_t counts[4], bool quiet,
+                          const std::uint64_t counts[kNoteKinds], bool quiet,
                           std::ostream& out) {
   const std::string shown_file = TerminalSafe(file);
-  std::uint64_t shown[4] = {0, 0, 0, 0};
+  std::uint64_t shown[kNoteKinds] = {};
   for (const normalize::Note& n : notes) {
     auto k = static_cast<std::size_t>(n.kind);
     ++shown[k];
@@ -21,12 +21,19 @@ void RenderNormalizeNotes(const std::string& file,
     if (!n.pointer.empty()) out << ": " << TerminalSafe(n.pointer);
     out << ": " << TerminalSafe(n.message) << "\n";
   }
-  for (std::size_t k = 0; k < 4; ++k) {
+  for (std::size_t k = 0; k < kNoteKinds; ++k) {
     if (counts[k] > shown[k] && !quiet) {
       out << "pstate: note: " << shown_file << ": " << counts[k] - shown[k]
           << " more like the last\n";
     }
   }
+}
+
+void RenderInexactStrings(std::uint64_t count, std::ostream& out) {
+  if (count == 0) return;
+  out << "pstate: note: " << count
+      << " string(s) held a lone UTF-16 surrogate escape (such as \\ud800) "
+         "and were written with U+FFFD in its place, as Pulumi reads them\n";
 }
 
 void RenderNormalizeCheck(const std::string& file,

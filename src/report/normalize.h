@@ -18,10 +18,15 @@ namespace pstate::report {
 /// many more of each kind there were.
 void RenderNormalizeNotes(const std::string& file,
                           const std::vector<normalize::Note>& notes,
-                          const std::uint64_t counts[4], bool quiet,
+                          const std::uint64_t counts[kNoteKinds], bool quiet,
                           std::ostream& out);
 
 /// `normalize --check`'s verdict on an input that is not in normalized
+/// The one line a rewriting command without per-string notes (redact,
+/// decrypt, encrypt) prints when it wrote `count` > 0 strings as U+FFFD
+/// because they held a lone UTF-16 surrogate escape; nothing for 0.
+void RenderInexactStrings(std::uint64_t count, std::ostream& out);
+
 /// form: "pstate: FILE:LINE:COL: POINTER: not in normalized form (layout
 /// L); this is the first place that differs".
 void RenderNormalizeCheck(const std::string& file,

@@ -15,6 +15,7 @@
 #include "json/string_codec.h"
 #include "secrets/mask.h"
 #include "state/property.h"
+#include "state/resource.h"
 #include "state/secret_object.h"
 #include "state/signature.h"
 
@@ -185,25 +186,27 @@ void LeakScanner::ScanResource(const json::Value& resource,
             {},     true,
             {},     {},
             nullptr};
-  const json::Value* urn = state::FindLast(resource, "urn");
+  // ResourceV3 fields as Go decodes them: case-insensitive keys, the last
+  // match wins (state/resource.h).
+  const state::ResourceView view = state::ResourceView::Of(resource);
+  const json::Value* urn = view.urn;
   if (urn != nullptr && urn->is_string()) {
     walk.urn = urn->Str();
     std::size_t sep = walk.urn.rfind("::");
     if (sep != std::string::npos) walk.name = walk.urn.substr(sep + 2);
   }
-  if (const json::Value* type = state::FindLast(resource, "type");
+  if (const json::Value* type = view.type;
       type != nullptr && type->is_string()) {
     walk.type = type->Str();
   }
-  // Go keeps the last of duplicate members.
-  const json::Value* inputs = state::FindLast(resource, "inputs");
-  const json::Value* outputs = state::FindLast(resource, "outputs");
+  const json::Value* inputs = view.inputs;
+  const json::Value* outputs = view.outputs;
   if (inputs != nullptr && !inputs->is_object()) inputs = nullptr;
   if (outputs != nullptr && !outputs->is_object()) outputs = nullptr;
 
   // leak-additional-secret-output
   const json::Value* additional =
-      state::FindLast(resource, "additionalSecretOutputs");
+      state::ResourceView::Field(resource, "additionalSecretOutputs");
   if (options_.additional_secret_outputs && outputs != nullptr &&
       additional != nullptr && additional->is_array()) {
     for (const json::Value& name_value : additional->array()) {
@@ -320,18 +323,23 @@ void LeakScanner::ScanResource(const json::Value& resource,
     }
   }
   for (std::string_view field : {"id", "importID"}) {
-    const json::Value* v = state::FindLast(resource, field);
+    const json::Value* v = state::ResourceView::Field(resource, field);
     if (v == nullptr || !v->is_string()) continue;
     auto mark = walk.pointer.PushKey(field);
     ScanString(*v, field, false, walk);
     walk.pointer.Pop(mark);
   }
-  // Every "inputs"/"outputs" member: a shadowed duplicate is still in the
-  // file, and redact --leaks must see its leaks too.
+  // Every member Go would read as "inputs" or "outputs", in any letter
+  // case: a shadowed duplicate is still in the file, and redact --leaks
+  // must see its leaks too.
+  std::string decoded;
   for (const json::Member& m : resource.object()) {
     if (!m.value.is_object()) continue;
-    if (m.key.StrEquals("inputs")) ScanProperties(m.value, "inputs", walk);
-    if (m.key.StrEquals("outputs")) ScanProperties(m.value, "outputs", walk);
+    std::string_view field = state::ResourceView::FieldOf(m, &decoded);
+    if (field == "inputs" || field == "outputs") {
+      ScanProperties(m.value, m.key.has_escapes ? decoded : m.key.raw(), field,
+                     walk);
+    }
   }
 }
 
@@ -398,9 +406,9 @@ struct LeakScanner::Visitor {
   }
 };
 
-void LeakScanner::ScanProperties(const json::Value& props,
+void LeakScanner::ScanProperties(const json::Value& props, std::string_view key,
                                  std::string_view section, Walk& walk) {
-  auto mark = walk.pointer.PushKey(section);
+  auto mark = walk.pointer.PushKey(key);
   Visitor visitor{*this, walk, {}};
   state::WalkOptions options;
   options.base_pointer = walk.pointer.str();

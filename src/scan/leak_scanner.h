@@ -124,8 +124,10 @@ class LeakScanner {
  private:
   struct Walk;
   struct Visitor;  // of the property walker (state/property.h)
-  void ScanProperties(const json::Value& props, std::string_view section,
-                      Walk& walk);
+  /// Scans one inputs/outputs object, the member `key` (as spelled in the
+  /// file, for pointers) of the field `section` ("inputs" or "outputs").
+  void ScanProperties(const json::Value& props, std::string_view key,
+                      std::string_view section, Walk& walk);
   bool ScanString(const json::Value& value, std::string_view nearest_key,
                   bool by_name, Walk& walk);
   std::string Fingerprint(const json::Value& value) const;

@@ -63,6 +63,8 @@ class StreamReader final : public Context {
   Status Fatal(Code code, std::string message, std::uint64_t offset);
   /// Fatal for an I/O failure `s` of the input.
   Status IoFatal(const Status& s, std::uint64_t offset);
+  /// Fatal at a place located earlier (its bytes may have left the window).
+  Status Fatal(Code code, std::string message, io::LineColumn at);
   Status Expect(char c, const char* context);
   std::uint64_t Offset() const { return window_.OffsetOf(pos_); }
   /// After Peek returned '\0': true at the end of input, false for a NUL
@@ -111,7 +113,9 @@ class StreamReader final : public Context {
   json::PointerBuilder pointer_;
   Envelope envelope_;
   std::uint64_t next_progress_ = kProgressStep;
-  std::uint64_t root_end_ = 0;
+  /// The root object's closing '}', located while it was in the window:
+  /// reading on to the end of the input may refill the window past it.
+  io::LineColumn root_end_;
   /// Members of an update-history file (.pulumi/history/*.history.json)
   /// seen at the root: such a file is named as what it is.
   bool saw_history_member_ = false;
@@ -160,6 +164,20 @@ Status StreamReader::Fatal(Code code, std::string message,
     fatal_ = true;
     fatal_status_ = Status(ErrcOf(code), message);
     Report(diag::MakeFinding(code, std::move(message), pointer_.str()), offset);
+  }
+  return fatal_status_;
+}
+
+Status StreamReader::Fatal(Code code, std::string message, io::LineColumn at) {
+  if (!fatal_) {
+    fatal_ = true;
+    fatal_status_ = Status(ErrcOf(code), message);
+    diag::Finding finding =
+        diag::MakeFinding(code, std::move(message), pointer_.str());
+    finding.line = at.line;
+    finding.column = at.column;
+    finding.char_column = at.char_column;
+    ReportUnlocated(std::move(finding));
   }
   return fatal_status_;
 }
@@ -355,7 +373,7 @@ Status StreamReader::Run() {
   s = ReadObject(Level::kRoot);
   if (stopped_) return Status::Ok();
   if (!s.ok()) return s;
-  root_end_ = Offset() - 1;  // the root object's closing '}'
+  root_end_ = window_.Locate(Offset() - 1);  // the root's closing '}'
   s = Peek(&c);
   if (!s.ok()) return s;
   if (!AtEnd()) {
@@ -664,7 +682,7 @@ void StreamReader::InterpretFeatures(const json::Value& v) {
 Status StreamReader::FinishEnvelope() {
   // Envelope problems are about the root object as a whole: point at its
   // closing brace, not past the end of the input.
-  std::uint64_t end = root_end_;
+  const io::LineColumn end = root_end_;
   bool history = saw_history_member_ && !saw_legacy_anchor_ &&
                  (envelope_.kind == EnvelopeKind::kUnknown ||
                   envelope_.kind == EnvelopeKind::kLegacyCheckpoint);

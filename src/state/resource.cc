@@ -58,14 +58,9 @@ ResourceView ResourceView::Of(const json::Value& resource) {
         {"created", &view.created},
         {"modified", &view.modified},
         {"customTimeouts", &view.custom_timeouts}}};
+  std::string decoded;
   for (const json::Member& m : resource.object()) {
-    std::string decoded;
-    std::string_view key = m.key.raw();
-    if (m.key.has_escapes) {
-      decoded = m.key.Str();
-      key = decoded;
-    }
-    std::string_view field = MatchField(key, kResourceFields);
+    std::string_view field = FieldOf(m, &decoded);
     if (field.empty()) continue;
     for (const auto& [name, slot] : slots) {
       if (field == name) {
@@ -75,6 +70,27 @@ ResourceView ResourceView::Of(const json::Value& resource) {
     }
   }
   return view;
+}
+
+const json::Value* ResourceView::Field(const json::Value& resource,
+                                       std::string_view field) {
+  if (!resource.is_object()) return nullptr;
+  const json::Value* found = nullptr;
+  std::string decoded;
+  for (const json::Member& m : resource.object()) {
+    if (FieldOf(m, &decoded) == field) found = &m.value;
+  }
+  return found;
+}
+
+std::string_view ResourceView::FieldOf(const json::Member& m,
+                                       std::string* scratch) {
+  std::string_view key = m.key.raw();
+  if (m.key.has_escapes) {
+    *scratch = m.key.Str();
+    key = *scratch;
+  }
+  return MatchField(key, kResourceFields);
 }
 
 std::optional<ResourceView> ResourceView::Of(const Leaf& leaf) {

@@ -103,6 +103,16 @@ struct ResourceView {
 
   /// Views `resource` (a non-object gives a view with every field null).
   static ResourceView Of(const json::Value& resource);
+  /// The ResourceV3 field the key of `m` names (MatchField over
+  /// kResourceFields: exact, then case-insensitive), "" when none; a key
+  /// with escapes is decoded into `scratch`.
+  static std::string_view FieldOf(const json::Member& m, std::string* scratch);
+  /// The member of `resource` that Go decodes into its ResourceV3 field
+  /// `field` (a kResourceFields name, also one ResourceView has no slot
+  /// for): keys matched as MatchField matches them, the last match wins;
+  /// nullptr when none (or `resource` is not an object).
+  static const json::Value* Field(const json::Value& resource,
+                                  std::string_view field);
   /// Views the resource of a resource or pending-operation leaf
   /// (ResourceOf); nullopt for any other leaf.
   static std::optional<ResourceView> Of(const Leaf& leaf);

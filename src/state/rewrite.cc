@@ -126,6 +126,7 @@ Status RewriteState(const RewriteOptions& options, io::InputStream& input,
     output = std::make_unique<DeferredOutput>(std::move(output), *fd);
   }
   json::Writer writer(*output, options.layout);
+  if (options.on_lossy_string) writer.OnLossyString(options.on_lossy_string);
   StateWriter handler(writer, pass);
   diag::Report report(options.input == "-" ? "<stdin>" : options.input);
   ReadOptions read_options;

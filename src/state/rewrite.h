@@ -41,6 +41,9 @@ struct RewriteOptions {
   bool all_or_nothing = false;
   std::string temp_directory;
   std::function<void(std::uint64_t, std::uint64_t)> on_progress;
+  /// Each string the writer cannot keep byte for byte
+  /// (json::Writer::OnLossyString), for the command to report.
+  std::function<void(const json::Value&)> on_lossy_string;
 };
 
 /// kInvalidArgument, naming the output, when `output` is the same file as

@@ -52,6 +52,43 @@ const Field* FindField(std::span<const Field> fields, std::string_view name) {
   return nullptr;
 }
 
+Exposure ExposureOf(std::string_view key, std::span<const Field> fields) {
+  std::string_view name = MatchField(key, fields);
+  if (name.empty()) return Exposure::kPlain;
+  return FindField(fields, name)->exposure;
+}
+
+namespace {
+bool IsPlainCommandWord(std::string_view word) {
+  if (word.empty() || word[0] == '-') return false;
+  for (char c : word) {
+    bool ok =
+        (c >= 'a' && c <= 'z') || c == '/' || c == '.' || c == '_' || c == '-';
+    if (!ok) return false;
+  }
+  return true;
+}
+}  // namespace
+
+CommandHead SplitCommandLine(std::string_view text) {
+  CommandHead head;
+  std::size_t pos = 0;
+  for (int words = 0; words < 2; ++words) {
+    std::size_t begin = text.find_first_not_of(' ', pos);
+    if (begin == std::string_view::npos) break;
+    std::size_t end = text.find(' ', begin);
+    std::string_view word = text.substr(begin, end == std::string_view::npos
+                                                   ? std::string_view::npos
+                                                   : end - begin);
+    if (!IsPlainCommandWord(word)) break;
+    if (!head.shown.empty()) head.shown += ' ';
+    head.shown += word;
+    pos = end == std::string_view::npos ? text.size() : end;
+  }
+  head.rest = text.find_first_not_of(' ', pos) != std::string_view::npos;
+  return head;
+}
+
 const ReferenceField* FindReferenceField(std::string_view name) {
   for (const ReferenceField& f : kReferenceFields) {
     if (f.name == name) return &f;

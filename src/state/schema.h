@@ -13,6 +13,7 @@
 #include <array>
 #include <cstdint>
 #include <span>
+#include <string>
 #include <string_view>
 
 namespace pstate::state {
@@ -29,11 +30,22 @@ enum class FieldKind : std::uint8_t {
   kAny,          ///< raw JSON or interface{}
 };
 
+/// What a field's value may reveal. metadata.integrity_error records the
+/// CLI's environment and argv, which hold credentials in plaintext (the
+/// DIY backend never encrypts them): every command that shows or keeps
+/// such a field (diff, verify, redact) follows this, and only this.
+enum class Exposure : std::uint8_t {
+  kPlain,        ///< ordinary data
+  kValues,       ///< an object whose every value is secret; names are not
+  kCommandLine,  ///< argv: only CommandHead() may be shown
+};
+
 struct Field {
   std::string_view name;
   FieldKind kind;
   /// Go drops the member when it is false, 0, "", empty or nil.
   bool omitempty = true;
+  Exposure exposure = Exposure::kPlain;
 };
 
 using K = FieldKind;
@@ -177,9 +189,9 @@ inline constexpr std::array<Field, 1> kMetadataFields = {
 /// SnapshotIntegrityErrorMetadataV1.
 inline constexpr std::array<Field, 4> kIntegrityErrorFields = {
     {{"version", K::kString},
-     {"command", K::kString},
+     {"command", K::kString, true, Exposure::kCommandLine},
      {"error", K::kString},
-     {"env_vars", K::kObject}}};
+     {"env_vars", K::kObject, true, Exposure::kValues}}};
 
 /// SnippetV1.
 inline constexpr std::array<Field, 6> kSnippetFields = {
@@ -277,6 +289,21 @@ std::string_view MatchField(std::string_view key,
 
 /// The field of `fields` called `name` (exact match), or nullptr.
 const Field* FindField(std::span<const Field> fields, std::string_view name);
+
+/// The Exposure of the field of `fields` that `key` names (MatchField);
+/// kPlain when none does.
+Exposure ExposureOf(std::string_view key, std::span<const Field> fields);
+
+/// The part of a command line (Exposure::kCommandLine) that may be shown:
+/// at most its first two words (the program and a subcommand, "pulumi up")
+/// made only of lower-case ASCII letters, '/', '.', '_' and '-' (not
+/// leading), which excludes flags and most values; `rest` says whether
+/// anything follows them (then it must be hidden).
+struct CommandHead {
+  std::string shown;
+  bool rest = false;
+};
+CommandHead SplitCommandLine(std::string_view command);
 
 }  // namespace pstate::state
 

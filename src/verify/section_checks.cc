@@ -1,11 +1,10 @@
 #include "verify/section_checks.h"
 
-#include <sstream>
-
 #include "base/ascii.h"
 #include "base/base64.h"
 #include "base/sha256.h"
 #include "crypto/ciphertext.h"
+#include "state/schema.h"
 #include "verify/fields.h"
 
 namespace pstate::verify {
@@ -271,12 +270,7 @@ void CheckMetadata(const json::Value& metadata, Reporter& reporter) {
   if (command && command->is_string()) {
     // The command is the CLI's argv: flags and arguments may carry secrets
     // (`-c key=value`, `config set --secret`). Name only the subcommand.
-    std::string shown;
-    std::istringstream words(command->Str());
-    std::string word;
-    for (int n = 0; n < 2 && words >> word && word[0] != '-'; ++n) {
-      shown += (shown.empty() ? "" : " ") + word;
-    }
+    std::string shown = state::SplitCommandLine(command->Str()).shown;
     if (!shown.empty()) message += " (during `" + shown + "`)";
   }
   if (text && text->is_string()) message += ": " + text->Str();

@@ -29,6 +29,7 @@
 #include <vector>
 
 #include "fuzz/fuzz_check.h"
+#include "fuzz/fuzz_files.h"
 #include "json/document.h"
 #include "json/value.h"
 #include "redact/redactor.h"
@@ -109,26 +110,12 @@ std::string Placeholders() {
 }
 
 const fs::path& WorkDir() {
-  static const fs::path dir = [] {
-    fs::path d = fs::temp_directory_path() /
-                 ("pstate-fuzz-redact-" + std::to_string(::getpid()));
-    fs::create_directories(d);
-    return d;
-  }();
+  static const fs::path dir = pstate_fuzz::MakeWorkDir("redact");
   return dir;
 }
 
-bool WriteFile(const fs::path& path, std::string_view bytes) {
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
-  return static_cast<bool>(out);
-}
-
-std::string ReadFile(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  return std::string(std::istreambuf_iterator<char>(in),
-                     std::istreambuf_iterator<char>());
-}
+using pstate_fuzz::ReadFile;
+using pstate_fuzz::WriteFile;
 
 }  // namespace
 

@@ -216,5 +216,22 @@ TEST(AssetZipTest, MemberCountIsWhatTheCentralDirectoryHolds) {
             Status::kError);
 }
 
+// A damaged zip whose local and central headers disagree streams another
+// number of bytes than the size it announces (found by fuzz_archive): it is
+// refused as corrupt, never hashed with a size its content does not have.
+TEST(AssetZipTest, MemberDataMustMatchItsAnnouncedSize) {
+  TempDir dir;
+  std::filesystem::copy_file(
+      std::filesystem::path(PSTATE_FIXTURES_DIR) /
+          "../tests/fuzz/corpus/archive/zip-member-size-disagrees.zip",
+      dir / "bad.zip");
+  Options options;
+  options.root = dir.path();
+  Outcome o = Hash(MapArchive({{"x", PathArchive("bad.zip")}}), options);
+  EXPECT_EQ(o.status, Status::kError);
+  EXPECT_NE(o.message.find("than its header says"), std::string::npos)
+      << o.message;
+}
+
 }  // namespace
 }  // namespace pstate::asset_hash

@@ -515,5 +515,26 @@ TEST_F(ConvertTest, NumbersAndUnknownMembersSurvive) {
   EXPECT_EQ(Out().find("mine"), std::string::npos);
 }
 
+// A version 0-2 pending operation without a resource migrates to Go's zero
+// ResourceV3 (OperationV2.Resource is a struct value), as version 3 writes
+// it, so convert accepts its own output again (not "resource": null).
+TEST_F(ConvertTest, MigratedPendingOperationWithoutResourceConvertsAgain) {
+  Config c;
+  c.to = Target::kExport;
+  auto r = Convert(
+      R"({"version":2,"checkpoint":{"stack":"org/proj/dev","latest":{"manifest":{"time":"2024-01-01T00:00:00Z","magic":"","version":""},"pending_operations":[{"type":"creating"}]}}})",
+      c);
+  ASSERT_TRUE(r.ok()) << r.status().message();
+  std::string first = Out();
+  EXPECT_NE(
+      first.find(
+          R"("pending_operations":[{"resource":{"urn":"","custom":false,"type":""},"type":"creating"}])"),
+      std::string::npos)
+      << first;
+  auto again = Convert(first, c);
+  ASSERT_TRUE(again.ok()) << again.status().message();
+  EXPECT_EQ(Out(), first);
+}
+
 }  // namespace
 }  // namespace pstate::convert

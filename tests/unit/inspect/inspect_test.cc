@@ -121,6 +121,18 @@ TEST(InspectTest, TreeOfADeepChainNeedsNoDeepStack) {
   std::string json = report::TreeJson(*tree);
   EXPECT_NE(json.substr(0, 80).find(R"("name":"r0")"), std::string::npos);
   EXPECT_NE(json.find(R"("name":"r49999","children":[]})"), std::string::npos);
+  // The text indents 64 levels; deeper lines say their depth instead, so
+  // the output is linear in the number of resources (a line's guide would
+  // otherwise be 3 bytes per level: 3.75 GB for this chain).
+  std::string text = report::TreeText(*tree);
+  std::string guides;
+  for (int i = 1; i < 64; ++i) guides += "   ";
+  EXPECT_NE(text.find("\n" + guides +
+                      "└─ t:m:R r64\n[depth 65] └─ t:m:R "
+                      "r65\n[depth 66] └─ t:m:R r66\n"),
+            std::string::npos);
+  EXPECT_NE(text.find("\n[depth 49999] └─ t:m:R r49999\n"), std::string::npos);
+  EXPECT_LT(text.size(), std::size_t{n} * 40);
 }
 
 TEST(InspectTest, TreeRootsAParentCycleOnce) {

@@ -45,6 +45,18 @@ TEST(UnescapeTest, LoneSurrogatesBecomeReplacementCharacters) {
             kReplacement + "\xF0\x9F\x98\x80");
 }
 
+TEST(UnescapeTest, HasLoneSurrogateFindsExactlyWhatUnescapeReplaces) {
+  for (const char* lone :
+       {R"(\ud83d)", R"(\ude00)", R"(a\ud83dx)", R"(\ud83d\u0041)",
+        R"(\ude00\ud83d\ude00)", R"(\ud83d\ud83d\ude00)", R"(\uD800)"}) {
+    EXPECT_TRUE(HasLoneSurrogate(lone)) << lone;
+  }
+  for (const char* kept : {"plain", R"(\ud83d\ude00)", R"(\\ud800)",
+                           R"(\ufffd)", R"(\u0041\n\"\\)", ""}) {
+    EXPECT_FALSE(HasLoneSurrogate(kept)) << kept;
+  }
+}
+
 TEST(UnescapeTest, AppendsToExistingText) {
   std::string out = "pre:";
   AppendUnescaped(R"(a\tb)", &out);

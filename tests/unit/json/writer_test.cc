@@ -4,6 +4,7 @@
 
 #include <sstream>
 #include <string>
+#include <vector>
 
 #include "json/parser.h"
 
@@ -26,6 +27,25 @@ TEST(WriterTest, IndentsLikeGoMarshalIndent) {
   EXPECT_EQ(Rewrite(R"({"a":[1,{"b":null}],"c":{},"d":[]})", Layout::kIndented),
             "{\n    \"a\": [\n        1,\n        {\n            \"b\": null\n"
             "        }\n    ],\n    \"c\": {},\n    \"d\": []\n}\n");
+}
+
+// Strings the canonical form cannot keep byte for byte (a lone surrogate
+// escape, read as U+FFFD) are reported with their offsets, keys included.
+TEST(WriterTest, LossyStringsAreReported) {
+  const std::string text =
+      R"({"a":"x\ud800","k\udc00":"\ud83d\ude00","b":["\\ud800","\ude01"]})";
+  Arena arena;
+  Parser parser;
+  Value v;
+  ASSERT_EQ(parser.ParseDocument(text, 0, arena, &v), ParseStatus::kOk);
+  io::StringOutput out;
+  Writer w(out, Layout::kCompact);
+  std::vector<std::uint64_t> offsets;
+  w.OnLossyString([&](const Value& s) { offsets.push_back(s.offset); });
+  w.Write(v);
+  EXPECT_EQ(offsets, (std::vector<std::uint64_t>{text.find("\"x\\ud800"),
+                                                 text.find("\"k"),
+                                                 text.find("\"\\ude01")}));
 }
 
 TEST(WriterTest, CompactHasNoWhitespace) {

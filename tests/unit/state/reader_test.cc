@@ -505,6 +505,25 @@ TEST(ReaderTest, TinyWindowLocatesFatalErrorsIdentically) {
   }
 }
 
+// An envelope finding points at the root's closing brace even when reading
+// on to the end of the input refilled the window past it (the last member
+// is a number, which needs the byte after it).
+TEST(ReaderTest, EnvelopeFindingKeepsItsColumnWithATinyWindow) {
+  const std::string text = "{ \"min\": -18 }";
+  ReadResult big;
+  ReadInto(text, &big);
+  ASSERT_FALSE(big.status.ok());
+  for (std::size_t window : {std::size_t{1}, std::size_t{7}, std::size_t{16}}) {
+    ReadResult tiny;
+    ReadInto(text, &tiny, window);
+    ASSERT_FALSE(tiny.status.ok()) << window;
+    EXPECT_EQ(FindingLines(tiny.report), FindingLines(big.report)) << window;
+  }
+  ASSERT_EQ(big.report.findings().size(), 1u);
+  EXPECT_EQ(big.report.findings()[0].line, 1u);
+  EXPECT_EQ(big.report.findings()[0].column, 14u);
+}
+
 TEST(ReaderTest, ProgressIsReported) {
   std::string text = "{\"version\":3,\"deployment\":{\"resources\":[";
   std::string resource = "{\"urn\":\"" + std::string(1000, 'u') + "\"}";
