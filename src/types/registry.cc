@@ -64,6 +64,9 @@ Result<std::shared_ptr<const Type>> TypeCache::Parse(System system,
   auto it = types_.find(key_);
   if (it != types_.end()) return it->second;
   Result<std::shared_ptr<const Type>> parsed = (*language)->Parse(spec);
+  // Bounded: a stream of cases with ever new types (typecheck --cases)
+  // keeps at most kMaxCached of them (the callers hold what they use).
+  if (types_.size() >= kMaxCached) types_.clear();
   types_.emplace(key_, parsed);
   return parsed;
 }

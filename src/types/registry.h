@@ -4,7 +4,8 @@
 // engineer adds the line that creates theirs. TypeCache keeps one system
 // per language and each parsed type keyed by (system, type text), so a type
 // shared by many values (the common case in `typecheck --cases`) is parsed
-// once. A type that fails to parse is cached too, with its Status.
+// once (up to kMaxCached distinct types). A type that fails to parse is
+// cached too, with its Status.
 #ifndef PSTATE_TYPES_REGISTRY_H_
 #define PSTATE_TYPES_REGISTRY_H_
 
@@ -50,8 +51,11 @@ class TypeCache {
   Result<std::shared_ptr<const Type>> Parse(System system,
                                             const json::Value& spec);
 
-  /// Distinct (system, type) pairs parsed so far (for tests and benchmarks).
+  /// Distinct (system, type) pairs cached (for tests and benchmarks).
   std::size_t parsed() const { return types_.size(); }
+  /// The most types kept: past it the cache starts again, so memory stays
+  /// bounded whatever the number of distinct types.
+  static constexpr std::size_t kMaxCached = 4096;
 
  private:
   static constexpr std::size_t kSystems = 6;

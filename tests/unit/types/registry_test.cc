@@ -39,6 +39,13 @@ TEST(RegistryTest, CacheParsesEachTypeOnce) {
   EXPECT_FALSE(cache.Parse(System::kPulumi, bad).ok());
   EXPECT_FALSE(cache.Parse(System::kPulumi, bad).ok());
   EXPECT_EQ(cache.parsed(), 3u);
+  // Bounded: ever new types never keep more than kMaxCached.
+  for (std::size_t i = 0; i < TypeCache::kMaxCached + 10; ++i) {
+    const json::Value& t =
+        checker.Json("\"Enum<Number, " + std::to_string(i) + ">\"");
+    ASSERT_TRUE(cache.Parse(System::kPulumi, t).ok());
+    EXPECT_LE(cache.parsed(), TypeCache::kMaxCached);
+  }
 }
 
 }  // namespace
