@@ -80,6 +80,10 @@ const std::array kCommands = {
             "Offline state surgery: delete, rename, reparent, protect, taint, "
             "pending operations, repair",
             pstate::cli::SetupEdit},
+    Command{"extract",
+            "Write the selected resources and what they need as a state of "
+            "their own",
+            pstate::cli::SetupExtract},
 };
 
 // Commands about pstate itself (help.h: one source for all of them).

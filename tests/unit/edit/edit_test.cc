@@ -658,7 +658,7 @@ TEST(CheckDocumentTest, APlaintextReferenceIsNotVisibleAndDoesNotMatter) {
   auto full = Assemble(in->bytes, in->index, planned->plan);
   ASSERT_TRUE(full.ok());
   diag::Report after("out");
-  auto stream = SegmentStream(in->bytes, full->segments, "out");
+  auto stream = SegmentStream(in->bytes, *full, full->segments, "out");
   verify::Verifier verifier;
   ASSERT_TRUE(state::Read(*stream, verifier, after).ok());
   bool warned = false;

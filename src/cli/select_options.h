@@ -1,0 +1,32 @@
+// The `ls` filters as command-line options (--type, --name, --urn,
+// --provider GLOB; --parent URN; --flag F): one definition for ls, edit and
+// extract, so they read and describe the filters the same way.
+#ifndef PSTATE_CLI_SELECT_OPTIONS_H_
+#define PSTATE_CLI_SELECT_OPTIONS_H_
+
+#include <CLI/CLI.hpp>
+
+#include <string>
+#include <vector>
+
+#include "state/selector.h"
+
+namespace pstate::cli {
+
+struct SelectFlags {
+  std::string type, name, urn, provider, parent;
+  std::vector<std::string> flags;
+};
+
+/// Adds the filters to `app`; `--type` and `--urn` only when
+/// `with_type_and_urn` (edit defines them itself: clear-pending gives them
+/// its own meaning).
+void AddSelectOptions(CLI::App& app, SelectFlags& flags,
+                      bool with_type_and_urn = true);
+
+/// The selector the flags give (empty strings: no filter).
+state::Selector ToSelector(const SelectFlags& flags);
+
+}  // namespace pstate::cli
+
+#endif  // PSTATE_CLI_SELECT_OPTIONS_H_
