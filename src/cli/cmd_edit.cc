@@ -169,13 +169,7 @@ int RunMove(const EditFlags& flags, const state::Selector& select) {
   auto outcome = edit::Move(config);
   if (!outcome.ok()) return Usage(outcome.status().message());
   const edit::MoveOutcome& o = *outcome;
-  if (!o.selected.empty() && !flags.quiet) {
-    std::cerr << "pstate: edit move: selected " << o.selected.size()
-              << (o.selected.size() == 1 ? " resource:\n" : " resources:\n");
-    for (const std::string& u : o.selected) {
-      std::cerr << "  " << report::TerminalSafe(u) << "\n";
-    }
-  }
+  if (!flags.quiet) PrintSelection(std::cerr, "edit move", o.selected);
   if (o.refused) {
     report::PrintError(std::cerr, o.refusal);
     report::RenderEditFindings(o.source, std::cerr);
@@ -349,12 +343,8 @@ int RunEdit(const EditFlags& flags) {
   const edit::Outcome& o = *outcome;
   bool json = flags.format == "json";
   // What names and filters selected, before anything else is said.
-  if (!o.selected.empty() && !flags.quiet && !json) {
-    std::cerr << "pstate: edit " << op << ": selected " << o.selected.size()
-              << (o.selected.size() == 1 ? " resource:\n" : " resources:\n");
-    for (const std::string& u : o.selected) {
-      std::cerr << "  " << report::TerminalSafe(u) << "\n";
-    }
+  if (!flags.quiet && !json) {
+    PrintSelection(std::cerr, "edit " + op, o.selected);
   }
   if (o.refused) {
     if (json) report::RenderEditJson(config, o, std::cout);

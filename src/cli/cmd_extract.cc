@@ -49,13 +49,7 @@ int RunExtract(const ExtractFlags& flags) {
     return kExitUnreadable;
   }
   const edit::Outcome& o = *outcome;
-  if (!flags.quiet && !o.selected.empty()) {
-    std::cerr << "pstate: extract: selected " << o.selected.size()
-              << (o.selected.size() == 1 ? " resource:\n" : " resources:\n");
-    for (const std::string& u : o.selected) {
-      std::cerr << "  " << report::TerminalSafe(u) << "\n";
-    }
-  }
+  if (!flags.quiet) PrintSelection(std::cerr, "extract", o.selected);
   if (o.refused) {
     report::PrintError(std::cerr, o.refusal);
     report::RenderEditFindings(o, std::cerr);

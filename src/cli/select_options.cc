@@ -1,5 +1,7 @@
 #include "cli/select_options.h"
 
+#include "report/terminal.h"
+
 namespace pstate::cli {
 
 void AddSelectOptions(CLI::App& app, SelectFlags& flags,
@@ -38,6 +40,15 @@ state::Selector ToSelector(const SelectFlags& flags) {
     if (auto f = state::ParseFlag(name)) s.flags.push_back(*f);
   }
   return s;
+}
+
+void PrintSelection(std::ostream& os, std::string_view who,
+                    const std::vector<std::string>& urns) {
+  if (urns.empty()) return;
+  os << "pstate: " << who << ": selected " << urns.size()
+     << (urns.size() == 1 ? " resource:\n" : " resources:\n");
+  for (const std::string& u : urns)
+    os << "  " << report::TerminalSafe(u) << "\n";
 }
 
 }  // namespace pstate::cli

@@ -6,7 +6,9 @@
 
 #include <CLI/CLI.hpp>
 
+#include <ostream>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "state/selector.h"
@@ -26,6 +28,11 @@ void AddSelectOptions(CLI::App& app, SelectFlags& flags,
 
 /// The selector the flags give (empty strings: no filter).
 state::Selector ToSelector(const SelectFlags& flags);
+
+/// "pstate: WHO: selected N resources:" and the URNs, one a line (nothing
+/// when `urns` is empty).
+void PrintSelection(std::ostream& os, std::string_view who,
+                    const std::vector<std::string>& urns);
 
 }  // namespace pstate::cli
 
