@@ -41,7 +41,7 @@ with open(sys.argv[1], "w") as f:
     for i in range(n):
         r = {"urn": s + "x:index:Thing::t%d" % i, "custom": False,
              "type": "x:index:Thing", "parent": root,
-             "inputs": {"pad": "%064d" % i}}
+             "inputs": {"pad": "%016d" % i}}
         if i + 1 < n:
             r["dependencies"] = [s + "x:index:Thing::t%d" % (i + 1)]
         f.write("            " + json.dumps(r) + (",\n" if i + 1 < n else "\n"))

@@ -266,8 +266,17 @@ Result<Outcome> Run(const Config& config) {
     outcome.refusal = planned->refusal;
     return outcome;
   }
+  {
+    // The input's escaping, read through a mapping of its own whose pages
+    // go back as the scan moves on.
+    auto scan = OpenView(input);
+    if (!scan.ok()) return scan.status();
+    planned->plan.style = InputStyle(scan->bytes, index, scan->release);
+  }
+  // The notes are the outcome's (moved: a repair of a long chain has one
+  // a resource).
+  outcome.notes = std::move(planned->plan.notes);
   const Plan& plan = planned->plan;
-  outcome.notes = plan.notes;
 
   // The check document (only what the edit can affect) unless the input
   // already mixes stacks: that rule is reported once, for the first
@@ -283,7 +292,7 @@ Result<Outcome> Run(const Config& config) {
       Assemble(bytes, index, plan, view->release, /*check_affected_only=*/
                !mixed_stacks);
   if (!assembly.ok()) return assembly.status();
-  outcome.changes = assembly->changes;
+  outcome.changes = std::move(assembly->changes);
   outcome.unchanged = assembly->unchanged;
 
   // Pass 2: the result must not be worse than the input.

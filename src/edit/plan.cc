@@ -564,27 +564,34 @@ Result<Planned> PlanRepair(const Index& index, const Request& req) {
   // URN its parent's (new) type chain implies, else its parent is cleared
   // and its URN loses the prefix; either way its children follow, since
   // they come later.
-  std::unordered_map<StrId, std::string> seen;  // old URN -> new URN
+  // Per URN id: seen yet; and the new URN of those that change (few).
+  std::vector<bool> seen(index.strings.size(), false);
+  std::unordered_map<StrId, std::string> changed;
   for (std::size_t i : order) {
     const ResourceEntry& r = list[i];
     std::string urn(index.Urn(i));
     std::string now = urn;
     if (r.parent != kNoStr) {
-      auto p = seen.find(r.parent);
-      if (p == seen.end()) {
+      if (!seen[r.parent]) {
         plan.edits[i].parent = "";
         now = UrnUnderParent(urn, "");
         plan.notes.push_back("cleared the dangling parent " +
                              std::string(index.Text(r.parent)) + " of " + urn);
       } else {
-        now = UrnUnderParent(urn, p->second);
+        auto p = changed.find(r.parent);
+        now = UrnUnderParent(urn, p == changed.end()
+                                      ? std::string(index.Text(r.parent))
+                                      : p->second);
       }
     }
     if (now != urn) {
       plan.edits[i].urn = now;
       plan.urn_map[urn] = now;
+      changed[r.urn] = now;
+    } else {
+      changed.erase(r.urn);
     }
-    seen[r.urn] = now;
+    seen[r.urn] = true;
   }
   for (const auto& [old, renamed] : plan.urn_map) {
     plan.notes.push_back("renamed " + old + " to " + renamed);

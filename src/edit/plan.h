@@ -17,6 +17,7 @@
 
 #include "base/result.h"
 #include "edit/index.h"
+#include "json/string_codec.h"
 
 namespace pstate::edit {
 
@@ -135,6 +136,9 @@ struct Plan {
   std::vector<PendingEdit> pending;
   /// The URNs selected by names or filters (Selection::shown), to print.
   std::vector<std::string> selected;
+  /// The input's escaping when the caller has read it (InputStyle in
+  /// splice.h); else Assemble reads it.
+  std::optional<json::EscapeStyle> style;
   /// Lines saying what the plan does that the change list cannot show
   /// (repair's reorderings and prunings, warnings such as --force).
   std::vector<std::string> notes;

@@ -435,20 +435,32 @@ std::string Serialize(const json::Value& value, const Layout& layout) {
 
 namespace {
 
-json::EscapeStyle DetectStyle(std::string_view bytes,
-                              state::EnvelopeKind kind) {
+json::EscapeStyle DetectStyle(std::string_view bytes, state::EnvelopeKind kind,
+                              const ReleaseFn& release) {
   // Go's HTML-safe escaping never leaves a raw <, > or &; the export
-  // layout never escapes them.
-  for (char c : {'<', '>', '&'}) {
-    if (std::memchr(bytes.data(), c, bytes.size()) != nullptr) {
-      return json::EscapeStyle::kExport;
+  // layout never escapes them. One pass in steps, each step's pages
+  // handed back (a scan of the whole input must not make it resident).
+  bool escaped = false;
+  constexpr std::size_t kOverlap = 5;  // an escape across two steps
+  for (std::size_t at = 0; at < bytes.size();) {
+    std::size_t to =
+        std::min(bytes.size(), at + static_cast<std::size_t>(kReleaseStep));
+    std::string_view step = bytes.substr(at, to - at);
+    for (char c : {'<', '>', '&'}) {
+      if (std::memchr(step.data(), c, step.size()) != nullptr) {
+        return json::EscapeStyle::kExport;
+      }
     }
-  }
-  for (std::string_view e : {"\\u003c", "\\u003e", "\\u0026"}) {
-    if (bytes.find(e) != std::string_view::npos) {
-      return json::EscapeStyle::kHtmlSafe;
+    std::string_view window =
+        bytes.substr(at >= kOverlap ? at - kOverlap : 0,
+                     to - (at >= kOverlap ? at - kOverlap : 0));
+    for (std::string_view e : {"\\u003c", "\\u003e", "\\u0026"}) {
+      if (window.find(e) != std::string_view::npos) escaped = true;
     }
+    if (release) release(0, to);
+    at = to;
   }
+  if (escaped) return json::EscapeStyle::kHtmlSafe;
   return kind == state::EnvelopeKind::kExport ? json::EscapeStyle::kExport
                                               : json::EscapeStyle::kHtmlSafe;
 }
@@ -479,8 +491,13 @@ Result<json::Value> ParseElement(std::string_view bytes, ByteRange range,
   return ParseRange(bytes, range, arena, buffer);
 }
 
+json::EscapeStyle InputStyle(std::string_view bytes, const Index& index,
+                             const ReleaseFn& release) {
+  return DetectStyle(bytes, index.envelope.kind, release);
+}
+
 Layout ElementLayout(std::string_view bytes, const Index& index) {
-  json::EscapeStyle style = DetectStyle(bytes, index.envelope.kind);
+  json::EscapeStyle style = DetectStyle(bytes, index.envelope.kind, {});
   const auto& list = index.resources_list;
   if (!list.empty()) return DetectLayout(bytes, list.back().range, style);
   Layout layout;
@@ -875,7 +892,10 @@ Result<Assembly> Assemble(std::string_view bytes, const Index& index,
   const auto& list = index.resources_list;
   std::optional<json::EscapeStyle> style;
   auto style_of = [&] {
-    if (!style) style = DetectStyle(bytes, index.envelope.kind);
+    if (!style) {
+      style = plan.style ? *plan.style
+                         : DetectStyle(bytes, index.envelope.kind, {});
+    }
     return *style;
   };
   json::Arena arena;
@@ -1206,11 +1226,18 @@ class SegmentInput : public io::InputStream {
         piece = chunk_;
       } else if (s.is_resource) {
         if (!rendered_) {
-          auto text = RenderRewritten(bytes_, assembly_,
-                                      static_cast<std::size_t>(s.begin));
+          auto i = static_cast<std::size_t>(s.begin);
+          auto text = RenderRewritten(bytes_, assembly_, i);
           if (!text.ok()) return text.status();
           chunk_ = std::move(*text);
           rendered_ = true;
+          // The input it was rendered from is read: its pages can go.
+          const ByteRange& r = assembly_.index->resources_list[i].range;
+          if (release_ && r.end > released_ &&
+              r.end - released_ >= kReleaseStep) {
+            release_(released_, r.end);
+            released_ = r.end;
+          }
         }
         piece = chunk_;
       } else if (s.is_text) {
@@ -1287,6 +1314,7 @@ std::unique_ptr<io::InputStream> SegmentStream(
 
 Status WriteSegments(std::string_view bytes, const Assembly& assembly,
                      io::Output& out, const ReleaseFn& release, int fd) {
+  std::uint64_t released = 0;  // rendered resources' input, handed back
   for (const Segment& s : assembly.segments) {
     if (s.is_stubs) continue;  // check documents are never written
     if (s.is_text) {
@@ -1298,6 +1326,13 @@ Status WriteSegments(std::string_view bytes, const Assembly& assembly,
           RenderRewritten(bytes, assembly, static_cast<std::size_t>(s.begin));
       if (!text.ok()) return text.status();
       out.Write(*text);
+      const ByteRange& r =
+          assembly.index->resources_list[static_cast<std::size_t>(s.begin)]
+              .range;
+      if (release && r.end > released && r.end - released >= kReleaseStep) {
+        release(released, r.end);
+        released = r.end;
+      }
       continue;
     }
     if (fd >= 0) {

@@ -26,6 +26,11 @@
 
 namespace pstate::edit {
 
+/// Called with input ranges that will not be read again soon, so a mapped
+/// input's pages can be handed back (resident memory then follows the
+/// index, not the file). May be empty.
+using ReleaseFn = std::function<void(std::uint64_t begin, std::uint64_t end)>;
+
 /// One changed field. `before`/`after` are compact JSON ("" when absent);
 /// property maps (inputs, outputs, ...) are never printed, only said to
 /// have changed, since they may hold secrets.
@@ -66,6 +71,11 @@ Layout DetectLayout(std::string_view bytes, ByteRange range,
 /// holds the copy the parser reads).
 Result<json::Value> ParseElement(std::string_view bytes, ByteRange range,
                                  json::Arena& arena, std::string* buffer);
+
+/// The escaping the input of `index` uses (Go's HTML-safe one, or the
+/// export's), read in steps whose pages go to `release`.
+json::EscapeStyle InputStyle(std::string_view bytes, const Index& index,
+                             const ReleaseFn& release = {});
 
 /// The layout a resource added to the resources array of `bytes` (indexed
 /// as `index`) takes: its last element's, or, in an empty array, one level
@@ -158,11 +168,6 @@ struct Assembly {
   const Plan* plan = nullptr;
   json::EscapeStyle style = json::EscapeStyle::kExport;
 };
-
-/// Called with input ranges that will not be read again soon, so a mapped
-/// input's pages can be handed back (resident memory then follows the
-/// index, not the file). May be empty.
-using ReleaseFn = std::function<void(std::uint64_t begin, std::uint64_t end)>;
 
 /// Builds the edited state of `bytes` (indexed as `index`) under `plan`;
 /// with `check_affected_only`, also its check document (Assembly::
