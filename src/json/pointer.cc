@@ -1,5 +1,7 @@
 #include "json/pointer.h"
 
+#include <charconv>
+
 #include <utility>
 
 #include "base/ascii.h"
@@ -68,12 +70,22 @@ void AppendPointerToken(std::string* pointer, std::string_view token) {
 }
 
 void AppendPointerIndex(std::string* pointer, std::size_t index) {
-  pointer->push_back('/');
-  pointer->append(std::to_string(index));
+  char digits[24];
+  digits[0] = '/';
+  auto [end, ec] = std::to_chars(digits + 1, digits + sizeof digits, index);
+  (void)ec;  // 20 digits always fit
+  pointer->append(digits, end);
 }
 
 std::string PointerPath::str() const {
-  std::string out(base_);
+  std::string out;
+  AppendTo(&out);
+  return out;
+}
+
+void PointerPath::AppendTo(std::string* to) const {
+  std::string& out = *to;
+  out.append(base_);
   for (const Segment& s : segments_) {
     switch (s.kind) {
       case Kind::kKey:
@@ -89,7 +101,6 @@ std::string PointerPath::str() const {
       case Kind::kSuffix: out.append(s.text); break;
     }
   }
-  return out;
 }
 
 Result<std::vector<std::string>> SplitPointer(std::string_view pointer) {

@@ -73,6 +73,8 @@ class PointerPath {
 
   /// The pointer's text (built on each call).
   std::string str() const;
+  /// Appends the pointer's text to `out` (no allocation of its own).
+  void AppendTo(std::string* out) const;
 
  private:
   enum class Kind : unsigned char { kKey, kHidden, kName, kIndex, kSuffix };

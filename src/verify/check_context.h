@@ -35,6 +35,8 @@ class Reporter {
 
   /// The JSON pointer of the current position.
   std::string PointerString() const;
+  /// Appends it to `out`.
+  void AppendPointer(std::string* out) const { path_.AppendTo(out); }
 
   state::Context& context() { return context_; }
   void set_urn(std::string urn) { urn_ = std::move(urn); }

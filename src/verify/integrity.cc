@@ -54,13 +54,64 @@ const FingerprintSet::Entry* FingerprintSet::Find(std::string_view s) const {
   return (e.a == 0 && e.b == 0) ? nullptr : &e;
 }
 
+JournalText IntegrityJournal::Add(std::string_view text) {
+  JournalText t{texts.size(), text.size()};
+  texts.append(text);
+  return t;
+}
+
+JournalText IntegrityJournal::AddUrn(std::string_view urn) {
+  if (last_urn.size != urn.size() || View(last_urn) != urn) {
+    last_urn = Add(urn);
+  }
+  return last_urn;
+}
+
+void IntegrityJournal::AddFinding(diag::Finding finding) {
+  IntegrityEvent e;
+  e.finding = findings.size();
+  findings.push_back(std::move(finding));
+  events.push_back(e);
+}
+
+namespace {
+
+using RefKind = PendingReference::Kind;
+
+diag::Finding MakeAt(diag::Code code, std::string message,
+                     const FindingPlace& place) {
+  diag::Finding f =
+      diag::MakeFinding(code, std::move(message), std::string(place.pointer),
+                        std::string(place.urn));
+  f.line = place.at.line;
+  f.column = place.at.column;
+  f.char_column = place.at.char_column;
+  return f;
+}
+
+}  // namespace
+
+IntegrityEvent& IntegrityTracker::Record(IntegrityEvent::Kind kind,
+                                         Reporter& reporter,
+                                         std::uint64_t offset) {
+  IntegrityEvent e;
+  e.kind = kind;
+  std::size_t before = journal_->texts.size();
+  reporter.AppendPointer(&journal_->texts);
+  e.pointer = {before, journal_->texts.size() - before};
+  e.urn = journal_->AddUrn(reporter.urn());
+  e.at = reporter.context().Locate(offset);
+  journal_->events.push_back(e);
+  return journal_->events.back();
+}
+
 void IntegrityTracker::AddResource(std::string_view urn, bool deleted) {
   if (journal_) {
     IntegrityEvent e;
     e.kind = IntegrityEvent::Kind::kResource;
-    e.text = std::string(urn);
+    e.text = journal_->AddUrn(urn);
     e.deleted = deleted;
-    journal_->push_back(std::move(e));
+    journal_->events.push_back(e);
     return;
   }
   FingerprintSet::Entry& e = urns_.Add(urn);
@@ -71,67 +122,160 @@ void IntegrityTracker::AddProvider(std::string_view reference) {
   if (journal_) {
     IntegrityEvent e;
     e.kind = IntegrityEvent::Kind::kProvider;
-    e.text = std::string(reference);
-    journal_->push_back(std::move(e));
+    e.text = journal_->Add(reference);
+    journal_->events.push_back(e);
     return;
   }
   providers_.Add(reference);
 }
 
-void IntegrityTracker::Defer(PendingReference ref) {
+void IntegrityTracker::Reference(RefKind kind, std::string_view target,
+                                 std::string_view field, bool in_secret,
+                                 Reporter& reporter, std::uint64_t offset) {
   if (journal_) {
-    IntegrityEvent e;
-    e.kind = IntegrityEvent::Kind::kReference;
-    e.text = std::move(ref.target);
-    e.reference = ref.kind;
-    e.finding = std::move(ref.finding);
-    journal_->push_back(std::move(e));
+    IntegrityEvent& e =
+        Record(IntegrityEvent::Kind::kReference, reporter, offset);
+    e.reference = kind;
+    e.in_secret = in_secret;
+    e.text = journal_->Add(target);
+    e.extra = journal_->Add(field);
     return;
+  }
+  if (kind == RefKind::kProvider ? SeenProvider(target) : Seen(target)) return;
+  std::string pointer = reporter.PointerString();
+  Reference(
+      kind, target, field, in_secret,
+      FindingPlace{pointer, reporter.urn(), reporter.context().Locate(offset)});
+}
+
+void IntegrityTracker::Reference(RefKind kind, std::string_view target,
+                                 std::string_view field, bool in_secret,
+                                 const FindingPlace& place) {
+  if (kind == RefKind::kProvider ? SeenProvider(target) : Seen(target)) return;
+  // Finish completes the message once it knows whether the target comes
+  // later or not at all.
+  PendingReference ref{std::string(target), {}, kind};
+  switch (kind) {
+    case RefKind::kDependency:
+      ref.finding = MakeAt(
+          diag::Code::kDependencyMissing,
+          std::string(field) + " refers to \"" + ref.target + "\"", place);
+      break;
+    case RefKind::kProvider:
+      ref.finding = MakeAt(diag::Code::kProviderUnknown,
+                           "provider reference \"" + ref.target + "\"", place);
+      break;
+    case RefKind::kResourceReference:
+      // Inside a secret's plaintext the URN is secret text: not quoted.
+      ref.finding =
+          MakeAt(diag::Code::kResourceRefDangling,
+                 in_secret ? std::string("resource reference inside a secret's "
+                                         "plaintext names a URN")
+                           : "resource reference names \"" + ref.target + "\"",
+                 place);
+      break;
   }
   pending_.push_back(std::move(ref));
 }
 
-void IntegrityTracker::NoteDuplicate(std::string_view urn, diag::Finding at) {
+void IntegrityTracker::Duplicate(std::string_view urn, Reporter& reporter,
+                                 std::uint64_t offset) {
   if (journal_) {
-    IntegrityEvent e;
-    e.kind = IntegrityEvent::Kind::kDuplicate;
-    e.text = std::string(urn);
-    e.finding = std::move(at);
-    journal_->push_back(std::move(e));
+    IntegrityEvent& e =
+        Record(IntegrityEvent::Kind::kDuplicate, reporter, offset);
+    e.text = journal_->AddUrn(urn);
+    e.urn = e.text;  // the finding names the repeated URN
     return;
   }
-  duplicates_.emplace(std::string(urn), std::move(at));
+  if (!Seen(urn) || duplicates_.count(std::string(urn)) != 0) return;
+  std::string pointer = reporter.PointerString();
+  Duplicate(urn, FindingPlace{pointer, urn, reporter.context().Locate(offset)});
+}
+
+void IntegrityTracker::Duplicate(std::string_view urn,
+                                 const FindingPlace& place) {
+  if (!Seen(urn)) return;
+  // The first repeat is kept.
+  duplicates_.emplace(std::string(urn),
+                      MakeAt(diag::Code::kUrnDuplicate, "", place));
+}
+
+bool IntegrityTracker::StackMismatch(std::string_view stack,
+                                     std::string_view project) {
+  if (!stack_) {
+    stack_ = std::string(stack);
+    project_ = std::string(project);
+    return false;
+  }
+  if ((stack == *stack_ && project == *project_) || reported_stack_mismatch_) {
+    return false;
+  }
+  reported_stack_mismatch_ = true;
+  return true;
+}
+
+diag::Finding IntegrityTracker::StackFinding(std::string_view stack,
+                                             std::string_view project,
+                                             const FindingPlace& place) const {
+  return MakeAt(diag::Code::kUrnStackMismatch,
+                "URN is in stack \"" + std::string(stack) + "\" of project \"" +
+                    std::string(project) +
+                    "\", but earlier resources are in stack \"" + *stack_ +
+                    "\" of project \"" + *project_ + "\"",
+                place);
+}
+
+std::optional<diag::Finding> IntegrityTracker::NoteStack(
+    std::string_view stack, std::string_view project, Reporter& reporter,
+    std::uint64_t offset) {
+  if (journal_) {
+    IntegrityEvent& e = Record(IntegrityEvent::Kind::kStack, reporter, offset);
+    e.text = journal_->Add(stack);
+    e.extra = journal_->Add(project);
+    return std::nullopt;
+  }
+  if (!StackMismatch(stack, project)) return std::nullopt;
+  std::string pointer = reporter.PointerString();
+  return StackFinding(
+      stack, project,
+      FindingPlace{pointer, reporter.urn(), reporter.context().Locate(offset)});
 }
 
 std::optional<diag::Finding> IntegrityTracker::NoteStack(
     std::string_view stack, std::string_view project,
-    const std::function<diag::Finding()>& at) {
-  if (journal_) {
-    IntegrityEvent e;
-    e.kind = IntegrityEvent::Kind::kStack;
-    e.text = std::string(stack);
-    e.project = std::string(project);
-    e.finding = at();
-    journal_->push_back(std::move(e));
-    return std::nullopt;
+    const FindingPlace& place) {
+  if (!StackMismatch(stack, project)) return std::nullopt;
+  return StackFinding(stack, project, place);
+}
+
+void IntegrityTracker::Replay(
+    IntegrityJournal& journal, const std::function<void(diag::Finding)>& report,
+    const std::function<void(std::string_view)>& plaintext) {
+  using Kind = IntegrityEvent::Kind;
+  for (const IntegrityEvent& e : journal.events) {
+    std::string_view text = journal.View(e.text);
+    switch (e.kind) {
+      case Kind::kFinding:
+        report(std::move(journal.findings[e.finding]));
+        break;
+      case Kind::kReference:
+        Reference(e.reference, text, journal.View(e.extra), e.in_secret,
+                  journal.Place(e));
+        break;
+      case Kind::kProvider: AddProvider(text); break;
+      case Kind::kDuplicate: Duplicate(text, journal.Place(e)); break;
+      case Kind::kResource: AddResource(text, e.deleted); break;
+      case Kind::kStack:
+        if (std::optional<diag::Finding> mismatch =
+                NoteStack(text, journal.View(e.extra), journal.Place(e))) {
+          report(std::move(*mismatch));
+        }
+        break;
+      case Kind::kPlaintext:
+        if (plaintext) plaintext(text);
+        break;
+    }
   }
-  if (!stack_) {
-    stack_ = std::string(stack);
-    project_ = std::string(project);
-    return std::nullopt;
-  }
-  if ((stack == *stack_ && project == *project_) || reported_stack_mismatch_) {
-    return std::nullopt;
-  }
-  reported_stack_mismatch_ = true;
-  diag::Finding f = at();
-  f.code = diag::Code::kUrnStackMismatch;
-  f.severity = diag::Info(f.code).severity;
-  f.message = "URN is in stack \"" + std::string(stack) + "\" of project \"" +
-              std::string(project) +
-              "\", but earlier resources are in stack \"" + *stack_ +
-              "\" of project \"" + *project_ + "\"";
-  return f;
 }
 
 void IntegrityTracker::Reset() {

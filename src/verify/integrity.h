@@ -17,6 +17,8 @@
 #include <vector>
 
 #include "diag/finding.h"
+#include "io/window.h"
+#include "verify/check_context.h"
 
 namespace pstate::verify {
 
@@ -49,66 +51,126 @@ struct PendingReference {
   enum class Kind { kDependency, kProvider, kResourceReference } kind;
 };
 
+/// Where a finding of the cross-resource rules would be, and about which
+/// resource: the parts it is made of if it is reported. A valid state has
+/// no such finding, so the parts are taken (a pointer spelled, an offset
+/// located) only where the rule may fail, and the finding's strings are
+/// made only when it does.
+struct FindingPlace {
+  std::string_view pointer;
+  std::string_view urn;
+  io::LineColumn at;
+};
+
+/// Bytes of an IntegrityJournal's texts: [at, at + size).
+struct JournalText {
+  std::size_t at = 0;
+  std::size_t size = 0;
+};
+
 /// One step of a resource's checks that the cross-resource rules decide,
 /// as a tracker in journal mode records it (on a worker thread of the
 /// parallel executor) for the fold to replay in file order
-/// (Verifier::Fold). The resource's own findings are steps too, so the
-/// report receives everything in the order the sequential read adds it.
+/// (IntegrityTracker::Replay). The resource's own findings are steps too,
+/// so the report receives everything in the order the sequential read adds
+/// it. Its strings live in the journal's texts: a step costs no allocation.
 struct IntegrityEvent {
   enum class Kind {
     kFinding,    ///< a finding of the per-resource checks, located
-    kReference,  ///< Defer(text, finding) unless text was seen
+    kReference,  ///< Reference(reference, text, extra, in_secret, place)
     kProvider,   ///< AddProvider(text)
-    kDuplicate,  ///< NoteDuplicate(text, finding) if text was seen
+    kDuplicate,  ///< Duplicate(text, place)
     kResource,   ///< AddResource(text, deleted)
-    kStack,      ///< NoteStack(text, project, finding)
+    kStack,      ///< NoteStack(text, extra, place)
     kPlaintext,  ///< a secret's plaintext (text), for the mask at the end
   };
   Kind kind = Kind::kFinding;
-  std::string text;
-  std::string project;
-  bool deleted = false;
   PendingReference::Kind reference = PendingReference::Kind::kDependency;
-  diag::Finding finding;
+  bool deleted = false;    ///< kResource
+  bool in_secret = false;  ///< kReference: found inside a secret's plaintext
+  /// The URN, reference, stack or plaintext; the field or the project.
+  JournalText text, extra;
+  /// The place's pointer and URN, and its location.
+  JournalText pointer, urn;
+  io::LineColumn at;
+  std::size_t finding = 0;  ///< kFinding: its index in findings
+};
+
+/// The steps of one resource, in the order the checks took them.
+struct IntegrityJournal {
+  std::vector<IntegrityEvent> events;
+  std::vector<diag::Finding> findings;
+  std::string texts;
+  /// The last URN added with AddUrn (a resource's steps share it).
+  JournalText last_urn;
+
+  JournalText Add(std::string_view text);
+  /// Add, but the same bytes as the last URN are stored once.
+  JournalText AddUrn(std::string_view urn);
+  std::string_view View(JournalText t) const {
+    return std::string_view(texts).substr(t.at, t.size);
+  }
+  FindingPlace Place(const IntegrityEvent& e) const {
+    return {View(e.pointer), View(e.urn), e.at};
+  }
+  void AddFinding(diag::Finding finding);
 };
 
 class IntegrityTracker {
  public:
   /// Journal mode (for a worker of the parallel executor): nothing is
-  /// known, every query answers so that the step is recorded, and every
-  /// step is appended to `journal` instead of applied. Null: normal mode.
-  void set_journal(std::vector<IntegrityEvent>* journal) { journal_ = journal; }
+  /// known, every step is appended to `journal` instead of applied, with
+  /// the parts of the finding it may give, and the fold replays it
+  /// (Replay). Null: normal mode.
+  void set_journal(IntegrityJournal* journal) { journal_ = journal; }
 
   /// Whether `urn` belongs to a resource already seen (never in journal
-  /// mode: a reference is recorded and the fold decides).
+  /// mode: a step is recorded and the fold decides).
   bool Seen(std::string_view urn) const {
     return journal_ == nullptr && urns_.Find(urn) != nullptr;
   }
   bool SeenProvider(std::string_view reference) const {
     return journal_ == nullptr && providers_.Find(reference) != nullptr;
   }
-  /// Whether `urn` may belong to a resource already seen (always in
-  /// journal mode: a possible duplicate is recorded and the fold decides).
-  bool MaybeSeen(std::string_view urn) const {
-    return journal_ != nullptr || urns_.Find(urn) != nullptr;
-  }
   /// Records a resource (after its references were checked).
   void AddResource(std::string_view urn, bool deleted);
   void AddProvider(std::string_view reference);
 
-  /// Keeps a reference that failed now, to be classified at the end.
-  void Defer(PendingReference ref);
+  /// A reference of `kind` to `target` (a URN, or for kProvider a provider
+  /// reference) from `field` at `offset` of `reporter`'s position: kept,
+  /// to be classified at the end, unless its target was seen already.
+  /// `in_secret`: found inside a secret's plaintext, so the finding must
+  /// not quote it.
+  void Reference(PendingReference::Kind kind, std::string_view target,
+                 std::string_view field, bool in_secret, Reporter& reporter,
+                 std::uint64_t offset);
+  void Reference(PendingReference::Kind kind, std::string_view target,
+                 std::string_view field, bool in_secret,
+                 const FindingPlace& place);
 
-  /// Remembers where a URN occurs again (the first repeat is kept), so
-  /// Finish can report it if the copies break the delete rule.
-  void NoteDuplicate(std::string_view urn, diag::Finding at);
+  /// The resource `urn` at `offset` (its first byte): if a resource with
+  /// that URN was seen, the first such repeat is kept, so Finish can
+  /// report it if the copies break the delete rule.
+  void Duplicate(std::string_view urn, Reporter& reporter,
+                 std::uint64_t offset);
+  void Duplicate(std::string_view urn, const FindingPlace& place);
 
   /// Every resource is in the stack and project of the first one. Returns
-  /// the finding to report now when a resource breaks the rule for the
-  /// first time; `at` makes it, located, without a message.
-  std::optional<diag::Finding> NoteStack(
-      std::string_view stack, std::string_view project,
-      const std::function<diag::Finding()>& at);
+  /// the finding to report now when a resource (whose URN is at `offset`)
+  /// breaks the rule for the first time.
+  std::optional<diag::Finding> NoteStack(std::string_view stack,
+                                         std::string_view project,
+                                         Reporter& reporter,
+                                         std::uint64_t offset);
+  std::optional<diag::Finding> NoteStack(std::string_view stack,
+                                         std::string_view project,
+                                         const FindingPlace& place);
+
+  /// Applies a journal's steps in order: its findings and the mismatches
+  /// the steps find go to `report`, its plaintexts to `plaintext`.
+  void Replay(IntegrityJournal& journal,
+              const std::function<void(diag::Finding)>& report,
+              const std::function<void(std::string_view)>& plaintext);
 
   /// Forgets every resource and reference seen so far: a later
   /// `resources` member replaces the earlier one, as Go's decoder keeps the
@@ -127,7 +189,15 @@ class IntegrityTracker {
   std::optional<std::string> stack_;
   std::optional<std::string> project_;
   bool reported_stack_mismatch_ = false;
-  std::vector<IntegrityEvent>* journal_ = nullptr;
+  /// Records a step whose finding would be at `offset` of `reporter`.
+  IntegrityEvent& Record(IntegrityEvent::Kind kind, Reporter& reporter,
+                         std::uint64_t offset);
+  /// Whether a resource in `stack` of `project` breaks the rule now.
+  bool StackMismatch(std::string_view stack, std::string_view project);
+  diag::Finding StackFinding(std::string_view stack, std::string_view project,
+                             const FindingPlace& place) const;
+
+  IntegrityJournal* journal_ = nullptr;
 };
 
 }  // namespace pstate::verify

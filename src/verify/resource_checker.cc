@@ -17,47 +17,28 @@ constexpr const auto& kTimeoutFields = state::kCustomTimeoutsFields;
 }  // namespace
 
 ResourceChecker::ResourceChecker() : properties_(env_) {
-  env_.on_resource_reference =
-      [this](std::string_view urn, std::uint64_t offset, Reporter& reporter) {
-        if (tracker_.Seen(urn)) return;
-        PendingReference ref{
-            std::string(urn), {}, PendingReference::Kind::kResourceReference};
-        // Inside a secret's plaintext (placed by an offset override) the URN
-        // is secret text: do not quote it.
-        std::string message =
-            reporter.offset_override()
-                ? std::string(
-                      "resource reference inside a secret's plaintext "
-                      "names a URN")
-                : "resource reference names \"" + std::string(urn) + "\"";
-        ref.finding =
-            diag::MakeFinding(Code::kResourceRefDangling, std::move(message),
-                              reporter.PointerString(), reporter.urn());
-        io::LineColumn lc = reporter.context().Locate(
-            reporter.offset_override() ? reporter.offset_override() : offset);
-        ref.finding.line = lc.line;
-        ref.finding.column = lc.column;
-        ref.finding.char_column = lc.char_column;
-        tracker_.Defer(std::move(ref));
-      };
+  env_.on_resource_reference = [this](std::string_view urn,
+                                      std::uint64_t offset,
+                                      Reporter& reporter) {
+    // Inside a secret's plaintext (placed by an offset override) the URN
+    // is secret text.
+    std::uint64_t at = reporter.offset_override();
+    tracker_.Reference(PendingReference::Kind::kResourceReference, urn, {},
+                       /*in_secret=*/at != 0, reporter, at != 0 ? at : offset);
+  };
 }
 
 void ResourceChecker::CheckReference(const json::Value& target,
                                      std::string_view field,
                                      Reporter& reporter) {
   if (!target.is_string() || target.size == 0) return;  // Pulumi skips ""
-  std::string urn = target.Str();
-  if (tracker_.Seen(urn)) return;
-  PendingReference ref{urn, {}, PendingReference::Kind::kDependency};
-  ref.finding =
-      diag::MakeFinding(Code::kDependencyMissing,
-                        std::string(field) + " refers to \"" + urn + "\"",
-                        reporter.PointerString(), reporter.urn());
-  io::LineColumn lc = reporter.context().Locate(target.offset);
-  ref.finding.line = lc.line;
-  ref.finding.column = lc.column;
-  ref.finding.char_column = lc.char_column;
-  tracker_.Defer(std::move(ref));
+  if (!target.has_escapes) {
+    tracker_.Reference(PendingReference::Kind::kDependency, target.raw(), field,
+                       false, reporter, target.offset);
+    return;
+  }
+  tracker_.Reference(PendingReference::Kind::kDependency, target.Str(), field,
+                     false, reporter, target.offset);
 }
 
 void ResourceChecker::Check(const json::Value& resource, Reporter& reporter,
@@ -107,17 +88,8 @@ void ResourceChecker::Check(const json::Value& resource, Reporter& reporter,
                          "\" but the resource's type is \"" + type + "\"",
                      at);
       }
-      if (std::optional<diag::Finding> mismatch =
-              tracker_.NoteStack(urn->stack, urn->project, [&] {
-                diag::Finding f =
-                    diag::MakeFinding(Code::kUrnStackMismatch, "",
-                                      reporter.PointerString(), reporter.urn());
-                io::LineColumn lc = reporter.context().Locate(at.offset);
-                f.line = lc.line;
-                f.column = lc.column;
-                f.char_column = lc.char_column;
-                return f;
-              })) {
+      if (std::optional<diag::Finding> mismatch = tracker_.NoteStack(
+              urn->stack, urn->project, reporter, at.offset)) {
         reporter.context().ReportUnlocated(std::move(*mismatch));
       }
     }
@@ -178,19 +150,9 @@ void ResourceChecker::Check(const json::Value& resource, Reporter& reporter,
                    "provider reference \"" + text +
                        "\" is malformed: " + std::string(why),
                    *provider);
-    } else if (integrity && !flags.pending_replacement &&
-               !tracker_.SeenProvider(text)) {
-      PendingReference pending{text, {}, PendingReference::Kind::kProvider};
-      // IntegrityTracker::Finish completes the message once it knows
-      // whether the provider comes later or not at all.
-      pending.finding = diag::MakeFinding(
-          Code::kProviderUnknown, "provider reference \"" + text + "\"",
-          reporter.PointerString(), reporter.urn());
-      io::LineColumn lc = reporter.context().Locate(provider->offset);
-      pending.finding.line = lc.line;
-      pending.finding.column = lc.column;
-      pending.finding.char_column = lc.char_column;
-      tracker_.Defer(std::move(pending));
+    } else if (integrity && !flags.pending_replacement) {
+      tracker_.Reference(PendingReference::Kind::kProvider, text, "provider",
+                         false, reporter, provider->offset);
     }
   }
 
@@ -258,15 +220,7 @@ void ResourceChecker::Check(const json::Value& resource, Reporter& reporter,
 
   if (integrity && !urn_text.empty()) {
     bool deleted = flags.del;
-    if (tracker_.MaybeSeen(urn_text)) {
-      diag::Finding at = diag::MakeFinding(Code::kUrnDuplicate, "",
-                                           reporter.PointerString(), urn_text);
-      io::LineColumn lc = reporter.context().Locate(resource.offset);
-      at.line = lc.line;
-      at.column = lc.column;
-      at.char_column = lc.char_column;
-      tracker_.NoteDuplicate(urn_text, std::move(at));
-    }
+    tracker_.Duplicate(urn_text, reporter, resource.offset);
     tracker_.AddResource(urn_text, deleted);
   }
 }

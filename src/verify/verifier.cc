@@ -68,8 +68,8 @@ void CheckDuplicateKeys(const state::Leaf& leaf, state::Context& context) {
 /// A worker's context: findings become journal steps, in order.
 class JournalContext final : public state::Context {
  public:
-  JournalContext(state::Context& inner, std::vector<IntegrityEvent>& events)
-      : inner_(inner), events_(events) {}
+  JournalContext(state::Context& inner, IntegrityJournal& journal)
+      : inner_(inner), journal_(journal) {}
   void Report(diag::Finding finding, std::uint64_t offset) override {
     io::LineColumn lc = inner_.Locate(offset);
     finding.line = lc.line;
@@ -78,9 +78,7 @@ class JournalContext final : public state::Context {
     ReportUnlocated(std::move(finding));
   }
   void ReportUnlocated(diag::Finding finding) override {
-    IntegrityEvent e;
-    e.finding = std::move(finding);
-    events_.push_back(std::move(e));
+    journal_.AddFinding(std::move(finding));
   }
   io::LineColumn Locate(std::uint64_t offset) override {
     return inner_.Locate(offset);
@@ -89,7 +87,7 @@ class JournalContext final : public state::Context {
 
  private:
   state::Context& inner_;
-  std::vector<IntegrityEvent>& events_;
+  IntegrityJournal& journal_;
 };
 
 }  // namespace
@@ -103,16 +101,20 @@ class Verifier::ResourceWorker final : public engine::Worker<ResourceJournal> {
     checker_.set_on_plaintext([this](std::string_view payload) {
       IntegrityEvent e;
       e.kind = IntegrityEvent::Kind::kPlaintext;
-      e.text = std::string(payload);
-      out_->events.push_back(std::move(e));
+      e.text = out_->steps.Add(payload);
+      out_->steps.events.push_back(e);
     });
   }
 
   void PerResource(state::Leaf& leaf, state::Context& context,
                    ResourceJournal& out) override {
     out_ = &out;
-    checker_.tracker().set_journal(&out.events);
-    JournalContext journal(context, out.events);
+    // Room for a typical resource's steps: a few allocations per resource
+    // rather than one per step.
+    out.steps.events.reserve(16);
+    out.steps.texts.reserve(512);
+    checker_.tracker().set_journal(&out.steps);
+    JournalContext journal(context, out.steps);
     CheckDuplicateKeys(leaf, journal);
     Reporter reporter(journal, leaf.pointer);
     std::uint64_t before = checker_.properties().ciphertexts();
@@ -133,38 +135,12 @@ std::unique_ptr<engine::Worker<ResourceJournal>> Verifier::NewWorker() {
 }
 
 void Verifier::Fold(ResourceJournal&& journal, state::Context& context) {
-  IntegrityTracker& tracker = resources_.tracker();
-  using Kind = IntegrityEvent::Kind;
-  for (IntegrityEvent& e : journal.events) {
-    switch (e.kind) {
-      case Kind::kFinding: context.ReportUnlocated(std::move(e.finding)); break;
-      case Kind::kReference: {
-        bool seen = e.reference == PendingReference::Kind::kProvider
-                        ? tracker.SeenProvider(e.text)
-                        : tracker.Seen(e.text);
-        if (!seen) {
-          tracker.Defer({std::move(e.text), std::move(e.finding), e.reference});
-        }
-        break;
-      }
-      case Kind::kProvider: tracker.AddProvider(e.text); break;
-      case Kind::kDuplicate:
-        if (tracker.Seen(e.text)) {
-          tracker.NoteDuplicate(e.text, std::move(e.finding));
-        }
-        break;
-      case Kind::kResource: tracker.AddResource(e.text, e.deleted); break;
-      case Kind::kStack:
-        if (std::optional<diag::Finding> mismatch = tracker.NoteStack(
-                e.text, e.project, [&] { return std::move(e.finding); })) {
-          context.ReportUnlocated(std::move(*mismatch));
-        }
-        break;
-      case Kind::kPlaintext:
-        if (on_plaintext_) on_plaintext_(e.text);
-        break;
-    }
-  }
+  resources_.tracker().Replay(
+      journal.steps,
+      [&](diag::Finding finding) {
+        context.ReportUnlocated(std::move(finding));
+      },
+      on_plaintext_);
   folded_ciphertexts_ += journal.ciphertexts;
 }
 

@@ -28,7 +28,7 @@ namespace pstate::verify {
 
 /// What the per-resource checks of one resource leave for the fold.
 struct ResourceJournal {
-  std::vector<IntegrityEvent> events;
+  IntegrityJournal steps;
   std::uint64_t ciphertexts = 0;
 };
 

@@ -77,23 +77,22 @@ TEST(FingerprintSetTest, NoFalsePositivesOnManyDistinctStrings) {
   }
 }
 
-diag::Finding Prepared(std::string message) {
-  diag::Finding f = diag::MakeFinding(diag::Code::kDependencyMissing,
-                                      std::move(message), "/p", "urn:me");
-  f.line = 3;
-  f.column = 4;
-  return f;
+FindingPlace Here() {
+  io::LineColumn at;
+  at.line = 3;
+  at.column = 4;
+  return {"/p", "urn:me", at};
 }
+using RefKind = PendingReference::Kind;
 
 TEST(IntegrityTrackerTest, DependencyOrderVersusMissing) {
   IntegrityTracker t;
   t.AddResource("a", false);
   EXPECT_TRUE(t.Seen("a"));
   EXPECT_FALSE(t.Seen("later"));
-  t.Defer({"later", Prepared("parent refers to \"later\""),
-           PendingReference::Kind::kDependency});
-  t.Defer({"nowhere", Prepared("dependencies refers to \"nowhere\""),
-           PendingReference::Kind::kDependency});
+  t.Reference(RefKind::kDependency, "a", "parent", false, Here());  // seen
+  t.Reference(RefKind::kDependency, "later", "parent", false, Here());
+  t.Reference(RefKind::kDependency, "nowhere", "dependencies", false, Here());
   t.AddResource("later", false);
   auto findings = t.Finish();
   ASSERT_EQ(findings.size(), 2u);
@@ -113,10 +112,9 @@ TEST(IntegrityTrackerTest, ProviderLaterVersusUnknown) {
   t.AddProvider("prov::1");
   EXPECT_TRUE(t.SeenProvider("prov::1"));
   EXPECT_FALSE(t.SeenProvider("prov::2"));
-  t.Defer({"prov::2", Prepared("provider reference \"prov::2\""),
-           PendingReference::Kind::kProvider});
-  t.Defer({"prov::3", Prepared("provider reference \"prov::3\""),
-           PendingReference::Kind::kProvider});
+  t.Reference(RefKind::kProvider, "prov::1", "provider", false, Here());
+  t.Reference(RefKind::kProvider, "prov::2", "provider", false, Here());
+  t.Reference(RefKind::kProvider, "prov::3", "provider", false, Here());
   t.AddProvider("prov::2");
   // A resource URN equal to the reference does not count as a provider.
   t.AddResource("prov::3", false);
@@ -131,16 +129,17 @@ TEST(IntegrityTrackerTest, ProviderLaterVersusUnknown) {
 
 TEST(IntegrityTrackerTest, ForwardResourceReferencesAreDropped) {
   IntegrityTracker t;
-  t.Defer({"fwd", Prepared("resource reference names \"fwd\""),
-           PendingReference::Kind::kResourceReference});
-  t.Defer({"gone", Prepared("resource reference names \"gone\""),
-           PendingReference::Kind::kResourceReference});
+  t.Reference(RefKind::kResourceReference, "fwd", {}, false, Here());
+  t.Reference(RefKind::kResourceReference, "gone", {}, false, Here());
+  t.Reference(RefKind::kResourceReference, "hidden", {}, true, Here());
   t.AddResource("fwd", false);
   auto findings = t.Finish();
-  ASSERT_EQ(findings.size(), 1u);
+  ASSERT_EQ(findings.size(), 2u);
   EXPECT_EQ(findings[0].code, diag::Code::kResourceRefDangling);
   EXPECT_EQ(findings[0].severity, diag::Severity::kWarning);
   EXPECT_NE(findings[0].message.find("\"gone\""), std::string::npos);
+  // A URN found inside a secret's plaintext is never quoted.
+  EXPECT_EQ(findings[1].message.find("hidden"), std::string::npos);
 }
 
 struct DupCase {
@@ -161,13 +160,10 @@ TEST(IntegrityTrackerTest, DuplicatesNeedAllButOneDeleted) {
     for (int i = 0; i < c.copies; ++i) {
       // The "deleted" copies come first, as Pulumi writes them.
       bool deleted = i < c.deleted;
-      if (t.Seen("u")) {
-        diag::Finding at = diag::MakeFinding(
-            diag::Code::kUrnDuplicate, "",
-            "/deployment/resources/" + std::to_string(i), "u");
-        at.line = static_cast<std::uint64_t>(i + 1);
-        t.NoteDuplicate("u", at);
-      }
+      std::string pointer = "/deployment/resources/" + std::to_string(i);
+      io::LineColumn at;
+      at.line = static_cast<std::uint64_t>(i + 1);
+      t.Duplicate("u", FindingPlace{pointer, "u", at});
       t.AddResource("u", deleted);
     }
     auto findings = t.Finish();
