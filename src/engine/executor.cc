@@ -23,11 +23,40 @@ bool CanSplit(const io::InputStream& input) {
 io::LineColumn ResourceContext::Locate(std::uint64_t offset) {
   std::uint64_t at =
       std::clamp<std::uint64_t>(offset, offset_, offset_ + bytes_.size());
-  bool onward = at >= last_offset_;
-  std::uint64_t from = onward ? last_offset_ : offset_;
-  io::LineColumn lc =
-      io::Advance(onward ? last_at_ : at_, bytes_.data() + (from - offset_),
-                  static_cast<std::size_t>(at - from));
+  auto bytes_at = [&](std::uint64_t o) {
+    return bytes_.data() + static_cast<std::size_t>(o - offset_);
+  };
+  if (at >= far_offset_) {
+    // Onward: count from the furthest place, leaving marks on the way.
+    while (marked_ < kMarks) {
+      std::uint64_t mark = offset_ + (marked_ + 1) * stride_;
+      if (mark > at) break;
+      far_at_ = io::Advance(far_at_, bytes_at(far_offset_),
+                            static_cast<std::size_t>(mark - far_offset_));
+      far_offset_ = mark;
+      marks_[marked_++] = far_at_;
+    }
+    far_at_ = io::Advance(far_at_, bytes_at(far_offset_),
+                          static_cast<std::size_t>(at - far_offset_));
+    far_offset_ = at;
+    last_offset_ = at;
+    last_at_ = far_at_;
+    return far_at_;
+  }
+  // Behind the furthest place: from the nearest mark or answer before it.
+  std::uint64_t from = offset_;
+  io::LineColumn lc = at_;
+  std::size_t k = std::min<std::size_t>(
+      static_cast<std::size_t>((at - offset_) / stride_), marked_);
+  if (k > 0) {
+    from = offset_ + k * stride_;
+    lc = marks_[k - 1];
+  }
+  if (last_offset_ <= at && last_offset_ > from) {
+    from = last_offset_;
+    lc = last_at_;
+  }
+  lc = io::Advance(lc, bytes_at(from), static_cast<std::size_t>(at - from));
   last_offset_ = at;
   last_at_ = lc;
   return lc;
@@ -39,6 +68,14 @@ void ResourceContext::Report(diag::Finding finding, std::uint64_t offset) {
   finding.column = lc.column;
   finding.char_column = lc.char_column;
   findings_->push_back(std::move(finding));
+}
+
+void FoldContext::Report(diag::Finding finding, std::uint64_t offset) {
+  io::LineColumn lc = Locate(offset);
+  finding.line = lc.line;
+  finding.column = lc.column;
+  finding.char_column = lc.char_column;
+  inner_.ReportUnlocated(std::move(finding));
 }
 
 namespace internal {
@@ -415,4 +452,19 @@ RangeParser::Step RangeParser::Next(state::Leaf* leaf) {
 }
 
 }  // namespace internal
+io::LineColumn FoldContext::Locate(std::uint64_t offset) {
+  std::uint64_t at =
+      std::clamp<std::uint64_t>(offset, offset_, offset_ + size_);
+  io::LineColumn lc = at_;
+  int fd = file_.plain_file_fd();
+  if (fd < 0) return lc;
+  bool read = internal::ReadChunks(
+      fd, offset_, at, 0, std::size_t{4} << 10,
+      [&](std::uint64_t, const char* data, std::size_t n, std::size_t) {
+        lc = io::Advance(lc, data, n);
+        return true;
+      });
+  return read ? lc : at_;
+}
+
 }  // namespace pstate::engine

@@ -37,6 +37,8 @@
 #ifndef PSTATE_ENGINE_EXECUTOR_H_
 #define PSTATE_ENGINE_EXECUTOR_H_
 
+#include <algorithm>
+#include <array>
 #include <atomic>
 #include <condition_variable>
 #include <cstddef>
@@ -96,14 +98,21 @@ class ResourceContext final : public state::Context {
         envelope_(envelope),
         findings_(findings),
         last_offset_(offset),
-        last_at_(at) {}
+        last_at_(at),
+        far_offset_(offset),
+        far_at_(at),
+        stride_(std::max<std::size_t>(kMinStride, bytes.size() / kMarks + 1)) {}
   void Report(diag::Finding finding, std::uint64_t offset) override;
   void ReportUnlocated(diag::Finding finding) override {
     findings_->push_back(std::move(finding));
   }
   /// Clamped to the resource, as the reader's window clamps to what it
-  /// holds. Counted from the last answer when the offset is not before it
-  /// (checks locate mostly in increasing order), else from the start.
+  /// holds. Counted from the nearest known place before the offset: the
+  /// last answer, or one of the marks left every `stride_` bytes by the
+  /// counting so far. Checks locate in field order, not file order (a
+  /// resource's provider before its parent, both after its properties),
+  /// so an offset behind the furthest one counts at most a stride again,
+  /// and a resource's bytes are counted about once.
   io::LineColumn Locate(std::uint64_t offset) override;
   const state::Envelope& envelope() const override { return envelope_; }
 
@@ -115,6 +124,42 @@ class ResourceContext final : public state::Context {
   std::vector<diag::Finding>* findings_;
   std::uint64_t last_offset_;
   io::LineColumn last_at_;
+  static constexpr std::size_t kMarks = 16;
+  static constexpr std::size_t kMinStride = 4096;
+  /// The furthest offset located, and its line:column.
+  std::uint64_t far_offset_;
+  io::LineColumn far_at_;
+  std::size_t stride_;
+  /// marks_[k]: the line:column of offset_ + (k + 1) × stride_, for the
+  /// first `marked_` of them (those at or before far_offset_).
+  std::array<io::LineColumn, kMarks> marks_{};
+  std::size_t marked_ = 0;
+};
+
+/// The context of Pass::Fold for a resource a worker read: it reports
+/// into the reader's context, and locates offsets inside the resource by
+/// reading its bytes again from the file (the reader has moved on), which
+/// only a finding made at the fold needs (rarely: a rule that failed).
+class FoldContext final : public state::Context {
+ public:
+  FoldContext(state::Context& inner, const io::InputStream& file,
+              std::uint64_t offset, std::uint64_t size, io::LineColumn at)
+      : inner_(inner), file_(file), offset_(offset), size_(size), at_(at) {}
+  void Report(diag::Finding finding, std::uint64_t offset) override;
+  void ReportUnlocated(diag::Finding finding) override {
+    inner_.ReportUnlocated(std::move(finding));
+  }
+  /// Clamped to the resource; the resource's first byte when the file
+  /// cannot be read again.
+  io::LineColumn Locate(std::uint64_t offset) override;
+  const state::Envelope& envelope() const override { return inner_.envelope(); }
+
+ private:
+  state::Context& inner_;
+  const io::InputStream& file_;
+  std::uint64_t offset_;
+  std::uint64_t size_;
+  io::LineColumn at_;
 };
 
 namespace internal {
@@ -330,6 +375,11 @@ class ParallelRead final : public state::Handler {
   struct Item {
     Partial partial{};
     std::vector<diag::Finding> findings;
+    /// The resource's bytes in the file and its first byte's line:column,
+    /// for Fold's Locate (FoldContext).
+    std::uint64_t offset = 0;
+    std::uint64_t size = 0;
+    io::LineColumn at;
   };
   struct Range {
     std::size_t index = 0;
@@ -408,9 +458,11 @@ class ParallelRead final : public state::Handler {
         break;
       }
       Item& item = range.items.emplace_back();
-      ResourceContext context(leaf.value.offset, leaf.bytes,
-                              parser.window().Locate(leaf.value.offset),
-                              run.envelope, &item.findings);
+      item.offset = leaf.value.offset;
+      item.size = leaf.bytes.size();
+      item.at = parser.window().Locate(leaf.value.offset);
+      ResourceContext context(item.offset, leaf.bytes, item.at, run.envelope,
+                              &item.findings);
       slot->worker->PerResource(leaf, context, item.partial);
       slot->arena.Reset();
     }
@@ -436,7 +488,8 @@ class ParallelRead final : public state::Handler {
       for (diag::Finding& f : item.findings) {
         run.context->ReportUnlocated(std::move(f));
       }
-      pass_.Fold(std::move(item.partial), *run.context);
+      FoldContext context(*run.context, file_, item.offset, item.size, item.at);
+      pass_.Fold(std::move(item.partial), context);
     }
     run.elements += range.items.size();
     range.items.clear();

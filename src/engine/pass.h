@@ -47,9 +47,10 @@ class Pass : public state::Handler {
   /// said so far: e.g. the secrets provider). Called on the reader's thread
   /// before each run of consecutive resources, once per thread.
   virtual std::unique_ptr<Worker<Partial>> NewWorker() = 0;
-  /// The cross-resource half, on the reader's thread, in file order. It
-  /// must not Locate offsets (the reader has moved on): what it reports is
-  /// located already (Context::ReportUnlocated).
+  /// The cross-resource half, on the reader's thread, in file order.
+  /// `context` locates offsets inside this resource (in parallel by
+  /// reading its bytes again: Locate there is for the rare finding made
+  /// here, not for every step).
   virtual void Fold(Partial&& partial, state::Context& context) = 0;
   /// False when this run of the pass cannot be split (e.g. it carries
   /// handlers that are not passes); the executor then reads sequentially.

@@ -100,7 +100,7 @@ IntegrityEvent& IntegrityTracker::Record(IntegrityEvent::Kind kind,
   reporter.AppendPointer(&journal_->texts);
   e.pointer = {before, journal_->texts.size() - before};
   e.urn = journal_->AddUrn(reporter.urn());
-  e.at = reporter.context().Locate(offset);
+  e.offset = offset;
   journal_->events.push_back(e);
   return journal_->events.back();
 }
@@ -249,26 +249,35 @@ std::optional<diag::Finding> IntegrityTracker::NoteStack(
 }
 
 void IntegrityTracker::Replay(
-    IntegrityJournal& journal, const std::function<void(diag::Finding)>& report,
+    IntegrityJournal& journal, state::Context& context,
     const std::function<void(std::string_view)>& plaintext) {
   using Kind = IntegrityEvent::Kind;
   for (const IntegrityEvent& e : journal.events) {
     std::string_view text = journal.View(e.text);
     switch (e.kind) {
       case Kind::kFinding:
-        report(std::move(journal.findings[e.finding]));
+        context.ReportUnlocated(std::move(journal.findings[e.finding]));
         break;
       case Kind::kReference:
+        // The usual case, a target seen already, needs no place.
+        if (e.reference == RefKind::kProvider ? SeenProvider(text)
+                                              : Seen(text)) {
+          break;
+        }
         Reference(e.reference, text, journal.View(e.extra), e.in_secret,
-                  journal.Place(e));
+                  journal.Place(e, context));
         break;
       case Kind::kProvider: AddProvider(text); break;
-      case Kind::kDuplicate: Duplicate(text, journal.Place(e)); break;
+      case Kind::kDuplicate:
+        if (Seen(text) && duplicates_.count(std::string(text)) == 0) {
+          Duplicate(text, journal.Place(e, context));
+        }
+        break;
       case Kind::kResource: AddResource(text, e.deleted); break;
       case Kind::kStack:
-        if (std::optional<diag::Finding> mismatch =
-                NoteStack(text, journal.View(e.extra), journal.Place(e))) {
-          report(std::move(*mismatch));
+        if (StackMismatch(text, journal.View(e.extra))) {
+          context.ReportUnlocated(StackFinding(text, journal.View(e.extra),
+                                               journal.Place(e, context)));
         }
         break;
       case Kind::kPlaintext:

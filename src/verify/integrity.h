@@ -54,8 +54,9 @@ struct PendingReference {
 /// Where a finding of the cross-resource rules would be, and about which
 /// resource: the parts it is made of if it is reported. A valid state has
 /// no such finding, so the parts are taken (a pointer spelled, an offset
-/// located) only where the rule may fail, and the finding's strings are
-/// made only when it does.
+/// located) only where the rule may fail (in a journal: the offset is
+/// located only when it does), and the finding's strings are made only
+/// when it does.
 struct FindingPlace {
   std::string_view pointer;
   std::string_view urn;
@@ -90,9 +91,10 @@ struct IntegrityEvent {
   bool in_secret = false;  ///< kReference: found inside a secret's plaintext
   /// The URN, reference, stack or plaintext; the field or the project.
   JournalText text, extra;
-  /// The place's pointer and URN, and its location.
+  /// The place's pointer and URN, and its offset (located by the fold's
+  /// context, only if a finding is made).
   JournalText pointer, urn;
-  io::LineColumn at;
+  std::uint64_t offset = 0;
   std::size_t finding = 0;  ///< kFinding: its index in findings
 };
 
@@ -110,8 +112,8 @@ struct IntegrityJournal {
   std::string_view View(JournalText t) const {
     return std::string_view(texts).substr(t.at, t.size);
   }
-  FindingPlace Place(const IntegrityEvent& e) const {
-    return {View(e.pointer), View(e.urn), e.at};
+  FindingPlace Place(const IntegrityEvent& e, state::Context& context) const {
+    return {View(e.pointer), View(e.urn), context.Locate(e.offset)};
   }
   void AddFinding(diag::Finding finding);
 };
@@ -167,9 +169,9 @@ class IntegrityTracker {
                                          const FindingPlace& place);
 
   /// Applies a journal's steps in order: its findings and the mismatches
-  /// the steps find go to `report`, its plaintexts to `plaintext`.
-  void Replay(IntegrityJournal& journal,
-              const std::function<void(diag::Finding)>& report,
+  /// the steps find are reported to `context` (which locates the offsets
+  /// of the journal's resource), its plaintexts go to `plaintext`.
+  void Replay(IntegrityJournal& journal, state::Context& context,
               const std::function<void(std::string_view)>& plaintext);
 
   /// Forgets every resource and reference seen so far: a later

@@ -135,12 +135,7 @@ std::unique_ptr<engine::Worker<ResourceJournal>> Verifier::NewWorker() {
 }
 
 void Verifier::Fold(ResourceJournal&& journal, state::Context& context) {
-  resources_.tracker().Replay(
-      journal.steps,
-      [&](diag::Finding finding) {
-        context.ReportUnlocated(std::move(finding));
-      },
-      on_plaintext_);
+  resources_.tracker().Replay(journal.steps, context, on_plaintext_);
   folded_ciphertexts_ += journal.ciphertexts;
 }
 

@@ -11,14 +11,46 @@
 namespace pstate::engine {
 namespace {
 
+// Locate answers as counting from the resource's start does, whatever the
+// order of the offsets (checks locate in field order, not file order), on
+// resources smaller and larger than the marks' stride, with multi-byte
+// characters split by marks.
+TEST(ResourceContextTest, LocateInAnyOrderCountsFromTheStart) {
+  for (std::size_t size : {std::size_t{40}, std::size_t{5000},
+                           std::size_t{70000}, std::size_t{300000}}) {
+    std::string bytes;
+    for (std::size_t i = 0; bytes.size() < size; ++i) {
+      bytes += i % 7 == 0 ? "\n  " : (i % 5 == 0 ? "\xc3\xa9" : "ab");
+    }
+    io::LineColumn start{3, 5, 4};
+    state::Envelope envelope;
+    std::vector<diag::Finding> findings;
+    ResourceContext context(1000, bytes, start, envelope, &findings);
+    std::uint64_t seed = size;
+    for (int n = 0; n < 200; ++n) {
+      seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
+      std::uint64_t offset = 1000 + (seed >> 33) % (bytes.size() + 10);
+      io::LineColumn got = context.Locate(offset);
+      std::size_t upto = static_cast<std::size_t>(
+          std::min<std::uint64_t>(offset - 1000, bytes.size()));
+      io::LineColumn want = io::Advance(start, bytes.data(), upto);
+      ASSERT_EQ(got.line, want.line) << size << " @" << offset;
+      ASSERT_EQ(got.column, want.column) << size << " @" << offset;
+      ASSERT_EQ(got.char_column, want.char_column) << size << " @" << offset;
+    }
+  }
+}
+
 /// What a resource leaves for the fold: where it was and its name.
 struct Seen {
   std::size_t index = 0;
   std::string name;
+  std::uint64_t name_offset = 0;
 };
 
 /// A pass that reports a finding per resource (per-resource work) and one
-/// per fold, and records the order folds came in.
+/// per fold (located at the resource's name when it has one), and records the
+/// order folds came in.
 class OrderPass : public Pass<Seen> {
  public:
   class NameWorker : public Worker<Seen> {
@@ -30,6 +62,7 @@ class OrderPass : public Pass<Seen> {
           leaf.value.is_object() ? leaf.value.Find("name") : nullptr;
       if (name == nullptr || !name->is_string()) return;
       out.name = name->Str();
+      out.name_offset = name->offset;
       context.Report(
           diag::MakeFinding(diag::Code::kFieldValue, "name " + out.name,
                             std::string(leaf.pointer)),
@@ -42,8 +75,15 @@ class OrderPass : public Pass<Seen> {
   }
   void Fold(Seen&& seen, state::Context& context) override {
     folded.push_back(std::to_string(seen.index) + ":" + seen.name);
-    context.ReportUnlocated(diag::MakeFinding(
-        diag::Code::kFieldUnknown, "fold " + std::to_string(seen.index)));
+    diag::Finding f = diag::MakeFinding(diag::Code::kFieldUnknown,
+                                        "fold " + std::to_string(seen.index));
+    // The fold locates offsets inside its resource as the sequential read
+    // does (in parallel the executor reads the resource's bytes again).
+    if (seen.name_offset != 0) {
+      context.Report(std::move(f), seen.name_offset);
+    } else {
+      context.ReportUnlocated(std::move(f));
+    }
   }
   Result<state::Flow> OnLeaf(state::Leaf& leaf,
                              state::Context& context) override {
