@@ -5,43 +5,25 @@
 #include "base/fingerprint.h"
 
 namespace pstate::diff {
-namespace {
-
-using pstate::Mix64;
-
-// The one 128-bit string fingerprint of the program (base/fingerprint.h).
-void Hash128(std::string_view s, std::uint64_t* hi, std::uint64_t* lo) {
-  Fingerprint f = FingerprintOf(s);
-  *hi = f.hi;
-  *lo = f.lo;
-}
-
-}  // namespace
-
 ResourceKey KeyOf(std::string_view urn, bool deleted, std::string_view id) {
-  ResourceKey key;
-  Hash128(urn, &key.hi, &key.lo);
+  ResourceKey key = FingerprintOf(urn);
   if (deleted) {
-    std::uint64_t h, l;
-    Hash128(id, &h, &l);
-    key.hi = Mix64(key.hi ^ h ^ 0xde1e7edULL);
-    key.lo = Mix64(key.lo + l);
+    Fingerprint of_id = FingerprintOf(id);
+    key.hi = Mix64(key.hi ^ of_id.hi ^ 0xde1e7edULL);
+    key.lo = Mix64(key.lo + of_id.lo);
   }
   return key;
 }
 
 ResourceKey UrnFingerprint(std::string_view text) {
-  ResourceKey key;
-  Hash128(text, &key.hi, &key.lo);
-  return key;
+  return FingerprintOf(text);
 }
 
 std::uint64_t TypeIdHash(std::string_view type, std::string_view id) {
   if (id.empty()) return 0;
-  std::uint64_t h1, l1, h2, l2;
-  Hash128(type, &h1, &l1);
-  Hash128(id, &h2, &l2);
-  std::uint64_t h = Mix64(h1 ^ Mix64(h2 + 1));
+  Fingerprint t = FingerprintOf(type);
+  Fingerprint i = FingerprintOf(id);
+  std::uint64_t h = Mix64(t.hi ^ Mix64(i.hi + 1));
   return h == 0 ? 1 : h;
 }
 

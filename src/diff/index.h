@@ -9,15 +9,14 @@
 #include <string_view>
 #include <vector>
 
+#include "base/fingerprint.h"
+
 namespace pstate::diff {
 
 /// A resource's identity: its URN, or for a `delete: true` copy its URN
-/// and ID (state-operations.md §4.3).
-struct ResourceKey {
-  std::uint64_t hi = 0;
-  std::uint64_t lo = 0;
-  friend bool operator==(const ResourceKey&, const ResourceKey&) = default;
-};
+/// and ID (state-operations.md §4.3), as the program's one 128-bit
+/// fingerprint.
+using ResourceKey = Fingerprint;
 
 ResourceKey KeyOf(std::string_view urn, bool deleted, std::string_view id);
 
@@ -52,9 +51,11 @@ struct IndexEntry {
   static constexpr std::uint32_t kNone = 0xFFFFFFFFu;
 };
 
-/// Entries in state order, found by key through an open-addressing table.
-/// Duplicates of a key are chained in order, so the k-th copy in one state
-/// pairs with the k-th copy in the other.
+/// Entries in state order, found by key through an open-addressing table
+/// of positions (4 bytes a slot, the key read from the entry: a
+/// FingerprintTable would hold each key twice). Duplicates of a key are
+/// chained in order, so the k-th copy in one state pairs with the k-th copy
+/// in the other.
 class ResourceIndex {
  public:
   /// Room for `n` entries without growing (a hint: more still fit).

@@ -46,41 +46,6 @@ std::uint64_t OrderBreak::PairKey() const {
                Mix64(target.lo + 0x9e3779b97f4a7c15ULL));
 }
 
-void FingerprintSet::Grow() {
-  std::vector<ResourceKey> old = std::move(slots_);
-  slots_.assign(old.empty() ? 1024 : old.size() * 2, ResourceKey{});
-  std::size_t mask = slots_.size() - 1;
-  for (const ResourceKey& k : old) {
-    if (k.hi == 0 && k.lo == 0) continue;
-    std::size_t i = static_cast<std::size_t>(k.lo) & mask;
-    while (slots_[i].hi != 0 || slots_[i].lo != 0) i = (i + 1) & mask;
-    slots_[i] = k;
-  }
-}
-
-void FingerprintSet::Insert(const ResourceKey& key) {
-  if ((size_ + 1) * 2 > slots_.size()) Grow();
-  std::size_t mask = slots_.size() - 1;
-  std::size_t i = static_cast<std::size_t>(key.lo) & mask;
-  while (slots_[i].hi != 0 || slots_[i].lo != 0) {
-    if (slots_[i] == key) return;
-    i = (i + 1) & mask;
-  }
-  slots_[i] = key;
-  ++size_;
-}
-
-bool FingerprintSet::Contains(const ResourceKey& key) const {
-  if (slots_.empty()) return false;
-  std::size_t mask = slots_.size() - 1;
-  std::size_t i = static_cast<std::size_t>(key.lo) & mask;
-  while (slots_[i].hi != 0 || slots_[i].lo != 0) {
-    if (slots_[i] == key) return true;
-    i = (i + 1) & mask;
-  }
-  return false;
-}
-
 void OrderChecker::Need(state::RefKind field, const json::Value* value,
                         const ResourceKey& referrer) {
   ResourceKey target = FingerprintOf(*value);

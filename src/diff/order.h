@@ -23,6 +23,7 @@
 #include <string_view>
 #include <vector>
 
+#include "base/fingerprint_table.h"
 #include "diff/index.h"
 #include "json/value.h"
 #include "state/resource.h"
@@ -40,19 +41,6 @@ struct OrderBreak {
   ResourceKey target;
   /// The same break in another state: same referrer, same target.
   std::uint64_t PairKey() const;
-};
-
-/// A set of 128-bit fingerprints (open addressing, at most half full).
-class FingerprintSet {
- public:
-  void Insert(const ResourceKey& key);
-  bool Contains(const ResourceKey& key) const;
-  std::size_t size() const { return size_; }
-
- private:
-  void Grow();
-  std::vector<ResourceKey> slots_;  ///< {0, 0} marks an empty slot
-  std::size_t size_ = 0;
 };
 
 class OrderChecker {

@@ -6,54 +6,6 @@
 
 namespace pstate::verify {
 
-void FingerprintSet::Hash(std::string_view s, std::uint64_t* a,
-                          std::uint64_t* b) {
-  Fingerprint f = FingerprintOf(s);
-  *a = f.hi;
-  *b = f.lo;
-}
-
-std::size_t FingerprintSet::Slot(std::uint64_t a, std::uint64_t b) const {
-  std::size_t mask = slots_.size() - 1;
-  std::size_t i = static_cast<std::size_t>(a) & mask;
-  while (slots_[i].a != 0 || slots_[i].b != 0) {
-    if (slots_[i].a == a && slots_[i].b == b) return i;
-    i = (i + 1) & mask;
-  }
-  return i;
-}
-
-void FingerprintSet::Grow() {
-  std::vector<Entry> old = std::move(slots_);
-  slots_.assign(old.empty() ? 1024 : old.size() * 2, Entry{});
-  for (const Entry& e : old) {
-    if (e.a == 0 && e.b == 0) continue;
-    slots_[Slot(e.a, e.b)] = e;
-  }
-}
-
-FingerprintSet::Entry& FingerprintSet::Add(std::string_view s) {
-  if ((size_ + 1) * 10 > slots_.size() * 7) Grow();
-  std::uint64_t a = 0, b = 0;
-  Hash(s, &a, &b);
-  Entry& e = slots_[Slot(a, b)];
-  if (e.a == 0 && e.b == 0) {
-    e.a = a;
-    e.b = b;
-    ++size_;
-  }
-  ++e.count;
-  return e;
-}
-
-const FingerprintSet::Entry* FingerprintSet::Find(std::string_view s) const {
-  if (slots_.empty()) return nullptr;
-  std::uint64_t a = 0, b = 0;
-  Hash(s, &a, &b);
-  const Entry& e = slots_[Slot(a, b)];
-  return (e.a == 0 && e.b == 0) ? nullptr : &e;
-}
-
 JournalText IntegrityJournal::Add(std::string_view text) {
   JournalText t{texts.size(), text.size()};
   texts.append(text);
@@ -114,7 +66,8 @@ void IntegrityTracker::AddResource(std::string_view urn, bool deleted) {
     journal_->events.push_back(e);
     return;
   }
-  FingerprintSet::Entry& e = urns_.Add(urn);
+  UrnCount& e = *urns_.Insert(FingerprintOf(urn)).first;
+  ++e.count;
   if (deleted) ++e.deleted;
 }
 
@@ -126,7 +79,7 @@ void IntegrityTracker::AddProvider(std::string_view reference) {
     journal_->events.push_back(e);
     return;
   }
-  providers_.Add(reference);
+  providers_.Insert(FingerprintOf(reference));
 }
 
 void IntegrityTracker::Reference(RefKind kind, std::string_view target,
@@ -288,8 +241,8 @@ void IntegrityTracker::Replay(
 }
 
 void IntegrityTracker::Reset() {
-  urns_ = FingerprintSet();
-  providers_ = FingerprintSet();
+  urns_.Clear();
+  providers_.Clear();
   duplicates_.clear();
   pending_.clear();
 }
@@ -298,9 +251,10 @@ std::vector<diag::Finding> IntegrityTracker::Finish() {
   std::vector<diag::Finding> out;
   for (PendingReference& ref : pending_) {
     diag::Finding f = std::move(ref.finding);
+    Fingerprint target = FingerprintOf(ref.target);
     bool later = ref.kind == PendingReference::Kind::kProvider
-                     ? providers_.Find(ref.target) != nullptr
-                     : urns_.Find(ref.target) != nullptr;
+                     ? providers_.Contains(target)
+                     : urns_.Contains(target);
     switch (ref.kind) {
       case PendingReference::Kind::kDependency:
         f.code = later ? diag::Code::kDependencyOrder
@@ -327,7 +281,7 @@ std::vector<diag::Finding> IntegrityTracker::Finish() {
   }
   pending_.clear();
   for (auto& [urn, first] : duplicates_) {
-    const FingerprintSet::Entry* e = urns_.Find(urn);
+    const UrnCount* e = urns_.Find(FingerprintOf(urn));
     if (!e || e->count < 2) continue;
     // Pulumi allows n copies when n-1 or n of them are marked delete.
     if (e->deleted + 1 >= e->count) continue;

@@ -16,32 +16,18 @@
 #include <string_view>
 #include <vector>
 
+#include "base/fingerprint.h"
+#include "base/fingerprint_table.h"
 #include "diag/finding.h"
 #include "io/window.h"
 #include "verify/check_context.h"
 
 namespace pstate::verify {
 
-/// A set of strings stored as 128-bit fingerprints, with a counter each.
-class FingerprintSet {
- public:
-  struct Entry {
-    std::uint64_t a = 0, b = 0;
-    std::uint32_t count = 0;
-    std::uint32_t deleted = 0;
-  };
-  /// Adds one occurrence; returns its entry.
-  Entry& Add(std::string_view s);
-  const Entry* Find(std::string_view s) const;
-  std::size_t size() const { return size_; }
-
- private:
-  static void Hash(std::string_view s, std::uint64_t* a, std::uint64_t* b);
-  std::size_t Slot(std::uint64_t a, std::uint64_t b) const;
-  void Grow();
-
-  std::vector<Entry> slots_;
-  std::size_t size_ = 0;
+/// How often a URN occurs, and how many of its copies are pending deletion.
+struct UrnCount {
+  std::uint32_t count = 0;
+  std::uint32_t deleted = 0;
 };
 
 /// A reference that could not be resolved when it was seen.
@@ -129,10 +115,10 @@ class IntegrityTracker {
   /// Whether `urn` belongs to a resource already seen (never in journal
   /// mode: a step is recorded and the fold decides).
   bool Seen(std::string_view urn) const {
-    return journal_ == nullptr && urns_.Find(urn) != nullptr;
+    return journal_ == nullptr && urns_.Contains(FingerprintOf(urn));
   }
   bool SeenProvider(std::string_view reference) const {
-    return journal_ == nullptr && providers_.Find(reference) != nullptr;
+    return journal_ == nullptr && providers_.Contains(FingerprintOf(reference));
   }
   /// Records a resource (after its references were checked).
   void AddResource(std::string_view urn, bool deleted);
@@ -184,7 +170,7 @@ class IntegrityTracker {
   std::vector<diag::Finding> Finish();
 
  private:
-  FingerprintSet urns_;
+  FingerprintTable<UrnCount> urns_;
   FingerprintSet providers_;
   std::map<std::string, diag::Finding> duplicates_;
   std::vector<PendingReference> pending_;
