@@ -7,9 +7,11 @@
 #include <string>
 #include <vector>
 
+#include "base/thread_pool.h"
 #include "cli/command.h"
 #include "cli/exit_code.h"
 #include "cli/findings_output.h"
+#include "cli/jobs.h"
 #include "cli/terminal.h"
 #include "crypto/fingerprint.h"
 #include "crypto/passphrase_source.h"
@@ -30,6 +32,7 @@ struct ScanFlags : FindingsFlags {
   // schema-secret-plaintext.
   std::vector<std::string> schemas;
   std::vector<std::string> schema_dirs;
+  int jobs = 0;  ///< --jobs; 0 when not given
 };
 
 int RunScan(const ScanFlags& flags) {
@@ -76,6 +79,7 @@ int RunScan(const ScanFlags& flags) {
     config.max_findings = flags.max_findings;
     config.fingerprinter = &*fingerprinter;
     config.decrypt = decrypt;
+    config.jobs = flags.jobs > 0 ? flags.jobs : DefaultPassJobs();
     // --schema: schema-secret-plaintext, checked in scan's findings pass.
     std::optional<verify::SchemaChecks> schema_checks;
     if (with_schemas) {
@@ -118,6 +122,10 @@ std::function<int()> SetupScan(CLI::App& app) {
   app.add_option("--key-file", flags->key_file,
                  "Key for fingerprints, so they match across runs (default: "
                  "a random key per run)");
+  app.add_option("-j,--jobs", flags->jobs,
+                 "Scan the resources of a plain file on N threads; the output "
+                 "is the same for any N (default: one)")
+      ->check(CLI::Range(1, kMaxJobs));
   app.add_option("--schema", flags->schemas,
                  "Also report properties a package schema marks secret that "
                  "are stored in plaintext (schema-secret-plaintext; see "

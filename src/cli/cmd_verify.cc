@@ -12,6 +12,7 @@
 #include "cli/command.h"
 #include "cli/exit_code.h"
 #include "cli/findings_output.h"
+#include "cli/jobs.h"
 #include "cli/terminal.h"
 #include "report/terminal.h"
 #include "types/schema_set.h"
@@ -19,24 +20,6 @@
 
 namespace pstate::cli {
 namespace {
-
-/// The threads that check resources when --jobs is not given: PSTATE_JOBS
-/// when it holds a number from 1 to kMaxJobs (the golden tests run every
-/// case with one thread and with several: the output must not change),
-/// else 1. Not the number of processors: on the generated 1 GB state the
-/// parallel check still costs more wall time than it saves
-/// (docs/performance.md, "Parallel verify"), so it is opt-in for now.
-int DefaultCheckJobs() {
-  const char* env = std::getenv("PSTATE_JOBS");
-  if (env != nullptr) {
-    char* end = nullptr;
-    long n = std::strtol(env, &end, 10);
-    if (end != env && *end == '\0' && n >= 1 && n <= kMaxJobs) {
-      return static_cast<int>(n);
-    }
-  }
-  return 1;
-}
 
 struct VerifyFlags : FindingsFlags {
   // --assets: the audit of `pstate assets`, as findings.
@@ -67,7 +50,7 @@ int RunVerify(const VerifyFlags& flags) {
       flags.allow_outside_root ? asset_hash::OutsideRoot::kReadHashHidden
                                : asset_hash::OutsideRoot::kRefuse;
   config.jobs = flags.jobs > 0 ? flags.jobs : DefaultJobs();
-  config.check_jobs = flags.jobs > 0 ? flags.jobs : DefaultCheckJobs();
+  config.check_jobs = flags.jobs > 0 ? flags.jobs : DefaultPassJobs();
   FindingsPrinter printer(flags);
   for (const std::string& path : flags.files) {
     std::string name = path == "-" ? "<stdin>" : path;

@@ -62,6 +62,26 @@ namespace {
 
 using state::ResourceOf;
 
+/// Reports the leaks of the resource or pending operation `leaf` holds (none
+/// for other leaves); returns how many.
+std::uint64_t ReportLeaks(LeakScanner& scanner, const state::Leaf& leaf,
+                          state::Context& context, std::string* pointer,
+                          std::vector<Leak>* found) {
+  const json::Value* resource = ResourceOf(leaf);
+  if (resource == nullptr) return 0;
+  pointer->assign(leaf.pointer);
+  if (resource != &leaf.value) *pointer += "/resource";
+  found->clear();
+  scanner.ScanResource(*resource, *pointer, found);
+  for (Leak& leak : *found) {
+    context.Report(
+        diag::MakeFinding(leak.code, std::move(leak.message),
+                          std::move(leak.pointer), std::move(leak.urn)),
+        leak.offset);
+  }
+  return found->size();
+}
+
 }  // namespace
 
 SecretCollectHandler::SecretCollectHandler(KnownSecrets* known,
@@ -113,17 +133,44 @@ Result<state::Flow> LeakScanHandler::OnLeaf(state::Leaf& leaf,
   const json::Value* resource = ResourceOf(leaf);
   if (resource == nullptr) return state::Flow::kContinue;
   if (collect_ && known_ != nullptr) collector_.Collect(*resource);
-  pointer_.assign(leaf.pointer);
-  if (resource != &leaf.value) pointer_ += "/resource";
-  found_.clear();
-  scanner_.ScanResource(*resource, pointer_, &found_);
-  for (Leak& leak : found_) {
-    ++leaks_;
-    context.Report(
-        diag::MakeFinding(leak.code, std::move(leak.message),
-                          std::move(leak.pointer), std::move(leak.urn)),
-        leak.offset);
+  leaks_ += ReportLeaks(scanner_, leaf, context, &pointer_, &found_);
+  return state::Flow::kContinue;
+}
+
+class LeakScanPass::ScanWorker final : public engine::Worker<std::uint64_t> {
+ public:
+  explicit ScanWorker(const LeakOptions& options) : scanner_(options) {}
+  void PerResource(state::Leaf& leaf, state::Context& context,
+                   std::uint64_t& leaks) override {
+    leaks = ReportLeaks(scanner_, leaf, context, &pointer_, &found_);
   }
+
+ private:
+  LeakScanner scanner_;
+  std::string pointer_;
+  std::vector<Leak> found_;
+};
+
+LeakScanPass::LeakScanPass(const LeakOptions& options)
+    : options_(options), inline_(std::make_unique<ScanWorker>(options)) {
+  if (options_.known_secrets != nullptr) options_.known_secrets->Freeze();
+}
+
+LeakScanPass::~LeakScanPass() = default;
+
+std::unique_ptr<engine::Worker<std::uint64_t>> LeakScanPass::NewWorker() {
+  return std::make_unique<ScanWorker>(options_);
+}
+
+void LeakScanPass::Fold(std::uint64_t&& leaks, state::Context& context) {
+  (void)context;
+  leaks_ += leaks;
+}
+
+Result<state::Flow> LeakScanPass::OnLeaf(state::Leaf& leaf,
+                                         state::Context& context) {
+  // Resources (when read sequentially) and pending operations.
+  engine::RunInline(*this, *inline_, leaf, context);
   return state::Flow::kContinue;
 }
 

@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "base/result.h"
+#include "engine/pass.h"
 #include "scan/known_secrets.h"
 #include "scan/leak_scanner.h"
 #include "state/reader.h"
@@ -98,6 +99,31 @@ class LeakScanHandler : public state::Handler {
   LeakScanner scanner_;
   std::vector<Leak> found_;
   std::string pointer_;
+  std::uint64_t leaks_ = 0;
+};
+
+/// The findings pass of a two-pass scan as an engine pass (engine/pass.h):
+/// each resource's leaks are found by a worker's own LeakScanner over the
+/// shared known secrets (frozen: KnownSecrets::Freeze), fingerprinter and
+/// decryptor, which are read-only and thread-safe, and reported through
+/// the worker's context; the fold counts them. Pending operations are
+/// scanned on the reader's thread. The same findings in the same order as
+/// LeakScanHandler without `collect`.
+class LeakScanPass : public engine::Pass<std::uint64_t> {
+ public:
+  explicit LeakScanPass(const LeakOptions& options);
+  ~LeakScanPass() override;
+
+  std::unique_ptr<engine::Worker<std::uint64_t>> NewWorker() override;
+  void Fold(std::uint64_t&& leaks, state::Context& context) override;
+  Result<state::Flow> OnLeaf(state::Leaf& leaf,
+                             state::Context& context) override;
+  std::uint64_t leaks() const { return leaks_; }
+
+ private:
+  class ScanWorker;
+  LeakOptions options_;
+  std::unique_ptr<ScanWorker> inline_;  ///< the reader's thread's scanner
   std::uint64_t leaks_ = 0;
 };
 

@@ -4,6 +4,7 @@
 #include <utility>
 
 #include "diag/finding.h"
+#include "engine/executor.h"
 #include "scan/known_secrets.h"
 #include "secrets/mask.h"
 #include "state/reader.h"
@@ -48,7 +49,24 @@ Outcome Run(const Config& config) {
   }
   out.undecryptable = collect.undecryptable();
 
-  // Pass 2: the findings.
+  // Pass 2: the findings. A file read as it is (not spooled) without extra
+  // checks goes through the engine, on config.jobs threads when it is a
+  // plain file (engine::CanSplit).
+  if (config.extra_checks == nullptr && !replay->spooled() &&
+      config.input != "-") {
+    LeakOptions leak_options;
+    leak_options.fingerprinter = config.fingerprinter;
+    leak_options.known_secrets = &known;
+    leak_options.decryptor = collect.decryptor();
+    std::function<std::unique_ptr<LeakScanPass>()> make = [&] {
+      return std::make_unique<LeakScanPass>(leak_options);
+    };
+    engine::Options engine_options;
+    engine_options.jobs = config.jobs;
+    engine_options.on_progress = config.on_progress;
+    engine::Run<LeakScanPass>(config.input, make, *out.report, engine_options);
+    return out;
+  }
   Result<std::unique_ptr<io::InputStream>> second = replay->Open();
   if (!second.ok()) {
     unreadable(second.status());

@@ -40,6 +40,11 @@ struct Config {
   /// the same replayed bytes, so standard input and compressed inputs work
   /// as files do. One handler per input: it may keep state across a pass.
   state::Handler* extra_checks = nullptr;
+  /// Threads for the findings pass (engine::Options::jobs): resources are
+  /// scanned in parallel when the input is a plain file and there are no
+  /// extra checks; otherwise, and with 1, the pass reads sequentially. The
+  /// findings are the same either way.
+  int jobs = 1;
 };
 
 struct Outcome {

@@ -80,6 +80,9 @@ class KnownSecrets {
 
   /// Number of distinct searchable plaintexts.
   std::size_t size() const { return searchable_count_; }
+  /// Builds the search for what was added so far: until the next Add, the
+  /// const calls change nothing and may run on several threads at once.
+  void Freeze() const { Flush(); }
   /// True when nothing is known, not even for masking.
   bool empty() const { return patterns_.empty(); }
   /// The id-th plaintext (ids are dense, in order of addition).
