@@ -215,20 +215,26 @@ std::int64_t UpdateInfo::Changes(std::string_view op) const {
 
 Result<std::string> FindRoot(const std::string& path) {
   std::error_code ec;
-  fs::path p = fs::absolute(path, ec);
-  if (ec) return Status(Errc::kIo, path + ": " + ec.message());
-  if (!fs::exists(p, ec)) {
+  if (!fs::exists(path, ec)) {
     return Status(Errc::kNotFound, path + ": No such file or directory");
   }
-  if (p.filename() == kBookkeeping) p = p.parent_path();
-  for (fs::path at = p;; at = at.parent_path()) {
+  // Lexically first, so that paths in messages are spelled as the user
+  // wrote them: the part before the last ".pulumi" component.
+  fs::path given(path);
+  fs::path prefix;
+  std::optional<fs::path> root;
+  for (const fs::path& part : given) {
+    if (part == kBookkeeping) root = prefix.empty() ? fs::path(".") : prefix;
+    prefix /= part;
+  }
+  if (root && IsDirectory((*root / kBookkeeping).string())) {
+    return root->string();
+  }
+  if (IsDirectory(Join(path, kBookkeeping))) return path;
+  fs::path p = fs::absolute(path, ec);
+  if (ec) return Status(Errc::kIo, path + ": " + ec.message());
+  for (fs::path at = p.parent_path();; at = at.parent_path()) {
     if (IsDirectory((at / kBookkeeping).string())) {
-      // Keep the caller's spelling when the root is the given directory,
-      // so messages name the paths as the user wrote them.
-      if (at == p && IsDirectory(path) &&
-          fs::path(path).filename() != kBookkeeping) {
-        return path;
-      }
       return at.lexically_normal().string();
     }
     if (at == at.parent_path()) break;
