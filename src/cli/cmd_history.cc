@@ -3,6 +3,7 @@
 // report/history.h renderings and an exit code.
 #include <time.h>
 
+#include <filesystem>
 #include <iostream>
 #include <memory>
 #include <optional>
@@ -151,14 +152,13 @@ int RunHistory(const HistoryFlags& flags) {
     }
     return kExitOk;
   }
-  auto stacks = history::SummarizeBackend(first);
-  if (!stacks.ok()) {
+  std::error_code ec;
+  if (std::filesystem::is_regular_file(first, ec)) {
     // A file that is not a checkpoint says so rather than "not a backend".
-    auto target = history::OpenTarget(first);
-    return Failed(target.status().code() == Errc::kInvalidArgument
-                      ? target.status()
-                      : stacks.status());
+    return Failed(history::OpenTarget(first).status());
   }
+  auto stacks = history::SummarizeBackend(first);
+  if (!stacks.ok()) return Failed(stacks.status());
   if (json) {
     report::RenderBackendJson(*stacks, std::cout);
   } else {

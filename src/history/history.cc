@@ -308,7 +308,7 @@ Result<PruneResult> Prune(const PruneConfig& config) {
     for (auto it = history->rbegin(); it != history->rend(); ++it, ++i) {
       if (!beyond(i, it->unix_nano)) continue;
       add("history", it->history_path, it->history_bytes, it->unix_nano);
-      add("checkpoint", it->checkpoint_path, it->checkpoint_bytes,
+      add("checkpoint-copy", it->checkpoint_path, it->checkpoint_bytes,
           it->unix_nano);
     }
     std::vector<backend::BackupFile> backups = backend::ListBackups(stack);

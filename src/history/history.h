@@ -103,7 +103,7 @@ struct PruneConfig {
 
 struct PruneFile {
   std::string stack;  ///< qualified name
-  std::string kind;   ///< "history", "checkpoint", "backup"
+  std::string kind;   ///< "history", "checkpoint-copy", "backup"
   std::string path;
   std::uint64_t bytes = 0;
   std::int64_t unix_nano = 0;

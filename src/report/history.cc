@@ -176,7 +176,7 @@ void RenderBackendJson(const std::vector<history::StackSummary>& stacks,
     w.BeginObject();
     w.Name("stack");
     w.String(s.stack.QualifiedName());
-    w.Name("checkpoint");
+    w.Name("checkpoint_path");
     w.String(s.stack.checkpoint);
     w.Name("updates");
     w.Uint(s.updates);
@@ -209,7 +209,7 @@ void RenderBackendJson(const std::vector<history::StackSummary>& stacks,
   w.EndArray();
   w.EndObject();
   w.Finish();
-  os << "\n";
+  sink.Write("\n");
 }
 
 void RenderUpdatesText(const history::Target& target,
@@ -246,7 +246,7 @@ void RenderUpdatesJson(const history::Target& target,
   w.BeginObject();
   w.Name("stack");
   w.String(target.stack.QualifiedName());
-  w.Name("checkpoint");
+  w.Name("checkpoint_path");
   w.String(target.stack.checkpoint);
   w.Name("updates");
   w.BeginArray();
@@ -262,7 +262,7 @@ void RenderUpdatesJson(const history::Target& target,
   w.EndArray();
   w.EndObject();
   w.Finish();
-  os << "\n";
+  sink.Write("\n");
 }
 
 void RenderRestoreText(const history::RestoreResult& r, std::ostream& out) {
@@ -297,7 +297,7 @@ void RenderRestoreJson(const history::RestoreResult& r, std::ostream& os) {
   SummaryJson(r.changes, w);
   w.EndObject();
   w.Finish();
-  os << "\n";
+  sink.Write("\n");
 }
 
 void RenderPruneText(const history::PruneResult& r, std::ostream& out) {
@@ -345,7 +345,7 @@ void RenderPruneJson(const history::PruneResult& r, std::ostream& os) {
   w.EndArray();
   w.EndObject();
   w.Finish();
-  os << "\n";
+  sink.Write("\n");
 }
 
 void RenderBlameText(const history::BlameResult& r, std::ostream& out) {
@@ -440,7 +440,7 @@ void RenderBlameJson(const history::BlameResult& r, std::ostream& os) {
   w.EndArray();
   w.EndObject();
   w.Finish();
-  os << "\n";
+  sink.Write("\n");
 }
 
 }  // namespace pstate::report

@@ -60,9 +60,11 @@ def secret(value):
 
 
 class Stack:
-    def __init__(self, project, name):
+    def __init__(self, project, name, id_name=None):
         self.project = project
         self.name = name
+        # Cloud IDs do not change when the stack is renamed.
+        self.id_name = id_name or name
 
     def urn(self, typ, res):
         return "urn:pulumi:%s::%s::%s::%s" % (self.name, self.project or "app",
@@ -90,7 +92,7 @@ class Stack:
             outputs.update(extra)
             created, modified = times.get(name, (nano, nano))
             res.append({"urn": self.urn(typ, name), "custom": True,
-                        "id": "%s-%s" % (name, self.name), "type": typ,
+                        "id": "%s-%s" % (name, self.id_name), "type": typ,
                         "inputs": inputs, "outputs": outputs,
                         "parent": root, "provider": prov_ref,
                         "created": rfc3339(created),
@@ -211,7 +213,7 @@ def project_tree(root):
     # web/prod was "staging" for its first two updates (pulumi stack
     # rename moves the history directory, not the files in it).
     staging = Stack("web", "staging")
-    prod = Stack("web", "prod")
+    prod = Stack("web", "prod", id_name="staging")
     web = ("www", BUCKET, {"bucket": "www"}, {"arn": "arn:aws:s3:::www"})
     play(root, staging, [
         {"message": "create", "resources": [web], "changes": {"create": 3}},
