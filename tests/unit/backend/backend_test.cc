@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <filesystem>
 #include <string>
 
@@ -149,6 +150,27 @@ TEST(Backend, InputPathsTakeVersionsAndRealFilesWin) {
   ASSERT_FALSE(bad.ok());
   EXPECT_EQ(bad.status().code(), Errc::kNotFound);
   io::SetPathResolver(nullptr);
+}
+
+TEST(Backend, TheNewestCheckpointVariantWinsAndBakWorksAnywhere) {
+  TempDir dir;
+  Put(dir, ".pulumi/stacks/web/dev.json");
+  Put(dir, ".pulumi/stacks/web/dev.json.zst");
+  // stackPath: of several variants the most recently modified is read.
+  fs::last_write_time(dir.File(".pulumi/stacks/web/dev.json"),
+                      fs::file_time_type::clock::now() - std::chrono::hours(1));
+  auto stacks = ListStacks(dir.path().string());
+  ASSERT_TRUE(stacks.ok());
+  ASSERT_EQ(stacks->size(), 1u);
+  EXPECT_NE((*stacks)[0].checkpoint.find("dev.json.zst"), std::string::npos);
+
+  Put(dir, "loose.json");
+  Put(dir, "loose.json.bak");
+  EXPECT_EQ(*ResolveInputPath(dir.File("loose.json@bak")),
+            dir.File("loose.json.bak"));
+  auto outside = ResolveInputPath(dir.File("loose.json@1"));
+  ASSERT_FALSE(outside.ok());
+  EXPECT_EQ(outside.status().code(), Errc::kInvalidArgument);
 }
 
 TEST(Backend, LocksAndBackups) {
