@@ -412,10 +412,10 @@ Result<BlameResult> Blame(const BlameConfig& config) {
                                      !PathCovers(p.path, asked))) {
           continue;
         }
-        ev.properties.push_back(p);
+        ev.changes.properties.push_back(p);
       }
-      if (config.path.empty()) ev.fields = r.changes.fields;
-      bool relevant = config.path.empty() || !ev.properties.empty() ||
+      if (config.path.empty()) ev.changes.fields = r.changes.fields;
+      bool relevant = config.path.empty() || !ev.changes.properties.empty() ||
                       ev.kind != BlameKind::kChanged;
       if (relevant) result.events.push_back(std::move(ev));
     }

@@ -142,10 +142,10 @@ struct BlameEvent {
   std::vector<int> uncertain;
   std::string urn;   ///< the URN after the update
   std::string from;  ///< a rename's old URN
-  /// Changed properties (inputs, outputs) and fields; values of secrets
-  /// are "[secret]" (diff's masking).
-  std::vector<diff::PropertyChange> properties;
-  std::vector<diff::FieldChange> fields;
+  /// Changed properties (inputs, outputs) and fields, as diff reports
+  /// them; values of secrets are "[secret]" (diff's masking). With a
+  /// property path: only the properties on that path, no fields.
+  diff::ResourceChanges changes;
 };
 
 struct BlameResult {

@@ -6,6 +6,7 @@
 
 #include "backend/backend.h"
 #include "json/writer.h"
+#include "report/diff.h"
 #include "report/terminal.h"
 
 namespace pstate::report {
@@ -114,19 +115,6 @@ void SummaryJson(const diff::DiffSummary& s, json::Writer& w) {
   w.Name("unchanged");
   w.Uint(s.unchanged);
   w.EndObject();
-}
-
-std::string_view SectionName(diff::Section s) {
-  return s == diff::Section::kInputs ? "inputs" : "outputs";
-}
-
-std::string_view ChangeMark(diff::ChangeKind k) {
-  switch (k) {
-    case diff::ChangeKind::kAdd: return "+";
-    case diff::ChangeKind::kDelete: return "-";
-    case diff::ChangeKind::kUpdate: return "~";
-  }
-  return "~";
 }
 
 }  // namespace
@@ -367,19 +355,9 @@ void RenderBlameText(const history::BlameResult& r, std::ostream& out) {
       out << "    (or in update " << list
           << ", which kept no checkpoint copy)\n";
     }
-    for (const diff::PropertyChange& p : ev.properties) {
-      std::string line = "    " + std::string(ChangeMark(p.kind)) + " " +
-                         std::string(SectionName(p.section)) + "." + p.path;
-      if (!p.before.empty() || !p.after.empty()) {
-        line += ": " + (p.before.empty() ? "(absent)" : p.before) + " -> " +
-                (p.after.empty() ? "(absent)" : p.after);
-      }
-      out << TerminalSafe(line) << "\n";
-    }
-    for (const diff::FieldChange& f : ev.fields) {
-      out << "    " << ChangeMark(f.kind) << " " << TerminalSafe(f.name)
-          << "\n";
-    }
+    std::string lines;
+    RenderChangesText(ev.changes, &lines);
+    out << lines;
   }
   out << r.events.size()
       << (r.events.size() == 1 ? " event in " : " events in ") << r.versions
@@ -412,29 +390,7 @@ void RenderBlameJson(const history::BlameResult& r, std::ostream& os) {
     w.BeginArray();
     for (int n : ev.uncertain) w.Int(n);
     w.EndArray();
-    w.Name("properties");
-    w.BeginArray();
-    for (const diff::PropertyChange& p : ev.properties) {
-      w.BeginObject();
-      w.Name("section");
-      w.String(SectionName(p.section));
-      w.Name("path");
-      w.String(p.path);
-      w.Name("op");
-      w.String(ChangeMark(p.kind));
-      w.Name("secret");
-      w.Bool(p.secret);
-      w.Name("before");
-      w.String(p.before);
-      w.Name("after");
-      w.String(p.after);
-      w.EndObject();
-    }
-    w.EndArray();
-    w.Name("fields");
-    w.BeginArray();
-    for (const diff::FieldChange& f : ev.fields) w.String(f.name);
-    w.EndArray();
+    WriteChangesJson(ev.changes, w);
     w.EndObject();
   }
   w.EndArray();
