@@ -175,6 +175,18 @@ constexpr CommandHelp kHelp[] = {
      "  0  written\n"
      "  1  refused: the reason on stderr, nothing written\n"
      "  2  bad usage or an unreadable input\n"},
+    {"history",
+     "  pstate history ./state                 (every stack of the backend)\n"
+     "  pstate history .pulumi/stacks/app/dev.json --verify\n"
+     "  pstate diff .pulumi/stacks/app/dev.json@~1 "
+     ".pulumi/stacks/app/dev.json\n"
+     "  pstate history blame .pulumi/stacks/app/dev.json URN tags.env\n"
+     "  pstate history restore .pulumi/stacks/app/dev.json@~1 -o dev.json\n"
+     "  pstate history prune ./state --keep 50 --older-than 90d --yes\n",
+     false, false,
+     "  0  listed, restored or pruned\n"
+     "  1  refused (a lock file exists, or the version has errors)\n"
+     "  2  bad usage, an unknown version or an unreadable input\n"},
 };
 
 const CommandHelp* FindHelp(std::string_view name) {

@@ -17,12 +17,14 @@
 #include <iostream>
 #include <new>
 
+#include "backend/backend.h"
 #include "cli/command.h"
 #include "cli/exit_code.h"
 #include "cli/help.h"
 #include "cli/input_limits.h"
 #include "cli/stdout_stream.h"
 #include "cli/suggest.h"
+#include "io/input.h"
 #include "report/terminal.h"
 
 #ifndef PSTATE_VERSION
@@ -84,6 +86,9 @@ const std::array kCommands = {
             "Write the selected resources and what they need as a state of "
             "their own",
             pstate::cli::SetupExtract},
+    Command{"history",
+            "The updates of DIY backend stacks: list, restore, prune, blame",
+            pstate::cli::SetupHistory},
 };
 
 // Commands about pstate itself (help.h: one source for all of them).
@@ -177,6 +182,9 @@ int main(int argc, char** argv) {
   // that kills the process halfway through an output file.
   std::signal(SIGPIPE, SIG_IGN);
   pstate::cli::InstallStdoutBuffer();
+  // Every input path may be PATH@VERSION, a version of a DIY backend's
+  // stack (docs/history.md), resolved where inputs are opened.
+  pstate::io::SetPathResolver(&pstate::backend::ResolveInputPath);
   CLI::App app{"pstate: fast, safe, offline tooling for Pulumi state files",
                "pstate"};
   pstate::cli::SetRootApp(&app);

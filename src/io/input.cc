@@ -583,8 +583,27 @@ std::string PeekFd(int fd, Status* status, const std::string& name) {
 
 }  // namespace
 
-Result<std::unique_ptr<InputStream>> OpenInput(const std::string& path,
+namespace {
+PathResolver g_path_resolver = nullptr;
+}  // namespace
+
+void SetPathResolver(PathResolver resolver) { g_path_resolver = resolver; }
+
+Result<std::string> ResolveInputPath(const std::string& path) {
+  if (path == "-" || g_path_resolver == nullptr ||
+      path.find('@') == std::string::npos) {
+    return path;
+  }
+  struct stat st {};
+  if (::stat(path.c_str(), &st) == 0) return path;
+  return g_path_resolver(path);
+}
+
+Result<std::unique_ptr<InputStream>> OpenInput(const std::string& given,
                                                const InputOptions& options) {
+  Result<std::string> resolved = ResolveInputPath(given);
+  if (!resolved.ok()) return resolved.status();
+  const std::string& path = *resolved;
   int fd = 0;
   bool owns = false;
   std::string name = path;

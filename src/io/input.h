@@ -113,10 +113,23 @@ class InputStream {
 /// print it (whole binary units when exact).
 std::string FormatByteLimit(std::uint64_t bytes);
 
-/// Opens `path` ("-" for standard input). Fails with kNotFound, kIo or
-/// kInvalidArgument (a directory) and a message naming the file. A gzip or
-/// zstd stream that decompresses to nothing is an empty input, like an
-/// empty plain file.
+/// Turns an input path that names no file into the file to read, or
+/// returns it unchanged. The command line installs
+/// backend::ResolveInputPath, so that every command that reads a state
+/// takes PATH@VERSION (a version of a DIY backend's stack); io knows
+/// nothing of backends. Not synchronized: set before any input is opened.
+using PathResolver = Result<std::string> (*)(const std::string& path);
+void SetPathResolver(PathResolver resolver);
+
+/// `path` as OpenInput and OpenReplayable open it: unchanged when it is
+/// "-", names a file (a real file whose name has an '@' wins), or no
+/// resolver is set; else what the resolver makes of it.
+Result<std::string> ResolveInputPath(const std::string& path);
+
+/// Opens `path` ("-" for standard input), after ResolveInputPath. Fails with
+/// kNotFound, kIo or kInvalidArgument (a directory) and a message naming the
+/// file. A gzip or zstd stream that decompresses to nothing is an empty input,
+/// like an empty plain file.
 Result<std::unique_ptr<InputStream>> OpenInput(
     const std::string& path, const InputOptions& options = {});
 

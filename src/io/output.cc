@@ -15,6 +15,8 @@
 #include <cstring>
 #include <mutex>
 
+#include "io/input.h"
+
 namespace pstate::io {
 namespace {
 
@@ -549,6 +551,16 @@ Result<std::unique_ptr<Output>> OpenPlainOutput(const std::string& path,
 
 Result<std::unique_ptr<Output>> OpenOutput(const std::string& path,
                                            const OutputOptions& options) {
+  // A version of a stack (PATH@VERSION, input.h's ResolveInputPath) can be
+  // read but not written: writing would create a file of that name beside
+  // the checkpoint, not a new version (`edit --in-place dev.json@~1`).
+  Result<std::string> version = ResolveInputPath(path);
+  if (!version.ok() || *version != path) {
+    return Status(Errc::kInvalidArgument,
+                  path +
+                      ": names a version of a stack, which can be read but "
+                      "not written; write elsewhere with -o");
+  }
   Result<std::unique_ptr<Output>> plain = OpenPlainOutput(path, options);
   if (!plain.ok() || options.compression == Compression::kNone) return plain;
   return std::unique_ptr<Output>(

@@ -450,8 +450,11 @@ Status TempPath::Create(std::string_view what) {
   return Status::Ok();
 }
 
-Result<Replayable> OpenReplayable(const std::string& path,
+Result<Replayable> OpenReplayable(const std::string& given,
                                   const SpoolOptions& options) {
+  Result<std::string> resolved = ResolveInputPath(given);
+  if (!resolved.ok()) return resolved.status();
+  const std::string& path = *resolved;
   Replayable r;
   r.name_ = path == "-" ? "<stdin>" : path;
   r.path_ = path;
