@@ -13,6 +13,10 @@ PSTATE_PACKAGES=(
   # Validation of the JUnit and GitLab Code Quality reports, of action.yml
   # and .pre-commit-hooks.yaml (tests/ci_formats/), and the package test.
   libxml2-utils python3-jsonschema python3-yaml man-db
+  # `pstate graph` output read by Graphviz, and the HTML report and the
+  # Mermaid output tested in headless Chromium (tests/browser/), driven by
+  # node (scripts/npm.sh installs the JavaScript).
+  graphviz chromium nodejs npm
 )
 
 PSTATE_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"

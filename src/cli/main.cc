@@ -84,6 +84,9 @@ const std::array kCommands = {
             "Write the selected resources and what they need as a state of "
             "their own",
             pstate::cli::SetupExtract},
+    Command{"graph",
+            "Draw resources and their references (DOT, Mermaid or JSON)",
+            pstate::cli::SetupGraph},
 };
 
 // Commands about pstate itself (help.h: one source for all of them).
