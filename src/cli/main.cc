@@ -87,6 +87,10 @@ const std::array kCommands = {
     Command{"graph",
             "Draw resources and their references (DOT, Mermaid or JSON)",
             pstate::cli::SetupGraph},
+    Command{"report",
+            "Write a self-contained HTML report of a state (or of two: their "
+            "diff)",
+            pstate::cli::SetupReport},
 };
 
 // Commands about pstate itself (help.h: one source for all of them).
