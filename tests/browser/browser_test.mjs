@@ -134,6 +134,9 @@ const tab = async (page, view) => page.click('#tabs button[data-view="' + view +
   const evil = await page.$$eval('#rows tbody td', (tds) => tds.map((t) => t.textContent).find((t) => t.startsWith('evil')));
   check(evil !== undefined && evil.includes('<script>alert(1)</script>'), 'web: a name with <script> is shown as text');
   check(await count(page, 'script') === 5, 'web: no script element came from the data');
+  const html = fs.readFileSync(file, 'utf8');
+  check(!html.includes('\u2028') && html.includes('\\u2028'), 'web: U+2028 in a name is escaped in the data');
+  check(!html.includes('<script>alert'), 'web: <script> in a name is escaped in the data');
   // Clicking the bucket shows its neighbourhood: it is referenced by the
   // object (dependency, deletedWith...), the policy, the CDN; it has a
   // parent and a provider.
