@@ -77,10 +77,11 @@ std::optional<EdgeKind> EdgeKindOf(state::RefKind kind) {
 }
 
 std::uint32_t Builder::Intern(std::string_view urn) {
-  auto [it, fresh] = by_urn_.try_emplace(
-      std::string(urn), static_cast<std::uint32_t>(nodes_.size()));
-  if (fresh) nodes_.push_back(RawNode{.urn = std::string(urn)});
-  return it->second;
+  if (auto it = by_urn_.find(urn); it != by_urn_.end()) return it->second;
+  auto n = static_cast<std::uint32_t>(nodes_.size());
+  auto it = by_urn_.emplace(std::string(urn), n).first;
+  nodes_.push_back(RawNode{.urn = &it->first});
+  return n;
 }
 
 void Builder::Add(const state::ResourceView& view) {
@@ -101,6 +102,7 @@ void Builder::Add(const state::ResourceView& view) {
   node.seen = true;
   node.live = node.live || live;
   std::string scratch;
+  std::string key_scratch;
   std::string provider_scratch;
   std::string_view provider_text =
       state::ResourceView::View(view.provider, &provider_scratch);
@@ -128,10 +130,16 @@ void Builder::Add(const state::ResourceView& view) {
     if (*kind == EdgeKind::kParent && take_parent) nodes_[self].parent = to;
     std::uint32_t property = kNone;
     if (ref.group != nullptr) {
-      std::string key = ref.group->key.Str();
-      auto [it, fresh] = by_property_.try_emplace(
-          key, static_cast<std::uint32_t>(properties_.size()));
-      if (fresh) properties_.push_back(key);
+      std::string_view key =
+          state::ResourceView::View(&ref.group->key, &key_scratch);
+      auto it = by_property_.find(key);
+      if (it == by_property_.end()) {
+        it = by_property_
+                 .emplace(std::string(key),
+                          static_cast<std::uint32_t>(properties_.size()))
+                 .first;
+        properties_.push_back(it->first);
+      }
       property = it->second;
     }
     edges_.push_back(RawEdge{self, to, *kind, property});
@@ -145,7 +153,7 @@ Graph Builder::Finish() const {
   std::vector<std::uint32_t> order(n);
   std::iota(order.begin(), order.end(), 0U);
   std::sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) {
-    return nodes_[a].urn < nodes_[b].urn;
+    return *nodes_[a].urn < *nodes_[b].urn;
   });
   std::vector<std::uint32_t> rank(n);
   for (std::uint32_t i = 0; i < n; ++i) rank[order[i]] = i;
@@ -222,12 +230,12 @@ Graph Builder::Finish() const {
     const RawNode& raw = nodes_[order[r]];
     index[r] = static_cast<std::uint32_t>(g.nodes.size());
     Node node;
-    node.urn = raw.urn;
-    if (auto urn = state::ParseUrn(raw.urn)) {
+    node.urn = *raw.urn;
+    if (auto urn = state::ParseUrn(*raw.urn)) {
       node.type = std::string(urn->type());
       node.name = std::string(urn->name);
     } else {
-      node.name = raw.urn;
+      node.name = *raw.urn;
     }
     node.custom = raw.custom;
     node.provider = state::IsProviderType(node.type);

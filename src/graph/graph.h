@@ -15,6 +15,7 @@
 #define PSTATE_GRAPH_GRAPH_H_
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -145,8 +146,17 @@ class Builder {
  private:
   std::uint32_t Intern(std::string_view urn);
 
+  /// Lookups by string_view, without a std::string per lookup.
+  struct Hash {
+    using is_transparent = void;
+    std::size_t operator()(std::string_view s) const {
+      return std::hash<std::string_view>{}(s);
+    }
+  };
+  using Index =
+      std::unordered_map<std::string, std::uint32_t, Hash, std::equal_to<>>;
   struct RawNode {
-    std::string urn;
+    const std::string* urn = nullptr;  ///< its key in by_urn_ (stable)
     std::uint32_t parent = Node::kNone;
     bool seen = false, live = false, custom = false, focus = false;
     state::FlagSet flags = 0;
@@ -161,8 +171,8 @@ class Builder {
   std::vector<RawNode> nodes_;
   std::vector<RawEdge> edges_;
   std::vector<std::string> properties_;
-  std::unordered_map<std::string, std::uint32_t> by_urn_;
-  std::unordered_map<std::string, std::uint32_t> by_property_;
+  Index by_urn_;
+  Index by_property_;
   std::uint64_t resources_ = 0;
 };
 
