@@ -37,43 +37,19 @@ bool IsFocused(const Config& config) { return !config.focus.empty(); }
 }  // namespace
 
 std::string_view EdgeKindName(EdgeKind kind) {
-  switch (kind) {
-    case EdgeKind::kParent: return state::RefKindName(state::RefKind::kParent);
-    case EdgeKind::kDependency:
-      return state::RefKindName(state::RefKind::kDependency);
-    case EdgeKind::kPropertyDependency:
-      return state::RefKindName(state::RefKind::kPropertyDependency);
-    case EdgeKind::kDeletedWith:
-      return state::RefKindName(state::RefKind::kDeletedWith);
-    case EdgeKind::kReplaceWith:
-      return state::RefKindName(state::RefKind::kReplaceWith);
-    case EdgeKind::kProvider:
-      return state::RefKindName(state::RefKind::kProvider);
-  }
-  return "";
+  return state::RefKindName(kind);
 }
 
 std::optional<EdgeKind> ParseEdgeKind(std::string_view name) {
-  for (EdgeKind kind : kAllEdgeKinds) {
-    if (EdgeKindName(kind) == name) return kind;
-  }
-  return std::nullopt;
+  const state::ReferenceField* f = state::FindReferenceField(name);
+  if (f == nullptr) return std::nullopt;
+  return EdgeKindOf(f->kind);
 }
 
 std::optional<EdgeKind> EdgeKindOf(state::RefKind kind) {
-  switch (kind) {
-    case state::RefKind::kParent: return EdgeKind::kParent;
-    case state::RefKind::kDependency: return EdgeKind::kDependency;
-    case state::RefKind::kPropertyDependency:
-      return EdgeKind::kPropertyDependency;
-    case state::RefKind::kDeletedWith: return EdgeKind::kDeletedWith;
-    case state::RefKind::kReplaceWith: return EdgeKind::kReplaceWith;
-    case state::RefKind::kProvider: return EdgeKind::kProvider;
-    case state::RefKind::kAlias:
-    case state::RefKind::kViewOf:
-    case state::RefKind::kProperty: return std::nullopt;
-  }
-  return std::nullopt;
+  const state::ReferenceField* f = state::ReferenceFieldOf(kind);
+  if (f == nullptr || !f->dependency) return std::nullopt;
+  return kind;
 }
 
 std::uint32_t Builder::Intern(std::string_view urn) {

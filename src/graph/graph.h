@@ -29,29 +29,41 @@
 
 namespace pstate::graph {
 
-/// The kinds of edge, one per reference field the dependency graph
-/// follows (state::ReferenceField::dependency).
-enum class EdgeKind : std::uint8_t {
-  kParent,
-  kDependency,
-  kPropertyDependency,
-  kDeletedWith,
-  kReplaceWith,
-  kProvider,
-};
+/// The kinds of edge: the reference kinds whose field Pulumi's dependency
+/// graph follows (state::ReferenceField::dependency): parent,
+/// dependencies, propertyDependencies, deletedWith, replaceWith, provider.
+using EdgeKind = state::RefKind;
 inline constexpr EdgeKind kAllEdgeKinds[] = {EdgeKind::kParent,
                                              EdgeKind::kDependency,
                                              EdgeKind::kPropertyDependency,
                                              EdgeKind::kDeletedWith,
                                              EdgeKind::kReplaceWith,
                                              EdgeKind::kProvider};
+// Each is a dependency field, and kAllEdgeKinds[i] is RefKind i (the HTML
+// report numbers edge kinds so).
+static_assert([] {
+  std::size_t i = 0;
+  for (EdgeKind kind : kAllEdgeKinds) {
+    if (static_cast<std::size_t>(kind) != i ||
+        i >= state::kReferenceFields.size() ||
+        !state::kReferenceFields[i].dependency) {
+      return false;
+    }
+    ++i;
+  }
+  return true;
+}());
 
 /// A set of edge kinds, one bit per EdgeKind.
-using EdgeKinds = std::uint8_t;
+using EdgeKinds = std::uint16_t;
 inline constexpr EdgeKinds EdgeBit(EdgeKind kind) {
   return static_cast<EdgeKinds>(1U << static_cast<unsigned>(kind));
 }
-inline constexpr EdgeKinds kEveryEdge = 0x3F;
+inline constexpr EdgeKinds kEveryEdge = [] {
+  EdgeKinds all = 0;
+  for (EdgeKind kind : kAllEdgeKinds) all |= EdgeBit(kind);
+  return all;
+}();
 /// What `pstate graph` draws unless --edges says otherwise: parent is
 /// drawn as clusters, propertyDependencies repeat dependencies.
 inline constexpr EdgeKinds kDefaultEdges =
@@ -59,11 +71,11 @@ inline constexpr EdgeKinds kDefaultEdges =
     EdgeBit(EdgeKind::kReplaceWith) | EdgeBit(EdgeKind::kProvider);
 
 /// The reference field's name ("parent", "dependencies", ...: the name
-/// --edges takes and the JSON writes).
+/// --edges takes and the JSON writes): state::RefKindName.
 std::string_view EdgeKindName(EdgeKind kind);
 std::optional<EdgeKind> ParseEdgeKind(std::string_view name);
-/// The edge kind of a reference kind; nullopt for those the graph does not
-/// draw (aliases, viewOf, property values).
+/// `kind` when the graph draws it; nullopt for references the dependency
+/// graph ignores (aliases, viewOf, property values).
 std::optional<EdgeKind> EdgeKindOf(state::RefKind kind);
 
 enum class Direction : std::uint8_t {

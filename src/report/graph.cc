@@ -249,7 +249,7 @@ void WriteGraphDot(const Graph& g, std::ostream& out) {
         break;
       case EdgeKind::kDeletedWith: attrs.emplace_back("color=red"); break;
       case EdgeKind::kReplaceWith: attrs.emplace_back("color=orange"); break;
-      case EdgeKind::kDependency: break;
+      default: break;  // kDependency
     }
     if (!attrs.empty()) {
       out << " [";

@@ -9,6 +9,7 @@
 
 #include "diag/codes.h"
 #include "report/diff.h"
+#include "report/findings.h"
 #include "report/graph.h"
 #include "report/html_assets.h"
 #include "state/selector.h"
@@ -92,43 +93,22 @@ void WriteSummary(const htmlreport::ReportData& d, json::Writer& w) {
   w.EndObject();
 }
 
+/// Verify's JSON (report/findings.h) and, for each code it names, the
+/// code's summary: the explanation the page shows.
 void WriteFindings(const diag::Report& r, json::Writer& w) {
-  const diag::Summary& s = r.summary();
   w.BeginObject();
-  w.Name("errors");
-  w.Uint(s.errors);
-  w.Name("warnings");
-  w.Uint(s.warnings);
-  w.Name("notes");
-  w.Uint(s.notes);
-  w.Name("omitted");
-  w.Uint(r.omitted());
-  w.Name("items");
-  w.BeginArray();
-  for (const diag::Finding& f : r.findings()) {
-    const diag::CodeInfo& info = diag::Info(f.code);
-    w.BeginObject();
-    w.Name("code");
-    w.String(info.name);
-    w.Name("severity");
-    w.String(diag::SeverityName(f.severity));
-    w.Name("message");
-    w.String(f.message);
-    w.Name("line");
-    w.Uint(f.line);
-    w.Name("column");
-    w.Uint(f.column);
-    w.Name("pointer");
-    w.String(f.pointer);
-    if (!f.urn.empty()) {
-      w.Name("urn");
-      w.String(f.urn);
-    }
-    w.Name("explanation");
+  w.Name("report");
+  WriteReportJson(r, w);
+  w.Name("explanations");
+  w.BeginObject();
+  const diag::Summary& s = r.summary();
+  for (std::size_t i = 0; i < s.by_code.size(); ++i) {
+    if (s.by_code[i] == 0) continue;
+    const diag::CodeInfo& info = diag::Info(static_cast<diag::Code>(i));
+    w.Name(info.name);
     w.String(info.summary);
-    w.EndObject();
   }
-  w.EndArray();
+  w.EndObject();
   w.EndObject();
 }
 

@@ -77,7 +77,8 @@
     b.addEventListener('click', function () { show(b.dataset.view); });
   });
   document.getElementById('file').textContent = data.file;
-  var f = data.findings;
+  // verify's JSON (docs/cli.md) and each code's explanation.
+  var f = data.findings.report.summary, findingItems = data.findings.report.findings;
   document.getElementById('findings-count').textContent = String(f.errors + f.warnings + f.notes);
   if (data.diff) document.getElementById('diff-tab').hidden = false;
 
@@ -123,13 +124,13 @@
     var v = document.getElementById('view-findings');
     v.appendChild(el('p', { text: f.errors + ' errors, ' + f.warnings + ' warnings, ' + f.notes + ' notes' +
       (f.omitted ? ' (' + f.omitted + ' more not kept)' : '') }));
-    if (!f.items.length) v.appendChild(el('p', { cls: 'muted', text: 'No findings.' }));
-    f.items.forEach(function (x) {
+    if (!findingItems.length) v.appendChild(el('p', { cls: 'muted', text: 'No findings.' }));
+    findingItems.forEach(function (x) {
       var where = data.file + (x.line ? ':' + x.line + ':' + x.column : '') + (x.pointer ? ' (at ' + x.pointer + ')' : '');
       v.appendChild(el('div', { cls: 'finding ' + x.severity }, [
         el('div', null, [el('span', { cls: 'sev ' + x.severity, text: x.severity }), el('code', { text: x.code }), ' ', x.message]),
         el('div', { cls: 'where', text: where + (x.urn ? ' ' + x.urn : '') }),
-        el('div', { cls: 'why', text: x.explanation })]));
+        el('div', { cls: 'why', text: data.findings.explanations[x.code] || '' })]));
     });
   }
 
