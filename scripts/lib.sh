@@ -13,6 +13,10 @@ PSTATE_PACKAGES=(
   # Validation of the JUnit and GitLab Code Quality reports, of action.yml
   # and .pre-commit-hooks.yaml (tests/ci_formats/), and the package test.
   libxml2-utils python3-jsonschema python3-yaml man-db
+  # `pstate graph` output read by Graphviz, and the HTML report and the
+  # Mermaid output tested in headless Chromium (tests/browser/), driven by
+  # node (scripts/npm.sh installs the JavaScript).
+  graphviz chromium nodejs npm
 )
 
 PSTATE_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -114,4 +118,23 @@ install_sarif_multitool() {
   fi
   # Its postinstall (chmod) may not run under npm's install-script policy.
   chmod u+x "$bin"
+}
+
+# The project's JavaScript (package.json, pinned by package-lock.json) into
+# $PSTATE_ROOT/node_modules, never globally: the HTML report's embedded
+# libraries and the browser tests' driver. Skipped when node_modules
+# already matches the lock file.
+install_node_modules() {
+  local stamp="$PSTATE_ROOT/node_modules/.package-lock.json"
+  if [ -f "$stamp" ] && [ -f "$PSTATE_ROOT/node_modules/@dagrejs/dagre/dist/dagre.min.js" ] &&
+    [ "$PSTATE_ROOT/package-lock.json" -ot "$stamp" ]; then
+    log "node_modules is installed"
+    return 0
+  fi
+  if ! command -v npm >/dev/null 2>&1; then
+    log "error: npm is needed to install the report's JavaScript (apt-get install npm)"
+    return 1
+  fi
+  log "installing the JavaScript of package-lock.json into $PSTATE_ROOT/node_modules"
+  (cd "$PSTATE_ROOT" && npm ci --no-audit --no-fund >&2)
 }

@@ -7,6 +7,7 @@ source "$(dirname "$0")/lib.sh"
 
 install_missing_packages
 install_sarif_multitool
+install_node_modules
 configure_and_build "$PSTATE_ROOT/build/test" -DCMAKE_BUILD_TYPE=Debug \
   -DPSTATE_WERROR=ON -DPSTATE_SANITIZE=ON -DPSTATE_BUILD_TESTS=ON
 

@@ -187,6 +187,20 @@ constexpr CommandHelp kHelp[] = {
      "  0  listed, restored or pruned\n"
      "  1  refused (a lock file exists, or the version has errors)\n"
      "  2  bad usage, an unknown version or an unreadable input\n"},
+    {"graph",
+     "  pstate graph stack.json | dot -Tsvg -o stack.svg\n"
+     "  pstate graph stack.json --focus '*::logs' --depth 2 --format mermaid\n"
+     "  pstate graph stack.json --group type --edges all --format json\n",
+     false, false,
+     "  0  drawn\n"
+     "  2  an unreadable state or bad usage\n"},
+    {"report",
+     "  pstate report stack.json -o report.html\n"
+     "  pstate report backup.json.gz stack.json -o changes.html\n",
+     true, false,
+     "  0  written\n"
+     "  2  an unreadable state, a failed write or bad usage (nothing "
+     "written)\n"},
 };
 
 const CommandHelp* FindHelp(std::string_view name) {

@@ -44,6 +44,8 @@ std::function<int()> SetupDiff(CLI::App& app);
 std::function<int()> SetupEdit(CLI::App& app);
 std::function<int()> SetupExtract(CLI::App& app);
 std::function<int()> SetupHistory(CLI::App& app);
+std::function<int()> SetupGraph(CLI::App& app);
+std::function<int()> SetupReport(CLI::App& app);
 
 }  // namespace pstate::cli
 

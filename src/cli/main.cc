@@ -89,6 +89,13 @@ const std::array kCommands = {
     Command{"history",
             "The updates of DIY backend stacks: list, restore, prune, blame",
             pstate::cli::SetupHistory},
+    Command{"graph",
+            "Draw resources and their references (DOT, Mermaid or JSON)",
+            pstate::cli::SetupGraph},
+    Command{"report",
+            "Write a self-contained HTML report of a state (or of two: their "
+            "diff)",
+            pstate::cli::SetupReport},
 };
 
 // Commands about pstate itself (help.h: one source for all of them).

@@ -22,6 +22,7 @@
 #include <string>
 
 #include "diag/report.h"
+#include "json/writer.h"
 
 namespace pstate::report {
 
@@ -47,6 +48,8 @@ void RenderTextTotal(std::uint64_t files, const diag::Summary& total,
 /// "notes", "resources", "omitted", "suppressed", "by_code": {code: n}}}
 /// on one line. Unknown line/column and URN are null.
 void RenderJsonLine(const diag::Report& report, std::ostream& out);
+/// That object, at the writer's position (the HTML report embeds it).
+void WriteReportJson(const diag::Report& report, json::Writer& w);
 
 /// GitHub accepts at most this many results per SARIF run.
 inline constexpr std::size_t kSarifMaxResults = 25000;

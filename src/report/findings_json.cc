@@ -4,9 +4,7 @@
 
 namespace pstate::report {
 
-void RenderJsonLine(const diag::Report& report, std::ostream& out) {
-  json::StringSink sink(&out);
-  json::Writer w(sink, json::Layout::kCompact);
+void WriteReportJson(const diag::Report& report, json::Writer& w) {
   w.BeginObject();
   w.Name("file");
   w.String(report.file());
@@ -68,6 +66,12 @@ void RenderJsonLine(const diag::Report& report, std::ostream& out) {
   w.EndObject();
   w.EndObject();
   w.EndObject();
+}
+
+void RenderJsonLine(const diag::Report& report, std::ostream& out) {
+  json::StringSink sink(&out);
+  json::Writer w(sink, json::Layout::kCompact);
+  WriteReportJson(report, w);
   sink.Put('\n');
 }
 

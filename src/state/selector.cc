@@ -1,6 +1,7 @@
 #include "state/selector.h"
 
 #include "base/glob.h"
+#include "state/resource.h"
 #include "state/urn.h"
 
 namespace pstate::state {
@@ -46,6 +47,21 @@ bool Selector::Matches(const Selectable& r) const {
     if ((r.flags & FlagBit(f)) == 0) return false;
   }
   return true;
+}
+
+FlagSet ToFlagSet(const ResourceFlags& f) {
+  const std::pair<Flag, bool> flags[] = {
+      {Flag::kProtect, f.protect},
+      {Flag::kTaint, f.taint},
+      {Flag::kDelete, f.del},
+      {Flag::kExternal, f.external},
+      {Flag::kPendingReplacement, f.pending_replacement},
+      {Flag::kRetainOnDelete, f.retain_on_delete}};
+  FlagSet out = 0;
+  for (auto [flag, set] : flags) {
+    if (set) out |= FlagBit(flag);
+  }
+  return out;
 }
 
 }  // namespace pstate::state

@@ -37,6 +37,10 @@ inline constexpr FlagSet FlagBit(Flag flag) {
   return static_cast<FlagSet>(1U << static_cast<unsigned>(flag));
 }
 
+struct ResourceFlags;  // state/resource.h
+/// The flags of `flags` that are set, as a FlagSet.
+FlagSet ToFlagSet(const ResourceFlags& flags);
+
 /// What a selector looks at of one resource.
 struct Selectable {
   std::string_view urn, type, parent;
