@@ -8,6 +8,7 @@
 #include "cli/command.h"
 #include "cli/exit_code.h"
 #include "cli/normalize_output.h"
+#include "cli/terminal.h"
 #include "convert/convert.h"
 #include "report/normalize.h"
 #include "report/terminal.h"
@@ -18,6 +19,7 @@ namespace {
 struct ConvertFlags {
   std::string input;
   std::string output = "-";
+  const CLI::Option* output_option = nullptr;
   std::string to;
   std::string stack;
   int version = 0;
@@ -35,6 +37,9 @@ int Fail(const std::string& message, int code = kExitUnreadable) {
 }
 
 int RunConvert(const ConvertFlags& flags) {
+  if (RefuseStateOnTerminal(*flags.output_option, nullptr)) {
+    return kExitUnreadable;
+  }
   convert::Config config;
   config.input = flags.input;
   config.output = flags.output;
@@ -86,10 +91,11 @@ std::function<int()> SetupConvert(CLI::App& app) {
                  "export (pulumi stack export) or checkpoint (a DIY "
                  "backend's stack file)")
       ->required();
-  app.add_option("-o,--output", flags->output,
-                 "Where to write (default: standard output); a name ending "
-                 "in .gz or .zst is compressed. Written only after the "
-                 "result passed verify");
+  flags->output_option = app.add_option(
+      "-o,--output", flags->output,
+      "Where to write (default: standard output, never a terminal); a name "
+      "ending in .gz or .zst is compressed. Written only after the result "
+      "passed verify");
   app.add_option("--stack", flags->stack,
                  "The checkpoint's stack, ORG/PROJECT/STACK or STACK, when "
                  "the input does not name one (default: from the URNs)");

@@ -22,6 +22,7 @@ struct CryptFlags {
   crypt::CryptMode mode = crypt::CryptMode::kDecrypt;
   std::string input;
   std::string output = "-";
+  const CLI::Option* output_option = nullptr;
   std::string passphrase_file;
   int jobs = DefaultJobs();
   bool compact = false;
@@ -29,6 +30,9 @@ struct CryptFlags {
 };
 
 int RunCrypt(const CryptFlags& flags) {
+  if (RefuseStateOnTerminal(*flags.output_option, nullptr)) {
+    return kExitUnreadable;
+  }
   const char* name =
       flags.mode == crypt::CryptMode::kDecrypt ? "decrypt" : "encrypt";
   crypt::Config config;
@@ -78,10 +82,11 @@ std::function<int()> Setup(CLI::App& app, crypt::CryptMode mode) {
                          : "State in --show-secrets form to encrypt; - reads "
                            "standard input")
       ->required();
-  app.add_option("-o,--output", flags->output,
-                 "Where to write (default: standard output). A file appears "
-                 "only when every secret was handled")
-      ->capture_default_str();
+  flags->output_option =
+      app.add_option("-o,--output", flags->output,
+                     "Where to write (default: standard output, never a "
+                     "terminal). A file appears only when every secret was "
+                     "handled");
   app.add_option(
       "--passphrase-file", flags->passphrase_file,
       "File holding the passphrase (trimmed); otherwise "

@@ -7,6 +7,7 @@
 
 #include "cli/command.h"
 #include "cli/exit_code.h"
+#include "cli/terminal.h"
 
 #include "edit/edit.h"
 #include "report/diff.h"
@@ -104,6 +105,7 @@ struct EditFlags {
   std::string input;
   std::vector<std::string> args;
   std::string output = "-";
+  const CLI::Option* output_option = nullptr;
   bool in_place = false;
   bool dry_run = false;
   bool target_dependents = false;
@@ -235,6 +237,10 @@ int RunEdit(const EditFlags& flags) {
   config.in_place = flags.in_place;
   config.dry_run = flags.dry_run;
 
+  if (!flags.dry_run &&
+      RefuseStateOnTerminal(*flags.output_option, &flags.in_place)) {
+    return kExitUnreadable;
+  }
   auto outcome = edit::Run(config);
   if (!outcome.ok()) return Usage(outcome.status().message());
   const edit::Outcome& o = *outcome;
@@ -293,9 +299,10 @@ std::function<int()> SetupEdit(CLI::App& app) {
       ->required();
   app.add_option("args", flags->args,
                  "URNs and other arguments of the operation (docs/edit.md)");
-  app.add_option("-o,--output", flags->output,
-                 "Where to write the edited state (default: standard "
-                 "output); written atomically, compressed like the input");
+  flags->output_option = app.add_option(
+      "-o,--output", flags->output,
+      "Where to write the edited state (default: standard output, never a "
+      "terminal); written atomically, compressed like the input");
   app.add_flag("--in-place", flags->in_place,
                "Write back into STATE, keeping the old file as STATE.bak");
   app.add_flag("--dry-run", flags->dry_run,

@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <iostream>
 #include <memory>
 #include <utility>
 
@@ -29,6 +30,18 @@ bool UseColor(const std::string& choice, int fd) {
   const char* term = std::getenv("TERM");
   if (term != nullptr && std::strcmp(term, "dumb") == 0) return false;
   return IsTerminal(fd);
+}
+
+bool RefuseStateOnTerminal(const CLI::Option& output, const bool* in_place) {
+  if (output.count() > 0) return false;
+  if (in_place != nullptr && *in_place) return false;
+  if (!IsTerminal(STDOUT_FILENO)) return false;
+  std::string ways = in_place != nullptr ? "-o FILE, --in-place or > FILE"
+                                         : "-o FILE or > FILE";
+  report::PrintError(std::cerr,
+                     "refusing to write a state to a terminal; use " + ways +
+                         " (-o - writes it here anyway)");
+  return true;
 }
 
 std::function<void(std::uint64_t, std::uint64_t)> MakeProgress(

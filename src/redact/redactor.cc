@@ -193,7 +193,8 @@ class Redactor::LeakHook {
 };
 
 Redactor::Redactor(RedactOptions options) : options_(std::move(options)) {
-  if (options_.leaks) leak_hook_ = new LeakHook(options_.known_secrets);
+  if (options_.leaks || options_.count_kept_leaks)
+    leak_hook_ = new LeakHook(options_.known_secrets);
 }
 
 Redactor::~Redactor() { delete leak_hook_; }
@@ -326,6 +327,11 @@ Value Redactor::RedactResource(const Value& resource, json::Arena& arena,
   if (leak_hook_ && resource.is_object()) {
     stats_.reference_leaks +=
         leak_hook_->Collect(resource, base_pointer, &leak_values_);
+    if (!options_.leaks) {
+      // Counted, not replaced (--keep-leaks).
+      stats_.kept_leaks += leak_values_.size();
+      leak_values_.clear();
+    }
   }
   // Every "inputs"/"outputs" member, duplicates included.
   std::unordered_set<const Value*> sections;

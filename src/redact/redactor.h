@@ -86,11 +86,15 @@ struct RedactOptions {
   /// values under a matching name inside a resource's "inputs"/"outputs"
   /// (any depth) and checkpoint config keys are redacted.
   std::vector<std::string> also;
-  /// Also redact every value the leak scanner reports.
-  bool leaks = false;
-  /// With `leaks`: every secret plaintext of the state (collected by a first
-  /// pass), so copies of them in plain values are redacted too. Null when
-  /// the input can be read only once (standard input).
+  /// Redact every value the leak scanner reports (the default: a shared
+  /// state must not carry plaintext credentials).
+  bool leaks = true;
+  /// Without `leaks`: still run the leak scanner and count what it reports
+  /// in RedactStats::kept_leaks, so the command can say what was left.
+  bool count_kept_leaks = false;
+  /// With `leaks` or `count_kept_leaks`: every secret plaintext of the state
+  /// (collected by a first pass), so copies of them in plain values are
+  /// redacted too. Null when the input can be read only once (standard input).
   const scan::KnownSecrets* known_secrets = nullptr;
 };
 

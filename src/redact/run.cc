@@ -18,7 +18,7 @@ Result<RedactStats> Run(Config config) {
   }
   scan::KnownSecrets known;
   std::unique_ptr<io::InputStream> input;
-  if (config.options.leaks) {
+  if (config.options.leaks || config.options.count_kept_leaks) {
     // Two passes: the plaintexts first, then the redaction.
     Result<io::Replayable> replay =
         io::OpenReplayable(config.input, config.spool);

@@ -3,6 +3,7 @@
 #ifndef PSTATE_TESTS_E2E_E2E_UTIL_H_
 #define PSTATE_TESTS_E2E_E2E_UTIL_H_
 
+#include <fcntl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -96,6 +97,57 @@ inline RunResult RunPstate(const std::string& args, const fs::path& work,
   if (r.exited) r.exit_code = WEXITSTATUS(status);
   r.out = ReadFile(out);
   r.err = ReadFile(err);
+  return r;
+}
+
+/// What the terminal showed and the exit code of `pstate <args>` run with
+/// standard output (and, with `stderr_too`, standard error) on a fresh
+/// pseudo-terminal, as a user at a shell runs it. Standard input is
+/// /dev/null; a standard error not on the terminal goes to `RunResult::err`.
+/// `env` is prepended to the command ("NO_COLOR=1 " and the like).
+inline RunResult RunPstateOnTerminal(const std::string& args,
+                                     const fs::path& work,
+                                     bool stderr_too = false,
+                                     const std::string& env = "") {
+  fs::path err = work / ".run.stderr";
+  std::string command =
+      env +
+      " ASAN_OPTIONS=\"${ASAN_OPTIONS:+$ASAN_OPTIONS:}exitcode=86\" "
+      "timeout 20 " +
+      ShellQuote(PSTATE_BINARY) + " " + args + " < /dev/null" +
+      (stderr_too ? std::string() : " 2> " + ShellQuote(err.string()));
+  RunResult r;
+  int master = ::posix_openpt(O_RDWR | O_NOCTTY);
+  if (master < 0 || ::grantpt(master) != 0 || ::unlockpt(master) != 0) {
+    return r;
+  }
+  std::string slave_name = ::ptsname(master);
+  pid_t pid = ::fork();
+  if (pid == 0) {
+    ::setsid();
+    int slave = ::open(slave_name.c_str(), O_RDWR);
+    if (slave < 0) ::_exit(127);
+    ::dup2(slave, STDOUT_FILENO);
+    if (stderr_too) ::dup2(slave, STDERR_FILENO);
+    ::close(slave);
+    ::close(master);
+    ::execl("/bin/sh", "sh", "-c", command.c_str(),
+            static_cast<char*>(nullptr));
+    ::_exit(127);
+  }
+  // Read until the child's side closes (EIO on Linux once it is gone).
+  char buffer[4096];
+  for (;;) {
+    ssize_t n = ::read(master, buffer, sizeof buffer);
+    if (n <= 0) break;
+    r.out.append(buffer, static_cast<std::size_t>(n));
+  }
+  int status = 0;
+  ::waitpid(pid, &status, 0);
+  ::close(master);
+  r.exited = WIFEXITED(status);
+  if (r.exited) r.exit_code = WEXITSTATUS(status);
+  if (!stderr_too) r.err = ReadFile(err);
   return r;
 }
 
