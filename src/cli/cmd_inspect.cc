@@ -171,19 +171,40 @@ std::function<int()> SetupTree(CLI::App& app) {
 }
 
 std::function<int()> SetupStats(CLI::App& app) {
-  auto path = std::make_shared<std::string>();
+  auto paths = std::make_shared<std::vector<std::string>>();
   auto format = std::make_shared<std::string>("text");
   auto top = std::make_shared<std::size_t>(10);
-  app.add_option("state", *path, "State to read (- reads standard input)")
-      ->required();
-  app.add_option("--top", *top, "How many of the largest resources to list")
-      ->capture_default_str();
+  auto exact = std::make_shared<bool>(false);
+  app.add_option("state", *paths,
+                 "State to read (- reads standard input); with two, how the "
+                 "second grew from the first (per type and section)")
+      ->required()
+      ->expected(1, 2);
+  app.add_option("--top", *top,
+                 "How many of the largest resources to list (default 10)");
+  app.add_flag("--bytes", *exact,
+               "Exact byte counts instead of KiB, MiB and GiB");
   AddFormat(app, format.get());
-  return [path, format, top] {
-    auto stats = inspect::Stats(*path, *top);
-    if (!stats.ok()) return Fail(stats.status());
-    std::cout << (*format == "json" ? report::StatsJson(*stats)
-                                    : report::StatsText(*stats));
+  return [paths, format, top, exact] {
+    const bool json = *format == "json";
+    inspect::SizeStats sizes[2];
+    std::vector<inspect::StatsResult> results;
+    for (std::size_t i = 0; i < paths->size(); ++i) {
+      auto stats = inspect::Stats((*paths)[i], *top, &sizes[i]);
+      if (!stats.ok()) return Fail(stats.status());
+      results.push_back(std::move(*stats));
+    }
+    if (results.size() == 2) {
+      report::StatsSide a{&results[0], &sizes[0]}, b{&results[1], &sizes[1]};
+      std::cout << (json ? report::StatsGrowthJson(a, b)
+                         : report::StatsGrowthText(a, b, *exact));
+      return static_cast<int>(kExitOk);
+    }
+    report::StatsOptions options;
+    options.exact_bytes = *exact;
+    options.sizes = &sizes[0];
+    std::cout << (json ? report::StatsJson(results[0], &sizes[0])
+                       : report::StatsText(results[0], options));
     return static_cast<int>(kExitOk);
   };
 }

@@ -42,6 +42,7 @@ std::function<int()> SetupTree(CLI::App& app);
 std::function<int()> SetupStats(CLI::App& app);
 std::function<int()> SetupDiff(CLI::App& app);
 std::function<int()> SetupEdit(CLI::App& app);
+std::function<int()> SetupIgnore(CLI::App& app);
 
 }  // namespace pstate::cli
 

@@ -80,6 +80,10 @@ const std::array kCommands = {
             "Offline state surgery: delete, rename, reparent, protect, taint, "
             "pending operations, repair",
             pstate::cli::SetupEdit},
+    Command{"ignore",
+            "Accept a finding from now on: add its fingerprint to "
+            ".pstateignore",
+            pstate::cli::SetupIgnore},
 };
 
 // Commands about pstate itself (help.h: one source for all of them).

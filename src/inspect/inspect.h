@@ -148,7 +148,39 @@ using Tally = ::pstate::Tally;
 
 using StatsResult = ::pstate::StatsResult;
 
-Result<StatsResult> Stats(const std::string& path, std::size_t top);
+/// Where a resource's bytes go: its members' spans, each from the member's
+/// key to the next member's key (the last one to the closing brace), so
+/// the five add up to the resource's bytes exactly (`other` also holds the
+/// braces and every member not named here).
+struct Sections {
+  std::uint64_t inputs = 0, outputs = 0, dependencies = 0,
+                property_dependencies = 0, other = 0;
+  std::uint64_t total() const {
+    return inputs + outputs + dependencies + property_dependencies + other;
+  }
+  Sections& operator+=(const Sections& o);
+};
+
+/// Why a state is big: `stats`' byte split.
+struct SizeStats {
+  Sections sections;  ///< over every resource
+  std::map<std::string, Sections> by_type;
+  /// Per type, its largest properties of inputs and outputs ("outputs.policy"),
+  /// by bytes summed over the type's resources (member spans, as Sections),
+  /// largest first, at most `top_properties` each.
+  std::map<std::string, std::vector<std::pair<std::uint64_t, std::string>>>
+      top_properties;
+  /// Inside inputs and outputs: the bytes of secret objects, of assets and
+  /// archives, and of the properties Pulumi's providers keep for themselves
+  /// (names starting "__", such as "__inputs" and "__provider"). Exact
+  /// spans of the input's text.
+  std::uint64_t secret_bytes = 0, asset_bytes = 0, internal_bytes = 0;
+};
+
+/// `sizes`, when given, gets the byte split (`top_properties` per type).
+Result<StatsResult> Stats(const std::string& path, std::size_t top,
+                          SizeStats* sizes = nullptr,
+                          std::size_t top_properties = 3);
 
 }  // namespace pstate::inspect
 

@@ -97,6 +97,14 @@ void RenderText(const Report& report, std::ostream& out,
       if (c) out << kReset;
       out << '\n';
     }
+    // The finding's identity, exactly what --baseline, .pstateignore and
+    // `pstate ignore add` take.
+    if (!f.fingerprint.empty()) {
+      if (c) out << kDim;
+      out << "    fingerprint: " << f.fingerprint;
+      if (c) out << kReset;
+      out << '\n';
+    }
   }
   RenderTextSummary(report, out, options);
 }

@@ -5,6 +5,7 @@
 #define PSTATE_REPORT_INSPECT_H_
 
 #include <cstddef>
+#include <cstdint>
 #include <ostream>
 #include <string>
 
@@ -32,8 +33,31 @@ void WriteTreeJson(const inspect::TreeResult& tree, std::ostream& stream,
 std::string TreeText(const inspect::TreeResult& tree);
 std::string TreeJson(const inspect::TreeResult& tree);
 
-std::string StatsText(const inspect::StatsResult& stats);
-std::string StatsJson(const inspect::StatsResult& stats);
+struct StatsOptions {
+  /// Exact byte counts instead of B/KiB/MiB/GiB with one decimal.
+  bool exact_bytes = false;
+  /// The byte split (inspect::Stats with `sizes`): sections, shares and
+  /// each type's largest properties.
+  const inspect::SizeStats* sizes = nullptr;
+};
+
+/// "1.5 KiB" (binary units, one decimal; bytes below 1 KiB as "512 B").
+std::string HumanBytes(std::uint64_t bytes);
+
+std::string StatsText(const inspect::StatsResult& stats,
+                      const StatsOptions& options = {});
+std::string StatsJson(const inspect::StatsResult& stats,
+                      const inspect::SizeStats* sizes = nullptr);
+
+/// `stats A B`: how each type and section grew from `before` to `after`
+/// (both read with sizes).
+struct StatsSide {
+  const inspect::StatsResult* stats = nullptr;
+  const inspect::SizeStats* sizes = nullptr;
+};
+std::string StatsGrowthText(const StatsSide& before, const StatsSide& after,
+                            bool exact_bytes);
+std::string StatsGrowthJson(const StatsSide& before, const StatsSide& after);
 
 }  // namespace pstate::report
 

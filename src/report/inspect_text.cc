@@ -78,19 +78,65 @@ class Chunked {
   std::string buffer_;
 };
 
-std::string Table(std::string_view title,
-                  const std::map<std::string, Tally>& m) {
+std::string Size(std::uint64_t bytes, bool exact) {
+  return exact ? std::to_string(bytes) : HumanBytes(bytes);
+}
+
+/// "12.5%" of `total` (one decimal; "-" for an empty total).
+std::string Percent(std::uint64_t part, std::uint64_t total) {
+  if (total == 0) return "-";
+  char buf[16];
+  std::snprintf(buf, sizeof(buf), "%.1f%%",
+                static_cast<double>(part) * 100.0 / static_cast<double>(total));
+  return buf;
+}
+
+/// "inputs 1.2 KiB (40.0%), outputs ..." adding up to `s.total()`.
+std::string SectionsLine(const inspect::Sections& s, bool exact) {
+  const std::uint64_t total = s.total();
+  auto part = [&](std::string_view name, std::uint64_t n) {
+    return std::string(name) + " " + Size(n, exact) + " (" + Percent(n, total) +
+           ")";
+  };
+  return part("inputs", s.inputs) + ", " + part("outputs", s.outputs) + ", " +
+         part("dependencies", s.dependencies) + ", " +
+         part("propertyDependencies", s.property_dependencies) + ", " +
+         part("other", s.other);
+}
+
+/// Rows by bytes, largest first: count, size, share of `total`, name; with
+/// `sizes`, each type's sections and largest properties under it.
+std::string Table(std::string_view title, const std::map<std::string, Tally>& m,
+                  std::uint64_t total, const StatsOptions& options,
+                  bool types = false) {
   std::vector<std::pair<std::string, Tally>> rows(m.begin(), m.end());
   std::stable_sort(rows.begin(), rows.end(), [](const auto& a, const auto& b) {
     return a.second.bytes > b.second.bytes;
   });
   std::string out = std::string(title) + "\n";
-  char buf[64];
+  char buf[96];
   for (const auto& [name, t] : rows) {
-    std::snprintf(buf, sizeof(buf), "  %8llu %12llu  ",
+    std::snprintf(buf, sizeof(buf), "  %8llu %12s %7s  ",
                   static_cast<unsigned long long>(t.count),
-                  static_cast<unsigned long long>(t.bytes));
+                  Size(t.bytes, options.exact_bytes).c_str(),
+                  Percent(t.bytes, total).c_str());
     out += buf + TerminalSafe(name) + "\n";
+    if (!types || options.sizes == nullptr) continue;
+    auto sec = options.sizes->by_type.find(name);
+    if (sec != options.sizes->by_type.end()) {
+      out +=
+          "      sections: " + SectionsLine(sec->second, options.exact_bytes) +
+          "\n";
+    }
+    auto top = options.sizes->top_properties.find(name);
+    if (top != options.sizes->top_properties.end() && !top->second.empty()) {
+      std::string line;
+      for (const auto& [bytes, property] : top->second) {
+        line += (line.empty() ? "" : ", ") + TerminalSafe(property) + " " +
+                Size(bytes, options.exact_bytes);
+      }
+      out += "      largest properties: " + line + "\n";
+    }
   }
   return out;
 }
@@ -234,7 +280,23 @@ std::string TreeText(const TreeResult& tree) {
 
 // ---- stats ------------------------------------------------------------------
 
-std::string StatsText(const inspect::StatsResult& s) {
+std::string HumanBytes(std::uint64_t bytes) {
+  if (bytes < 1024) return std::to_string(bytes) + " B";
+  const char* units[] = {"KiB", "MiB", "GiB", "TiB"};
+  double v = static_cast<double>(bytes) / 1024.0;
+  std::size_t u = 0;
+  while (v >= 1024.0 && u + 1 < std::size(units)) {
+    v /= 1024.0;
+    ++u;
+  }
+  char buf[32];
+  std::snprintf(buf, sizeof(buf), "%.1f %s", v, units[u]);
+  return buf;
+}
+
+std::string StatsText(const inspect::StatsResult& s,
+                      const StatsOptions& options) {
+  const bool exact = options.exact_bytes;
   std::string out;
   auto line = [&](std::string_view label, const std::string& value) {
     out += std::string(label) + TerminalSafe(value) + "\n";
@@ -246,8 +308,23 @@ std::string StatsText(const inspect::StatsResult& s) {
     features += (features.empty() ? "" : ", ") + f;
   }
   line("features:    ", features.empty() ? "-" : features);
-  line("resources:   ", std::to_string(s.resources.count) + " (" +
-                            std::to_string(s.resources.bytes) + " bytes)");
+  line("resources:   ",
+       std::to_string(s.resources.count) + " (" +
+           (exact ? std::to_string(s.resources.bytes) + " bytes"
+                  : HumanBytes(s.resources.bytes)) +
+           ")");
+  if (const inspect::SizeStats* z = options.sizes) {
+    line("sections:    ", SectionsLine(z->sections, exact));
+    // Shares of the resources' bytes held inside inputs and outputs.
+    const std::uint64_t total = s.resources.bytes;
+    line("inside:      ",
+         "secrets " + Size(z->secret_bytes, exact) + " (" +
+             Percent(z->secret_bytes, total) + "), assets and archives " +
+             Size(z->asset_bytes, exact) + " (" +
+             Percent(z->asset_bytes, total) + "), __ properties " +
+             Size(z->internal_bytes, exact) + " (" +
+             Percent(z->internal_bytes, total) + ")");
+  }
   line("stacks:      ", std::to_string(s.stacks));
   line("projects:    ", std::to_string(s.projects));
   std::string flags;
@@ -260,23 +337,97 @@ std::string StatsText(const inspect::StatsResult& s) {
   line("assets:      ",
        std::to_string(s.assets) + ", archives " + std::to_string(s.archives));
   std::string pending;
-  std::uint64_t total = 0;
+  std::uint64_t pending_total = 0;
   for (const auto& [op, n] : s.pending) {
     pending += ", " + op + " " + std::to_string(n);
-    total += n;
+    pending_total += n;
   }
-  line("pending:     ", std::to_string(total) + pending);
-  out += "\n" + Table("by package (count, bytes):", s.by_package);
-  out += "\n" + Table("by type (count, bytes):", s.by_type);
-  out += "\n" + Table("by provider (count, bytes):", s.by_provider);
+  line("pending:     ", std::to_string(pending_total) + pending);
+  const std::uint64_t total = s.resources.bytes;
+  const char* unit = exact ? "bytes" : "size";
+  out += "\n" + Table(std::string("by package (count, ") + unit + ", share):",
+                      s.by_package, total, options);
+  out += "\n" +
+         Table(std::string("by type (count, ") + unit + ", share):", s.by_type,
+               total, options, true);
+  out += "\n" + Table(std::string("by provider (count, ") + unit + ", share):",
+                      s.by_provider, total, options);
   if (!s.largest.empty()) {
-    out += "\nlargest resources (bytes):\n";
-    char buf[32];
+    out += std::string("\nlargest resources (") + unit + ", share):\n";
+    char buf[64];
     for (const auto& [bytes, urn] : s.largest) {
-      std::snprintf(buf, sizeof(buf), "  %12llu  ",
-                    static_cast<unsigned long long>(bytes));
+      std::snprintf(buf, sizeof(buf), "  %12s %7s  ",
+                    Size(bytes, exact).c_str(), Percent(bytes, total).c_str());
       out += buf + TerminalSafe(urn) + "\n";
     }
+  }
+  return out;
+}
+
+std::string StatsGrowthText(const StatsSide& before, const StatsSide& after,
+                            bool exact) {
+  auto signed_size = [&](std::uint64_t a, std::uint64_t b) {
+    return (b >= a ? "+" : "-") + Size(b >= a ? b - a : a - b, exact);
+  };
+  auto change = [&](std::uint64_t a, std::uint64_t b) {
+    std::string s =
+        Size(a, exact) + " -> " + Size(b, exact) + " (" + signed_size(a, b);
+    if (a > 0) {
+      char buf[24];
+      std::snprintf(buf, sizeof(buf), ", %+.1f%%",
+                    (static_cast<double>(b) - static_cast<double>(a)) * 100.0 /
+                        static_cast<double>(a));
+      s += buf;
+    }
+    return s + ")";
+  };
+  const inspect::StatsResult& a = *before.stats;
+  const inspect::StatsResult& b = *after.stats;
+  std::string out = "resources:   " + std::to_string(a.resources.count) +
+                    " -> " + std::to_string(b.resources.count) + ", " +
+                    change(a.resources.bytes, b.resources.bytes) + "\n";
+  if (before.sizes != nullptr && after.sizes != nullptr) {
+    const inspect::Sections& x = before.sizes->sections;
+    const inspect::Sections& y = after.sizes->sections;
+    out += "sections:\n";
+    out += "  inputs                " + change(x.inputs, y.inputs) + "\n";
+    out += "  outputs               " + change(x.outputs, y.outputs) + "\n";
+    out += "  dependencies          " + change(x.dependencies, y.dependencies) +
+           "\n";
+    out += "  propertyDependencies  " +
+           change(x.property_dependencies, y.property_dependencies) + "\n";
+    out += "  other                 " + change(x.other, y.other) + "\n";
+  }
+  // Every type of either side, by how much it grew (largest growth first,
+  // shrinking last); unchanged types are left out.
+  struct Row {
+    std::string type;
+    Tally a, b;
+    std::int64_t delta() const {
+      return static_cast<std::int64_t>(b.bytes) -
+             static_cast<std::int64_t>(a.bytes);
+    }
+  };
+  std::vector<Row> rows;
+  for (const auto& [type, t] : a.by_type) {
+    auto it = b.by_type.find(type);
+    rows.push_back({type, t, it != b.by_type.end() ? it->second : Tally{}});
+  }
+  for (const auto& [type, t] : b.by_type) {
+    if (!a.by_type.count(type)) rows.push_back({type, Tally{}, t});
+  }
+  std::erase_if(rows, [](const Row& r) {
+    return r.a.bytes == r.b.bytes && r.a.count == r.b.count;
+  });
+  std::stable_sort(rows.begin(), rows.end(), [](const Row& l, const Row& r) {
+    return l.delta() > r.delta();
+  });
+  out += "\nby type (count, size):\n";
+  if (rows.empty()) out += "  (no type changed)\n";
+  for (const Row& r : rows) {
+    out += "  " + std::to_string(r.a.count) + " -> " +
+           std::to_string(r.b.count) + "  " + change(r.a.bytes, r.b.bytes) +
+           "  " + TerminalSafe(r.type) + "\n";
   }
   return out;
 }

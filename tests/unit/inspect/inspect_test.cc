@@ -203,3 +203,46 @@ TEST(InspectTest, StatsCountAndSize) {
 
 }  // namespace
 }  // namespace pstate::inspect
+
+namespace pstate::inspect {
+namespace {
+
+// Every resource's sections add up to its bytes, whatever the layout
+// (indented export, compact checkpoint, a reformatted copy), and the
+// byte shares inside inputs and outputs fit in them.
+TEST(InspectSizesTest, SectionsAddUpToTheResources) {
+  for (const char* name :
+       {"base.json", "base-checkpoint.json", "base-reformatted.json",
+        "b64-secrets.json", "flags.json", "changed.json"}) {
+    SCOPED_TRACE(name);
+    SizeStats sizes;
+    auto stats = Stats(std::string(PSTATE_FIXTURES_DIR) + "/inspect/" + name, 0,
+                       &sizes, 2);
+    ASSERT_TRUE(stats.ok()) << stats.status().message();
+    EXPECT_EQ(sizes.sections.total(), stats->resources.bytes);
+    std::uint64_t by_type = 0;
+    for (const auto& [type, sec] : sizes.by_type) {
+      by_type += sec.total();
+      EXPECT_EQ(sec.total(), stats->by_type.at(type).bytes) << type;
+      EXPECT_LE(sizes.top_properties[type].size(), 2u);
+    }
+    EXPECT_EQ(by_type, stats->resources.bytes);
+    EXPECT_LE(sizes.secret_bytes + sizes.asset_bytes,
+              sizes.sections.inputs + sizes.sections.outputs);
+  }
+}
+
+// A secret's bytes are its exact span in the file: the same whatever the
+// indentation, once the secret objects are laid out alike.
+TEST(InspectSizesTest, SecretBytesAreExactSpans) {
+  SizeStats sizes;
+  auto stats =
+      Stats(std::string(PSTATE_FIXTURES_DIR) + "/inspect/" + "b64-secrets.json",
+            0, &sizes);
+  ASSERT_TRUE(stats.ok());
+  EXPECT_GT(stats->secrets, 0u);
+  EXPECT_GT(sizes.secret_bytes, 0u);
+}
+
+}  // namespace
+}  // namespace pstate::inspect
