@@ -1,6 +1,14 @@
 #include "report/diff.h"
 
+#include <algorithm>
+#include <map>
+#include <string>
+#include <utility>
+#include <vector>
+
 #include "base/utf8.h"
+#include "json/compact.h"
+#include "json/document.h"
 
 #include "report/terminal.h"
 
@@ -55,6 +63,50 @@ void WriteNamedChange(json::Writer& w, std::string_view name_key,
   w.EndObject();
 }
 
+/// A field update between two arrays (dependencies, aliases, replaceWith,
+/// ...) element by element, as Pulumi's preview shows array diffs: the
+/// header, then "- X" for each element only the old array has and "+ Y"
+/// for each only the new one has (compared as compact JSON, duplicates
+/// counted). False when the values are not both arrays.
+bool ArrayFieldLines(const FieldChange& c, std::string_view indent,
+                     std::size_t width, std::string* out) {
+  if (c.kind != ChangeKind::kUpdate || c.before.empty() || c.after.empty() ||
+      c.before.front() != '[' || c.after.front() != '[') {
+    return false;
+  }
+  auto a = json::Document::Parse(c.before);
+  auto b = json::Document::Parse(c.after);
+  if (!a.ok() || !b.ok() || !a->root().is_array() || !b->root().is_array()) {
+    return false;
+  }
+  std::map<std::string, std::int64_t> balance;  // new count - old count
+  for (const json::Value& e : a->root().array()) {
+    --balance[json::ToCompactJson(e)];
+  }
+  for (const json::Value& e : b->root().array()) {
+    ++balance[json::ToCompactJson(e)];
+  }
+  std::string lines;
+  auto side = [&](const json::Value& array, bool added) {
+    for (const json::Value& e : array.array()) {
+      std::string text = json::ToCompactJson(e);
+      std::int64_t& n = balance[text];
+      if (added ? n <= 0 : n >= 0) continue;
+      n += added ? -1 : 1;
+      lines += std::string(indent) + "    ";
+      lines +=
+          TerminalSafe(std::string(added ? "+ " : "- ") + Shown(text, width));
+      lines += '\n';
+    }
+  };
+  side(a->root(), false);
+  side(b->root(), true);
+  if (lines.empty()) return false;  // the same elements, reordered
+  *out += std::string(indent) + TerminalSafe("~ " + c.name + ":") + "\n";
+  *out += lines;
+  return true;
+}
+
 }  // namespace
 
 std::string_view Symbol(ChangeKind kind) {
@@ -99,6 +151,9 @@ void RenderChangesText(const ResourceChanges& changes, std::string* out,
     out->push_back('\n');
   }
   for (const FieldChange& c : changes.fields) {
+    if (ArrayFieldLines(c, options.indent, options.max_value_width, out)) {
+      continue;
+    }
     out->append(options.indent);
     out->append(ChangeLine(c, options.max_value_width));
     out->push_back('\n');
@@ -180,7 +235,84 @@ std::string_view EntrySymbol(diff::ResourceChangeKind kind) {
   }
 }
 
+/// Per type: "  TYPE: N added, N changed", most entries first.
+std::string StatByType(const diff::DiffResult& result) {
+  struct Counts {
+    std::uint64_t n[6] = {0, 0, 0, 0, 0, 0};
+    std::uint64_t total = 0;
+  };
+  std::map<std::string, Counts> by_type;
+  for (const diff::ResourceEntry& e : result.resources) {
+    Counts& c = by_type[e.type];
+    ++c.n[static_cast<std::size_t>(e.kind)];
+    ++c.total;
+  }
+  std::vector<std::pair<std::string, Counts>> rows(by_type.begin(),
+                                                   by_type.end());
+  std::stable_sort(rows.begin(), rows.end(), [](const auto& a, const auto& b) {
+    return a.second.total > b.second.total;
+  });
+  static constexpr diff::ResourceChangeKind kKinds[] = {
+      diff::ResourceChangeKind::kAdded,
+      diff::ResourceChangeKind::kRemoved,
+      diff::ResourceChangeKind::kRenamed,
+      diff::ResourceChangeKind::kChanged,
+      diff::ResourceChangeKind::kOrderOnly,
+      diff::ResourceChangeKind::kOrderBroken};
+  std::string out;
+  for (const auto& [type, c] : rows) {
+    std::string counts;
+    for (diff::ResourceChangeKind k : kKinds) {
+      std::uint64_t n = c.n[static_cast<std::size_t>(k)];
+      if (n == 0) continue;
+      counts += (counts.empty() ? "" : ", ") + std::to_string(n) + " " +
+                std::string(diff::ResourceChangeKindName(k));
+    }
+    out += "  " + TerminalSafe(type) + ": " + counts + "\n";
+  }
+  return out;
+}
+
+/// `text` with each line coloured by its first non-blank character.
+std::string Colored(const std::string& text) {
+  std::string out;
+  out.reserve(text.size() + text.size() / 8);
+  std::size_t pos = 0;
+  while (pos < text.size()) {
+    std::size_t end = text.find('\n', pos);
+    if (end == std::string::npos) end = text.size();
+    std::string_view line(text.data() + pos, end - pos);
+    std::size_t first = line.find_first_not_of(' ');
+    const char* color = nullptr;
+    if (first != std::string_view::npos && first + 1 < line.size() &&
+        line[first + 1] == ' ') {
+      switch (line[first]) {
+        case '+': color = "\033[32m"; break;
+        case '-': color = "\033[31m"; break;
+        case '~': color = "\033[33m"; break;
+        case '!': color = "\033[35m"; break;
+        default: break;
+      }
+    }
+    if (color != nullptr) out += color;
+    out += line;
+    if (color != nullptr) out += "\033[0m";
+    if (end < text.size()) out += '\n';
+    pos = end + 1;
+  }
+  return out;
+}
+
 }  // namespace
+
+std::string RenderDiffText(const diff::DiffResult& result,
+                           const DiffTextOptions& options) {
+  if (options.stat_only) {
+    return StatByType(result) + SummaryLine(result.summary);
+  }
+  std::string text = RenderDiffText(result, false, options.limit);
+  return options.color ? Colored(text) : text;
+}
 
 std::string RenderDiffText(const diff::DiffResult& result, bool stat_only,
                            std::size_t limit) {
