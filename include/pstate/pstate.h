@@ -650,6 +650,8 @@ struct RedactResult {
   /// Without `leaks`: the values the leak scanner reported and the run left
   /// in place.
   std::uint64_t kept_leaks = 0;
+  /// With --anonymize: strings in which identifying data was replaced.
+  std::uint64_t anonymized_strings = 0;
   /// Strings (values or keys) Go reads differently from their text: a
   /// lone UTF-16 surrogate escape, written as U+FFFD as Go reads it.
   std::uint64_t inexact_strings = 0;

@@ -9,6 +9,7 @@
 #include "cli/exit_code.h"
 #include "cli/terminal.h"
 
+#include "redact/anonymizer.h"
 #include "redact/run.h"
 #include "report/redact.h"
 #include "report/terminal.h"
@@ -27,6 +28,7 @@ struct RedactFlags {
   std::vector<std::string> also;
   bool leaks = false;  // the default; kept so old command lines still work
   bool keep_leaks = false;
+  bool anonymize = false;
 };
 
 int Fail(const std::string& message) {
@@ -39,16 +41,22 @@ int RunRedact(const RedactFlags& flags) {
     return kExitUnreadable;
   }
   redact::Config config;
-  if (flags.fingerprint) {
-    if (!flags.key_file.empty()) {
-      auto f = crypto::Fingerprinter::FromKeyFile(flags.key_file);
-      if (!f.ok()) {
-        return Fail("--key-file: " + f.status().message());
-      }
-      config.options.fingerprinter = std::move(*f);
-    } else {
-      config.options.fingerprinter = crypto::Fingerprinter::WithRandomKey();
-    }
+  if (!flags.key_file.empty() && !flags.fingerprint && !flags.anonymize) {
+    return Fail("--key-file applies to --fingerprint and --anonymize");
+  }
+  std::optional<crypto::Fingerprinter> key;
+  if (!flags.key_file.empty()) {
+    auto f = crypto::Fingerprinter::FromKeyFile(flags.key_file);
+    if (!f.ok()) return Fail("--key-file: " + f.status().message());
+    key = std::move(*f);
+  } else if (flags.fingerprint || flags.anonymize) {
+    key = crypto::Fingerprinter::WithRandomKey();
+  }
+  if (flags.fingerprint) config.options.fingerprinter = *key;
+  std::optional<redact::Anonymizer> anonymizer;
+  if (flags.anonymize) {
+    anonymizer.emplace(*key);
+    config.options.anonymizer = &*anonymizer;
   }
   config.options.also = flags.also;
   config.options.leaks = !flags.keep_leaks;
@@ -65,6 +73,14 @@ int RunRedact(const RedactFlags& flags) {
     report::RedactSummaryOptions summary;
     summary.also = !flags.also.empty();
     summary.keep_leaks = flags.keep_leaks;
+    if (anonymizer) {
+      summary.anonymize = true;
+      for (std::size_t k = 0; k < redact::kIdentityKinds; ++k) {
+        summary.anonymized.emplace_back(
+            redact::IdentityKindName(static_cast<redact::IdentityKind>(k)),
+            anonymizer->stats().distinct[k]);
+      }
+    }
     report::RenderRedactSummary(*stats, summary, std::cerr);
   }
   return kExitOk;
@@ -88,14 +104,18 @@ std::function<int()> SetupRedact(CLI::App& app) {
                "`pulumi stack export`'s 4-space layout");
   app.add_flag("-q,--quiet", flags->quiet,
                "No progress line and no summary on stderr");
-  auto* fp = app.add_flag(
+  app.add_flag("--anonymize", flags->anonymize,
+               "Also replace cloud account, subscription and project IDs, "
+               "e-mail and IP addresses, cloud hostnames and home-directory "
+               "user names by consistent pseudonyms (keyed as --fingerprint)");
+  app.add_flag(
       "--fingerprint", flags->fingerprint,
       "Replace each secret by a keyed HMAC-SHA256 fingerprint instead of a "
       "fixed placeholder (equal secrets stay equal)");
   app.add_option("--key-file", flags->key_file,
-                 "Fingerprint key: the file's exact bytes. Without it a random "
-                 "key is used, so fingerprints only compare within one run")
-      ->needs(fp);
+                 "Key of --fingerprint and --anonymize: the file's exact "
+                 "bytes. Without it a random key is used, so fingerprints and "
+                 "pseudonyms only compare within one run");
   app.add_option("--also", flags->also,
                  "Also redact plain values under property names matching this "
                  "glob (* and ?, case-insensitive); repeatable")

@@ -560,6 +560,23 @@ void Redactor::Process(state::Leaf& leaf, state::Context& context) {
       leaf.value = RedactAnywhere(leaf.value, arena);
       break;
   }
+  if (options_.anonymizer != nullptr) leaf.value = Anonymize(leaf.value, arena);
+}
+
+Value Redactor::Anonymize(const Value& value, json::Arena& arena) {
+  return Rewrite(value, arena,
+                 [&](const state::PropertyNode& node) -> std::optional<Value> {
+                   const Value& v = *node.value;
+                   // Ciphertexts and placeholders hold no identity; a
+                   // base64 text must not be touched by chance.
+                   if (node.kind == state::PropertyKind::kSecret) return v;
+                   if (!v.is_string()) return std::nullopt;
+                   std::optional<std::string> out =
+                       options_.anonymizer->Apply(v.Str());
+                   if (!out) return std::nullopt;
+                   ++stats_.anonymized_strings;
+                   return arena.MakeString(*out, v.offset);
+                 });
 }
 
 }  // namespace pstate::redact

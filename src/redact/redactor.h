@@ -39,6 +39,7 @@
 #include "crypto/fingerprint.h"
 #include "json/parser.h"
 #include "json/value.h"
+#include "redact/anonymizer.h"
 #include "scan/known_secrets.h"
 #include "state/property.h"
 #include "state/provider.h"
@@ -96,6 +97,9 @@ struct RedactOptions {
   /// (collected by a first pass), so copies of them in plain values are
   /// redacted too. Null when the input can be read only once (standard input).
   const scan::KnownSecrets* known_secrets = nullptr;
+  /// --anonymize: every string of the state, after redaction, through the
+  /// anonymizer (which Run teaches in its first pass). Not owned.
+  Anonymizer* anonymizer = nullptr;
 };
 
 /// What a run replaced (counts only; never values).
@@ -152,6 +156,8 @@ class Redactor {
   json::Value RedactPlainTree(const json::Value& value, json::Arena& arena,
                               std::uint64_t* counter);
   bool MatchesAlso(const json::Value& key) const;
+  /// `value` with every string the anonymizer rewrites replaced.
+  json::Value Anonymize(const json::Value& value, json::Arena& arena);
 
   RedactOptions options_;
   RedactStats stats_;

@@ -37,6 +37,16 @@ void RenderRedactSummary(const ::pstate::RedactResult& s,
         << Count(s.leak_values, "plaintext credential",
                  "plaintext credentials");
   }
+  if (options.anonymize) {
+    out << "; anonymized:";
+    bool any = false;
+    for (const auto& [kind, n] : options.anonymized) {
+      if (n == 0) continue;
+      out << (any ? ", " : " ") << kind << " " << n;
+      any = true;
+    }
+    if (!any) out << " nothing found";
+  }
   out << "; kept: ";
   if (options.keep_leaks) {
     out << Count(s.kept_leaks, "plaintext credential (--keep-leaks)",
@@ -45,8 +55,14 @@ void RenderRedactSummary(const ::pstate::RedactResult& s,
   }
   // What redact never rewrites (docs/secrets.md, "What can still identify
   // you").
-  out << "resource names, URNs and IDs, cloud account and subscription IDs, "
-         "e-mail addresses, IP addresses, hostnames, home-directory paths\n";
+  if (options.anonymize) {
+    out << "resource names and other free text, stack and project names "
+           "(review before publishing)\n";
+  } else {
+    out << "resource names, URNs and IDs, cloud account and subscription "
+           "IDs, e-mail addresses, IP addresses, hostnames, home-directory "
+           "paths (--anonymize replaces most)\n";
+  }
   RenderInexactStrings(s.inexact_strings, out);
   if (s.reference_leaks > 0) {
     // Rewriting a URN or an ID would break the state (Pulumi refuses it):

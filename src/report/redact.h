@@ -3,7 +3,11 @@
 #ifndef PSTATE_REPORT_REDACT_H_
 #define PSTATE_REPORT_REDACT_H_
 
+#include <cstdint>
 #include <ostream>
+#include <string>
+#include <utility>
+#include <vector>
 
 #include "base/result.h"  // pstate.h: RedactResult
 
@@ -12,6 +16,10 @@ namespace pstate::report {
 struct RedactSummaryOptions {
   bool also = false;        ///< --also was given: show its count
   bool keep_leaks = false;  ///< --keep-leaks: leaks were counted, not replaced
+  /// --anonymize: distinct values replaced, by kind name ("e-mail
+  /// addresses"); empty without it.
+  bool anonymize = false;
+  std::vector<std::pair<std::string, std::uint64_t>> anonymized;
 };
 
 /// "pstate redact: replaced N secrets, ...; kept: ..." on one line, then
