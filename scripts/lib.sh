@@ -8,6 +8,11 @@ PSTATE_PACKAGES=(
   libonig-dev libutf8proc-dev
   gzip zstd python3
   clang-format
+  # The static archives of the portable release binary (scripts/package.sh).
+  libzstd-dev liblz4-dev
+  # Validation of the JUnit and GitLab Code Quality reports, of action.yml
+  # and .pre-commit-hooks.yaml (tests/ci_formats/), and the package test.
+  libxml2-utils python3-jsonschema python3-yaml man-db
 )
 
 PSTATE_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"

@@ -8,6 +8,7 @@
 #include "cli/command.h"
 #include "cli/exit_code.h"
 #include "cli/terminal.h"
+#include "cli/select_options.h"
 
 #include "edit/edit.h"
 #include "report/diff.h"
@@ -49,6 +50,18 @@ constexpr OperationHelp kOperations[] = {
      "<project>-<stack>. Move the file itself to its new place.\n",
      "  pstate edit rename-stack dev.json staging -o staging.json\n"
      "  pstate edit rename-stack dev.json dev --project newproj -o new.json\n"},
+    {"move",
+     "pstate edit move SOURCE DEST URN...|FILTERS [--include-parents] "
+     "[--dry-run]",
+     "Moves resources from one state file to another, as `pulumi state\n"
+     "move`: their descendants move too (--include-parents: their\n"
+     "ancestors), the providers they use are copied, URNs get DEST's stack\n"
+     "and project, and a resource whose parent stays is re-parented to\n"
+     "DEST's root stack. A dependency that would cross the two files, a\n"
+     "URN DEST already has, or a pending operation is refused. Both files\n"
+     "are written in place with a .bak, or neither.\n",
+     "  pstate edit move dev.json prod.json URN --dry-run\n"
+     "  pstate edit move big.json part.json --type 'aws:rds/*'\n"},
     {"reparent", "pstate edit reparent STATE URN NEW_PARENT_URN",
      "Moves a resource and its descendants under another parent; their\n"
      "URNs get the new parent's type chain.\n",
@@ -112,9 +125,13 @@ struct EditFlags {
   bool force = false;
   bool allow_new_errors = false;
   bool all = false;
+  bool include_parents = false;
   std::string id;
+  /// clear-pending: the operation type and resource URN; any other
+  /// operation that takes resources: the `ls` filters (globs).
   std::string type;
   std::string urn;
+  SelectFlags select;  ///< the filters but --type and --urn
   std::string project;
   std::string format = "text";
   bool quiet = false;
@@ -123,6 +140,64 @@ struct EditFlags {
 int Usage(const std::string& message) {
   report::PrintError(std::cerr, message);
   return kExitUnreadable;
+}
+
+/// `pstate edit move SOURCE DEST URN...`: both states in place.
+int RunMove(const EditFlags& flags, const state::Selector& select) {
+  if (flags.args.empty()) return Usage("edit move takes DEST and URNs");
+  if (flags.in_place || flags.output != "-") {
+    return Usage(
+        "edit move writes both states in place (each keeps a .bak): -o and "
+        "--in-place do not apply");
+  }
+  if (flags.all || flags.force || flags.target_dependents ||
+      !flags.id.empty() || !flags.project.empty()) {
+    return Usage(
+        "edit move takes filters, --include-parents, --dry-run and "
+        "--allow-new-errors");
+  }
+  if (flags.format != "text") return Usage("edit move prints text only");
+  edit::MoveConfig config;
+  config.source = flags.input;
+  config.destination = flags.args[0];
+  config.request.urns.assign(flags.args.begin() + 1, flags.args.end());
+  config.request.select = select;
+  config.request.include_parents = flags.include_parents;
+  config.request.allow_new_errors = flags.allow_new_errors;
+  config.dry_run = flags.dry_run;
+  if (config.request.urns.empty() && select.empty()) {
+    return Usage("edit move needs URNs, resource names or filters");
+  }
+  auto outcome = edit::Move(config);
+  if (!outcome.ok()) return Usage(outcome.status().message());
+  const edit::MoveOutcome& o = *outcome;
+  if (!flags.quiet) PrintSelection(std::cerr, "edit move", o.selected);
+  if (o.refused) {
+    report::PrintError(std::cerr, o.refusal);
+    report::RenderEditFindings(o.source, std::cerr);
+    report::RenderEditFindings(o.destination, std::cerr);
+    return kExitFindings;
+  }
+  // --dry-run: what would change on stdout; else the changes on stderr.
+  std::ostream& os = flags.dry_run ? std::cout : std::cerr;
+  if (flags.dry_run || !flags.quiet) {
+    const std::pair<const std::string*, const edit::Outcome*> sides[] = {
+        {&config.source, &o.source}, {&config.destination, &o.destination}};
+    for (auto [path, side] : sides) {
+      os << report::TerminalSafe(*path) << ":\n";
+      report::RenderEditText(*side, os);
+    }
+    for (const std::string& n : o.notes) {
+      os << "note: " << report::TerminalSafe(n) << "\n";
+    }
+  }
+  if (!o.source.new_findings.empty() || !o.destination.new_findings.empty()) {
+    std::cerr << "pstate: warning: written with --allow-new-errors despite new "
+                 "integrity errors:\n";
+    report::RenderEditFindings(o.source, std::cerr);
+    report::RenderEditFindings(o.destination, std::cerr);
+  }
+  return kExitOk;
 }
 
 int RunEdit(const EditFlags& flags) {
@@ -135,13 +210,31 @@ int RunEdit(const EditFlags& flags) {
     Usage("edit " + op + " takes " + what);
     return false;
   };
+  // The `ls` filters (clear-pending's --type and --urn are its own).
+  state::Selector& select = req.select;
+  select = ToSelector(flags.select);
+  if (op != "clear-pending") {
+    if (!flags.type.empty()) select.type = flags.type;
+    if (!flags.urn.empty()) select.urn = flags.urn;
+  }
+  const bool filtered = !select.empty();
+  if (op == "move") return RunMove(flags, select);
+  if (flags.include_parents) {
+    return Usage("--include-parents applies to edit move only");
+  }
+  // With filters, the resource argument of a one-resource operation is
+  // optional: the filters name it.
+  auto one = [&](const char* rest, const char* with_urn) -> bool {
+    if (filtered && args.size() == 1) return true;
+    return want_args(2, filtered ? rest : with_urn);
+  };
   if (op == "delete") {
     req.op = edit::Operation::kDelete;
-    if (flags.all && !args.empty()) {
-      return Usage("edit delete: give URNs or --all, not both");
+    if (flags.all && (!args.empty() || filtered)) {
+      return Usage("edit delete: give URNs (or filters) or --all, not both");
     }
-    if (!flags.all && args.empty()) {
-      return Usage("edit delete needs at least one URN, or --all");
+    if (!flags.all && args.empty() && !filtered) {
+      return Usage("edit delete needs at least one URN, filters, or --all");
     }
     if (flags.all && !flags.id.empty()) {
       return Usage("edit delete: --id picks a copy of a URN, not of --all");
@@ -150,9 +243,11 @@ int RunEdit(const EditFlags& flags) {
     req.all = flags.all;
   } else if (op == "rename") {
     req.op = edit::Operation::kRename;
-    if (!want_args(2, "URN NEW_NAME")) return kExitUnreadable;
-    req.urns = {args[0]};
-    req.new_name = args[1];
+    if (!one("NEW_NAME (the filters select the resource)", "URN NEW_NAME")) {
+      return kExitUnreadable;
+    }
+    if (args.size() == 2) req.urns = {args[0]};
+    req.new_name = args.back();
   } else if (op == "rename-stack") {
     req.op = edit::Operation::kRenameStack;
     if (!want_args(1, "NEW_STACK")) return kExitUnreadable;
@@ -160,20 +255,24 @@ int RunEdit(const EditFlags& flags) {
     req.new_project = flags.project;
   } else if (op == "reparent") {
     req.op = edit::Operation::kReparent;
-    if (!want_args(2, "URN NEW_PARENT_URN")) return kExitUnreadable;
-    req.urns = {args[0]};
-    req.new_parent = args[1];
+    if (!one("NEW_PARENT (the filters select the resource)",
+             "URN NEW_PARENT")) {
+      return kExitUnreadable;
+    }
+    if (args.size() == 2) req.urns = {args[0]};
+    req.new_parent = args.back();
   } else if (op == "protect" || op == "unprotect" || op == "taint" ||
              op == "untaint") {
     req.op = op == "protect"     ? edit::Operation::kProtect
              : op == "unprotect" ? edit::Operation::kUnprotect
              : op == "taint"     ? edit::Operation::kTaint
                                  : edit::Operation::kUntaint;
-    if (flags.all && !args.empty()) {
-      return Usage("edit " + op + ": give URNs or --all, not both");
+    if (flags.all && (!args.empty() || filtered)) {
+      return Usage("edit " + op +
+                   ": give URNs (or filters) or --all, not both");
     }
-    if (!flags.all && args.empty()) {
-      return Usage("edit " + op + " needs URNs or --all");
+    if (!flags.all && args.empty() && !filtered) {
+      return Usage("edit " + op + " needs URNs, filters or --all");
     }
     req.urns = args;
     req.all = flags.all;
@@ -186,9 +285,11 @@ int RunEdit(const EditFlags& flags) {
     req.pending_urn = flags.urn;
   } else if (op == "import-pending") {
     req.op = edit::Operation::kImportPending;
-    if (!want_args(2, "URN ID")) return kExitUnreadable;
-    req.urns = {args[0]};
-    req.id = args[1];
+    if (!one("ID (the filters select the resource)", "URN ID")) {
+      return kExitUnreadable;
+    }
+    if (args.size() == 2) req.urns = {args[0]};
+    req.id = args.back();
   } else if (op == "repair") {
     req.op = edit::Operation::kRepair;
     if (!want_args(0, "no arguments")) return kExitUnreadable;
@@ -203,9 +304,11 @@ int RunEdit(const EditFlags& flags) {
   if (!flags.project.empty() && req.op != edit::Operation::kRenameStack) {
     return Usage("--project applies to edit rename-stack only");
   }
-  if ((!flags.type.empty() || !flags.urn.empty()) &&
-      req.op != edit::Operation::kClearPending) {
-    return Usage("--type and --urn apply to edit clear-pending only");
+  if (filtered && !edit::TakesSelection(req.op)) {
+    return Usage(
+        "edit " + op +
+        " takes no resource filters (--type and --urn of clear-pending "
+        "are the operation's type and resource URN)");
   }
   if (flags.all && req.op != edit::Operation::kDelete &&
       req.op != edit::Operation::kProtect &&
@@ -245,6 +348,10 @@ int RunEdit(const EditFlags& flags) {
   if (!outcome.ok()) return Usage(outcome.status().message());
   const edit::Outcome& o = *outcome;
   bool json = flags.format == "json";
+  // What names and filters selected, before anything else is said.
+  if (!flags.quiet && !json) {
+    PrintSelection(std::cerr, "edit " + op, o.selected);
+  }
   if (o.refused) {
     if (json) report::RenderEditJson(config, o, std::cout);
     report::PrintError(std::cerr, o.refusal);
@@ -316,16 +423,22 @@ std::function<int()> SetupEdit(CLI::App& app) {
   app.add_flag("--allow-new-errors", flags->allow_new_errors,
                "Write the result even when it has integrity errors the "
                "input does not have (they are printed)");
+  app.add_flag("--include-parents", flags->include_parents,
+               "move: also move the selection's ancestors (the root stack "
+               "and providers excepted)");
   app.add_flag("--all", flags->all,
                "delete: every resource; protect, unprotect, taint, untaint: "
                "every live resource");
   app.add_option("--id", flags->id,
                  "delete: which copy of a duplicated URN (by its ID)");
   app.add_option("--type", flags->type,
+                 "Only resources whose type matches GLOB (as `pstate ls`); "
                  "clear-pending: only operations of this type (creating, "
                  "updating, deleting, reading, importing)");
   app.add_option("--urn", flags->urn,
-                 "clear-pending: only operations on this resource");
+                 "Only resources whose URN matches GLOB; clear-pending: only "
+                 "operations on this resource (exact URN)");
+  AddSelectOptions(app, flags->select, /*with_type_and_urn=*/false);
   app.add_option("--project", flags->project,
                  "rename-stack: the new project (default: the state's)");
   app.add_option("--format", flags->format,

@@ -168,6 +168,13 @@ constexpr CommandHelp kHelp[] = {
      "  0  edited (or nothing to change)\n"
      "  1  refused: the reason on stderr, nothing written\n"
      "  2  bad usage or an unreadable input\n"},
+    {"extract",
+     "  pstate extract stack.json --type 'aws:s3/*' -o s3.json\n"
+     "  pstate extract stack.json logs --with-dependencies -o bug.json\n",
+     false, false,
+     "  0  written\n"
+     "  1  refused: the reason on stderr, nothing written\n"
+     "  2  bad usage or an unreadable input\n"},
 };
 
 const CommandHelp* FindHelp(std::string_view name) {

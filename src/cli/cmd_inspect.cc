@@ -10,6 +10,7 @@
 #include "cli/command.h"
 #include "cli/count_option.h"
 #include "cli/exit_code.h"
+#include "cli/select_options.h"
 #include "crypto/passphrase_source.h"
 #include "inspect/inspect.h"
 #include "report/inspect.h"
@@ -31,8 +32,7 @@ void AddFormat(CLI::App& app, std::string* format) {
 
 struct LsFlags {
   std::string path;
-  std::string type, name, urn, provider, parent;
-  std::vector<std::string> flags;
+  SelectFlags select;
   bool pending = false;
   std::string format = "text";
   std::uint64_t limit = 0;
@@ -40,15 +40,8 @@ struct LsFlags {
 
 int RunLs(const LsFlags& f) {
   inspect::ListConfig config;
+  static_cast<state::Selector&>(config) = ToSelector(f.select);
   config.path = f.path;
-  if (!f.type.empty()) config.type = f.type;
-  if (!f.name.empty()) config.name = f.name;
-  if (!f.urn.empty()) config.urn = f.urn;
-  if (!f.provider.empty()) config.provider = f.provider;
-  if (!f.parent.empty()) config.parent = f.parent;
-  for (const std::string& name : f.flags) {
-    config.flags.push_back(*inspect::ParseFlag(name));
-  }
   config.pending = f.pending;
   const bool json = f.format == "json";
   std::uint64_t printed = 0;
@@ -107,19 +100,7 @@ std::function<int()> SetupLs(CLI::App& app) {
   auto f = std::make_shared<LsFlags>();
   app.add_option("state", f->path, "State to list (- reads standard input)")
       ->required();
-  app.add_option("--type", f->type, "Only resources whose type matches GLOB");
-  app.add_option(
-      "--name", f->name,
-      "Only resources whose name (the URN's last part) matches GLOB");
-  app.add_option("--urn", f->urn, "Only resources whose URN matches GLOB");
-  app.add_option("--provider", f->provider,
-                 "Only resources whose provider reference matches GLOB");
-  app.add_option("--parent", f->parent, "Only children of this URN");
-  app.add_option("--flag", f->flags,
-                 "Only resources with this flag (repeatable): protect, taint, "
-                 "delete, external, pending-replacement, retain-on-delete")
-      ->check(CLI::IsMember({"protect", "taint", "delete", "external",
-                             "pending-replacement", "retain-on-delete"}));
+  AddSelectOptions(app, f->select);
   app.add_flag("--pending", f->pending, "List pending operations instead");
   app.add_option("--limit", f->limit, "Stop after N lines (0: no limit)")
       ->capture_default_str();

@@ -43,6 +43,7 @@ std::function<int()> SetupStats(CLI::App& app);
 std::function<int()> SetupDiff(CLI::App& app);
 std::function<int()> SetupEdit(CLI::App& app);
 std::function<int()> SetupIgnore(CLI::App& app);
+std::function<int()> SetupExtract(CLI::App& app);
 
 }  // namespace pstate::cli
 

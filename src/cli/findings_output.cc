@@ -219,8 +219,10 @@ void AddFindingsOptions(CLI::App& app, FindingsFlags& flags) {
       ->type_name("FILE|DIR");
   app.add_option("--format", flags.format,
                  "Output format: text, json (JSON Lines), sarif (GitHub code "
-                 "scanning) or github (Actions annotations)")
-      ->check(CLI::IsMember({"text", "json", "sarif", "github"}))
+                 "scanning), github (Actions annotations), junit (JUnit XML "
+                 "test report) or gitlab (GitLab Code Quality)")
+      ->check(
+          CLI::IsMember({"text", "json", "sarif", "github", "junit", "gitlab"}))
       ->type_name("FORMAT")
       ->capture_default_str();
   app.add_option("--max-findings", flags.max_findings,
@@ -299,7 +301,9 @@ void FindingsPrinter::Print(std::unique_ptr<diag::Report> report) {
   }
   switch (flags_.output) {
     case diag::OutputFormat::kSarif:
-      sarif_.push_back(std::move(report));
+    case diag::OutputFormat::kJunit:
+    case diag::OutputFormat::kGitlab:
+      documents_.push_back(std::move(report));
       return;
     case diag::OutputFormat::kJson:
       report::RenderJsonLine(*report, std::cout);
@@ -315,18 +319,33 @@ void FindingsPrinter::Print(std::unique_ptr<diag::Report> report) {
 }
 
 int FindingsPrinter::Finish() {
-  if (flags_.output == diag::OutputFormat::kSarif) {
-    std::vector<const diag::Report*> views;
-    for (const auto& r : sarif_) views.push_back(r.get());
-    report::SarifOptions options;
-    options.tool_version = PSTATE_VERSION;
-    options.command = flags_.command;
-    report::RenderSarif(views, std::cout, options);
-    std::cout.flush();
-  } else if (flags_.output == diag::OutputFormat::kText && reports_ > 1) {
-    report::RenderTextTotal(reports_, total_, std::cout);
-    std::cout.flush();
+  std::vector<const diag::Report*> views;
+  for (const auto& r : documents_) views.push_back(r.get());
+  switch (flags_.output) {
+    case diag::OutputFormat::kSarif: {
+      report::SarifOptions options;
+      options.tool_version = PSTATE_VERSION;
+      options.command = flags_.command;
+      report::RenderSarif(views, std::cout, options);
+      break;
+    }
+    case diag::OutputFormat::kJunit: {
+      report::JunitOptions options;
+      options.command = flags_.command;
+      options.fail_threshold = flags_.fail_threshold;
+      report::RenderJunit(views, std::cout, options);
+      break;
+    }
+    case diag::OutputFormat::kGitlab:
+      report::RenderGitlab(views, std::cout);
+      break;
+    case diag::OutputFormat::kText:
+      if (reports_ > 1) report::RenderTextTotal(reports_, total_, std::cout);
+      break;
+    case diag::OutputFormat::kJson:
+    case diag::OutputFormat::kGithub: break;
   }
+  std::cout.flush();
   if (unreadable_) return kExitUnreadable;
   return failed_ ? kExitFindings : kExitOk;
 }

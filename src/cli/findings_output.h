@@ -72,7 +72,8 @@ std::vector<std::string> FindStateFiles(const std::string& dir,
                                         bool include_backups);
 
 /// Prints reports as they are finished (text, JSON Lines and GitHub
-/// annotations stream; SARIF is one document, written by Finish) and
+/// annotations stream; SARIF, JUnit and GitLab Code Quality are one
+/// document each, written by Finish) and
 /// computes the exit code.
 class FindingsPrinter {
  public:
@@ -82,15 +83,18 @@ class FindingsPrinter {
   void Print(std::unique_ptr<diag::Report> report);
   /// An input failed in a way already explained on stderr.
   void MarkUnreadable() { unreadable_ = true; }
-  /// Writes what is still pending (SARIF; the grand total of text output
-  /// over several inputs) and returns the exit code: 2 when an input was
-  /// unreadable, 1 when a counted finding is at or above --fail-on, else 0.
+  /// Writes what is still pending (the document formats; the grand total of
+  /// text output over several inputs) and returns the exit code: 2 when an
+  /// input was unreadable, 1 when a counted finding is at or above --fail-on,
+  /// else 0.
   int Finish();
 
  private:
   const FindingsFlags& flags_;
   report::TextOptions text_;
-  std::vector<std::unique_ptr<diag::Report>> sarif_;
+  /// The reports of a document format (SARIF, JUnit, GitLab), kept for
+  /// Finish.
+  std::vector<std::unique_ptr<diag::Report>> documents_;
   diag::Summary total_;
   std::size_t reports_ = 0;
   bool unreadable_ = false;

@@ -77,13 +77,17 @@ const std::array kCommands = {
         "Compare two states resource by resource (exit 0 same, 1 different)",
         pstate::cli::SetupDiff},
     Command{"edit",
-            "Offline state surgery: delete, rename, reparent, protect, taint, "
-            "pending operations, repair",
+            "Offline state surgery: delete, rename, move, reparent, protect, "
+            "taint, pending operations, repair",
             pstate::cli::SetupEdit},
     Command{"ignore",
             "Accept a finding from now on: add its fingerprint to "
             ".pstateignore",
             pstate::cli::SetupIgnore},
+    Command{"extract",
+            "Write the selected resources and what they need as a state of "
+            "their own",
+            pstate::cli::SetupExtract},
 };
 
 // Commands about pstate itself (help.h: one source for all of them).

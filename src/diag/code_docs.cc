@@ -6,7 +6,7 @@
 #include "base/utf8.h"
 
 #ifndef PSTATE_DOCS_URI
-#define PSTATE_DOCS_URI "https://github.com/pstate/pstate/blob/main/docs"
+#define PSTATE_DOCS_URI "file:///usr/local/share/doc/pstate"
 #endif
 
 namespace pstate::diag {

@@ -11,8 +11,10 @@
 
 namespace pstate::diag {
 
-/// Where the documentation is published: SARIF's informationUri and each
-/// rule's helpUri (docs/diagnostics.md#<code>) start with it.
+/// Where the documentation is (PSTATE_DOCS_URI at build time: the installed
+/// docs as a file:// URI, or the address a project publishes them at):
+/// SARIF's informationUri and each rule's helpUri
+/// (docs/diagnostics.md#<code>) start with it.
 std::string_view DocsBaseUri();
 
 /// True when docs/diagnostics.md documents the code (a section or a table

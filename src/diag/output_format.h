@@ -13,9 +13,11 @@ enum class OutputFormat {
   kJson,    ///< JSON (one object per input, one per line)
   kSarif,   ///< one SARIF 2.1.0 log for all inputs (findings only)
   kGithub,  ///< GitHub Actions workflow commands (findings only)
+  kJunit,   ///< one JUnit XML document for all inputs (findings only)
+  kGitlab,  ///< one GitLab Code Quality report for all inputs (findings only)
 };
 
-/// "text", "json", "sarif", "github".
+/// "text", "json", "sarif", "github", "junit", "gitlab".
 std::string_view OutputFormatName(OutputFormat format);
 /// The format named `name`, or nullopt.
 std::optional<OutputFormat> ParseOutputFormat(std::string_view name);

@@ -35,13 +35,13 @@ FindingKey KeyOf(const diag::Finding& f,
 
 /// Writes `segments` of `bytes` to a new temporary file, removed when
 /// `temp` goes.
-Status WriteTemp(std::string_view bytes, const std::vector<Segment>& segments,
+Status WriteTemp(std::string_view bytes, const Assembly& assembly,
                  io::TempPath& temp) {
   Status made = temp.Create("edit-dry-run");
   if (!made.ok()) return made;
   auto out = io::OpenOutput(temp.path());
   if (!out.ok()) return out.status();
-  if (Status w = WriteSegments(bytes, segments, **out); !w.ok()) {
+  if (Status w = WriteSegments(bytes, assembly, **out); !w.ok()) {
     (*out)->Abandon();
     return w;
   }
@@ -53,19 +53,19 @@ Status WriteTemp(std::string_view bytes, const std::vector<Segment>& segments,
 /// does the input when it came from standard input.
 Result<diff::DiffResult> DiffWithInput(const std::string& input,
                                        std::string_view bytes,
-                                       const std::vector<Segment>& segments) {
+                                       const Assembly& assembly) {
   io::TempPath before, after;
   diff::DiffConfig config;
   config.before = input;
   if (input == "-") {
-    Segment all;
-    all.begin = 0;
-    all.end = bytes.size();
-    Status s = WriteTemp(bytes, {all}, before);
+    Assembly copy;
+    copy.segments.resize(1);
+    copy.segments[0].end = bytes.size();
+    Status s = WriteTemp(bytes, copy, before);
     if (!s.ok()) return s;
     config.before = before.path();
   }
-  Status s = WriteTemp(bytes, segments, after);
+  Status s = WriteTemp(bytes, assembly, after);
   if (!s.ok()) return s;
   config.after = after.path();
   return diff::Run(config);
@@ -155,10 +155,9 @@ Result<std::vector<diag::Finding>> AddedErrors(std::string_view bytes,
                                                const ReleaseFn& release) {
   bool checked = !assembly.check_segments.empty();
   diag::Report after(before.file() + " (edited)");
-  StubSource stubs{index, assembly.stubbed};
   auto stream = SegmentStream(
-      bytes, checked ? assembly.check_segments : assembly.segments,
-      after.file(), release, &stubs);
+      bytes, assembly, checked ? assembly.check_segments : assembly.segments,
+      after.file(), release);
   verify::Verifier verifier;
   Status status = state::Read(*stream, verifier, after);
   if (after.fatal()) {
@@ -170,6 +169,33 @@ Result<std::vector<diag::Finding>> AddedErrors(std::string_view bytes,
   if (!checked) return NewErrors(before, after, plan.urn_map);
   return NewErrors(before, WithoutStubs(after, index, assembly.stub),
                    plan.urn_map);
+}
+
+Result<Loaded> Load(const std::string& path) {
+  // Read twice (the index, then the spliced output): a plain file from
+  // itself, anything else decoded once into an unlinked spool file.
+  auto replay = io::OpenReplayable(path);
+  if (!replay.ok()) return replay.status();
+  std::string name = replay->name();
+  Loaded loaded{std::move(*replay), Index{}, diag::Report(name)};
+  {
+    auto stream = loaded.input.Open();
+    if (!stream.ok()) return stream.status();
+    verify::Verifier verifier;
+    Indexer indexer(loaded.index);
+    state::Tee tee(verifier, indexer);
+    Status status = state::Read(**stream, tee, loaded.before);
+    if (loaded.before.fatal()) {
+      return diag::FailureOf(loaded.before, status).ToStatus();
+    }
+    if (!status.ok()) return status;
+  }
+  if (!loaded.index.envelope.has_deployment) {
+    return Status(Errc::kFormat, name +
+                                     ": the state has no deployment: "
+                                     "there is nothing to edit");
+  }
+  return loaded;
 }
 
 Result<Outcome> Run(const Config& config) {
@@ -185,31 +211,12 @@ Result<Outcome> Run(const Config& config) {
     if (!locked.ok()) return locked.status();
     guard = std::move(*locked);
   }
-  // Read twice (the index, then the spliced output): a plain file from
-  // itself, anything else decoded once into an unlinked spool file.
-  auto replay = io::OpenReplayable(config.input);
-  if (!replay.ok()) return replay.status();
-  io::Replayable& input = *replay;
+  auto loaded = Load(config.input);
+  if (!loaded.ok()) return loaded.status();
+  io::Replayable& input = loaded->input;
   const std::string& name = input.name();
-
-  // Pass 1: the index and the input's own findings.
-  Index index;
-  diag::Report before(name);
-  {
-    auto stream = input.Open();
-    if (!stream.ok()) return stream.status();
-    verify::Verifier verifier;
-    Indexer indexer(index);
-    state::Tee tee(verifier, indexer);
-    Status status = state::Read(**stream, tee, before);
-    if (before.fatal()) return diag::FailureOf(before, status).ToStatus();
-    if (!status.ok()) return status;
-  }
-  if (!index.envelope.has_deployment) {
-    return Status(Errc::kFormat, name +
-                                     ": the state has no deployment: "
-                                     "there is nothing to edit");
-  }
+  const Index& index = loaded->index;
+  const diag::Report& before = loaded->before;
 
   // Pulumi's repair (pkg/cmd/pulumi/state/state_repair.go) keeps the
   // manifest, so a magic cookie that does not match survives Prune, the
@@ -253,13 +260,23 @@ Result<Outcome> Run(const Config& config) {
   }
   if (!planned.ok()) return planned.status();
   Outcome outcome;
+  outcome.selected = planned->plan.selected;
   if (planned->refused) {
     outcome.refused = true;
     outcome.refusal = planned->refusal;
     return outcome;
   }
+  {
+    // The input's escaping, read through a mapping of its own whose pages
+    // go back as the scan moves on.
+    auto scan = OpenView(input);
+    if (!scan.ok()) return scan.status();
+    planned->plan.style = InputStyle(scan->bytes, index, scan->release);
+  }
+  // The notes are the outcome's (moved: a repair of a long chain has one
+  // a resource).
+  outcome.notes = std::move(planned->plan.notes);
   const Plan& plan = planned->plan;
-  outcome.notes = plan.notes;
 
   // The check document (only what the edit can affect) unless the input
   // already mixes stacks: that rule is reported once, for the first
@@ -275,7 +292,7 @@ Result<Outcome> Run(const Config& config) {
       Assemble(bytes, index, plan, view->release, /*check_affected_only=*/
                !mixed_stacks);
   if (!assembly.ok()) return assembly.status();
-  outcome.changes = assembly->changes;
+  outcome.changes = std::move(assembly->changes);
   outcome.unchanged = assembly->unchanged;
 
   // Pass 2: the result must not be worse than the input.
@@ -295,7 +312,7 @@ Result<Outcome> Run(const Config& config) {
     return outcome;
   }
   if (config.dry_run) {
-    auto diffed = DiffWithInput(config.input, bytes, assembly->segments);
+    auto diffed = DiffWithInput(config.input, bytes, *assembly);
     if (!diffed.ok()) return diffed.status();
     outcome.diff = std::move(*diffed);
     return outcome;
@@ -315,8 +332,8 @@ Result<Outcome> Run(const Config& config) {
   if (!copy.ok()) return copy.status();
   // Untouched ranges of a plain file are copied by the kernel.
   int fd = copy->stream ? copy->stream->plain_file_fd() : -1;
-  if (Status w = WriteSegments(copy->bytes, assembly->segments, **out,
-                               copy->release, fd);
+  if (Status w =
+          WriteSegments(copy->bytes, *assembly, **out, copy->release, fd);
       !w.ok()) {
     (*out)->Abandon();
     return Status(w.code(), config.input + ": " + w.message());

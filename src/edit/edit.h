@@ -27,6 +27,7 @@
 #include "diff/differ.h"
 #include "edit/plan.h"
 #include "edit/splice.h"
+#include "io/spool.h"
 
 namespace pstate::edit {
 
@@ -45,6 +46,8 @@ struct Outcome {
   bool refused = false;
   std::string refusal;
   ChangeList changes;
+  /// The URNs names or filters selected (Plan::selected), to print.
+  std::vector<std::string> selected;
   /// Plan notes (repair's list, --force warnings).
   std::vector<std::string> notes;
   /// Error findings the edit adds (the reason for a refusal, or written
@@ -80,10 +83,46 @@ Result<std::vector<diag::Finding>> AddedErrors(std::string_view bytes,
                                                const diag::Report& before,
                                                const ReleaseFn& release = {});
 
+/// A state after pass 1: its replayable input, its index and its own
+/// findings.
+struct Loaded {
+  io::Replayable input;
+  Index index;
+  diag::Report before;
+};
+
+/// Pass 1 of `path` ("-": standard input): the index and the verifier's
+/// findings in one read. Fails (exit 2) on an unreadable input, located,
+/// or one without a deployment.
+Result<Loaded> Load(const std::string& path);
+
 /// Runs the edit. A Status failure is exit 2: unreadable input (its
 /// message located as "file:line:column: ..."), bad usage, or an output
 /// that cannot be written.
 Result<Outcome> Run(const Config& config);
+
+/// `pstate edit move SRC DEST URN...`: Pulumi's `pulumi state move`
+/// between two state files (plan.h, PlanMove). Both files are written in
+/// place, each keeping a `.bak`, or neither is: both results must verify no
+/// worse than their inputs, both are written to temporary files first, and
+/// when the source cannot be replaced after the destination was, the
+/// destination is put back from its `.bak`.
+struct MoveConfig {
+  Request request;  ///< urns, select, include_parents, allow_new_errors
+  std::string source, destination;
+  bool dry_run = false;  ///< plan, splice and verify; write nothing
+};
+
+struct MoveOutcome {
+  bool refused = false;
+  std::string refusal;
+  std::vector<std::string> selected;
+  std::vector<std::string> notes;
+  /// Each state's changes, added errors, .bak; `written` on both or none.
+  Outcome source, destination;
+};
+
+Result<MoveOutcome> Move(const MoveConfig& config);
 
 }  // namespace pstate::edit
 

@@ -220,6 +220,8 @@ void Index::AddResource(const json::Value& resource, ByteRange range) {
   e.protect = state::ResourceView::Flag(v.protect);
   e.taint = state::ResourceView::Flag(v.taint);
   e.pending_replacement = state::ResourceView::Flag(v.pending_replacement);
+  e.external = state::ResourceView::Flag(v.external);
+  e.retain_on_delete = state::ResourceView::Flag(v.retain_on_delete);
   e.features = static_cast<std::uint8_t>(state::ResourceFeatures(resource));
 
   auto position = static_cast<std::uint32_t>(resources_list.size());
@@ -235,6 +237,23 @@ void Index::AddResource(const json::Value& resource, ByteRange range) {
   }
   last_[e.urn] = position;
   resources_list.push_back(e);
+}
+
+state::Selectable SelectableOf(const Index& index, std::size_t i) {
+  const ResourceEntry& r = index.resources_list[i];
+  state::Selectable out{index.Text(r.urn), index.Text(r.type),
+                        index.Text(r.parent), index.Text(r.provider)};
+  const std::pair<state::Flag, bool> flags[] = {
+      {state::Flag::kProtect, r.protect},
+      {state::Flag::kTaint, r.taint},
+      {state::Flag::kDelete, r.del},
+      {state::Flag::kExternal, r.external},
+      {state::Flag::kPendingReplacement, r.pending_replacement},
+      {state::Flag::kRetainOnDelete, r.retain_on_delete}};
+  for (auto [flag, set] : flags) {
+    if (set) out.flags |= state::FlagBit(flag);
+  }
+  return out;
 }
 
 void Index::ClearResources() {

@@ -21,6 +21,7 @@
 
 #include "state/reader.h"
 #include "state/schema.h"
+#include "state/selector.h"
 
 namespace pstate::edit {
 
@@ -108,6 +109,8 @@ struct ResourceEntry {
   bool protect = false;
   bool taint = false;
   bool pending_replacement = false;
+  bool external = false;
+  bool retain_on_delete = false;
   /// The deployment features its content uses (state::ResourceFeatures).
   std::uint8_t features = 0;
   ByteRange range;
@@ -210,6 +213,9 @@ struct Index {
   /// resource: the next one with the same URN.
   std::vector<std::uint32_t> first_, last_, next_;
 };
+
+/// What a selector (state::Selector) sees of resource `i` of `index`.
+state::Selectable SelectableOf(const Index& index, std::size_t i);
 
 /// Calls `fn(kind, id)` for every URN resource `r` of `index` refers to;
 /// for kProvider the URN part of its provider reference (when it has one).

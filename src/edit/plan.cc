@@ -6,6 +6,7 @@
 #include <queue>
 #include <set>
 #include <sstream>
+#include <unordered_set>
 
 #include "state/urn.h"
 
@@ -28,16 +29,6 @@ Planned Refuse(std::string message) {
   p.refused = true;
   p.refusal = std::move(message);
   return p;
-}
-
-std::string NotFound(const Index& index, const std::string& urn) {
-  std::string m = "No such resource \"" + urn + "\" exists in the state";
-  std::vector<std::string> near = Suggest(index, urn);
-  if (!near.empty()) {
-    m += "\nDid you mean:";
-    for (const std::string& s : near) m += "\n  " + s;
-  }
-  return m;
 }
 
 /// The name part of a URN, for Pulumi's dependents listing.
@@ -493,6 +484,72 @@ Result<Planned> PlanImportPending(const Index& index, const Request& req) {
   return out;
 }
 
+/// `pstate extract`: the selected resources (every copy of each URN), the
+/// resources they need to be a valid state, transitively: parents and
+/// providers, and with `with_dependencies` what dependencies,
+/// propertyDependencies, deletedWith and replaceWith name. Everything else
+/// is dropped; references to what is dropped are pruned (as repair prunes
+/// them), pending operations of dropped resources go, and the envelope
+/// stays.
+Planned PlanExtract(const Index& index, const Request& req) {
+  Planned out;
+  Plan& plan = out.plan;
+  const auto& list = index.resources_list;
+  std::vector<bool> keep(list.size(), false);
+  std::vector<std::size_t> work;
+  auto add = [&](StrId urn) {
+    for (std::size_t i : index.FindId(urn)) {
+      if (keep[i]) continue;
+      keep[i] = true;
+      work.push_back(i);
+    }
+  };
+  for (const std::string& urn : req.urns) {
+    StrId id = index.strings.Find(urn);
+    if (!index.HasResource(id)) return Refuse(NotFound(index, urn));
+    add(id);
+  }
+  std::size_t selected = work.size();
+  while (!work.empty()) {
+    std::size_t i = work.back();
+    work.pop_back();
+    ForEachReference(index, list[i], [&](RefKind kind, StrId urn) {
+      switch (kind) {
+        case RefKind::kParent:
+        case RefKind::kProvider: add(urn); break;
+        case RefKind::kDependency:
+        case RefKind::kPropertyDependency:
+        case RefKind::kDeletedWith:
+        case RefKind::kReplaceWith:
+          if (req.with_dependencies) add(urn);
+          break;
+        default: break;
+      }
+    });
+  }
+  plan.drop.assign(list.size(), false);
+  std::size_t kept = 0;
+  for (std::size_t i = 0; i < list.size(); ++i) {
+    plan.drop[i] = !keep[i];
+    if (!keep[i]) continue;
+    ++kept;
+    plan.existing.emplace(index.Urn(i));
+  }
+  plan.prune = true;
+  plan.pending.resize(index.pending.size());
+  for (std::size_t i = 0; i < index.pending.size(); ++i) {
+    plan.pending[i].drop = !plan.existing.count(index.pending[i].urn);
+  }
+  plan.notes.push_back(
+      "extracted " + std::to_string(kept) + " of " +
+      std::to_string(list.size()) + " resources: " + std::to_string(selected) +
+      " selected, " + std::to_string(kept - selected) +
+      (req.with_dependencies ? " parents, providers and dependencies"
+                             : " parents and providers") +
+      " they need");
+  return out;
+}
+
 Result<Planned> PlanRepair(const Index& index, const Request& req) {
   (void)req;
   Planned out;
@@ -507,27 +564,34 @@ Result<Planned> PlanRepair(const Index& index, const Request& req) {
   // URN its parent's (new) type chain implies, else its parent is cleared
   // and its URN loses the prefix; either way its children follow, since
   // they come later.
-  std::unordered_map<StrId, std::string> seen;  // old URN -> new URN
+  // Per URN id: seen yet; and the new URN of those that change (few).
+  std::vector<bool> seen(index.strings.size(), false);
+  std::unordered_map<StrId, std::string> changed;
   for (std::size_t i : order) {
     const ResourceEntry& r = list[i];
     std::string urn(index.Urn(i));
     std::string now = urn;
     if (r.parent != kNoStr) {
-      auto p = seen.find(r.parent);
-      if (p == seen.end()) {
+      if (!seen[r.parent]) {
         plan.edits[i].parent = "";
         now = UrnUnderParent(urn, "");
         plan.notes.push_back("cleared the dangling parent " +
                              std::string(index.Text(r.parent)) + " of " + urn);
       } else {
-        now = UrnUnderParent(urn, p->second);
+        auto p = changed.find(r.parent);
+        now = UrnUnderParent(urn, p == changed.end()
+                                      ? std::string(index.Text(r.parent))
+                                      : p->second);
       }
     }
     if (now != urn) {
       plan.edits[i].urn = now;
       plan.urn_map[urn] = now;
+      changed[r.urn] = now;
+    } else {
+      changed.erase(r.urn);
     }
-    seen[r.urn] = now;
+    seen[r.urn] = true;
   }
   for (const auto& [old, renamed] : plan.urn_map) {
     plan.notes.push_back("renamed " + old + " to " + renamed);
@@ -586,6 +650,16 @@ Result<Planned> PlanRepair(const Index& index, const Request& req) {
 
 }  // namespace
 
+std::string NotFound(const Index& index, const std::string& urn) {
+  std::string m = "No such resource \"" + urn + "\" exists in the state";
+  std::vector<std::string> near = Suggest(index, urn);
+  if (!near.empty()) {
+    m += "\nDid you mean:";
+    for (const std::string& s : near) m += "\n  " + s;
+  }
+  return m;
+}
+
 std::string_view OperationName(Operation op) {
   switch (op) {
     case Operation::kDelete: return "delete";
@@ -599,6 +673,7 @@ std::string_view OperationName(Operation op) {
     case Operation::kClearPending: return "clear-pending";
     case Operation::kImportPending: return "import-pending";
     case Operation::kRepair: return "repair";
+    case Operation::kExtract: return "extract";
   }
   return "";
 }
@@ -865,7 +940,122 @@ Result<std::vector<std::size_t>> TopologicalOrder(const Index& index,
   return order;
 }
 
-Result<Planned> MakePlan(const Index& index, const Request& req) {
+bool TakesSelection(Operation op) {
+  switch (op) {
+    case Operation::kDelete:
+    case Operation::kRename:
+    case Operation::kReparent:
+    case Operation::kProtect:
+    case Operation::kUnprotect:
+    case Operation::kTaint:
+    case Operation::kUntaint:
+    case Operation::kImportPending:
+    case Operation::kExtract: return true;
+    case Operation::kRenameStack:
+    case Operation::kClearPending:
+    case Operation::kRepair: return false;
+  }
+  return false;
+}
+
+namespace {
+
+/// The URNs whose name part is `name`, each once, in state order.
+std::vector<std::string> UrnsNamed(const Index& index, std::string_view name) {
+  std::vector<std::string> out;
+  for (std::size_t i = 0; i < index.resources_list.size(); ++i) {
+    if (!index.IsFirstCopy(i)) continue;
+    auto u = state::ParseUrn(index.Urn(i));
+    if (u && u->name == name) out.emplace_back(index.Urn(i));
+  }
+  return out;
+}
+
+/// Whether `arg` is meant as a URN (a malformed one is a usage error, not
+/// a name).
+bool LooksLikeUrn(std::string_view arg) { return arg.starts_with("urn:"); }
+
+/// `name` resolved to its one URN, or the refusal.
+std::optional<std::string> ResolveName(const Index& index,
+                                       const std::string& name,
+                                       std::string* refusal) {
+  std::vector<std::string> urns = UrnsNamed(index, name);
+  if (urns.size() == 1) return urns[0];
+  if (urns.empty()) {
+    *refusal = "No resource is named \"" + name +
+               "\" (and it is not a URN); `pstate ls STATE --name '*" + name +
+               "*'` lists similar names";
+    return std::nullopt;
+  }
+  *refusal = "The name \"" + name +
+             "\" is ambiguous: " + std::to_string(urns.size()) +
+             " resources have it; give one of their URNs:";
+  for (const std::string& u : urns) *refusal += "\n  " + u;
+  return std::nullopt;
+}
+
+}  // namespace
+
+Selection Select(const Index& index, const std::vector<std::string>& args,
+                 const state::Selector& selector) {
+  Selection out;
+  std::unordered_set<std::string> seen;
+  auto add = [&](std::string urn) {
+    if (seen.insert(urn).second) out.urns.push_back(std::move(urn));
+  };
+  for (const std::string& arg : args) {
+    if (LooksLikeUrn(arg)) {
+      add(arg);
+      continue;
+    }
+    out.shown = true;
+    auto urn = ResolveName(index, arg, &out.refusal);
+    if (!urn) {
+      out.refused = true;
+      return out;
+    }
+    add(*urn);
+  }
+  if (!selector.empty()) {
+    out.shown = true;
+    for (std::size_t i = 0; i < index.resources_list.size(); ++i) {
+      if (selector.Matches(SelectableOf(index, i))) {
+        add(std::string(index.Urn(i)));
+      }
+    }
+  }
+  if (out.urns.empty()) {
+    out.refused = true;
+    out.refusal = "the selection matches no resource: nothing to do";
+  }
+  return out;
+}
+
+Result<Planned> MakePlan(const Index& index, const Request& request) {
+  Request req = request;
+  std::vector<std::string> selected;
+  if (TakesSelection(req.op) && !req.all) {
+    Selection s = Select(index, req.urns, req.select);
+    if (s.refused) return Refuse(s.refusal);
+    req.urns = std::move(s.urns);
+    if (s.shown) selected = req.urns;
+    bool single = req.op == Operation::kRename ||
+                  req.op == Operation::kReparent ||
+                  req.op == Operation::kImportPending;
+    if (single && req.urns.size() != 1) {
+      std::string m = std::string(OperationName(req.op)) +
+                      " acts on one resource; the selection has " +
+                      std::to_string(req.urns.size()) + ":";
+      for (const std::string& u : req.urns) m += "\n  " + u;
+      return Refuse(m);
+    }
+  }
+  if (!req.new_parent.empty() && !LooksLikeUrn(req.new_parent)) {
+    std::string refusal;
+    auto urn = ResolveName(index, req.new_parent, &refusal);
+    if (!urn) return Refuse(refusal);
+    req.new_parent = *urn;
+  }
   for (const std::string& urn : req.urns) {
     if (!ValidUrn(urn)) return BadUrn("the argument", urn);
   }
@@ -892,13 +1082,314 @@ Result<Planned> MakePlan(const Index& index, const Request& req) {
       planned = PlanImportPending(index, req);
       break;
     case Operation::kRepair: planned = PlanRepair(index, req); break;
+    case Operation::kExtract: planned = PlanExtract(index, req); break;
   }
   if (planned.ok()) {
     Plan& plan = planned->plan;
     if (plan.drop.empty()) plan.drop.assign(index.resources_list.size(), false);
     if (plan.pending.empty()) plan.pending.resize(index.pending.size());
+    plan.selected = std::move(selected);
   }
   return planned;
+}
+
+}  // namespace pstate::edit
+
+namespace pstate::edit {
+namespace {
+
+PlannedMove RefuseMove(std::string message) {
+  PlannedMove p;
+  p.refused = true;
+  p.refusal = std::move(message);
+  return p;
+}
+
+bool IsProvider(const Index& index, std::size_t i) {
+  return state::IsProviderType(index.Text(index.resources_list[i].type));
+}
+
+}  // namespace
+
+Result<PlannedMove> PlanMove(const Index& source, const Index& destination,
+                             const Request& req,
+                             const SameInputs& same_inputs) {
+  PlannedMove out;
+  MovePlan& mp = out.plan;
+  const auto& list = source.resources_list;
+  Selection sel = Select(source, req.urns, req.select);
+  if (sel.refused) return RefuseMove(sel.refusal);
+  for (const std::string& urn : sel.urns) {
+    if (!ValidUrn(urn)) return BadUrn("the argument", urn);
+  }
+  if (sel.shown) mp.selected = sel.urns;
+
+  StrId root = kNoStr;
+  for (std::size_t i = 0; i < list.size(); ++i) {
+    if (source.Text(list[i].type) == state::kRootStackType) {
+      root = list[i].urn;
+      break;
+    }
+  }
+  Children children = ChildrenByParent(source);
+  std::vector<bool> moved(list.size(), false);
+  std::vector<std::size_t> work;
+  auto push_children = [&](StrId urn) {
+    auto c = children.find(urn);
+    if (c == children.end()) return;
+    for (std::size_t child : c->second) {
+      if (!IsProvider(source, child)) work.push_back(child);
+    }
+  };
+  for (const std::string& urn : sel.urns) {
+    std::vector<std::size_t> at = source.Find(urn);
+    if (at.empty()) return RefuseMove(NotFound(source, urn));
+    if (IsProvider(source, at[0])) {
+      return RefuseMove(
+          "cannot move providers. Only resources can be moved, and "
+          "providers will be included automatically (" +
+          urn + ")");
+    }
+    if (list[at[0]].urn == root) {
+      push_children(root);  // the root stack: all its children
+      continue;
+    }
+    for (std::size_t i : at) work.push_back(i);
+  }
+  // Descendants (pkg/resource/graph: ChildrenOf, providers excepted).
+  auto close = [&] {
+    while (!work.empty()) {
+      std::size_t i = work.back();
+      work.pop_back();
+      if (moved[i]) continue;
+      moved[i] = true;
+      push_children(list[i].urn);
+    }
+  };
+  close();
+  if (req.include_parents) {
+    for (std::size_t i = 0; i < list.size(); ++i) {
+      if (!moved[i]) continue;
+      for (StrId p = list[i].parent; p != kNoStr && p != root;) {
+        std::vector<std::size_t> at = source.FindId(p);
+        if (at.empty() || IsProvider(source, at[0]) || moved[at[0]]) break;
+        for (std::size_t a : at) moved[a] = true;
+        p = list[at[0]].parent;
+      }
+    }
+  }
+  std::size_t count = 0;
+  std::vector<bool> moved_urn(source.strings.size(), false);
+  for (std::size_t i = 0; i < list.size(); ++i) {
+    if (!moved[i]) continue;
+    ++count;
+    moved_urn[list[i].urn] = true;
+  }
+  if (count == 0) {
+    return RefuseMove("the selection moves no resource: nothing to do");
+  }
+  for (const PendingEntry& p : source.pending) {
+    StrId id = source.strings.Find(p.urn);
+    if (id != kNoStr && moved_urn[id]) {
+      return RefuseMove(
+          "cannot move " + p.urn + ": it has a pending \"" + p.type +
+          "\" operation; resolve it first (`pstate edit clear-pending` or "
+          "`import-pending`)");
+    }
+  }
+
+  // Dependencies that would cross the two files (Pulumi drops them with
+  // a warning; a state that silently loses a dependency deploys in the
+  // wrong order, so pstate refuses and lists them).
+  std::vector<std::string> broken;
+  for (std::size_t i = 0; i < list.size(); ++i) {
+    ForEachReference(source, list[i], [&](RefKind kind, StrId urn) {
+      bool structural =
+          kind == RefKind::kParent || kind == RefKind::kDependency ||
+          kind == RefKind::kPropertyDependency ||
+          kind == RefKind::kDeletedWith || kind == RefKind::kReplaceWith;
+      if (!structural || urn == root) return;
+      std::vector<std::size_t> at = source.FindId(urn);
+      if (at.empty()) return;  // dangling already: not this move's doing
+      if (moved[i] && !moved_urn[urn] && !IsProvider(source, at[0])) {
+        broken.push_back(std::string(source.Urn(i)) + " (moving) depends on " +
+                         std::string(source.Text(urn)) + " (staying)");
+      } else if (!moved[i] && moved_urn[urn]) {
+        broken.push_back(std::string(source.Urn(i)) + " (staying) depends on " +
+                         std::string(source.Text(urn)) + " (moving)");
+      }
+    });
+  }
+  broken.erase(std::unique(broken.begin(), broken.end()), broken.end());
+  if (!broken.empty()) {
+    std::string m = "the move would break " + std::to_string(broken.size()) +
+                    (broken.size() == 1 ? " dependency" : " dependencies") +
+                    " between the two states:";
+    for (std::size_t k = 0; k < broken.size() && k < 10; ++k) {
+      m += "\n  " + broken[k];
+    }
+    if (broken.size() > 10) {
+      m += "\n  ... and " + std::to_string(broken.size() - 10) + " more";
+    }
+    m += "\nMove them together (name them too, or --include-parents), or "
+         "remove the dependency first: nothing written";
+    return RefuseMove(m);
+  }
+
+  // The destination's stack and project: its root stack's, else its first
+  // resource's.
+  const auto& dlist = destination.resources_list;
+  std::string root_urn;
+  for (std::size_t i = 0; i < dlist.size(); ++i) {
+    if (destination.Text(dlist[i].type) == state::kRootStackType) {
+      root_urn = std::string(destination.Urn(i));
+      break;
+    }
+  }
+  std::optional<state::Urn> dest_urn;
+  if (!root_urn.empty()) {
+    dest_urn = state::ParseUrn(root_urn);
+  } else if (!dlist.empty()) {
+    dest_urn = state::ParseUrn(destination.Urn(0));
+  }
+  if (!dest_urn) {
+    return RefuseMove(
+        "cannot tell the destination's stack and project: it has no "
+        "resources (give it its root stack first, e.g. with `pulumi up` of "
+        "an empty program)");
+  }
+  std::string dstack(dest_urn->stack), dproject(dest_urn->project);
+  if (root_urn.empty()) {
+    root_urn = state::FormatUrn(dstack, dproject, state::kRootStackType,
+                                dproject + "-" + dstack);
+    mp.new_root = root_urn;
+  }
+  std::unordered_set<std::string> dest_urns;
+  for (std::size_t i = 0; i < dlist.size(); ++i) {
+    dest_urns.emplace(destination.Urn(i));
+  }
+  Plan& rw = mp.rewrite;
+  if (root != kNoStr) rw.urn_map[std::string(source.Text(root))] = root_urn;
+
+  // New URNs, parents first (a parent's new URN gives its children's
+  // qualified type).
+  std::vector<std::optional<std::string>> new_urn(list.size());
+  std::unordered_map<StrId, std::string> new_of;
+  std::vector<std::pair<std::size_t, ResourceEdit>> moved_edits;
+  auto rename = [&](std::size_t i, const std::string& parent_urn) {
+    auto u = state::ParseUrn(source.Urn(i));
+    std::string base = u ? std::string(u->type()) : std::string();
+    std::string qualified = base;
+    if (!parent_urn.empty()) {
+      auto p = state::ParseUrn(parent_urn);
+      if (p && p->type() != state::kRootStackType) {
+        qualified = std::string(p->qualified_type) + "$" + base;
+      }
+    }
+    return state::FormatUrn(dstack, dproject, qualified,
+                            u ? u->name : source.Urn(i));
+  };
+  std::function<const std::string&(std::size_t)> resolve =
+      [&](std::size_t i) -> const std::string& {
+    if (auto f = new_of.find(list[i].urn); f != new_of.end()) return f->second;
+    std::string parent;
+    StrId p = list[i].parent;
+    if (p != kNoStr) {
+      std::vector<std::size_t> at = source.FindId(p);
+      parent =
+          !at.empty() && moved[at[0]] && at[0] != i ? resolve(at[0]) : root_urn;
+    }
+    return new_of.emplace(list[i].urn, rename(i, parent)).first->second;
+  };
+  for (std::size_t i = 0; i < list.size(); ++i) {
+    if (!moved[i]) continue;
+    const std::string& urn = resolve(i);
+    if (dest_urns.count(urn)) {
+      return RefuseMove("resource " + urn +
+                        " already exists in destination stack: nothing "
+                        "written");
+    }
+    rw.urn_map[std::string(source.Urn(i))] = urn;
+  }
+  for (std::size_t i = 0; i < list.size(); ++i) {
+    if (!moved[i]) continue;
+    ResourceEdit e;
+    e.urn = new_of[list[i].urn];
+    if (list[i].parent != kNoStr) {
+      std::vector<std::size_t> at = source.FindId(list[i].parent);
+      e.parent =
+          !at.empty() && moved[at[0]] ? new_of[list[i].parent] : root_urn;
+    }
+    moved_edits.emplace_back(i, std::move(e));
+  }
+
+  // Providers: copied, stack and project rewritten, re-parented to the
+  // destination's root unless their parent moves; reused when the
+  // destination has the URN with the same ID, or with the same inputs
+  // (then references take the destination's ID).
+  std::vector<bool> copy(list.size(), false);
+  for (std::size_t i = 0; i < list.size(); ++i) {
+    if (!moved[i] || list[i].provider_urn == kNoStr) continue;
+    std::string_view why;
+    auto ref =
+        state::ParseProviderReference(source.Text(list[i].provider), &why);
+    if (!ref) continue;
+    for (std::size_t p : source.FindId(list[i].provider_urn)) {
+      if (source.Text(list[p].id) == ref->id) copy[p] = true;
+    }
+  }
+  std::vector<std::pair<std::size_t, ResourceEdit>> providers;
+  for (std::size_t p = 0; p < list.size(); ++p) {
+    if (!copy[p]) continue;
+    auto u = state::ParseUrn(source.Urn(p));
+    if (!u) continue;
+    std::string purn =
+        state::FormatUrn(dstack, dproject, u->qualified_type, u->name);
+    rw.urn_map[std::string(source.Urn(p))] = purn;
+    std::string_view pid = source.Text(list[p].id);
+    std::vector<std::size_t> there = destination.Find(purn);
+    if (!there.empty()) {
+      bool same_id = false;
+      for (std::size_t q : there) {
+        if (destination.Text(dlist[q].id) == pid) same_id = true;
+      }
+      if (same_id) continue;
+      if (same_inputs && same_inputs(p, there[0])) {
+        rw.provider_refs[std::string(source.Urn(p)) + "::" + std::string(pid)] =
+            purn + "::" + std::string(destination.Text(dlist[there[0]].id));
+        continue;
+      }
+      return RefuseMove("provider " + purn +
+                        " already exists in destination stack with another "
+                        "ID and other inputs: nothing written");
+    }
+    ResourceEdit e;
+    e.urn = purn;
+    if (list[p].parent != kNoStr) {
+      e.parent = moved_urn[list[p].parent] ? new_of[list[p].parent] : root_urn;
+    }
+    providers.emplace_back(p, std::move(e));
+  }
+  mp.added = std::move(providers);
+  for (auto& m : moved_edits) mp.added.push_back(std::move(m));
+
+  // References to what the destination will not have are pruned (a
+  // copied provider's dependencies on resources that stay).
+  rw.prune = true;
+  rw.existing = std::move(dest_urns);
+  rw.existing.insert(root_urn);
+  for (const auto& [i, e] : mp.added) rw.existing.insert(*e.urn);
+
+  mp.source.drop = moved;
+  mp.source.pending.resize(source.pending.size());
+  mp.destination.drop.assign(dlist.size(), false);
+  mp.destination.pending.resize(destination.pending.size());
+  mp.notes.push_back(
+      "moved " + std::to_string(count) +
+      (count == 1 ? " resource" : " resources") + " and copied " +
+      std::to_string(mp.added.size() - moved_edits.size()) +
+      (mp.added.size() - moved_edits.size() == 1 ? " provider" : " providers"));
+  return out;
 }
 
 }  // namespace pstate::edit

@@ -7,6 +7,7 @@
 #define PSTATE_EDIT_PLAN_H_
 
 #include <cstddef>
+#include <functional>
 #include <map>
 #include <optional>
 #include <string>
@@ -16,6 +17,7 @@
 
 #include "base/result.h"
 #include "edit/index.h"
+#include "json/string_codec.h"
 
 namespace pstate::edit {
 
@@ -31,6 +33,8 @@ enum class Operation {
   kClearPending,
   kImportPending,
   kRepair,
+  /// `pstate extract`: the selection and what it needs, as a state.
+  kExtract,
 };
 
 /// "delete", "rename", ... as typed on the command line.
@@ -45,6 +49,11 @@ struct Request {
   std::string new_project;  ///< rename-stack ("" keeps the project)
   std::string new_parent;   ///< reparent
   bool target_dependents = false;
+  /// extract: the selection's dependencies (and theirs) come along too.
+  bool with_dependencies = false;
+  /// move: the selection's ancestors move too (the root stack and
+  /// providers excepted).
+  bool include_parents = false;
   /// delete: protected resources may go (Pulumi's --force).
   bool force = false;
   /// Write a result that has error findings the input does not have
@@ -52,7 +61,32 @@ struct Request {
   bool allow_new_errors = false;
   std::string pending_type;  ///< clear-pending --type ("" = any)
   std::string pending_urn;   ///< clear-pending --urn ("" = any)
+  /// The `ls` filters: the resources they match are targets too (with
+  /// `urns`, whose entries may also be a resource's unique name).
+  state::Selector select;
 };
+
+/// Whether `op` takes resources to act on: URNs, unique names and the
+/// `ls` filters (Request::select).
+bool TakesSelection(Operation op);
+
+/// The resources a request names, resolved on the index.
+struct Selection {
+  std::vector<std::string> urns;  ///< each once, arguments first
+  /// Names or filters were used: the selection is worth printing.
+  bool shown = false;
+  bool refused = false;
+  std::string refusal;
+};
+
+/// Resolves `args` and `selector` on `index`: an argument that is a URN
+/// stays as it is (Pulumi's exact URNs; an unknown one is refused later
+/// with suggestions); any other argument is a resource name (the URN's
+/// last part), accepted when exactly one URN has it; then every URN whose
+/// resource `selector` matches, in state order. Refused when a name is
+/// unknown or ambiguous, or when nothing is selected.
+Selection Select(const Index& index, const std::vector<std::string>& args,
+                 const state::Selector& selector);
 
 /// How one resource changes (beyond the URN map, which applies to all).
 struct ResourceEdit {
@@ -61,6 +95,14 @@ struct ResourceEdit {
   std::optional<std::string> parent;  ///< "" removes the member
   std::optional<bool> protect;
   std::optional<bool> taint;
+};
+
+/// A resource the edit adds (move's destination), already written in the
+/// layout of the array it joins.
+struct Addition {
+  std::string urn;
+  std::string text;
+  std::uint32_t features = 0;  ///< state::ResourceFeatures of the resource
 };
 
 struct PendingEdit {
@@ -78,6 +120,12 @@ struct Plan {
   /// deletedWith, replaceWith, provider, aliases, viewOf, resource
   /// references in property values).
   std::unordered_map<std::string, std::string> urn_map;
+  /// Exact provider references (`<URN>::<ID>`) replaced as a whole, before
+  /// urn_map applies to their URN part (move: a provider the destination
+  /// already has under another ID).
+  std::unordered_map<std::string, std::string> provider_refs;
+  /// Resources added before the first and after the last one (move).
+  std::vector<Addition> prepend, append;
   /// Repair: references to URNs not in this set are removed (dependencies,
   /// propertyDependencies, deletedWith, replaceWith).
   bool prune = false;
@@ -86,6 +134,11 @@ struct Plan {
   /// empty keeps the input order.
   std::vector<std::size_t> order;
   std::vector<PendingEdit> pending;
+  /// The URNs selected by names or filters (Selection::shown), to print.
+  std::vector<std::string> selected;
+  /// The input's escaping when the caller has read it (InputStyle in
+  /// splice.h); else Assemble reads it.
+  std::optional<json::EscapeStyle> style;
   /// Lines saying what the plan does that the change list cannot show
   /// (repair's reorderings and prunings, warnings such as --force).
   std::vector<std::string> notes;
@@ -97,6 +150,59 @@ struct Planned {
   bool refused = false;
   std::string refusal;
 };
+
+/// `pstate edit move`: the plans of both states.
+struct MovePlan {
+  /// The source without the moved resources.
+  Plan source;
+  /// The destination: its root stack to create ("" when it has one), then
+  /// the resources to add after its own, in order: source positions with
+  /// their edit (new URN and parent). Rendered against `rewrite` by the
+  /// caller into destination.prepend/append.
+  Plan destination;
+  std::string new_root;
+  std::vector<std::pair<std::size_t, ResourceEdit>> added;
+  /// Old URN -> new URN for every resource that goes (and the source's
+  /// root stack -> the destination's), provider references, and the
+  /// destination's URNs after the move (references to others are pruned).
+  Plan rewrite;
+  std::vector<std::string> selected;
+  std::vector<std::string> notes;
+};
+
+struct PlannedMove {
+  MovePlan plan;
+  bool refused = false;
+  std::string refusal;
+};
+
+/// Whether the destination's provider `destination` (a position) has the
+/// inputs of the source's `source`: then a provider the destination has
+/// under another ID is reused.
+using SameInputs =
+    std::function<bool(std::size_t source, std::size_t destination)>;
+
+/// Plans `pulumi state move` (pkg/cmd/pulumi/state/state_move.go) from
+/// `source` to `destination`, offline. What moves: the selection
+/// (request.urns, names and request.select; naming the root stack means
+/// its children), every descendant of it (providers excepted), and with
+/// request.include_parents its ancestors (the root stack and providers
+/// excepted). Every provider a moved resource uses is copied (it stays in
+/// the source): the destination's copy with the same URN is reused when it
+/// has the same ID or the same inputs. URNs get the destination's stack
+/// and project; a moved resource whose parent stays is re-parented to the
+/// destination's root stack, and its qualified type follows its new
+/// parent. Refused: a provider named, a URN not in the source, a pending
+/// operation on a moved resource, a moved URN the destination already has,
+/// a destination whose stack cannot be told (no resources), and, unlike
+/// Pulumi (which drops such references with a warning), any dependency
+/// that would cross the two files.
+Result<PlannedMove> PlanMove(const Index& source, const Index& destination,
+                             const Request& request,
+                             const SameInputs& same_inputs);
+
+/// "No such resource ... exists in the state", with suggestions.
+std::string NotFound(const Index& index, const std::string& urn);
 
 /// Plans `request` on `index`. Usage errors (a malformed URN, a NEW_NAME
 /// that is a URN, an unknown --type) are kInvalidArgument.

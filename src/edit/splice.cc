@@ -20,9 +20,19 @@ namespace {
 /// How much input is read between two releases of its pages.
 constexpr std::uint64_t kReleaseStep = std::uint64_t{16} << 20;
 
-/// The new text of each rewritten resource (by position): few, so a map,
-/// not a slot per resource.
-using Texts = std::unordered_map<std::size_t, std::string>;
+/// The rewritten resources (by position). Their text is never held: it is
+/// rendered from the input each time a pass reads it (Segment::is_resource),
+/// so memory follows the index, not the size of what the edit rewrites.
+using Texts = std::unordered_set<std::size_t>;
+
+/// A segment standing for resource `i`'s rewritten text.
+Segment Rewritten(std::size_t i) {
+  Segment s;
+  s.begin = i;
+  s.end = i + 1;
+  s.is_resource = true;
+  return s;
+}
 
 bool IsSpace(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
 
@@ -152,6 +162,11 @@ class Rewriter {
   json::Value Provider(const json::Value& v, bool* changed) const {
     if (!v.is_string()) return v;
     std::string text = v.Str();
+    if (auto whole = plan_.provider_refs.find(text);
+        whole != plan_.provider_refs.end()) {
+      *changed = true;
+      return arena_.MakeString(whole->second, v.offset);
+    }
     std::size_t cut = text.rfind("::");
     if (cut == std::string::npos) return v;
     auto m = Map(text.substr(0, cut));
@@ -420,20 +435,32 @@ std::string Serialize(const json::Value& value, const Layout& layout) {
 
 namespace {
 
-json::EscapeStyle DetectStyle(std::string_view bytes,
-                              state::EnvelopeKind kind) {
+json::EscapeStyle DetectStyle(std::string_view bytes, state::EnvelopeKind kind,
+                              const ReleaseFn& release) {
   // Go's HTML-safe escaping never leaves a raw <, > or &; the export
-  // layout never escapes them.
-  for (char c : {'<', '>', '&'}) {
-    if (std::memchr(bytes.data(), c, bytes.size()) != nullptr) {
-      return json::EscapeStyle::kExport;
+  // layout never escapes them. One pass in steps, each step's pages
+  // handed back (a scan of the whole input must not make it resident).
+  bool escaped = false;
+  constexpr std::size_t kOverlap = 5;  // an escape across two steps
+  for (std::size_t at = 0; at < bytes.size();) {
+    std::size_t to =
+        std::min(bytes.size(), at + static_cast<std::size_t>(kReleaseStep));
+    std::string_view step = bytes.substr(at, to - at);
+    for (char c : {'<', '>', '&'}) {
+      if (std::memchr(step.data(), c, step.size()) != nullptr) {
+        return json::EscapeStyle::kExport;
+      }
     }
-  }
-  for (std::string_view e : {"\\u003c", "\\u003e", "\\u0026"}) {
-    if (bytes.find(e) != std::string_view::npos) {
-      return json::EscapeStyle::kHtmlSafe;
+    std::string_view window =
+        bytes.substr(at >= kOverlap ? at - kOverlap : 0,
+                     to - (at >= kOverlap ? at - kOverlap : 0));
+    for (std::string_view e : {"\\u003c", "\\u003e", "\\u0026"}) {
+      if (window.find(e) != std::string_view::npos) escaped = true;
     }
+    if (release) release(0, to);
+    at = to;
   }
+  if (escaped) return json::EscapeStyle::kHtmlSafe;
   return kind == state::EnvelopeKind::kExport ? json::EscapeStyle::kExport
                                               : json::EscapeStyle::kHtmlSafe;
 }
@@ -457,6 +484,60 @@ Result<json::Value> ParseRange(std::string_view bytes, ByteRange range,
   return value;
 }
 
+}  // namespace
+
+Result<json::Value> ParseElement(std::string_view bytes, ByteRange range,
+                                 json::Arena& arena, std::string* buffer) {
+  return ParseRange(bytes, range, arena, buffer);
+}
+
+json::EscapeStyle InputStyle(std::string_view bytes, const Index& index,
+                             const ReleaseFn& release) {
+  return DetectStyle(bytes, index.envelope.kind, release);
+}
+
+Layout ElementLayout(std::string_view bytes, const Index& index) {
+  json::EscapeStyle style = DetectStyle(bytes, index.envelope.kind, {});
+  const auto& list = index.resources_list;
+  if (!list.empty()) return DetectLayout(bytes, list.back().range, style);
+  Layout layout;
+  layout.style = style;
+  std::size_t k = static_cast<std::size_t>(index.resources.key_offset);
+  std::size_t p = k;
+  while (p > 0 && (bytes[p - 1] == ' ' || bytes[p - 1] == '\t')) --p;
+  layout.indented = index.resources.present && p > 0 && bytes[p - 1] == '\n';
+  if (layout.indented) {
+    std::string_view key_prefix = bytes.substr(p, k - p);
+    if (key_prefix.find('\t') != std::string_view::npos) layout.unit = "\t";
+    layout.prefix = std::string(key_prefix) + layout.unit;
+  }
+  return layout;
+}
+
+Result<std::string> RenderResource(std::string_view bytes, ByteRange range,
+                                   const ResourceEdit* edit, const Plan& plan,
+                                   const Layout& layout) {
+  json::Arena arena;
+  std::string buffer;
+  auto value = ParseRange(bytes, range, arena, &buffer);
+  if (!value.ok()) return value.status();
+  bool changed = false;
+  json::Value edited = RewriteResource(*value, edit, plan, arena, &changed);
+  return Serialize(edited, layout);
+}
+
+std::string RootStackText(std::string_view urn, std::string_view type,
+                          const Layout& layout) {
+  json::Arena arena;
+  std::vector<json::Member> members = {
+      NewMember("urn", arena.MakeString(urn), arena),
+      NewMember("custom", json::MakeBool(false), arena),
+      NewMember("type", arena.MakeString(type), arena)};
+  return Serialize(arena.MakeObject(members), layout);
+}
+
+namespace {
+
 /// An edit of the input: [begin, end) becomes `pieces`.
 struct Splice {
   std::uint64_t begin = 0, end = 0;
@@ -467,14 +548,15 @@ struct Splice {
 /// that meet or both are text (the check document's stubs become one
 /// text, not a segment each).
 void Append(std::vector<Segment>& out, Segment s) {
-  if (s.is_stubs) {
+  if (s.is_stubs || s.is_resource) {
     out.push_back(std::move(s));
     return;
   }
   if (!s.is_text && s.begin == s.end) return;
   if (s.is_text && s.text.empty()) return;
   if (!s.is_text && !out.empty() && !out.back().is_text &&
-      !out.back().is_stubs && out.back().end == s.begin) {
+      !out.back().is_stubs && !out.back().is_resource &&
+      out.back().end == s.begin) {
     out.back().end = s.end;
     return;
   }
@@ -529,7 +611,7 @@ std::uint64_t CloseOf(std::string_view bytes, std::uint64_t after) {
 }
 
 /// Rebuilds an array's elements: `order` lists kept elements (positions),
-/// `text_of(i)` gives a rewritten element's text or nullopt for its bytes.
+/// `text_of(i)` gives a rewritten element's segment or nullopt for its bytes.
 /// The elements are separated as in the input, or by `separator` when
 /// given (the check document, which is verified, never written: copying
 /// each separator would touch a page of the input per element).
@@ -555,9 +637,9 @@ std::optional<Splice> RebuildArray(std::string_view bytes,
       std::size_t from = i > 0 ? i : 1;
       Append(s.pieces, Source(elements[from - 1].end, elements[from].begin));
     }
-    std::optional<std::string> text = text_of(i);
+    std::optional<Segment> text = text_of(i);
     if (text) {
-      Append(s.pieces, Text(std::move(*text)));
+      Append(s.pieces, std::move(*text));
     } else {
       Append(s.pieces, Source(elements[i].begin, elements[i].end));
     }
@@ -655,9 +737,8 @@ std::optional<Splice> CheckArray(std::string_view bytes, const Index& index,
     std::vector<ByteRange> ranges;
     ranges.reserve(list.size());
     for (const ResourceEntry& r : list) ranges.push_back(r.range);
-    return RebuildArray(bytes, ranges, order, index.resources, [](std::size_t) {
-      return std::optional<std::string>();
-    });
+    return RebuildArray(bytes, ranges, order, index.resources,
+                        [](std::size_t) { return std::optional<Segment>(); });
   }
   Splice s;
   s.begin = list.front().range.begin;
@@ -680,8 +761,8 @@ std::optional<Splice> CheckArray(std::string_view bytes, const Index& index,
       continue;
     }
     if (k > 0) Append(s.pieces, Text(",\n"));
-    if (auto t = texts.find(i); t != texts.end()) {
-      Append(s.pieces, Text(t->second));
+    if (texts.count(i) > 0) {
+      Append(s.pieces, Rewritten(i));
     } else {
       Append(s.pieces, Source(list[i].range.begin, list[i].range.end));
     }
@@ -744,17 +825,77 @@ Status Stitch(std::string_view bytes, std::vector<Splice> splices,
   return Status::Ok();
 }
 
+/// Between two elements of the resources array: as the input separates
+/// its first two, else as `layout` implies.
+std::string ElementSeparator(std::string_view bytes, const Index& index,
+                             const Layout& layout) {
+  const auto& list = index.resources_list;
+  if (list.size() >= 2) {
+    return std::string(bytes.substr(
+        static_cast<std::size_t>(list[0].range.end),
+        static_cast<std::size_t>(list[1].range.begin - list[0].range.end)));
+  }
+  return layout.indented ? ",\n" + layout.prefix : ",";
+}
+
+/// Lays the plan's additions around the rebuilt elements of `s`.
+void AddElements(std::string_view bytes, const Index& index, const Plan& plan,
+                 Splice& s) {
+  std::string sep = ElementSeparator(bytes, index, ElementLayout(bytes, index));
+  std::vector<std::vector<Segment>> groups;
+  for (const Addition& a : plan.prepend) groups.push_back({Text(a.text)});
+  if (!s.pieces.empty()) groups.push_back(std::move(s.pieces));
+  for (const Addition& a : plan.append) groups.push_back({Text(a.text)});
+  std::vector<Segment> pieces;
+  for (std::size_t k = 0; k < groups.size(); ++k) {
+    if (k > 0) Append(pieces, Text(sep));
+    for (Segment& piece : groups[k]) Append(pieces, std::move(piece));
+  }
+  s.pieces = std::move(pieces);
+}
+
+/// An empty resources array ("[]") filled with the plan's additions.
+Splice FillEmptyArray(std::string_view bytes, const Index& index,
+                      const Plan& plan, const Layout& layout) {
+  std::string text = "[";
+  std::string sep = layout.indented ? ",\n" + layout.prefix : ",";
+  bool first = true;
+  for (const auto* adds : {&plan.prepend, &plan.append}) {
+    for (const Addition& a : *adds) {
+      text += first ? (layout.indented ? "\n" + layout.prefix : "") : sep;
+      text += a.text;
+      first = false;
+    }
+  }
+  if (layout.indented) {
+    // The closing bracket goes where the member's key starts its line.
+    std::size_t k = static_cast<std::size_t>(index.resources.key_offset);
+    std::size_t p = k;
+    while (p > 0 && (bytes[p - 1] == ' ' || bytes[p - 1] == '\t')) --p;
+    text += "\n" + std::string(bytes.substr(p, k - p));
+  }
+  text += "]";
+  return {index.resources.value.begin,
+          index.resources.value.end,
+          {Text(std::move(text))}};
+}
+
 }  // namespace
 
 Result<Assembly> Assemble(std::string_view bytes, const Index& index,
                           const Plan& plan, const ReleaseFn& release,
                           bool check_affected_only) {
   Assembly out;
+  out.index = &index;
+  out.plan = &plan;
   std::vector<Splice> splices;
   const auto& list = index.resources_list;
   std::optional<json::EscapeStyle> style;
   auto style_of = [&] {
-    if (!style) style = DetectStyle(bytes, index.envelope.kind);
+    if (!style) {
+      style = plan.style ? *plan.style
+                         : DetectStyle(bytes, index.envelope.kind, {});
+    }
     return *style;
   };
   json::Arena arena;
@@ -790,7 +931,8 @@ Result<Assembly> Assemble(std::string_view bytes, const Index& index,
     bool changed = false;
     json::Value edited = RewriteResource(*value, edit, plan, arena, &changed);
     if (!changed) continue;
-    texts[i] = Serialize(edited, DetectLayout(bytes, r.range, style_of()));
+    style_of();  // rendered later in the input's escaping
+    texts.insert(i);
     out.changes.resources.push_back(
         {'~', std::string(index.Urn(i)), DiffResource(*value, edited)});
   }
@@ -819,17 +961,37 @@ Result<Assembly> Assemble(std::string_view bytes, const Index& index,
   }
   bool resources_touched = order.size() != list.size() || !plan.order.empty();
   if (!texts.empty()) resources_touched = true;
-  if (resources_touched) {
+  const bool added = !plan.prepend.empty() || !plan.append.empty();
+  for (const auto* adds : {&plan.prepend, &plan.append}) {
+    for (const Addition& a : *adds) {
+      features_used |= a.features;
+      out.changes.resources.push_back({'+', a.urn, {}});
+    }
+  }
+  if (added && !index.resources.present) {
+    return Status(Errc::kFormat,
+                  "the state has no resources array to add resources to");
+  }
+  if (added && list.empty()) {
+    splices.push_back(
+        FillEmptyArray(bytes, index, plan, ElementLayout(bytes, index)));
+  } else if (resources_touched || added) {
     std::vector<ByteRange> ranges;
     ranges.reserve(list.size());
     for (const ResourceEntry& r : list) ranges.push_back(r.range);
     auto s = RebuildArray(bytes, ranges, order, index.resources,
-                          [&](std::size_t i) -> std::optional<std::string> {
-                            auto t = texts.find(i);
-                            if (t == texts.end()) return std::nullopt;
-                            return t->second;
+                          [&](std::size_t i) -> std::optional<Segment> {
+                            if (texts.count(i) == 0) return std::nullopt;
+                            return Rewritten(i);
                           });
+    if (added && (!s || s->pieces.empty())) {
+      // Every old resource dropped and some added: the elements' place
+      // holds the additions alone.
+      s = Splice{list.front().range.begin, list.back().range.end, {}};
+    }
+    if (s && added) AddElements(bytes, index, plan, *s);
     if (s) splices.push_back(std::move(*s));
+    resources_touched = true;
   }
   // The check document's resources array (Assembly::check_segments).
   std::optional<Splice> check_array;
@@ -904,7 +1066,10 @@ Result<Assembly> Assemble(std::string_view bytes, const Index& index,
       std::vector<ByteRange> ranges;
       for (const PendingEntry& p : index.pending) ranges.push_back(p.range);
       auto s = RebuildArray(bytes, ranges, porder, index.pending_operations,
-                            [&](std::size_t i) { return ptexts[i]; });
+                            [&](std::size_t i) -> std::optional<Segment> {
+                              if (!ptexts[i]) return std::nullopt;
+                              return Text(std::move(*ptexts[i]));
+                            });
       if (s) splices.push_back(std::move(*s));
     }
   }
@@ -1010,23 +1175,42 @@ Result<Assembly> Assemble(std::string_view bytes, const Index& index,
   }
   Status stitched = Stitch(bytes, std::move(splices), out.segments);
   if (!stitched.ok()) return stitched;
-  out.unchanged = out.segments.size() <= 1 &&
-                  (out.segments.empty() ||
-                   (!out.segments[0].is_text && out.segments[0].begin == 0 &&
-                    out.segments[0].end == bytes.size()));
+  if (style) out.style = *style;
+  out.unchanged =
+      out.segments.size() <= 1 &&
+      (out.segments.empty() ||
+       (!out.segments[0].is_text && !out.segments[0].is_resource &&
+        out.segments[0].begin == 0 && out.segments[0].end == bytes.size()));
   return out;
 }
 
 namespace {
 
+/// The text of rewritten resource `i` of `assembly` (Segment::is_resource).
+Result<std::string> RenderRewritten(std::string_view bytes,
+                                    const Assembly& assembly, std::size_t i) {
+  if (assembly.index == nullptr || assembly.plan == nullptr) {
+    return Status(Errc::kFormat,
+                  "internal error: a rewritten resource without its plan");
+  }
+  const Index& index = *assembly.index;
+  const ResourceEntry& r = index.resources_list[i];
+  auto e = assembly.plan->edits.find(i);
+  const ResourceEdit* edit =
+      e == assembly.plan->edits.end() ? nullptr : &e->second;
+  return RenderResource(bytes, r.range, edit, *assembly.plan,
+                        DetectLayout(bytes, r.range, assembly.style));
+}
+
 class SegmentInput : public io::InputStream {
  public:
-  SegmentInput(std::string_view bytes, const std::vector<Segment>& segments,
-               std::string name, ReleaseFn release, const StubSource* stubs)
+  SegmentInput(std::string_view bytes, const Assembly& assembly,
+               const std::vector<Segment>& segments, std::string name,
+               ReleaseFn release)
       : bytes_(bytes),
+        assembly_(assembly),
         segments_(segments),
-        release_(std::move(release)),
-        stubs_(stubs) {
+        release_(std::move(release)) {
     name_ = std::move(name);
   }
   Result<std::size_t> Read(char* buf, std::size_t n) override {
@@ -1040,6 +1224,22 @@ class SegmentInput : public io::InputStream {
           continue;
         }
         piece = chunk_;
+      } else if (s.is_resource) {
+        if (!rendered_) {
+          auto i = static_cast<std::size_t>(s.begin);
+          auto text = RenderRewritten(bytes_, assembly_, i);
+          if (!text.ok()) return text.status();
+          chunk_ = std::move(*text);
+          rendered_ = true;
+          // The input it was rendered from is read: its pages can go.
+          const ByteRange& r = assembly_.index->resources_list[i].range;
+          if (release_ && r.end > released_ &&
+              r.end - released_ >= kReleaseStep) {
+            release_(released_, r.end);
+            released_ = r.end;
+          }
+        }
+        piece = chunk_;
       } else if (s.is_text) {
         piece = s.text;
       } else {
@@ -1050,7 +1250,7 @@ class SegmentInput : public io::InputStream {
       std::memcpy(buf + done, piece.data() + within_, take);
       done += take;
       within_ += take;
-      if (!s.is_text && !s.is_stubs && release_) {
+      if (!s.is_text && !s.is_stubs && !s.is_resource && release_) {
         std::uint64_t upto = s.begin + within_;
         if (upto < released_) released_ = s.begin;  // a range read again
         if (upto - released_ >= kReleaseStep) {
@@ -1070,6 +1270,7 @@ class SegmentInput : public io::InputStream {
     ++segment_;
     within_ = 0;
     chunk_.clear();
+    rendered_ = false;
     next_stub_ = kNotStarted;
   }
   /// The next stubs of run `s` into chunk_ (about 64 KB); false when the
@@ -1078,11 +1279,11 @@ class SegmentInput : public io::InputStream {
     if (next_stub_ == kNotStarted) next_stub_ = s.begin;
     chunk_.clear();
     within_ = 0;
-    if (stubs_ == nullptr) return false;
+    if (assembly_.index == nullptr) return false;
     while (next_stub_ < s.end && chunk_.size() < (std::size_t{64} << 10)) {
       if (next_stub_ > s.begin || s.lead) chunk_ += ",\n";
-      std::uint32_t i = stubs_->stubbed[static_cast<std::size_t>(next_stub_)];
-      AppendStub(stubs_->index, stubs_->index.resources_list[i], &chunk_);
+      std::uint32_t i = assembly_.stubbed[static_cast<std::size_t>(next_stub_)];
+      AppendStub(*assembly_.index, assembly_.index->resources_list[i], &chunk_);
       ++next_stub_;
     }
     return !chunk_.empty();
@@ -1090,33 +1291,48 @@ class SegmentInput : public io::InputStream {
 
   static constexpr std::uint64_t kNotStarted = ~std::uint64_t{0};
   std::string_view bytes_;
+  const Assembly& assembly_;
   const std::vector<Segment>& segments_;
   std::size_t segment_ = 0;
   std::size_t within_ = 0;
   std::uint64_t consumed_ = 0;
   ReleaseFn release_;
   std::uint64_t released_ = 0;
-  const StubSource* stubs_;
   std::string chunk_;
+  bool rendered_ = false;
   std::uint64_t next_stub_ = kNotStarted;
 };
 
 }  // namespace
 
 std::unique_ptr<io::InputStream> SegmentStream(
-    std::string_view bytes, const std::vector<Segment>& segments,
-    std::string name, ReleaseFn release, const StubSource* stubs) {
-  return std::make_unique<SegmentInput>(bytes, segments, std::move(name),
-                                        std::move(release), stubs);
+    std::string_view bytes, const Assembly& assembly,
+    const std::vector<Segment>& segments, std::string name, ReleaseFn release) {
+  return std::make_unique<SegmentInput>(bytes, assembly, segments,
+                                        std::move(name), std::move(release));
 }
 
-Status WriteSegments(std::string_view bytes,
-                     const std::vector<Segment>& segments, io::Output& out,
-                     const ReleaseFn& release, int fd) {
-  for (const Segment& s : segments) {
+Status WriteSegments(std::string_view bytes, const Assembly& assembly,
+                     io::Output& out, const ReleaseFn& release, int fd) {
+  std::uint64_t released = 0;  // rendered resources' input, handed back
+  for (const Segment& s : assembly.segments) {
     if (s.is_stubs) continue;  // check documents are never written
     if (s.is_text) {
       out.Write(s.text);
+      continue;
+    }
+    if (s.is_resource) {
+      auto text =
+          RenderRewritten(bytes, assembly, static_cast<std::size_t>(s.begin));
+      if (!text.ok()) return text.status();
+      out.Write(*text);
+      const ByteRange& r =
+          assembly.index->resources_list[static_cast<std::size_t>(s.begin)]
+              .range;
+      if (release && r.end > released && r.end - released >= kReleaseStep) {
+        release(released, r.end);
+        released = r.end;
+      }
       continue;
     }
     if (fd >= 0) {

@@ -26,6 +26,11 @@
 
 namespace pstate::edit {
 
+/// Called with input ranges that will not be read again soon, so a mapped
+/// input's pages can be handed back (resident memory then follows the
+/// index, not the file). May be empty.
+using ReleaseFn = std::function<void(std::uint64_t begin, std::uint64_t end)>;
+
 /// One changed field. `before`/`after` are compact JSON ("" when absent);
 /// property maps (inputs, outputs, ...) are never printed, only said to
 /// have changed, since they may hold secrets.
@@ -62,6 +67,31 @@ struct Layout {
 Layout DetectLayout(std::string_view bytes, ByteRange range,
                     json::EscapeStyle style);
 
+/// The element at `range` of `bytes`, parsed again into `arena` (`buffer`
+/// holds the copy the parser reads).
+Result<json::Value> ParseElement(std::string_view bytes, ByteRange range,
+                                 json::Arena& arena, std::string* buffer);
+
+/// The escaping the input of `index` uses (Go's HTML-safe one, or the
+/// export's), read in steps whose pages go to `release`.
+json::EscapeStyle InputStyle(std::string_view bytes, const Index& index,
+                             const ReleaseFn& release = {});
+
+/// The layout a resource added to the resources array of `bytes` (indexed
+/// as `index`) takes: its last element's, or, in an empty array, one level
+/// below the member's key.
+Layout ElementLayout(std::string_view bytes, const Index& index);
+
+/// The resource at `range` of `bytes`, after `edit` (may be null) and the
+/// plan's URN map, provider references and pruning, written in `layout`.
+Result<std::string> RenderResource(std::string_view bytes, ByteRange range,
+                                   const ResourceEdit* edit, const Plan& plan,
+                                   const Layout& layout);
+
+/// A root stack resource (`{"urn", "custom": false, "type"}`) in `layout`.
+std::string RootStackText(std::string_view urn, std::string_view type,
+                          const Layout& layout);
+
 /// `value` as JSON text in `layout`, to stand where an element of that
 /// layout stood (no leading prefix, no trailing newline).
 std::string Serialize(const json::Value& value, const Layout& layout);
@@ -85,6 +115,10 @@ struct Segment {
   /// preceded by one when `lead`), generated as the stream reads them.
   bool is_stubs = false;
   bool lead = false;
+  /// Resource `begin` of the index, rewritten under the plan: its text is
+  /// rendered from the input each time the segment is read or written
+  /// (RenderResource), never held.
+  bool is_resource = false;
 };
 
 struct Assembly {
@@ -126,18 +160,14 @@ struct Assembly {
   std::vector<bool> stub;
   /// The stubbed resources (positions in the index), in order.
   std::vector<std::uint32_t> stubbed;
-};
 
-/// What the stub runs of a check document are generated from.
-struct StubSource {
-  const Index& index;
-  const std::vector<std::uint32_t>& stubbed;
+  /// What rewritten resources and stubs are rendered from: the index and
+  /// plan Assemble was given (they must outlive the assembly's use), and
+  /// the input's escaping.
+  const Index* index = nullptr;
+  const Plan* plan = nullptr;
+  json::EscapeStyle style = json::EscapeStyle::kExport;
 };
-
-/// Called with input ranges that will not be read again soon, so a mapped
-/// input's pages can be handed back (resident memory then follows the
-/// index, not the file). May be empty.
-using ReleaseFn = std::function<void(std::uint64_t begin, std::uint64_t end)>;
 
 /// Builds the edited state of `bytes` (indexed as `index`) under `plan`;
 /// with `check_affected_only`, also its check document (Assembly::
@@ -146,21 +176,22 @@ Result<Assembly> Assemble(std::string_view bytes, const Index& index,
                           const Plan& plan, const ReleaseFn& release = {},
                           bool check_affected_only = false);
 
-/// The segments as a stream (for the verifier's pass); stub runs are
-/// generated from `stubs` (a check document's).
+/// The segments (the output's, or the check document's) of `assembly` as a
+/// stream, for the verifier's pass; rewritten resources and stub runs are
+/// rendered as the stream reaches them.
 std::unique_ptr<io::InputStream> SegmentStream(
-    std::string_view bytes, const std::vector<Segment>& segments,
-    std::string name, ReleaseFn release = {},
-    const StubSource* stubs = nullptr);
+    std::string_view bytes, const Assembly& assembly,
+    const std::vector<Segment>& segments, std::string name,
+    ReleaseFn release = {});
 
-/// Writes the segments to `out` (an output's: a check document's stub
-/// runs are not written). With `fd` (InputStream::plain_file_fd() of the
-/// file `bytes` maps), ranges of the input are copied by the kernel
+/// Writes the output's segments of `assembly` to `out`, rendering each
+/// rewritten resource as it comes. With `fd` (InputStream::plain_file_fd() of
+/// the file `bytes` maps), ranges of the input are copied by the kernel
 /// (io::Output::CopyRange) and their pages are never touched here; kIo
 /// when the input cannot be read or shrank.
-Status WriteSegments(std::string_view bytes,
-                     const std::vector<Segment>& segments, io::Output& out,
-                     const ReleaseFn& release = {}, int fd = -1);
+Status WriteSegments(std::string_view bytes, const Assembly& assembly,
+                     io::Output& out, const ReleaseFn& release = {},
+                     int fd = -1);
 
 }  // namespace pstate::edit
 

@@ -28,10 +28,6 @@
 namespace pstate::inspect {
 namespace {
 
-bool Glob(const std::optional<std::string>& pattern, const std::string& s) {
-  return !pattern || GlobMatch(*pattern, s);
-}
-
 ResourceRow RowOf(const json::Value& resource, std::size_t index,
                   std::uint64_t bytes) {
   state::ResourceView v = state::ResourceView::Of(resource);
@@ -90,25 +86,6 @@ std::vector<std::string> Strings(const json::Value* v) {
 
 }  // namespace
 
-std::string_view FlagName(Flag flag) {
-  switch (flag) {
-    case Flag::kProtect: return "protect";
-    case Flag::kTaint: return "taint";
-    case Flag::kDelete: return "delete";
-    case Flag::kExternal: return "external";
-    case Flag::kPendingReplacement: return "pending-replacement";
-    case Flag::kRetainOnDelete: return "retain-on-delete";
-  }
-  return "";
-}
-
-std::optional<Flag> ParseFlag(std::string_view name) {
-  for (Flag f : kAllFlags) {
-    if (FlagName(f) == name) return f;
-  }
-  return std::nullopt;
-}
-
 // ---- ls
 // -----------------------------------------------------------------------
 
@@ -135,18 +112,9 @@ Status List(const ListConfig& config,
     if (leaf.role != state::Role::kResource) return state::Flow::kContinue;
     ResourceRow row =
         RowOf(leaf.value, leaf.index, leaf.end_offset - leaf.value.offset);
-    if (!Glob(config.type, row.type) || !Glob(config.name, row.name) ||
-        !Glob(config.urn, row.urn) || !Glob(config.provider, row.provider)) {
-      return state::Flow::kContinue;
-    }
-    if (config.parent && row.parent != *config.parent) {
-      return state::Flow::kContinue;
-    }
-    for (Flag f : config.flags) {
-      if (std::find(row.flags.begin(), row.flags.end(), f) == row.flags.end()) {
-        return state::Flow::kContinue;
-      }
-    }
+    state::Selectable subject{row.urn, row.type, row.parent, row.provider};
+    for (Flag f : row.flags) subject.flags |= state::FlagBit(f);
+    if (!config.Matches(subject)) return state::Flow::kContinue;
     return on_row(row) ? state::Flow::kContinue : state::Flow::kStop;
   });
   return ReadPath(config.path, handler);

@@ -21,34 +21,26 @@
 
 #include "base/result.h"
 #include "json/document.h"
+#include "state/selector.h"
 
 namespace pstate::inspect {
 
-/// The API's (pstate/pstate.h).
-using Flag = ::pstate::ResourceFlag;
-inline constexpr Flag kAllFlags[] = {Flag::kProtect,
-                                     Flag::kTaint,
-                                     Flag::kDelete,
-                                     Flag::kExternal,
-                                     Flag::kPendingReplacement,
-                                     Flag::kRetainOnDelete};
-
-/// "protect", "taint", "delete", "external", "pending-replacement",
-/// "retain-on-delete".
-std::string_view FlagName(Flag flag);
-std::optional<Flag> ParseFlag(std::string_view name);
+/// The flags and their names are state/selector.h's (shared with edit).
+using Flag = state::Flag;
+using state::FlagName;
+using state::kAllFlags;
+using state::ParseFlag;
 
 /// The API's (pstate/pstate.h).
 using ResourceRow = ::pstate::ResourceRow;
 
 using PendingRow = ::pstate::PendingRow;
 
-/// shell globs (base/glob.h, case-sensitive); every filter given must match.
-struct ListConfig {
-  std::string path;  ///< "-" reads standard input
-  std::optional<std::string> type, name, urn, provider;
-  std::optional<std::string> parent;  ///< exact URN
-  std::vector<Flag> flags;
+/// The filters (state::Selector: shell globs of base/glob.h,
+/// case-sensitive; every filter given must match), the same edit's
+/// selections use.
+struct ListConfig : state::Selector {
+  std::string path;      ///< "-" reads standard input
   bool pending = false;  ///< list pending operations instead
 };
 

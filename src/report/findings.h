@@ -8,10 +8,15 @@
 //           accepts it. (sarif.cc)
 //   github  GitHub Actions workflow commands (::error file=...::message),
 //           one per finding, then the text summary. (github.cc)
+//   junit   one JUnit XML document for all inputs: a testsuite per input,
+//           a testcase per rule and per finding. (junit.cc)
+//   gitlab  one GitLab Code Quality report (a JSON array of issues) for
+//           all inputs. (gitlab.cc)
 #ifndef PSTATE_REPORT_FINDINGS_H_
 #define PSTATE_REPORT_FINDINGS_H_
 
 #include <cstdint>
+#include <optional>
 #include <ostream>
 #include <span>
 #include <string>
@@ -70,6 +75,52 @@ void RenderSarif(std::span<const diag::Report* const> reports,
 /// line=L,col=C,title=CODE::message (at POINTER)"), escaped as the runner
 /// parses them (% CR LF, and : , in properties), then RenderTextSummary.
 void RenderGithub(const diag::Report& report, std::ostream& out);
+
+struct JunitOptions {
+  /// The command that made the findings ("verify", "scan"): the document's
+  /// name is "pstate <command>".
+  std::string_view command;
+  /// The lowest severity that fails (--fail-on), or nullopt for "never": a
+  /// finding at or above it is a <failure>, one below it a passing
+  /// testcase that shows the finding in <system-out>, so the report agrees
+  /// with the exit code. A finding that stopped an input (IsFatal) is an
+  /// <error> whatever the threshold.
+  std::optional<diag::Severity> fail_threshold = diag::Severity::kError;
+};
+
+/// One JUnit XML document (valid against the JUnit schema Jenkins' xUnit
+/// plugin publishes, junit-10.xsd, which GitLab, Azure Pipelines and
+/// GitHub test reporters read): <testsuites name="pstate COMMAND"> with a
+/// <testsuite> per input (name: the file, properties: resources,
+/// suppressed, omitted). In it, a testcase per finding (classname: the
+/// file, name: "CODE at POINTER", made unique with " (2)"...; its detail:
+/// place, URN and fingerprint), in file order within each rule, and one
+/// passing testcase named CODE for every rule without a finding. Findings
+/// counted but not kept (--max-findings) are one testcase "CODE (N not
+/// listed)" per rule.
+void RenderJunit(std::span<const diag::Report* const> reports,
+                 std::ostream& out, const JunitOptions& options);
+
+/// One GitLab Code Quality report: a JSON array with an issue per kept
+/// finding, {"type": "issue", "check_name": CODE, "description": message
+/// (and " (at POINTER)"), "categories", "fingerprint" (the finding's, as
+/// baselines use it; unique in the report, as GitLab needs: a repeated one
+/// gets "-2", "-3"...), "severity" (blocker for an unreadable input,
+/// critical for a secret leaked in the clear, major for another error,
+/// minor for a warning, info for a note), "location": {"path",
+/// "lines": {"begin"}}}. Paths as RepositoryPath; line 1 for a finding
+/// without a place.
+void RenderGitlab(std::span<const diag::Report* const> reports,
+                  std::ostream& out);
+
+/// GitHub's security-severity of the secret rules (a CVSS-like score as a
+/// string: "9.0" for a known secret or credential format, ...); "" for the
+/// other rules, which are correctness findings.
+std::string_view SecuritySeverity(diag::Code code);
+
+/// A relative input path as repository tools name files: without leading
+/// "./" ("./a/b.json" and "a/b.json" are one file); others unchanged.
+std::string_view RepositoryPath(std::string_view file);
 
 /// "  by code: field-unknown 3, dependency-order 1" (most frequent first,
 /// then by name), or "" when nothing was counted.

@@ -21,21 +21,6 @@ std::string_view SarifLevel(Severity s) {
   return "error";
 }
 
-/// GitHub's security-severity (a CVSS-like score as a string) of the
-/// secret rules; "" for the others, which are correctness findings.
-std::string_view SecuritySeverity(Code code) {
-  switch (code) {
-    case Code::kLeakKnownSecret:
-    case Code::kLeakCredentialFormat: return "9.0";
-    case Code::kLeakAdditionalSecretOutput:
-    case Code::kLeakSecretMismatch:
-    case Code::kLeakCredentialProperty: return "7.5";
-    case Code::kLeakPasswordHash: return "5.0";
-    case Code::kLeakSecretInName: return "3.0";
-    default: return "";
-  }
-}
-
 std::string_view ProblemSeverity(Severity s) {
   switch (s) {
     case Severity::kError: return "error";
@@ -88,13 +73,29 @@ std::string PathUri(std::string_view path) {
 std::string ArtifactUri(std::string_view file) {
   if (file == "<stdin>") return "stdin";
   if (!file.empty() && file.front() == '/') return "file://" + PathUri(file);
-  std::string uri = PathUri(file);
-  // "./x" and "x" are the same file; a reference must not start with "/".
-  while (uri.substr(0, 2) == "./") uri.erase(0, 2);
-  return uri;
+  return PathUri(RepositoryPath(file));
 }
 
 }  // namespace
+
+std::string_view RepositoryPath(std::string_view file) {
+  // "./x" and "x" are the same file; a reference must not start with "/".
+  while (file.substr(0, 2) == "./") file.remove_prefix(2);
+  return file;
+}
+
+std::string_view SecuritySeverity(Code code) {
+  switch (code) {
+    case Code::kLeakKnownSecret:
+    case Code::kLeakCredentialFormat: return "9.0";
+    case Code::kLeakAdditionalSecretOutput:
+    case Code::kLeakSecretMismatch:
+    case Code::kLeakCredentialProperty: return "7.5";
+    case Code::kLeakPasswordHash: return "5.0";
+    case Code::kLeakSecretInName: return "3.0";
+    default: return "";
+  }
+}
 
 void RenderSarif(std::span<const diag::Report* const> reports,
                  std::ostream& out, std::string_view tool_version) {

@@ -5,8 +5,9 @@
 # makes it stale. Run by ctest (pstate_man_page_check).
 #
 # Usage: man_page_check.sh PSTATE SOURCE_DIR DOCS_URI DEFAULT_DOCS_URI
-# The page is recorded with the default PSTATE_DOCS_URI; a build configured
-# with another one skips (77) rather than fail on the URI it prints.
+# The page is recorded with the default docs address (the installed docs
+# under the default prefix, /usr/local); a build configured with another
+# one skips (77) rather than fail on the URI it prints.
 set -uo pipefail
 pstate="$1"
 root="$2"
@@ -15,7 +16,7 @@ default_uri="$4"
 page="$root/docs/pstate.1"
 
 if [ "$docs_uri" != "$default_uri" ]; then
-  echo "SKIPPED: this build's PSTATE_DOCS_URI ($docs_uri) is not the" \
+  echo "SKIPPED: this build's docs address ($docs_uri) is not the" \
        "default the checked-in page is recorded with ($default_uri)"
   exit 77
 fi
@@ -34,7 +35,7 @@ fi
 if ! diff -u "$page" "$work/pstate.1" > "$work/diff"; then
   head -n 60 "$work/diff"
   echo "FAILED: docs/pstate.1 is stale (the commands, flags or finding codes" \
-       "changed); regenerate it from a build with the default PSTATE_DOCS_URI:"
+       "changed); regenerate it from a build with the default prefix and PSTATE_DOCS_URI:"
   echo "  $pstate man > $page"
   exit 1
 fi

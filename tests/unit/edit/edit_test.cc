@@ -658,7 +658,7 @@ TEST(CheckDocumentTest, APlaintextReferenceIsNotVisibleAndDoesNotMatter) {
   auto full = Assemble(in->bytes, in->index, planned->plan);
   ASSERT_TRUE(full.ok());
   diag::Report after("out");
-  auto stream = SegmentStream(in->bytes, full->segments, "out");
+  auto stream = SegmentStream(in->bytes, *full, full->segments, "out");
   verify::Verifier verifier;
   ASSERT_TRUE(state::Read(*stream, verifier, after).ok());
   bool warned = false;
@@ -982,6 +982,197 @@ TEST(SpliceTest, DetectLayout) {
   EXPECT_TRUE(l.indented);
   EXPECT_EQ(l.prefix, "  ");
   EXPECT_EQ(l.unit, "  ");
+}
+
+}  // namespace
+}  // namespace pstate::edit
+
+namespace pstate::edit {
+namespace {
+
+// ---- selections -------------------------------------------------------------
+
+TEST(SelectTest, NamesFiltersAndUrnsEachOnceArgumentsFirst) {
+  auto in = IndexFixture("example.json");
+  state::Selector select;
+  select.type = "aws:*";
+  Selection s = Select(in->index, {"web", kO}, select);
+  ASSERT_FALSE(s.refused) << s.refusal;
+  EXPECT_TRUE(s.shown);
+  EXPECT_EQ(s.urns, (std::vector<std::string>{kW, kO, kB}));
+}
+
+TEST(SelectTest, ExactUrnsAloneAreNotShown) {
+  auto in = IndexFixture("example.json");
+  Selection s = Select(in->index, {kB}, {});
+  EXPECT_FALSE(s.refused);
+  EXPECT_FALSE(s.shown);
+}
+
+TEST(SelectTest, AnAmbiguousOrUnknownNameAndAnEmptySelectionAreRefused) {
+  auto same = IndexFixture("same-name.json");
+  Selection a = Select(same->index, {"logs"}, {});
+  EXPECT_TRUE(a.refused);
+  EXPECT_NE(a.refusal.find("ambiguous"), std::string::npos);
+  auto in = IndexFixture("example.json");
+  EXPECT_TRUE(Select(in->index, {"nosuch"}, {}).refused);
+  state::Selector none;
+  none.flags = {state::Flag::kProtect};
+  Selection e = Select(in->index, {}, none);
+  EXPECT_TRUE(e.refused);
+  EXPECT_NE(e.refusal.find("matches no resource"), std::string::npos);
+}
+
+TEST(SelectTest, FiltersMatchWhatLsMatches) {
+  auto in = IndexFixture("example.json");
+  state::Selector select;
+  select.parent = kR;
+  select.name = "w*";
+  Selection s = Select(in->index, {}, select);
+  EXPECT_EQ(s.urns, (std::vector<std::string>{kW}));
+  select = {};
+  select.provider = "*default_6_0_0::p1";
+  EXPECT_EQ(Select(in->index, {}, select).urns,
+            (std::vector<std::string>{kB, kO}));
+}
+
+// ---- extract ----------------------------------------------------------------
+
+TEST_F(EditTest, ExtractKeepsParentsAndProvidersAndPrunesTheRest) {
+  Request r;
+  r.op = Operation::kExtract;
+  r.urns = {kO};
+  std::string out = Edit("example.json", r);
+  EXPECT_EQ(Urns(out), (std::vector<std::string>{kR, kP, kW, kO}));
+  EXPECT_EQ(out.find("\"dependencies\""), std::string::npos);
+  r.with_dependencies = true;
+  EXPECT_EQ(Urns(Edit("example.json", r)),
+            (std::vector<std::string>{kR, kP, kB, kW, kO}));
+}
+
+// ---- move -------------------------------------------------------------------
+
+class MoveTest : public EditTest {
+ protected:
+  /// Copies fixture `name` into the test directory.
+  std::string Copy(const std::string& name) {
+    fs::path to = dir_ / name;
+    fs::copy_file(Fixture(name), to, fs::copy_options::overwrite_existing);
+    return to.string();
+  }
+  Result<MoveOutcome> Run(const std::string& dest,
+                          std::vector<std::string> urns, bool dry = false) {
+    MoveConfig config;
+    config.source = Copy("example.json");
+    config.destination = Copy(dest);
+    config.request.urns = std::move(urns);
+    config.dry_run = dry;
+    return Move(config);
+  }
+};
+
+const std::string kD = "urn:pulumi:prod::proj::";
+
+TEST_F(MoveTest, BothFilesAreWrittenWithBackups) {
+  auto r = Run("move-dest.json", {kW, kB});
+  ASSERT_TRUE(r.ok()) << r.status().message();
+  ASSERT_FALSE(r->refused) << r->refusal;
+  EXPECT_TRUE(r->source.written && r->destination.written);
+  std::string src = ReadAll((dir_ / "example.json").string());
+  std::string dst = ReadAll((dir_ / "move-dest.json").string());
+  EXPECT_EQ(Urns(src), (std::vector<std::string>{kR, kP}));
+  EXPECT_EQ(Urns(dst),
+            (std::vector<std::string>{
+                kD + "pulumi:pulumi:Stack::proj-prod",
+                kD + "pulumi:providers:aws::default_6_0_0",
+                kD + "aws:s3/bucket:Bucket::logs", kD + "my:app:Web::web",
+                kD + "my:app:Web$aws:s3/bucketObject:BucketObject::index"}));
+  EXPECT_NE(dst.find("\"provider\": \"" + kD +
+                     "pulumi:providers:aws::default_6_0_0::p1\""),
+            std::string::npos);
+  EXPECT_EQ(dst.find("urn:pulumi:dev::"), std::string::npos);
+  EXPECT_EQ(ReadAll((dir_ / "example.json.bak").string()),
+            ReadAll(Fixture("example.json")));
+  EXPECT_EQ(ReadAll((dir_ / "move-dest.json.bak").string()),
+            ReadAll(Fixture("move-dest.json")));
+}
+
+TEST_F(MoveTest, ARefusalOrADryRunWritesNeither) {
+  auto broken = Run("move-dest.json", {kW});
+  ASSERT_TRUE(broken.ok());
+  EXPECT_TRUE(broken->refused);
+  EXPECT_NE(broken->refusal.find("(moving) depends on " + kB + " (staying)"),
+            std::string::npos);
+  auto dry = Run("move-dest.json", {kW, kB}, true);
+  ASSERT_TRUE(dry.ok());
+  EXPECT_FALSE(dry->refused);
+  EXPECT_FALSE(dry->source.written);
+  EXPECT_EQ(ReadAll((dir_ / "example.json").string()),
+            ReadAll(Fixture("example.json")));
+  EXPECT_EQ(ReadAll((dir_ / "move-dest.json").string()),
+            ReadAll(Fixture("move-dest.json")));
+  EXPECT_FALSE(fs::exists(dir_ / "example.json.bak"));
+}
+
+TEST_F(MoveTest, AProviderWithTheSameInputsIsReusedUnderItsId) {
+  auto r = Run("move-dest-same-provider.json", {kW, kB});
+  ASSERT_TRUE(r.ok());
+  ASSERT_FALSE(r->refused) << r->refusal;
+  std::string dst = ReadAll((dir_ / "move-dest-same-provider.json").string());
+  EXPECT_NE(dst.find("default_6_0_0::p9\""), std::string::npos);
+  EXPECT_EQ(dst.find("default_6_0_0::p1\""), std::string::npos);
+  EXPECT_EQ(Urns(dst).size(), 5U);  // root, its provider, the three moved
+}
+
+TEST_F(MoveTest, ConflictsAreRefused) {
+  auto provider = Run("move-dest-conflict.json", {kW, kB});
+  ASSERT_TRUE(provider.ok());
+  EXPECT_TRUE(provider->refused);
+  EXPECT_NE(provider->refusal.find("already exists in destination stack"),
+            std::string::npos);
+  auto web = Run("move-dest-has-web.json", {kW, kB});
+  ASSERT_TRUE(web.ok());
+  EXPECT_TRUE(web->refused);
+  EXPECT_NE(web->refusal.find("resource " + kD + "my:app:Web::web already"),
+            std::string::npos);
+  auto named = Run("move-dest.json", {kP});
+  ASSERT_TRUE(named.ok());
+  EXPECT_TRUE(named->refused);
+  EXPECT_NE(named->refusal.find("cannot move providers"), std::string::npos);
+}
+
+// ---- S3: rewritten resources are rendered, never held
+// ------------------------
+
+TEST(SpliceTest, RewrittenResourcesAreSegmentsNotText) {
+  auto in = IndexFixture("example.json");
+  Request r;
+  r.op = Operation::kProtect;
+  r.all = true;
+  auto planned = MakePlan(in->index, r);
+  ASSERT_TRUE(planned.ok());
+  auto out = Assemble(in->bytes, in->index, planned->plan, {}, true);
+  ASSERT_TRUE(out.ok());
+  std::size_t rendered = 0, text = 0;
+  for (const Segment& s : out->segments) {
+    if (s.is_resource) ++rendered;
+    if (s.is_text) text += s.text.size();
+  }
+  EXPECT_EQ(rendered, 5U);
+  EXPECT_LT(text, 16U);  // separators at most, no resource's text
+  // Streamed, the output is what the edit writes.
+  auto stream = SegmentStream(in->bytes, *out, out->segments, "out");
+  std::string streamed;
+  char buf[7];
+  for (;;) {
+    auto n = stream->Read(buf, sizeof buf);
+    ASSERT_TRUE(n.ok());
+    if (*n == 0) break;
+    streamed.append(buf, *n);
+  }
+  EXPECT_EQ(std::count(streamed.begin(), streamed.end(), '\n'),
+            std::count(in->bytes.begin(), in->bytes.end(), '\n') + 5);
+  EXPECT_EQ(Urns(streamed).size(), 5U);
 }
 
 }  // namespace
