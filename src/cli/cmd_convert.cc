@@ -66,7 +66,11 @@ int RunConvert(const ConvertFlags& flags) {
   if (!form.ok()) return Fail(form.status().message());
   config.layout = form->layout;
   config.compression = form->compression;
+  config.on_progress =
+      MakeProgress(flags.input == "-" ? "<stdin>" : flags.input, flags.quiet,
+                   {"checking", "converting"});
   Result<convert::Outcome> outcome = convert::Run(config);
+  EndProgress();
   if (!outcome.ok()) {
     return Fail(outcome.status().message(),
                 outcome.status().code() == Errc::kUnsupported
@@ -112,7 +116,8 @@ std::function<int()> SetupConvert(CLI::App& app) {
                "Round every number through float64 as Pulumi does");
   app.add_flag("--drop-unknown", flags->drop_unknown,
                "Drop members Pulumi does not define, as Pulumi does");
-  app.add_flag("-q,--quiet", flags->quiet, "No notes (warnings still print)");
+  app.add_flag("-q,--quiet", flags->quiet,
+               "No notes or progress line (warnings still print)");
   return [flags] { return RunConvert(*flags); };
 }
 

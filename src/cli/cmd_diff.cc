@@ -1,9 +1,7 @@
 // pstate diff A B: what changed between two states (exit 0 same, 1
 // different, 2 unreadable, as diff(1)).
-#include <filesystem>
 #include <iostream>
 #include <memory>
-#include <optional>
 #include <string>
 #include <vector>
 
@@ -12,8 +10,8 @@
 #include "cli/command.h"
 #include "cli/count_option.h"
 #include "cli/exit_code.h"
+#include "cli/passphrase.h"
 #include "cli/terminal.h"
-#include "crypto/passphrase_source.h"
 #include "diff/differ.h"
 #include "diff/filter.h"
 #include "report/diff.h"
@@ -31,6 +29,7 @@ struct DiffFlags {
   std::string passphrase_file;
   std::size_t limit = 0;
   std::string color = "auto";
+  bool quiet = false;
   std::vector<std::string> types;
   std::vector<std::string> urns;
   std::vector<std::string> ignore;
@@ -41,9 +40,7 @@ int RunDiff(const DiffFlags& flags) {
   config.before = flags.before;
   config.after = flags.after;
   config.show_secrets = flags.show_secrets;
-  std::optional<std::filesystem::path> file;
-  if (!flags.passphrase_file.empty()) file = flags.passphrase_file;
-  config.passphrase = [file] { return crypto::ResolvePassphrase(file); };
+  config.passphrase = PassphraseFromFlags(flags.passphrase_file);
   diff::DiffFilter filter;
   filter.types = flags.types;
   filter.urns = flags.urns;
@@ -53,7 +50,10 @@ int RunDiff(const DiffFlags& flags) {
       return kExitUnreadable;
     }
   }
+  config.on_progress =
+      MakeProgress(flags.after == "-" ? "<stdin>" : flags.after, flags.quiet);
   Result<diff::DiffResult> result = diff::Run(config);
+  EndProgress();
   if (!result.ok()) {
     report::PrintError(std::cerr, result.status().message());
     return kExitUnreadable;
@@ -104,8 +104,8 @@ std::function<int()> SetupDiff(CLI::App& app) {
       ->type_name("KIND")
       ->take_last()
       ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
-  app.add_option("--color", flags->color, "auto, always or never")
-      ->check(CLI::IsMember({"auto", "always", "never"}));
+  AddColorOption(app, &flags->color);
+  AddQuietOption(app, &flags->quiet);
   app.add_option("--limit", flags->limit,
                  "Print the first N resource entries and how many more "
                  "there are (0: all); the summary and exit code stay exact")
@@ -117,10 +117,9 @@ std::function<int()> SetupDiff(CLI::App& app) {
                "passphrase with a passphrase given)");
   app.add_option(
       "--passphrase-file", flags->passphrase_file,
-      "File holding the passphrase (trimmed); otherwise "
-      "PULUMI_CONFIG_PASSPHRASE, then PULUMI_CONFIG_PASSPHRASE_FILE. "
-      "With one, secrets with different ciphertexts are compared "
-      "by value");
+      std::string(kPassphraseFileHelp) +
+          ". With one, secrets with different ciphertexts are compared "
+          "by value");
   return [flags] { return RunDiff(*flags); };
 }
 

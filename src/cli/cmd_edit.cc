@@ -1,5 +1,7 @@
 // pstate edit OPERATION STATE [ARGS...]: offline state surgery (docs/edit.md).
 // Maps flags to edit::Config and the outcome to output and an exit code.
+#include <unistd.h>
+
 #include <iostream>
 #include <memory>
 #include <string>
@@ -7,8 +9,8 @@
 
 #include "cli/command.h"
 #include "cli/exit_code.h"
-#include "cli/terminal.h"
 #include "cli/select_options.h"
+#include "cli/terminal.h"
 
 #include "edit/edit.h"
 #include "report/diff.h"
@@ -134,6 +136,7 @@ struct EditFlags {
   SelectFlags select;  ///< the filters but --type and --urn
   std::string project;
   std::string format = "text";
+  std::string color = "auto";
   bool quiet = false;
 };
 
@@ -344,7 +347,10 @@ int RunEdit(const EditFlags& flags) {
       RefuseStateOnTerminal(*flags.output_option, &flags.in_place)) {
     return kExitUnreadable;
   }
+  config.on_progress =
+      MakeProgress(flags.input == "-" ? "<stdin>" : flags.input, flags.quiet);
   auto outcome = edit::Run(config);
+  EndProgress();
   if (!outcome.ok()) return Usage(outcome.status().message());
   const edit::Outcome& o = *outcome;
   bool json = flags.format == "json";
@@ -361,8 +367,10 @@ int RunEdit(const EditFlags& flags) {
   if (flags.dry_run) {
     // What would change, exactly as `pstate diff STATE RESULT` prints it.
     if (o.diff) {
+      report::DiffTextOptions text;
+      text.color = UseColor(flags.color, STDOUT_FILENO);
       std::cout << (json ? report::RenderDiffJson(*o.diff)
-                         : report::RenderDiffText(*o.diff, false));
+                         : report::RenderDiffText(*o.diff, text));
     }
     if (!json) {
       for (const std::string& n : o.notes) {
@@ -373,7 +381,7 @@ int RunEdit(const EditFlags& flags) {
     report::RenderEditJson(config, o, std::cerr);
   } else if (!flags.quiet) {
     report::RenderEditText(o, std::cerr);
-    if (o.unchanged) std::cerr << "pstate: edit: no change\n";
+    if (o.unchanged) std::cerr << "pstate edit: no change\n";
   }
   if (!o.new_findings.empty()) {
     std::cerr << "pstate: warning: written with --allow-new-errors despite new "
@@ -443,7 +451,9 @@ std::function<int()> SetupEdit(CLI::App& app) {
                  "rename-stack: the new project (default: the state's)");
   app.add_option("--format", flags->format,
                  "text or json: how changes are printed");
-  app.add_flag("-q,--quiet", flags->quiet, "Do not list the changes on stderr");
+  AddColorOption(app, &flags->color);
+  app.add_flag("-q,--quiet", flags->quiet,
+               "Do not list the changes or draw a progress line on stderr");
   return [flags] { return RunEdit(*flags); };
 }
 

@@ -18,6 +18,11 @@ bool IsTerminal(int fd);
 /// when NO_COLOR is set or TERM is "dumb".
 bool UseColor(const std::string& choice, int fd);
 
+/// Registers --color WHEN (auto, always, never; default auto) into
+/// `choice`: the one spelling of the flag on every command with text
+/// output for people.
+CLI::Option* AddColorOption(CLI::App& app, std::string* choice);
+
 /// gzip's rule for the commands that write a state (edit, redact,
 /// normalize, convert, decrypt, encrypt, extract): a state is for files and
 /// pipes, not for people. When `output` (the command's -o option) was not
@@ -36,6 +41,9 @@ bool RefuseStateOnTerminal(const CLI::Option& output, const bool* in_place);
 /// "pass 1/2, collecting secrets").
 std::function<void(std::uint64_t, std::uint64_t)> MakeProgress(
     const std::string& name, bool quiet, std::vector<std::string> passes = {});
+
+/// Registers -q/--quiet (no progress line) into `quiet`.
+CLI::Option* AddQuietOption(CLI::App& app, bool* quiet);
 
 /// Clears the progress line if one was drawn.
 void EndProgress();

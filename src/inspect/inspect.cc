@@ -56,10 +56,12 @@ ResourceRow RowOf(const json::Value& resource, std::size_t index,
   return row;
 }
 
-Status ReadPath(const std::string& path, state::Handler& handler) {
+Status ReadPath(const std::string& path, state::Handler& handler,
+                const Progress& on_progress = {}) {
   auto input = io::OpenInput(path);
   if (!input.ok()) return input.status();
-  return diff::ReadOrExplain(**input, path == "-" ? "<stdin>" : path, handler);
+  return diff::ReadOrExplain(**input, path == "-" ? "<stdin>" : path, handler,
+                             on_progress);
 }
 
 /// Calls `f` on each leaf, through a Handler.
@@ -117,7 +119,7 @@ Status List(const ListConfig& config,
     if (!config.Matches(subject)) return state::Flow::kContinue;
     return on_row(row) ? state::Flow::kContinue : state::Flow::kStop;
   });
-  return ReadPath(config.path, handler);
+  return ReadPath(config.path, handler, config.on_progress);
 }
 
 // ---- show
@@ -339,7 +341,7 @@ class UrnTable {
 
 }  // namespace
 
-Result<TreeResult> Tree(const std::string& path) {
+Result<TreeResult> Tree(const std::string& path, const Progress& on_progress) {
   TreeResult tree;
   std::unordered_map<std::string, std::uint32_t> interned;
   auto intern = [&](std::string_view s) {
@@ -386,7 +388,7 @@ Result<TreeResult> Tree(const std::string& path) {
                           : diff::ResourceKey{});
     return state::Flow::kContinue;
   });
-  if (Status s = ReadPath(path, handler); !s.ok()) return s;
+  if (Status s = ReadPath(path, handler, on_progress); !s.ok()) return s;
   const std::size_t n = tree.nodes_.size();
   // Each node's parent node (kNoNode: an orphan), then children as one
   // array in state order.
@@ -569,7 +571,8 @@ Sections& Sections::operator+=(const Sections& o) {
 }
 
 Result<StatsResult> Stats(const std::string& path, std::size_t top,
-                          SizeStats* sizes, std::size_t top_properties) {
+                          SizeStats* sizes, std::size_t top_properties,
+                          const Progress& on_progress) {
   StatsResult s;
   // Per type, bytes per "inputs.NAME" / "outputs.NAME" (cut to the top
   // ones at the end).
@@ -702,7 +705,8 @@ Result<StatsResult> Stats(const std::string& path, std::size_t top,
     state::Handler& inner_;
     StatsResult& out_;
   } finisher(handler, s);
-  if (Status st = diff::ReadOrExplain(**input, name, finisher); !st.ok()) {
+  if (Status st = diff::ReadOrExplain(**input, name, finisher, on_progress);
+      !st.ok()) {
     return st;
   }
   (void)kind;

@@ -39,9 +39,13 @@ using PendingRow = ::pstate::PendingRow;
 /// The filters (state::Selector: shell globs of base/glob.h,
 /// case-sensitive; every filter given must match), the same edit's
 /// selections use.
+/// state::ReadOptions::on_progress: (bytes read, input size or 0).
+using Progress = std::function<void(std::uint64_t, std::uint64_t)>;
+
 struct ListConfig : state::Selector {
   std::string path;      ///< "-" reads standard input
   bool pending = false;  ///< list pending operations instead
+  Progress on_progress;
 };
 
 /// Streams the rows that match to `on_row` (or `on_pending`); `on_row`
@@ -108,7 +112,8 @@ class TreeResult {
   const std::vector<std::uint32_t>& roots() const { return roots_; }
 
  private:
-  friend Result<TreeResult> Tree(const std::string& path);
+  friend Result<TreeResult> Tree(const std::string& path,
+                                 const Progress& on_progress);
   struct Stored {
     std::uint64_t name_offset = 0;  ///< in names_
     std::uint32_t name_size = 0;
@@ -131,7 +136,8 @@ class TreeResult {
 /// Children hang under the first live resource with their parent's URN;
 /// resources whose parent is missing (and members of a parent cycle) are
 /// roots, as `pulumi stack` shows orphans.
-Result<TreeResult> Tree(const std::string& path);
+Result<TreeResult> Tree(const std::string& path,
+                        const Progress& on_progress = {});
 
 // ---- stats ------------------------------------------------------------------
 
@@ -169,10 +175,14 @@ struct SizeStats {
   std::uint64_t secret_bytes = 0, asset_bytes = 0, internal_bytes = 0;
 };
 
+/// How many of each type's largest properties `stats` lists.
+inline constexpr std::size_t kTopProperties = 3;
+
 /// `sizes`, when given, gets the byte split (`top_properties` per type).
 Result<StatsResult> Stats(const std::string& path, std::size_t top,
                           SizeStats* sizes = nullptr,
-                          std::size_t top_properties = 3);
+                          std::size_t top_properties = kTopProperties,
+                          const Progress& on_progress = {});
 
 }  // namespace pstate::inspect
 

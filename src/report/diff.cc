@@ -6,10 +6,10 @@
 #include <utility>
 #include <vector>
 
-#include "base/utf8.h"
 #include "json/compact.h"
 #include "json/document.h"
 
+#include "report/color.h"
 #include "report/terminal.h"
 
 namespace pstate::report {
@@ -22,13 +22,7 @@ using diff::ResourceChanges;
 using diff::SecretTransition;
 
 std::string Shown(std::string_view json_text, std::size_t width) {
-  std::string text = json_text == "\"[secret]\"" ? std::string("[secret]")
-                                                 : std::string(json_text);
-  if (width > 3 && text.size() > width) {
-    text.resize(utf8::CutPoint(text, width - 3));  // whole characters only
-    text += "...";
-  }
-  return text;
+  return Shorten(json_text == "\"[secret]\"" ? "[secret]" : json_text, width);
 }
 
 std::string Values(ChangeKind kind, std::string_view before,
@@ -273,36 +267,6 @@ std::string StatByType(const diff::DiffResult& result) {
   return out;
 }
 
-/// `text` with each line coloured by its first non-blank character.
-std::string Colored(const std::string& text) {
-  std::string out;
-  out.reserve(text.size() + text.size() / 8);
-  std::size_t pos = 0;
-  while (pos < text.size()) {
-    std::size_t end = text.find('\n', pos);
-    if (end == std::string::npos) end = text.size();
-    std::string_view line(text.data() + pos, end - pos);
-    std::size_t first = line.find_first_not_of(' ');
-    const char* color = nullptr;
-    if (first != std::string_view::npos && first + 1 < line.size() &&
-        line[first + 1] == ' ') {
-      switch (line[first]) {
-        case '+': color = "\033[32m"; break;
-        case '-': color = "\033[31m"; break;
-        case '~': color = "\033[33m"; break;
-        case '!': color = "\033[35m"; break;
-        default: break;
-      }
-    }
-    if (color != nullptr) out += color;
-    out += line;
-    if (color != nullptr) out += "\033[0m";
-    if (end < text.size()) out += '\n';
-    pos = end + 1;
-  }
-  return out;
-}
-
 }  // namespace
 
 std::string RenderDiffText(const diff::DiffResult& result,
@@ -311,7 +275,7 @@ std::string RenderDiffText(const diff::DiffResult& result,
     return StatByType(result) + SummaryLine(result.summary);
   }
   std::string text = RenderDiffText(result, false, options.limit);
-  return options.color ? Colored(text) : text;
+  return options.color ? sgr::ColorBySymbol(text) : text;
 }
 
 std::string RenderDiffText(const diff::DiffResult& result, bool stat_only,

@@ -13,12 +13,22 @@
 
 namespace pstate::report {
 
-std::string RowText(const inspect::ResourceRow& row);  ///< tab-separated
+/// Tab-separated; with `color` the flags yellow and empty columns ("-")
+/// dim.
+std::string RowText(const inspect::ResourceRow& row, bool color = false);
 std::string RowJson(const inspect::ResourceRow& row);  ///< one JSON object
 std::string PendingText(const inspect::PendingRow& row);
 std::string PendingJson(const inspect::PendingRow& row);
 
-std::string ShowText(const inspect::ShowResult& result);
+struct ShowTextOptions {
+  /// Labels bold, "[secret]" values yellow.
+  bool color = false;
+  /// Values longer than this many bytes are cut (report::Shorten); 0
+  /// prints them whole.
+  std::size_t max_value_width = 0;
+};
+std::string ShowText(const inspect::ShowResult& result,
+                     const ShowTextOptions& options = {});
 std::string ShowJson(const inspect::ShowResult& result);
 
 /// Write the tree as it goes (iteratively: a deep parent chain needs no
@@ -26,8 +36,9 @@ std::string ShowJson(const inspect::ShowResult& result);
 /// writes the first `limit` resources (lines of text, nodes of JSON) in
 /// the same order, then says how many were left out: a last line of text,
 /// or "truncated": true and "omitted": N after "resources" in JSON.
+/// With `color` the guides are dim, "[delete]" red and "[provider]" cyan.
 void WriteTreeText(const inspect::TreeResult& tree, std::ostream& stream,
-                   std::size_t limit = 0);
+                   std::size_t limit = 0, bool color = false);
 void WriteTreeJson(const inspect::TreeResult& tree, std::ostream& stream,
                    std::size_t limit = 0);
 std::string TreeText(const inspect::TreeResult& tree);

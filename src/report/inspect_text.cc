@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "diff/resource_diff.h"
+#include "report/color.h"
 #include "report/inspect.h"
 #include "report/terminal.h"
 
@@ -30,15 +31,25 @@ bool IsLeafValue(const json::Value& v) {
   return !(v.is_object() || v.is_array()) || v.size == 0;
 }
 
+/// Show's inputs and outputs, one line per leaf, nested values indented.
+struct TreeLineStyle {
+  bool color = false;
+  std::size_t max_value_width = 0;
+};
+
 void TreeLines(const json::Value& v, const std::string& indent,
-               std::string* out) {
+               const TreeLineStyle& style, std::string* out) {
   auto line = [&](const std::string& label, const json::Value& e) {
     if (IsLeafValue(e)) {
-      *out += TerminalSafe(indent + label + ": " + diff::DisplayJson(e));
+      std::string value = diff::DisplayJson(e);
+      const bool secret = value == diff::kSecretText;
+      *out += TerminalSafe(indent + label + ": ");
+      *out += sgr::Paint(TerminalSafe(Shorten(value, style.max_value_width)),
+                         sgr::kYellow, style.color && secret);
       *out += '\n';
     } else {
       *out += TerminalSafe(indent + label + ":") + "\n";
-      TreeLines(e, indent + "    ", out);
+      TreeLines(e, indent + "    ", style, out);
     }
   };
   if (v.is_object()) {
@@ -50,12 +61,12 @@ void TreeLines(const json::Value& v, const std::string& indent,
   }
 }
 
-std::string NodeLabel(const TreeResult::Node& n) {
-  std::string label(n.type);
+std::string NodeLabel(const TreeResult::Node& n, bool color) {
+  std::string label = TerminalSafe(n.type);
   label += ' ';
-  label += n.name;
-  if (n.provider) label += " [provider]";
-  if (n.deleted) label += " [delete]";
+  label += TerminalSafe(n.name);
+  if (n.provider) label += " " + sgr::Paint("[provider]", sgr::kCyan, color);
+  if (n.deleted) label += " " + sgr::Paint("[delete]", sgr::kRed, color);
   return label;
 }
 
@@ -145,9 +156,14 @@ std::string Table(std::string_view title, const std::map<std::string, Tally>& m,
 
 // Fields are made terminal-safe one by one (a tab inside one is escaped);
 // the separators are real tabs.
-std::string RowText(const inspect::ResourceRow& row) {
+std::string RowText(const inspect::ResourceRow& row, bool color) {
+  auto column = [&](const std::string& s, std::string_view code) {
+    return s.empty()
+               ? sgr::Paint("-", sgr::kDim, color)
+               : sgr::Paint(TerminalSafe(s), code, color && !code.empty());
+  };
   return TerminalSafe(row.urn) + "\t" + TerminalSafe(row.type) + "\t" +
-         TerminalSafe(Dash(row.id)) + "\t" + Dash(Flags(row.flags));
+         column(row.id, {}) + "\t" + column(Flags(row.flags), sgr::kYellow);
 }
 
 std::string PendingText(const inspect::PendingRow& row) {
@@ -158,11 +174,18 @@ std::string PendingText(const inspect::PendingRow& row) {
 
 // ---- show -------------------------------------------------------------------
 
-std::string ShowText(const inspect::ShowResult& r) {
+std::string ShowText(const inspect::ShowResult& r,
+                     const ShowTextOptions& options) {
   std::string out;
-  auto field = [&](std::string_view label, const std::string& value) {
+  // A label and its padding: "URN:       " (the padding is not bold).
+  auto label = [&](std::string_view text) {
+    std::size_t colon = text.find(':') + 1;
+    return sgr::Paint(text.substr(0, colon), sgr::kBold, options.color) +
+           std::string(text.substr(colon));
+  };
+  auto field = [&](std::string_view name, const std::string& value) {
     if (value.empty()) return;
-    out += TerminalSafe(std::string(label) + value) + "\n";
+    out += label(name) + TerminalSafe(value) + "\n";
   };
   field("URN:       ", r.row.urn);
   field("Type:      ", r.row.type);
@@ -179,12 +202,12 @@ std::string ShowText(const inspect::ShowResult& r) {
   field("Bytes:     ", std::to_string(r.row.bytes));
   auto list = [&](std::string_view title, const std::vector<std::string>& v) {
     if (v.empty()) return;
-    out += std::string(title) + "\n";
+    out += label(title) + "\n";
     for (const std::string& s : v) out += TerminalSafe("    " + s) + "\n";
   };
   list("Dependencies:", r.dependencies);
   if (!r.property_dependencies.empty()) {
-    out += "Property dependencies:\n";
+    out += label("Property dependencies:") + "\n";
     for (const auto& [key, urns] : r.property_dependencies) {
       out += TerminalSafe("    " + key + ":") + "\n";
       for (const std::string& s : urns) {
@@ -195,18 +218,19 @@ std::string ShowText(const inspect::ShowResult& r) {
   field("Deleted with: ", r.deleted_with);
   list("Replace with:", r.replace_with);
   if (!r.dependents.empty()) {
-    out += "Dependents:\n";
+    out += label("Dependents:") + "\n";
     for (const inspect::Dependent& d : r.dependents) {
       out += TerminalSafe("    " + d.urn + " (" + d.via + ")") + "\n";
     }
   }
+  const TreeLineStyle style{options.color, options.max_value_width};
   if (r.inputs) {
-    out += "Inputs:\n";
-    TreeLines(r.inputs->root(), "    ", &out);
+    out += label("Inputs:") + "\n";
+    TreeLines(r.inputs->root(), "    ", style, &out);
   }
   if (r.outputs) {
-    out += "Outputs:\n";
-    TreeLines(r.outputs->root(), "    ", &out);
+    out += label("Outputs:") + "\n";
+    TreeLines(r.outputs->root(), "    ", style, &out);
   }
   return out;
 }
@@ -217,7 +241,7 @@ std::string ShowText(const inspect::ShowResult& r) {
 constexpr std::size_t kMaxGuideDepth = 64;
 
 void WriteTreeText(const TreeResult& tree, std::ostream& stream,
-                   std::size_t limit) {
+                   std::size_t limit, bool color) {
   Chunked out(stream);
   std::vector<bool> printed(tree.size(), false);
   std::size_t shown = 0;
@@ -246,10 +270,11 @@ void WriteTreeText(const TreeResult& tree, std::ostream& stream,
       ++shown;
       prefix.resize(f.prefix_size);
       const bool deep = f.depth > kMaxGuideDepth;
-      out.buffer() += TerminalSafe(
+      out.buffer() += sgr::Paint(
           (deep ? "[depth " + std::to_string(f.depth) + "] " : prefix) +
-          (f.root ? "" : (f.last ? "└─ " : "├─ ")) +
-          NodeLabel(tree.node(f.node)));
+              (f.root ? "" : (f.last ? "└─ " : "├─ ")),
+          sgr::kDim, color);
+      out.buffer() += NodeLabel(tree.node(f.node), color);
       out.buffer() += '\n';
       out.MaybeFlush();
       if (!f.root && f.depth < kMaxGuideDepth) {

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstdint>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -1173,6 +1174,40 @@ TEST(SpliceTest, RewrittenResourcesAreSegmentsNotText) {
   EXPECT_EQ(std::count(streamed.begin(), streamed.end(), '\n'),
             std::count(in->bytes.begin(), in->bytes.end(), '\n') + 5);
   EXPECT_EQ(Urns(streamed).size(), 5U);
+}
+
+/// A state over 8 MiB (the reader reports progress every 8 MiB read):
+/// 9000 resources with a 1 KiB output each.
+std::string BigState() {
+  std::string text = "{\"version\":3,\"deployment\":{\"resources\":[";
+  const std::string pad(1024, 'x');
+  for (int i = 0; i < 9000; ++i) {
+    text += (i ? "," : "") +
+            std::string("{\"urn\":\"urn:pulumi:s::p::t:m:R::r") +
+            std::to_string(i) +
+            "\",\"custom\":false,\"type\":\"t:m:R\",\"outputs\":{\"x\":\"" +
+            pad + "\"}}";
+  }
+  return text + "]}}";
+}
+
+// The first read (the index) hands the reader's progress to the caller;
+// the total is the input's size.
+TEST_F(EditTest, ReportsProgress) {
+  Config config;
+  config.request = Delete({"urn:pulumi:s::p::t:m:R::r7"});
+  config.input = (dir_ / "big.json").string();
+  std::ofstream(config.input, std::ios::binary) << BigState();
+  config.output = (dir_ / "out.json").string();
+  std::uint64_t calls = 0, total = 0;
+  config.on_progress = [&](std::uint64_t, std::uint64_t size) {
+    ++calls;
+    total = size;
+  };
+  auto r = edit::Run(config);
+  ASSERT_TRUE(r.ok()) << r.status().message();
+  EXPECT_GT(calls, 0u);
+  EXPECT_EQ(total, fs::file_size(config.input));
 }
 
 }  // namespace

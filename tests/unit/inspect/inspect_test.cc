@@ -4,12 +4,15 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cstdint>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <utility>
 #include <vector>
 
+#include "diff/differ.h"
 #include "report/inspect.h"
 
 namespace pstate::inspect {
@@ -242,6 +245,62 @@ TEST(InspectSizesTest, SecretBytesAreExactSpans) {
   ASSERT_TRUE(stats.ok());
   EXPECT_GT(stats->secrets, 0u);
   EXPECT_GT(sizes.secret_bytes, 0u);
+}
+
+/// Records (bytes read, total) as ls, tree, stats and diff report them.
+struct ProgressLog {
+  std::vector<std::pair<std::uint64_t, std::uint64_t>> calls;
+  Progress Callback() {
+    return [this](std::uint64_t done, std::uint64_t total) {
+      calls.emplace_back(done, total);
+    };
+  }
+};
+
+/// A state over 8 MiB (the reader reports progress every 8 MiB read):
+/// 9000 resources with a 1 KiB output each.
+std::string BigState() {
+  std::string text = "{\"version\":3,\"deployment\":{\"resources\":[";
+  const std::string pad(1024, 'x');
+  for (int i = 0; i < 9000; ++i) {
+    text += (i ? "," : "") +
+            std::string("{\"urn\":\"urn:pulumi:s::p::t:m:R::r") +
+            std::to_string(i) +
+            "\",\"custom\":false,\"type\":\"t:m:R\",\"outputs\":{\"x\":\"" +
+            pad + "\"}}";
+  }
+  return text + "]}}";
+}
+
+// ls, tree, stats and diff hand the reader's progress to the caller (the
+// CLI draws it on a terminal); the total is the file's size.
+TEST(InspectTest, ReadsReportProgress) {
+  const std::filesystem::path path =
+      std::filesystem::temp_directory_path() /
+      ("pstate-progress-" + std::to_string(::getpid()) + ".json");
+  std::ofstream(path, std::ios::binary) << BigState();
+  const std::uint64_t size = std::filesystem::file_size(path);
+  ProgressLog ls, tree, stats, diff;
+  ListConfig config;
+  config.path = path.string();
+  config.on_progress = ls.Callback();
+  ASSERT_TRUE(List(
+                  config, [](const ResourceRow&) { return true; },
+                  [](const PendingRow&) { return true; })
+                  .ok());
+  ASSERT_TRUE(Tree(path.string(), tree.Callback()).ok());
+  ASSERT_TRUE(
+      Stats(path.string(), 10, nullptr, kTopProperties, stats.Callback()).ok());
+  diff::DiffConfig d;
+  d.before = path.string();
+  d.after = path.string();
+  d.on_progress = diff.Callback();
+  ASSERT_TRUE(diff::Run(d).ok());
+  std::filesystem::remove(path);
+  for (const ProgressLog* log : {&ls, &tree, &stats, &diff}) {
+    ASSERT_FALSE(log->calls.empty());
+    EXPECT_EQ(log->calls.back().second, size);
+  }
 }
 
 }  // namespace
