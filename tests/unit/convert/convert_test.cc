@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "io/input.h"
+#include "unit/testing/state_samples.h"
 
 namespace pstate::convert {
 namespace {
@@ -538,21 +539,6 @@ TEST_F(ConvertTest, MigratedPendingOperationWithoutResourceConvertsAgain) {
   EXPECT_EQ(Out(), first);
 }
 
-/// A state over 8 MiB (the reader reports progress every 8 MiB read):
-/// 9000 resources with a 1 KiB output each.
-std::string BigState() {
-  std::string text = "{\"version\":3,\"deployment\":{\"resources\":[";
-  const std::string pad(1024, 'x');
-  for (int i = 0; i < 9000; ++i) {
-    text += (i ? "," : "") +
-            std::string("{\"urn\":\"urn:pulumi:s::p::t:m:R::r") +
-            std::to_string(i) +
-            "\",\"custom\":false,\"type\":\"t:m:R\",\"outputs\":{\"x\":\"" +
-            pad + "\"}}";
-  }
-  return text + "]}}";
-}
-
 // Both passes over the input (the check, the conversion) report progress
 // (every 8 MiB of each).
 TEST_F(ConvertTest, ReportsProgressPerPass) {
@@ -560,7 +546,7 @@ TEST_F(ConvertTest, ReportsProgressPerPass) {
   c.to = Target::kCheckpoint;
   std::vector<std::uint64_t> done;
   c.on_progress = [&](std::uint64_t n, std::uint64_t) { done.push_back(n); };
-  auto r = Convert(BigState(), c);
+  auto r = Convert(testing::BigState(), c);
   ASSERT_TRUE(r.ok()) << r.status().message();
   EXPECT_GE(done.size(), 2u);
 }

@@ -15,6 +15,7 @@
 #include "io/input.h"
 #include "json/document.h"
 #include "state/reader.h"
+#include "unit/testing/state_samples.h"
 #include "verify/verifier.h"
 
 namespace pstate::edit {
@@ -1176,28 +1177,13 @@ TEST(SpliceTest, RewrittenResourcesAreSegmentsNotText) {
   EXPECT_EQ(Urns(streamed).size(), 5U);
 }
 
-/// A state over 8 MiB (the reader reports progress every 8 MiB read):
-/// 9000 resources with a 1 KiB output each.
-std::string BigState() {
-  std::string text = "{\"version\":3,\"deployment\":{\"resources\":[";
-  const std::string pad(1024, 'x');
-  for (int i = 0; i < 9000; ++i) {
-    text += (i ? "," : "") +
-            std::string("{\"urn\":\"urn:pulumi:s::p::t:m:R::r") +
-            std::to_string(i) +
-            "\",\"custom\":false,\"type\":\"t:m:R\",\"outputs\":{\"x\":\"" +
-            pad + "\"}}";
-  }
-  return text + "]}}";
-}
-
 // The first read (the index) hands the reader's progress to the caller;
 // the total is the input's size.
 TEST_F(EditTest, ReportsProgress) {
   Config config;
   config.request = Delete({"urn:pulumi:s::p::t:m:R::r7"});
   config.input = (dir_ / "big.json").string();
-  std::ofstream(config.input, std::ios::binary) << BigState();
+  std::ofstream(config.input, std::ios::binary) << testing::BigState();
   config.output = (dir_ / "out.json").string();
   std::uint64_t calls = 0, total = 0;
   config.on_progress = [&](std::uint64_t, std::uint64_t size) {

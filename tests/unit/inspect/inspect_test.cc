@@ -14,6 +14,7 @@
 
 #include "diff/differ.h"
 #include "report/inspect.h"
+#include "unit/testing/state_samples.h"
 
 namespace pstate::inspect {
 namespace {
@@ -257,28 +258,13 @@ struct ProgressLog {
   }
 };
 
-/// A state over 8 MiB (the reader reports progress every 8 MiB read):
-/// 9000 resources with a 1 KiB output each.
-std::string BigState() {
-  std::string text = "{\"version\":3,\"deployment\":{\"resources\":[";
-  const std::string pad(1024, 'x');
-  for (int i = 0; i < 9000; ++i) {
-    text += (i ? "," : "") +
-            std::string("{\"urn\":\"urn:pulumi:s::p::t:m:R::r") +
-            std::to_string(i) +
-            "\",\"custom\":false,\"type\":\"t:m:R\",\"outputs\":{\"x\":\"" +
-            pad + "\"}}";
-  }
-  return text + "]}}";
-}
-
 // ls, tree, stats and diff hand the reader's progress to the caller (the
 // CLI draws it on a terminal); the total is the file's size.
 TEST(InspectTest, ReadsReportProgress) {
   const std::filesystem::path path =
       std::filesystem::temp_directory_path() /
       ("pstate-progress-" + std::to_string(::getpid()) + ".json");
-  std::ofstream(path, std::ios::binary) << BigState();
+  std::ofstream(path, std::ios::binary) << testing::BigState();
   const std::uint64_t size = std::filesystem::file_size(path);
   ProgressLog ls, tree, stats, diff;
   ListConfig config;
