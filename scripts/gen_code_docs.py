@@ -4,7 +4,7 @@
 docs/diagnostics.md is the one source of truth: `pstate explain CODE`, the
 man page and SARIF's rule help all come from the C++ table this writes.
 A code's documentation is its `### `code` (...)` section; a code that only
-has a row in one of the summary tables gets that row's meaning.
+has a row in one of the summary tables gets that row's meaning and fix.
 
 Usage: gen_code_docs.py docs/diagnostics.md OUTPUT.inc
 """
@@ -15,7 +15,9 @@ import sys
 # target of SARIF's helpUri (docs/diagnostics.md#CODE).
 ANCHOR = r'(?:<a id="[a-z0-9-]+"></a>)?'
 HEADING = re.compile(r"^### " + ANCHOR + r"`([a-z0-9-]+)`")
-ROW = re.compile(r"^\| " + ANCHOR + r"`([a-z0-9-]+)` \| [a-z]+ \| (.*) \|\s*$")
+# A row is `| code | severity | meaning | fix |` (the fix column optional).
+ROW = re.compile(r"^\| " + ANCHOR +
+                 r"`([a-z0-9-]+)` \| [a-z]+ \| (.*?) \|(?: (.*) \|)?\s*$")
 DELIM = "pstate_doc"
 
 
@@ -37,7 +39,11 @@ def parse(text):
         r = ROW.match(line)
         if r:
             meaning = r.group(2).strip()
-            rows[r.group(1)] = meaning[0].upper() + meaning[1:] + "."
+            text = meaning[0].upper() + meaning[1:] + "."
+            if r.group(3):
+                fix = r.group(3).strip()
+                text += "\nFix: " + fix + "."
+            rows[r.group(1)] = text
     if current is not None:
         sections[current] = "\n".join(lines).strip()
     for code, meaning in rows.items():

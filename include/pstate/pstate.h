@@ -628,8 +628,9 @@ struct RedactConfig {
   /// Shell-style globs on property names whose plain values are redacted
   /// too.
   std::vector<std::string> also;
-  /// Also redact every value the leak scanner reports.
-  bool leaks = false;
+  /// Redact every value the leak scanner reports (plaintext credentials);
+  /// false keeps them and counts them in RedactResult::kept_leaks.
+  bool leaks = true;
   Progress on_progress;
 };
 
@@ -646,6 +647,11 @@ struct RedactResult {
   /// With `leaks`: leaks inside reference fields (a secret embedded in a
   /// URN or id), reported by the scanner but deliberately left in place.
   std::uint64_t reference_leaks = 0;
+  /// Without `leaks`: the values the leak scanner reported and the run left
+  /// in place.
+  std::uint64_t kept_leaks = 0;
+  /// With --anonymize: strings in which identifying data was replaced.
+  std::uint64_t anonymized_strings = 0;
   /// Strings (values or keys) Go reads differently from their text: a
   /// lone UTF-16 surrogate escape, written as U+FFFD as Go reads it.
   std::uint64_t inexact_strings = 0;

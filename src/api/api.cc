@@ -479,6 +479,7 @@ Result<RedactResult> Redact(const State& state, const RedactConfig& config) {
   }
   c.options.also = config.also;
   c.options.leaks = config.leaks;
+  c.options.count_kept_leaks = !config.leaks;
   c.input = *path;
   c.output = config.output;
   c.layout = config.compact ? json::Layout::kCompact : json::Layout::kIndented;

@@ -131,7 +131,7 @@ std::function<int()> SetupAssets(CLI::App& app) {
                  "this run")
       ->check(CLI::Range(std::uint64_t{1}, UINT64_MAX))
       ->capture_default_str();
-  app.add_flag("-q,--quiet", flags->quiet, "No progress line on stderr");
+  AddQuietOption(app, &flags->quiet);
   return [flags] { return RunAssets(*flags); };
 }
 

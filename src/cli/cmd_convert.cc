@@ -8,6 +8,7 @@
 #include "cli/command.h"
 #include "cli/exit_code.h"
 #include "cli/normalize_output.h"
+#include "cli/terminal.h"
 #include "convert/convert.h"
 #include "report/normalize.h"
 #include "report/terminal.h"
@@ -18,6 +19,7 @@ namespace {
 struct ConvertFlags {
   std::string input;
   std::string output = "-";
+  const CLI::Option* output_option = nullptr;
   std::string to;
   std::string stack;
   int version = 0;
@@ -35,6 +37,9 @@ int Fail(const std::string& message, int code = kExitUnreadable) {
 }
 
 int RunConvert(const ConvertFlags& flags) {
+  if (RefuseStateOnTerminal(*flags.output_option, nullptr)) {
+    return kExitUnreadable;
+  }
   convert::Config config;
   config.input = flags.input;
   config.output = flags.output;
@@ -61,7 +66,11 @@ int RunConvert(const ConvertFlags& flags) {
   if (!form.ok()) return Fail(form.status().message());
   config.layout = form->layout;
   config.compression = form->compression;
+  config.on_progress =
+      MakeProgress(flags.input == "-" ? "<stdin>" : flags.input, flags.quiet,
+                   {"checking", "converting"});
   Result<convert::Outcome> outcome = convert::Run(config);
+  EndProgress();
   if (!outcome.ok()) {
     return Fail(outcome.status().message(),
                 outcome.status().code() == Errc::kUnsupported
@@ -86,10 +95,11 @@ std::function<int()> SetupConvert(CLI::App& app) {
                  "export (pulumi stack export) or checkpoint (a DIY "
                  "backend's stack file)")
       ->required();
-  app.add_option("-o,--output", flags->output,
-                 "Where to write (default: standard output); a name ending "
-                 "in .gz or .zst is compressed. Written only after the "
-                 "result passed verify");
+  flags->output_option = app.add_option(
+      "-o,--output", flags->output,
+      "Where to write (default: standard output, never a terminal); a name "
+      "ending in .gz or .zst is compressed. Written only after the result "
+      "passed verify");
   app.add_option("--stack", flags->stack,
                  "The checkpoint's stack, ORG/PROJECT/STACK or STACK, when "
                  "the input does not name one (default: from the URNs)");
@@ -106,7 +116,8 @@ std::function<int()> SetupConvert(CLI::App& app) {
                "Round every number through float64 as Pulumi does");
   app.add_flag("--drop-unknown", flags->drop_unknown,
                "Drop members Pulumi does not define, as Pulumi does");
-  app.add_flag("-q,--quiet", flags->quiet, "No notes (warnings still print)");
+  app.add_flag("-q,--quiet", flags->quiet,
+               "No notes or progress line (warnings still print)");
   return [flags] { return RunConvert(*flags); };
 }
 

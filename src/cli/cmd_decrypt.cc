@@ -1,17 +1,15 @@
 // pstate decrypt IN [-o OUT] and pstate encrypt IN [-o OUT]: between a
 // state's encrypted form and the `pulumi stack export --show-secrets` form.
-#include <filesystem>
 #include <iostream>
 #include <memory>
-#include <optional>
 #include <string>
 
 #include "base/thread_pool.h"
 #include "cli/command.h"
 #include "cli/exit_code.h"
+#include "cli/passphrase.h"
 #include "cli/terminal.h"
 #include "crypt/run.h"
-#include "crypto/passphrase_source.h"
 #include "report/normalize.h"
 #include "report/terminal.h"
 
@@ -22,6 +20,7 @@ struct CryptFlags {
   crypt::CryptMode mode = crypt::CryptMode::kDecrypt;
   std::string input;
   std::string output = "-";
+  const CLI::Option* output_option = nullptr;
   std::string passphrase_file;
   int jobs = DefaultJobs();
   bool compact = false;
@@ -29,6 +28,9 @@ struct CryptFlags {
 };
 
 int RunCrypt(const CryptFlags& flags) {
+  if (RefuseStateOnTerminal(*flags.output_option, nullptr)) {
+    return kExitUnreadable;
+  }
   const char* name =
       flags.mode == crypt::CryptMode::kDecrypt ? "decrypt" : "encrypt";
   crypt::Config config;
@@ -39,11 +41,7 @@ int RunCrypt(const CryptFlags& flags) {
   config.options.mode = flags.mode;
   config.options.jobs = flags.jobs;
   // Asked only when the state uses the passphrase provider.
-  std::optional<std::filesystem::path> file;
-  if (!flags.passphrase_file.empty()) file = flags.passphrase_file;
-  config.options.passphrase = [file] {
-    return crypto::ResolvePassphrase(file);
-  };
+  config.options.passphrase = PassphraseFromFlags(flags.passphrase_file);
   config.on_progress = MakeProgress(flags.input, flags.quiet);
   Result<crypt::CryptStats> stats = crypt::Run(std::move(config));
   EndProgress();
@@ -78,14 +76,13 @@ std::function<int()> Setup(CLI::App& app, crypt::CryptMode mode) {
                          : "State in --show-secrets form to encrypt; - reads "
                            "standard input")
       ->required();
-  app.add_option("-o,--output", flags->output,
-                 "Where to write (default: standard output). A file appears "
-                 "only when every secret was handled")
-      ->capture_default_str();
-  app.add_option(
-      "--passphrase-file", flags->passphrase_file,
-      "File holding the passphrase (trimmed); otherwise "
-      "PULUMI_CONFIG_PASSPHRASE, then PULUMI_CONFIG_PASSPHRASE_FILE");
+  flags->output_option =
+      app.add_option("-o,--output", flags->output,
+                     "Where to write (default: standard output, never a "
+                     "terminal). A file appears only when every secret was "
+                     "handled");
+  app.add_option("--passphrase-file", flags->passphrase_file,
+                 kPassphraseFileHelp);
   // One spelling for every command: -j/--jobs, 1 to 1024, default the
   // number of processors. --threads is the old name, still accepted.
   app.add_option("-j,--jobs,--threads", flags->jobs,

@@ -1,16 +1,19 @@
 // pstate diff A B: what changed between two states (exit 0 same, 1
 // different, 2 unreadable, as diff(1)).
-#include <filesystem>
 #include <iostream>
 #include <memory>
-#include <optional>
 #include <string>
+#include <vector>
+
+#include <unistd.h>
 
 #include "cli/command.h"
 #include "cli/count_option.h"
 #include "cli/exit_code.h"
-#include "crypto/passphrase_source.h"
+#include "cli/passphrase.h"
+#include "cli/terminal.h"
 #include "diff/differ.h"
+#include "diff/filter.h"
 #include "report/diff.h"
 #include "report/terminal.h"
 
@@ -25,6 +28,11 @@ struct DiffFlags {
   bool show_secrets = false;
   std::string passphrase_file;
   std::size_t limit = 0;
+  std::string color = "auto";
+  bool quiet = false;
+  std::vector<std::string> types;
+  std::vector<std::string> urns;
+  std::vector<std::string> ignore;
 };
 
 int RunDiff(const DiffFlags& flags) {
@@ -32,18 +40,33 @@ int RunDiff(const DiffFlags& flags) {
   config.before = flags.before;
   config.after = flags.after;
   config.show_secrets = flags.show_secrets;
-  std::optional<std::filesystem::path> file;
-  if (!flags.passphrase_file.empty()) file = flags.passphrase_file;
-  config.passphrase = [file] { return crypto::ResolvePassphrase(file); };
+  config.passphrase = PassphraseFromFlags(flags.passphrase_file);
+  diff::DiffFilter filter;
+  filter.types = flags.types;
+  filter.urns = flags.urns;
+  for (const std::string& kind : flags.ignore) {
+    if (Status st = diff::AddIgnoreKind(kind, &filter); !st.ok()) {
+      report::PrintError(std::cerr, st.message());
+      return kExitUnreadable;
+    }
+  }
+  config.on_progress =
+      MakeProgress(flags.after == "-" ? "<stdin>" : flags.after, flags.quiet);
   Result<diff::DiffResult> result = diff::Run(config);
+  EndProgress();
   if (!result.ok()) {
     report::PrintError(std::cerr, result.status().message());
     return kExitUnreadable;
   }
+  diff::ApplyFilter(filter, &*result);
   if (flags.format == "json") {
     std::cout << report::RenderDiffJson(*result, flags.limit);
   } else {
-    std::cout << report::RenderDiffText(*result, flags.stat, flags.limit);
+    report::DiffTextOptions options;
+    options.stat_only = flags.stat;
+    options.limit = flags.limit;
+    options.color = UseColor(flags.color, STDOUT_FILENO);
+    std::cout << report::RenderDiffText(*result, options);
   }
   return result->same() ? kExitOk : kExitFindings;
 }
@@ -60,7 +83,29 @@ std::function<int()> SetupDiff(CLI::App& app) {
   app.add_option("--format", flags->format, "text or json")
       ->check(CLI::IsMember({"text", "json"}))
       ->capture_default_str();
-  app.add_flag("--stat", flags->stat, "Print the counts only (text format)");
+  app.add_flag("--stat", flags->stat,
+               "Print the counts only, per resource type, then the summary "
+               "(text format)");
+  app.add_option("--type", flags->types,
+                 "Only resources whose type matches this glob (* and ?); "
+                 "repeatable")
+      ->type_name("GLOB")
+      ->take_last()
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+  app.add_option("--urn", flags->urns,
+                 "Only resources whose URN (or former URN) matches this "
+                 "glob; repeatable")
+      ->type_name("GLOB")
+      ->take_last()
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+  app.add_option("--ignore", flags->ignore,
+                 "Leave out changes of this kind: timestamps (one RFC 3339 "
+                 "time to another); repeatable")
+      ->type_name("KIND")
+      ->take_last()
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+  AddColorOption(app, &flags->color);
+  AddQuietOption(app, &flags->quiet);
   app.add_option("--limit", flags->limit,
                  "Print the first N resource entries and how many more "
                  "there are (0: all); the summary and exit code stay exact")
@@ -72,10 +117,9 @@ std::function<int()> SetupDiff(CLI::App& app) {
                "passphrase with a passphrase given)");
   app.add_option(
       "--passphrase-file", flags->passphrase_file,
-      "File holding the passphrase (trimmed); otherwise "
-      "PULUMI_CONFIG_PASSPHRASE, then PULUMI_CONFIG_PASSPHRASE_FILE. "
-      "With one, secrets with different ciphertexts are compared "
-      "by value");
+      std::string(kPassphraseFileHelp) +
+          ". With one, secrets with different ciphertexts are compared "
+          "by value");
   return [flags] { return RunDiff(*flags); };
 }
 

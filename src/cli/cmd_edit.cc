@@ -1,5 +1,7 @@
 // pstate edit OPERATION STATE [ARGS...]: offline state surgery (docs/edit.md).
 // Maps flags to edit::Config and the outcome to output and an exit code.
+#include <unistd.h>
+
 #include <iostream>
 #include <memory>
 #include <string>
@@ -8,6 +10,7 @@
 #include "cli/command.h"
 #include "cli/exit_code.h"
 #include "cli/select_options.h"
+#include "cli/terminal.h"
 
 #include "edit/edit.h"
 #include "report/diff.h"
@@ -117,6 +120,7 @@ struct EditFlags {
   std::string input;
   std::vector<std::string> args;
   std::string output = "-";
+  const CLI::Option* output_option = nullptr;
   bool in_place = false;
   bool dry_run = false;
   bool target_dependents = false;
@@ -132,6 +136,7 @@ struct EditFlags {
   SelectFlags select;  ///< the filters but --type and --urn
   std::string project;
   std::string format = "text";
+  std::string color = "auto";
   bool quiet = false;
 };
 
@@ -338,7 +343,14 @@ int RunEdit(const EditFlags& flags) {
   config.in_place = flags.in_place;
   config.dry_run = flags.dry_run;
 
+  if (!flags.dry_run &&
+      RefuseStateOnTerminal(*flags.output_option, &flags.in_place)) {
+    return kExitUnreadable;
+  }
+  config.on_progress =
+      MakeProgress(flags.input == "-" ? "<stdin>" : flags.input, flags.quiet);
   auto outcome = edit::Run(config);
+  EndProgress();
   if (!outcome.ok()) return Usage(outcome.status().message());
   const edit::Outcome& o = *outcome;
   bool json = flags.format == "json";
@@ -355,8 +367,10 @@ int RunEdit(const EditFlags& flags) {
   if (flags.dry_run) {
     // What would change, exactly as `pstate diff STATE RESULT` prints it.
     if (o.diff) {
+      report::DiffTextOptions text;
+      text.color = UseColor(flags.color, STDOUT_FILENO);
       std::cout << (json ? report::RenderDiffJson(*o.diff)
-                         : report::RenderDiffText(*o.diff, false));
+                         : report::RenderDiffText(*o.diff, text));
     }
     if (!json) {
       for (const std::string& n : o.notes) {
@@ -367,7 +381,7 @@ int RunEdit(const EditFlags& flags) {
     report::RenderEditJson(config, o, std::cerr);
   } else if (!flags.quiet) {
     report::RenderEditText(o, std::cerr);
-    if (o.unchanged) std::cerr << "pstate: edit: no change\n";
+    if (o.unchanged) std::cerr << "pstate edit: no change\n";
   }
   if (!o.new_findings.empty()) {
     std::cerr << "pstate: warning: written with --allow-new-errors despite new "
@@ -400,9 +414,10 @@ std::function<int()> SetupEdit(CLI::App& app) {
       ->required();
   app.add_option("args", flags->args,
                  "URNs and other arguments of the operation (docs/edit.md)");
-  app.add_option("-o,--output", flags->output,
-                 "Where to write the edited state (default: standard "
-                 "output); written atomically, compressed like the input");
+  flags->output_option = app.add_option(
+      "-o,--output", flags->output,
+      "Where to write the edited state (default: standard output, never a "
+      "terminal); written atomically, compressed like the input");
   app.add_flag("--in-place", flags->in_place,
                "Write back into STATE, keeping the old file as STATE.bak");
   app.add_flag("--dry-run", flags->dry_run,
@@ -436,7 +451,9 @@ std::function<int()> SetupEdit(CLI::App& app) {
                  "rename-stack: the new project (default: the state's)");
   app.add_option("--format", flags->format,
                  "text or json: how changes are printed");
-  app.add_flag("-q,--quiet", flags->quiet, "Do not list the changes on stderr");
+  AddColorOption(app, &flags->color);
+  app.add_flag("-q,--quiet", flags->quiet,
+               "Do not list the changes or draw a progress line on stderr");
   return [flags] { return RunEdit(*flags); };
 }
 

@@ -11,6 +11,7 @@
 #include "cli/command.h"
 #include "cli/exit_code.h"
 #include "cli/select_options.h"
+#include "cli/terminal.h"
 #include "edit/edit.h"
 #include "report/edit.h"
 #include "report/terminal.h"
@@ -24,6 +25,7 @@ struct ExtractFlags {
   SelectFlags select;
   bool with_dependencies = false;
   std::string output = "-";
+  const CLI::Option* output_option = nullptr;
   bool quiet = false;
 };
 
@@ -39,6 +41,9 @@ int RunExtract(const ExtractFlags& flags) {
                        "extract needs URNs, resource names or filters "
                        "(--type, --name, --urn, --provider, --parent, "
                        "--flag)");
+    return kExitUnreadable;
+  }
+  if (RefuseStateOnTerminal(*flags.output_option, nullptr)) {
     return kExitUnreadable;
   }
   config.input = flags.input;
@@ -79,9 +84,10 @@ std::function<int()> SetupExtract(CLI::App& app) {
                "Also extract what the selection depends on (dependencies, "
                "propertyDependencies, deletedWith, replaceWith), "
                "transitively; without it those references are removed");
-  app.add_option("-o,--output", flags->output,
-                 "Where to write the state (default: standard output); "
-                 "written atomically, compressed like the input");
+  flags->output_option =
+      app.add_option("-o,--output", flags->output,
+                     "Where to write the state (default: standard output); "
+                     "written atomically, compressed like the input");
   app.add_flag("-q,--quiet", flags->quiet,
                "Do not print the selection and the summary on stderr");
   return [flags] { return RunExtract(*flags); };

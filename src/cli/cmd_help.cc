@@ -2,6 +2,7 @@
 #include <archive.h>
 #include <openssl/crypto.h>
 
+#include <algorithm>
 #include <cctype>
 #include <cstdint>
 #include <cstdio>
@@ -9,6 +10,7 @@
 #include <map>
 #include <sstream>
 
+#include "base/ascii.h"
 #include "cli/command.h"
 #include "cli/exit_code.h"
 #include "cli/help.h"
@@ -93,7 +95,8 @@ constexpr CommandHelp kHelp[] = {
     {"completion",
      "  source <(pstate completion bash)\n"
      "  pstate completion zsh > \"${fpath[1]}/_pstate\"\n"
-     "  pstate completion fish > ~/.config/fish/completions/pstate.fish\n",
+     "  pstate completion fish > ~/.config/fish/completions/pstate.fish\n"
+     "  pstate completion powershell | Out-String | Invoke-Expression\n",
      false, false},
     {"man", "  pstate man > pstate.1 && man ./pstate.1\n", false, false},
     {"help", "  pstate help verify\n", false, false},
@@ -230,17 +233,19 @@ std::vector<const CLI::App*> Commands() {
 /// the option's own name in capitals for CLI11's generic "TEXT"), then the
 /// allowed values when a check lists them ("FORMAT:{text,json}"); never a
 /// validator's other wording ("N >= 0").
+/// The option's name without dashes, in capitals ("--jobs": "JOBS").
+std::string UpperName(const CLI::Option& opt) {
+  std::string name = opt.get_name();
+  name.erase(0, name.find_first_not_of('-'));
+  for (char& ch : name) ch = ascii::ToUpper(ch);
+  return name;
+}
+
 std::string ValueName(const CLI::Option& opt) {
   std::string full = opt.get_type_name();
   std::size_t colon = full.find(':');
   std::string name = full.substr(0, colon);
-  if (name.empty() || name == "TEXT" || name == "INT") {
-    name = opt.get_name();
-    name.erase(0, name.find_first_not_of('-'));
-    for (char& ch : name) {
-      ch = static_cast<char>(std::toupper(static_cast<unsigned char>(ch)));
-    }
-  }
+  if (name.empty() || name == "TEXT" || name == "INT") name = UpperName(opt);
   if (colon != std::string::npos && colon + 1 < full.size() &&
       full[colon + 1] == '{') {
     name += full.substr(colon);
@@ -311,6 +316,39 @@ std::string FirstPositionalChoices(const CLI::App& app) {
     if (opt->get_positional()) return Choices(ValueName(*opt));
   }
   return {};
+}
+
+/// The shells `pstate completion` writes a script for.
+constexpr std::string_view kShells = "bash zsh fish powershell";
+
+std::vector<std::string> Words(std::string_view text) {
+  std::vector<std::string> out;
+  std::size_t pos = 0;
+  while (pos < text.size()) {
+    std::size_t end = std::min(text.find(' ', pos), text.size());
+    if (end > pos) out.emplace_back(text.substr(pos, end - pos));
+    pos = end + 1;
+  }
+  return out;
+}
+
+/// `s` as a PowerShell single-quoted string ('' inside).
+std::string PowerShellQuote(std::string_view s) {
+  std::string out = "'";
+  for (char c : s) {
+    out.push_back(c);
+    if (c == '\'') out.push_back('\'');
+  }
+  return out + "'";
+}
+
+/// Space-separated words as a PowerShell array: @('a', 'b').
+std::string PowerShellList(std::string_view words) {
+  std::string out = "@(";
+  for (const std::string& w : Words(words)) {
+    out += (out.size() > 2 ? ", " : "") + PowerShellQuote(w);
+  }
+  return out + ")";
 }
 
 std::string ShellQuoteSingle(std::string_view s) {
@@ -536,8 +574,9 @@ std::string CompletionScript(std::string_view shell) {
       first = false;
     }
     out << "\" -- \"$cur\")); return ;;\n"
-           "    completion) COMPREPLY=($(compgen -W \"bash zsh fish\" -- "
-           "\"$cur\")); return ;;\n"
+           "    completion) COMPREPLY=($(compgen -W \""
+        << kShells
+        << "\" -- \"$cur\")); return ;;\n"
            "  esac\n"
            "  if [[ \"$cur\" == -* ]]; then\n"
            "    COMPREPLY=($(compgen -W \"$opts\" -- \"$cur\"))\n"
@@ -584,7 +623,7 @@ std::string CompletionScript(std::string_view shell) {
         }
         out << ")'";
       } else if (c->get_name() == "completion") {
-        out << " \\\n        '1:shell:(bash zsh fish)'";
+        out << " \\\n        '1:shell:(" << kShells << ")'";
       } else if (std::string ops = FirstPositionalChoices(*c); !ops.empty()) {
         out << " \\\n        '1:operation:(" << ops << ")'"
             << " \\\n        '*:file:_files'";
@@ -637,6 +676,91 @@ std::string CompletionScript(std::string_view shell) {
         out << "complete -c pstate -n " << cond << " -F\n";
       }
     }
+    return out.str();
+  }
+  if (shell == "powershell") {
+    // A native-command completer (PowerShell 5.1 and 7): commands, then a
+    // command's flags, a flag's values, the first argument's choices; for
+    // anything else it returns nothing and PowerShell completes paths.
+    out << "# PowerShell completion for pstate (pstate completion powershell)\n"
+           "Register-ArgumentCompleter -Native -CommandName pstate "
+           "-ScriptBlock {\n"
+           "  param($wordToComplete, $commandAst, $cursorPosition)\n"
+           "  $commands = [ordered]@{\n";
+    for (const CLI::App* c : commands) {
+      out << "    '" << c->get_name()
+          << "' = " << PowerShellQuote(c->get_description()) << "\n";
+    }
+    out << "  }\n"
+           "  $flags = @{\n";
+    for (const CLI::App* c : commands) {
+      out << "    '" << c->get_name() << "' = @(";
+      bool first = true;
+      for (const std::string& n : FlagNames(*c)) {
+        out << (first ? "" : ", ") << "'" << n << "'";
+        first = false;
+      }
+      out << ")\n";
+    }
+    out << "  }\n"
+           "  $values = @{\n";
+    for (const CLI::App* c : commands) {
+      for (const FlagDoc& f : Flags(*c)) {
+        if (f.choices.empty()) continue;
+        for (const std::string& n : f.names) {
+          out << "    '" << c->get_name() << " " << n
+              << "' = " << PowerShellList(f.choices) << "\n";
+        }
+      }
+    }
+    out << "  }\n"
+           "  $first = @{\n";
+    std::string names;
+    for (const CLI::App* c : commands) {
+      names += (names.empty() ? "" : " ") + c->get_name();
+    }
+    std::string codes;
+    for (const diag::CodeInfo& info : diag::AllCodes()) {
+      codes += (codes.empty() ? "" : " ") + std::string(info.name);
+    }
+    out << "    'help' = " << PowerShellList(names) << "\n"
+        << "    'explain' = " << PowerShellList(codes) << "\n"
+        << "    'completion' = " << PowerShellList(kShells) << "\n";
+    for (const CLI::App* c : commands) {
+      if (std::string ops = FirstPositionalChoices(*c); !ops.empty()) {
+        out << "    '" << c->get_name() << "' = " << PowerShellList(ops)
+            << "\n";
+      }
+    }
+    out << "  }\n"
+           "  $words = @($commandAst.CommandElements | "
+           "ForEach-Object { $_.ToString() })\n"
+           "  # The words before the one being completed.\n"
+           "  $done = if ($wordToComplete -eq '') { $words.Count } "
+           "else { $words.Count - 1 }\n"
+           "  if ($done -le 1) {\n"
+           "    $candidates = @($commands.Keys) + @('--help', '--version')\n"
+           "  } else {\n"
+           "    $command = $words[1]\n"
+           "    $key = \"$command $($words[$done - 1])\"\n"
+           "    if ($values.ContainsKey($key)) {\n"
+           "      $candidates = $values[$key]\n"
+           "    } elseif ($wordToComplete.StartsWith('-')) {\n"
+           "      $candidates = $flags[$command]\n"
+           "    } elseif ($done -eq 2 -and $first.ContainsKey($command)) {\n"
+           "      $candidates = $first[$command]\n"
+           "    } else {\n"
+           "      return\n"
+           "    }\n"
+           "  }\n"
+           "  $candidates | Where-Object { $_ -like \"$wordToComplete*\" } |\n"
+           "    ForEach-Object {\n"
+           "      $tip = if ($done -le 1 -and $commands.Contains($_)) "
+           "{ $commands[$_] } else { $_ }\n"
+           "      [System.Management.Automation.CompletionResult]::new(\n"
+           "        $_, $_, 'ParameterValue', $tip)\n"
+           "    }\n"
+           "}\n";
     return out.str();
   }
   return {};
@@ -734,9 +858,9 @@ std::function<int()> SetupHelp(CLI::App& app) {
 
 std::function<int()> SetupCompletion(CLI::App& app) {
   auto shell = std::make_shared<std::string>();
-  app.add_option("shell", *shell, "bash, zsh or fish")
+  app.add_option("shell", *shell, "bash, zsh, fish or powershell")
       ->required()
-      ->check(CLI::IsMember({"bash", "zsh", "fish"}));
+      ->check(CLI::IsMember(Words(kShells)));
   return [shell] {
     std::cout << CompletionScript(*shell);
     return static_cast<int>(kExitOk);
@@ -757,6 +881,35 @@ std::function<int()> SetupVersion(CLI::App& app) {
     std::cout << VersionText();
     return static_cast<int>(kExitOk);
   };
+}
+
+std::shared_ptr<CLI::Formatter> MakeHelpFormatter() {
+  class HelpFormatter : public CLI::Formatter {
+   public:
+    std::string make_option_opts(const CLI::Option* opt) const override {
+      // A flag: CLI11 gives it no type name.
+      if (opt->get_type_size() == 0 || opt->get_type_name().empty()) {
+        return {};
+      }
+      std::string out;
+      std::string value = ValueName(*opt);
+      // A positional's name says what it is unless its value has a name
+      // of its own ("files FILE|DIR").
+      if (!opt->get_positional() || value != UpperName(*opt)) {
+        out += " " + value;
+      }
+      if (!opt->get_default_str().empty()) out += "=" + opt->get_default_str();
+      if (opt->get_expected_max() == CLI::detail::expected_max_vector_size) {
+        out += " ...";
+      }
+      if (opt->get_required()) out += " REQUIRED";
+      for (const CLI::Option* other : opt->get_excludes()) {
+        out += " (not with " + other->get_name() + ")";
+      }
+      return out;
+    }
+  };
+  return std::make_shared<HelpFormatter>();
 }
 
 }  // namespace pstate::cli

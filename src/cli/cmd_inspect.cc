@@ -1,23 +1,28 @@
 // pstate ls, show, tree and stats: looking into a state (issue 13 §1).
+#include <unistd.h>
+
 #include <cstdint>
-#include <filesystem>
 #include <iostream>
 #include <memory>
-#include <optional>
 #include <string>
 #include <vector>
 
 #include "cli/command.h"
 #include "cli/count_option.h"
 #include "cli/exit_code.h"
+#include "cli/passphrase.h"
 #include "cli/select_options.h"
-#include "crypto/passphrase_source.h"
+#include "cli/terminal.h"
 #include "inspect/inspect.h"
 #include "report/inspect.h"
 #include "report/terminal.h"
 
 namespace pstate::cli {
 namespace {
+
+std::string Shown(const std::string& path) {
+  return path == "-" ? "<stdin>" : path;
+}
 
 int Fail(const Status& status) {
   report::PrintError(std::cerr, status.message());
@@ -36,6 +41,8 @@ struct LsFlags {
   bool pending = false;
   std::string format = "text";
   std::uint64_t limit = 0;
+  std::string color = "auto";
+  bool quiet = false;
 };
 
 int RunLs(const LsFlags& f) {
@@ -44,12 +51,18 @@ int RunLs(const LsFlags& f) {
   config.path = f.path;
   config.pending = f.pending;
   const bool json = f.format == "json";
+  const bool color = !json && UseColor(f.color, STDOUT_FILENO);
+  // Rows stream while the state is read: a progress line only when they
+  // do not go to the same terminal.
+  if (!IsTerminal(STDOUT_FILENO)) {
+    config.on_progress = MakeProgress(Shown(f.path), f.quiet);
+  }
   std::uint64_t printed = 0;
   auto more = [&] { return f.limit == 0 || ++printed < f.limit; };
   Status status = inspect::List(
       config,
       [&](const inspect::ResourceRow& row) {
-        std::cout << (json ? report::RowJson(row) : report::RowText(row))
+        std::cout << (json ? report::RowJson(row) : report::RowText(row, color))
                   << '\n';
         return more();
       },
@@ -59,6 +72,7 @@ int RunLs(const LsFlags& f) {
                   << '\n';
         return more();
       });
+  EndProgress();
   if (!status.ok()) {
     std::cout.flush();
     return Fail(status);
@@ -73,7 +87,12 @@ struct ShowFlags {
   std::string format = "text";
   bool show_secrets = false;
   std::string passphrase_file;
+  std::string color = "auto";
+  bool full = false;
 };
+
+/// How many bytes of a value `show` prints before cutting it (--full: all).
+constexpr std::size_t kShowValueWidth = 200;
 
 int RunShow(const ShowFlags& f) {
   inspect::ShowConfig config;
@@ -84,13 +103,17 @@ int RunShow(const ShowFlags& f) {
     return Fail(Status(Errc::kInvalidArgument, "give a URN or --index N"));
   }
   config.show_secrets = f.show_secrets;
-  std::optional<std::filesystem::path> file;
-  if (!f.passphrase_file.empty()) file = f.passphrase_file;
-  config.passphrase = [file] { return crypto::ResolvePassphrase(file); };
+  config.passphrase = PassphraseFromFlags(f.passphrase_file);
   auto result = inspect::Show(config);
   if (!result.ok()) return Fail(result.status());
-  std::cout << (f.format == "json" ? report::ShowJson(*result)
-                                   : report::ShowText(*result));
+  if (f.format == "json") {
+    std::cout << report::ShowJson(*result);
+  } else {
+    report::ShowTextOptions options;
+    options.color = UseColor(f.color, STDOUT_FILENO);
+    options.max_value_width = f.full ? 0 : kShowValueWidth;
+    std::cout << report::ShowText(*result, options);
+  }
   return kExitOk;
 }
 
@@ -105,6 +128,8 @@ std::function<int()> SetupLs(CLI::App& app) {
   app.add_option("--limit", f->limit, "Stop after N lines (0: no limit)")
       ->capture_default_str();
   AddFormat(app, &f->format);
+  AddColorOption(app, &f->color);
+  AddQuietOption(app, &f->quiet);
   return [f] { return RunLs(*f); };
 }
 
@@ -119,10 +144,11 @@ std::function<int()> SetupShow(CLI::App& app) {
   AddFormat(app, &f->format);
   app.add_flag("--show-secrets", f->show_secrets,
                "Print secrets' values (b64, or passphrase with a passphrase)");
-  app.add_option(
-      "--passphrase-file", f->passphrase_file,
-      "File holding the passphrase (trimmed); otherwise "
-      "PULUMI_CONFIG_PASSPHRASE, then PULUMI_CONFIG_PASSPHRASE_FILE");
+  app.add_option("--passphrase-file", f->passphrase_file, kPassphraseFileHelp);
+  app.add_flag("--full", f->full,
+               "Print long values whole (otherwise cut after " +
+                   std::to_string(kShowValueWidth) + " bytes, ending in ...)");
+  AddColorOption(app, &f->color);
   return [f] { return RunShow(*f); };
 }
 
@@ -130,41 +156,74 @@ std::function<int()> SetupTree(CLI::App& app) {
   auto path = std::make_shared<std::string>();
   auto format = std::make_shared<std::string>("text");
   auto limit = std::make_shared<std::size_t>(0);
+  auto color = std::make_shared<std::string>("auto");
+  auto quiet = std::make_shared<bool>(false);
   app.add_option("state", *path, "State to read (- reads standard input)")
       ->required();
   AddFormat(app, format.get());
+  AddColorOption(app, color.get());
+  AddQuietOption(app, quiet.get());
   app.add_option("--limit", *limit,
                  "Print the first N resources and how many more there are "
                  "(0: all)")
       ->check(NonNegativeCount())
       ->type_name("N")
       ->capture_default_str();
-  return [path, format, limit] {
-    auto tree = inspect::Tree(*path);
+  return [path, format, limit, color, quiet] {
+    auto tree = inspect::Tree(*path, MakeProgress(Shown(*path), *quiet));
+    EndProgress();
     if (!tree.ok()) return Fail(tree.status());
     if (*format == "json") {
       report::WriteTreeJson(*tree, std::cout, *limit);
     } else {
-      report::WriteTreeText(*tree, std::cout, *limit);
+      report::WriteTreeText(*tree, std::cout, *limit,
+                            UseColor(*color, STDOUT_FILENO));
     }
     return static_cast<int>(kExitOk);
   };
 }
 
 std::function<int()> SetupStats(CLI::App& app) {
-  auto path = std::make_shared<std::string>();
+  auto paths = std::make_shared<std::vector<std::string>>();
   auto format = std::make_shared<std::string>("text");
   auto top = std::make_shared<std::size_t>(10);
-  app.add_option("state", *path, "State to read (- reads standard input)")
-      ->required();
-  app.add_option("--top", *top, "How many of the largest resources to list")
-      ->capture_default_str();
+  auto exact = std::make_shared<bool>(false);
+  auto quiet = std::make_shared<bool>(false);
+  app.add_option("state", *paths,
+                 "State to read (- reads standard input); with two, how the "
+                 "second grew from the first (per type and section)")
+      ->required()
+      ->expected(1, 2);
+  app.add_option("--top", *top,
+                 "How many of the largest resources to list (default 10)");
+  app.add_flag("--bytes", *exact,
+               "Exact byte counts instead of KiB, MiB and GiB");
   AddFormat(app, format.get());
-  return [path, format, top] {
-    auto stats = inspect::Stats(*path, *top);
-    if (!stats.ok()) return Fail(stats.status());
-    std::cout << (*format == "json" ? report::StatsJson(*stats)
-                                    : report::StatsText(*stats));
+  AddQuietOption(app, quiet.get());
+  return [paths, format, top, exact, quiet] {
+    const bool json = *format == "json";
+    inspect::SizeStats sizes[2];
+    std::vector<inspect::StatsResult> results;
+    for (std::size_t i = 0; i < paths->size(); ++i) {
+      const std::string& path = (*paths)[i];
+      auto stats =
+          inspect::Stats(path, *top, &sizes[i], inspect::kTopProperties,
+                         MakeProgress(Shown(path), *quiet));
+      EndProgress();
+      if (!stats.ok()) return Fail(stats.status());
+      results.push_back(std::move(*stats));
+    }
+    if (results.size() == 2) {
+      report::StatsSide a{&results[0], &sizes[0]}, b{&results[1], &sizes[1]};
+      std::cout << (json ? report::StatsGrowthJson(a, b)
+                         : report::StatsGrowthText(a, b, *exact));
+      return static_cast<int>(kExitOk);
+    }
+    report::StatsOptions options;
+    options.exact_bytes = *exact;
+    options.sizes = &sizes[0];
+    std::cout << (json ? report::StatsJson(results[0], &sizes[0])
+                       : report::StatsText(results[0], options));
     return static_cast<int>(kExitOk);
   };
 }

@@ -18,6 +18,7 @@ namespace {
 struct NormalizeFlags {
   std::string input;
   std::string output = "-";
+  const CLI::Option* output_option = nullptr;
   bool in_place = false;
   bool check = false;
   std::string layout;
@@ -33,6 +34,10 @@ int Fail(const std::string& message) {
 }
 
 int RunNormalize(const NormalizeFlags& flags) {
+  if (!flags.check &&
+      RefuseStateOnTerminal(*flags.output_option, &flags.in_place)) {
+    return kExitUnreadable;
+  }
   normalize::Config config;
   config.input = flags.input;
   config.output = flags.output;
@@ -73,6 +78,7 @@ std::function<int()> SetupNormalize(CLI::App& app) {
                "Replace the input atomically, keeping the old file as "
                "IN.bak (as Pulumi's DIY backend does)")
       ->excludes(out);
+  flags->output_option = out;
   app.add_option("--layout", flags->layout,
                  "export (pulumi stack export: 4-space indent), diy (engine "
                  "save: compact) or diy-state-command (compact, HTML-escaped). "

@@ -9,8 +9,9 @@
 #include "cli/exit_code.h"
 #include "cli/terminal.h"
 
+#include "redact/anonymizer.h"
 #include "redact/run.h"
-#include "report/normalize.h"
+#include "report/redact.h"
 #include "report/terminal.h"
 
 namespace pstate::cli {
@@ -19,12 +20,15 @@ namespace {
 struct RedactFlags {
   std::string input;
   std::string output = "-";
+  const CLI::Option* output_option = nullptr;
   bool compact = false;
   bool quiet = false;
   bool fingerprint = false;
   std::string key_file;
   std::vector<std::string> also;
-  bool leaks = false;
+  bool leaks = false;  // the default; kept so old command lines still work
+  bool keep_leaks = false;
+  bool anonymize = false;
 };
 
 int Fail(const std::string& message) {
@@ -33,20 +37,30 @@ int Fail(const std::string& message) {
 }
 
 int RunRedact(const RedactFlags& flags) {
+  if (RefuseStateOnTerminal(*flags.output_option, nullptr)) {
+    return kExitUnreadable;
+  }
   redact::Config config;
-  if (flags.fingerprint) {
-    if (!flags.key_file.empty()) {
-      auto f = crypto::Fingerprinter::FromKeyFile(flags.key_file);
-      if (!f.ok()) {
-        return Fail("--key-file: " + f.status().message());
-      }
-      config.options.fingerprinter = std::move(*f);
-    } else {
-      config.options.fingerprinter = crypto::Fingerprinter::WithRandomKey();
-    }
+  if (!flags.key_file.empty() && !flags.fingerprint && !flags.anonymize) {
+    return Fail("--key-file applies to --fingerprint and --anonymize");
+  }
+  std::optional<crypto::Fingerprinter> key;
+  if (!flags.key_file.empty()) {
+    auto f = crypto::Fingerprinter::FromKeyFile(flags.key_file);
+    if (!f.ok()) return Fail("--key-file: " + f.status().message());
+    key = std::move(*f);
+  } else if (flags.fingerprint || flags.anonymize) {
+    key = crypto::Fingerprinter::WithRandomKey();
+  }
+  if (flags.fingerprint) config.options.fingerprinter = *key;
+  std::optional<redact::Anonymizer> anonymizer;
+  if (flags.anonymize) {
+    anonymizer.emplace(*key);
+    config.options.anonymizer = &*anonymizer;
   }
   config.options.also = flags.also;
-  config.options.leaks = flags.leaks;
+  config.options.leaks = !flags.keep_leaks;
+  config.options.count_kept_leaks = flags.keep_leaks;
   config.input = flags.input;
   config.output = flags.output;
   config.layout =
@@ -56,24 +70,18 @@ int RunRedact(const RedactFlags& flags) {
   EndProgress();
   if (!stats.ok()) return Fail(stats.status().message());
   if (!flags.quiet) {
-    const redact::RedactStats& s = *stats;
-    std::cerr << "pstate redact: redacted " << s.secrets << " secrets, "
-              << s.config_values << " secure config values, "
-              << s.provider_values << " secrets provider values, " << s.env_vars
-              << " env vars";
-    if (!flags.also.empty())
-      std::cerr << ", " << s.also_values << " --also values";
-    if (flags.leaks) std::cerr << ", " << s.leak_values << " leaks";
-    if (s.commands > 0) std::cerr << ", " << s.commands << " recorded commands";
-    std::cerr << "\n";
-    report::RenderInexactStrings(s.inexact_strings, std::cerr);
-    if (s.reference_leaks > 0) {
-      // Rewriting a URN or an ID would break the state (Pulumi refuses it):
-      // say so, so nobody shares the output believing it clean.
-      std::cerr << "pstate: warning: " << s.reference_leaks
-                << " known secret(s) sit inside resource names, URNs or IDs "
-                   "and were left in place (run `pstate scan` to see where)\n";
+    report::RedactSummaryOptions summary;
+    summary.also = !flags.also.empty();
+    summary.keep_leaks = flags.keep_leaks;
+    if (anonymizer) {
+      summary.anonymize = true;
+      for (std::size_t k = 0; k < redact::kIdentityKinds; ++k) {
+        summary.anonymized.emplace_back(
+            redact::IdentityKindName(static_cast<redact::IdentityKind>(k)),
+            anonymizer->stats().distinct[k]);
+      }
     }
+    report::RenderRedactSummary(*stats, summary, std::cerr);
   }
   return kExitOk;
 }
@@ -86,30 +94,41 @@ std::function<int()> SetupRedact(CLI::App& app) {
                  "State to redact (export or checkpoint; plain, gzip or "
                  "zstd); - reads standard input")
       ->required();
-  app.add_option("-o,--output", flags->output,
-                 "Where to write (default: standard output). A file appears "
-                 "only when the whole state was redacted")
-      ->capture_default_str();
+  flags->output_option =
+      app.add_option("-o,--output", flags->output,
+                     "Where to write (default: standard output, never a "
+                     "terminal). A file appears only when the whole state "
+                     "was redacted");
   app.add_flag("--compact", flags->compact,
                "One-line layout of file-backend checkpoints instead of "
                "`pulumi stack export`'s 4-space layout");
   app.add_flag("-q,--quiet", flags->quiet,
                "No progress line and no summary on stderr");
-  auto* fp = app.add_flag(
+  app.add_flag("--anonymize", flags->anonymize,
+               "Also replace cloud account, subscription and project IDs, "
+               "e-mail and IP addresses, cloud hostnames and home-directory "
+               "user names by consistent pseudonyms (keyed as --fingerprint)");
+  app.add_flag(
       "--fingerprint", flags->fingerprint,
       "Replace each secret by a keyed HMAC-SHA256 fingerprint instead of a "
       "fixed placeholder (equal secrets stay equal)");
   app.add_option("--key-file", flags->key_file,
-                 "Fingerprint key: the file's exact bytes. Without it a random "
-                 "key is used, so fingerprints only compare within one run")
-      ->needs(fp);
+                 "Key of --fingerprint and --anonymize: the file's exact "
+                 "bytes. Without it a random key is used, so fingerprints and "
+                 "pseudonyms only compare within one run");
   app.add_option("--also", flags->also,
                  "Also redact plain values under property names matching this "
                  "glob (* and ?, case-insensitive); repeatable")
       ->take_last()
       ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
-  app.add_flag("--leaks", flags->leaks,
-               "Also redact every plaintext credential `pstate scan` reports");
+  auto* leaks = app.add_flag(
+      "--leaks", flags->leaks,
+      "Redact every plaintext credential `pstate scan` reports (the "
+      "default)");
+  app.add_flag("--keep-leaks", flags->keep_leaks,
+               "Keep plaintext credentials that are not secrets (only count "
+               "them): the behaviour before --leaks became the default")
+      ->excludes(leaks);
   return [flags] { return RunRedact(*flags); };
 }
 

@@ -42,6 +42,7 @@ std::function<int()> SetupTree(CLI::App& app);
 std::function<int()> SetupStats(CLI::App& app);
 std::function<int()> SetupDiff(CLI::App& app);
 std::function<int()> SetupEdit(CLI::App& app);
+std::function<int()> SetupIgnore(CLI::App& app);
 std::function<int()> SetupExtract(CLI::App& app);
 std::function<int()> SetupHistory(CLI::App& app);
 std::function<int()> SetupGraph(CLI::App& app);

@@ -231,13 +231,8 @@ void AddFindingsOptions(CLI::App& app, FindingsFlags& flags) {
       ->check(NonNegativeCount())
       ->type_name("N")
       ->capture_default_str();
-  app.add_option("--color", flags.color,
-                 "Colour text output: auto (a terminal, unless NO_COLOR is "
-                 "set and not empty or TERM=dumb), always or never")
-      ->check(CLI::IsMember({"auto", "always", "never"}))
-      ->type_name("WHEN")
-      ->capture_default_str();
-  app.add_flag("-q,--quiet", flags.quiet, "No progress line on stderr");
+  AddColorOption(app, &flags.color);
+  AddQuietOption(app, &flags.quiet);
   app.add_option("--fail-on", flags.fail_on,
                  "Exit 1 when a counted finding has this severity or a "
                  "higher one: error, warning, note, or never")

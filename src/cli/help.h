@@ -7,6 +7,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include <memory>
 #include <string>
 #include <string_view>
 
@@ -29,6 +30,12 @@ std::string RootFooter();
 std::string CompletionScript(std::string_view shell);
 /// The man page (roff, section 1).
 std::string ManPage();
+
+/// --help's formatter: an option's value as the man page names it
+/// ("--jobs JOBS", "--format FORMAT:{text,json}=text"), without CLI11's
+/// type and range wording ("INT:INT in [1 - 1024]"). Set on the root app
+/// before the commands are added (they inherit it).
+std::shared_ptr<CLI::Formatter> MakeHelpFormatter();
 
 /// The long and short flag spellings of `app` ("--format", "-q").
 std::vector<std::string> FlagNames(const CLI::App& app);

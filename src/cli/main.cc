@@ -82,6 +82,10 @@ const std::array kCommands = {
             "Offline state surgery: delete, rename, move, reparent, protect, "
             "taint, pending operations, repair",
             pstate::cli::SetupEdit},
+    Command{"ignore",
+            "Accept a finding from now on: add its fingerprint to "
+            ".pstateignore",
+            pstate::cli::SetupIgnore},
     Command{"extract",
             "Write the selected resources and what they need as a state of "
             "their own",
@@ -106,7 +110,8 @@ const std::array kMetaCommands = {
             pstate::cli::SetupRules},
     Command{"explain", "Print the documentation of a finding code",
             pstate::cli::SetupExplain},
-    Command{"completion", "Print a shell completion script (bash, zsh, fish)",
+    Command{"completion",
+            "Print a shell completion script (bash, zsh, fish, powershell)",
             pstate::cli::SetupCompletion},
     Command{"man", "Print the man page (roff)", pstate::cli::SetupMan},
     Command{"version", "Print the version, commit and library versions",
@@ -201,6 +206,7 @@ int main(int argc, char** argv) {
     return text;
   });
   app.footer(pstate::cli::RootFooter());
+  app.formatter(pstate::cli::MakeHelpFormatter());
   app.require_subcommand(1);
   std::vector<std::pair<CLI::App*, std::function<int()>>> runners;
   std::vector<std::string> names;

@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <iostream>
 #include <memory>
 #include <utility>
 
@@ -29,6 +30,28 @@ bool UseColor(const std::string& choice, int fd) {
   const char* term = std::getenv("TERM");
   if (term != nullptr && std::strcmp(term, "dumb") == 0) return false;
   return IsTerminal(fd);
+}
+
+CLI::Option* AddColorOption(CLI::App& app, std::string* choice) {
+  return app
+      .add_option("--color", *choice,
+                  "Colour text output: auto (a terminal, unless NO_COLOR is "
+                  "set and not empty or TERM=dumb), always or never")
+      ->check(CLI::IsMember({"auto", "always", "never"}))
+      ->type_name("WHEN")
+      ->capture_default_str();
+}
+
+bool RefuseStateOnTerminal(const CLI::Option& output, const bool* in_place) {
+  if (output.count() > 0) return false;
+  if (in_place != nullptr && *in_place) return false;
+  if (!IsTerminal(STDOUT_FILENO)) return false;
+  std::string ways = in_place != nullptr ? "-o FILE, --in-place or > FILE"
+                                         : "-o FILE or > FILE";
+  report::PrintError(std::cerr,
+                     "refusing to write a state to a terminal; use " + ways +
+                         " (-o - writes it here anyway)");
+  return true;
 }
 
 std::function<void(std::uint64_t, std::uint64_t)> MakeProgress(
@@ -65,6 +88,10 @@ std::function<void(std::uint64_t, std::uint64_t)> MakeProgress(
     }
     std::fflush(stderr);
   };
+}
+
+CLI::Option* AddQuietOption(CLI::App& app, bool* quiet) {
+  return app.add_flag("-q,--quiet", *quiet, "No progress line on stderr");
 }
 
 void EndProgress() {

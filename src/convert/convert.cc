@@ -155,7 +155,9 @@ Result<Outcome> Run(const Config& config) {
         return inner.OnFinish(e, c);
       }
     } keep(tee, &envelope);
-    Status status = state::Read(**input, keep, input_report);
+    state::ReadOptions read_options;
+    read_options.on_progress = config.on_progress;
+    Status status = state::Read(**input, keep, input_report, read_options);
     if (!status.ok()) return diag::FailureOf(input_report, status).ToStatus();
   }
   const bool input_ok = input_report.summary().errors == 0;
@@ -263,6 +265,7 @@ Result<Outcome> Run(const Config& config) {
     normalize::PassOptions pass;
     pass.options = std::move(options);
     pass.mode = normalize::Mode::kSpool;
+    pass.on_progress = config.on_progress;
     pass.shown = shown;
     normalize::PassResult result = normalize::RunPass(**input, **out, pass);
     if (!result.status.ok()) return result.status;

@@ -41,6 +41,9 @@ struct Config {
   /// Where standard input and compressed inputs are decoded: every pass
   /// (survey, conversion) reads the input again.
   io::SpoolOptions spool;
+  /// state::ReadOptions::on_progress of the passes over the input (the
+  /// survey, then the conversion: the count starts again).
+  std::function<void(std::uint64_t, std::uint64_t)> on_progress;
 };
 
 /// The API's (pstate/pstate.h).

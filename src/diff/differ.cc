@@ -48,6 +48,8 @@ class CrypterOpener : public SecretOpener {
 struct Side {
   std::string name;
   std::optional<io::Replayable> input;
+  std::function<void(std::uint64_t, std::uint64_t)>
+      on_progress;  ///< B's only: A is read on another thread
   std::string_view bytes;
   json::Arena arena;
   std::map<std::string, json::Value> envelope;  ///< by Pulumi field name
@@ -176,15 +178,18 @@ struct MatchState {
 Status ReadSide(Side& side, state::Handler& handler) {
   auto stream = side.input->Open();
   if (!stream.ok()) return stream.status();
-  return ReadOrExplain(**stream, side.name, handler);
+  return ReadOrExplain(**stream, side.name, handler, side.on_progress);
 }
 
 }  // namespace
 
-Status ReadOrExplain(io::InputStream& input, const std::string& name,
-                     state::Handler& handler) {
+Status ReadOrExplain(
+    io::InputStream& input, const std::string& name, state::Handler& handler,
+    const std::function<void(std::uint64_t, std::uint64_t)>& on_progress) {
   diag::Report report(name);
-  Status status = state::Read(input, handler, report);
+  state::ReadOptions options;
+  options.on_progress = on_progress;
+  Status status = state::Read(input, handler, report, options);
   if (status.ok() && !report.fatal()) return Status::Ok();
   if (!report.fatal()) return status;  // a handler's own failure
   diag::Failure failure = diag::FailureOf(report, status);
@@ -674,6 +679,7 @@ Result<DiffResult> Run(const DiffConfig& config) {
     if (!input.ok()) return input.status();
     side->input.emplace(std::move(input).value());
   }
+  b.on_progress = config.on_progress;
 
   // One pass over each side, both at once (one thread each): A's builds
   // the index, B's lists its entries in order; then B's entries, in B's

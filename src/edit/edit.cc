@@ -171,7 +171,9 @@ Result<std::vector<diag::Finding>> AddedErrors(std::string_view bytes,
                    plan.urn_map);
 }
 
-Result<Loaded> Load(const std::string& path) {
+Result<Loaded> Load(
+    const std::string& path,
+    const std::function<void(std::uint64_t, std::uint64_t)>& on_progress) {
   // Read twice (the index, then the spliced output): a plain file from
   // itself, anything else decoded once into an unlinked spool file.
   auto replay = io::OpenReplayable(path);
@@ -184,7 +186,9 @@ Result<Loaded> Load(const std::string& path) {
     verify::Verifier verifier;
     Indexer indexer(loaded.index);
     state::Tee tee(verifier, indexer);
-    Status status = state::Read(**stream, tee, loaded.before);
+    state::ReadOptions options;
+    options.on_progress = on_progress;
+    Status status = state::Read(**stream, tee, loaded.before, options);
     if (loaded.before.fatal()) {
       return diag::FailureOf(loaded.before, status).ToStatus();
     }
@@ -211,7 +215,7 @@ Result<Outcome> Run(const Config& config) {
     if (!locked.ok()) return locked.status();
     guard = std::move(*locked);
   }
-  auto loaded = Load(config.input);
+  auto loaded = Load(config.input, config.on_progress);
   if (!loaded.ok()) return loaded.status();
   io::Replayable& input = loaded->input;
   const std::string& name = input.name();

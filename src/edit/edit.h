@@ -15,6 +15,8 @@
 #ifndef PSTATE_EDIT_EDIT_H_
 #define PSTATE_EDIT_EDIT_H_
 
+#include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -39,6 +41,9 @@ struct Config {
   /// Plan, splice and verify; write nothing, and diff the input with the
   /// result as `pstate diff` does (Outcome::diff).
   bool dry_run = false;
+  /// state::ReadOptions::on_progress of the first read of the input (the
+  /// index), the one that reads every byte.
+  std::function<void(std::uint64_t, std::uint64_t)> on_progress;
 };
 
 struct Outcome {
@@ -94,7 +99,9 @@ struct Loaded {
 /// Pass 1 of `path` ("-": standard input): the index and the verifier's
 /// findings in one read. Fails (exit 2) on an unreadable input, located,
 /// or one without a deployment.
-Result<Loaded> Load(const std::string& path);
+Result<Loaded> Load(
+    const std::string& path,
+    const std::function<void(std::uint64_t, std::uint64_t)>& on_progress = {});
 
 /// Runs the edit. A Status failure is exit 2: unreadable input (its
 /// message located as "file:line:column: ..."), bad usage, or an output

@@ -10,6 +10,8 @@
 #include <unordered_set>
 #include <utility>
 
+#include "base/ascii.h"
+#include "base/glob.h"
 #include "diff/differ.h"
 #include "diff/index.h"
 #include "diff/resource_diff.h"
@@ -54,10 +56,12 @@ ResourceRow RowOf(const json::Value& resource, std::size_t index,
   return row;
 }
 
-Status ReadPath(const std::string& path, state::Handler& handler) {
+Status ReadPath(const std::string& path, state::Handler& handler,
+                const Progress& on_progress = {}) {
   auto input = io::OpenInput(path);
   if (!input.ok()) return input.status();
-  return diff::ReadOrExplain(**input, path == "-" ? "<stdin>" : path, handler);
+  return diff::ReadOrExplain(**input, path == "-" ? "<stdin>" : path, handler,
+                             on_progress);
 }
 
 /// Calls `f` on each leaf, through a Handler.
@@ -115,7 +119,7 @@ Status List(const ListConfig& config,
     if (!config.Matches(subject)) return state::Flow::kContinue;
     return on_row(row) ? state::Flow::kContinue : state::Flow::kStop;
   });
-  return ReadPath(config.path, handler);
+  return ReadPath(config.path, handler, config.on_progress);
 }
 
 // ---- show
@@ -337,7 +341,7 @@ class UrnTable {
 
 }  // namespace
 
-Result<TreeResult> Tree(const std::string& path) {
+Result<TreeResult> Tree(const std::string& path, const Progress& on_progress) {
   TreeResult tree;
   std::unordered_map<std::string, std::uint32_t> interned;
   auto intern = [&](std::string_view s) {
@@ -384,7 +388,7 @@ Result<TreeResult> Tree(const std::string& path) {
                           : diff::ResourceKey{});
     return state::Flow::kContinue;
   });
-  if (Status s = ReadPath(path, handler); !s.ok()) return s;
+  if (Status s = ReadPath(path, handler, on_progress); !s.ok()) return s;
   const std::size_t n = tree.nodes_.size();
   // Each node's parent node (kNoNode: an orphan), then children as one
   // array in state order.
@@ -449,23 +453,94 @@ Result<TreeResult> Tree(const std::string& path) {
 
 namespace {
 
+/// The bytes of a leaf's text: [base, base + text.size()) of the input.
+struct LeafText {
+  std::string_view text;
+  std::uint64_t base = 0;
+};
+
+/// The offset just past `v` in the input. Scalars end where their text
+/// does; an object or array past the bracket that follows its last child
+/// (found in the leaf's text, so whitespace is counted exactly). Iterative
+/// along the chain of last children, whatever the nesting depth.
+std::uint64_t ValueEnd(const json::Value& v, const LeafText& leaf) {
+  std::vector<const json::Value*> open;
+  const json::Value* at = &v;
+  while ((at->is_object() || at->is_array()) && at->size > 0) {
+    open.push_back(at);
+    at = at->is_object() ? &at->members[at->size - 1].value
+                         : &at->elements[at->size - 1];
+  }
+  std::uint64_t end = at->offset;
+  switch (at->type) {
+    case json::Type::kNull:
+    case json::Type::kTrue: end += 4; break;
+    case json::Type::kFalse: end += 5; break;
+    case json::Type::kNumber: end += at->size; break;
+    case json::Type::kString: end += std::uint64_t{at->size} + 2; break;
+    case json::Type::kArray:
+    case json::Type::kObject: open.push_back(at), end += 1; break;
+  }
+  for (std::size_t n = open.size(); n > 0; --n) {
+    // Past the whitespace, then the closing bracket.
+    std::uint64_t i = end - leaf.base;
+    while (i < leaf.text.size() && ascii::IsSpace(leaf.text[i])) ++i;
+    end = leaf.base + std::min<std::uint64_t>(i + 1, leaf.text.size());
+  }
+  return end;
+}
+
+/// Each member's span of `object` (ending at `end`, just past its closing
+/// brace): from its key to the next key, the last one to the brace.
+template <typename F>
+void ForEachMemberSpan(const json::Value& object, std::uint64_t end, F f) {
+  if (!object.is_object()) return;
+  std::span<const json::Member> members = object.object();
+  for (std::size_t i = 0; i < members.size(); ++i) {
+    std::uint64_t from = members[i].key.offset;
+    std::uint64_t to = i + 1 < members.size() ? members[i + 1].key.offset
+                                              : (end > from ? end - 1 : from);
+    f(members[i], to > from ? to - from : 0);
+  }
+}
+
 /// Counts the secrets, assets and archives of a property value (as Pulumi
 /// reads them): a visitor of the property walker. A secret's payload is not
-/// looked into; an archive's members may hold assets.
-void CountValues(const json::Value& v, StatsResult* s) {
+/// looked into; an archive's members may hold assets. With `sizes`, also
+/// their bytes.
+void CountValues(const json::Value& v, StatsResult* s,
+                 const LeafText* text = nullptr, SizeStats* sizes = nullptr) {
   struct Counter {
     enum { kVisitScalars = false };  // only objects count
     StatsResult* s;
+    const LeafText* text;
+    SizeStats* sizes;
+    /// An archive being counted inside (its own count already taken).
+    const json::Value* root = nullptr;
+    void Add(const json::Value& v, std::uint64_t SizeStats::*field) {
+      if (sizes != nullptr) sizes->*field += ValueEnd(v, *text) - v.offset;
+    }
     state::Step Visit(const state::PropertyNode& node, state::PropertyCursor&) {
+      if (node.value == root) return state::Step::kDescendRaw;
       switch (node.kind) {
         case state::PropertyKind::kSecret:
           ++s->secrets;
+          Add(*node.value, &SizeStats::secret_bytes);
           return state::Step::kSkip;
         case state::PropertyKind::kAsset:
           ++s->assets;
+          Add(*node.value, &SizeStats::asset_bytes);
           return state::Step::kSkip;
         case state::PropertyKind::kArchive:
           ++s->archives;
+          if (sizes != nullptr) {
+            Add(*node.value, &SizeStats::asset_bytes);
+            // Its member assets are inside its bytes: counted, not sized
+            // again.
+            Counter inner{s, text, nullptr, node.value};
+            state::WalkProperties(*node.value, inner);
+            return state::Step::kSkip;
+          }
           return state::Step::kDescendRaw;
         case state::PropertyKind::kArray:
         case state::PropertyKind::kObject: return state::Step::kDescend;
@@ -475,7 +550,7 @@ void CountValues(const json::Value& v, StatsResult* s) {
       }
     }
   };
-  Counter counter{s};
+  Counter counter{s, text, sizes, nullptr};
   state::WalkProperties(v, counter);
 }
 
@@ -486,8 +561,55 @@ std::string PackageOf(const std::string& type) {
 
 }  // namespace
 
-Result<StatsResult> Stats(const std::string& path, std::size_t top) {
+Sections& Sections::operator+=(const Sections& o) {
+  inputs += o.inputs;
+  outputs += o.outputs;
+  dependencies += o.dependencies;
+  property_dependencies += o.property_dependencies;
+  other += o.other;
+  return *this;
+}
+
+Result<StatsResult> Stats(const std::string& path, std::size_t top,
+                          SizeStats* sizes, std::size_t top_properties,
+                          const Progress& on_progress) {
   StatsResult s;
+  // Per type, bytes per "inputs.NAME" / "outputs.NAME" (cut to the top
+  // ones at the end).
+  std::map<std::string, std::unordered_map<std::string, std::uint64_t>>
+      properties;
+  // A resource's sections and its properties' bytes; returns the sections.
+  auto split = [&](const json::Value& r, const LeafText& text,
+                   std::uint64_t end, const std::string& type) {
+    Sections sec;
+    std::uint64_t named = 0;
+    ForEachMemberSpan(r, end, [&](const json::Member& m, std::uint64_t n) {
+      std::string key = m.key.Str();
+      const bool in = ascii::EqualFold(key, "inputs");
+      const bool out = ascii::EqualFold(key, "outputs");
+      if (in || out) {
+        (in ? sec.inputs : sec.outputs) += n;
+        auto& by_name = properties[type];
+        ForEachMemberSpan(
+            m.value, ValueEnd(m.value, text),
+            [&](const json::Member& p, std::uint64_t bytes) {
+              std::string name = p.key.Str();
+              if (name.starts_with("__")) sizes->internal_bytes += bytes;
+              by_name[std::string(in ? "inputs." : "outputs.") + name] += bytes;
+            });
+      } else if (ascii::EqualFold(key, "dependencies")) {
+        sec.dependencies += n;
+      } else if (ascii::EqualFold(key, "propertyDependencies")) {
+        sec.property_dependencies += n;
+      } else {
+        return;
+      }
+      named += n;
+    });
+    std::uint64_t total = end - r.offset;
+    sec.other = total > named ? total - named : 0;
+    return sec;
+  };
   for (Flag f : kAllFlags) s.flags[std::string(FlagName(f))] = 0;
   s.secrets_provider = "none";
   // Distinct stacks and projects, by 64-bit fingerprint: a count needs no
@@ -544,8 +666,15 @@ Result<StatsResult> Stats(const std::string& path, std::size_t top) {
           if (largest.size() > top) largest.pop();
         }
         state::ResourceView v = state::ResourceView::Of(leaf.value);
-        if (v.inputs != nullptr) CountValues(*v.inputs, &s);
-        if (v.outputs != nullptr) CountValues(*v.outputs, &s);
+        LeafText text{leaf.bytes, leaf.value.offset};
+        LeafText* t = sizes != nullptr ? &text : nullptr;
+        if (v.inputs != nullptr) CountValues(*v.inputs, &s, t, sizes);
+        if (v.outputs != nullptr) CountValues(*v.outputs, &s, t, sizes);
+        if (sizes != nullptr) {
+          Sections sec = split(leaf.value, text, leaf.end_offset, row.type);
+          sizes->sections += sec;
+          sizes->by_type[row.type] += sec;
+        }
         break;
       }
       default: break;
@@ -576,7 +705,8 @@ Result<StatsResult> Stats(const std::string& path, std::size_t top) {
     state::Handler& inner_;
     StatsResult& out_;
   } finisher(handler, s);
-  if (Status st = diff::ReadOrExplain(**input, name, finisher); !st.ok()) {
+  if (Status st = diff::ReadOrExplain(**input, name, finisher, on_progress);
+      !st.ok()) {
     return st;
   }
   (void)kind;
@@ -587,6 +717,21 @@ Result<StatsResult> Stats(const std::string& path, std::size_t top) {
     largest.pop();
   }
   std::reverse(s.largest.begin(), s.largest.end());
+  if (sizes != nullptr) {
+    for (auto& [type, by_name] : properties) {
+      std::vector<std::pair<std::uint64_t, std::string>> rows;
+      rows.reserve(by_name.size());
+      for (auto& [property, bytes] : by_name) {
+        rows.emplace_back(bytes, property);
+      }
+      // Largest first; equal sizes by name, so the order is stable.
+      std::sort(rows.begin(), rows.end(), [](const auto& a, const auto& b) {
+        return a.first != b.first ? a.first > b.first : a.second < b.second;
+      });
+      if (rows.size() > top_properties) rows.resize(top_properties);
+      sizes->top_properties[type] = std::move(rows);
+    }
+  }
   return s;
 }
 

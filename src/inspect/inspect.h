@@ -39,9 +39,13 @@ using PendingRow = ::pstate::PendingRow;
 /// The filters (state::Selector: shell globs of base/glob.h,
 /// case-sensitive; every filter given must match), the same edit's
 /// selections use.
+/// state::ReadOptions::on_progress: (bytes read, input size or 0).
+using Progress = std::function<void(std::uint64_t, std::uint64_t)>;
+
 struct ListConfig : state::Selector {
   std::string path;      ///< "-" reads standard input
   bool pending = false;  ///< list pending operations instead
+  Progress on_progress;
 };
 
 /// Streams the rows that match to `on_row` (or `on_pending`); `on_row`
@@ -108,7 +112,8 @@ class TreeResult {
   const std::vector<std::uint32_t>& roots() const { return roots_; }
 
  private:
-  friend Result<TreeResult> Tree(const std::string& path);
+  friend Result<TreeResult> Tree(const std::string& path,
+                                 const Progress& on_progress);
   struct Stored {
     std::uint64_t name_offset = 0;  ///< in names_
     std::uint32_t name_size = 0;
@@ -131,7 +136,8 @@ class TreeResult {
 /// Children hang under the first live resource with their parent's URN;
 /// resources whose parent is missing (and members of a parent cycle) are
 /// roots, as `pulumi stack` shows orphans.
-Result<TreeResult> Tree(const std::string& path);
+Result<TreeResult> Tree(const std::string& path,
+                        const Progress& on_progress = {});
 
 // ---- stats ------------------------------------------------------------------
 
@@ -140,7 +146,43 @@ using Tally = ::pstate::Tally;
 
 using StatsResult = ::pstate::StatsResult;
 
-Result<StatsResult> Stats(const std::string& path, std::size_t top);
+/// Where a resource's bytes go: its members' spans, each from the member's
+/// key to the next member's key (the last one to the closing brace), so
+/// the five add up to the resource's bytes exactly (`other` also holds the
+/// braces and every member not named here).
+struct Sections {
+  std::uint64_t inputs = 0, outputs = 0, dependencies = 0,
+                property_dependencies = 0, other = 0;
+  std::uint64_t total() const {
+    return inputs + outputs + dependencies + property_dependencies + other;
+  }
+  Sections& operator+=(const Sections& o);
+};
+
+/// Why a state is big: `stats`' byte split.
+struct SizeStats {
+  Sections sections;  ///< over every resource
+  std::map<std::string, Sections> by_type;
+  /// Per type, its largest properties of inputs and outputs ("outputs.policy"),
+  /// by bytes summed over the type's resources (member spans, as Sections),
+  /// largest first, at most `top_properties` each.
+  std::map<std::string, std::vector<std::pair<std::uint64_t, std::string>>>
+      top_properties;
+  /// Inside inputs and outputs: the bytes of secret objects, of assets and
+  /// archives, and of the properties Pulumi's providers keep for themselves
+  /// (names starting "__", such as "__inputs" and "__provider"). Exact
+  /// spans of the input's text.
+  std::uint64_t secret_bytes = 0, asset_bytes = 0, internal_bytes = 0;
+};
+
+/// How many of each type's largest properties `stats` lists.
+inline constexpr std::size_t kTopProperties = 3;
+
+/// `sizes`, when given, gets the byte split (`top_properties` per type).
+Result<StatsResult> Stats(const std::string& path, std::size_t top,
+                          SizeStats* sizes = nullptr,
+                          std::size_t top_properties = kTopProperties,
+                          const Progress& on_progress = {});
 
 }  // namespace pstate::inspect
 

@@ -193,7 +193,8 @@ class Redactor::LeakHook {
 };
 
 Redactor::Redactor(RedactOptions options) : options_(std::move(options)) {
-  if (options_.leaks) leak_hook_ = new LeakHook(options_.known_secrets);
+  if (options_.leaks || options_.count_kept_leaks)
+    leak_hook_ = new LeakHook(options_.known_secrets);
 }
 
 Redactor::~Redactor() { delete leak_hook_; }
@@ -326,6 +327,11 @@ Value Redactor::RedactResource(const Value& resource, json::Arena& arena,
   if (leak_hook_ && resource.is_object()) {
     stats_.reference_leaks +=
         leak_hook_->Collect(resource, base_pointer, &leak_values_);
+    if (!options_.leaks) {
+      // Counted, not replaced (--keep-leaks).
+      stats_.kept_leaks += leak_values_.size();
+      leak_values_.clear();
+    }
   }
   // Every "inputs"/"outputs" member, duplicates included.
   std::unordered_set<const Value*> sections;
@@ -554,6 +560,23 @@ void Redactor::Process(state::Leaf& leaf, state::Context& context) {
       leaf.value = RedactAnywhere(leaf.value, arena);
       break;
   }
+  if (options_.anonymizer != nullptr) leaf.value = Anonymize(leaf.value, arena);
+}
+
+Value Redactor::Anonymize(const Value& value, json::Arena& arena) {
+  return Rewrite(value, arena,
+                 [&](const state::PropertyNode& node) -> std::optional<Value> {
+                   const Value& v = *node.value;
+                   // Ciphertexts and placeholders hold no identity; a
+                   // base64 text must not be touched by chance.
+                   if (node.kind == state::PropertyKind::kSecret) return v;
+                   if (!v.is_string()) return std::nullopt;
+                   std::optional<std::string> out =
+                       options_.anonymizer->Apply(v.Str());
+                   if (!out) return std::nullopt;
+                   ++stats_.anonymized_strings;
+                   return arena.MakeString(*out, v.offset);
+                 });
 }
 
 }  // namespace pstate::redact

@@ -39,6 +39,7 @@
 #include "crypto/fingerprint.h"
 #include "json/parser.h"
 #include "json/value.h"
+#include "redact/anonymizer.h"
 #include "scan/known_secrets.h"
 #include "state/property.h"
 #include "state/provider.h"
@@ -86,12 +87,19 @@ struct RedactOptions {
   /// values under a matching name inside a resource's "inputs"/"outputs"
   /// (any depth) and checkpoint config keys are redacted.
   std::vector<std::string> also;
-  /// Also redact every value the leak scanner reports.
-  bool leaks = false;
-  /// With `leaks`: every secret plaintext of the state (collected by a first
-  /// pass), so copies of them in plain values are redacted too. Null when
-  /// the input can be read only once (standard input).
+  /// Redact every value the leak scanner reports (the default: a shared
+  /// state must not carry plaintext credentials).
+  bool leaks = true;
+  /// Without `leaks`: still run the leak scanner and count what it reports
+  /// in RedactStats::kept_leaks, so the command can say what was left.
+  bool count_kept_leaks = false;
+  /// With `leaks` or `count_kept_leaks`: every secret plaintext of the state
+  /// (collected by a first pass), so copies of them in plain values are
+  /// redacted too. Null when the input can be read only once (standard input).
   const scan::KnownSecrets* known_secrets = nullptr;
+  /// --anonymize: every string of the state, after redaction, through the
+  /// anonymizer (which Run teaches in its first pass). Not owned.
+  Anonymizer* anonymizer = nullptr;
 };
 
 /// What a run replaced (counts only; never values).
@@ -148,6 +156,8 @@ class Redactor {
   json::Value RedactPlainTree(const json::Value& value, json::Arena& arena,
                               std::uint64_t* counter);
   bool MatchesAlso(const json::Value& key) const;
+  /// `value` with every string the anonymizer rewrites replaced.
+  json::Value Anonymize(const json::Value& value, json::Arena& arena);
 
   RedactOptions options_;
   RedactStats stats_;

@@ -18,18 +18,33 @@ Result<RedactStats> Run(Config config) {
   }
   scan::KnownSecrets known;
   std::unique_ptr<io::InputStream> input;
-  if (config.options.leaks) {
-    // Two passes: the plaintexts first, then the redaction.
+  if (config.options.leaks || config.options.count_kept_leaks ||
+      config.options.anonymizer != nullptr) {
+    // Two passes: the plaintexts (and the identifiers only their context
+    // shows, for --anonymize) first, then the redaction.
     Result<io::Replayable> replay =
         io::OpenReplayable(config.input, config.spool);
     if (!replay.ok()) return replay.status();
     Result<std::unique_ptr<io::InputStream>> first = replay->Open();
     if (!first.ok()) return first.status();
     scan::SecretCollectHandler collect(&known, scan::DecryptOptions{});
+    // --anonymize learns from every leaf as it goes by.
+    class Learning : public state::Handler {
+     public:
+      explicit Learning(Anonymizer* anonymizer) : anonymizer_(anonymizer) {}
+      Result<state::Flow> OnLeaf(state::Leaf& leaf, state::Context&) override {
+        if (anonymizer_ != nullptr) anonymizer_->Learn(leaf.value);
+        return state::Flow::kContinue;
+      }
+
+     private:
+      Anonymizer* anonymizer_;
+    } learning(config.options.anonymizer);
+    state::Tee both(collect, learning);
     diag::Report report(replay->name());
     state::ReadOptions read_options;
     read_options.on_progress = config.on_progress;
-    Status status = state::Read(**first, collect, report, read_options);
+    Status status = state::Read(**first, both, report, read_options);
     if (!status.ok()) return diag::FailureOf(report, status).ToStatus();
     config.options.known_secrets = &known;
     Result<std::unique_ptr<io::InputStream>> second = replay->Open();

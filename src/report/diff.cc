@@ -1,7 +1,15 @@
 #include "report/diff.h"
 
-#include "base/utf8.h"
+#include <algorithm>
+#include <map>
+#include <string>
+#include <utility>
+#include <vector>
 
+#include "json/compact.h"
+#include "json/document.h"
+
+#include "report/color.h"
 #include "report/terminal.h"
 
 namespace pstate::report {
@@ -14,13 +22,7 @@ using diff::ResourceChanges;
 using diff::SecretTransition;
 
 std::string Shown(std::string_view json_text, std::size_t width) {
-  std::string text = json_text == "\"[secret]\"" ? std::string("[secret]")
-                                                 : std::string(json_text);
-  if (width > 3 && text.size() > width) {
-    text.resize(utf8::CutPoint(text, width - 3));  // whole characters only
-    text += "...";
-  }
-  return text;
+  return Shorten(json_text == "\"[secret]\"" ? "[secret]" : json_text, width);
 }
 
 std::string Values(ChangeKind kind, std::string_view before,
@@ -53,6 +55,50 @@ void WriteNamedChange(json::Writer& w, std::string_view name_key,
     w.RawValue(after);
   }
   w.EndObject();
+}
+
+/// A field update between two arrays (dependencies, aliases, replaceWith,
+/// ...) element by element, as Pulumi's preview shows array diffs: the
+/// header, then "- X" for each element only the old array has and "+ Y"
+/// for each only the new one has (compared as compact JSON, duplicates
+/// counted). False when the values are not both arrays.
+bool ArrayFieldLines(const FieldChange& c, std::string_view indent,
+                     std::size_t width, std::string* out) {
+  if (c.kind != ChangeKind::kUpdate || c.before.empty() || c.after.empty() ||
+      c.before.front() != '[' || c.after.front() != '[') {
+    return false;
+  }
+  auto a = json::Document::Parse(c.before);
+  auto b = json::Document::Parse(c.after);
+  if (!a.ok() || !b.ok() || !a->root().is_array() || !b->root().is_array()) {
+    return false;
+  }
+  std::map<std::string, std::int64_t> balance;  // new count - old count
+  for (const json::Value& e : a->root().array()) {
+    --balance[json::ToCompactJson(e)];
+  }
+  for (const json::Value& e : b->root().array()) {
+    ++balance[json::ToCompactJson(e)];
+  }
+  std::string lines;
+  auto side = [&](const json::Value& array, bool added) {
+    for (const json::Value& e : array.array()) {
+      std::string text = json::ToCompactJson(e);
+      std::int64_t& n = balance[text];
+      if (added ? n <= 0 : n >= 0) continue;
+      n += added ? -1 : 1;
+      lines += std::string(indent) + "    ";
+      lines +=
+          TerminalSafe(std::string(added ? "+ " : "- ") + Shown(text, width));
+      lines += '\n';
+    }
+  };
+  side(a->root(), false);
+  side(b->root(), true);
+  if (lines.empty()) return false;  // the same elements, reordered
+  *out += std::string(indent) + TerminalSafe("~ " + c.name + ":") + "\n";
+  *out += lines;
+  return true;
 }
 
 }  // namespace
@@ -99,6 +145,9 @@ void RenderChangesText(const ResourceChanges& changes, std::string* out,
     out->push_back('\n');
   }
   for (const FieldChange& c : changes.fields) {
+    if (ArrayFieldLines(c, options.indent, options.max_value_width, out)) {
+      continue;
+    }
     out->append(options.indent);
     out->append(ChangeLine(c, options.max_value_width));
     out->push_back('\n');
@@ -180,7 +229,54 @@ std::string_view EntrySymbol(diff::ResourceChangeKind kind) {
   }
 }
 
+/// Per type: "  TYPE: N added, N changed", most entries first.
+std::string StatByType(const diff::DiffResult& result) {
+  struct Counts {
+    std::uint64_t n[6] = {0, 0, 0, 0, 0, 0};
+    std::uint64_t total = 0;
+  };
+  std::map<std::string, Counts> by_type;
+  for (const diff::ResourceEntry& e : result.resources) {
+    Counts& c = by_type[e.type];
+    ++c.n[static_cast<std::size_t>(e.kind)];
+    ++c.total;
+  }
+  std::vector<std::pair<std::string, Counts>> rows(by_type.begin(),
+                                                   by_type.end());
+  std::stable_sort(rows.begin(), rows.end(), [](const auto& a, const auto& b) {
+    return a.second.total > b.second.total;
+  });
+  static constexpr diff::ResourceChangeKind kKinds[] = {
+      diff::ResourceChangeKind::kAdded,
+      diff::ResourceChangeKind::kRemoved,
+      diff::ResourceChangeKind::kRenamed,
+      diff::ResourceChangeKind::kChanged,
+      diff::ResourceChangeKind::kOrderOnly,
+      diff::ResourceChangeKind::kOrderBroken};
+  std::string out;
+  for (const auto& [type, c] : rows) {
+    std::string counts;
+    for (diff::ResourceChangeKind k : kKinds) {
+      std::uint64_t n = c.n[static_cast<std::size_t>(k)];
+      if (n == 0) continue;
+      counts += (counts.empty() ? "" : ", ") + std::to_string(n) + " " +
+                std::string(diff::ResourceChangeKindName(k));
+    }
+    out += "  " + TerminalSafe(type) + ": " + counts + "\n";
+  }
+  return out;
+}
+
 }  // namespace
+
+std::string RenderDiffText(const diff::DiffResult& result,
+                           const DiffTextOptions& options) {
+  if (options.stat_only) {
+    return StatByType(result) + SummaryLine(result.summary);
+  }
+  std::string text = RenderDiffText(result, false, options.limit);
+  return options.color ? sgr::ColorBySymbol(text) : text;
+}
 
 std::string RenderDiffText(const diff::DiffResult& result, bool stat_only,
                            std::size_t limit) {

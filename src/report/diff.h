@@ -61,6 +61,17 @@ std::string_view Symbol(diff::ChangeKind kind);
 /// left out; the envelope changes and the summary stay whole.
 std::string RenderDiffText(const diff::DiffResult& result, bool stat_only,
                            std::size_t limit = 0);
+
+struct DiffTextOptions {
+  /// The counts only: per resource type, then the summary line.
+  bool stat_only = false;
+  std::size_t limit = 0;  ///< as above
+  /// Colour each line by its step symbol (+ green, - red, ~ yellow, ! for
+  /// an order note magenta), reset before the end of the line.
+  bool color = false;
+};
+std::string RenderDiffText(const diff::DiffResult& result,
+                           const DiffTextOptions& options);
 /// {"resources": [...], "envelope": [...], "summary": {...}} and a newline
 /// (schema in docs/inspect.md). A `limit` above 0 keeps the first `limit`
 /// resource entries; when some were left out, "truncated": true and

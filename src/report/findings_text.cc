@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "diag/codes.h"
+#include "report/color.h"
 #include "report/terminal.h"
 
 namespace pstate::report {
@@ -16,15 +17,15 @@ using diag::Report;
 using diag::Severity;
 using diag::Summary;
 
-constexpr const char* kReset = "\033[0m";
-constexpr const char* kBold = "\033[1m";
-constexpr const char* kDim = "\033[2m";
+using sgr::kBold;
+using sgr::kDim;
+using sgr::kReset;
 
-const char* SeverityColor(Severity s) {
+std::string_view SeverityColor(Severity s) {
   switch (s) {
-    case Severity::kError: return "\033[1;31m";
-    case Severity::kWarning: return "\033[1;33m";
-    case Severity::kNote: return "\033[1;36m";
+    case Severity::kError: return sgr::kBoldRed;
+    case Severity::kWarning: return sgr::kBoldYellow;
+    case Severity::kNote: return sgr::kBoldCyan;
   }
   return "";
 }
@@ -94,6 +95,14 @@ void RenderText(const Report& report, std::ostream& out,
     if (!f.pointer.empty()) {
       if (c) out << kDim;
       out << "    at:  " << TerminalSafe(f.pointer);
+      if (c) out << kReset;
+      out << '\n';
+    }
+    // The finding's identity, exactly what --baseline, .pstateignore and
+    // `pstate ignore add` take.
+    if (!f.fingerprint.empty()) {
+      if (c) out << kDim;
+      out << "    fingerprint: " << f.fingerprint;
       if (c) out << kReset;
       out << '\n';
     }

@@ -5,6 +5,7 @@
 #define PSTATE_REPORT_INSPECT_H_
 
 #include <cstddef>
+#include <cstdint>
 #include <ostream>
 #include <string>
 
@@ -12,12 +13,22 @@
 
 namespace pstate::report {
 
-std::string RowText(const inspect::ResourceRow& row);  ///< tab-separated
+/// Tab-separated; with `color` the flags yellow and empty columns ("-")
+/// dim.
+std::string RowText(const inspect::ResourceRow& row, bool color = false);
 std::string RowJson(const inspect::ResourceRow& row);  ///< one JSON object
 std::string PendingText(const inspect::PendingRow& row);
 std::string PendingJson(const inspect::PendingRow& row);
 
-std::string ShowText(const inspect::ShowResult& result);
+struct ShowTextOptions {
+  /// Labels bold, "[secret]" values yellow.
+  bool color = false;
+  /// Values longer than this many bytes are cut (report::Shorten); 0
+  /// prints them whole.
+  std::size_t max_value_width = 0;
+};
+std::string ShowText(const inspect::ShowResult& result,
+                     const ShowTextOptions& options = {});
 std::string ShowJson(const inspect::ShowResult& result);
 
 /// Write the tree as it goes (iteratively: a deep parent chain needs no
@@ -25,15 +36,39 @@ std::string ShowJson(const inspect::ShowResult& result);
 /// writes the first `limit` resources (lines of text, nodes of JSON) in
 /// the same order, then says how many were left out: a last line of text,
 /// or "truncated": true and "omitted": N after "resources" in JSON.
+/// With `color` the guides are dim, "[delete]" red and "[provider]" cyan.
 void WriteTreeText(const inspect::TreeResult& tree, std::ostream& stream,
-                   std::size_t limit = 0);
+                   std::size_t limit = 0, bool color = false);
 void WriteTreeJson(const inspect::TreeResult& tree, std::ostream& stream,
                    std::size_t limit = 0);
 std::string TreeText(const inspect::TreeResult& tree);
 std::string TreeJson(const inspect::TreeResult& tree);
 
-std::string StatsText(const inspect::StatsResult& stats);
-std::string StatsJson(const inspect::StatsResult& stats);
+struct StatsOptions {
+  /// Exact byte counts instead of B/KiB/MiB/GiB with one decimal.
+  bool exact_bytes = false;
+  /// The byte split (inspect::Stats with `sizes`): sections, shares and
+  /// each type's largest properties.
+  const inspect::SizeStats* sizes = nullptr;
+};
+
+/// "1.5 KiB" (binary units, one decimal; bytes below 1 KiB as "512 B").
+std::string HumanBytes(std::uint64_t bytes);
+
+std::string StatsText(const inspect::StatsResult& stats,
+                      const StatsOptions& options = {});
+std::string StatsJson(const inspect::StatsResult& stats,
+                      const inspect::SizeStats* sizes = nullptr);
+
+/// `stats A B`: how each type and section grew from `before` to `after`
+/// (both read with sizes).
+struct StatsSide {
+  const inspect::StatsResult* stats = nullptr;
+  const inspect::SizeStats* sizes = nullptr;
+};
+std::string StatsGrowthText(const StatsSide& before, const StatsSide& after,
+                            bool exact_bytes);
+std::string StatsGrowthJson(const StatsSide& before, const StatsSide& after);
 
 }  // namespace pstate::report
 

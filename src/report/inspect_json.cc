@@ -250,9 +250,59 @@ std::string TreeJson(const TreeResult& tree) {
   return out.str();
 }
 
-std::string StatsJson(const inspect::StatsResult& s) {
-  JsonText out;
-  json::Writer& w = out.w();
+namespace {
+
+void SectionsJson(const inspect::Sections& s, json::Writer& w) {
+  w.BeginObject();
+  w.Name("inputs");
+  w.Uint(s.inputs);
+  w.Name("outputs");
+  w.Uint(s.outputs);
+  w.Name("dependencies");
+  w.Uint(s.dependencies);
+  w.Name("propertyDependencies");
+  w.Uint(s.property_dependencies);
+  w.Name("other");
+  w.Uint(s.other);
+  w.EndObject();
+}
+
+void SizesJson(const inspect::SizeStats& z, json::Writer& w) {
+  w.Name("sections");
+  SectionsJson(z.sections, w);
+  w.Name("secret_bytes");
+  w.Uint(z.secret_bytes);
+  w.Name("asset_bytes");
+  w.Uint(z.asset_bytes);
+  w.Name("internal_bytes");
+  w.Uint(z.internal_bytes);
+  w.Name("sections_by_type");
+  w.BeginObject();
+  for (const auto& [type, sec] : z.by_type) {
+    w.Name(type);
+    SectionsJson(sec, w);
+  }
+  w.EndObject();
+  w.Name("top_properties");
+  w.BeginObject();
+  for (const auto& [type, rows] : z.top_properties) {
+    w.Name(type);
+    w.BeginArray();
+    for (const auto& [bytes, name] : rows) {
+      w.BeginObject();
+      w.Name("property");
+      w.String(name);
+      w.Name("bytes");
+      w.Uint(bytes);
+      w.EndObject();
+    }
+    w.EndArray();
+  }
+  w.EndObject();
+}
+
+void StatsJsonTo(const inspect::StatsResult& s, const inspect::SizeStats* z,
+                 json::Writer& w) {
   w.BeginObject();
   w.Name("envelope");
   w.String(s.envelope);
@@ -307,6 +357,27 @@ std::string StatsJson(const inspect::StatsResult& s) {
     w.EndObject();
   }
   w.EndArray();
+  if (z != nullptr) SizesJson(*z, w);
+  w.EndObject();
+}
+
+}  // namespace
+
+std::string StatsJson(const inspect::StatsResult& s,
+                      const inspect::SizeStats* sizes) {
+  JsonText out;
+  StatsJsonTo(s, sizes, out.w());
+  return out.Take(true);
+}
+
+std::string StatsGrowthJson(const StatsSide& before, const StatsSide& after) {
+  JsonText out;
+  json::Writer& w = out.w();
+  w.BeginObject();
+  w.Name("before");
+  StatsJsonTo(*before.stats, before.sizes, w);
+  w.Name("after");
+  StatsJsonTo(*after.stats, after.sizes, w);
   w.EndObject();
   return out.Take(true);
 }

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "diff/resource_diff.h"
+#include "report/color.h"
 #include "report/inspect.h"
 #include "report/terminal.h"
 
@@ -30,15 +31,25 @@ bool IsLeafValue(const json::Value& v) {
   return !(v.is_object() || v.is_array()) || v.size == 0;
 }
 
+/// Show's inputs and outputs, one line per leaf, nested values indented.
+struct TreeLineStyle {
+  bool color = false;
+  std::size_t max_value_width = 0;
+};
+
 void TreeLines(const json::Value& v, const std::string& indent,
-               std::string* out) {
+               const TreeLineStyle& style, std::string* out) {
   auto line = [&](const std::string& label, const json::Value& e) {
     if (IsLeafValue(e)) {
-      *out += TerminalSafe(indent + label + ": " + diff::DisplayJson(e));
+      std::string value = diff::DisplayJson(e);
+      const bool secret = value == diff::kSecretText;
+      *out += TerminalSafe(indent + label + ": ");
+      *out += sgr::Paint(TerminalSafe(Shorten(value, style.max_value_width)),
+                         sgr::kYellow, style.color && secret);
       *out += '\n';
     } else {
       *out += TerminalSafe(indent + label + ":") + "\n";
-      TreeLines(e, indent + "    ", out);
+      TreeLines(e, indent + "    ", style, out);
     }
   };
   if (v.is_object()) {
@@ -50,12 +61,12 @@ void TreeLines(const json::Value& v, const std::string& indent,
   }
 }
 
-std::string NodeLabel(const TreeResult::Node& n) {
-  std::string label(n.type);
+std::string NodeLabel(const TreeResult::Node& n, bool color) {
+  std::string label = TerminalSafe(n.type);
   label += ' ';
-  label += n.name;
-  if (n.provider) label += " [provider]";
-  if (n.deleted) label += " [delete]";
+  label += TerminalSafe(n.name);
+  if (n.provider) label += " " + sgr::Paint("[provider]", sgr::kCyan, color);
+  if (n.deleted) label += " " + sgr::Paint("[delete]", sgr::kRed, color);
   return label;
 }
 
@@ -78,19 +89,65 @@ class Chunked {
   std::string buffer_;
 };
 
-std::string Table(std::string_view title,
-                  const std::map<std::string, Tally>& m) {
+std::string Size(std::uint64_t bytes, bool exact) {
+  return exact ? std::to_string(bytes) : HumanBytes(bytes);
+}
+
+/// "12.5%" of `total` (one decimal; "-" for an empty total).
+std::string Percent(std::uint64_t part, std::uint64_t total) {
+  if (total == 0) return "-";
+  char buf[16];
+  std::snprintf(buf, sizeof(buf), "%.1f%%",
+                static_cast<double>(part) * 100.0 / static_cast<double>(total));
+  return buf;
+}
+
+/// "inputs 1.2 KiB (40.0%), outputs ..." adding up to `s.total()`.
+std::string SectionsLine(const inspect::Sections& s, bool exact) {
+  const std::uint64_t total = s.total();
+  auto part = [&](std::string_view name, std::uint64_t n) {
+    return std::string(name) + " " + Size(n, exact) + " (" + Percent(n, total) +
+           ")";
+  };
+  return part("inputs", s.inputs) + ", " + part("outputs", s.outputs) + ", " +
+         part("dependencies", s.dependencies) + ", " +
+         part("propertyDependencies", s.property_dependencies) + ", " +
+         part("other", s.other);
+}
+
+/// Rows by bytes, largest first: count, size, share of `total`, name; with
+/// `sizes`, each type's sections and largest properties under it.
+std::string Table(std::string_view title, const std::map<std::string, Tally>& m,
+                  std::uint64_t total, const StatsOptions& options,
+                  bool types = false) {
   std::vector<std::pair<std::string, Tally>> rows(m.begin(), m.end());
   std::stable_sort(rows.begin(), rows.end(), [](const auto& a, const auto& b) {
     return a.second.bytes > b.second.bytes;
   });
   std::string out = std::string(title) + "\n";
-  char buf[64];
+  char buf[96];
   for (const auto& [name, t] : rows) {
-    std::snprintf(buf, sizeof(buf), "  %8llu %12llu  ",
+    std::snprintf(buf, sizeof(buf), "  %8llu %12s %7s  ",
                   static_cast<unsigned long long>(t.count),
-                  static_cast<unsigned long long>(t.bytes));
+                  Size(t.bytes, options.exact_bytes).c_str(),
+                  Percent(t.bytes, total).c_str());
     out += buf + TerminalSafe(name) + "\n";
+    if (!types || options.sizes == nullptr) continue;
+    auto sec = options.sizes->by_type.find(name);
+    if (sec != options.sizes->by_type.end()) {
+      out +=
+          "      sections: " + SectionsLine(sec->second, options.exact_bytes) +
+          "\n";
+    }
+    auto top = options.sizes->top_properties.find(name);
+    if (top != options.sizes->top_properties.end() && !top->second.empty()) {
+      std::string line;
+      for (const auto& [bytes, property] : top->second) {
+        line += (line.empty() ? "" : ", ") + TerminalSafe(property) + " " +
+                Size(bytes, options.exact_bytes);
+      }
+      out += "      largest properties: " + line + "\n";
+    }
   }
   return out;
 }
@@ -99,9 +156,14 @@ std::string Table(std::string_view title,
 
 // Fields are made terminal-safe one by one (a tab inside one is escaped);
 // the separators are real tabs.
-std::string RowText(const inspect::ResourceRow& row) {
+std::string RowText(const inspect::ResourceRow& row, bool color) {
+  auto column = [&](const std::string& s, std::string_view code) {
+    return s.empty()
+               ? sgr::Paint("-", sgr::kDim, color)
+               : sgr::Paint(TerminalSafe(s), code, color && !code.empty());
+  };
   return TerminalSafe(row.urn) + "\t" + TerminalSafe(row.type) + "\t" +
-         TerminalSafe(Dash(row.id)) + "\t" + Dash(Flags(row.flags));
+         column(row.id, {}) + "\t" + column(Flags(row.flags), sgr::kYellow);
 }
 
 std::string PendingText(const inspect::PendingRow& row) {
@@ -112,11 +174,18 @@ std::string PendingText(const inspect::PendingRow& row) {
 
 // ---- show -------------------------------------------------------------------
 
-std::string ShowText(const inspect::ShowResult& r) {
+std::string ShowText(const inspect::ShowResult& r,
+                     const ShowTextOptions& options) {
   std::string out;
-  auto field = [&](std::string_view label, const std::string& value) {
+  // A label and its padding: "URN:       " (the padding is not bold).
+  auto label = [&](std::string_view text) {
+    std::size_t colon = text.find(':') + 1;
+    return sgr::Paint(text.substr(0, colon), sgr::kBold, options.color) +
+           std::string(text.substr(colon));
+  };
+  auto field = [&](std::string_view name, const std::string& value) {
     if (value.empty()) return;
-    out += TerminalSafe(std::string(label) + value) + "\n";
+    out += label(name) + TerminalSafe(value) + "\n";
   };
   field("URN:       ", r.row.urn);
   field("Type:      ", r.row.type);
@@ -133,12 +202,12 @@ std::string ShowText(const inspect::ShowResult& r) {
   field("Bytes:     ", std::to_string(r.row.bytes));
   auto list = [&](std::string_view title, const std::vector<std::string>& v) {
     if (v.empty()) return;
-    out += std::string(title) + "\n";
+    out += label(title) + "\n";
     for (const std::string& s : v) out += TerminalSafe("    " + s) + "\n";
   };
   list("Dependencies:", r.dependencies);
   if (!r.property_dependencies.empty()) {
-    out += "Property dependencies:\n";
+    out += label("Property dependencies:") + "\n";
     for (const auto& [key, urns] : r.property_dependencies) {
       out += TerminalSafe("    " + key + ":") + "\n";
       for (const std::string& s : urns) {
@@ -149,18 +218,19 @@ std::string ShowText(const inspect::ShowResult& r) {
   field("Deleted with: ", r.deleted_with);
   list("Replace with:", r.replace_with);
   if (!r.dependents.empty()) {
-    out += "Dependents:\n";
+    out += label("Dependents:") + "\n";
     for (const inspect::Dependent& d : r.dependents) {
       out += TerminalSafe("    " + d.urn + " (" + d.via + ")") + "\n";
     }
   }
+  const TreeLineStyle style{options.color, options.max_value_width};
   if (r.inputs) {
-    out += "Inputs:\n";
-    TreeLines(r.inputs->root(), "    ", &out);
+    out += label("Inputs:") + "\n";
+    TreeLines(r.inputs->root(), "    ", style, &out);
   }
   if (r.outputs) {
-    out += "Outputs:\n";
-    TreeLines(r.outputs->root(), "    ", &out);
+    out += label("Outputs:") + "\n";
+    TreeLines(r.outputs->root(), "    ", style, &out);
   }
   return out;
 }
@@ -171,7 +241,7 @@ std::string ShowText(const inspect::ShowResult& r) {
 constexpr std::size_t kMaxGuideDepth = 64;
 
 void WriteTreeText(const TreeResult& tree, std::ostream& stream,
-                   std::size_t limit) {
+                   std::size_t limit, bool color) {
   Chunked out(stream);
   std::vector<bool> printed(tree.size(), false);
   std::size_t shown = 0;
@@ -200,10 +270,11 @@ void WriteTreeText(const TreeResult& tree, std::ostream& stream,
       ++shown;
       prefix.resize(f.prefix_size);
       const bool deep = f.depth > kMaxGuideDepth;
-      out.buffer() += TerminalSafe(
+      out.buffer() += sgr::Paint(
           (deep ? "[depth " + std::to_string(f.depth) + "] " : prefix) +
-          (f.root ? "" : (f.last ? "└─ " : "├─ ")) +
-          NodeLabel(tree.node(f.node)));
+              (f.root ? "" : (f.last ? "└─ " : "├─ ")),
+          sgr::kDim, color);
+      out.buffer() += NodeLabel(tree.node(f.node), color);
       out.buffer() += '\n';
       out.MaybeFlush();
       if (!f.root && f.depth < kMaxGuideDepth) {
@@ -234,7 +305,23 @@ std::string TreeText(const TreeResult& tree) {
 
 // ---- stats ------------------------------------------------------------------
 
-std::string StatsText(const inspect::StatsResult& s) {
+std::string HumanBytes(std::uint64_t bytes) {
+  if (bytes < 1024) return std::to_string(bytes) + " B";
+  const char* units[] = {"KiB", "MiB", "GiB", "TiB"};
+  double v = static_cast<double>(bytes) / 1024.0;
+  std::size_t u = 0;
+  while (v >= 1024.0 && u + 1 < std::size(units)) {
+    v /= 1024.0;
+    ++u;
+  }
+  char buf[32];
+  std::snprintf(buf, sizeof(buf), "%.1f %s", v, units[u]);
+  return buf;
+}
+
+std::string StatsText(const inspect::StatsResult& s,
+                      const StatsOptions& options) {
+  const bool exact = options.exact_bytes;
   std::string out;
   auto line = [&](std::string_view label, const std::string& value) {
     out += std::string(label) + TerminalSafe(value) + "\n";
@@ -246,8 +333,23 @@ std::string StatsText(const inspect::StatsResult& s) {
     features += (features.empty() ? "" : ", ") + f;
   }
   line("features:    ", features.empty() ? "-" : features);
-  line("resources:   ", std::to_string(s.resources.count) + " (" +
-                            std::to_string(s.resources.bytes) + " bytes)");
+  line("resources:   ",
+       std::to_string(s.resources.count) + " (" +
+           (exact ? std::to_string(s.resources.bytes) + " bytes"
+                  : HumanBytes(s.resources.bytes)) +
+           ")");
+  if (const inspect::SizeStats* z = options.sizes) {
+    line("sections:    ", SectionsLine(z->sections, exact));
+    // Shares of the resources' bytes held inside inputs and outputs.
+    const std::uint64_t total = s.resources.bytes;
+    line("inside:      ",
+         "secrets " + Size(z->secret_bytes, exact) + " (" +
+             Percent(z->secret_bytes, total) + "), assets and archives " +
+             Size(z->asset_bytes, exact) + " (" +
+             Percent(z->asset_bytes, total) + "), __ properties " +
+             Size(z->internal_bytes, exact) + " (" +
+             Percent(z->internal_bytes, total) + ")");
+  }
   line("stacks:      ", std::to_string(s.stacks));
   line("projects:    ", std::to_string(s.projects));
   std::string flags;
@@ -260,23 +362,97 @@ std::string StatsText(const inspect::StatsResult& s) {
   line("assets:      ",
        std::to_string(s.assets) + ", archives " + std::to_string(s.archives));
   std::string pending;
-  std::uint64_t total = 0;
+  std::uint64_t pending_total = 0;
   for (const auto& [op, n] : s.pending) {
     pending += ", " + op + " " + std::to_string(n);
-    total += n;
+    pending_total += n;
   }
-  line("pending:     ", std::to_string(total) + pending);
-  out += "\n" + Table("by package (count, bytes):", s.by_package);
-  out += "\n" + Table("by type (count, bytes):", s.by_type);
-  out += "\n" + Table("by provider (count, bytes):", s.by_provider);
+  line("pending:     ", std::to_string(pending_total) + pending);
+  const std::uint64_t total = s.resources.bytes;
+  const char* unit = exact ? "bytes" : "size";
+  out += "\n" + Table(std::string("by package (count, ") + unit + ", share):",
+                      s.by_package, total, options);
+  out += "\n" +
+         Table(std::string("by type (count, ") + unit + ", share):", s.by_type,
+               total, options, true);
+  out += "\n" + Table(std::string("by provider (count, ") + unit + ", share):",
+                      s.by_provider, total, options);
   if (!s.largest.empty()) {
-    out += "\nlargest resources (bytes):\n";
-    char buf[32];
+    out += std::string("\nlargest resources (") + unit + ", share):\n";
+    char buf[64];
     for (const auto& [bytes, urn] : s.largest) {
-      std::snprintf(buf, sizeof(buf), "  %12llu  ",
-                    static_cast<unsigned long long>(bytes));
+      std::snprintf(buf, sizeof(buf), "  %12s %7s  ",
+                    Size(bytes, exact).c_str(), Percent(bytes, total).c_str());
       out += buf + TerminalSafe(urn) + "\n";
     }
+  }
+  return out;
+}
+
+std::string StatsGrowthText(const StatsSide& before, const StatsSide& after,
+                            bool exact) {
+  auto signed_size = [&](std::uint64_t a, std::uint64_t b) {
+    return (b >= a ? "+" : "-") + Size(b >= a ? b - a : a - b, exact);
+  };
+  auto change = [&](std::uint64_t a, std::uint64_t b) {
+    std::string s =
+        Size(a, exact) + " -> " + Size(b, exact) + " (" + signed_size(a, b);
+    if (a > 0) {
+      char buf[24];
+      std::snprintf(buf, sizeof(buf), ", %+.1f%%",
+                    (static_cast<double>(b) - static_cast<double>(a)) * 100.0 /
+                        static_cast<double>(a));
+      s += buf;
+    }
+    return s + ")";
+  };
+  const inspect::StatsResult& a = *before.stats;
+  const inspect::StatsResult& b = *after.stats;
+  std::string out = "resources:   " + std::to_string(a.resources.count) +
+                    " -> " + std::to_string(b.resources.count) + ", " +
+                    change(a.resources.bytes, b.resources.bytes) + "\n";
+  if (before.sizes != nullptr && after.sizes != nullptr) {
+    const inspect::Sections& x = before.sizes->sections;
+    const inspect::Sections& y = after.sizes->sections;
+    out += "sections:\n";
+    out += "  inputs                " + change(x.inputs, y.inputs) + "\n";
+    out += "  outputs               " + change(x.outputs, y.outputs) + "\n";
+    out += "  dependencies          " + change(x.dependencies, y.dependencies) +
+           "\n";
+    out += "  propertyDependencies  " +
+           change(x.property_dependencies, y.property_dependencies) + "\n";
+    out += "  other                 " + change(x.other, y.other) + "\n";
+  }
+  // Every type of either side, by how much it grew (largest growth first,
+  // shrinking last); unchanged types are left out.
+  struct Row {
+    std::string type;
+    Tally a, b;
+    std::int64_t delta() const {
+      return static_cast<std::int64_t>(b.bytes) -
+             static_cast<std::int64_t>(a.bytes);
+    }
+  };
+  std::vector<Row> rows;
+  for (const auto& [type, t] : a.by_type) {
+    auto it = b.by_type.find(type);
+    rows.push_back({type, t, it != b.by_type.end() ? it->second : Tally{}});
+  }
+  for (const auto& [type, t] : b.by_type) {
+    if (!a.by_type.count(type)) rows.push_back({type, Tally{}, t});
+  }
+  std::erase_if(rows, [](const Row& r) {
+    return r.a.bytes == r.b.bytes && r.a.count == r.b.count;
+  });
+  std::stable_sort(rows.begin(), rows.end(), [](const Row& l, const Row& r) {
+    return l.delta() > r.delta();
+  });
+  out += "\nby type (count, size):\n";
+  if (rows.empty()) out += "  (no type changed)\n";
+  for (const Row& r : rows) {
+    out += "  " + std::to_string(r.a.count) + " -> " +
+           std::to_string(r.b.count) + "  " + change(r.a.bytes, r.b.bytes) +
+           "  " + TerminalSafe(r.type) + "\n";
   }
   return out;
 }

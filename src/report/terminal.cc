@@ -1,5 +1,7 @@
 #include "report/terminal.h"
 
+#include "base/utf8.h"
+
 namespace pstate::report {
 
 std::string TerminalSafe(std::string_view s) {
@@ -38,6 +40,16 @@ std::string TerminalSafe(std::string_view s) {
       default: octal(c); break;
     }
   }
+  return out;
+}
+
+std::string Shorten(std::string_view text, std::size_t width) {
+  constexpr std::string_view kMarker = "...";
+  if (width <= kMarker.size() || text.size() <= width) {
+    return std::string(text);
+  }
+  std::string out(text.substr(0, utf8::CutPoint(text, width - kMarker.size())));
+  out += kMarker;
   return out;
 }
 

@@ -3,6 +3,7 @@
 #ifndef PSTATE_REPORT_TERMINAL_H_
 #define PSTATE_REPORT_TERMINAL_H_
 
+#include <cstddef>
 #include <ostream>
 #include <string>
 #include <string_view>
@@ -20,6 +21,11 @@ namespace pstate::report {
 /// state can neither move the cursor, recolour or erase lines, nor forge a
 /// line of output.
 std::string TerminalSafe(std::string_view s);
+
+/// `text` cut to at most `width` bytes, whole UTF-8 characters only, and
+/// ending in the marker "..." when something was cut; unchanged when it
+/// fits or `width` is 0. How diff and show shorten long values.
+std::string Shorten(std::string_view text, std::size_t width);
 
 /// "pstate: error: MESSAGE\n" with each line of MESSAGE passed through
 /// TerminalSafe (a message of several lines keeps its line breaks): the one

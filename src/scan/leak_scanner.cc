@@ -223,7 +223,7 @@ void LeakScanner::ScanResource(const json::Value& resource,
       walk.Add(diag::Code::kLeakAdditionalSecretOutput,
                "output " + Quoted(name) +
                    " is listed in additionalSecretOutputs but stored in "
-                   "plaintext (fingerprint " +
+                   "plaintext (hmac-sha256 " +
                    Fingerprint(*v) + ")",
                *v, true);
       walk.pointer.Pop(p1);
@@ -291,7 +291,7 @@ void LeakScanner::ScanResource(const json::Value& resource,
         walk.Add(diag::Code::kLeakSecretMismatch,
                  "property " + Quoted(key) + " is secret in " +
                      std::string(secret_side->label) + " but plaintext in " +
-                     std::string(plain_side->label) + " (fingerprint " +
+                     std::string(plain_side->label) + " (hmac-sha256 " +
                      Fingerprint(*plain) + ")",
                  *plain, true);
         walk.pointer.Pop(mark);
@@ -313,7 +313,7 @@ void LeakScanner::ScanResource(const json::Value& resource,
       auto mark = walk.pointer.PushKey("urn");
       walk.Add(diag::Code::kLeakSecretInName,
                "the URN contains the plaintext of a secret stored in this "
-               "state (fingerprint " +
+               "state (hmac-sha256 " +
                    options_.fingerprinter->ShortFingerprint(
                        options_.known_secrets->plaintext(ids_.front())) +
                    "); a name cannot be redacted without breaking references "
@@ -434,7 +434,7 @@ bool LeakScanner::ScanString(const json::Value& value,
       walk.Add(diag::Code::kLeakKnownSecret,
                std::string(whole ? "equals" : "contains") +
                    " the plaintext of a secret stored in this state "
-                   "(fingerprint " +
+                   "(hmac-sha256 " +
                    options_.fingerprinter->ShortFingerprint(secret) + ")",
                value, true);
       return true;
@@ -444,7 +444,7 @@ bool LeakScanner::ScanString(const json::Value& value,
   // its own, lower-severity finding, wherever it is.
   if (options_.credential_property && detect::IsPasswordHash(text)) {
     walk.Add(diag::Code::kLeakPasswordHash,
-             "plaintext password hash (fingerprint " +
+             "plaintext password hash (hmac-sha256 " +
                  options_.fingerprinter->ShortFingerprint(text) + ")",
              value, true);
     return true;
@@ -457,7 +457,7 @@ bool LeakScanner::ScanString(const json::Value& value,
       (!IsKubeconfigName(nearest_key) || KubeconfigHasCredential(text))) {
     walk.Add(diag::Code::kLeakCredentialProperty,
              "property " + Quoted(nearest_key) +
-                 " holds a plaintext credential (fingerprint " +
+                 " holds a plaintext credential (hmac-sha256 " +
                  options_.fingerprinter->ShortFingerprint(text) + ")",
              value, true);
     return true;
@@ -465,7 +465,7 @@ bool LeakScanner::ScanString(const json::Value& value,
   if (options_.credential_format) {
     if (auto match = detect::DetectCredentialFormat(text)) {
       walk.Add(diag::Code::kLeakCredentialFormat,
-               "plaintext " + std::string(match->kind) + " (fingerprint " +
+               "plaintext " + std::string(match->kind) + " (hmac-sha256 " +
                    options_.fingerprinter->ShortFingerprint(
                        text.substr(match->offset, match->length)) +
                    ")",

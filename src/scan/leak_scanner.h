@@ -95,7 +95,8 @@ struct LeakOptions {
 
 struct Leak {
   diag::Code code = diag::Code::kLeakCredentialFormat;
-  /// Never contains the secret; ends with "(fingerprint <12 hex>)".
+  /// Never contains the secret; ends with "(hmac-sha256 <12 hex>)", the
+  /// start of the keyed HMAC of the value (not the finding's fingerprint).
   std::string message;
   std::string pointer;  ///< RFC 6901 pointer of the leaking value
   std::uint64_t offset =

@@ -3,6 +3,7 @@
 #ifndef PSTATE_TESTS_E2E_E2E_UTIL_H_
 #define PSTATE_TESTS_E2E_E2E_UTIL_H_
 
+#include <fcntl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -97,6 +98,95 @@ inline RunResult RunPstate(const std::string& args, const fs::path& work,
   r.out = ReadFile(out);
   r.err = ReadFile(err);
   return r;
+}
+
+namespace detail {
+
+/// Runs `sh -c command` with standard output (and standard input and
+/// error, as asked) on a fresh pseudo-terminal in a session of its own;
+/// RunResult::out is what the terminal showed. Once it has shown `prompt`
+/// (when not empty), `typed` is typed.
+inline RunResult RunOnPty(const std::string& command, bool stdin_too,
+                          bool stderr_too, const std::string& prompt = "",
+                          const std::string& typed = "") {
+  RunResult r;
+  int master = ::posix_openpt(O_RDWR | O_NOCTTY);
+  if (master < 0 || ::grantpt(master) != 0 || ::unlockpt(master) != 0) {
+    return r;
+  }
+  std::string slave_name = ::ptsname(master);
+  pid_t pid = ::fork();
+  if (pid == 0) {
+    ::setsid();
+    int slave = ::open(slave_name.c_str(), O_RDWR);
+    if (slave < 0) ::_exit(127);
+    if (stdin_too) ::dup2(slave, STDIN_FILENO);
+    ::dup2(slave, STDOUT_FILENO);
+    if (stderr_too) ::dup2(slave, STDERR_FILENO);
+    ::close(slave);
+    ::close(master);
+    ::execl("/bin/sh", "sh", "-c", command.c_str(),
+            static_cast<char*>(nullptr));
+    ::_exit(127);
+  }
+  // Read until the child's side closes (EIO on Linux once it is gone).
+  bool typed_yet = prompt.empty();
+  char buffer[4096];
+  for (;;) {
+    ssize_t n = ::read(master, buffer, sizeof buffer);
+    if (n <= 0) break;
+    r.out.append(buffer, static_cast<std::size_t>(n));
+    if (!typed_yet && r.out.find(prompt) != std::string::npos) {
+      typed_yet = true;
+      if (::write(master, typed.data(), typed.size()) < 0) break;
+    }
+  }
+  int status = 0;
+  ::waitpid(pid, &status, 0);
+  ::close(master);
+  r.exited = WIFEXITED(status);
+  if (r.exited) r.exit_code = WEXITSTATUS(status);
+  return r;
+}
+
+}  // namespace detail
+
+/// What the terminal showed and the exit code of `pstate <args>` run with
+/// standard output (and, with `stderr_too`, standard error) on a fresh
+/// pseudo-terminal, as a user at a shell runs it. Standard input is
+/// /dev/null; a standard error not on the terminal goes to `RunResult::err`.
+/// `env` is prepended to the command ("NO_COLOR=1 " and the like).
+inline RunResult RunPstateOnTerminal(const std::string& args,
+                                     const fs::path& work,
+                                     bool stderr_too = false,
+                                     const std::string& env = "") {
+  fs::path err = work / ".run.stderr";
+  std::string command =
+      env +
+      " ASAN_OPTIONS=\"${ASAN_OPTIONS:+$ASAN_OPTIONS:}exitcode=86\" "
+      "timeout 20 " +
+      ShellQuote(PSTATE_BINARY) + " " + args + " < /dev/null" +
+      (stderr_too ? std::string() : " 2> " + ShellQuote(err.string()));
+  RunResult r = detail::RunOnPty(command, false, stderr_too);
+  if (!stderr_too) r.err = ReadFile(err);
+  return r;
+}
+
+/// `pstate <args>` with standard input, output and error all on a fresh
+/// pseudo-terminal, as a user at a shell runs it: once the terminal shows
+/// `prompt`, `typed` is typed (a newline ends a line). `out` is everything
+/// the terminal showed, echo included. (`timeout --foreground` keeps pstate
+/// in the terminal's foreground process group, so it may read it.)
+inline RunResult RunPstateTyping(const std::string& args,
+                                 const std::string& prompt,
+                                 const std::string& typed,
+                                 const std::string& env = "") {
+  std::string command =
+      env +
+      " ASAN_OPTIONS=\"${ASAN_OPTIONS:+$ASAN_OPTIONS:}exitcode=86\" "
+      "timeout --foreground 20 " +
+      ShellQuote(PSTATE_BINARY) + " " + args;
+  return detail::RunOnPty(command, true, true, prompt, typed);
 }
 
 /// One finding of a `--format json` line.

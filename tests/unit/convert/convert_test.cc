@@ -9,12 +9,15 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <cstdint>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <vector>
 
 #include "io/input.h"
+#include "unit/testing/state_samples.h"
 
 namespace pstate::convert {
 namespace {
@@ -534,6 +537,18 @@ TEST_F(ConvertTest, MigratedPendingOperationWithoutResourceConvertsAgain) {
   auto again = Convert(first, c);
   ASSERT_TRUE(again.ok()) << again.status().message();
   EXPECT_EQ(Out(), first);
+}
+
+// Both passes over the input (the check, the conversion) report progress
+// (every 8 MiB of each).
+TEST_F(ConvertTest, ReportsProgressPerPass) {
+  Config c;
+  c.to = Target::kCheckpoint;
+  std::vector<std::uint64_t> done;
+  c.on_progress = [&](std::uint64_t n, std::uint64_t) { done.push_back(n); };
+  auto r = Convert(testing::BigState(), c);
+  ASSERT_TRUE(r.ok()) << r.status().message();
+  EXPECT_GE(done.size(), 2u);
 }
 
 }  // namespace

@@ -193,7 +193,11 @@ TEST_F(SecureTest, RedactsEveryTarget) {
        {"passphrase.json", "passphrase-plain.json", "b64.json",
         "b64-plain.json", "service.json", "cloud.json", "checkpoint.json"}) {
     redact::RedactStats stats;
-    ASSERT_TRUE(Redact(kDir / name, tmp_ / "r.json", {}, &stats).ok()) << name;
+    // Secrets only: plaintext credentials stay (--keep-leaks).
+    redact::RedactOptions keep_leaks;
+    keep_leaks.leaks = false;
+    ASSERT_TRUE(Redact(kDir / name, tmp_ / "r.json", keep_leaks, &stats).ok())
+        << name;
     std::string out = ReadFile(tmp_ / "r.json");
     ExpectNoPlaintext(out, name);
     EXPECT_EQ(stats.secrets, 8u) << name;
@@ -214,6 +218,7 @@ TEST_F(SecureTest, RedactsEveryTarget) {
       Redact(kDir / "checkpoint.json", tmp_ / "c.json", {}, &stats).ok());
   EXPECT_EQ(stats.config_values, 1u);
   redact::RedactOptions also;
+  also.leaks = false;  // what --also alone replaces
   also.also = {"*PASSWORD*"};
   ASSERT_TRUE(
       Redact(kDir / "checkpoint.json", tmp_ / "a.json", also, &stats).ok());

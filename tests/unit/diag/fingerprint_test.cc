@@ -162,6 +162,8 @@ TEST(CodeDocsTest, EveryCodeIsDocumented) {
     EXPECT_EQ(description.find('`'), std::string::npos);
     EXPECT_FALSE(CodePlainText(info.code).empty());
     EXPECT_NE(CodeHelpUri(info.code).find(info.name), std::string::npos);
+    // `pstate explain` tells what to do about every finding.
+    EXPECT_NE(CodeMarkdown(info.code).find("\nFix: "), std::string::npos);
   }
   EXPECT_EQ(CodeDescription(Code::kIoError),
             "The file could not be opened, read or decompressed.");

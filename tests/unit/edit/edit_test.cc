@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstdint>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -14,6 +15,7 @@
 #include "io/input.h"
 #include "json/document.h"
 #include "state/reader.h"
+#include "unit/testing/state_samples.h"
 #include "verify/verifier.h"
 
 namespace pstate::edit {
@@ -1173,6 +1175,25 @@ TEST(SpliceTest, RewrittenResourcesAreSegmentsNotText) {
   EXPECT_EQ(std::count(streamed.begin(), streamed.end(), '\n'),
             std::count(in->bytes.begin(), in->bytes.end(), '\n') + 5);
   EXPECT_EQ(Urns(streamed).size(), 5U);
+}
+
+// The first read (the index) hands the reader's progress to the caller;
+// the total is the input's size.
+TEST_F(EditTest, ReportsProgress) {
+  Config config;
+  config.request = Delete({"urn:pulumi:s::p::t:m:R::r7"});
+  config.input = (dir_ / "big.json").string();
+  std::ofstream(config.input, std::ios::binary) << testing::BigState();
+  config.output = (dir_ / "out.json").string();
+  std::uint64_t calls = 0, total = 0;
+  config.on_progress = [&](std::uint64_t, std::uint64_t size) {
+    ++calls;
+    total = size;
+  };
+  auto r = edit::Run(config);
+  ASSERT_TRUE(r.ok()) << r.status().message();
+  EXPECT_GT(calls, 0u);
+  EXPECT_EQ(total, fs::file_size(config.input));
 }
 
 }  // namespace

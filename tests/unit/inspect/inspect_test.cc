@@ -4,13 +4,17 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cstdint>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <utility>
 #include <vector>
 
+#include "diff/differ.h"
 #include "report/inspect.h"
+#include "unit/testing/state_samples.h"
 
 namespace pstate::inspect {
 namespace {
@@ -199,6 +203,90 @@ TEST(InspectTest, StatsCountAndSize) {
   EXPECT_GE(stats->largest[0].first, stats->largest[1].first);
   EXPECT_EQ(stats->assets, 2u);
   EXPECT_EQ(stats->pending["creating"], 1u);
+}
+
+}  // namespace
+}  // namespace pstate::inspect
+
+namespace pstate::inspect {
+namespace {
+
+// Every resource's sections add up to its bytes, whatever the layout
+// (indented export, compact checkpoint, a reformatted copy), and the
+// byte shares inside inputs and outputs fit in them.
+TEST(InspectSizesTest, SectionsAddUpToTheResources) {
+  for (const char* name :
+       {"base.json", "base-checkpoint.json", "base-reformatted.json",
+        "b64-secrets.json", "flags.json", "changed.json"}) {
+    SCOPED_TRACE(name);
+    SizeStats sizes;
+    auto stats = Stats(std::string(PSTATE_FIXTURES_DIR) + "/inspect/" + name, 0,
+                       &sizes, 2);
+    ASSERT_TRUE(stats.ok()) << stats.status().message();
+    EXPECT_EQ(sizes.sections.total(), stats->resources.bytes);
+    std::uint64_t by_type = 0;
+    for (const auto& [type, sec] : sizes.by_type) {
+      by_type += sec.total();
+      EXPECT_EQ(sec.total(), stats->by_type.at(type).bytes) << type;
+      EXPECT_LE(sizes.top_properties[type].size(), 2u);
+    }
+    EXPECT_EQ(by_type, stats->resources.bytes);
+    EXPECT_LE(sizes.secret_bytes + sizes.asset_bytes,
+              sizes.sections.inputs + sizes.sections.outputs);
+  }
+}
+
+// A secret's bytes are its exact span in the file: the same whatever the
+// indentation, once the secret objects are laid out alike.
+TEST(InspectSizesTest, SecretBytesAreExactSpans) {
+  SizeStats sizes;
+  auto stats =
+      Stats(std::string(PSTATE_FIXTURES_DIR) + "/inspect/" + "b64-secrets.json",
+            0, &sizes);
+  ASSERT_TRUE(stats.ok());
+  EXPECT_GT(stats->secrets, 0u);
+  EXPECT_GT(sizes.secret_bytes, 0u);
+}
+
+/// Records (bytes read, total) as ls, tree, stats and diff report them.
+struct ProgressLog {
+  std::vector<std::pair<std::uint64_t, std::uint64_t>> calls;
+  Progress Callback() {
+    return [this](std::uint64_t done, std::uint64_t total) {
+      calls.emplace_back(done, total);
+    };
+  }
+};
+
+// ls, tree, stats and diff hand the reader's progress to the caller (the
+// CLI draws it on a terminal); the total is the file's size.
+TEST(InspectTest, ReadsReportProgress) {
+  const std::filesystem::path path =
+      std::filesystem::temp_directory_path() /
+      ("pstate-progress-" + std::to_string(::getpid()) + ".json");
+  std::ofstream(path, std::ios::binary) << testing::BigState();
+  const std::uint64_t size = std::filesystem::file_size(path);
+  ProgressLog ls, tree, stats, diff;
+  ListConfig config;
+  config.path = path.string();
+  config.on_progress = ls.Callback();
+  ASSERT_TRUE(List(
+                  config, [](const ResourceRow&) { return true; },
+                  [](const PendingRow&) { return true; })
+                  .ok());
+  ASSERT_TRUE(Tree(path.string(), tree.Callback()).ok());
+  ASSERT_TRUE(
+      Stats(path.string(), 10, nullptr, kTopProperties, stats.Callback()).ok());
+  diff::DiffConfig d;
+  d.before = path.string();
+  d.after = path.string();
+  d.on_progress = diff.Callback();
+  ASSERT_TRUE(diff::Run(d).ok());
+  std::filesystem::remove(path);
+  for (const ProgressLog* log : {&ls, &tree, &stats, &diff}) {
+    ASSERT_FALSE(log->calls.empty());
+    EXPECT_EQ(log->calls.back().second, size);
+  }
 }
 
 }  // namespace

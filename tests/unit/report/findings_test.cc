@@ -63,7 +63,9 @@ TEST(RenderTextTest, ExactLines) {
             "dir/state.json:12:7: error[urn-malformed]: URN \"x\" is bad\n"
             "    urn: urn:pulumi:dev::p::t::n\n"
             "    at:  /deployment/resources/0/urn\n"
+            "    fingerprint: 84d5dc6a2844bcbd88e3360b98f9768e\n"
             "dir/state.json: note[field-unknown]: unknown field \"zz\"\n"
+            "    fingerprint: 58ac234413d7d25b70dd7366cae6ba5f\n"
             "dir/state.json: 1 error, 0 warnings, 1 note in 3 resources\n"
             "  by code: field-unknown 1, urn-malformed 1\n");
 }
@@ -101,9 +103,9 @@ TEST(RenderTextTest, StateTextCannotForgeOrHideFindings) {
   EXPECT_NE(text.find("URN bad\\nfake.json:1:1"), std::string::npos);
   EXPECT_NE(text.find("urn: urn:pulumi:dev::p::t::n\\033[1A\\033[2K\\r\n"),
             std::string::npos);
-  // Exactly one finding line, its urn and pointer lines, and the summary
-  // (one code: no tally line).
-  EXPECT_EQ(std::count(text.begin(), text.end(), '\n'), 4);
+  // Exactly one finding line, its urn, pointer and fingerprint lines, and
+  // the summary (one code: no tally line).
+  EXPECT_EQ(std::count(text.begin(), text.end(), '\n'), 5);
 }
 
 TEST(RenderTextTest, SummaryPluralsAndOmitted) {
@@ -115,6 +117,7 @@ TEST(RenderTextTest, SummaryPluralsAndOmitted) {
   RenderText(report, out);
   EXPECT_EQ(out.str(),
             "s.json: warning[pending-operation]: a\n"
+            "    fingerprint: c7f5c03471ef537ac998439964276544\n"
             "s.json: 0 errors, 2 warnings, 0 notes in 1 resource "
             "(1 not shown; see --max-findings)\n"
             "  by code: pending-operation 2\n");

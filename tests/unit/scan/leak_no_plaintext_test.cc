@@ -69,7 +69,7 @@ TEST(LeakScanEndToEnd, EveryRuleFiresOnTheFixture) {
   for (const auto& f : report.findings()) {
     EXPECT_GT(f.line, 0u) << f.pointer;
     EXPECT_FALSE(f.urn.empty()) << f.pointer;
-    EXPECT_NE(f.message.find("(fingerprint "), std::string::npos) << f.message;
+    EXPECT_NE(f.message.find("(hmac-sha256 "), std::string::npos) << f.message;
   }
 }
 

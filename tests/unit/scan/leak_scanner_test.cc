@@ -85,7 +85,7 @@ TEST_F(LeakScannerTest, AdditionalSecretOutputInPlaintext) {
   EXPECT_TRUE(leaks[0].value->StrEquals("Zq8mK2pL9xVb"));
   EXPECT_NE(leaks[0].message.find("\"result\""), std::string::npos);
   EXPECT_NE(leaks[0].message.find(
-                "(fingerprint " +
+                "(hmac-sha256 " +
                 fingerprinter_.ShortFingerprint("Zq8mK2pL9xVb") + ")"),
             std::string::npos);
 }

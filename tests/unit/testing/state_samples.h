@@ -72,6 +72,21 @@ inline const std::string kBigState =
     "    \"features\": [\"taint\", \"byteString\", \"zzz\"]\n"
     "}\n";
 
+/// A state over 8 MiB (the reader reports progress every 8 MiB read):
+/// 9000 resources of type t:m:R named r0..r8999, each with a 1 KiB output.
+inline std::string BigState() {
+  std::string text = "{\"version\":3,\"deployment\":{\"resources\":[";
+  const std::string pad(1024, 'x');
+  for (int i = 0; i < 9000; ++i) {
+    text += (i ? "," : "") +
+            std::string("{\"urn\":\"urn:pulumi:s::p::t:m:R::r") +
+            std::to_string(i) +
+            "\",\"custom\":false,\"type\":\"t:m:R\",\"outputs\":{\"x\":\"" +
+            pad + "\"}}";
+  }
+  return text + "]}}";
+}
+
 }  // namespace pstate::testing
 
 #endif  // PSTATE_TESTS_UNIT_TESTING_STATE_SAMPLES_H_
