@@ -97,7 +97,8 @@ std::string_view ResourceRelativePointer(std::string_view pointer) {
   return pointer;
 }
 
-std::string Fingerprint(const Finding& finding, std::string_view identity) {
+std::string Fingerprint(const Finding& finding, std::string_view identity,
+                        std::string_view file) {
   std::string input = "pstate-fingerprint/1";
   input.push_back('\0');
   input.append(finding.code_name());
@@ -112,7 +113,14 @@ std::string Fingerprint(const Finding& finding, std::string_view identity) {
     input.append(ResourceRelativePointer(finding.pointer));
   }
   input.push_back('\0');
-  input.append(NormalizeMessage(finding.message));
+  std::string message = finding.message;
+  if (!file.empty()) {
+    for (std::size_t at = message.find(file); at != std::string::npos;
+         at = message.find(file, at)) {
+      message.erase(at, file.size());
+    }
+  }
+  input.append(NormalizeMessage(message));
   std::optional<Sha256::Digest> digest = Sha256::Of(input);
   if (!digest) return std::string(32, '0');  // out of memory: never seen
   return HexEncode(std::span<const std::uint8_t>(digest->data(), 16));

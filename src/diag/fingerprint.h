@@ -46,8 +46,12 @@ std::string NormalizeMessage(std::string_view message);
 /// /latest/resources/N.
 std::string_view ResourceRelativePointer(std::string_view pointer);
 
-/// 32 lowercase hex digits; see the file comment.
-std::string Fingerprint(const Finding& finding, std::string_view identity);
+/// 32 lowercase hex digits; see the file comment. `file`, the path the
+/// report names, is data where a message quotes it without quotes (an
+/// unreadable input's "PATH: reason"): it is left out, so the fingerprint
+/// does not depend on the directory the state is read from.
+std::string Fingerprint(const Finding& finding, std::string_view identity,
+                        std::string_view file = {});
 
 /// Which findings count. Findings the filter rejects are neither printed
 /// nor counted in the severity totals (they are tallied as suppressed).

@@ -17,7 +17,7 @@ bool Before(const Finding& a, const Finding& b) {
 }  // namespace
 
 void Report::Add(Finding finding) {
-  finding.fingerprint = Fingerprint(finding, identity_);
+  finding.fingerprint = Fingerprint(finding, identity_, file_);
   if (filter_ != nullptr && !IsFatal(finding.code) &&
       !filter_->Admits(finding)) {
     ++summary_.suppressed;
@@ -69,7 +69,7 @@ std::unique_ptr<Report> Report::Refilter(
 
 void Report::RewriteKept(const std::function<bool(Finding&)>& rewrite) {
   for (Finding& f : findings_) {
-    if (rewrite(f)) f.fingerprint = Fingerprint(f, identity_);
+    if (rewrite(f)) f.fingerprint = Fingerprint(f, identity_, file_);
   }
 }
 

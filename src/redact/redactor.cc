@@ -159,9 +159,14 @@ class Redactor::LeakHook {
   /// Adds the leaking values of `resource` to `out`; returns how many leaks
   /// sit in reference fields, which are left alone.
   std::uint64_t Collect(const Value& resource, std::string_view base_pointer,
-                        std::unordered_set<const Value*>* out) {
+                        std::unordered_set<const Value*>* out,
+                        bool config = false) {
     leaks_.clear();
-    scanner_.ScanResource(resource, base_pointer, &leaks_);
+    if (config) {
+      scanner_.ScanConfig(resource, base_pointer, &leaks_);
+    } else {
+      scanner_.ScanResource(resource, base_pointer, &leaks_);
+    }
     std::uint64_t in_references = 0;
     for (const scan::Leak& leak : leaks_) {
       if (InReferenceField(base_pointer, leak.pointer)) {
@@ -321,18 +326,30 @@ Value Redactor::RedactPlainTree(const Value& value, json::Arena& arena,
                  });
 }
 
+void Redactor::CollectLeaks(const Value& value, std::string_view pointer,
+                            bool config) {
+  leak_values_.clear();
+  if (leak_hook_ == nullptr || !value.is_object()) return;
+  stats_.reference_leaks +=
+      leak_hook_->Collect(value, pointer, &leak_values_, config);
+  if (!options_.leaks) {
+    // Counted, not replaced (--keep-leaks).
+    stats_.kept_leaks += leak_values_.size();
+    leak_values_.clear();
+  }
+}
+
+std::optional<Value> Redactor::LeakValue(const Value& v, json::Arena& arena) {
+  if (leak_values_.empty() || !leak_values_.count(&v)) return std::nullopt;
+  if (v.is_null()) return std::nullopt;
+  ++stats_.leak_values;
+  if (v.is_string() || v.is_number() || v.is_bool()) return PlainFor(v, arena);
+  return RedactPlainTree(v, arena, &stats_.leak_values);
+}
+
 Value Redactor::RedactResource(const Value& resource, json::Arena& arena,
                                std::string_view base_pointer) {
-  leak_values_.clear();
-  if (leak_hook_ && resource.is_object()) {
-    stats_.reference_leaks +=
-        leak_hook_->Collect(resource, base_pointer, &leak_values_);
-    if (!options_.leaks) {
-      // Counted, not replaced (--keep-leaks).
-      stats_.kept_leaks += leak_values_.size();
-      leak_values_.clear();
-    }
-  }
+  CollectLeaks(resource, base_pointer, /*config=*/false);
   // Every "inputs"/"outputs" member, duplicates included.
   std::unordered_set<const Value*> sections;
   std::unordered_set<const Value*> references;
@@ -346,14 +363,7 @@ Value Redactor::RedactResource(const Value& resource, json::Arena& arena,
       if (IsReferenceField(key)) references.insert(&m.value);
     }
   }
-  auto leak = [&](const Value& v) -> std::optional<Value> {
-    if (leak_values_.empty() || !leak_values_.count(&v)) return std::nullopt;
-    if (v.is_null()) return std::nullopt;
-    ++stats_.leak_values;
-    if (v.is_string() || v.is_number() || v.is_bool())
-      return PlainFor(v, arena);
-    return RedactPlainTree(v, arena, &stats_.leak_values);
-  };
+  auto leak = [&](const Value& v) { return LeakValue(v, arena); };
   auto properties = [&](const Value& root) -> Value {
     return Rewrite(
         root, arena,
@@ -387,8 +397,11 @@ Value Redactor::RedactResource(const Value& resource, json::Arena& arena,
                  });
 }
 
-Value Redactor::RedactConfig(const Value& config, json::Arena& arena) {
+Value Redactor::RedactConfig(const Value& config, json::Arena& arena,
+                             std::string_view pointer) {
   if (!config.is_object()) return RedactSecretsIn(config, arena);
+  // Plaintext credentials among the values, as scan finds them.
+  CollectLeaks(config, pointer, /*config=*/true);
   return Rewrite(config, arena,
                  [&](const state::PropertyNode& node) -> std::optional<Value> {
                    const Value& v = *node.value;
@@ -399,6 +412,7 @@ Value Redactor::RedactConfig(const Value& config, json::Arena& arena) {
                    }
                    if (auto secret = RedactSecretNode(node, arena))
                      return secret;
+                   if (auto leaked = LeakValue(v, arena)) return leaked;
                    // Top-level config keys ("ns:name") matching --also.
                    if (key && &v != &config && v.is_object() == false &&
                        MatchesAlso(*key)) {
@@ -537,7 +551,7 @@ void Redactor::Process(state::Leaf& leaf, state::Context& context) {
   json::Arena& arena = *leaf.arena;
   switch (leaf.role) {
     case state::Role::kConfig:
-      leaf.value = RedactConfig(leaf.value, arena);
+      leaf.value = RedactConfig(leaf.value, arena, leaf.pointer);
       break;
     case state::Role::kSecretsProviders:
       leaf.value = RedactProvider(leaf.value, arena);

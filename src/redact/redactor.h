@@ -123,7 +123,16 @@ class Redactor {
 
   json::Value RedactResource(const json::Value& resource, json::Arena& arena,
                              std::string_view base_pointer);
-  json::Value RedactConfig(const json::Value& config, json::Arena& arena);
+  json::Value RedactConfig(const json::Value& config, json::Arena& arena,
+                           std::string_view pointer);
+  /// Fills leak_values_ with the leaking values of `value` (a resource, or
+  /// with `config` a checkpoint's config) at `pointer`, unless leaks are
+  /// kept (then only counted).
+  void CollectLeaks(const json::Value& value, std::string_view pointer,
+                    bool config);
+  /// The replacement of `v` when it is one of leak_values_.
+  std::optional<json::Value> LeakValue(const json::Value& v,
+                                       json::Arena& arena);
   json::Value RedactProvider(const json::Value& provider, json::Arena& arena);
   json::Value RedactProviderState(const json::Value& state, json::Arena& arena);
   json::Value RedactMetadata(const json::Value& metadata, json::Arena& arena);

@@ -62,17 +62,22 @@ namespace {
 
 using state::ResourceOf;
 
-/// Reports the leaks of the resource or pending operation `leaf` holds (none
-/// for other leaves); returns how many.
+/// Reports the leaks of the resource or pending operation `leaf` holds, or
+/// of a checkpoint's config (none for other leaves); returns how many.
 std::uint64_t ReportLeaks(LeakScanner& scanner, const state::Leaf& leaf,
                           state::Context& context, std::string* pointer,
                           std::vector<Leak>* found) {
-  const json::Value* resource = ResourceOf(leaf);
-  if (resource == nullptr) return 0;
-  pointer->assign(leaf.pointer);
-  if (resource != &leaf.value) *pointer += "/resource";
   found->clear();
-  scanner.ScanResource(*resource, *pointer, found);
+  if (leaf.role == state::Role::kConfig) {
+    scanner.ScanConfig(leaf.value, leaf.pointer, found);
+  }
+  const json::Value* resource = ResourceOf(leaf);
+  if (resource == nullptr && found->empty()) return 0;
+  if (resource != nullptr) {
+    pointer->assign(leaf.pointer);
+    if (resource != &leaf.value) *pointer += "/resource";
+    scanner.ScanResource(*resource, *pointer, found);
+  }
   for (Leak& leak : *found) {
     context.Report(
         diag::MakeFinding(leak.code, std::move(leak.message),
@@ -131,8 +136,9 @@ Result<state::Flow> LeakScanHandler::OnLeaf(state::Leaf& leaf,
     return state::Flow::kContinue;
   }
   const json::Value* resource = ResourceOf(leaf);
-  if (resource == nullptr) return state::Flow::kContinue;
-  if (collect_ && known_ != nullptr) collector_.Collect(*resource);
+  if (resource != nullptr && collect_ && known_ != nullptr) {
+    collector_.Collect(*resource);
+  }
   leaks_ += ReportLeaks(scanner_, leaf, context, &pointer_, &found_);
   return state::Flow::kContinue;
 }

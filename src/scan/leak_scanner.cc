@@ -409,6 +409,12 @@ struct LeakScanner::Visitor {
 void LeakScanner::ScanProperties(const json::Value& props, std::string_view key,
                                  std::string_view section, Walk& walk) {
   auto mark = walk.pointer.PushKey(key);
+  WalkSection(props, section, walk);
+  walk.pointer.Pop(mark);
+}
+
+void LeakScanner::WalkSection(const json::Value& props,
+                              std::string_view section, Walk& walk) {
   Visitor visitor{*this, walk, {}};
   state::WalkOptions options;
   options.base_pointer = walk.pointer.str();
@@ -416,7 +422,18 @@ void LeakScanner::ScanProperties(const json::Value& props, std::string_view key,
   Visitor::Level root;
   root.section = section;
   state::WalkProperties(props, visitor, options, root);
-  walk.pointer.Pop(mark);
+}
+
+void LeakScanner::ScanConfig(const json::Value& config,
+                             std::string_view base_pointer,
+                             std::vector<Leak>* out) {
+  if (!config.is_object() || options_.fingerprinter == nullptr) return;
+  Walk walk{out,    options_.known_secrets,
+            {},     json::PointerBuilder(std::string(base_pointer)),
+            {},     true,
+            {},     {},
+            nullptr};
+  WalkSection(config, "config", walk);
 }
 
 bool LeakScanner::ScanString(const json::Value& value,

@@ -121,6 +121,13 @@ class LeakScanner {
   /// Appends leaks in document order within each rule.
   void ScanResource(const json::Value& resource, std::string_view base_pointer,
                     std::vector<Leak>* out);
+  /// Scans a checkpoint's stack configuration (the "config" object of a
+  /// file-backend checkpoint, at `base_pointer`): its plaintext values are
+  /// read as property values are, so a credential under a credential-like
+  /// key ("proj:adminPassword"), a known secret's plaintext or a credential
+  /// format is a leak; "secure" values are ciphertext.
+  void ScanConfig(const json::Value& config, std::string_view base_pointer,
+                  std::vector<Leak>* out);
 
  private:
   struct Walk;
@@ -129,6 +136,9 @@ class LeakScanner {
   /// file, for pointers) of the field `section` ("inputs" or "outputs").
   void ScanProperties(const json::Value& props, std::string_view key,
                       std::string_view section, Walk& walk);
+  /// The properties `props` at the walk's pointer.
+  void WalkSection(const json::Value& props, std::string_view section,
+                   Walk& walk);
   bool ScanString(const json::Value& value, std::string_view nearest_key,
                   bool by_name, Walk& walk);
   std::string Fingerprint(const json::Value& value) const;

@@ -79,7 +79,9 @@ struct RunResult {
 
 /// Runs `pstate <args>` (args already shell-quoted as needed) under
 /// `timeout`, with NO_COLOR set, stdin from `stdin_path` (or /dev/null).
-/// A sanitizer failure exits 86 so it cannot pass for exit 1.
+/// A sanitizer failure exits 86 so it cannot pass for exit 1. A process
+/// that ignores the TERM (seen once: stopped by LeakSanitizer's tracer at
+/// exit) is killed 5 seconds later, so a test fails rather than hangs.
 inline RunResult RunPstate(const std::string& args, const fs::path& work,
                            const std::string& stdin_path = "/dev/null",
                            int timeout_seconds = 20) {
@@ -87,7 +89,7 @@ inline RunResult RunPstate(const std::string& args, const fs::path& work,
   std::string command =
       "NO_COLOR=1 ASAN_OPTIONS=\"${ASAN_OPTIONS:+$ASAN_OPTIONS:}exitcode=86\" "
       "UBSAN_OPTIONS=\"${UBSAN_OPTIONS:+$UBSAN_OPTIONS:}halt_on_error=1:"
-      "exitcode=86\" timeout " +
+      "exitcode=86\" timeout -k 5 " +
       std::to_string(timeout_seconds) + " " + ShellQuote(PSTATE_BINARY) + " " +
       args + " < " + ShellQuote(stdin_path) + " > " + ShellQuote(out.string()) +
       " 2> " + ShellQuote(err.string());

@@ -89,6 +89,23 @@ TEST(FingerprintTest, WithoutUrnTheFileIdentityCounts) {
   EXPECT_NE(Fingerprint(f, "dev"), Fingerprint(f, "prod"));
 }
 
+// An unreadable input's message names its path; the fingerprint must not
+// depend on where the checkout or the state lives.
+TEST(FingerprintTest, TheFilesPathInAMessageDoesNotCount) {
+  Finding here = diag::MakeFinding(
+      Code::kIoError,
+      "/home/a/repo/stacks/dev.json: No such file or directory");
+  Finding there = diag::MakeFinding(
+      Code::kIoError, "/srv/ci/stacks/dev.json: No such file or directory");
+  EXPECT_EQ(Fingerprint(here, "dev", "/home/a/repo/stacks/dev.json"),
+            Fingerprint(there, "dev", "/srv/ci/stacks/dev.json"));
+  EXPECT_NE(Fingerprint(here, "dev"), Fingerprint(there, "dev"));
+  Finding denied = diag::MakeFinding(
+      Code::kIoError, "/srv/ci/stacks/dev.json: Permission denied");
+  EXPECT_NE(Fingerprint(denied, "dev", "/srv/ci/stacks/dev.json"),
+            Fingerprint(there, "dev", "/srv/ci/stacks/dev.json"));
+}
+
 TEST(FingerprintTest, NeverContainsTheMessage) {
   Finding f = Located(Code::kFieldValue, "hunter2hunter2", "/x");
   std::string fp = Fingerprint(f, "dev");
