@@ -181,14 +181,21 @@ int RunMove(const EditFlags& flags, const state::Selector& select) {
     report::RenderEditFindings(o.destination, std::cerr);
     return kExitFindings;
   }
-  // --dry-run: what would change on stdout; else the changes on stderr.
+  // --dry-run: what each file would become, exactly as `pstate diff` prints
+  // it, on stdout; else the changes on stderr.
   std::ostream& os = flags.dry_run ? std::cout : std::cerr;
   if (flags.dry_run || !flags.quiet) {
     const std::pair<const std::string*, const edit::Outcome*> sides[] = {
         {&config.source, &o.source}, {&config.destination, &o.destination}};
+    report::DiffTextOptions text;
+    text.color = flags.dry_run && UseColor(flags.color, STDOUT_FILENO);
     for (auto [path, side] : sides) {
       os << report::TerminalSafe(*path) << ":\n";
-      report::RenderEditText(*side, os);
+      if (flags.dry_run && side->diff) {
+        os << report::RenderDiffText(*side->diff, text);
+      } else {
+        report::RenderEditText(*side, os);
+      }
     }
     for (const std::string& n : o.notes) {
       os << "note: " << report::TerminalSafe(n) << "\n";

@@ -9,6 +9,7 @@
 #include "diag/codes.h"
 #include "diag/failure.h"
 #include "diag/report.h"
+#include "edit/dry_run.h"
 #include "edit/index.h"
 #include "io/output.h"
 #include "io/rewrite_guard.h"
@@ -31,44 +32,6 @@ FindingKey KeyOf(const diag::Finding& f,
   // Findings about a resource are told apart by code and resource; the
   // others by code and message (their places shift with any edit).
   return {f.code, urn, urn.empty() ? f.message : std::string()};
-}
-
-/// Writes `segments` of `bytes` to a new temporary file, removed when
-/// `temp` goes.
-Status WriteTemp(std::string_view bytes, const Assembly& assembly,
-                 io::TempPath& temp) {
-  Status made = temp.Create("edit-dry-run");
-  if (!made.ok()) return made;
-  auto out = io::OpenOutput(temp.path());
-  if (!out.ok()) return out.status();
-  if (Status w = WriteSegments(bytes, assembly, **out); !w.ok()) {
-    (*out)->Abandon();
-    return w;
-  }
-  return (*out)->Commit();
-}
-
-/// The input against the edited state, through `pstate diff`'s engine,
-/// which reads files: the edited state goes to a temporary file, and so
-/// does the input when it came from standard input.
-Result<diff::DiffResult> DiffWithInput(const std::string& input,
-                                       std::string_view bytes,
-                                       const Assembly& assembly) {
-  io::TempPath before, after;
-  diff::DiffConfig config;
-  config.before = input;
-  if (input == "-") {
-    Assembly copy;
-    copy.segments.resize(1);
-    copy.segments[0].end = bytes.size();
-    Status s = WriteTemp(bytes, copy, before);
-    if (!s.ok()) return s;
-    config.before = before.path();
-  }
-  Status s = WriteTemp(bytes, assembly, after);
-  if (!s.ok()) return s;
-  config.after = after.path();
-  return diff::Run(config);
 }
 
 /// One pass's random access to the decoded input: a mapping of its own
@@ -126,6 +89,48 @@ diag::Report WithoutStubs(const diag::Report& after, const Index& index,
 }
 
 }  // namespace
+
+namespace {
+
+/// Writes `segments` of `bytes` to a new temporary file, removed when
+/// `temp` goes.
+Status WriteTemp(std::string_view bytes, const Assembly& assembly,
+                 io::TempPath& temp) {
+  Status made = temp.Create("edit-dry-run");
+  if (!made.ok()) return made;
+  auto out = io::OpenOutput(temp.path());
+  if (!out.ok()) return out.status();
+  if (Status w = WriteSegments(bytes, assembly, **out); !w.ok()) {
+    (*out)->Abandon();
+    return w;
+  }
+  return (*out)->Commit();
+}
+
+}  // namespace
+
+/// The input against the edited state, through `pstate diff`'s engine,
+/// which reads files: the edited state goes to a temporary file, and so
+/// does the input when it came from standard input.
+Result<diff::DiffResult> DiffWithInput(const std::string& input,
+                                       std::string_view bytes,
+                                       const Assembly& assembly) {
+  io::TempPath before, after;
+  diff::DiffConfig config;
+  config.before = input;
+  if (input == "-") {
+    Assembly copy;
+    copy.segments.resize(1);
+    copy.segments[0].end = bytes.size();
+    Status s = WriteTemp(bytes, copy, before);
+    if (!s.ok()) return s;
+    config.before = before.path();
+  }
+  Status s = WriteTemp(bytes, assembly, after);
+  if (!s.ok()) return s;
+  config.after = after.path();
+  return diff::Run(config);
+}
 
 std::vector<diag::Finding> NewErrors(
     const diag::Report& before, const diag::Report& after,

@@ -3,6 +3,7 @@
 #include <cstdio>
 #include <filesystem>
 
+#include "edit/dry_run.h"
 #include "edit/edit.h"
 #include "io/output.h"
 #include "io/rewrite_guard.h"
@@ -160,7 +161,16 @@ Result<MoveOutcome> Move(const MoveConfig& config) {
         "(nothing written; --allow-new-errors writes it anyway)";
     return outcome;
   }
-  if (config.dry_run) return outcome;
+  if (config.dry_run) {
+    // What each file would become, as `pstate diff` reports it.
+    for (auto [side, path] : {std::pair{&source, &config.source},
+                              std::pair{&destination, &config.destination}}) {
+      auto diffed = DiffWithInput(*path, side->bytes, side->assembly);
+      if (!diffed.ok()) return diffed.status();
+      side->outcome->diff = std::move(*diffed);
+    }
+    return outcome;
+  }
 
   // Both to temporary files first; then the destination is renamed into
   // place, then the source; a source that cannot be replaced puts the
