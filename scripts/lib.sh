@@ -29,6 +29,12 @@ install_missing_packages() {
   local missing=()
   local pkg
   for pkg in "${PSTATE_PACKAGES[@]}"; do
+    # A node that ships its own npm (e.g. NodeSource's nodejs, which
+    # conflicts with Debian's npm package) already provides both.
+    if [[ ("$pkg" == npm || "$pkg" == nodejs) ]] &&
+       command -v node >/dev/null 2>&1 && command -v npm >/dev/null 2>&1; then
+      continue
+    fi
     if ! dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed"; then
       missing+=("$pkg")
     fi
