@@ -16,7 +16,7 @@ Result<ReportData> Collect(const Config& config) {
   data.file = config.path;
   // Stats first: it reads the whole state, so an unreadable one fails here
   // with its located message before anything else is done.
-  auto stats = inspect::Stats(config.path, config.top);
+  auto stats = inspect::Stats(config.path, config.top, &data.sizes);
   if (!stats.ok()) return stats.status();
   data.stats = std::move(*stats);
 

@@ -40,6 +40,8 @@ struct Config {
 struct ReportData {
   std::string file;
   inspect::StatsResult stats;
+  /// Where the bytes go, by section and type (`stats`' split).
+  inspect::SizeStats sizes;
   std::unique_ptr<diag::Report> findings;
   /// Every resource, in state order.
   std::vector<inspect::ResourceRow> rows;

@@ -130,6 +130,21 @@ void WriteHtmlReportData(const htmlreport::ReportData& d, json::Writer& w) {
   WriteSummary(d, w);
   w.Name("findings");
   WriteFindings(*d.findings, w);
+  // Each type's bytes by section, as `stats` splits them: [inputs,
+  // outputs, dependencies, propertyDependencies, other] (they add up to
+  // the type's bytes).
+  w.Name("sectionsByType");
+  w.BeginObject();
+  for (const auto& [type, sec] : d.sizes.by_type) {
+    w.Name(type);
+    w.BeginArray();
+    for (std::uint64_t n : {sec.inputs, sec.outputs, sec.dependencies,
+                            sec.property_dependencies, sec.other}) {
+      w.Uint(n);
+    }
+    w.EndArray();
+  }
+  w.EndObject();
   w.Name("flagNames");
   w.BeginArray();
   for (state::Flag f : state::kAllFlags) w.String(state::FlagName(f));

@@ -161,6 +161,11 @@ const tab = async (page, view) => page.click('#tabs button[data-view="' + view +
   check(await count(page, '#treemap .tm:not(.tm-group)') === 7, 'web: the treemap has a tile per resource');
   await page.select('#treemap-by', 'type');
   check(await count(page, '#treemap .tm:not(.tm-group)') === 7, 'web: the treemap by type too');
+  await page.select('#treemap-by', 'section');
+  check(await count(page, '#treemap .tm:not(.tm-group)') > 0, 'web: the treemap by section has tiles');
+  const sectionGroups = await page.$$eval('#treemap .tm-group', (gs) => gs.map((g) => g.textContent).join(' '));
+  check(sectionGroups.includes('dependencies') && sectionGroups.includes('other'),
+        'web: the treemap by section shows the sections the state has');
   await page.screenshot({ path: path.join(artifacts, 'web-sizes.png') });
   check(await page.$eval('#diff-tab', (e) => e.hidden), 'web: no diff tab for one state');
   await page.finish('web');

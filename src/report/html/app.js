@@ -332,6 +332,17 @@
       return by === 'package' ? { name: pkg, children: types } : types;
     }) };
     if (by !== 'package') rootData.children = [].concat.apply([], rootData.children);
+    if (by === 'section') {
+      // Where the bytes go: each section of every resource (as `stats`
+      // splits them), by type.
+      var names = ['inputs', 'outputs', 'dependencies', 'propertyDependencies', 'other'];
+      var byType = data.sectionsByType || {};
+      rootData = { name: 'state', children: names.map(function (section, k) {
+        return { name: section, children: Object.keys(byType).filter(function (type) {
+          return byType[type][k] > 0;
+        }).map(function (type) { return { name: type, value: byType[type][k], row: -1 }; }) };
+      }).filter(function (s) { return s.children.length > 0; }) };
+    }
     var root = d3.hierarchy(rootData).sum(function (d) { return d.value || 0; })
       .sort(function (a, b) { return b.value - a.value; });
     d3.treemap().size([w, h]).paddingTop(function (d) { return d.depth > 0 && d.children ? 14 : 0; })
