@@ -16,6 +16,8 @@ set -euo pipefail
 SIZE=${1:-1G}
 RUNS=${2:-5}
 HERE=$(cd "$(dirname "$0")" && pwd)
+# shellcheck source=bench/lib.sh
+. "$HERE/lib.sh"
 PSTATE=${PSTATE:-$HERE/../build/release/src/pstate}
 DIR=${DIR:-/tmp/pstate-bench-diff}
 GEN=${GEN:-/work/shared/bench/gen_state.py}
@@ -32,14 +34,9 @@ ls -l "$A" "$B"
 
 measure() {  # label command...: prints "label wall cpu rss_mb exit"
   local label=$1; shift
-  /usr/bin/time -v "$@" > /dev/null 2> "$DIR/time.txt" || true
-  local wall user sys rss
-  wall=$(awk -F': ' '/Elapsed \(wall clock\)/ {print $2}' "$DIR/time.txt" |
-         awk -F: '{ if (NF==3) print $1*3600+$2*60+$3; else print $1*60+$2 }')
-  user=$(awk -F': ' '/User time/ {print $2}' "$DIR/time.txt")
-  sys=$(awk -F': ' '/System time/ {print $2}' "$DIR/time.txt")
-  rss=$(awk -F': ' '/Maximum resident/ {print $2}' "$DIR/time.txt")
-  echo "$label $wall $(echo "$user + $sys" | bc) $((rss / 1024))"
+  local wall cpu rss
+  read -r wall cpu rss < <(time_command "$DIR/time.txt" "$@")
+  echo "$label $wall $cpu $((rss / 1024))"
 }
 
 : > "$DIR/runs.txt"

@@ -18,6 +18,8 @@ LONG=${1:-1000}
 VERSIONS=${2:-200}
 RESOURCES=${3:-10000}
 HERE=$(cd "$(dirname "$0")" && pwd)
+# shellcheck source=bench/lib.sh
+. "$HERE/lib.sh"
 PSTATE=${PSTATE:-$HERE/../build/release/src/pstate}
 DIR=${DIR:-/tmp/pstate-bench-history}
 mkdir -p "$DIR"
@@ -29,15 +31,10 @@ BLAME_DIR=$DIR/blame-$VERSIONS-$RESOURCES
 
 measure() {  # label command...: prints "label wall cpu rss_mb"
   local label=$1; shift
-  /usr/bin/time -v "$@" > /dev/null 2> "$DIR/time.txt" || true
-  local wall user sys rss
-  wall=$(awk -F': ' '/Elapsed \(wall clock\)/ {print $2}' "$DIR/time.txt" |
-         awk -F: '{ if (NF==3) print $1*3600+$2*60+$3; else print $1*60+$2 }')
-  user=$(awk -F': ' '/User time/ {print $2}' "$DIR/time.txt")
-  sys=$(awk -F': ' '/System time/ {print $2}' "$DIR/time.txt")
-  rss=$(awk -F': ' '/Maximum resident/ {print $2}' "$DIR/time.txt")
+  local wall cpu rss
+  read -r wall cpu rss < <(time_command "$DIR/time.txt" "$@")
   printf '%-28s wall %7.2fs  cpu %7.2fs  rss %6.1f MB\n' "$label" "$wall" \
-    "$(echo "$user + $sys" | bc)" "$(echo "$rss / 1024" | bc -l)"
+    "$cpu" "$(echo "$rss / 1024" | bc -l)"
 }
 
 STACK=$LONG_DIR/.pulumi/stacks/bench/dev.json
