@@ -137,8 +137,13 @@ struct OpenOptions {
 /// then. A state opened on standard input can be read by one call only.
 class State {
  public:
-  /// `path` ("-" for standard input). Fails with kNotFound, kIo or
-  /// kInvalidArgument (a directory), with a message naming the file.
+  /// `path` ("-" for standard input). A DIY backend's stack checkpoint may
+  /// name one of its versions: `PATH@~K` (K updates back), `@N` (after
+  /// update N), `@2026-11-20T10:00:00Z` (in force then), `@bak` (its .bak
+  /// copy), as on the command line (docs/history.md). Fails with
+  /// kNotFound (also for a version that does not exist: the message names
+  /// those that do), kIo or kInvalidArgument (a directory), with a message
+  /// naming the file.
   static Result<State> Open(const std::string& path,
                             const OpenOptions& options = {});
   /// A state held in memory (plain, gzip or zstd bytes). It is copied to a
@@ -408,6 +413,9 @@ struct ListConfig {
   std::vector<ResourceFlag> flags;    ///< each must be set
   /// Rows returned (0 = all); reading stops at the limit.
   std::size_t limit = 0;
+  /// Threads that read a plain file's resources; rows still come in state
+  /// order, and the same rows.
+  int jobs = 1;
 };
 
 /// `pstate ls`: the resources that match, in state order.
@@ -501,6 +509,9 @@ Result<TreeResult> Tree(const State& state);
 
 struct StatsConfig {
   std::size_t top = 10;  ///< the N largest resources
+  /// Threads that read a plain file's resources; the result is the same
+  /// for any number.
+  int jobs = 1;
 };
 
 /// `pstate stats`: counts and sizes by package, type and provider.
@@ -659,6 +670,128 @@ struct RedactResult {
 
 /// `pstate redact`: the state with its secrets replaced, safe to share.
 Result<RedactResult> Redact(const State& state, const RedactConfig& config);
+
+// ---- decrypt, encrypt -------------------------------------------------------
+
+struct CryptConfig {
+  /// Where to write ("-" is standard output). Nothing appears there unless
+  /// every secret was rewritten.
+  std::string output = "-";
+  /// A passphrase state's passphrase (other providers need none, or are
+  /// cloud services pstate does not call: kUnsupported).
+  std::optional<std::string> passphrase;
+  /// Compact output instead of 4-space indents.
+  bool compact = false;
+  /// Threads for the crypto, the caller's included (0: every processor).
+  int jobs = 0;
+  Progress on_progress;
+};
+
+struct CryptResult {
+  std::uint64_t secrets = 0;   ///< secrets rewritten
+  std::uint64_t distinct = 0;  ///< crypto operations done
+  std::string provider;        ///< the secrets provider's type ("" if none)
+  /// Strings written as U+FFFD where they held a lone surrogate escape.
+  std::uint64_t inexact_strings = 0;
+};
+
+/// `pstate decrypt`: the state with every secret opened (its plaintext in
+/// the output: handle it as the secret it is). A wrong passphrase fails
+/// with kCrypto before anything is written.
+Result<CryptResult> Decrypt(const State& state, const CryptConfig& config);
+/// `pstate encrypt`: plaintext values marked secret sealed again with the
+/// state's provider.
+Result<CryptResult> Encrypt(const State& state, const CryptConfig& config);
+
+// ---- edit -------------------------------------------------------------------
+
+/// The operations of `pstate edit` (docs/edit.md has each against the
+/// `pulumi state` command it mirrors).
+enum class EditOperation {
+  kDelete,
+  kRename,
+  kRenameStack,
+  kReparent,
+  kProtect,
+  kUnprotect,
+  kTaint,
+  kUntaint,
+  kClearPending,
+  kImportPending,
+  kRepair,
+  kExtract,  ///< `pstate extract`: the selection and what it needs
+};
+
+struct EditConfig {
+  EditOperation operation = EditOperation::kRepair;
+  /// Targets: URNs, or resource names where one resource has the name.
+  std::vector<std::string> urns;
+  /// The `ls` filters: the resources they match are targets too (`limit`
+  /// and `jobs` are not used).
+  std::optional<ListConfig> select;
+  bool all = false;         ///< delete: every resource; flags: every live one
+  std::string id;           ///< delete's --id; import-pending's ID
+  std::string new_name;     ///< rename; rename-stack: the new stack
+  std::string new_project;  ///< rename-stack ("" keeps the project)
+  std::string new_parent;   ///< reparent
+  bool target_dependents = false;  ///< delete
+  bool with_dependencies = false;  ///< extract
+  bool force = false;              ///< delete protected resources
+  bool allow_new_errors = false;   ///< write a result that verifies worse
+  std::string pending_type;        ///< clear-pending ("" = any)
+  std::string pending_urn;         ///< clear-pending ("" = any)
+  /// Where to write ("-" is standard output), unless `in_place` (a state
+  /// opened from a path: the input replaced, "<input>.bak" kept) or
+  /// `dry_run` (nothing written; EditResult::diff says what would change).
+  std::string output = "-";
+  bool in_place = false;
+  bool dry_run = false;
+  Progress on_progress;
+};
+
+enum class EditChangeKind { kAdded, kRemoved, kChanged };
+
+/// A field of the envelope, a resource or a pending operation the edit
+/// changes. Values are compact JSON ("" when absent); property maps are
+/// only said to have changed (they may hold secrets).
+struct EditFieldChange {
+  EditChangeKind kind = EditChangeKind::kChanged;
+  std::string field;
+  std::string before, after;
+};
+
+/// A resource (by URN) or pending operation the edit removes or changes.
+struct EditElementChange {
+  EditChangeKind kind = EditChangeKind::kChanged;
+  std::string what;
+  std::vector<EditFieldChange> fields;
+};
+
+struct EditResult {
+  /// Refused: nothing was written; `refusal` says why (a protected
+  /// resource, an empty selection, a result that verifies worse, ...).
+  bool refused = false;
+  std::string refusal;
+  /// The URNs that names or filters selected.
+  std::vector<std::string> selected;
+  std::vector<std::string> notes;
+  std::vector<EditFieldChange> envelope;
+  std::vector<EditElementChange> resources, pending;
+  /// Error findings the result has that the input had not (the reason for
+  /// a refusal, or written anyway with allow_new_errors).
+  std::vector<Finding> new_errors;
+  bool written = false;
+  bool unchanged = false;  ///< the output equals the input
+  std::string backup;      ///< the ".bak" of an in-place edit
+  /// dry_run: the input against the edited state, as Diff reports it.
+  std::optional<DiffResult> diff;
+};
+
+/// `pstate edit OPERATION`: offline state surgery, verified before it is
+/// written. A refusal is a result (refused), not a failure; failures are an
+/// unreadable input (located), bad arguments, or an output that cannot be
+/// written.
+Result<EditResult> Edit(const State& state, const EditConfig& config);
 
 // ---- typecheck --------------------------------------------------------------
 

@@ -16,11 +16,14 @@
 #include <utility>
 #include <vector>
 
+#include "backend/backend.h"
 #include "convert/convert.h"
+#include "crypt/run.h"
 #include "crypto/fingerprint.h"
 #include "diag/codes.h"
 #include "diag/report.h"
 #include "diff/differ.h"
+#include "edit/edit.h"
 #include "inspect/inspect.h"
 #include "io/input.h"
 #include "io/spool.h"
@@ -102,6 +105,22 @@ Status Named(const State& state, const Status& status) {
   return Status(status.code(), Named(state, status.message()));
 }
 
+// Mapping: diag::Finding -> Finding (the module's Code enum becomes its
+// stable name).
+Finding ToFinding(const State& state, const diag::Finding& f) {
+  Finding g;
+  g.code = std::string(f.code_name());
+  g.severity = f.severity;
+  g.message = Named(state, f.message);
+  g.pointer = f.pointer;
+  g.line = f.line;
+  g.column = f.column;
+  g.char_column = f.char_column;
+  g.urn = f.urn;
+  g.fingerprint = f.fingerprint;
+  return g;
+}
+
 // Mapping: diag::Report -> Findings (the report keeps the module's Code
 // enum, sequence numbers and filters, which the API does not expose).
 Findings ToFindings(const State& state, diag::Report& report) {
@@ -110,17 +129,7 @@ Findings ToFindings(const State& state, diag::Report& report) {
   out.file = state.name();
   out.findings.reserve(report.findings().size());
   for (const diag::Finding& f : report.findings()) {
-    Finding g;
-    g.code = std::string(f.code_name());
-    g.severity = f.severity;
-    g.message = Named(state, f.message);
-    g.pointer = f.pointer;
-    g.line = f.line;
-    g.column = f.column;
-    g.char_column = f.char_column;
-    g.urn = f.urn;
-    g.fingerprint = f.fingerprint;
-    out.findings.push_back(std::move(g));
+    out.findings.push_back(ToFinding(state, f));
   }
   const diag::Summary& summary = report.summary();
   out.errors = summary.errors;
@@ -148,6 +157,10 @@ const char* Version() { return PSTATE_VERSION; }
 // ---- State, Schemas ---------------------------------------------------------
 
 Result<State> State::Open(const std::string& path, const OpenOptions& options) {
+  // PATH@VERSION names a file of a DIY backend, wherever io opens an input.
+  static std::once_flag resolver;
+  std::call_once(resolver,
+                 [] { io::SetPathResolver(&backend::ResolveInputPath); });
   auto impl = std::make_shared<Impl>();
   impl->path = path;
   impl->limits = options.limits;
@@ -251,6 +264,10 @@ Result<ScanResult> Scan(const State& state, const ScanConfig& config) {
 
 // ---- diff -------------------------------------------------------------------
 
+namespace {
+DiffResult ToDiffResult(diff::DiffResult&& result);
+}  // namespace
+
 Result<DiffResult> Diff(const State& before, const State& after,
                         const DiffConfig& config) {
   Call call(before);  // both states are read with `before`'s limits
@@ -265,10 +282,16 @@ Result<DiffResult> Diff(const State& before, const State& after,
   c.show_secrets = config.show_secrets;
   Result<diff::DiffResult> result = diff::Run(c);
   if (!result.ok()) return Named(after, Named(before, result.status()));
-  // Mapping: diff::ResourceEntry keeps its changes in a ResourceChanges.
+  return ToDiffResult(std::move(*result));
+}
+
+namespace {
+
+// Mapping: diff::ResourceEntry keeps its changes in a ResourceChanges.
+DiffResult ToDiffResult(diff::DiffResult&& result) {
   DiffResult out;
-  out.resources.reserve(result->resources.size());
-  for (diff::ResourceEntry& e : result->resources) {
+  out.resources.reserve(result.resources.size());
+  for (diff::ResourceEntry& e : result.resources) {
     ResourceChange r;
     r.kind = e.kind;
     r.urn = std::move(e.urn);
@@ -281,10 +304,12 @@ Result<DiffResult> Diff(const State& before, const State& after,
     r.order = std::move(e.order);
     out.resources.push_back(std::move(r));
   }
-  out.envelope = std::move(result->envelope);
-  out.summary = result->summary;
+  out.envelope = std::move(result.envelope);
+  out.summary = result.summary;
   return out;
 }
+
+}  // namespace
 
 // ---- ls, stats --------------------------------------------------------------
 
@@ -301,6 +326,7 @@ inspect::ListConfig ToListConfig(const std::string& path,
   c.parent = config.parent;
   c.flags = config.flags;
   c.pending = pending;
+  c.jobs = config.jobs;
   return c;
 }
 
@@ -354,7 +380,11 @@ Result<StatsResult> Stats(const State& state, const StatsConfig& config) {
   Call call(state);
   Result<std::string> path = PathOf(state);
   if (!path.ok()) return path.status();
-  Result<StatsResult> stats = inspect::Stats(*path, config.top);
+  inspect::StatsConfig stats_config;
+  stats_config.path = *path;
+  stats_config.top = config.top;
+  stats_config.jobs = config.jobs;
+  Result<StatsResult> stats = inspect::Stats(stats_config);
   if (!stats.ok()) return Named(state, stats.status());
   return stats;
 }
@@ -487,6 +517,150 @@ Result<RedactResult> Redact(const State& state, const RedactConfig& config) {
   Result<RedactResult> stats = redact::Run(std::move(c));
   if (!stats.ok()) return Named(state, stats.status());
   return stats;
+}
+
+// ---- decrypt, encrypt -------------------------------------------------------
+
+namespace {
+
+Result<CryptResult> RunCrypt(const State& state, const CryptConfig& config,
+                             crypt::CryptMode mode) {
+  Call call(state);
+  Result<std::string> path = PathOf(state);
+  if (!path.ok()) return path.status();
+  crypt::Config c;
+  c.input = *path;
+  c.output = config.output;
+  c.layout = config.compact ? json::Layout::kCompact : json::Layout::kIndented;
+  c.options.mode = mode;
+  c.options.passphrase = PassphraseOf(config.passphrase);
+  c.options.jobs = config.jobs;
+  c.on_progress = config.on_progress;
+  Result<crypt::CryptStats> stats = crypt::Run(std::move(c));
+  if (!stats.ok()) return Named(state, stats.status());
+  CryptResult out;
+  out.secrets = stats->secrets;
+  out.distinct = stats->distinct;
+  out.provider = std::move(stats->provider);
+  out.inexact_strings = stats->inexact_strings;
+  return out;
+}
+
+}  // namespace
+
+Result<CryptResult> Decrypt(const State& state, const CryptConfig& config) {
+  return RunCrypt(state, config, crypt::CryptMode::kDecrypt);
+}
+
+Result<CryptResult> Encrypt(const State& state, const CryptConfig& config) {
+  return RunCrypt(state, config, crypt::CryptMode::kEncrypt);
+}
+
+// ---- edit -------------------------------------------------------------------
+
+namespace {
+
+// Mapping: EditOperation -> edit::Operation (the same operations).
+edit::Operation ToOperation(EditOperation op) {
+  switch (op) {
+    case EditOperation::kDelete: return edit::Operation::kDelete;
+    case EditOperation::kRename: return edit::Operation::kRename;
+    case EditOperation::kRenameStack: return edit::Operation::kRenameStack;
+    case EditOperation::kReparent: return edit::Operation::kReparent;
+    case EditOperation::kProtect: return edit::Operation::kProtect;
+    case EditOperation::kUnprotect: return edit::Operation::kUnprotect;
+    case EditOperation::kTaint: return edit::Operation::kTaint;
+    case EditOperation::kUntaint: return edit::Operation::kUntaint;
+    case EditOperation::kClearPending: return edit::Operation::kClearPending;
+    case EditOperation::kImportPending: return edit::Operation::kImportPending;
+    case EditOperation::kRepair: return edit::Operation::kRepair;
+    case EditOperation::kExtract: return edit::Operation::kExtract;
+  }
+  return edit::Operation::kRepair;
+}
+
+// Mapping: the splice's change marks ('+', '-', '~') -> EditChangeKind.
+EditChangeKind ToChangeKind(char op) {
+  return op == '+'   ? EditChangeKind::kAdded
+         : op == '-' ? EditChangeKind::kRemoved
+                     : EditChangeKind::kChanged;
+}
+
+std::vector<EditFieldChange> ToFieldChanges(
+    std::vector<edit::FieldChange>&& fields) {
+  std::vector<EditFieldChange> out;
+  out.reserve(fields.size());
+  for (edit::FieldChange& f : fields) {
+    out.push_back({ToChangeKind(f.op), std::move(f.field), std::move(f.before),
+                   std::move(f.after)});
+  }
+  return out;
+}
+
+std::vector<EditElementChange> ToElementChanges(
+    std::vector<edit::ElementChange>&& elements) {
+  std::vector<EditElementChange> out;
+  out.reserve(elements.size());
+  for (edit::ElementChange& e : elements) {
+    out.push_back({ToChangeKind(e.op), std::move(e.what),
+                   ToFieldChanges(std::move(e.fields))});
+  }
+  return out;
+}
+
+}  // namespace
+
+Result<EditResult> Edit(const State& state, const EditConfig& config) {
+  Call call(state);
+  if (config.in_place && state.impl().copy) {
+    return Status(Errc::kInvalidArgument,
+                  state.name() +
+                      ": a state in memory cannot be edited in "
+                      "place; give an output");
+  }
+  Result<std::string> path = PathOf(state);
+  if (!path.ok()) return path.status();
+  edit::Config c;
+  edit::Request& r = c.request;
+  r.op = ToOperation(config.operation);
+  r.urns = config.urns;
+  if (config.select) {
+    r.select = ToListConfig(*path, *config.select, false);
+  }
+  r.all = config.all;
+  r.id = config.id;
+  r.new_name = config.new_name;
+  r.new_project = config.new_project;
+  r.new_parent = config.new_parent;
+  r.target_dependents = config.target_dependents;
+  r.with_dependencies = config.with_dependencies;
+  r.force = config.force;
+  r.allow_new_errors = config.allow_new_errors;
+  r.pending_type = config.pending_type;
+  r.pending_urn = config.pending_urn;
+  c.input = *path;
+  c.output = config.output;
+  c.in_place = config.in_place;
+  c.dry_run = config.dry_run;
+  c.on_progress = config.on_progress;
+  Result<edit::Outcome> outcome = edit::Run(c);
+  if (!outcome.ok()) return Named(state, outcome.status());
+  EditResult out;
+  out.refused = outcome->refused;
+  out.refusal = Named(state, outcome->refusal);
+  out.selected = std::move(outcome->selected);
+  out.notes = std::move(outcome->notes);
+  out.envelope = ToFieldChanges(std::move(outcome->changes.envelope));
+  out.resources = ToElementChanges(std::move(outcome->changes.resources));
+  out.pending = ToElementChanges(std::move(outcome->changes.pending));
+  for (const diag::Finding& f : outcome->new_findings) {
+    out.new_errors.push_back(ToFinding(state, f));
+  }
+  out.written = outcome->written;
+  out.unchanged = outcome->unchanged;
+  out.backup = std::move(outcome->backup);
+  if (outcome->diff) out.diff = ToDiffResult(std::move(*outcome->diff));
+  return out;
 }
 
 // ---- typecheck --------------------------------------------------------------

@@ -10,6 +10,7 @@
 #include "cli/command.h"
 #include "cli/count_option.h"
 #include "cli/exit_code.h"
+#include "cli/jobs.h"
 #include "cli/passphrase.h"
 #include "cli/select_options.h"
 #include "cli/terminal.h"
@@ -43,6 +44,7 @@ struct LsFlags {
   std::uint64_t limit = 0;
   std::string color = "auto";
   bool quiet = false;
+  int jobs = 0;  ///< --jobs; 0 when not given
 };
 
 int RunLs(const LsFlags& f) {
@@ -50,6 +52,7 @@ int RunLs(const LsFlags& f) {
   static_cast<state::Selector&>(config) = ToSelector(f.select);
   config.path = f.path;
   config.pending = f.pending;
+  config.jobs = PassJobs(f.jobs);
   const bool json = f.format == "json";
   const bool color = !json && UseColor(f.color, STDOUT_FILENO);
   // Rows stream while the state is read: a progress line only when they
@@ -125,6 +128,7 @@ std::function<int()> SetupLs(CLI::App& app) {
       ->required();
   AddSelectOptions(app, f->select);
   app.add_flag("--pending", f->pending, "List pending operations instead");
+  AddPassJobsOption(app, &f->jobs, "List");
   app.add_option("--limit", f->limit, "Stop after N lines (0: no limit)")
       ->capture_default_str();
   AddFormat(app, &f->format);
@@ -189,6 +193,7 @@ std::function<int()> SetupStats(CLI::App& app) {
   auto top = std::make_shared<std::size_t>(10);
   auto exact = std::make_shared<bool>(false);
   auto quiet = std::make_shared<bool>(false);
+  auto jobs = std::make_shared<int>(0);
   app.add_option("state", *paths,
                  "State to read (- reads standard input); with two, how the "
                  "second grew from the first (per type and section)")
@@ -200,15 +205,18 @@ std::function<int()> SetupStats(CLI::App& app) {
                "Exact byte counts instead of KiB, MiB and GiB");
   AddFormat(app, format.get());
   AddQuietOption(app, quiet.get());
-  return [paths, format, top, exact, quiet] {
+  AddPassJobsOption(app, jobs.get(), "Count");
+  return [paths, format, top, exact, quiet, jobs] {
     const bool json = *format == "json";
     inspect::SizeStats sizes[2];
     std::vector<inspect::StatsResult> results;
     for (std::size_t i = 0; i < paths->size(); ++i) {
-      const std::string& path = (*paths)[i];
-      auto stats =
-          inspect::Stats(path, *top, &sizes[i], inspect::kTopProperties,
-                         MakeProgress(Shown(path), *quiet));
+      inspect::StatsConfig config;
+      config.path = (*paths)[i];
+      config.top = *top;
+      config.on_progress = MakeProgress(Shown(config.path), *quiet);
+      config.jobs = PassJobs(*jobs);
+      auto stats = inspect::Stats(config, &sizes[i]);
       EndProgress();
       if (!stats.ok()) return Fail(stats.status());
       results.push_back(std::move(*stats));

@@ -79,7 +79,7 @@ int RunScan(const ScanFlags& flags) {
     config.max_findings = flags.max_findings;
     config.fingerprinter = &*fingerprinter;
     config.decrypt = decrypt;
-    config.jobs = flags.jobs > 0 ? flags.jobs : DefaultPassJobs();
+    config.jobs = PassJobs(flags.jobs);
     // --schema: schema-secret-plaintext, checked in scan's findings pass.
     std::optional<verify::SchemaChecks> schema_checks;
     if (with_schemas) {
@@ -122,10 +122,7 @@ std::function<int()> SetupScan(CLI::App& app) {
   app.add_option("--key-file", flags->key_file,
                  "Key for fingerprints, so they match across runs (default: "
                  "a random key per run)");
-  app.add_option("-j,--jobs", flags->jobs,
-                 "Scan the resources of a plain file on N threads; the output "
-                 "is the same for any N (default: one)")
-      ->check(CLI::Range(1, kMaxJobs));
+  AddPassJobsOption(app, &flags->jobs, "Scan");
   app.add_option("--schema", flags->schemas,
                  "Also report properties a package schema marks secret that "
                  "are stored in plaintext (schema-secret-plaintext; see "

@@ -2,6 +2,8 @@
 
 #include <cstdlib>
 
+#include <CLI/CLI.hpp>
+
 #include "base/thread_pool.h"
 
 namespace pstate::cli {
@@ -17,5 +19,15 @@ int DefaultPassJobs() {
   }
   return 1;
 }
+
+void AddPassJobsOption(CLI::App& app, int* jobs, const std::string& verb) {
+  app.add_option("-j,--jobs", *jobs,
+                 verb +
+                     " the resources of a plain file on N threads; the output "
+                     "is the same for any N (default: one)")
+      ->check(CLI::Range(1, kMaxJobs));
+}
+
+int PassJobs(int jobs) { return jobs > 0 ? jobs : DefaultPassJobs(); }
 
 }  // namespace pstate::cli

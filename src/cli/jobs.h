@@ -3,7 +3,21 @@
 #ifndef PSTATE_CLI_JOBS_H_
 #define PSTATE_CLI_JOBS_H_
 
+#include <string>
+
+namespace CLI {
+class App;
+}
+
 namespace pstate::cli {
+
+/// `-j,--jobs N` for a command whose per-resource pass runs on the engine:
+/// "<verb> the resources of a plain file on N threads; the output is the
+/// same for any N (default: one)". 0 stays in `*jobs` when it is not given.
+void AddPassJobsOption(CLI::App& app, int* jobs, const std::string& verb);
+
+/// `jobs` when given (> 0), else DefaultPassJobs().
+int PassJobs(int jobs);
 
 /// PSTATE_JOBS when it holds a number from 1 to kMaxJobs (the golden tests
 /// run every case with one thread and with several: the output must not

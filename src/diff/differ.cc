@@ -19,6 +19,7 @@
 #include "diag/report.h"
 #include "diff/index.h"
 #include "diff/order.h"
+#include "engine/executor.h"
 #include "io/spool.h"
 #include "json/document.h"
 #include "json/equal.h"
@@ -140,8 +141,7 @@ class IndexHandler : public state::Handler {
     entry.key = identity.key;
     entry.type_id = identity.type_id;
     entry.digest = BytesDigest(leaf.bytes);
-    entry.offset = leaf.value.offset;
-    entry.end = leaf.end_offset;
+    entry.range = {leaf.value.offset, leaf.end_offset};
     if (index_ != nullptr) {
       index_->Add(entry);
     } else {
@@ -178,24 +178,10 @@ struct MatchState {
 Status ReadSide(Side& side, state::Handler& handler) {
   auto stream = side.input->Open();
   if (!stream.ok()) return stream.status();
-  return ReadOrExplain(**stream, side.name, handler, side.on_progress);
+  return engine::ReadOrExplain(**stream, side.name, handler, side.on_progress);
 }
 
 }  // namespace
-
-Status ReadOrExplain(
-    io::InputStream& input, const std::string& name, state::Handler& handler,
-    const std::function<void(std::uint64_t, std::uint64_t)>& on_progress) {
-  diag::Report report(name);
-  state::ReadOptions options;
-  options.on_progress = on_progress;
-  Status status = state::Read(input, handler, report, options);
-  if (status.ok() && !report.fatal()) return Status::Ok();
-  if (!report.fatal()) return status;  // a handler's own failure
-  diag::Failure failure = diag::FailureOf(report, status);
-  if (status.ok()) failure.errc = Errc::kFormat;
-  return failure.ToStatus();
-}
 
 namespace {
 
@@ -292,7 +278,7 @@ ResourceEntry EntryOf(ResourceChangeKind kind, const json::Value& resource) {
 /// Positions (in `seq`) on one longest strictly increasing subsequence.
 std::vector<bool> OnLongestIncreasing(const std::vector<std::uint32_t>& seq) {
   std::vector<std::uint32_t> tails;  // positions in seq
-  std::vector<std::uint32_t> prev(seq.size(), IndexEntry::kNone);
+  std::vector<std::uint32_t> prev(seq.size(), ResourceIndex::kNone);
   for (std::uint32_t i = 0; i < seq.size(); ++i) {
     auto it = std::lower_bound(
         tails.begin(), tails.end(), seq[i],
@@ -305,8 +291,8 @@ std::vector<bool> OnLongestIncreasing(const std::vector<std::uint32_t>& seq) {
     }
   }
   std::vector<bool> on(seq.size(), false);
-  std::uint32_t i = tails.empty() ? IndexEntry::kNone : tails.back();
-  while (i != IndexEntry::kNone) {
+  std::uint32_t i = tails.empty() ? ResourceIndex::kNone : tails.back();
+  while (i != ResourceIndex::kNone) {
     on[i] = true;
     i = prev[i];
   }
@@ -581,7 +567,7 @@ Status AttachOrderBreaks(
     }
   }
   std::optional<json::Document> doc;  // the resource of the current position
-  std::uint32_t doc_position = IndexEntry::kNone;
+  std::uint32_t doc_position = ResourceIndex::kNone;
   for (const OrderBreak& x : breaks) {
     if (std::binary_search(old_pairs.begin(), old_pairs.end(), x.PairKey())) {
       continue;
@@ -715,19 +701,20 @@ Result<DiffResult> Run(const DiffConfig& config) {
   MatchState match;
   for (std::uint32_t position = 0; position < entries_b.size(); ++position) {
     const IndexEntry& eb = entries_b[position];
-    Located here{position, eb.offset, eb.end};
+    Located here{position, eb.range.begin, eb.range.end};
     std::uint32_t found = index.FindUnmatched(eb.key);
-    if (found == IndexEntry::kNone) {
+    if (found == ResourceIndex::kNone) {
       match.added.push_back(here);
       match.added_type_id.push_back(eb.type_id);
       continue;
     }
-    IndexEntry& ea = index.entries()[found];
-    ea.matched = true;
+    index.set_matched(found);
+    state::ByteRange ra = index.range(found);
     match.a_of_match.push_back(found);
     match.b_of_match.push_back(here);
-    match.digest_differs.push_back(ea.digest != eb.digest ||
-                                   ea.end - ea.offset != eb.end - eb.offset);
+    match.digest_differs.push_back(index.digest(found) != eb.digest ||
+                                   ra.end - ra.begin !=
+                                       eb.range.end - eb.range.begin);
   }
   entries_b = std::vector<IndexEntry>();
 
@@ -762,9 +749,9 @@ Result<DiffResult> Run(const DiffConfig& config) {
   std::vector<bool> changed(match.a_of_match.size(), false);
   for (std::size_t i = 0; i < match.a_of_match.size(); ++i) {
     if (!match.digest_differs[i]) continue;
-    const IndexEntry& ea = index.entries()[match.a_of_match[i]];
+    state::ByteRange ra = index.range(match.a_of_match[i]);
     const Located& lb = match.b_of_match[i];
-    auto da = ReadResource(a, ea.offset, ea.end);
+    auto da = ReadResource(a, ra.begin, ra.end);
     if (!da.ok()) return da.status();
     auto db = ReadResource(b, lb.offset, lb.end);
     if (!db.ok()) return db.status();
@@ -782,10 +769,11 @@ Result<DiffResult> Run(const DiffConfig& config) {
 
   // Renames: only-in-B against only-in-A with the same type and ID.
   std::multimap<std::uint64_t, std::uint32_t> removed_by_type_id;
-  std::vector<bool> renamed(index.entries().size(), false);
-  for (std::uint32_t i = 0; i < index.entries().size(); ++i) {
-    const IndexEntry& e = index.entries()[i];
-    if (!e.matched && e.type_id != 0) removed_by_type_id.emplace(e.type_id, i);
+  std::vector<bool> renamed(index.size(), false);
+  for (std::uint32_t i = 0; i < index.size(); ++i) {
+    if (!index.matched(i) && index.type_id(i) != 0) {
+      removed_by_type_id.emplace(index.type_id(i), i);
+    }
   }
   for (std::size_t k = 0; k < match.added.size(); ++k) {
     const Located& lb = match.added[k];
@@ -795,8 +783,8 @@ Result<DiffResult> Run(const DiffConfig& config) {
     if (match.added_type_id[k] != 0) {
       auto [lo, hi] = removed_by_type_id.equal_range(match.added_type_id[k]);
       for (auto it = lo; it != hi; ++it) {
-        const IndexEntry& ea = index.entries()[it->second];
-        auto da = ReadResource(a, ea.offset, ea.end);
+        state::ByteRange ra = index.range(it->second);
+        auto da = ReadResource(a, ra.begin, ra.end);
         if (!da.ok()) return da.status();
         state::ResourceView va = state::ResourceView::Of(da->root());
         if (va.Type() != e.type || va.Id() != e.id) continue;
@@ -810,10 +798,10 @@ Result<DiffResult> Run(const DiffConfig& config) {
     }
     entries.emplace_back(lb.position, std::move(e));
   }
-  for (std::uint32_t i = 0; i < index.entries().size(); ++i) {
-    const IndexEntry& ea = index.entries()[i];
-    if (ea.matched || renamed[i]) continue;
-    auto da = ReadResource(a, ea.offset, ea.end);
+  for (std::uint32_t i = 0; i < index.size(); ++i) {
+    if (index.matched(i) || renamed[i]) continue;
+    state::ByteRange ra = index.range(i);
+    auto da = ReadResource(a, ra.begin, ra.end);
     if (!da.ok()) return da.status();
     entries.emplace_back(kAfterB + i,
                          EntryOf(ResourceChangeKind::kRemoved, da->root()));

@@ -98,15 +98,6 @@ struct DiffConfig {
   std::function<void(std::uint64_t, std::uint64_t)> on_progress;
 };
 
-/// Reads `input` (named `name` in messages) with `handler`. A state that
-/// cannot be read fails with diag::FailureOf's Status (the fatal finding's
-/// place and pointer); a handler's own failure is returned as it is.
-/// Shared by diff and the inspection commands. `on_progress` as
-/// state::ReadOptions'.
-Status ReadOrExplain(
-    io::InputStream& input, const std::string& name, state::Handler& handler,
-    const std::function<void(std::uint64_t, std::uint64_t)>& on_progress = {});
-
 /// The opener for a state's secrets (crypto::Unlock): b64 always;
 /// passphrase when `passphrase` gives one (kInvalidArgument from it: none
 /// given, nullptr returned); nullptr for other providers and for a

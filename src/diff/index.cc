@@ -61,51 +61,23 @@ std::uint64_t BytesDigest(std::string_view bytes) {
   return Mix64(h0 + Mix64(h1 + Mix64(h2 + Mix64(h3 ^ size))));
 }
 
-std::size_t ResourceIndex::Slot(const ResourceKey& key) const {
-  std::size_t mask = table_.size() - 1;
-  std::size_t slot = static_cast<std::size_t>(key.lo) & mask;
-  while (table_[slot] != IndexEntry::kNone &&
-         !(entries_[table_[slot]].key == key)) {
-    slot = (slot + 1) & mask;
-  }
-  return slot;
-}
-
-void ResourceIndex::Grow() {
-  std::size_t size = table_.empty() ? 1024 : table_.size() * 2;
-  std::vector<std::uint32_t> old_table = std::move(table_);
-  std::vector<std::uint32_t> old_last = std::move(last_);
-  table_.assign(size, IndexEntry::kNone);
-  last_.assign(size, IndexEntry::kNone);
-  for (std::size_t i = 0; i < old_table.size(); ++i) {
-    if (old_table[i] == IndexEntry::kNone) continue;
-    std::size_t slot = Slot(entries_[old_table[i]].key);
-    table_[slot] = old_table[i];
-    last_[slot] = old_last[i];
-  }
+void ResourceIndex::Reserve(std::size_t n) {
+  index_.Reserve(n);
+  digest_.reserve(n);
+  type_id_.reserve(n);
+  matched_.reserve(n);
 }
 
 std::uint32_t ResourceIndex::Add(const IndexEntry& entry) {
-  // Keep the load factor under 1/2.
-  if ((entries_.size() + 1) * 2 > table_.size()) Grow();
-  auto position = static_cast<std::uint32_t>(entries_.size());
-  entries_.push_back(entry);
-  entries_.back().next = IndexEntry::kNone;
-  entries_.back().matched = false;
-  std::size_t slot = Slot(entry.key);
-  if (table_[slot] == IndexEntry::kNone) {
-    table_[slot] = position;
-  } else {
-    entries_[last_[slot]].next = position;
-  }
-  last_[slot] = position;
-  return position;
+  digest_.push_back(entry.digest);
+  type_id_.push_back(entry.type_id);
+  matched_.push_back(false);
+  return index_.Add(entry.key, entry.range);
 }
 
 std::uint32_t ResourceIndex::FindUnmatched(const ResourceKey& key) const {
-  if (table_.empty()) return IndexEntry::kNone;
-  std::uint32_t i = table_[Slot(key)];
-  while (i != IndexEntry::kNone && entries_[i].matched) i = entries_[i].next;
+  std::uint32_t i = index_.First(key);
+  while (i != kNone && matched_[i]) i = index_.Next(i);
   return i;
 }
 

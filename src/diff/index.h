@@ -1,7 +1,8 @@
-// The index `pstate diff` builds over one state: each resource's identity
-// as a 128-bit fingerprint -> where its bytes are, a digest of those bytes
-// (BytesDigest) and a hash of its type and ID (for renames). About 48
-// bytes per resource, whatever the resource's size.
+// What `pstate diff` keeps of a state's resources: on the shared byte-range
+// index (state/resource_index.h), each resource's identity and where its
+// bytes are, and beside it a digest of those bytes (BytesDigest) and a
+// hash of its type and ID (for renames). About 60 bytes per resource,
+// whatever the resource's size.
 #ifndef PSTATE_DIFF_INDEX_H_
 #define PSTATE_DIFF_INDEX_H_
 
@@ -10,6 +11,7 @@
 #include <vector>
 
 #include "base/fingerprint.h"
+#include "state/resource_index.h"
 
 namespace pstate::diff {
 
@@ -40,42 +42,41 @@ std::uint64_t TypeIdHash(std::string_view type, std::string_view id);
 /// throughput of one multiply chain. Never store it.
 std::uint64_t BytesDigest(std::string_view bytes);
 
+/// What diff's read learns of one resource.
 struct IndexEntry {
   ResourceKey key;
   std::uint64_t digest = 0;
   std::uint64_t type_id = 0;
-  std::uint64_t offset = 0;  ///< the resource's bytes: [offset, end)
-  std::uint64_t end = 0;
-  std::uint32_t next = kNone;  ///< the next entry with the same key
-  bool matched = false;
-  static constexpr std::uint32_t kNone = 0xFFFFFFFFu;
+  state::ByteRange range;  ///< the resource's bytes
 };
 
-/// Entries in state order, found by key through an open-addressing table
-/// of positions (4 bytes a slot, the key read from the entry: a
-/// FingerprintTable would hold each key twice). Duplicates of a key are
-/// chained in order, so the k-th copy in one state pairs with the k-th copy
-/// in the other.
+/// One state's resources on the shared byte-range index
+/// (state/resource_index.h: identity, byte range, duplicates chained in
+/// order, so the k-th copy in one state pairs with the k-th copy in the
+/// other), with diff's own columns beside it: the digest of the bytes, the
+/// type and ID hash, and whether the resource found its pair.
 class ResourceIndex {
  public:
+  static constexpr std::uint32_t kNone = state::ResourceIndex::kNone;
+
   /// Room for `n` entries without growing (a hint: more still fit).
-  void Reserve(std::size_t n) { entries_.reserve(n); }
+  void Reserve(std::size_t n);
   /// Appends an entry; returns its position (its index in state order).
   std::uint32_t Add(const IndexEntry& entry);
   /// The first entry with `key` not yet matched, or kNone.
   std::uint32_t FindUnmatched(const ResourceKey& key) const;
 
-  std::vector<IndexEntry>& entries() { return entries_; }
-  const std::vector<IndexEntry>& entries() const { return entries_; }
+  std::size_t size() const { return index_.size(); }
+  state::ByteRange range(std::uint32_t i) const { return index_.range(i); }
+  std::uint64_t digest(std::uint32_t i) const { return digest_[i]; }
+  std::uint64_t type_id(std::uint32_t i) const { return type_id_[i]; }
+  bool matched(std::uint32_t i) const { return matched_[i]; }
+  void set_matched(std::uint32_t i) { matched_[i] = true; }
 
  private:
-  void Grow();
-  std::size_t Slot(const ResourceKey& key) const;
-
-  std::vector<IndexEntry> entries_;
-  /// Index of the first entry of each key, or kNone; size a power of two.
-  std::vector<std::uint32_t> table_;
-  std::vector<std::uint32_t> last_;  ///< per slot: the chain's last entry
+  state::ResourceIndex index_;
+  std::vector<std::uint64_t> digest_, type_id_;
+  std::vector<bool> matched_;
 };
 
 }  // namespace pstate::diff

@@ -173,7 +173,6 @@ void StringTable::Grow() {
 
 void Index::AddResource(const json::Value& resource, ByteRange range) {
   ResourceEntry e;
-  e.range = range;
   std::string scratch;
   state::ResourceView v = state::ResourceView::Of(resource);
   auto optional = [&](const json::Value* field) {
@@ -224,18 +223,7 @@ void Index::AddResource(const json::Value& resource, ByteRange range) {
   e.retain_on_delete = state::ResourceView::Flag(v.retain_on_delete);
   e.features = static_cast<std::uint8_t>(state::ResourceFeatures(resource));
 
-  auto position = static_cast<std::uint32_t>(resources_list.size());
-  if (first_.size() <= e.urn) {
-    first_.resize(e.urn + 1, kNoPosition);
-    last_.resize(e.urn + 1, kNoPosition);
-  }
-  next_.push_back(kNoPosition);
-  if (first_[e.urn] == kNoPosition) {
-    first_[e.urn] = position;
-  } else {
-    next_[last_[e.urn]] = position;
-  }
-  last_[e.urn] = position;
+  located_.Add(FingerprintOf(Text(e.urn)), range);
   resources_list.push_back(e);
 }
 
@@ -259,15 +247,23 @@ state::Selectable SelectableOf(const Index& index, std::size_t i) {
 void Index::ClearResources() {
   resources_list.clear();
   refs.clear();
-  first_.clear();
-  last_.clear();
-  next_.clear();
+  located_.Clear();
+}
+
+std::vector<ByteRange> Index::Ranges() const {
+  std::vector<ByteRange> out;
+  out.reserve(located_.size());
+  for (std::uint32_t i = 0; i < located_.size(); ++i) {
+    out.push_back(located_.range(i));
+  }
+  return out;
 }
 
 std::vector<std::size_t> Index::FindId(StrId urn) const {
   std::vector<std::size_t> out;
-  if (!HasResource(urn)) return out;
-  for (std::uint32_t at = first_[urn]; at != kNoPosition; at = next_[at]) {
+  if (urn == kNoStr) return out;
+  for (std::uint32_t at = located_.First(FingerprintOf(Text(urn)));
+       at != state::ResourceIndex::kNone; at = located_.Next(at)) {
     out.push_back(at);
   }
   return out;
@@ -287,9 +283,7 @@ std::vector<std::size_t> Index::Live(std::string_view urn) const {
 
 std::size_t Index::memory() const {
   return resources_list.capacity() * sizeof(ResourceEntry) +
-         refs.capacity() * sizeof(StrId) + strings.memory() +
-         (first_.capacity() + last_.capacity() + next_.capacity()) *
-             sizeof(std::uint32_t);
+         refs.capacity() * sizeof(StrId) + strings.memory() + located_.memory();
 }
 
 void Indexer::OnEnvelopeMember(const state::EnvelopeMember& member,

@@ -1,12 +1,13 @@
 // What `pstate edit` keeps of a state after its first pass: per resource
 // and pending operation, the fields an edit is planned on and the byte
-// range the reader found it at. Every string the index keeps (URNs, and
-// the types, IDs and provider references) is interned once in a
-// StringTable and named by a 32-bit id; a resource's references are lists
-// of ids. Memory grows with the resource count (about 100 bytes per
-// resource plus each distinct string once), never with the size of
-// property values: the bytes stay in the file until the output is spliced,
-// and strings are materialized only for what is printed or rewritten.
+// range the reader found it at (resources on the shared byte-range index,
+// state/resource_index.h, found there by their URNs). Every string the index
+// keeps (URNs, and the types, IDs and provider references) is interned once in
+// a StringTable and named by a 32-bit id; a resource's references are lists of
+// ids. Memory grows with the resource count (about 100 bytes per resource plus
+// each distinct string once), never with the size of property values: the bytes
+// stay in the file until the output is spliced, and strings are materialized
+// only for what is printed or rewritten.
 #ifndef PSTATE_EDIT_INDEX_H_
 #define PSTATE_EDIT_INDEX_H_
 
@@ -20,16 +21,14 @@
 #include <vector>
 
 #include "state/reader.h"
+#include "state/resource_index.h"
 #include "state/schema.h"
 #include "state/selector.h"
 
 namespace pstate::edit {
 
 /// [begin, end) of the decoded input.
-struct ByteRange {
-  std::uint64_t begin = 0;
-  std::uint64_t end = 0;
-};
+using ByteRange = state::ByteRange;
 
 /// A string of a StringTable; kNoStr stands for "absent" (or empty, where
 /// the field treats "" as absent).
@@ -113,7 +112,6 @@ struct ResourceEntry {
   bool retain_on_delete = false;
   /// The deployment features its content uses (state::ResourceFeatures).
   std::uint8_t features = 0;
-  ByteRange range;
 };
 
 struct PendingEntry {
@@ -165,17 +163,25 @@ struct Index {
   std::string_view Urn(std::size_t i) const {
     return strings.View(resources_list[i].urn);
   }
+  /// Where resource `i`'s bytes are.
+  ByteRange Range(std::size_t i) const {
+    return located_.range(static_cast<std::uint32_t>(i));
+  }
+  /// Every resource's byte range, in input order.
+  std::vector<ByteRange> Ranges() const;
   /// Positions of the resources whose URN is `urn` (empty when absent), in
   /// input order (several for duplicates).
   std::vector<std::size_t> Find(std::string_view urn) const;
   std::vector<std::size_t> FindId(StrId urn) const;
   /// Whether some resource has the URN `urn`.
   bool HasResource(StrId urn) const {
-    return urn < first_.size() && first_[urn] != kNoPosition;
+    return urn != kNoStr && located_.First(FingerprintOf(Text(urn))) !=
+                                state::ResourceIndex::kNone;
   }
   /// Whether resource `i` is the first with its URN.
   bool IsFirstCopy(std::size_t i) const {
-    return first_[resources_list[i].urn] == i;
+    auto at = static_cast<std::uint32_t>(i);
+    return located_.First(located_.key(at)) == at;
   }
   /// The live (not pending-delete) copies of `urn`.
   std::vector<std::size_t> Live(std::string_view urn) const;
@@ -205,13 +211,12 @@ struct Index {
   std::size_t memory() const;
 
  private:
-  static constexpr std::uint32_t kNoPosition = 0xffffffffU;
   std::span<const StrId> List(std::uint32_t at, std::uint32_t n) const {
     return {refs.data() + at, n};
   }
-  /// Per string id: the first and last resource with that URN; per
-  /// resource: the next one with the same URN.
-  std::vector<std::uint32_t> first_, last_, next_;
+  /// The resources' byte ranges, found by their URNs' fingerprints (the
+  /// shared byte-range index, state/resource_index.h).
+  state::ResourceIndex located_;
 };
 
 /// What a selector (state::Selector) sees of resource `i` of `index`.

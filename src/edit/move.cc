@@ -118,8 +118,7 @@ Result<MoveOutcome> Move(const MoveConfig& config) {
   const Index& di = dst->index;
   auto planned =
       PlanMove(si, di, config.request, [&](std::size_t s, std::size_t d) {
-        return InputsEqual(*src_bytes, si.resources_list[s].range, *dst_bytes,
-                           di.resources_list[d].range);
+        return InputsEqual(*src_bytes, si.Range(s), *dst_bytes, di.Range(d));
       });
   if (!planned.ok()) return planned.status();
   outcome.selected = planned->plan.selected;
@@ -140,7 +139,8 @@ Result<MoveOutcome> Move(const MoveConfig& config) {
   }
   for (const auto& [i, edit] : mp.added) {
     const ResourceEntry& r = si.resources_list[i];
-    auto text = RenderResource(*src_bytes, r.range, &edit, mp.rewrite, layout);
+    auto text =
+        RenderResource(*src_bytes, si.Range(i), &edit, mp.rewrite, layout);
     if (!text.ok()) return text.status();
     mp.destination.append.push_back({*edit.urn, std::move(*text), r.features});
   }

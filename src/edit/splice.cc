@@ -499,7 +499,9 @@ json::EscapeStyle InputStyle(std::string_view bytes, const Index& index,
 Layout ElementLayout(std::string_view bytes, const Index& index) {
   json::EscapeStyle style = DetectStyle(bytes, index.envelope.kind, {});
   const auto& list = index.resources_list;
-  if (!list.empty()) return DetectLayout(bytes, list.back().range, style);
+  if (!list.empty()) {
+    return DetectLayout(bytes, index.Range(list.size() - 1), style);
+  }
   Layout layout;
   layout.style = style;
   std::size_t k = static_cast<std::size_t>(index.resources.key_offset);
@@ -734,15 +736,12 @@ std::optional<Splice> CheckArray(std::string_view bytes, const Index& index,
                                  std::vector<std::uint32_t>& stubbed) {
   const auto& list = index.resources_list;
   if (order.empty()) {
-    std::vector<ByteRange> ranges;
-    ranges.reserve(list.size());
-    for (const ResourceEntry& r : list) ranges.push_back(r.range);
-    return RebuildArray(bytes, ranges, order, index.resources,
+    return RebuildArray(bytes, index.Ranges(), order, index.resources,
                         [](std::size_t) { return std::optional<Segment>(); });
   }
   Splice s;
-  s.begin = list.front().range.begin;
-  s.end = list.back().range.end;
+  s.begin = index.Range(0).begin;
+  s.end = index.Range(list.size() - 1).end;
   for (std::size_t k = 0; k < order.size(); ++k) {
     std::size_t i = order[k];
     if (!affected[i]) {
@@ -764,7 +763,7 @@ std::optional<Splice> CheckArray(std::string_view bytes, const Index& index,
     if (texts.count(i) > 0) {
       Append(s.pieces, Rewritten(i));
     } else {
-      Append(s.pieces, Source(list[i].range.begin, list[i].range.end));
+      Append(s.pieces, Source(index.Range(i).begin, index.Range(i).end));
     }
   }
   return s;
@@ -831,9 +830,10 @@ std::string ElementSeparator(std::string_view bytes, const Index& index,
                              const Layout& layout) {
   const auto& list = index.resources_list;
   if (list.size() >= 2) {
-    return std::string(bytes.substr(
-        static_cast<std::size_t>(list[0].range.end),
-        static_cast<std::size_t>(list[1].range.begin - list[0].range.end)));
+    ByteRange first = index.Range(0), second = index.Range(1);
+    return std::string(
+        bytes.substr(static_cast<std::size_t>(first.end),
+                     static_cast<std::size_t>(second.begin - first.end)));
   }
   return layout.indented ? ",\n" + layout.prefix : ",";
 }
@@ -917,16 +917,17 @@ Result<Assembly> Assemble(std::string_view bytes, const Index& index,
       out.changes.resources.push_back({'-', std::string(index.Urn(i)), {}});
       continue;
     }
-    if (release && r.range.end - released >= kReleaseStep) {
-      release(released, r.range.begin);
-      released = r.range.begin;
+    ByteRange range = index.Range(i);
+    if (release && range.end - released >= kReleaseStep) {
+      release(released, range.begin);
+      released = range.begin;
     }
     if (edit == nullptr && (!any_reference_changes ||
                             !NeedsRewrite(i, index, plan, renamed_ids))) {
       continue;
     }
     arena.Reset();
-    auto value = ParseRange(bytes, r.range, arena, &buffer);
+    auto value = ParseRange(bytes, range, arena, &buffer);
     if (!value.ok()) return value.status();
     bool changed = false;
     json::Value edited = RewriteResource(*value, edit, plan, arena, &changed);
@@ -976,10 +977,7 @@ Result<Assembly> Assemble(std::string_view bytes, const Index& index,
     splices.push_back(
         FillEmptyArray(bytes, index, plan, ElementLayout(bytes, index)));
   } else if (resources_touched || added) {
-    std::vector<ByteRange> ranges;
-    ranges.reserve(list.size());
-    for (const ResourceEntry& r : list) ranges.push_back(r.range);
-    auto s = RebuildArray(bytes, ranges, order, index.resources,
+    auto s = RebuildArray(bytes, index.Ranges(), order, index.resources,
                           [&](std::size_t i) -> std::optional<Segment> {
                             if (texts.count(i) == 0) return std::nullopt;
                             return Rewritten(i);
@@ -987,7 +985,7 @@ Result<Assembly> Assemble(std::string_view bytes, const Index& index,
     if (added && (!s || s->pieces.empty())) {
       // Every old resource dropped and some added: the elements' place
       // holds the additions alone.
-      s = Splice{list.front().range.begin, list.back().range.end, {}};
+      s = Splice{index.Range(0).begin, index.Range(list.size() - 1).end, {}};
     }
     if (s && added) AddElements(bytes, index, plan, *s);
     if (s) splices.push_back(std::move(*s));
@@ -1194,12 +1192,12 @@ Result<std::string> RenderRewritten(std::string_view bytes,
                   "internal error: a rewritten resource without its plan");
   }
   const Index& index = *assembly.index;
-  const ResourceEntry& r = index.resources_list[i];
+  ByteRange range = index.Range(i);
   auto e = assembly.plan->edits.find(i);
   const ResourceEdit* edit =
       e == assembly.plan->edits.end() ? nullptr : &e->second;
-  return RenderResource(bytes, r.range, edit, *assembly.plan,
-                        DetectLayout(bytes, r.range, assembly.style));
+  return RenderResource(bytes, range, edit, *assembly.plan,
+                        DetectLayout(bytes, range, assembly.style));
 }
 
 class SegmentInput : public io::InputStream {
@@ -1232,7 +1230,7 @@ class SegmentInput : public io::InputStream {
           chunk_ = std::move(*text);
           rendered_ = true;
           // The input it was rendered from is read: its pages can go.
-          const ByteRange& r = assembly_.index->resources_list[i].range;
+          ByteRange r = assembly_.index->Range(i);
           if (release_ && r.end > released_ &&
               r.end - released_ >= kReleaseStep) {
             release_(released_, r.end);
@@ -1326,9 +1324,7 @@ Status WriteSegments(std::string_view bytes, const Assembly& assembly,
           RenderRewritten(bytes, assembly, static_cast<std::size_t>(s.begin));
       if (!text.ok()) return text.status();
       out.Write(*text);
-      const ByteRange& r =
-          assembly.index->resources_list[static_cast<std::size_t>(s.begin)]
-              .range;
+      ByteRange r = assembly.index->Range(static_cast<std::size_t>(s.begin));
       if (release && r.end > released && r.end - released >= kReleaseStep) {
         release(released, r.end);
         released = r.end;

@@ -11,9 +11,39 @@
 #include <cstring>
 #include <memory>
 
+#include "diag/failure.h"
 #include "io/window.h"
 
 namespace pstate::engine {
+
+Status Explain(const diag::Report& report, const Status& status) {
+  if (!report.fatal()) return status;  // Ok, or a handler's own failure
+  if (!status.ok()) {
+    // Not opened: io's message names the file and the cause already.
+    for (const diag::Finding& f : report.findings()) {
+      if (diag::IsFatal(f.code)) {
+        if (f.code == diag::Code::kIoError && f.line == 0 &&
+            f.message == status.message()) {
+          return status;
+        }
+        break;
+      }
+    }
+  }
+  diag::Failure failure = diag::FailureOf(report, status);
+  if (status.ok()) failure.errc = Errc::kFormat;
+  return failure.ToStatus();
+}
+
+Status ReadOrExplain(
+    io::InputStream& input, const std::string& name, state::Handler& handler,
+    const std::function<void(std::uint64_t, std::uint64_t)>& on_progress) {
+  diag::Report report(name);
+  state::ReadOptions options;
+  options.on_progress = on_progress;
+  Status status = state::Read(input, handler, report, options);
+  return Explain(report, status);
+}
 
 bool CanSplit(const io::InputStream& input) {
   return input.compression() == io::Compression::kNone &&

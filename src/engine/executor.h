@@ -340,6 +340,11 @@ class ParallelRead final : public state::Handler {
     }
     pool_.Finish();
     idle_.clear();
+    if (stopped_) {
+      read.stopped = true;
+      split_ = true;
+      return read;
+    }
     if (gave_up_ || !run.ended) {
       gave_up_ = true;
       return GiveUp();
@@ -439,7 +444,7 @@ class ParallelRead final : public state::Handler {
     }
     run.prefix.Post(range.index, counts);
     std::optional<RangePrefix::Base> base = run.prefix.Wait(range.index);
-    if (!base || abandoned_) return;
+    if (!base || abandoned_ || stopped_) return;
     io::LineColumn at = run.first.at;
     if (range.index > 0) {
       at.line += base->newlines;
@@ -479,7 +484,8 @@ class ParallelRead final : public state::Handler {
   }
 
   void Deliver(Range& range, Run& run) {
-    if (run.ended || gave_up_ || abandoned_) return;  // past the array
+    // Past the array, or past what the pass wanted.
+    if (run.ended || gave_up_ || abandoned_ || stopped_) return;
     if (range.outcome == RangeParser::Step::kFailed) {
       gave_up_ = true;
       return;
@@ -489,7 +495,11 @@ class ParallelRead final : public state::Handler {
         run.context->ReportUnlocated(std::move(f));
       }
       FoldContext context(*run.context, file_, item.offset, item.size, item.at);
-      pass_.Fold(std::move(item.partial), context);
+      if (pass_.Fold(std::move(item.partial), context) == state::Flow::kStop) {
+        stopped_ = true;
+        range.items.clear();
+        return;
+      }
     }
     run.elements += range.items.size();
     range.items.clear();
@@ -513,25 +523,42 @@ class ParallelRead final : public state::Handler {
   bool gave_up_ = false;
   bool split_ = false;
   std::atomic<bool> abandoned_ = false;
+  /// A fold answered kStop: later ranges are neither parsed nor folded.
+  std::atomic<bool> stopped_ = false;
   ThreadPool pool_;  // last: destroyed (joined) first
 };
 
 }  // namespace internal
 
-/// Reads `path` ("-": standard input) once through a pass from `make`, and
-/// returns which executor produced the report. An input that cannot be
-/// opened is a fatal kIoError finding (nothing is read). Findings and the
-/// fatal failure go to `report`; `make` is called again (after the
-/// previous pass is destroyed) when a parallel read falls back.
+/// What Run did.
 template <typename P>
-Executor Run(const std::string& path,
-             const std::function<std::unique_ptr<P>()>& make,
-             diag::Report& report, const Options& options) {
+struct Ran {
+  /// Who read the resources.
+  Executor executor = Executor::kSequential;
+  /// What the read itself returned: the open failure, a handler's own
+  /// failure, or Ok (a located reason for a failed read is in the report).
+  Status status;
+  /// The pass that produced the report, with its result; null when the
+  /// input could not be opened.
+  std::unique_ptr<P> pass;
+};
+
+/// Reads `path` ("-": standard input) once through a pass from `make`. An
+/// input that cannot be opened is a fatal kIoError finding (nothing is
+/// read). Findings and the fatal failure go to `report`; `make` is called
+/// again (after the previous pass is destroyed) when a parallel read falls
+/// back.
+template <typename P>
+Ran<P> Run(const std::string& path,
+           const std::function<std::unique_ptr<P>()>& make,
+           diag::Report& report, const Options& options) {
+  Ran<P> ran;
   auto input = io::OpenInput(path);
   if (!input.ok()) {
+    ran.status = input.status();
     report.Add(
         diag::MakeFinding(diag::Code::kIoError, input.status().message()));
-    return Executor::kSequential;
+    return ran;
   }
   state::ReadOptions read;
   read.on_progress = options.on_progress;
@@ -542,7 +569,6 @@ Executor Run(const std::string& path,
     auto again = io::OpenInput(path);
     if (again.ok() && CanSplit(**again)) {
       diag::Report before = report;
-      Status status;
       bool gave_up = false;
       bool split = false;
       {
@@ -551,23 +577,49 @@ Executor Run(const std::string& path,
                                         state::Context& context) {
           return parallel.OnResources(span, context);
         };
-        status = state::Read(**again, parallel, report, read);
+        ran.status = state::Read(**again, parallel, report, read);
         gave_up = parallel.gave_up();
         split = parallel.split();
       }
       if (!gave_up && !report.fatal()) {
-        return split ? Executor::kParallel : Executor::kSequential;
+        ran.executor = split ? Executor::kParallel : Executor::kSequential;
+        ran.pass = std::move(pass);
+        return ran;
       }
-      (void)status;  // the report holds the located reason, if any
       report = std::move(before);
       pass.reset();
       pass = make();
       read.on_resources = nullptr;
     }
   }
-  Status status = state::Read(**input, *pass, report, read);
-  (void)status;  // the report holds the located reason
-  return Executor::kSequential;
+  ran.status = state::Read(**input, *pass, report, read);
+  ran.pass = std::move(pass);
+  return ran;
+}
+
+/// The Status of a read for a command whose result is data (ls, stats,
+/// show, tree, graph, diff), which has no findings to print: Ok; the
+/// report's fatal finding as diag::FailureOf's located Status (kFormat
+/// when the read itself returned Ok); an input that could not be opened
+/// or a handler's own failure as it is.
+Status Explain(const diag::Report& report, const Status& status);
+
+/// state::Read of `input` (named `name` in messages) through `handler`,
+/// sequentially, explained as Explain does.
+Status ReadOrExplain(
+    io::InputStream& input, const std::string& name, state::Handler& handler,
+    const std::function<void(std::uint64_t, std::uint64_t)>& on_progress = {});
+
+/// Run for a command whose result is data: the pass that read the state
+/// (its result in it), or the failure as Explain gives it.
+template <typename P>
+Result<std::unique_ptr<P>> RunOrExplain(
+    const std::string& path, const std::string& name,
+    const std::function<std::unique_ptr<P>()>& make, const Options& options) {
+  diag::Report report(name);
+  Ran<P> ran = Run<P>(path, make, report, options);
+  if (Status s = Explain(report, ran.status); !s.ok()) return s;
+  return std::move(ran.pass);
 }
 
 }  // namespace pstate::engine

@@ -50,8 +50,10 @@ class Pass : public state::Handler {
   /// The cross-resource half, on the reader's thread, in file order.
   /// `context` locates offsets inside this resource (in parallel by
   /// reading its bytes again: Locate there is for the rare finding made
-  /// here, not for every step).
-  virtual void Fold(Partial&& partial, state::Context& context) = 0;
+  /// here, not for every step). kStop ends the read as a handler's kStop
+  /// does (a sink that has what it wants: `ls --limit`); in parallel the
+  /// ranges read ahead are dropped unfolded.
+  virtual state::Flow Fold(Partial&& partial, state::Context& context) = 0;
   /// False when this run of the pass cannot be split (e.g. it carries
   /// handlers that are not passes); the executor then reads sequentially.
   virtual bool splittable() const { return true; }
@@ -59,11 +61,11 @@ class Pass : public state::Handler {
 
 /// Both halves at once, for a pass's OnLeaf in the sequential executor.
 template <typename PartialT>
-void RunInline(Pass<PartialT>& pass, Worker<PartialT>& worker,
-               state::Leaf& resource, state::Context& context) {
+state::Flow RunInline(Pass<PartialT>& pass, Worker<PartialT>& worker,
+                      state::Leaf& resource, state::Context& context) {
   PartialT partial{};
   worker.PerResource(resource, context, partial);
-  pass.Fold(std::move(partial), context);
+  return pass.Fold(std::move(partial), context);
 }
 
 }  // namespace pstate::engine

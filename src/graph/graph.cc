@@ -7,7 +7,7 @@
 #include <tuple>
 #include <utility>
 
-#include "diff/differ.h"
+#include "engine/executor.h"
 #include "io/input.h"
 #include "state/reader.h"
 #include "state/urn.h"
@@ -327,7 +327,7 @@ Result<Graph> Build(const Config& config) {
   if (!input.ok()) return input.status();
   Builder builder(config);
   Reader reader(builder);
-  if (Status s = diff::ReadOrExplain(
+  if (Status s = engine::ReadOrExplain(
           **input, config.path == "-" ? "<stdin>" : config.path, reader);
       !s.ok()) {
     return s;

@@ -138,7 +138,7 @@ struct Config {
 };
 
 /// Reads the state and builds its graph. Failures are the reader's
-/// (located, as diff::ReadOrExplain reports them).
+/// (located, as engine::ReadOrExplain reports them).
 Result<Graph> Build(const Config& config);
 
 /// The pieces of Build, for callers that read the state themselves (the

@@ -16,7 +16,10 @@ Result<ReportData> Collect(const Config& config) {
   data.file = config.path;
   // Stats first: it reads the whole state, so an unreadable one fails here
   // with its located message before anything else is done.
-  auto stats = inspect::Stats(config.path, config.top, &data.sizes);
+  inspect::StatsConfig stats_config;
+  stats_config.path = config.path;
+  stats_config.top = config.top;
+  auto stats = inspect::Stats(stats_config, &data.sizes);
   if (!stats.ok()) return stats.status();
   data.stats = std::move(*stats);
 

@@ -11,10 +11,12 @@
 #include <utility>
 
 #include "base/ascii.h"
+#include "base/fingerprint_table.h"
 #include "base/glob.h"
 #include "diff/differ.h"
 #include "diff/index.h"
 #include "diff/resource_diff.h"
+#include "engine/executor.h"
 #include "io/input.h"
 #include "io/spool.h"
 #include "json/compact.h"
@@ -56,12 +58,100 @@ ResourceRow RowOf(const json::Value& resource, std::size_t index,
   return row;
 }
 
+/// The input's name in messages.
+std::string NameOf(const std::string& path) {
+  return path == "-" ? "<stdin>" : path;
+}
+
+/// The row of a resource the filters take, or nothing.
+std::optional<ResourceRow> MatchingRow(const state::Leaf& leaf,
+                                       const state::Selector& selector) {
+  ResourceRow row =
+      RowOf(leaf.value, leaf.index, leaf.end_offset - leaf.value.offset);
+  state::Selectable subject{row.urn, row.type, row.parent, row.provider};
+  for (Flag f : row.flags) subject.flags |= state::FlagBit(f);
+  if (!selector.Matches(subject)) return std::nullopt;
+  return row;
+}
+
+/// `ls` as an engine pass: a worker makes the row of a resource the
+/// filters take, the fold hands rows to the sink in state order (and stops
+/// when it has enough). Pending operations are listed on the reader's
+/// thread; a listing of them reads resources sequentially (it skips them).
+class ListPass final : public engine::Pass<std::optional<ResourceRow>> {
+ public:
+  /// `delivered`: the rows (resources folded) a previous pass of the same
+  /// read gave the sink, skipped by this one: a parallel read that falls
+  /// back starts again from the first resource.
+  ListPass(const ListConfig& config,
+           const std::function<bool(const ResourceRow&)>& on_row,
+           const std::function<bool(const PendingRow&)>& on_pending,
+           std::size_t* delivered)
+      : config_(config),
+        on_row_(on_row),
+        on_pending_(on_pending),
+        delivered_(delivered) {}
+
+  class RowWorker final : public engine::Worker<Partial> {
+   public:
+    explicit RowWorker(const state::Selector& selector) : selector_(selector) {}
+    void PerResource(state::Leaf& leaf, state::Context&,
+                     Partial& out) override {
+      out = MatchingRow(leaf, selector_);
+    }
+
+   private:
+    const state::Selector& selector_;
+  };
+
+  std::unique_ptr<engine::Worker<Partial>> NewWorker() override {
+    return std::make_unique<RowWorker>(config_);
+  }
+  bool splittable() const override { return !config_.pending; }
+
+  state::Flow Fold(Partial&& row, state::Context&) override {
+    if (folded_++ < *delivered_) return state::Flow::kContinue;
+    *delivered_ = folded_;
+    if (!row) return state::Flow::kContinue;
+    return on_row_(*row) ? state::Flow::kContinue : state::Flow::kStop;
+  }
+
+  Result<state::Flow> OnLeaf(state::Leaf& leaf,
+                             state::Context& context) override {
+    if (config_.pending) {
+      if (leaf.role != state::Role::kPendingOperation) {
+        return state::Flow::kContinue;
+      }
+      PendingRow row;
+      row.index = leaf.index;
+      const json::Value* type = leaf.value.Find("type");
+      if (type != nullptr && type->is_string()) row.operation = type->Str();
+      if (const json::Value* r = state::ResourceOf(leaf)) {
+        state::ResourceView v = state::ResourceView::Of(*r);
+        row.urn = v.Urn();
+        row.type = v.Type();
+        row.id = v.Id();
+      }
+      return on_pending_(row) ? state::Flow::kContinue : state::Flow::kStop;
+    }
+    if (leaf.role != state::Role::kResource) return state::Flow::kContinue;
+    RowWorker worker(config_);
+    return engine::RunInline(*this, worker, leaf, context);
+  }
+
+ private:
+  const ListConfig& config_;
+  const std::function<bool(const ResourceRow&)>& on_row_;
+  const std::function<bool(const PendingRow&)>& on_pending_;
+  std::size_t* delivered_;
+  std::size_t folded_ = 0;
+};
+
 Status ReadPath(const std::string& path, state::Handler& handler,
                 const Progress& on_progress = {}) {
   auto input = io::OpenInput(path);
   if (!input.ok()) return input.status();
-  return diff::ReadOrExplain(**input, path == "-" ? "<stdin>" : path, handler,
-                             on_progress);
+  return engine::ReadOrExplain(**input, NameOf(path), handler, on_progress);
 }
 
 /// Calls `f` on each leaf, through a Handler.
@@ -94,32 +184,18 @@ std::vector<std::string> Strings(const json::Value* v) {
 Status List(const ListConfig& config,
             const std::function<bool(const ResourceRow&)>& on_row,
             const std::function<bool(const PendingRow&)>& on_pending) {
-  FnHandler handler([&](state::Leaf& leaf) -> Result<state::Flow> {
-    if (config.pending) {
-      if (leaf.role != state::Role::kPendingOperation) {
-        return state::Flow::kContinue;
-      }
-      PendingRow row;
-      row.index = leaf.index;
-      const json::Value* type = leaf.value.Find("type");
-      if (type != nullptr && type->is_string()) row.operation = type->Str();
-      if (const json::Value* r = state::ResourceOf(leaf)) {
-        state::ResourceView v = state::ResourceView::Of(*r);
-        row.urn = v.Urn();
-        row.type = v.Type();
-        row.id = v.Id();
-      }
-      return on_pending(row) ? state::Flow::kContinue : state::Flow::kStop;
-    }
-    if (leaf.role != state::Role::kResource) return state::Flow::kContinue;
-    ResourceRow row =
-        RowOf(leaf.value, leaf.index, leaf.end_offset - leaf.value.offset);
-    state::Selectable subject{row.urn, row.type, row.parent, row.provider};
-    for (Flag f : row.flags) subject.flags |= state::FlagBit(f);
-    if (!config.Matches(subject)) return state::Flow::kContinue;
-    return on_row(row) ? state::Flow::kContinue : state::Flow::kStop;
-  });
-  return ReadPath(config.path, handler, config.on_progress);
+  engine::Options options;
+  options.jobs = config.jobs;
+  options.on_progress = config.on_progress;
+  // A parallel read that falls back is read again from the start: the
+  // rows the sink already has are not given twice.
+  std::size_t delivered = 0;
+  std::function<std::unique_ptr<ListPass>()> make = [&] {
+    return std::make_unique<ListPass>(config, on_row, on_pending, &delivered);
+  };
+  auto pass = engine::RunOrExplain<ListPass>(config.path, NameOf(config.path),
+                                             make, options);
+  return pass.ok() ? Status::Ok() : pass.status();
 }
 
 // ---- show
@@ -155,7 +231,7 @@ Result<ShowResult> Show(const ShowConfig& config) {
     });
     auto stream = replay->Open();
     if (!stream.ok()) return stream.status();
-    if (Status s = diff::ReadOrExplain(**stream, name, find); !s.ok()) {
+    if (Status s = engine::ReadOrExplain(**stream, name, find); !s.ok()) {
       return s;
     }
     if (!found) {
@@ -208,7 +284,7 @@ Result<ShowResult> Show(const ShowConfig& config) {
   if (replay) {
     auto stream = replay->Open();
     if (!stream.ok()) return stream.status();
-    if (Status s = diff::ReadOrExplain(**stream, name, handler); !s.ok()) {
+    if (Status s = engine::ReadOrExplain(**stream, name, handler); !s.ok()) {
       return s;
     }
   } else if (Status s = ReadPath(config.path, handler); !s.ok()) {
@@ -296,47 +372,24 @@ namespace {
 constexpr std::uint32_t kNoNode = 0xFFFFFFFFu;
 
 /// URN fingerprint -> the node children hang under (the first live copy,
-/// else the first copy); open addressing, at most half full.
+/// else the first copy).
 class UrnTable {
  public:
   /// Notes node `i` with URN fingerprint `key`; `live`: not a delete copy.
   void Add(const diff::ResourceKey& key, std::uint32_t i, bool live,
            const std::vector<bool>& live_of) {
-    if ((size_ + 1) * 2 > slots_.size()) Grow();
-    Slot& s = slots_[Find(key)];
-    if (s.node == kNoNode) {
-      s = {key, i};
-      ++size_;
-    } else if (live && !live_of[s.node]) {
-      s.node = i;  // children hang under the live copy
+    auto [node, added] = nodes_.Insert(key);
+    if (added || (live && !live_of[*node])) {
+      *node = i;  // children hang under the live copy
     }
   }
   std::uint32_t Get(const diff::ResourceKey& key) const {
-    return slots_.empty() ? kNoNode : slots_[Find(key)].node;
+    const std::uint32_t* node = nodes_.Find(key);
+    return node != nullptr ? *node : kNoNode;
   }
 
  private:
-  struct Slot {
-    diff::ResourceKey key;
-    std::uint32_t node = kNoNode;
-  };
-  std::size_t Find(const diff::ResourceKey& key) const {
-    std::size_t mask = slots_.size() - 1;
-    std::size_t i = static_cast<std::size_t>(key.lo) & mask;
-    while (slots_[i].node != kNoNode && !(slots_[i].key == key)) {
-      i = (i + 1) & mask;
-    }
-    return i;
-  }
-  void Grow() {
-    std::vector<Slot> old = std::move(slots_);
-    slots_.assign(old.empty() ? 1024 : old.size() * 2, Slot{});
-    for (const Slot& s : old) {
-      if (s.node != kNoNode) slots_[Find(s.key)] = s;
-    }
-  }
-  std::vector<Slot> slots_;
-  std::size_t size_ = 0;
+  FingerprintTable<std::uint32_t> nodes_;
 };
 
 }  // namespace
@@ -504,40 +557,46 @@ void ForEachMemberSpan(const json::Value& object, std::uint64_t end, F f) {
   }
 }
 
+/// What a resource's property values hold (stats' counts and, with the
+/// byte split, their sizes).
+struct ValueCounts {
+  std::uint64_t secrets = 0, assets = 0, archives = 0;
+  std::uint64_t secret_bytes = 0, asset_bytes = 0, internal_bytes = 0;
+};
+
 /// Counts the secrets, assets and archives of a property value (as Pulumi
 /// reads them): a visitor of the property walker. A secret's payload is not
-/// looked into; an archive's members may hold assets. With `sizes`, also
+/// looked into; an archive's members may hold assets. With `text`, also
 /// their bytes.
-void CountValues(const json::Value& v, StatsResult* s,
-                 const LeafText* text = nullptr, SizeStats* sizes = nullptr) {
+void CountValues(const json::Value& v, ValueCounts* counts,
+                 const LeafText* text) {
   struct Counter {
     enum { kVisitScalars = false };  // only objects count
-    StatsResult* s;
+    ValueCounts* c;
     const LeafText* text;
-    SizeStats* sizes;
     /// An archive being counted inside (its own count already taken).
     const json::Value* root = nullptr;
-    void Add(const json::Value& v, std::uint64_t SizeStats::*field) {
-      if (sizes != nullptr) sizes->*field += ValueEnd(v, *text) - v.offset;
+    void Add(const json::Value& v, std::uint64_t ValueCounts::*field) {
+      if (text != nullptr) c->*field += ValueEnd(v, *text) - v.offset;
     }
     state::Step Visit(const state::PropertyNode& node, state::PropertyCursor&) {
       if (node.value == root) return state::Step::kDescendRaw;
       switch (node.kind) {
         case state::PropertyKind::kSecret:
-          ++s->secrets;
-          Add(*node.value, &SizeStats::secret_bytes);
+          ++c->secrets;
+          Add(*node.value, &ValueCounts::secret_bytes);
           return state::Step::kSkip;
         case state::PropertyKind::kAsset:
-          ++s->assets;
-          Add(*node.value, &SizeStats::asset_bytes);
+          ++c->assets;
+          Add(*node.value, &ValueCounts::asset_bytes);
           return state::Step::kSkip;
         case state::PropertyKind::kArchive:
-          ++s->archives;
-          if (sizes != nullptr) {
-            Add(*node.value, &SizeStats::asset_bytes);
+          ++c->archives;
+          if (text != nullptr) {
+            Add(*node.value, &ValueCounts::asset_bytes);
             // Its member assets are inside its bytes: counted, not sized
             // again.
-            Counter inner{s, text, nullptr, node.value};
+            Counter inner{c, nullptr, node.value};
             state::WalkProperties(*node.value, inner);
             return state::Step::kSkip;
           }
@@ -550,7 +609,7 @@ void CountValues(const json::Value& v, StatsResult* s,
       }
     }
   };
-  Counter counter{s, text, sizes, nullptr};
+  Counter counter{counts, text, nullptr};
   state::WalkProperties(v, counter);
 }
 
@@ -558,6 +617,219 @@ std::string PackageOf(const std::string& type) {
   if (state::IsProviderType(type)) return type.substr(17);
   return type.substr(0, type.find(':'));
 }
+
+/// One resource as stats counts it: the per-resource half of StatsPass,
+/// made on a worker.
+struct ResourceCounts {
+  std::uint64_t bytes = 0;
+  std::string type;
+  std::string provider;  ///< the provider's URN, or "(none)"
+  std::string urn;       ///< only when the largest are listed
+  std::vector<Flag> flags;
+  bool has_urn = false;  ///< stack and project below are the URN's
+  std::uint64_t stack = 0, project = 0;  ///< fingerprints
+  ValueCounts values;
+  Sections sections;
+  /// "inputs.NAME" / "outputs.NAME" -> bytes (with the byte split).
+  std::vector<std::pair<std::string, std::uint64_t>> properties;
+  /// It has an inputs or outputs member (its type is then listed among
+  /// the top properties, even with none).
+  bool has_properties = false;
+};
+
+/// `stats` as an engine pass: workers count each resource (its row, its
+/// values, its sections), the fold sums them in state order; the envelope,
+/// secrets provider and pending operations are read on the reader's
+/// thread.
+class StatsPass final : public engine::Pass<ResourceCounts> {
+ public:
+  StatsPass(const StatsConfig& config, bool split)
+      : config_(config), split_(split) {
+    for (Flag f : kAllFlags) s_.flags[std::string(FlagName(f))] = 0;
+    s_.secrets_provider = "none";
+  }
+
+  class Counter final : public engine::Worker<ResourceCounts> {
+   public:
+    Counter(bool keep_urn, bool split) : keep_urn_(keep_urn), split_(split) {}
+    void PerResource(state::Leaf& leaf, state::Context&,
+                     ResourceCounts& out) override {
+      out.bytes = leaf.end_offset - leaf.value.offset;
+      ResourceRow row = RowOf(leaf.value, leaf.index, out.bytes);
+      out.provider = "(none)";
+      std::string_view why;
+      if (auto ref = state::ParseProviderReference(row.provider, &why)) {
+        out.provider = std::string(ref->urn);
+      }
+      out.flags = std::move(row.flags);
+      if (auto urn = state::ParseUrn(row.urn)) {
+        out.has_urn = true;
+        out.stack = diff::UrnFingerprint(urn->stack).lo;
+        out.project = diff::UrnFingerprint(urn->project).lo;
+      }
+      state::ResourceView v = state::ResourceView::Of(leaf.value);
+      LeafText text{leaf.bytes, leaf.value.offset};
+      const LeafText* t = split_ ? &text : nullptr;
+      if (v.inputs != nullptr) CountValues(*v.inputs, &out.values, t);
+      if (v.outputs != nullptr) CountValues(*v.outputs, &out.values, t);
+      if (split_) Split(leaf.value, text, leaf.end_offset, out);
+      out.type = std::move(row.type);
+      if (keep_urn_) out.urn = std::move(row.urn);
+    }
+
+   private:
+    /// The resource's sections and its properties' bytes.
+    static void Split(const json::Value& r, const LeafText& text,
+                      std::uint64_t end, ResourceCounts& out) {
+      Sections& sec = out.sections;
+      std::uint64_t named = 0;
+      ForEachMemberSpan(r, end, [&](const json::Member& m, std::uint64_t n) {
+        std::string key = m.key.Str();
+        const bool in = ascii::EqualFold(key, "inputs");
+        const bool output = ascii::EqualFold(key, "outputs");
+        if (in || output) {
+          out.has_properties = true;
+          (in ? sec.inputs : sec.outputs) += n;
+          ForEachMemberSpan(
+              m.value, ValueEnd(m.value, text),
+              [&](const json::Member& p, std::uint64_t bytes) {
+                std::string name = p.key.Str();
+                if (name.starts_with("__")) out.values.internal_bytes += bytes;
+                out.properties.emplace_back(
+                    std::string(in ? "inputs." : "outputs.") + name, bytes);
+              });
+        } else if (ascii::EqualFold(key, "dependencies")) {
+          sec.dependencies += n;
+        } else if (ascii::EqualFold(key, "propertyDependencies")) {
+          sec.property_dependencies += n;
+        } else {
+          return;
+        }
+        named += n;
+      });
+      std::uint64_t total = end - r.offset;
+      sec.other = total > named ? total - named : 0;
+    }
+
+    bool keep_urn_;
+    bool split_;
+  };
+
+  std::unique_ptr<engine::Worker<ResourceCounts>> NewWorker() override {
+    return std::make_unique<Counter>(config_.top > 0, split_);
+  }
+
+  state::Flow Fold(ResourceCounts&& r, state::Context&) override {
+    ++s_.resources.count;
+    s_.resources.bytes += r.bytes;
+    auto add = [&](Tally& t) {
+      ++t.count;
+      t.bytes += r.bytes;
+    };
+    add(s_.by_package[PackageOf(r.type)]);
+    add(s_.by_type[r.type]);
+    add(s_.by_provider[r.provider]);
+    for (Flag f : r.flags) ++s_.flags[std::string(FlagName(f))];
+    if (r.has_urn) {
+      stacks_.emplace(r.stack);
+      projects_.emplace(r.project);
+    }
+    if (config_.top > 0) {
+      largest_.emplace(r.bytes, std::move(r.urn));
+      if (largest_.size() > config_.top) largest_.pop();
+    }
+    s_.secrets += r.values.secrets;
+    s_.assets += r.values.assets;
+    s_.archives += r.values.archives;
+    if (split_) {
+      sizes_.secret_bytes += r.values.secret_bytes;
+      sizes_.asset_bytes += r.values.asset_bytes;
+      sizes_.internal_bytes += r.values.internal_bytes;
+      sizes_.sections += r.sections;
+      sizes_.by_type[r.type] += r.sections;
+      if (r.has_properties) {
+        auto& by_name = properties_[r.type];
+        for (auto& [name, bytes] : r.properties) {
+          by_name[std::move(name)] += bytes;
+        }
+      }
+    }
+    return state::Flow::kContinue;
+  }
+
+  Result<state::Flow> OnLeaf(state::Leaf& leaf,
+                             state::Context& context) override {
+    switch (leaf.role) {
+      case state::Role::kSecretsProviders:
+        s_.secrets_provider = std::string(state::ProviderKindName(
+            state::ParseSecretsProvider(leaf.value).kind));
+        break;
+      case state::Role::kPendingOperation: {
+        const json::Value* t = leaf.value.Find("type");
+        ++s_.pending[t != nullptr && t->is_string() ? t->Str() : "?"];
+        break;
+      }
+      case state::Role::kResource: {
+        Counter counter(config_.top > 0, split_);
+        return engine::RunInline(*this, counter, leaf, context);
+      }
+      default: break;
+    }
+    return state::Flow::kContinue;
+  }
+
+  Status OnFinish(const state::Envelope& e, state::Context&) override {
+    s_.envelope = std::string(state::EnvelopeKindName(e.kind));
+    s_.version = e.version;
+    s_.features = e.features;
+    return Status::Ok();
+  }
+
+  /// The result, once the read is done.
+  StatsResult Take(SizeStats* sizes) {
+    s_.stacks = stacks_.size();
+    s_.projects = projects_.size();
+    while (!largest_.empty()) {
+      s_.largest.push_back(largest_.top());
+      largest_.pop();
+    }
+    std::reverse(s_.largest.begin(), s_.largest.end());
+    if (sizes != nullptr) {
+      for (auto& [type, by_name] : properties_) {
+        std::vector<std::pair<std::uint64_t, std::string>> rows;
+        rows.reserve(by_name.size());
+        for (auto& [property, bytes] : by_name) {
+          rows.emplace_back(bytes, property);
+        }
+        // Largest first; equal sizes by name, so the order is stable.
+        std::sort(rows.begin(), rows.end(), [](const auto& a, const auto& b) {
+          return a.first != b.first ? a.first > b.first : a.second < b.second;
+        });
+        if (rows.size() > config_.top_properties) {
+          rows.resize(config_.top_properties);
+        }
+        sizes_.top_properties[type] = std::move(rows);
+      }
+      *sizes = std::move(sizes_);
+    }
+    return std::move(s_);
+  }
+
+ private:
+  const StatsConfig& config_;
+  bool split_;
+  StatsResult s_;
+  SizeStats sizes_;
+  // Per type, bytes per "inputs.NAME" / "outputs.NAME" (cut to the top
+  // ones at the end).
+  std::map<std::string, std::unordered_map<std::string, std::uint64_t>>
+      properties_;
+  // Distinct stacks and projects, by 64-bit fingerprint: a count needs no
+  // strings, whatever the URNs.
+  std::unordered_set<std::uint64_t> stacks_, projects_;
+  using Big = std::pair<std::uint64_t, std::string>;
+  std::priority_queue<Big, std::vector<Big>, std::greater<Big>> largest_;
+};
 
 }  // namespace
 
@@ -570,169 +842,17 @@ Sections& Sections::operator+=(const Sections& o) {
   return *this;
 }
 
-Result<StatsResult> Stats(const std::string& path, std::size_t top,
-                          SizeStats* sizes, std::size_t top_properties,
-                          const Progress& on_progress) {
-  StatsResult s;
-  // Per type, bytes per "inputs.NAME" / "outputs.NAME" (cut to the top
-  // ones at the end).
-  std::map<std::string, std::unordered_map<std::string, std::uint64_t>>
-      properties;
-  // A resource's sections and its properties' bytes; returns the sections.
-  auto split = [&](const json::Value& r, const LeafText& text,
-                   std::uint64_t end, const std::string& type) {
-    Sections sec;
-    std::uint64_t named = 0;
-    ForEachMemberSpan(r, end, [&](const json::Member& m, std::uint64_t n) {
-      std::string key = m.key.Str();
-      const bool in = ascii::EqualFold(key, "inputs");
-      const bool out = ascii::EqualFold(key, "outputs");
-      if (in || out) {
-        (in ? sec.inputs : sec.outputs) += n;
-        auto& by_name = properties[type];
-        ForEachMemberSpan(
-            m.value, ValueEnd(m.value, text),
-            [&](const json::Member& p, std::uint64_t bytes) {
-              std::string name = p.key.Str();
-              if (name.starts_with("__")) sizes->internal_bytes += bytes;
-              by_name[std::string(in ? "inputs." : "outputs.") + name] += bytes;
-            });
-      } else if (ascii::EqualFold(key, "dependencies")) {
-        sec.dependencies += n;
-      } else if (ascii::EqualFold(key, "propertyDependencies")) {
-        sec.property_dependencies += n;
-      } else {
-        return;
-      }
-      named += n;
-    });
-    std::uint64_t total = end - r.offset;
-    sec.other = total > named ? total - named : 0;
-    return sec;
+Result<StatsResult> Stats(const StatsConfig& config, SizeStats* sizes) {
+  engine::Options options;
+  options.jobs = config.jobs;
+  options.on_progress = config.on_progress;
+  std::function<std::unique_ptr<StatsPass>()> make = [&] {
+    return std::make_unique<StatsPass>(config, sizes != nullptr);
   };
-  for (Flag f : kAllFlags) s.flags[std::string(FlagName(f))] = 0;
-  s.secrets_provider = "none";
-  // Distinct stacks and projects, by 64-bit fingerprint: a count needs no
-  // strings, whatever the URNs.
-  std::unordered_set<std::uint64_t> stacks, projects;
-  using Big = std::pair<std::uint64_t, std::string>;
-  std::priority_queue<Big, std::vector<Big>, std::greater<Big>> largest;
-  state::EnvelopeKind kind = state::EnvelopeKind::kUnknown;
-  class Handler : public state::Handler {
-   public:
-    std::function<Result<state::Flow>(state::Leaf&, state::Context&)> f;
-    Result<state::Flow> OnLeaf(state::Leaf& leaf,
-                               state::Context& context) override {
-      return f(leaf, context);
-    }
-  } handler;
-  handler.f = [&](state::Leaf& leaf,
-                  state::Context& context) -> Result<state::Flow> {
-    kind = context.envelope().kind;
-    switch (leaf.role) {
-      case state::Role::kSecretsProviders:
-        s.secrets_provider = std::string(state::ProviderKindName(
-            state::ParseSecretsProvider(leaf.value).kind));
-        break;
-      case state::Role::kPendingOperation: {
-        const json::Value* t = leaf.value.Find("type");
-        ++s.pending[t != nullptr && t->is_string() ? t->Str() : "?"];
-        break;
-      }
-      case state::Role::kResource: {
-        std::uint64_t bytes = leaf.end_offset - leaf.value.offset;
-        ResourceRow row = RowOf(leaf.value, leaf.index, bytes);
-        ++s.resources.count;
-        s.resources.bytes += bytes;
-        auto add = [&](Tally& t) {
-          ++t.count;
-          t.bytes += bytes;
-        };
-        add(s.by_package[PackageOf(row.type)]);
-        add(s.by_type[row.type]);
-        std::string provider = "(none)";
-        std::string_view why;
-        if (auto ref = state::ParseProviderReference(row.provider, &why)) {
-          provider = std::string(ref->urn);
-        }
-        add(s.by_provider[provider]);
-        for (Flag f : row.flags) ++s.flags[std::string(FlagName(f))];
-        if (auto urn = state::ParseUrn(row.urn)) {
-          stacks.emplace(diff::UrnFingerprint(urn->stack).lo);
-          projects.emplace(diff::UrnFingerprint(urn->project).lo);
-        }
-        if (top > 0) {
-          largest.emplace(bytes, row.urn);
-          if (largest.size() > top) largest.pop();
-        }
-        state::ResourceView v = state::ResourceView::Of(leaf.value);
-        LeafText text{leaf.bytes, leaf.value.offset};
-        LeafText* t = sizes != nullptr ? &text : nullptr;
-        if (v.inputs != nullptr) CountValues(*v.inputs, &s, t, sizes);
-        if (v.outputs != nullptr) CountValues(*v.outputs, &s, t, sizes);
-        if (sizes != nullptr) {
-          Sections sec = split(leaf.value, text, leaf.end_offset, row.type);
-          sizes->sections += sec;
-          sizes->by_type[row.type] += sec;
-        }
-        break;
-      }
-      default: break;
-    }
-    return state::Flow::kContinue;
-  };
-  auto input = io::OpenInput(path);
-  if (!input.ok()) return input.status();
-  const std::string name = path == "-" ? "<stdin>" : path;
-  diag::Report report(name);
-  // Version and features come from the reader's envelope at the end.
-  class Finisher : public state::Handler {
-   public:
-    Finisher(state::Handler& inner, StatsResult& out)
-        : inner_(inner), out_(out) {}
-    Result<state::Flow> OnLeaf(state::Leaf& leaf,
-                               state::Context& context) override {
-      return inner_.OnLeaf(leaf, context);
-    }
-    Status OnFinish(const state::Envelope& e, state::Context&) override {
-      out_.envelope = std::string(state::EnvelopeKindName(e.kind));
-      out_.version = e.version;
-      out_.features = e.features;
-      return Status::Ok();
-    }
-
-   private:
-    state::Handler& inner_;
-    StatsResult& out_;
-  } finisher(handler, s);
-  if (Status st = diff::ReadOrExplain(**input, name, finisher, on_progress);
-      !st.ok()) {
-    return st;
-  }
-  (void)kind;
-  s.stacks = stacks.size();
-  s.projects = projects.size();
-  while (!largest.empty()) {
-    s.largest.push_back(largest.top());
-    largest.pop();
-  }
-  std::reverse(s.largest.begin(), s.largest.end());
-  if (sizes != nullptr) {
-    for (auto& [type, by_name] : properties) {
-      std::vector<std::pair<std::uint64_t, std::string>> rows;
-      rows.reserve(by_name.size());
-      for (auto& [property, bytes] : by_name) {
-        rows.emplace_back(bytes, property);
-      }
-      // Largest first; equal sizes by name, so the order is stable.
-      std::sort(rows.begin(), rows.end(), [](const auto& a, const auto& b) {
-        return a.first != b.first ? a.first > b.first : a.second < b.second;
-      });
-      if (rows.size() > top_properties) rows.resize(top_properties);
-      sizes->top_properties[type] = std::move(rows);
-    }
-  }
-  return s;
+  auto pass = engine::RunOrExplain<StatsPass>(config.path, NameOf(config.path),
+                                              make, options);
+  if (!pass.ok()) return pass.status();
+  return (*pass)->Take(sizes);
 }
 
 }  // namespace pstate::inspect

@@ -46,10 +46,16 @@ struct ListConfig : state::Selector {
   std::string path;      ///< "-" reads standard input
   bool pending = false;  ///< list pending operations instead
   Progress on_progress;
+  /// Threads that read resources (engine::Options::jobs): rows still come
+  /// in state order, and the same rows.
+  int jobs = 1;
 };
 
-/// Streams the rows that match to `on_row` (or `on_pending`); `on_row`
-/// returns false to stop early (a --limit reached).
+/// Streams the rows that match to `on_row` (or `on_pending`), on the
+/// calling thread, in state order; `on_row` returns false to stop early (a
+/// --limit reached). An engine pass: with `jobs` > 1 on a plain file,
+/// workers read the resources and build rows, the calling thread gets them
+/// in order.
 Status List(const ListConfig& config,
             const std::function<bool(const ResourceRow&)>& on_row,
             const std::function<bool(const PendingRow&)>& on_pending);
@@ -178,11 +184,19 @@ struct SizeStats {
 /// How many of each type's largest properties `stats` lists.
 inline constexpr std::size_t kTopProperties = 3;
 
-/// `sizes`, when given, gets the byte split (`top_properties` per type).
-Result<StatsResult> Stats(const std::string& path, std::size_t top,
-                          SizeStats* sizes = nullptr,
-                          std::size_t top_properties = kTopProperties,
-                          const Progress& on_progress = {});
+struct StatsConfig {
+  std::string path;                             ///< "-" reads standard input
+  std::size_t top = 10;                         ///< the N largest resources
+  std::size_t top_properties = kTopProperties;  ///< per type, with sizes
+  Progress on_progress;
+  int jobs = 1;  ///< as ListConfig::jobs; the result does not change
+};
+
+/// An engine pass: each resource is counted and split on a worker, the
+/// counts are summed in state order. `sizes`, when given, gets the byte
+/// split.
+Result<StatsResult> Stats(const StatsConfig& config,
+                          SizeStats* sizes = nullptr);
 
 }  // namespace pstate::inspect
 

@@ -168,16 +168,16 @@ std::unique_ptr<engine::Worker<std::uint64_t>> LeakScanPass::NewWorker() {
   return std::make_unique<ScanWorker>(options_);
 }
 
-void LeakScanPass::Fold(std::uint64_t&& leaks, state::Context& context) {
+state::Flow LeakScanPass::Fold(std::uint64_t&& leaks, state::Context& context) {
   (void)context;
   leaks_ += leaks;
+  return state::Flow::kContinue;
 }
 
 Result<state::Flow> LeakScanPass::OnLeaf(state::Leaf& leaf,
                                          state::Context& context) {
   // Resources (when read sequentially) and pending operations.
-  engine::RunInline(*this, *inline_, leaf, context);
-  return state::Flow::kContinue;
+  return engine::RunInline(*this, *inline_, leaf, context);
 }
 
 }  // namespace pstate::scan

@@ -115,7 +115,7 @@ class LeakScanPass : public engine::Pass<std::uint64_t> {
   ~LeakScanPass() override;
 
   std::unique_ptr<engine::Worker<std::uint64_t>> NewWorker() override;
-  void Fold(std::uint64_t&& leaks, state::Context& context) override;
+  state::Flow Fold(std::uint64_t&& leaks, state::Context& context) override;
   Result<state::Flow> OnLeaf(state::Leaf& leaf,
                              state::Context& context) override;
   std::uint64_t leaks() const { return leaks_; }

@@ -326,6 +326,7 @@ Status StreamReader::HandOverResources(bool* handled) {
   Result<ResourcesRead> read = options_.on_resources(span, *this);
   if (!read.ok()) return read.status();
   if (!read->handled) return Status::Ok();
+  if (read->stopped) return Stop();
   Status s = window_.SkipTo(read->end, read->at_end);
   pos_ = window_.begin();
   if (!s.ok()) return IoFatal(s, span.offset);

@@ -215,6 +215,9 @@ struct ResourcesRead {
   std::uint64_t end = 0;     ///< absolute offset just past the ']'
   io::LineColumn at_end;     ///< line:column of `end`
   std::size_t elements = 0;  ///< how many elements the array had
+  /// The handler stopped (a fold answered Flow::kStop) before the array's
+  /// end: the read ends as on a handler's kStop; `end` is not used.
+  bool stopped = false;
 };
 
 struct ReadOptions {

@@ -134,9 +134,10 @@ std::unique_ptr<engine::Worker<ResourceJournal>> Verifier::NewWorker() {
   return std::make_unique<ResourceWorker>(provider_.kind);
 }
 
-void Verifier::Fold(ResourceJournal&& journal, state::Context& context) {
+state::Flow Verifier::Fold(ResourceJournal&& journal, state::Context& context) {
   resources_.tracker().Replay(journal.steps, context, on_plaintext_);
   folded_ciphertexts_ += journal.ciphertexts;
+  return state::Flow::kContinue;
 }
 
 void Verifier::OnEnvelopeMember(const state::EnvelopeMember& member,

@@ -45,7 +45,7 @@ class Verifier : public engine::Pass<ResourceJournal> {
   }
 
   std::unique_ptr<engine::Worker<ResourceJournal>> NewWorker() override;
-  void Fold(ResourceJournal&& journal, state::Context& context) override;
+  state::Flow Fold(ResourceJournal&& journal, state::Context& context) override;
 
   /// Unknown, duplicate and odd-case members of the envelope.
   void OnEnvelopeMember(const state::EnvelopeMember& member,

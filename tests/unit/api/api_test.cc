@@ -340,5 +340,134 @@ TEST(ApiTest, LoadSchemasFailsForAMissingFile) {
   ASSERT_FALSE(schemas.ok());
 }
 
+// ls and stats on several threads: the same rows, in the same order, and
+// the same counts (the engine's parallel read folds in state order).
+TEST(ApiTest, ListAndStatsAreTheSameOnSeveralThreads) {
+  State state = OpenOrDie(Fixture("valid/full-export.json"));
+  Result<std::vector<ResourceRow>> one = List(state);
+  ListConfig threads;
+  threads.jobs = 3;
+  Result<std::vector<ResourceRow>> many = List(state, threads);
+  ASSERT_TRUE(one.ok() && many.ok());
+  ASSERT_EQ(one->size(), many->size());
+  for (std::size_t i = 0; i < one->size(); ++i) {
+    EXPECT_EQ((*one)[i].urn, (*many)[i].urn);
+    EXPECT_EQ((*one)[i].bytes, (*many)[i].bytes);
+  }
+  threads.limit = 2;
+  Result<std::vector<ResourceRow>> two = List(state, threads);
+  ASSERT_TRUE(two.ok());
+  EXPECT_EQ(two->size(), 2u);
+  StatsConfig stats_threads;
+  stats_threads.jobs = 3;
+  Result<StatsResult> a = Stats(state);
+  Result<StatsResult> b = Stats(state, stats_threads);
+  ASSERT_TRUE(a.ok() && b.ok());
+  EXPECT_EQ(a->resources.count, b->resources.count);
+  EXPECT_EQ(a->resources.bytes, b->resources.bytes);
+  EXPECT_EQ(a->by_type.size(), b->by_type.size());
+  EXPECT_EQ(a->largest, b->largest);
+  EXPECT_EQ(a->secrets, b->secrets);
+}
+
+// A stack's earlier version, named as on the command line.
+TEST(ApiTest, OpenResolvesABackendVersion) {
+  const std::string stack = std::string(PSTATE_FIXTURES_DIR) +
+                            "/backends/project/.pulumi/stacks/web/dev.json";
+  Result<State> first = State::Open(stack + "@2");
+  ASSERT_TRUE(first.ok()) << first.status().message();
+  Result<std::vector<ResourceRow>> then = List(*first);
+  Result<std::vector<ResourceRow>> now = List(OpenOrDie(stack));
+  ASSERT_TRUE(then.ok() && now.ok());
+  EXPECT_EQ(then->size(), 5u);  // update 2 added a resource a later one removed
+  EXPECT_EQ(now->size(), 4u);
+  Result<State> missing = State::Open(stack + "@999");
+  ASSERT_FALSE(missing.ok());
+  EXPECT_NE(missing.status().message().find("999"), std::string::npos)
+      << missing.status().message();
+}
+
+TEST(ApiTest, DecryptNeedsTheRightPassphrase) {
+  const std::string secrets = std::string(PSTATE_FIXTURES_DIR) + "/secrets/";
+  State state = OpenOrDie(secrets + "passphrase.json");
+  testing::TempDir dir;
+  CryptConfig config;
+  config.output = dir.path().string() + "/plain.json";
+  config.passphrase = "not the passphrase";
+  Result<CryptResult> wrong = Decrypt(state, config);
+  ASSERT_FALSE(wrong.ok());
+  EXPECT_EQ(wrong.status().code(), Errc::kCrypto);
+  std::string passphrase = ReadFile(secrets + "passphrase.txt");
+  while (!passphrase.empty() && passphrase.back() == '\n')
+    passphrase.pop_back();
+  config.passphrase = passphrase;
+  Result<CryptResult> opened = Decrypt(state, config);
+  ASSERT_TRUE(opened.ok()) << opened.status().message();
+  EXPECT_GT(opened->secrets, 0u);
+  EXPECT_EQ(opened->provider, "passphrase");
+  // Sealed again, the state verifies.
+  CryptConfig seal;
+  seal.output = dir.path().string() + "/sealed.json";
+  seal.passphrase = passphrase;
+  Result<CryptResult> sealed =
+      Encrypt(OpenOrDie(dir.path().string() + "/plain.json"), seal);
+  ASSERT_TRUE(sealed.ok()) << sealed.status().message();
+  EXPECT_EQ(sealed->secrets, opened->secrets);
+  Result<Findings> check = Verify(OpenOrDie(seal.output));
+  ASSERT_TRUE(check.ok());
+  EXPECT_EQ(check->errors, 0u);
+}
+
+TEST(ApiTest, EditProtectsAndRefuses) {
+  const std::string input =
+      std::string(PSTATE_FIXTURES_DIR) + "/edit/example.json";
+  const std::string bucket = "urn:pulumi:dev::proj::aws:s3/bucket:Bucket::logs";
+  testing::TempDir dir;
+  EditConfig protect;
+  protect.operation = EditOperation::kProtect;
+  protect.urns = {bucket};
+  protect.output = dir.path().string() + "/protected.json";
+  Result<EditResult> done = Edit(OpenOrDie(input), protect);
+  ASSERT_TRUE(done.ok()) << done.status().message();
+  EXPECT_FALSE(done->refused);
+  EXPECT_TRUE(done->written);
+  ASSERT_EQ(done->resources.size(), 1u);
+  EXPECT_EQ(done->resources[0].what, bucket);
+  EXPECT_EQ(done->resources[0].kind, EditChangeKind::kChanged);
+
+  // Deleting the protected bucket is refused, and nothing is written.
+  EditConfig remove;
+  remove.operation = EditOperation::kDelete;
+  remove.urns = {bucket};
+  remove.output = dir.path().string() + "/deleted.json";
+  Result<EditResult> refused = Edit(OpenOrDie(protect.output), remove);
+  ASSERT_TRUE(refused.ok()) << refused.status().message();
+  EXPECT_TRUE(refused->refused);
+  EXPECT_FALSE(refused->written);
+  EXPECT_FALSE(std::ifstream(remove.output).good());
+
+  // A dry run by filter: the diff, no file.
+  EditConfig taint;
+  taint.operation = EditOperation::kTaint;
+  taint.select = ListConfig{};
+  taint.select->type = "aws:s3/bucket:Bucket";
+  taint.dry_run = true;
+  Result<EditResult> dry = Edit(OpenOrDie(input), taint);
+  ASSERT_TRUE(dry.ok()) << dry.status().message();
+  EXPECT_FALSE(dry->written);
+  ASSERT_TRUE(dry->diff.has_value());
+  EXPECT_EQ(dry->diff->resources.size(), 1u);
+  EXPECT_EQ(dry->selected, std::vector<std::string>{bucket});
+
+  // In place needs a file.
+  Result<State> bytes = State::FromBytes(ReadFile(input));
+  ASSERT_TRUE(bytes.ok());
+  EditConfig in_place = protect;
+  in_place.in_place = true;
+  Result<EditResult> memory = Edit(*bytes, in_place);
+  ASSERT_FALSE(memory.ok());
+  EXPECT_EQ(memory.status().code(), Errc::kInvalidArgument);
+}
+
 }  // namespace
 }  // namespace pstate

@@ -12,12 +12,13 @@ TEST(ResourceIndexTest, FindsEachKeyAndPairsDuplicatesInOrder) {
   for (int i = 0; i < 5000; ++i) {
     IndexEntry e;
     e.key = KeyOf("urn:" + std::to_string(i), false, "");
-    e.offset = static_cast<std::uint64_t>(i);
+    e.range = {static_cast<std::uint64_t>(i),
+               static_cast<std::uint64_t>(i) + 1};
     EXPECT_EQ(index.Add(e), static_cast<std::uint32_t>(i));
   }
   IndexEntry dup;
   dup.key = KeyOf("urn:7", false, "");
-  dup.offset = 99999;
+  dup.range = {99999, 100000};
   std::uint32_t second = index.Add(dup);
   for (int i = 0; i < 5000; ++i) {
     std::uint32_t found =
@@ -25,12 +26,13 @@ TEST(ResourceIndexTest, FindsEachKeyAndPairsDuplicatesInOrder) {
     ASSERT_EQ(found, static_cast<std::uint32_t>(i));
   }
   EXPECT_EQ(index.FindUnmatched(KeyOf("urn:nope", false, "")),
-            IndexEntry::kNone);
+            ResourceIndex::kNone);
   // The k-th copy pairs with the k-th copy.
-  index.entries()[7].matched = true;
+  index.set_matched(7);
   EXPECT_EQ(index.FindUnmatched(dup.key), second);
-  index.entries()[second].matched = true;
-  EXPECT_EQ(index.FindUnmatched(dup.key), IndexEntry::kNone);
+  EXPECT_EQ(index.range(second).begin, 99999u);
+  index.set_matched(second);
+  EXPECT_EQ(index.FindUnmatched(dup.key), ResourceIndex::kNone);
 }
 
 TEST(ResourceIndexTest, DeleteCopiesAreKeyedByUrnAndId) {

@@ -771,7 +771,7 @@ TEST(IndexTest, ReferencesAreIdsOfEveryField) {
   EXPECT_EQ(index.Text(r.id), "i-1");
   EXPECT_EQ(index.Text(r.provider), kP + "::p-1");
   EXPECT_TRUE(r.custom && r.protect && r.del && !r.taint);
-  EXPECT_EQ(r.range.begin, 10u);
+  EXPECT_EQ(index.Range(0).begin, 10u);
   std::vector<std::string> seen;
   ForEachReference(index, r, [&](RefKind kind, StrId id) {
     seen.push_back(std::string(state::RefKindName(kind)) + " " +

@@ -73,7 +73,7 @@ class OrderPass : public Pass<Seen> {
   std::unique_ptr<Worker<Seen>> NewWorker() override {
     return std::make_unique<NameWorker>();
   }
-  void Fold(Seen&& seen, state::Context& context) override {
+  state::Flow Fold(Seen&& seen, state::Context& context) override {
     folded.push_back(std::to_string(seen.index) + ":" + seen.name);
     diag::Finding f = diag::MakeFinding(diag::Code::kFieldUnknown,
                                         "fold " + std::to_string(seen.index));
@@ -84,17 +84,21 @@ class OrderPass : public Pass<Seen> {
     } else {
       context.ReportUnlocated(std::move(f));
     }
+    return folded.size() == stop_after ? state::Flow::kStop
+                                       : state::Flow::kContinue;
   }
   Result<state::Flow> OnLeaf(state::Leaf& leaf,
                              state::Context& context) override {
     if (leaf.role == state::Role::kResource) {
       NameWorker worker;
-      RunInline(*this, worker, leaf, context);
+      return RunInline(*this, worker, leaf, context);
     }
     return state::Flow::kContinue;
   }
 
   std::vector<std::string> folded;
+  /// Fold answers kStop at this many folds (0: never).
+  std::size_t stop_after = 0;
 };
 
 struct Outcome {
@@ -104,7 +108,8 @@ struct Outcome {
   bool fatal = false;
 };
 
-Outcome RunOn(const std::string& path, int jobs, std::size_t batch_bytes) {
+Outcome RunOn(const std::string& path, int jobs, std::size_t batch_bytes,
+              std::size_t stop_after = 0) {
   diag::Report report(path);
   std::vector<std::string> folded;
   // The pass is gone when Run returns: keep its folds through a wrapper.
@@ -115,13 +120,14 @@ Outcome RunOn(const std::string& path, int jobs, std::size_t batch_bytes) {
   std::function<std::unique_ptr<OrderPass>()> make_keeping = [&] {
     auto pass = std::make_unique<Keeping>();
     pass->out = &folded;
+    pass->stop_after = stop_after;
     return pass;
   };
   Options options;
   options.jobs = jobs;
   options.batch_bytes = batch_bytes;
   Outcome out;
-  out.executor = Run<OrderPass>(path, make_keeping, report, options);
+  out.executor = Run<OrderPass>(path, make_keeping, report, options).executor;
   report.SortByLocation();
   for (const diag::Finding& f : report.findings()) {
     out.findings.push_back(std::string(f.code_name()) + " " + f.pointer + " " +
@@ -194,6 +200,25 @@ TEST(Executor, ParallelFoldsInFileOrderWithTheSameFindings) {
       ASSERT_EQ(many.folded.size(), 200u);
       EXPECT_EQ(many.folded, one.folded);
       EXPECT_EQ(many.folded.front(), "0:r0-é-\"}]");
+    }
+  }
+}
+
+// A fold that answers kStop ends the read where the sequential read ends
+// it: no later resource is folded or reports a finding, whatever the
+// ranges in flight.
+TEST(Executor, AStoppingFoldEndsTheReadAtTheSameResource) {
+  testing::TempDir dir;
+  std::string path = dir.Write("stop.json", State(Resources(40, true)));
+  for (std::size_t stop : {std::size_t{1}, std::size_t{7}, std::size_t{40}}) {
+    Outcome one = RunOn(path, 1, 1 << 20, stop);
+    ASSERT_EQ(one.folded.size(), stop);
+    for (std::size_t batch : {std::size_t{1}, std::size_t{300}}) {
+      Outcome many = RunOn(path, 3, batch, stop);
+      EXPECT_EQ(many.executor, Executor::kParallel) << stop << " " << batch;
+      EXPECT_EQ(many.folded, one.folded) << stop << " " << batch;
+      EXPECT_EQ(many.findings, one.findings) << stop << " " << batch;
+      EXPECT_FALSE(many.fatal);
     }
   }
 }

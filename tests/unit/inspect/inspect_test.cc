@@ -194,8 +194,62 @@ TEST(InspectTest, TreeLimit) {
   }
 }
 
+Result<StatsResult> StatsOf(const std::string& path, std::size_t top,
+                            SizeStats* sizes = nullptr,
+                            std::size_t top_properties = kTopProperties,
+                            Progress on_progress = {}, int jobs = 1) {
+  StatsConfig config;
+  config.path = path;
+  config.top = top;
+  config.top_properties = top_properties;
+  config.on_progress = std::move(on_progress);
+  config.jobs = jobs;
+  return Stats(config, sizes);
+}
+
+// ls and stats are engine passes: on several threads, with ranges of any
+// size, the same rows in the same order and the same counts and sizes.
+TEST(InspectTest, ListAndStatsAreTheSameOnSeveralThreads) {
+  for (const char* name :
+       {"base.json", "b64-secrets.json", "flags.json", "changed.json"}) {
+    SCOPED_TRACE(name);
+    std::string path = std::string(PSTATE_FIXTURES_DIR) + "/inspect/" + name;
+    auto rows = [&](int jobs, std::uint64_t limit) {
+      ListConfig config;
+      config.path = path;
+      config.jobs = jobs;
+      std::vector<std::string> out;
+      EXPECT_TRUE(List(
+                      config,
+                      [&](const ResourceRow& row) {
+                        out.push_back(row.urn + " " +
+                                      std::to_string(row.bytes));
+                        return limit == 0 || out.size() < limit;
+                      },
+                      [](const PendingRow&) { return true; })
+                      .ok());
+      return out;
+    };
+    EXPECT_EQ(rows(3, 0), rows(1, 0));
+    EXPECT_EQ(rows(3, 2), rows(1, 2));
+    SizeStats one_sizes, many_sizes;
+    auto one = StatsOf(path, 3, &one_sizes, 2);
+    auto many = StatsOf(path, 3, &many_sizes, 2, {}, 3);
+    ASSERT_TRUE(one.ok() && many.ok());
+    EXPECT_EQ(one->resources.bytes, many->resources.bytes);
+    EXPECT_EQ(one->by_type.size(), many->by_type.size());
+    EXPECT_EQ(one->largest, many->largest);
+    EXPECT_EQ(one->flags, many->flags);
+    EXPECT_EQ(one->secrets, many->secrets);
+    EXPECT_EQ(one->stacks, many->stacks);
+    EXPECT_EQ(one_sizes.sections.total(), many_sizes.sections.total());
+    EXPECT_EQ(one_sizes.secret_bytes, many_sizes.secret_bytes);
+    EXPECT_EQ(one_sizes.top_properties, many_sizes.top_properties);
+  }
+}
+
 TEST(InspectTest, StatsCountAndSize) {
-  auto stats = Stats(Fixture("base.json"), 2);
+  auto stats = StatsOf(Fixture("base.json"), 2);
   ASSERT_TRUE(stats.ok());
   EXPECT_EQ(stats->resources.count, 6u);
   EXPECT_EQ(stats->by_type["aws:s3/bucket:Bucket"].count, 2u);
@@ -220,8 +274,8 @@ TEST(InspectSizesTest, SectionsAddUpToTheResources) {
         "b64-secrets.json", "flags.json", "changed.json"}) {
     SCOPED_TRACE(name);
     SizeStats sizes;
-    auto stats = Stats(std::string(PSTATE_FIXTURES_DIR) + "/inspect/" + name, 0,
-                       &sizes, 2);
+    auto stats = StatsOf(std::string(PSTATE_FIXTURES_DIR) + "/inspect/" + name,
+                         0, &sizes, 2);
     ASSERT_TRUE(stats.ok()) << stats.status().message();
     EXPECT_EQ(sizes.sections.total(), stats->resources.bytes);
     std::uint64_t by_type = 0;
@@ -240,9 +294,9 @@ TEST(InspectSizesTest, SectionsAddUpToTheResources) {
 // indentation, once the secret objects are laid out alike.
 TEST(InspectSizesTest, SecretBytesAreExactSpans) {
   SizeStats sizes;
-  auto stats =
-      Stats(std::string(PSTATE_FIXTURES_DIR) + "/inspect/" + "b64-secrets.json",
-            0, &sizes);
+  auto stats = StatsOf(
+      std::string(PSTATE_FIXTURES_DIR) + "/inspect/" + "b64-secrets.json", 0,
+      &sizes);
   ASSERT_TRUE(stats.ok());
   EXPECT_GT(stats->secrets, 0u);
   EXPECT_GT(sizes.secret_bytes, 0u);
@@ -276,7 +330,8 @@ TEST(InspectTest, ReadsReportProgress) {
                   .ok());
   ASSERT_TRUE(Tree(path.string(), tree.Callback()).ok());
   ASSERT_TRUE(
-      Stats(path.string(), 10, nullptr, kTopProperties, stats.Callback()).ok());
+      StatsOf(path.string(), 10, nullptr, kTopProperties, stats.Callback())
+          .ok());
   diff::DiffConfig d;
   d.before = path.string();
   d.after = path.string();
