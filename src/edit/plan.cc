@@ -285,21 +285,11 @@ Result<Planned> PlanRenameStack(const Index& index, const Request& req) {
     plan.notes.push_back("the state has no resource URN: nothing to rename");
     return out;
   }
-  std::string old_stack(old->stack), old_project(old->project);
-  std::string project = req.new_project.empty() ? old_project : req.new_project;
-  auto renamed = [&](std::string_view urn) -> std::optional<std::string> {
-    auto u = state::ParseUrn(urn);
-    if (!u || u->stack != old_stack || u->project != old_project) {
-      return std::nullopt;
-    }
-    std::string name(u->name);
-    if (u->qualified_type == state::kRootStackType) {
-      name = project + "-" + req.new_name;
-    }
-    std::string now =
-        state::FormatUrn(req.new_name, project, u->qualified_type, name);
-    if (now == urn) return std::nullopt;
-    return now;
+  state::StackProject from{std::string(old->stack), std::string(old->project)};
+  state::StackProject to{
+      req.new_name, req.new_project.empty() ? from.project : req.new_project};
+  auto renamed = [&](std::string_view urn) {
+    return state::RestackUrn(urn, from, to);
   };
   auto map = [&](std::string_view urn) {
     if (plan.urn_map.count(std::string(urn))) return;
