@@ -496,16 +496,36 @@ json::EscapeStyle InputStyle(std::string_view bytes, const Index& index,
   return DetectStyle(bytes, index.envelope.kind, release);
 }
 
+namespace {
+
+/// The deployment member a resources array is added after when the
+/// deployment has none (DeploymentV3's order: manifest, secrets_providers,
+/// resources); nullptr when it has neither.
+const MemberPlace* ResourcesAnchor(const Index& index) {
+  if (index.secrets_providers.present &&
+      (!index.manifest.present ||
+       index.secrets_providers.value.end > index.manifest.value.end)) {
+    return &index.secrets_providers;
+  }
+  return index.manifest.present ? &index.manifest : nullptr;
+}
+
+}  // namespace
+
 Layout ElementLayout(std::string_view bytes, const Index& index) {
   json::EscapeStyle style = DetectStyle(bytes, index.envelope.kind, {});
   const auto& list = index.resources_list;
   if (!list.empty()) return DetectLayout(bytes, list.back().range, style);
   Layout layout;
   layout.style = style;
-  std::size_t k = static_cast<std::size_t>(index.resources.key_offset);
+  // The array's member, or the one it will follow: its key's line.
+  const MemberPlace* member =
+      index.resources.present ? &index.resources : ResourcesAnchor(index);
+  std::size_t k =
+      member != nullptr ? static_cast<std::size_t>(member->key_offset) : 0;
   std::size_t p = k;
   while (p > 0 && (bytes[p - 1] == ' ' || bytes[p - 1] == '\t')) --p;
-  layout.indented = index.resources.present && p > 0 && bytes[p - 1] == '\n';
+  layout.indented = member != nullptr && p > 0 && bytes[p - 1] == '\n';
   if (layout.indented) {
     std::string_view key_prefix = bytes.substr(p, k - p);
     if (key_prefix.find('\t') != std::string_view::npos) layout.unit = "\t";
@@ -854,9 +874,20 @@ void AddElements(std::string_view bytes, const Index& index, const Plan& plan,
   s.pieces = std::move(pieces);
 }
 
-/// An empty resources array ("[]") filled with the plan's additions.
-Splice FillEmptyArray(std::string_view bytes, const Index& index,
-                      const Plan& plan, const Layout& layout) {
+/// The whitespace that starts the line of the key at `key_offset` ("" when
+/// the key does not start its line).
+std::string_view KeyIndent(std::string_view bytes, std::uint64_t key_offset) {
+  std::size_t k = static_cast<std::size_t>(key_offset);
+  std::size_t p = k;
+  while (p > 0 && (bytes[p - 1] == ' ' || bytes[p - 1] == '\t')) --p;
+  if (p > 0 && bytes[p - 1] != '\n') return {};
+  return bytes.substr(p, k - p);
+}
+
+/// A resources array holding the plan's additions, for a member whose key
+/// is at `key_offset`.
+std::string AdditionsArray(std::string_view bytes, std::uint64_t key_offset,
+                           const Plan& plan, const Layout& layout) {
   std::string text = "[";
   std::string sep = layout.indented ? ",\n" + layout.prefix : ",";
   bool first = true;
@@ -869,15 +900,33 @@ Splice FillEmptyArray(std::string_view bytes, const Index& index,
   }
   if (layout.indented) {
     // The closing bracket goes where the member's key starts its line.
-    std::size_t k = static_cast<std::size_t>(index.resources.key_offset);
-    std::size_t p = k;
-    while (p > 0 && (bytes[p - 1] == ' ' || bytes[p - 1] == '\t')) --p;
-    text += "\n" + std::string(bytes.substr(p, k - p));
+    text += "\n" + std::string(KeyIndent(bytes, key_offset));
   }
   text += "]";
-  return {index.resources.value.begin,
-          index.resources.value.end,
-          {Text(std::move(text))}};
+  return text;
+}
+
+/// An empty resources array ("[]") filled with the plan's additions.
+Splice FillEmptyArray(std::string_view bytes, const Index& index,
+                      const Plan& plan, const Layout& layout) {
+  return {
+      index.resources.value.begin,
+      index.resources.value.end,
+      {Text(AdditionsArray(bytes, index.resources.key_offset, plan, layout))}};
+}
+
+/// A deployment without a resources member (a fresh `pulumi stack init`:
+/// Go omits the empty array) gets one holding the plan's additions, after
+/// `anchor`, indented as that member.
+Splice AddResourcesMember(std::string_view bytes, const MemberPlace& anchor,
+                          const Plan& plan, const Layout& layout) {
+  std::string text = ",";
+  if (layout.indented) {
+    text += "\n" + std::string(KeyIndent(bytes, anchor.key_offset));
+  }
+  text += layout.indented ? "\"resources\": " : "\"resources\":";
+  text += AdditionsArray(bytes, anchor.key_offset, plan, layout);
+  return {anchor.value.end, anchor.value.end, {Text(std::move(text))}};
 }
 
 }  // namespace
@@ -969,10 +1018,14 @@ Result<Assembly> Assemble(std::string_view bytes, const Index& index,
     }
   }
   if (added && !index.resources.present) {
-    return Status(Errc::kFormat,
-                  "the state has no resources array to add resources to");
-  }
-  if (added && list.empty()) {
+    const MemberPlace* anchor = ResourcesAnchor(index);
+    if (anchor == nullptr) {
+      return Status(Errc::kFormat,
+                    "the state has no resources array to add resources to");
+    }
+    splices.push_back(
+        AddResourcesMember(bytes, *anchor, plan, ElementLayout(bytes, index)));
+  } else if (added && list.empty()) {
     splices.push_back(
         FillEmptyArray(bytes, index, plan, ElementLayout(bytes, index)));
   } else if (resources_touched || added) {
