@@ -303,6 +303,7 @@ Result<Outcome> Run(const Config& config) {
   if (!assembly.ok()) return assembly.status();
   outcome.changes = std::move(assembly->changes);
   outcome.unchanged = assembly->unchanged;
+  for (std::string& n : assembly->notes) outcome.notes.push_back(std::move(n));
 
   // Pass 2: the result must not be worse than the input.
   {

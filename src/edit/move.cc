@@ -174,8 +174,11 @@ Result<MoveOutcome> Move(const MoveConfig& config) {
   }
   for (const auto& [i, edit] : mp.added) {
     const ResourceEntry& r = si.resources_list[i];
-    auto text = RenderResource(*src_bytes, r.range, &edit, mp.rewrite, layout);
+    std::size_t lossy = 0;
+    auto text = RenderResource(*src_bytes, r.range, &edit, mp.rewrite, layout,
+                               [&](const json::Value&) { ++lossy; });
     if (!text.ok()) return text.status();
+    if (lossy > 0) outcome.notes.push_back(LossyStringNote(*edit.urn, lossy));
     mp.destination.append.push_back({*edit.urn, std::move(*text), r.features});
   }
 
@@ -185,6 +188,10 @@ Result<MoveOutcome> Move(const MoveConfig& config) {
   if (Status s = Check(source, /*affected_only=*/true); !s.ok()) return s;
   if (Status s = Check(destination, /*affected_only=*/false); !s.ok()) {
     return s;
+  }
+  for (const Side* side : {&source, &destination}) {
+    for (const std::string& n : side->assembly.notes)
+      outcome.notes.push_back(n);
   }
   bool worse = !outcome.source.new_findings.empty() ||
                !outcome.destination.new_findings.empty();

@@ -9,6 +9,7 @@
 
 #include "json/compact.h"
 #include "json/parser.h"
+#include "json/string_codec.h"
 #include "json/writer.h"
 #include "state/property.h"
 #include "state/resource.h"
@@ -408,11 +409,13 @@ Layout DetectLayout(std::string_view bytes, ByteRange range,
   return layout;
 }
 
-std::string Serialize(const json::Value& value, const Layout& layout) {
+std::string Serialize(const json::Value& value, const Layout& layout,
+                      const LossyFn& on_lossy) {
   StringSink sink;
   json::Writer writer(
       sink, layout.indented ? json::Layout::kIndented : json::Layout::kCompact,
       layout.style);
+  if (on_lossy) writer.OnLossyString(on_lossy);
   writer.Write(value);
   std::string text = sink.Take();
   if (!layout.indented) return text;
@@ -536,14 +539,27 @@ Layout ElementLayout(std::string_view bytes, const Index& index) {
 
 Result<std::string> RenderResource(std::string_view bytes, ByteRange range,
                                    const ResourceEdit* edit, const Plan& plan,
-                                   const Layout& layout) {
+                                   const Layout& layout,
+                                   const LossyFn& on_lossy) {
   json::Arena arena;
   std::string buffer;
   auto value = ParseRange(bytes, range, arena, &buffer);
   if (!value.ok()) return value.status();
   bool changed = false;
   json::Value edited = RewriteResource(*value, edit, plan, arena, &changed);
-  return Serialize(edited, layout);
+  return Serialize(edited, layout, on_lossy);
+}
+
+std::string LossyStringNote(std::string_view what, std::size_t count) {
+  // Go's decoder reads a lone surrogate escape as U+FFFD (encoding/json's
+  // unquote), so that is what Pulumi would write back.
+  return std::string(what) + ": " +
+         (count == 1 ? std::string("a string")
+                     : std::to_string(count) + " strings") +
+         " with a lone UTF-16 surrogate escape (such as \\ud800) " +
+         (count == 1 ? "is" : "are") +
+         " written with U+FFFD in its place, as Pulumi reads and would "
+         "write it";
 }
 
 std::string RootStackText(std::string_view urn, std::string_view type,
@@ -982,6 +998,17 @@ Result<Assembly> Assemble(std::string_view bytes, const Index& index,
     if (!changed) continue;
     style_of();  // rendered later in the input's escaping
     texts.insert(i);
+    // Rendered later, through the writer: a lone surrogate escape in any
+    // of its strings (rare: looked for in its bytes first) becomes U+FFFD.
+    if (json::HasLoneSurrogate(bytes.substr(
+            static_cast<std::size_t>(r.range.begin),
+            static_cast<std::size_t>(r.range.end - r.range.begin)))) {
+      std::size_t lossy = 0;
+      Serialize(edited, Layout{}, [&](const json::Value&) { ++lossy; });
+      if (lossy > 0) {
+        out.notes.push_back(LossyStringNote(index.Urn(i), lossy));
+      }
+    }
     out.changes.resources.push_back(
         {'~', std::string(index.Urn(i)), DiffResource(*value, edited)});
   }
@@ -1111,7 +1138,10 @@ Result<Assembly> Assemble(std::string_view bytes, const Index& index,
       }
       if (!changed) continue;
       json::Value edited = arena.MakeObject(members, value->offset);
-      ptexts[i] = Serialize(edited, DetectLayout(bytes, p.range, style_of()));
+      std::size_t lossy = 0;
+      ptexts[i] = Serialize(edited, DetectLayout(bytes, p.range, style_of()),
+                            [&](const json::Value&) { ++lossy; });
+      if (lossy > 0) out.notes.push_back(LossyStringNote(what, lossy));
       out.changes.pending.push_back({'~', what, std::move(fields)});
       touched = true;
     }
