@@ -72,8 +72,9 @@ Status Check(Side& side, bool affected_only) {
   side.assembly = std::move(*assembly);
   side.outcome->changes = side.assembly.changes;
   side.outcome->unchanged = side.assembly.unchanged;
-  auto added = AddedErrors(side.bytes, side.loaded->index, *side.plan,
-                           side.assembly, side.loaded->before);
+  auto added =
+      AddedErrors(side.bytes, side.loaded->index, *side.plan, side.assembly,
+                  side.loaded->before, side.loaded->input.name());
   if (!added.ok()) return added.status();
   side.outcome->new_findings = std::move(*added);
   return Status::Ok();

@@ -525,8 +525,10 @@ std::vector<std::string> AddedBothWays(const Indexed& in, const Plan& plan,
   EXPECT_FALSE(checked->check_segments.empty());
   *stubs = static_cast<std::size_t>(
       std::count(checked->stub.begin(), checked->stub.end(), true));
-  auto a = AddedErrors(in.bytes, in.index, plan, *full, in.before);
-  auto b = AddedErrors(in.bytes, in.index, plan, *checked, in.before);
+  InputFindings before;
+  for (const diag::Finding& f : in.before.findings()) before.Add(f);
+  auto a = AddedErrors(in.bytes, in.index, plan, *full, before, "in");
+  auto b = AddedErrors(in.bytes, in.index, plan, *checked, before, "in");
   EXPECT_TRUE(a.ok() && b.ok());
   if (!a.ok() || !b.ok()) return {};
   EXPECT_EQ(Keys(*a), Keys(*b));
