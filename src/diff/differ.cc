@@ -338,30 +338,6 @@ json::Value RestackResource(const json::Value& resource, const Restack& restack,
     for (const json::Value& e : v.array()) out.push_back(urn(e));
     return arena.MakeArray(out, v.offset);
   };
-  struct References {
-    enum { kVisitScalars = false };  // references are objects
-    const std::function<json::Value(const json::Value&)>& map;
-    state::Step Visit(const state::PropertyNode& node,
-                      state::PropertyCursor& at) {
-      switch (node.kind) {
-        case state::PropertyKind::kArray:
-        case state::PropertyKind::kObject: return state::Step::kDescend;
-        case state::PropertyKind::kSecret: return state::Step::kSkip;
-        case state::PropertyKind::kResourceReference: break;
-        default:
-          return node.is_signature() ? state::Step::kDescendRaw
-                                     : state::Step::kSkip;
-      }
-      std::vector<json::Member> members(node.value->object().begin(),
-                                        node.value->object().end());
-      for (json::Member& m : members) {
-        if (m.key.StrEquals("urn")) m.value = map(m.value);
-      }
-      at.Replace(at.arena()->MakeObject(members, node.value->offset));
-      return state::Step::kSkip;
-    }
-  };
-  const std::function<json::Value(const json::Value&)> map_urn = urn;
   std::vector<json::Member> out;
   std::string scratch;
   for (const json::Member& m : resource.object()) {
@@ -372,8 +348,16 @@ json::Value RestackResource(const json::Value& resource, const Restack& restack,
       copy.value = urn(m.value);
     } else if (field == "inputs" || field == "outputs" ||
                field == "replacementTrigger") {
-      References refs{map_urn};
-      copy.value = state::RewriteProperties(m.value, arena, refs);
+      bool changed = false;
+      copy.value = state::MapResourceReferences(
+          m.value, arena,
+          [&](const json::Value& u) -> std::optional<json::Value> {
+            if (!u.is_string()) return std::nullopt;
+            auto now = state::RestackUrn(u.Str(), restack.from, restack.to);
+            if (!now) return std::nullopt;
+            return arena.MakeString(*now, u.offset);
+          },
+          &changed);
     } else if (const state::ReferenceField* f =
                    state::FindReferenceField(field)) {
       switch (f->shape) {

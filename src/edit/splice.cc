@@ -176,43 +176,19 @@ class Rewriter {
     return arena_.MakeString(*m + text.substr(cut), v.offset);
   }
 
-  /// Resource references inside a property value: a rewriting visitor of
-  /// the property walker. Secrets are not looked into (their payload is
-  /// text in the output); other signature objects' members are, as stored.
+  /// Resource references inside a property value, mapped
+  /// (state::MapResourceReferences: secrets are not looked into).
   json::Value Properties(const json::Value& v, bool* changed) const {
     if (plan_.urn_map.empty()) return v;
-    struct References {
-      enum { kVisitScalars = false };  // references are objects
-      const Rewriter& mapper;
-      bool any = false;
-      state::Step Visit(const state::PropertyNode& node,
-                        state::PropertyCursor& at) {
-        switch (node.kind) {
-          case state::PropertyKind::kArray:
-          case state::PropertyKind::kObject: return state::Step::kDescend;
-          case state::PropertyKind::kSecret: return state::Step::kSkip;
-          case state::PropertyKind::kResourceReference: break;
-          default:
-            return node.is_signature() ? state::Step::kDescendRaw
-                                       : state::Step::kSkip;
-        }
-        const json::Value& value = *node.value;
-        std::vector<json::Member> members(value.object().begin(),
-                                          value.object().end());
-        bool hit = false;
-        for (json::Member& m : members) {
-          if (m.key.StrEquals("urn")) m.value = mapper.String(m.value, &hit);
-        }
-        if (!hit) return state::Step::kDescendRaw;
-        any = true;
-        at.Replace(mapper.arena_.MakeObject(members, value.offset));
-        return state::Step::kSkip;
-      }
-    };
-    References refs{*this};
-    json::Value out = state::RewriteProperties(v, arena_, refs);
-    if (refs.any) *changed = true;
-    return out;
+    return state::MapResourceReferences(
+        v, arena_,
+        [&](const json::Value& urn) -> std::optional<json::Value> {
+          bool hit = false;
+          json::Value now = String(urn, &hit);
+          if (!hit) return std::nullopt;
+          return now;
+        },
+        changed);
   }
 
  private:
