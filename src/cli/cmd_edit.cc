@@ -54,16 +54,19 @@ constexpr OperationHelp kOperations[] = {
      "  pstate edit rename-stack dev.json dev --project newproj -o new.json\n"},
     {"move",
      "pstate edit move SOURCE DEST URN...|FILTERS [--include-parents] "
-     "[--dry-run]",
+     "[--stack S --project P] [--dry-run] [--format json]",
      "Moves resources from one state file to another, as `pulumi state\n"
      "move`: their descendants move too (--include-parents: their\n"
      "ancestors), the providers they use are copied, URNs get DEST's stack\n"
      "and project, and a resource whose parent stays is re-parented to\n"
      "DEST's root stack. A dependency that would cross the two files, a\n"
      "URN DEST already has, or a pending operation is refused. Both files\n"
-     "are written in place with a .bak, or neither.\n",
+     "are written in place with a .bak, or neither. A DEST without\n"
+     "resources (a fresh `pulumi stack init`) takes its stack and project\n"
+     "from --stack/--project, else from its checkpoint's \"stack\".\n",
      "  pstate edit move dev.json prod.json URN --dry-run\n"
-     "  pstate edit move big.json part.json --type 'aws:rds/*'\n"},
+     "  pstate edit move big.json part.json --type 'aws:rds/*'\n"
+     "  pstate edit move dev.json new.json URN --stack prod --project app\n"},
     {"reparent", "pstate edit reparent STATE URN NEW_PARENT_URN",
      "Moves a resource and its descendants under another parent; their\n"
      "URNs get the new parent's type chain.\n",
@@ -135,6 +138,7 @@ struct EditFlags {
   std::string urn;
   SelectFlags select;  ///< the filters but --type and --urn
   std::string project;
+  std::string stack;  ///< move: DEST's stack when it has no resources
   std::string format = "text";
   std::string color = "auto";
   bool quiet = false;
@@ -154,12 +158,15 @@ int RunMove(const EditFlags& flags, const state::Selector& select) {
         "--in-place do not apply");
   }
   if (flags.all || flags.force || flags.target_dependents ||
-      !flags.id.empty() || !flags.project.empty()) {
+      !flags.id.empty()) {
     return Usage(
-        "edit move takes filters, --include-parents, --dry-run and "
-        "--allow-new-errors");
+        "edit move takes filters, --include-parents, --stack, --project, "
+        "--dry-run, --format and --allow-new-errors");
   }
-  if (flags.format != "text") return Usage("edit move prints text only");
+  if (flags.format != "text" && flags.format != "json") {
+    return Usage("--format must be text or json");
+  }
+  const bool json = flags.format == "json";
   edit::MoveConfig config;
   config.source = flags.input;
   config.destination = flags.args[0];
@@ -167,6 +174,8 @@ int RunMove(const EditFlags& flags, const state::Selector& select) {
   config.request.select = select;
   config.request.include_parents = flags.include_parents;
   config.request.allow_new_errors = flags.allow_new_errors;
+  config.request.dest_stack = flags.stack;
+  config.request.dest_project = flags.project;
   config.dry_run = flags.dry_run;
   if (config.request.urns.empty() && select.empty()) {
     return Usage("edit move needs URNs, resource names or filters");
@@ -174,7 +183,9 @@ int RunMove(const EditFlags& flags, const state::Selector& select) {
   auto outcome = edit::Move(config);
   if (!outcome.ok()) return Usage(outcome.status().message());
   const edit::MoveOutcome& o = *outcome;
-  if (!flags.quiet) PrintSelection(std::cerr, "edit move", o.selected);
+  // JSON: one object on stdout (both files are written in place).
+  if (json) report::RenderMoveJson(config, o, std::cout);
+  if (!flags.quiet && !json) PrintSelection(std::cerr, "edit move", o.selected);
   if (o.refused) {
     report::PrintError(std::cerr, o.refusal);
     report::RenderEditFindings(o.source, std::cerr);
@@ -184,7 +195,7 @@ int RunMove(const EditFlags& flags, const state::Selector& select) {
   // --dry-run: what each file would become, exactly as `pstate diff` prints
   // it, on stdout; else the changes on stderr.
   std::ostream& os = flags.dry_run ? std::cout : std::cerr;
-  if (flags.dry_run || !flags.quiet) {
+  if (!json && (flags.dry_run || !flags.quiet)) {
     const std::pair<const std::string*, const edit::Outcome*> sides[] = {
         {&config.source, &o.source}, {&config.destination, &o.destination}};
     report::DiffTextOptions text;
@@ -312,8 +323,9 @@ int RunEdit(const EditFlags& flags) {
     return Usage("--id applies to edit delete only");
   }
   if (!flags.project.empty() && req.op != edit::Operation::kRenameStack) {
-    return Usage("--project applies to edit rename-stack only");
+    return Usage("--project applies to edit rename-stack and move only");
   }
+  if (!flags.stack.empty()) return Usage("--stack applies to edit move only");
   if (filtered && !edit::TakesSelection(req.op)) {
     return Usage(
         "edit " + op +
@@ -455,7 +467,11 @@ std::function<int()> SetupEdit(CLI::App& app) {
                  "operations on this resource (exact URN)");
   AddSelectOptions(app, flags->select, /*with_type_and_urn=*/false);
   app.add_option("--project", flags->project,
-                 "rename-stack: the new project (default: the state's)");
+                 "rename-stack: the new project (default: the state's); "
+                 "move: DEST's project when it has no resources");
+  app.add_option("--stack", flags->stack,
+                 "move: DEST's stack when it has no resources (default: "
+                 "its checkpoint's)");
   app.add_option("--format", flags->format,
                  "text or json: how changes are printed");
   AddColorOption(app, &flags->color);

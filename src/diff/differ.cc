@@ -12,6 +12,7 @@
 #include <memory>
 #include <optional>
 #include <thread>
+#include <tuple>
 #include <utility>
 
 #include "crypto/provider_crypter.h"
@@ -24,10 +25,12 @@
 #include "json/document.h"
 #include "json/equal.h"
 #include "json/writer.h"
+#include "state/property.h"
 #include "state/provider.h"
 #include "state/reader.h"
 #include "state/resource.h"
 #include "state/schema.h"
+#include "state/urn.h"
 
 namespace pstate::diff {
 namespace {
@@ -62,6 +65,11 @@ struct Side {
   std::unique_ptr<SecretOpener> opener;
   /// Whether the resources come in an order Pulumi accepts (order.h).
   OrderChecker order;
+  /// The stack and project of the resources' URNs: the root stack's, else
+  /// the first resource's (as `edit rename-stack` finds them), and the
+  /// root stack's URN.
+  std::optional<state::StackProject> stack;
+  std::string root_urn;
   /// bytes is a file mapping whose pages ReadResource gives back.
   bool drop_after_read = false;
   /// Pages re-read and not given back yet: [drop_from, drop_to) addresses
@@ -136,6 +144,7 @@ class IndexHandler : public state::Handler {
     ++side_.resources;
     state::ResourceView view = state::ResourceView::Of(leaf.value);
     side_.order.Add(view);
+    NoteStack(view);
     Identity identity = IdentityOf(view);
     IndexEntry entry;
     entry.key = identity.key;
@@ -155,6 +164,20 @@ class IndexHandler : public state::Handler {
   }
 
  private:
+  void NoteStack(const state::ResourceView& view) {
+    if (!side_.root_urn.empty()) return;
+    std::string type_buffer;
+    bool root = TextOf(view.type, &type_buffer) == state::kRootStackType;
+    if (side_.stack && !root) return;
+    std::string urn_buffer;
+    std::string_view urn = TextOf(view.urn, &urn_buffer);
+    auto u = state::ParseUrn(urn);
+    if (!u) return;
+    side_.stack =
+        state::StackProject{std::string(u->stack), std::string(u->project)};
+    if (root) side_.root_urn = std::string(urn);
+  }
+
   Side& side_;
   ResourceIndex* index_;
   std::vector<IndexEntry>* in_order_;
@@ -273,6 +296,86 @@ ResourceEntry EntryOf(ResourceChangeKind kind, const json::Value& resource) {
   e.id = view.Id();
   e.deleted = state::ResourceView::Flag(view.del);
   return e;
+}
+
+/// A stack (or project) rename between the two sides: A's resources of
+/// `from` are B's of `to`, URNs rewritten as state::RestackUrn does.
+struct Restack {
+  state::StackProject from, to;
+  std::string from_root;  ///< A's root stack URN ("" when none)
+};
+
+/// `resource` (A's) with its URN and every reference `restack` rewrites
+/// (the fields of state::kReferenceFields and resource references in
+/// property values, what Pulumi's stack rename rewrites) in B's terms, so that
+/// DiffResource reports what changed besides the rename. Secrets are not looked
+/// into.
+json::Value RestackResource(const json::Value& resource, const Restack& restack,
+                            json::Arena& arena) {
+  if (!resource.is_object()) return resource;
+  auto urn = [&](const json::Value& v) {
+    if (!v.is_string()) return v;
+    auto now = state::RestackUrn(v.Str(), restack.from, restack.to);
+    return now ? arena.MakeString(*now, v.offset) : v;
+  };
+  auto list = [&](const json::Value& v) {
+    if (!v.is_array()) return v;
+    std::vector<json::Value> out;
+    for (const json::Value& e : v.array()) out.push_back(urn(e));
+    return arena.MakeArray(out, v.offset);
+  };
+  std::vector<json::Member> out;
+  std::string scratch;
+  for (const json::Member& m : resource.object()) {
+    json::Member copy = m;
+    scratch = m.key.Str();
+    std::string_view field = state::MatchField(scratch, state::kResourceFields);
+    if (field == "urn") {
+      copy.value = urn(m.value);
+    } else if (field == "inputs" || field == "outputs" ||
+               field == "replacementTrigger") {
+      bool changed = false;
+      copy.value = state::MapResourceReferences(
+          m.value, arena,
+          [&](const json::Value& u) -> std::optional<json::Value> {
+            if (!u.is_string()) return std::nullopt;
+            auto now = state::RestackUrn(u.Str(), restack.from, restack.to);
+            if (!now) return std::nullopt;
+            return arena.MakeString(*now, u.offset);
+          },
+          &changed);
+    } else if (const state::ReferenceField* f =
+                   state::FindReferenceField(field)) {
+      switch (f->shape) {
+        case state::RefShape::kUrn: copy.value = urn(m.value); break;
+        case state::RefShape::kUrnList: copy.value = list(m.value); break;
+        case state::RefShape::kUrnListMap:
+          if (m.value.is_object()) {
+            std::vector<json::Member> lists(m.value.object().begin(),
+                                            m.value.object().end());
+            for (json::Member& l : lists) l.value = list(l.value);
+            copy.value = arena.MakeObject(lists, m.value.offset);
+          }
+          break;
+        case state::RefShape::kProviderReference:
+          if (m.value.is_string()) {
+            std::string text = m.value.Str();
+            std::size_t cut = text.rfind("::");
+            auto now = cut == std::string::npos
+                           ? std::nullopt
+                           : state::RestackUrn(text.substr(0, cut),
+                                               restack.from, restack.to);
+            if (now) {
+              copy.value =
+                  arena.MakeString(*now + text.substr(cut), m.value.offset);
+            }
+          }
+          break;
+      }
+    }
+    out.push_back(copy);
+  }
+  return arena.MakeObject(out, resource.offset);
 }
 
 /// Positions (in `seq`) on one longest strictly increasing subsequence.
@@ -445,7 +548,7 @@ std::string PendingDisplay(const json::Value& op) {
 }
 
 void DiffEnvelope(const Side& a, const Side& b, const DiffOptions& options,
-                  std::vector<EnvelopeEntry>* out) {
+                  const Restack* restack, std::vector<EnvelopeEntry>* out) {
   EnvelopeDiff d{out};
   d.Plain("version", Get(a.envelope, "version"), Get(b.envelope, "version"));
   d.Multiset("features", Get(a.envelope, "features"),
@@ -502,16 +605,29 @@ void DiffEnvelope(const Side& a, const Side& b, const DiffOptions& options,
   // Pending operations pair by operation type and URN (in order, for
   // repeats); a pair differs only when its resources differ as DiffResource
   // sees them (a re-encrypted secret is no change when it can be opened).
+  // Across a stack rename, A's operations are compared in B's terms.
   auto op_key = [](const json::Value& op) { return PendingDisplay(op); };
   std::vector<bool> used(b.pending.size(), false);
-  for (const json::Value& op : a.pending) {
+  json::Arena arena;
+  for (const json::Value& a_op : a.pending) {
+    json::Value op = a_op;
+    if (restack != nullptr && op.is_object()) {
+      std::vector<json::Member> members(op.object().begin(), op.object().end());
+      for (json::Member& m : members) {
+        if (m.key.StrEquals("resource")) {
+          m.value = RestackResource(m.value, *restack, arena);
+        }
+      }
+      op = arena.MakeObject(members, op.offset);
+    }
     std::string key = op_key(op);
     std::size_t j = 0;
     while (j < b.pending.size() && (used[j] || op_key(b.pending[j]) != key)) {
       ++j;
     }
     if (j == b.pending.size()) {
-      out->push_back({"pending_operations", ChangeKind::kDelete, key, ""});
+      out->push_back(
+          {"pending_operations", ChangeKind::kDelete, op_key(a_op), ""});
       continue;
     }
     used[j] = true;
@@ -767,15 +883,73 @@ Result<DiffResult> Run(const DiffConfig& config) {
     entries.emplace_back(lb.position, std::move(e));
   }
 
+  // A stack (or project) rename: a resource only in B whose URN, taken
+  // back to A's stack and project (state::RestackUrn), names a resource
+  // only in A is that resource, renamed with its stack; components match
+  // too (they have no ID). Its references are compared in B's terms.
+  std::optional<Restack> restack;
+  if (a.stack && b.stack && *a.stack != *b.stack) {
+    restack = Restack{*a.stack, *b.stack, a.root_urn};
+    auto quoted = [](std::string_view text) {
+      std::string out;
+      json::StringSink sink(&out);
+      json::Writer w(sink, json::Layout::kCompact);
+      w.String(text);
+      (void)sink.Commit();
+      return out;
+    };
+    // Where the renames come from, ahead of the envelope's own changes.
+    for (auto [field, before, after] :
+         {std::tuple{"stack", &a.stack->stack, &b.stack->stack},
+          std::tuple{"project", &a.stack->project, &b.stack->project}}) {
+      if (*before == *after) continue;
+      result.envelope.push_back(
+          {field, ChangeKind::kUpdate, quoted(*before), quoted(*after)});
+    }
+  }
+  std::vector<bool> renamed(index.size(), false);
+  std::vector<bool> added_done(match.added.size(), false);
+  for (std::size_t k = 0; restack && k < match.added.size(); ++k) {
+    const Located& lb = match.added[k];
+    auto db = ReadResource(b, lb.offset, lb.end);
+    if (!db.ok()) return db.status();
+    state::ResourceView vb = state::ResourceView::Of(db->root());
+    std::string urn_b = vb.Urn();
+    std::optional<std::string> urn_a;
+    if (vb.Type() == state::kRootStackType && !restack->from_root.empty()) {
+      urn_a = restack->from_root;
+    } else {
+      urn_a = state::RestackUrn(urn_b, restack->to, restack->from);
+    }
+    if (!urn_a) continue;
+    bool deleted = state::ResourceView::Flag(vb.del);
+    std::uint32_t found = index.FindUnmatched(KeyOf(*urn_a, deleted, vb.Id()));
+    if (found == ResourceIndex::kNone) continue;
+    state::ByteRange ra = index.range(found);
+    auto da = ReadResource(a, ra.begin, ra.end);
+    if (!da.ok()) return da.status();
+    if (state::ResourceView::Of(da->root()).Urn() != *urn_a) continue;
+    index.set_matched(found);
+    renamed[found] = true;
+    added_done[k] = true;
+    ResourceEntry e = EntryOf(ResourceChangeKind::kRenamed, db->root());
+    e.from = *urn_a;
+    e.rename = RenameKind::kStack;
+    json::Arena arena;
+    e.changes = DiffResource(RestackResource(da->root(), *restack, arena),
+                             db->root(), options);
+    entries.emplace_back(lb.position, std::move(e));
+  }
+
   // Renames: only-in-B against only-in-A with the same type and ID.
   std::multimap<std::uint64_t, std::uint32_t> removed_by_type_id;
-  std::vector<bool> renamed(index.size(), false);
   for (std::uint32_t i = 0; i < index.size(); ++i) {
     if (!index.matched(i) && index.type_id(i) != 0) {
       removed_by_type_id.emplace(index.type_id(i), i);
     }
   }
   for (std::size_t k = 0; k < match.added.size(); ++k) {
+    if (added_done[k]) continue;
     const Located& lb = match.added[k];
     auto db = ReadResource(b, lb.offset, lb.end);
     if (!db.ok()) return db.status();
@@ -840,7 +1014,7 @@ Result<DiffResult> Run(const DiffConfig& config) {
   }
   sum.unchanged =
       match.a_of_match.size() - sum.changed - sum.order_only - sum.order_broken;
-  DiffEnvelope(a, b, options, &result.envelope);
+  DiffEnvelope(a, b, options, restack ? &*restack : nullptr, &result.envelope);
   sum.envelope = result.envelope.size();
   return result;
 }

@@ -14,9 +14,15 @@
 // range too.
 //
 // Identity: the URN; among duplicates, live copies pair with live copies in
-// order, and `delete: true` copies by (URN, ID). A resource only in B whose
-// type and ID equal those of a resource only in A is a rename (state
-// rename, stack rename, state move), not an addition and a removal. A
+// order, and `delete: true` copies by (URN, ID). When the two states'
+// stacks or projects differ (the root stack's URN, else the first
+// resource's), a resource only in B whose URN, rewritten back to A's stack
+// and project as `pulumi stack rename` rewrites URNs (state::RestackUrn),
+// names a resource only in A is that resource renamed with its stack
+// (RenameKind::kStack; its references are compared in B's terms, and the
+// envelope gets a "stack" and/or "project" change). Then a resource only in
+// B whose type and ID equal those of a resource only in A is a rename
+// (state rename, state move), not an addition and a removal. A
 // resource that is unchanged but moved so that the matched resources are no
 // longer in the same relative order is "order-only" (the fewest such moves:
 // everything off one longest increasing subsequence).
@@ -53,10 +59,19 @@ std::string_view ResourceChangeKindName(ResourceChangeKind kind);
 /// resource in B (order.h).
 using OrderNote = ::pstate::OrderNote;
 
+/// What makes a resource of another URN the same resource (kRenamed).
+enum class RenameKind {
+  kTypeAndId,  ///< the same type and ID (state rename, state move)
+  /// The URN differs only by the stack and project of the whole state
+  /// (stack rename, a move between projects): components match too.
+  kStack,
+};
+
 struct ResourceEntry {
   ResourceChangeKind kind = ResourceChangeKind::kChanged;
-  std::string urn;   ///< B's URN (A's for a removal)
-  std::string from;  ///< A's URN, for a rename
+  std::string urn;                             ///< B's URN (A's for a removal)
+  std::string from;                            ///< A's URN, for a rename
+  RenameKind rename = RenameKind::kTypeAndId;  ///< for a rename
   std::string type;
   std::string id;
   bool deleted = false;  ///< a `delete: true` copy

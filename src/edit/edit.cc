@@ -20,19 +20,83 @@
 namespace pstate::edit {
 namespace {
 
-using FindingKey = std::tuple<diag::Code, std::string, std::string>;
-
-FindingKey KeyOf(const diag::Finding& f,
-                 const std::unordered_map<std::string, std::string>* map) {
-  std::string urn = f.urn;
-  if (map != nullptr) {
-    auto it = map->find(urn);
-    if (it != map->end()) urn = it->second;
-  }
-  // Findings about a resource are told apart by code and resource; the
-  // others by code and message (their places shift with any edit).
-  return {f.code, urn, urn.empty() ? f.message : std::string()};
+/// The table key of an error key: its text's fingerprint, told apart by
+/// code and kind.
+Fingerprint Combined(const ErrorKey& k) {
+  std::uint64_t tag =
+      static_cast<std::uint64_t>(k.code) * 2 + (k.about_resource ? 1 : 0) + 1;
+  return Fingerprint{k.text.hi ^ Mix64(tag), k.text.lo};
 }
+
+/// The verifier's findings, as it reports them, go to `sink` instead of
+/// the report: a handler that passes every event to `inner` with a
+/// context whose Report and ReportUnlocated are intercepted. Fatal
+/// findings (an unreadable input) still reach the reader's report.
+class FindingTap : public state::Handler {
+ public:
+  using Sink = std::function<void(diag::Finding)>;
+  FindingTap(state::Handler& inner, Sink sink)
+      : inner_(inner), sink_(std::move(sink)) {}
+
+  void BeginObject() override { inner_.BeginObject(); }
+  void Key(std::string_view raw_key) override { inner_.Key(raw_key); }
+  void EndObject() override { inner_.EndObject(); }
+  void BeginArray() override { inner_.BeginArray(); }
+  void EndArray() override { inner_.EndArray(); }
+  void OnEnvelopeMember(const state::EnvelopeMember& member,
+                        state::Context& context) override {
+    Tapped tapped(context, sink_);
+    inner_.OnEnvelopeMember(member, tapped);
+  }
+  Result<state::Flow> OnLeaf(state::Leaf& leaf,
+                             state::Context& context) override {
+    Tapped tapped(context, sink_);
+    return inner_.OnLeaf(leaf, tapped);
+  }
+  Status OnFinish(const state::Envelope& envelope,
+                  state::Context& context) override {
+    Tapped tapped(context, sink_);
+    return inner_.OnFinish(envelope, tapped);
+  }
+
+ private:
+  class Tapped final : public state::Context {
+   public:
+    Tapped(state::Context& inner, const Sink& sink)
+        : inner_(inner), sink_(sink) {}
+    void Report(diag::Finding finding, std::uint64_t offset) override {
+      if (diag::IsFatal(finding.code)) {
+        inner_.Report(std::move(finding), offset);
+        return;
+      }
+      io::LineColumn at = inner_.Locate(offset);
+      finding.line = at.line;
+      finding.column = at.column;
+      finding.char_column = at.char_column;
+      sink_(std::move(finding));
+    }
+    void ReportUnlocated(diag::Finding finding) override {
+      if (diag::IsFatal(finding.code)) {
+        inner_.ReportUnlocated(std::move(finding));
+        return;
+      }
+      sink_(std::move(finding));
+    }
+    io::LineColumn Locate(std::uint64_t offset) override {
+      return inner_.Locate(offset);
+    }
+    const state::Envelope& envelope() const override {
+      return inner_.envelope();
+    }
+
+   private:
+    state::Context& inner_;
+    const Sink& sink_;
+  };
+
+  state::Handler& inner_;
+  Sink sink_;
+};
 
 /// One pass's random access to the decoded input: a mapping of its own
 /// whose pages are handed back as the pass moves forward
@@ -62,30 +126,22 @@ Result<View> OpenView(io::Replayable& input) {
   return view;
 }
 
-/// Keeps the findings of pass 2 that are not at a stub (Assembly::stub):
-/// a stubbed resource's findings are the input's (Assembly::check_segments
-/// says why).
-diag::Report WithoutStubs(const diag::Report& after, const Index& index,
-                          const std::vector<bool>& stub) {
-  diag::Report out(after.file());
-  std::string prefix = index.resources_pointer + "/";
-  for (const diag::Finding& f : after.findings()) {
-    if (f.pointer.compare(0, prefix.size(), prefix) == 0) {
-      std::size_t k = 0;
-      std::size_t p = prefix.size();
-      bool digits = false;
-      while (p < f.pointer.size() && f.pointer[p] >= '0' &&
-             f.pointer[p] <= '9') {
-        k = k * 10 + static_cast<std::size_t>(f.pointer[p] - '0');
-        digits = true;
-        ++p;
-      }
-      bool whole = p == f.pointer.size() || f.pointer[p] == '/';
-      if (digits && whole && k < stub.size() && stub[k]) continue;
-    }
-    out.Add(f);
+/// Whether a finding of pass 2 is at a stub (Assembly::stub): a stubbed
+/// resource's findings are the input's (Assembly::check_segments says
+/// why), so they are not compared.
+bool AtStub(const diag::Finding& f, const std::string& prefix,
+            const std::vector<bool>& stub) {
+  if (f.pointer.compare(0, prefix.size(), prefix) != 0) return false;
+  std::size_t k = 0;
+  std::size_t p = prefix.size();
+  bool digits = false;
+  while (p < f.pointer.size() && f.pointer[p] >= '0' && f.pointer[p] <= '9') {
+    k = k * 10 + static_cast<std::size_t>(f.pointer[p] - '0');
+    digits = true;
+    ++p;
   }
-  return out;
+  bool whole = p == f.pointer.size() || f.pointer[p] == '/';
+  return digits && whole && k < stub.size() && stub[k];
 }
 
 }  // namespace
@@ -132,48 +188,91 @@ Result<diff::DiffResult> DiffWithInput(const std::string& input,
   return diff::Run(config);
 }
 
+ErrorKey ErrorKey::Of(const diag::Finding& f) {
+  // Findings about a resource are told apart by code and resource; the
+  // others by code and message (their places shift with any edit).
+  ErrorKey k;
+  k.code = f.code;
+  k.about_resource = !f.urn.empty();
+  k.text = FingerprintOf(k.about_resource ? f.urn : f.message);
+  return k;
+}
+
+void InputFindings::Add(const diag::Finding& f) {
+  auto i = static_cast<std::size_t>(f.code);
+  if (by_code.size() <= i) by_code.resize(i + 1, 0);
+  ++by_code[i];
+  if (f.code == diag::Code::kManifestMagic && !magic) magic = f;
+  if (f.severity == diag::Severity::kError) errors.push_back(ErrorKey::Of(f));
+}
+
+GateMatcher::GateMatcher(
+    const std::vector<ErrorKey>& before,
+    const std::unordered_map<std::string, std::string>& renamed) {
+  FingerprintTable<Fingerprint> now;  // old URN -> new URN
+  for (const auto& [was, is] : renamed) {
+    *now.Insert(FingerprintOf(was)).first = FingerprintOf(is);
+  }
+  for (ErrorKey k : before) {
+    if (k.about_resource) {
+      if (const Fingerprint* to = now.Find(k.text)) k.text = *to;
+    }
+    ++*left_.Insert(Combined(k)).first;
+  }
+}
+
+bool GateMatcher::IsNew(const diag::Finding& f) {
+  if (f.severity != diag::Severity::kError) return false;
+  std::uint32_t& left = *left_.Insert(Combined(ErrorKey::Of(f))).first;
+  if (left == 0) return true;
+  --left;
+  return false;
+}
+
 std::vector<diag::Finding> NewErrors(
     const diag::Report& before, const diag::Report& after,
     const std::unordered_map<std::string, std::string>& renamed) {
-  std::map<FindingKey, std::size_t> had;
-  for (const diag::Finding& f : before.findings()) {
-    if (f.severity == diag::Severity::kError) ++had[KeyOf(f, &renamed)];
-  }
+  InputFindings had;
+  for (const diag::Finding& f : before.findings()) had.Add(f);
+  GateMatcher gate(had.errors, renamed);
   std::vector<diag::Finding> out;
   for (const diag::Finding& f : after.findings()) {
-    if (f.severity != diag::Severity::kError) continue;
-    auto it = had.find(KeyOf(f, nullptr));
-    if (it != had.end() && it->second > 0) {
-      --it->second;
-      continue;
-    }
-    out.push_back(f);
+    if (gate.IsNew(f)) out.push_back(f);
   }
   return out;
 }
 
-Result<std::vector<diag::Finding>> AddedErrors(std::string_view bytes,
-                                               const Index& index,
-                                               const Plan& plan,
-                                               const Assembly& assembly,
-                                               const diag::Report& before,
-                                               const ReleaseFn& release) {
+Result<std::vector<diag::Finding>> AddedErrors(
+    std::string_view bytes, const Index& index, const Plan& plan,
+    const Assembly& assembly, const InputFindings& before,
+    const std::string& name, const ReleaseFn& release) {
   bool checked = !assembly.check_segments.empty();
-  diag::Report after(before.file() + " (edited)");
+  diag::Report after(name + " (edited)");
   auto stream = SegmentStream(
       bytes, assembly, checked ? assembly.check_segments : assembly.segments,
       after.file(), release);
+  // Matched as the verifier makes them: only new errors are kept.
+  GateMatcher gate(before.errors, plan.urn_map);
+  std::string prefix = index.resources_pointer + "/";
+  std::vector<diag::Finding> added;
   verify::Verifier verifier;
-  Status status = state::Read(*stream, verifier, after);
+  FindingTap tap(verifier, [&](diag::Finding f) {
+    if (checked && AtStub(f, prefix, assembly.stub)) return;
+    if (gate.IsNew(f)) added.push_back(std::move(f));
+  });
+  Status status = state::Read(*stream, tap, after);
   if (after.fatal()) {
     return Status(Errc::kFormat,
                   "internal error: the edited state does not read back: " +
                       diag::FailureOf(after, status).Located());
   }
   if (!status.ok()) return status;
-  if (!checked) return NewErrors(before, after, plan.urn_map);
-  return NewErrors(before, WithoutStubs(after, index, assembly.stub),
-                   plan.urn_map);
+  // What the reader itself reported (not the verifier's), compared too.
+  for (const diag::Finding& f : after.findings()) {
+    if (checked && AtStub(f, prefix, assembly.stub)) continue;
+    if (gate.IsNew(f)) added.push_back(f);
+  }
+  return added;
 }
 
 Result<Loaded> Load(
@@ -184,20 +283,26 @@ Result<Loaded> Load(
   auto replay = io::OpenReplayable(path);
   if (!replay.ok()) return replay.status();
   std::string name = replay->name();
-  Loaded loaded{std::move(*replay), Index{}, diag::Report(name)};
+  Loaded loaded{std::move(*replay), Index{}, diag::Report(name), {}};
   {
     auto stream = loaded.input.Open();
     if (!stream.ok()) return stream.status();
+    // The verifier's findings are kept as the gate's keys, never all
+    // held (InputFindings).
     verify::Verifier verifier;
+    FindingTap tap(verifier, [&](diag::Finding f) { loaded.before.Add(f); });
     Indexer indexer(loaded.index);
-    state::Tee tee(verifier, indexer);
+    state::Tee tee(tap, indexer);
     state::ReadOptions options;
     options.on_progress = on_progress;
-    Status status = state::Read(**stream, tee, loaded.before, options);
-    if (loaded.before.fatal()) {
-      return diag::FailureOf(loaded.before, status).ToStatus();
+    Status status = state::Read(**stream, tee, loaded.report, options);
+    if (loaded.report.fatal()) {
+      return diag::FailureOf(loaded.report, status).ToStatus();
     }
     if (!status.ok()) return status;
+    for (const diag::Finding& f : loaded.report.findings()) {
+      loaded.before.Add(f);
+    }
   }
   if (!loaded.index.envelope.has_deployment) {
     return Status(Errc::kFormat, name +
@@ -225,32 +330,28 @@ Result<Outcome> Run(const Config& config) {
   io::Replayable& input = loaded->input;
   const std::string& name = input.name();
   const Index& index = loaded->index;
-  const diag::Report& before = loaded->before;
+  const InputFindings& before = loaded->before;
 
   // Pulumi's repair (pkg/cmd/pulumi/state/state_repair.go) keeps the
   // manifest, so a magic cookie that does not match survives Prune, the
   // second VerifyIntegrity fails and nothing is written: refuse the same.
-  if (config.request.op == Operation::kRepair) {
-    for (const diag::Finding& f : before.findings()) {
-      if (f.code != diag::Code::kManifestMagic) continue;
-      Outcome refused;
-      refused.refused = true;
-      refused.refusal =
-          "cannot repair " + name + ": " + f.message +
-          "; `pulumi state repair` keeps the manifest and refuses too. "
-          "Restore the manifest from a backup (or set \"magic\" to the "
-          "SHA-256 of \"version\") by hand: nothing written";
-      return refused;
-    }
+  if (config.request.op == Operation::kRepair && before.magic) {
+    Outcome refused;
+    refused.refused = true;
+    refused.refusal =
+        "cannot repair " + name + ": " + before.magic->message +
+        "; `pulumi state repair` keeps the manifest and refuses too. "
+        "Restore the manifest from a backup (or set \"magic\" to the "
+        "SHA-256 of \"version\") by hand: nothing written";
+    return refused;
   }
 
   // `pulumi state repair` changes nothing on a state that passes its
   // integrity check (state_repair.go), not even a child URN whose type
   // does not extend its parent's (only a warning there).
   bool integrity_error = false;
-  for (const diag::Finding& f : before.findings()) {
-    if (f.severity != diag::Severity::kError) continue;
-    switch (f.code) {
+  for (const ErrorKey& k : before.errors) {
+    switch (k.code) {
       case diag::Code::kProviderMalformed:
       case diag::Code::kProviderUnknown:
       case diag::Code::kProviderResourceInvalid:
@@ -290,10 +391,7 @@ Result<Outcome> Run(const Config& config) {
   // The check document (only what the edit can affect) unless the input
   // already mixes stacks: that rule is reported once, for the first
   // resource that breaks it, so removing a resource can move it.
-  bool mixed_stacks = false;
-  for (const diag::Finding& f : before.findings()) {
-    if (f.code == diag::Code::kUrnStackMismatch) mixed_stacks = true;
-  }
+  bool mixed_stacks = before.Count(diag::Code::kUrnStackMismatch) > 0;
   auto view = OpenView(input);
   if (!view.ok()) return view.status();
   std::string_view bytes = view->bytes;
@@ -303,13 +401,14 @@ Result<Outcome> Run(const Config& config) {
   if (!assembly.ok()) return assembly.status();
   outcome.changes = std::move(assembly->changes);
   outcome.unchanged = assembly->unchanged;
+  for (std::string& n : assembly->notes) outcome.notes.push_back(std::move(n));
 
   // Pass 2: the result must not be worse than the input.
   {
     auto pass = OpenView(input);
     if (!pass.ok()) return pass.status();
-    auto added =
-        AddedErrors(pass->bytes, index, plan, *assembly, before, pass->release);
+    auto added = AddedErrors(pass->bytes, index, plan, *assembly, before, name,
+                             pass->release);
     if (!added.ok()) return added.status();
     outcome.new_findings = std::move(*added);
   }

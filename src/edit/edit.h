@@ -23,6 +23,8 @@
 #include <unordered_map>
 #include <vector>
 
+#include "base/fingerprint.h"
+#include "base/fingerprint_table.h"
 #include "base/result.h"
 #include "diag/finding.h"
 #include "diag/report.h"
@@ -67,6 +69,48 @@ struct Outcome {
   std::optional<diff::DiffResult> diff;
 };
 
+/// What the verify gate keeps of an error finding of the input: its code
+/// and the fingerprint of its URN or, for a finding about no resource, of
+/// its message (how NewErrors tells findings apart). Fixed-size: a state
+/// with an error per resource (a chain written in reverse: one
+/// dependency-order error each) costs 24 bytes a resource, not the
+/// findings' texts.
+struct ErrorKey {
+  Fingerprint text;
+  diag::Code code = diag::Code::kJsonSyntax;
+  bool about_resource = false;
+  static ErrorKey Of(const diag::Finding& finding);
+};
+
+/// The input's findings as an edit needs them after pass 1: the gate's
+/// keys, the count of each code, and the one finding edit quotes (a
+/// manifest magic mismatch, which repair refuses).
+struct InputFindings {
+  std::vector<ErrorKey> errors;
+  std::vector<std::uint64_t> by_code;  ///< indexed by diag::Code
+  std::optional<diag::Finding> magic;
+  void Add(const diag::Finding& finding);
+  std::uint64_t Count(diag::Code code) const {
+    auto i = static_cast<std::size_t>(code);
+    return i < by_code.size() ? by_code[i] : 0;
+  }
+};
+
+/// Pass 2's side of the gate: each error finding of the edited state is
+/// matched against the input's keys (their URNs through `renamed`, old URN
+/// -> new), counting duplicates; the unmatched ones are new.
+class GateMatcher {
+ public:
+  GateMatcher(const std::vector<ErrorKey>& before,
+              const std::unordered_map<std::string, std::string>& renamed);
+  /// True when `finding` is an error the input did not have (a match is
+  /// used up).
+  bool IsNew(const diag::Finding& finding);
+
+ private:
+  FingerprintTable<std::uint32_t> left_;
+};
+
 /// The error-severity findings of `after` (the edited state) that `before`
 /// (the input) did not have. Findings about a resource are matched by code
 /// and URN (through `renamed`, old URN -> new), the others by code and
@@ -81,19 +125,21 @@ std::vector<diag::Finding> NewErrors(
 /// stubs' findings are the input's: Assembly::check_segments), else the
 /// whole output. Fails when the edited state does not read back (an
 /// internal error).
-Result<std::vector<diag::Finding>> AddedErrors(std::string_view bytes,
-                                               const Index& index,
-                                               const Plan& plan,
-                                               const Assembly& assembly,
-                                               const diag::Report& before,
-                                               const ReleaseFn& release = {});
+/// Only the new findings are kept (GateMatcher): the edited state's
+/// findings are never all held.
+Result<std::vector<diag::Finding>> AddedErrors(
+    std::string_view bytes, const Index& index, const Plan& plan,
+    const Assembly& assembly, const InputFindings& before,
+    const std::string& name, const ReleaseFn& release = {});
 
 /// A state after pass 1: its replayable input, its index and its own
-/// findings.
+/// findings (`report` keeps only what makes it unreadable; the rest is
+/// `before`).
 struct Loaded {
   io::Replayable input;
   Index index;
-  diag::Report before;
+  diag::Report report;
+  InputFindings before;
 };
 
 /// Pass 1 of `path` ("-": standard input): the index and the verifier's
@@ -123,8 +169,15 @@ struct MoveConfig {
 struct MoveOutcome {
   bool refused = false;
   std::string refusal;
+  /// A refusal because dependencies would cross the two files.
+  std::vector<BrokenDependency> broken;
   std::vector<std::string> selected;
   std::vector<std::string> notes;
+  /// Old URN -> new URN: the resources moved, the providers copied to the
+  /// destination and those it already had (MovePlan).
+  std::vector<std::pair<std::string, std::string>> moved;
+  std::vector<std::pair<std::string, std::string>> providers_copied;
+  std::vector<std::pair<std::string, std::string>> providers_reused;
   /// Each state's changes, added errors, .bak; `written` on both or none.
   Outcome source, destination;
 };

@@ -296,6 +296,8 @@ void Indexer::OnEnvelopeMember(const state::EnvelopeMember& member,
   if (member.field == "pending_operations") {
     place = &index_.pending_operations;
   }
+  if (member.field == "manifest") place = &index_.manifest;
+  if (member.field == "secrets_providers") place = &index_.secrets_providers;
   pending_member_ = place;
   if (place == nullptr) return;
   // A repeated member replaces the earlier one, as Go's decoder does; the
@@ -315,6 +317,13 @@ Result<state::Flow> Indexer::OnLeaf(state::Leaf& leaf,
   switch (leaf.role) {
     case state::Role::kVersion: index_.version.value = range; break;
     case state::Role::kFeatures: index_.features.value = range; break;
+    case state::Role::kManifest: index_.manifest.value = range; break;
+    case state::Role::kSecretsProviders:
+      index_.secrets_providers.value = range;
+      break;
+    case state::Role::kStack:
+      if (leaf.value.is_string()) index_.checkpoint_stack = leaf.value.Str();
+      break;
     case state::Role::kResource: {
       if (index_.resources_pointer.empty()) {
         std::string_view p = leaf.pointer;

@@ -133,6 +133,13 @@ struct Index {
   MemberPlace features;
   MemberPlace resources;  ///< value: the array (begin at '[' once known)
   MemberPlace pending_operations;
+  /// Where a resources array goes in a deployment without one (edit move
+  /// to a fresh stack): after these members, as Pulumi orders them.
+  MemberPlace manifest;
+  MemberPlace secrets_providers;
+  /// The checkpoint's "stack" ("organization/<project>/<stack>" in a DIY
+  /// checkpoint, or a bare name); "" when none.
+  std::string checkpoint_stack;
   std::vector<ResourceEntry> resources_list;
   std::vector<PendingEntry> pending;
   /// The JSON pointer of the resources array ("/deployment/resources").

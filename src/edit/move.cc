@@ -34,6 +34,28 @@ bool InputsEqual(std::string_view a, ByteRange ra, std::string_view b,
   return json::Equal(*ia, *ib);
 }
 
+struct StackName {
+  std::string stack, project;
+};
+
+/// A checkpoint's "stack": Pulumi's qualified "organization/<project>/
+/// <stack>" (DIY backends with projects), "<organization>/<stack>", or a
+/// bare "<stack>" (the legacy layout, which names no project).
+StackName ParseStackName(std::string_view text) {
+  StackName out;
+  std::size_t last = text.rfind('/');
+  out.stack =
+      std::string(text.substr(last == std::string_view::npos ? 0 : last + 1));
+  if (last != std::string_view::npos) {
+    std::string_view head = text.substr(0, last);
+    std::size_t slash = head.find('/');
+    if (slash != std::string_view::npos) {
+      out.project = std::string(head.substr(slash + 1));
+    }
+  }
+  return out;
+}
+
 struct Side {
   Loaded* loaded;
   std::string_view bytes;
@@ -50,8 +72,9 @@ Status Check(Side& side, bool affected_only) {
   side.assembly = std::move(*assembly);
   side.outcome->changes = side.assembly.changes;
   side.outcome->unchanged = side.assembly.unchanged;
-  auto added = AddedErrors(side.bytes, side.loaded->index, *side.plan,
-                           side.assembly, side.loaded->before);
+  auto added =
+      AddedErrors(side.bytes, side.loaded->index, *side.plan, side.assembly,
+                  side.loaded->before, side.loaded->input.name());
   if (!added.ok()) return added.status();
   side.outcome->new_findings = std::move(*added);
   return Status::Ok();
@@ -107,28 +130,40 @@ Result<MoveOutcome> Move(const MoveConfig& config) {
   if (!dst_bytes.ok()) return dst_bytes.status();
 
   MoveOutcome outcome;
-  if (!dst->index.resources.present) {
-    outcome.refused = true;
-    outcome.refusal = config.destination +
-                      " has no resources array: give it its root stack "
-                      "first (nothing written)";
-    return outcome;
-  }
   const Index& si = src->index;
   const Index& di = dst->index;
-  auto planned =
-      PlanMove(si, di, config.request, [&](std::size_t s, std::size_t d) {
-        return InputsEqual(*src_bytes, si.Range(s), *dst_bytes, di.Range(d));
-      });
+  if (!di.resources.present && !di.manifest.present &&
+      !di.secrets_providers.present) {
+    outcome.refused = true;
+    outcome.refusal = config.destination +
+                      " has an empty deployment (no manifest): not a "
+                      "state Pulumi wrote (nothing written)";
+    return outcome;
+  }
+  Request request = config.request;
+  if (di.resources_list.empty()) {
+    // A stack without resources: its checkpoint may name it
+    // ("organization/<project>/<stack>", or a bare "<stack>").
+    StackName named = ParseStackName(di.checkpoint_stack);
+    if (request.dest_stack.empty()) request.dest_stack = named.stack;
+    if (request.dest_project.empty()) request.dest_project = named.project;
+  }
+  auto planned = PlanMove(si, di, request, [&](std::size_t s, std::size_t d) {
+    return InputsEqual(*src_bytes, si.Range(s), *dst_bytes, di.Range(d));
+  });
   if (!planned.ok()) return planned.status();
   outcome.selected = planned->plan.selected;
   if (planned->refused) {
     outcome.refused = true;
     outcome.refusal = planned->refusal;
+    outcome.broken = std::move(planned->broken);
     return outcome;
   }
   MovePlan& mp = planned->plan;
   outcome.notes = mp.notes;
+  outcome.moved = mp.moved;
+  outcome.providers_copied = mp.providers_copied;
+  outcome.providers_reused = mp.providers_reused;
 
   // The destination's additions, written in its layout.
   Layout layout = ElementLayout(*dst_bytes, di);
@@ -139,9 +174,11 @@ Result<MoveOutcome> Move(const MoveConfig& config) {
   }
   for (const auto& [i, edit] : mp.added) {
     const ResourceEntry& r = si.resources_list[i];
-    auto text =
-        RenderResource(*src_bytes, si.Range(i), &edit, mp.rewrite, layout);
+    std::size_t lossy = 0;
+    auto text = RenderResource(*src_bytes, si.Range(i), &edit, mp.rewrite,
+                               layout, [&](const json::Value&) { ++lossy; });
     if (!text.ok()) return text.status();
+    if (lossy > 0) outcome.notes.push_back(LossyStringNote(*edit.urn, lossy));
     mp.destination.append.push_back({*edit.urn, std::move(*text), r.features});
   }
 
@@ -151,6 +188,10 @@ Result<MoveOutcome> Move(const MoveConfig& config) {
   if (Status s = Check(source, /*affected_only=*/true); !s.ok()) return s;
   if (Status s = Check(destination, /*affected_only=*/false); !s.ok()) {
     return s;
+  }
+  for (const Side* side : {&source, &destination}) {
+    for (const std::string& n : side->assembly.notes)
+      outcome.notes.push_back(n);
   }
   bool worse = !outcome.source.new_findings.empty() ||
                !outcome.destination.new_findings.empty();

@@ -6,6 +6,7 @@
 #include <queue>
 #include <set>
 #include <sstream>
+#include <tuple>
 #include <unordered_set>
 
 #include "state/urn.h"
@@ -285,21 +286,11 @@ Result<Planned> PlanRenameStack(const Index& index, const Request& req) {
     plan.notes.push_back("the state has no resource URN: nothing to rename");
     return out;
   }
-  std::string old_stack(old->stack), old_project(old->project);
-  std::string project = req.new_project.empty() ? old_project : req.new_project;
-  auto renamed = [&](std::string_view urn) -> std::optional<std::string> {
-    auto u = state::ParseUrn(urn);
-    if (!u || u->stack != old_stack || u->project != old_project) {
-      return std::nullopt;
-    }
-    std::string name(u->name);
-    if (u->qualified_type == state::kRootStackType) {
-      name = project + "-" + req.new_name;
-    }
-    std::string now =
-        state::FormatUrn(req.new_name, project, u->qualified_type, name);
-    if (now == urn) return std::nullopt;
-    return now;
+  state::StackProject from{std::string(old->stack), std::string(old->project)};
+  state::StackProject to{
+      req.new_name, req.new_project.empty() ? from.project : req.new_project};
+  auto renamed = [&](std::string_view urn) {
+    return state::RestackUrn(urn, from, to);
   };
   auto map = [&](std::string_view urn) {
     if (plan.urn_map.count(std::string(urn))) return;
@@ -1201,7 +1192,7 @@ Result<PlannedMove> PlanMove(const Index& source, const Index& destination,
   // Dependencies that would cross the two files (Pulumi drops them with
   // a warning; a state that silently loses a dependency deploys in the
   // wrong order, so pstate refuses and lists them).
-  std::vector<std::string> broken;
+  std::vector<BrokenDependency> cut;
   for (std::size_t i = 0; i < list.size(); ++i) {
     ForEachReference(source, list[i], [&](RefKind kind, StrId urn) {
       bool structural =
@@ -1211,17 +1202,24 @@ Result<PlannedMove> PlanMove(const Index& source, const Index& destination,
       if (!structural || urn == root) return;
       std::vector<std::size_t> at = source.FindId(urn);
       if (at.empty()) return;  // dangling already: not this move's doing
-      if (moved[i] && !moved_urn[urn] && !IsProvider(source, at[0])) {
-        broken.push_back(std::string(source.Urn(i)) + " (moving) depends on " +
-                         std::string(source.Text(urn)) + " (staying)");
-      } else if (!moved[i] && moved_urn[urn]) {
-        broken.push_back(std::string(source.Urn(i)) + " (staying) depends on " +
-                         std::string(source.Text(urn)) + " (moving)");
+      bool moving = moved[i] && !moved_urn[urn] && !IsProvider(source, at[0]);
+      if (!moving && (moved[i] || !moved_urn[urn])) return;
+      BrokenDependency b{std::string(source.Urn(i)),
+                         std::string(source.Text(urn)), moving};
+      if (!cut.empty() && cut.back().resource == b.resource &&
+          cut.back().target == b.target && cut.back().moving == b.moving) {
+        return;
       }
+      cut.push_back(std::move(b));
     });
   }
-  broken.erase(std::unique(broken.begin(), broken.end()), broken.end());
-  if (!broken.empty()) {
+  if (!cut.empty()) {
+    std::vector<std::string> broken;
+    for (const BrokenDependency& b : cut) {
+      broken.push_back(b.resource + (b.moving ? " (moving)" : " (staying)") +
+                       " depends on " + b.target +
+                       (b.moving ? " (staying)" : " (moving)"));
+    }
     std::string m = "the move would break " + std::to_string(broken.size()) +
                     (broken.size() == 1 ? " dependency" : " dependencies") +
                     " between the two states:";
@@ -1233,7 +1231,9 @@ Result<PlannedMove> PlanMove(const Index& source, const Index& destination,
     }
     m += "\nMove them together (name them too, or --include-parents), or "
          "remove the dependency first: nothing written";
-    return RefuseMove(m);
+    PlannedMove refused = RefuseMove(m);
+    refused.broken = std::move(cut);
+    return refused;
   }
 
   // The destination's stack and project: its root stack's, else its first
@@ -1252,13 +1252,30 @@ Result<PlannedMove> PlanMove(const Index& source, const Index& destination,
   } else if (!dlist.empty()) {
     dest_urn = state::ParseUrn(destination.Urn(0));
   }
-  if (!dest_urn) {
+  std::string dstack, dproject;
+  if (dest_urn) {
+    dstack = dest_urn->stack;
+    dproject = dest_urn->project;
+    for (auto [given, has, what] :
+         {std::tuple{&req.dest_stack, &dstack, "stack"},
+          std::tuple{&req.dest_project, &dproject, "project"}}) {
+      if (!given->empty() && *given != *has) {
+        return RefuseMove(std::string("the destination's ") + what + " is \"" +
+                          *has + "\" (its URNs), not \"" + *given +
+                          "\": nothing written");
+      }
+    }
+  } else if (req.dest_stack.empty() || req.dest_project.empty()) {
+    // Pulumi's state move knows both from the backend; a file alone may
+    // not say (a fresh `pulumi stack init` export names neither).
     return RefuseMove(
         "cannot tell the destination's stack and project: it has no "
-        "resources (give it its root stack first, e.g. with `pulumi up` of "
-        "an empty program)");
+        "resources and its checkpoint does not name them; give --stack and "
+        "--project (nothing written)");
+  } else {
+    dstack = req.dest_stack;
+    dproject = req.dest_project;
   }
-  std::string dstack(dest_urn->stack), dproject(dest_urn->project);
   if (root_urn.empty()) {
     root_urn = state::FormatUrn(dstack, dproject, state::kRootStackType,
                                 dproject + "-" + dstack);
@@ -1310,6 +1327,7 @@ Result<PlannedMove> PlanMove(const Index& source, const Index& destination,
                         "written");
     }
     rw.urn_map[std::string(source.Urn(i))] = urn;
+    mp.moved.emplace_back(source.Urn(i), urn);
   }
   for (std::size_t i = 0; i < list.size(); ++i) {
     if (!moved[i]) continue;
@@ -1353,16 +1371,21 @@ Result<PlannedMove> PlanMove(const Index& source, const Index& destination,
       for (std::size_t q : there) {
         if (destination.Text(dlist[q].id) == pid) same_id = true;
       }
-      if (same_id) continue;
+      if (same_id) {
+        mp.providers_reused.emplace_back(source.Urn(p), purn);
+        continue;
+      }
       if (same_inputs && same_inputs(p, there[0])) {
         rw.provider_refs[std::string(source.Urn(p)) + "::" + std::string(pid)] =
             purn + "::" + std::string(destination.Text(dlist[there[0]].id));
+        mp.providers_reused.emplace_back(source.Urn(p), purn);
         continue;
       }
       return RefuseMove("provider " + purn +
                         " already exists in destination stack with another "
                         "ID and other inputs: nothing written");
     }
+    mp.providers_copied.emplace_back(source.Urn(p), purn);
     ResourceEdit e;
     e.urn = purn;
     if (list[p].parent != kNoStr) {

@@ -61,6 +61,10 @@ struct Request {
   bool allow_new_errors = false;
   std::string pending_type;  ///< clear-pending --type ("" = any)
   std::string pending_urn;   ///< clear-pending --urn ("" = any)
+  /// move: the destination's stack and project when it has no resources
+  /// to tell them (--stack/--project, or its checkpoint's "stack"); when
+  /// it has, they must agree with its URNs.
+  std::string dest_stack, dest_project;
   /// The `ls` filters: the resources they match are targets too (with
   /// `urns`, whose entries may also be a resource's unique name).
   state::Selector select;
@@ -168,12 +172,28 @@ struct MovePlan {
   Plan rewrite;
   std::vector<std::string> selected;
   std::vector<std::string> notes;
+  /// Old URN -> new URN of each resource that moves, in source order, and
+  /// of each provider copied to the destination; providers the destination
+  /// already has (same URN and ID, or same inputs) are reused.
+  std::vector<std::pair<std::string, std::string>> moved;
+  std::vector<std::pair<std::string, std::string>> providers_copied;
+  std::vector<std::pair<std::string, std::string>> providers_reused;
+};
+
+/// A dependency the move would cut: `resource` (moving or staying) names
+/// `target` (on the other side) in a structural reference field.
+struct BrokenDependency {
+  std::string resource;
+  std::string target;
+  bool moving = false;  ///< `resource` moves and `target` stays
 };
 
 struct PlannedMove {
   MovePlan plan;
   bool refused = false;
   std::string refusal;
+  /// Why a move was refused, when dependencies would break.
+  std::vector<BrokenDependency> broken;
 };
 
 /// Whether the destination's provider `destination` (a position) has the

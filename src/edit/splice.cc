@@ -9,6 +9,7 @@
 
 #include "json/compact.h"
 #include "json/parser.h"
+#include "json/string_codec.h"
 #include "json/writer.h"
 #include "state/property.h"
 #include "state/resource.h"
@@ -175,43 +176,19 @@ class Rewriter {
     return arena_.MakeString(*m + text.substr(cut), v.offset);
   }
 
-  /// Resource references inside a property value: a rewriting visitor of
-  /// the property walker. Secrets are not looked into (their payload is
-  /// text in the output); other signature objects' members are, as stored.
+  /// Resource references inside a property value, mapped
+  /// (state::MapResourceReferences: secrets are not looked into).
   json::Value Properties(const json::Value& v, bool* changed) const {
     if (plan_.urn_map.empty()) return v;
-    struct References {
-      enum { kVisitScalars = false };  // references are objects
-      const Rewriter& mapper;
-      bool any = false;
-      state::Step Visit(const state::PropertyNode& node,
-                        state::PropertyCursor& at) {
-        switch (node.kind) {
-          case state::PropertyKind::kArray:
-          case state::PropertyKind::kObject: return state::Step::kDescend;
-          case state::PropertyKind::kSecret: return state::Step::kSkip;
-          case state::PropertyKind::kResourceReference: break;
-          default:
-            return node.is_signature() ? state::Step::kDescendRaw
-                                       : state::Step::kSkip;
-        }
-        const json::Value& value = *node.value;
-        std::vector<json::Member> members(value.object().begin(),
-                                          value.object().end());
-        bool hit = false;
-        for (json::Member& m : members) {
-          if (m.key.StrEquals("urn")) m.value = mapper.String(m.value, &hit);
-        }
-        if (!hit) return state::Step::kDescendRaw;
-        any = true;
-        at.Replace(mapper.arena_.MakeObject(members, value.offset));
-        return state::Step::kSkip;
-      }
-    };
-    References refs{*this};
-    json::Value out = state::RewriteProperties(v, arena_, refs);
-    if (refs.any) *changed = true;
-    return out;
+    return state::MapResourceReferences(
+        v, arena_,
+        [&](const json::Value& urn) -> std::optional<json::Value> {
+          bool hit = false;
+          json::Value now = String(urn, &hit);
+          if (!hit) return std::nullopt;
+          return now;
+        },
+        changed);
   }
 
  private:
@@ -408,11 +385,13 @@ Layout DetectLayout(std::string_view bytes, ByteRange range,
   return layout;
 }
 
-std::string Serialize(const json::Value& value, const Layout& layout) {
+std::string Serialize(const json::Value& value, const Layout& layout,
+                      const LossyFn& on_lossy) {
   StringSink sink;
   json::Writer writer(
       sink, layout.indented ? json::Layout::kIndented : json::Layout::kCompact,
       layout.style);
+  if (on_lossy) writer.OnLossyString(on_lossy);
   writer.Write(value);
   std::string text = sink.Take();
   if (!layout.indented) return text;
@@ -496,6 +475,22 @@ json::EscapeStyle InputStyle(std::string_view bytes, const Index& index,
   return DetectStyle(bytes, index.envelope.kind, release);
 }
 
+namespace {
+
+/// The deployment member a resources array is added after when the
+/// deployment has none (DeploymentV3's order: manifest, secrets_providers,
+/// resources); nullptr when it has neither.
+const MemberPlace* ResourcesAnchor(const Index& index) {
+  if (index.secrets_providers.present &&
+      (!index.manifest.present ||
+       index.secrets_providers.value.end > index.manifest.value.end)) {
+    return &index.secrets_providers;
+  }
+  return index.manifest.present ? &index.manifest : nullptr;
+}
+
+}  // namespace
+
 Layout ElementLayout(std::string_view bytes, const Index& index) {
   json::EscapeStyle style = DetectStyle(bytes, index.envelope.kind, {});
   const auto& list = index.resources_list;
@@ -504,10 +499,14 @@ Layout ElementLayout(std::string_view bytes, const Index& index) {
   }
   Layout layout;
   layout.style = style;
-  std::size_t k = static_cast<std::size_t>(index.resources.key_offset);
+  // The array's member, or the one it will follow: its key's line.
+  const MemberPlace* member =
+      index.resources.present ? &index.resources : ResourcesAnchor(index);
+  std::size_t k =
+      member != nullptr ? static_cast<std::size_t>(member->key_offset) : 0;
   std::size_t p = k;
   while (p > 0 && (bytes[p - 1] == ' ' || bytes[p - 1] == '\t')) --p;
-  layout.indented = index.resources.present && p > 0 && bytes[p - 1] == '\n';
+  layout.indented = member != nullptr && p > 0 && bytes[p - 1] == '\n';
   if (layout.indented) {
     std::string_view key_prefix = bytes.substr(p, k - p);
     if (key_prefix.find('\t') != std::string_view::npos) layout.unit = "\t";
@@ -518,14 +517,27 @@ Layout ElementLayout(std::string_view bytes, const Index& index) {
 
 Result<std::string> RenderResource(std::string_view bytes, ByteRange range,
                                    const ResourceEdit* edit, const Plan& plan,
-                                   const Layout& layout) {
+                                   const Layout& layout,
+                                   const LossyFn& on_lossy) {
   json::Arena arena;
   std::string buffer;
   auto value = ParseRange(bytes, range, arena, &buffer);
   if (!value.ok()) return value.status();
   bool changed = false;
   json::Value edited = RewriteResource(*value, edit, plan, arena, &changed);
-  return Serialize(edited, layout);
+  return Serialize(edited, layout, on_lossy);
+}
+
+std::string LossyStringNote(std::string_view what, std::size_t count) {
+  // Go's decoder reads a lone surrogate escape as U+FFFD (encoding/json's
+  // unquote), so that is what Pulumi would write back.
+  return std::string(what) + ": " +
+         (count == 1 ? std::string("a string")
+                     : std::to_string(count) + " strings") +
+         " with a lone UTF-16 surrogate escape (such as \\ud800) " +
+         (count == 1 ? "is" : "are") +
+         " written with U+FFFD in its place, as Pulumi reads and would "
+         "write it";
 }
 
 std::string RootStackText(std::string_view urn, std::string_view type,
@@ -854,9 +866,20 @@ void AddElements(std::string_view bytes, const Index& index, const Plan& plan,
   s.pieces = std::move(pieces);
 }
 
-/// An empty resources array ("[]") filled with the plan's additions.
-Splice FillEmptyArray(std::string_view bytes, const Index& index,
-                      const Plan& plan, const Layout& layout) {
+/// The whitespace that starts the line of the key at `key_offset` ("" when
+/// the key does not start its line).
+std::string_view KeyIndent(std::string_view bytes, std::uint64_t key_offset) {
+  std::size_t k = static_cast<std::size_t>(key_offset);
+  std::size_t p = k;
+  while (p > 0 && (bytes[p - 1] == ' ' || bytes[p - 1] == '\t')) --p;
+  if (p > 0 && bytes[p - 1] != '\n') return {};
+  return bytes.substr(p, k - p);
+}
+
+/// A resources array holding the plan's additions, for a member whose key
+/// is at `key_offset`.
+std::string AdditionsArray(std::string_view bytes, std::uint64_t key_offset,
+                           const Plan& plan, const Layout& layout) {
   std::string text = "[";
   std::string sep = layout.indented ? ",\n" + layout.prefix : ",";
   bool first = true;
@@ -869,15 +892,33 @@ Splice FillEmptyArray(std::string_view bytes, const Index& index,
   }
   if (layout.indented) {
     // The closing bracket goes where the member's key starts its line.
-    std::size_t k = static_cast<std::size_t>(index.resources.key_offset);
-    std::size_t p = k;
-    while (p > 0 && (bytes[p - 1] == ' ' || bytes[p - 1] == '\t')) --p;
-    text += "\n" + std::string(bytes.substr(p, k - p));
+    text += "\n" + std::string(KeyIndent(bytes, key_offset));
   }
   text += "]";
-  return {index.resources.value.begin,
-          index.resources.value.end,
-          {Text(std::move(text))}};
+  return text;
+}
+
+/// An empty resources array ("[]") filled with the plan's additions.
+Splice FillEmptyArray(std::string_view bytes, const Index& index,
+                      const Plan& plan, const Layout& layout) {
+  return {
+      index.resources.value.begin,
+      index.resources.value.end,
+      {Text(AdditionsArray(bytes, index.resources.key_offset, plan, layout))}};
+}
+
+/// A deployment without a resources member (a fresh `pulumi stack init`:
+/// Go omits the empty array) gets one holding the plan's additions, after
+/// `anchor`, indented as that member.
+Splice AddResourcesMember(std::string_view bytes, const MemberPlace& anchor,
+                          const Plan& plan, const Layout& layout) {
+  std::string text = ",";
+  if (layout.indented) {
+    text += "\n" + std::string(KeyIndent(bytes, anchor.key_offset));
+  }
+  text += layout.indented ? "\"resources\": " : "\"resources\":";
+  text += AdditionsArray(bytes, anchor.key_offset, plan, layout);
+  return {anchor.value.end, anchor.value.end, {Text(std::move(text))}};
 }
 
 }  // namespace
@@ -934,6 +975,17 @@ Result<Assembly> Assemble(std::string_view bytes, const Index& index,
     if (!changed) continue;
     style_of();  // rendered later in the input's escaping
     texts.insert(i);
+    // Rendered later, through the writer: a lone surrogate escape in any
+    // of its strings (rare: looked for in its bytes first) becomes U+FFFD.
+    if (json::HasLoneSurrogate(
+            bytes.substr(static_cast<std::size_t>(range.begin),
+                         static_cast<std::size_t>(range.end - range.begin)))) {
+      std::size_t lossy = 0;
+      Serialize(edited, Layout{}, [&](const json::Value&) { ++lossy; });
+      if (lossy > 0) {
+        out.notes.push_back(LossyStringNote(index.Urn(i), lossy));
+      }
+    }
     out.changes.resources.push_back(
         {'~', std::string(index.Urn(i)), DiffResource(*value, edited)});
   }
@@ -970,10 +1022,14 @@ Result<Assembly> Assemble(std::string_view bytes, const Index& index,
     }
   }
   if (added && !index.resources.present) {
-    return Status(Errc::kFormat,
-                  "the state has no resources array to add resources to");
-  }
-  if (added && list.empty()) {
+    const MemberPlace* anchor = ResourcesAnchor(index);
+    if (anchor == nullptr) {
+      return Status(Errc::kFormat,
+                    "the state has no resources array to add resources to");
+    }
+    splices.push_back(
+        AddResourcesMember(bytes, *anchor, plan, ElementLayout(bytes, index)));
+  } else if (added && list.empty()) {
     splices.push_back(
         FillEmptyArray(bytes, index, plan, ElementLayout(bytes, index)));
   } else if (resources_touched || added) {
@@ -1056,7 +1112,10 @@ Result<Assembly> Assemble(std::string_view bytes, const Index& index,
       }
       if (!changed) continue;
       json::Value edited = arena.MakeObject(members, value->offset);
-      ptexts[i] = Serialize(edited, DetectLayout(bytes, p.range, style_of()));
+      std::size_t lossy = 0;
+      ptexts[i] = Serialize(edited, DetectLayout(bytes, p.range, style_of()),
+                            [&](const json::Value&) { ++lossy; });
+      if (lossy > 0) out.notes.push_back(LossyStringNote(what, lossy));
       out.changes.pending.push_back({'~', what, std::move(fields)});
       touched = true;
     }

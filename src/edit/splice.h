@@ -82,11 +82,21 @@ json::EscapeStyle InputStyle(std::string_view bytes, const Index& index,
 /// below the member's key.
 Layout ElementLayout(std::string_view bytes, const Index& index);
 
+/// Called with each string a rewrite cannot keep byte for byte
+/// (json::Writer::OnLossyString: a lone surrogate escape becomes U+FFFD).
+using LossyFn = std::function<void(const json::Value&)>;
+
 /// The resource at `range` of `bytes`, after `edit` (may be null) and the
 /// plan's URN map, provider references and pruning, written in `layout`.
 Result<std::string> RenderResource(std::string_view bytes, ByteRange range,
                                    const ResourceEdit* edit, const Plan& plan,
-                                   const Layout& layout);
+                                   const Layout& layout,
+                                   const LossyFn& on_lossy = {});
+
+/// The note for `count` strings of `what` (a URN, a pending operation) that
+/// a rewrite writes with U+FFFD in place of a lone surrogate escape, as
+/// normalize and convert note them: what Pulumi reads and would write.
+std::string LossyStringNote(std::string_view what, std::size_t count);
 
 /// A root stack resource (`{"urn", "custom": false, "type"}`) in `layout`.
 std::string RootStackText(std::string_view urn, std::string_view type,
@@ -94,7 +104,8 @@ std::string RootStackText(std::string_view urn, std::string_view type,
 
 /// `value` as JSON text in `layout`, to stand where an element of that
 /// layout stood (no leading prefix, no trailing newline).
-std::string Serialize(const json::Value& value, const Layout& layout);
+std::string Serialize(const json::Value& value, const Layout& layout,
+                      const LossyFn& on_lossy = {});
 
 /// A resource object after `edit` (may be null) and the plan's URN map
 /// and pruning. `*changed` tells whether anything differs.
@@ -126,6 +137,9 @@ struct Assembly {
   ChangeList changes;
   /// True when the output equals the input byte for byte.
   bool unchanged = true;
+  /// Strings a rewritten resource or pending operation cannot keep byte
+  /// for byte (LossyStringNote), one note per element.
+  std::vector<std::string> notes;
 
   /// The document pass 2 verifies instead of the whole output (when asked
   /// for and possible; empty otherwise): the output with every resource

@@ -297,8 +297,10 @@ std::string RenderDiffText(const diff::DiffResult& result, bool stat_only,
       line += e.urn;
       line += " (";
       line += diff::ResourceChangeKindName(e.kind);
-      if (e.kind == diff::ResourceChangeKind::kRenamed)
+      if (e.kind == diff::ResourceChangeKind::kRenamed) {
+        if (e.rename == diff::RenameKind::kStack) line += " with the stack";
         line += " from " + e.from;
+      }
       if (e.deleted) line += ", delete: true";
       if (!e.id.empty() && (e.kind == diff::ResourceChangeKind::kAdded ||
                             e.kind == diff::ResourceChangeKind::kRemoved)) {
@@ -353,6 +355,10 @@ std::string RenderDiffJson(const diff::DiffResult& result, std::size_t limit) {
     if (e.kind == diff::ResourceChangeKind::kRenamed) {
       w.Name("from");
       w.String(e.from);
+      if (e.rename == diff::RenameKind::kStack) {
+        w.Name("renamed_by");
+        w.String("stack");
+      }
     }
     w.Name("type");
     w.String(e.type);

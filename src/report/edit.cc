@@ -1,10 +1,13 @@
 #include "report/edit.h"
 
 #include <string>
+#include <tuple>
+#include <utility>
 #include <vector>
 
 #include "diag/codes.h"
 #include "json/writer.h"
+#include "report/diff.h"
 #include "report/terminal.h"
 
 namespace pstate::report {
@@ -59,6 +62,58 @@ void ElementsJson(const std::vector<edit::ElementChange>& list,
   w.EndArray();
 }
 
+/// "envelope", "resources" and "pending_operations" of one file's change.
+void ChangeMembers(const edit::Outcome& o, json::Writer& w) {
+  w.Name("envelope");
+  FieldsJson(o.changes.envelope, w);
+  w.Name("resources");
+  ElementsJson(o.changes.resources, w);
+  w.Name("pending_operations");
+  ElementsJson(o.changes.pending, w);
+}
+
+/// "new_findings": [{"code", "message", "urn"}].
+void NewFindingsMember(const edit::Outcome& o, json::Writer& w) {
+  w.Name("new_findings");
+  w.BeginArray();
+  for (const diag::Finding& f : o.new_findings) {
+    w.BeginObject();
+    w.Name("code");
+    w.String(diag::Info(f.code).name);
+    w.Name("message");
+    w.String(f.message);
+    w.Name("urn");
+    w.String(f.urn);
+    w.EndObject();
+  }
+  w.EndArray();
+}
+
+void StringsMember(std::string_view name, const std::vector<std::string>& list,
+                   json::Writer& w) {
+  w.Name(name);
+  w.BeginArray();
+  for (const std::string& s : list) w.String(s);
+  w.EndArray();
+}
+
+/// NAME: [{"from", "to"}].
+void RenamesMember(std::string_view name,
+                   const std::vector<std::pair<std::string, std::string>>& list,
+                   json::Writer& w) {
+  w.Name(name);
+  w.BeginArray();
+  for (const auto& [from, to] : list) {
+    w.BeginObject();
+    w.Name("from");
+    w.String(from);
+    w.Name("to");
+    w.String(to);
+    w.EndObject();
+  }
+  w.EndArray();
+}
+
 }  // namespace
 
 void RenderEditText(const edit::Outcome& o, std::ostream& os) {
@@ -92,29 +147,70 @@ void RenderEditJson(const edit::Config& config, const edit::Outcome& o,
     w.Name("reason");
     w.String(o.refusal);
   }
-  w.Name("envelope");
-  FieldsJson(o.changes.envelope, w);
-  w.Name("resources");
-  ElementsJson(o.changes.resources, w);
-  w.Name("pending_operations");
-  ElementsJson(o.changes.pending, w);
-  w.Name("notes");
+  ChangeMembers(o, w);
+  StringsMember("notes", o.notes, w);
+  NewFindingsMember(o, w);
+  w.EndObject();
+  sink.Put('\n');
+}
+
+void RenderMoveJson(const edit::MoveConfig& config, const edit::MoveOutcome& o,
+                    std::ostream& os) {
+  json::StringSink sink(&os);
+  json::Writer w(sink, json::Layout::kCompact);
+  w.BeginObject();
+  w.Name("operation");
+  w.String("move");
+  w.Name("dry_run");
+  w.Bool(config.dry_run);
+  w.Name("refused");
+  w.Bool(o.refused);
+  if (o.refused) {
+    w.Name("reason");
+    w.String(o.refusal);
+  }
+  StringsMember("selected", o.selected, w);
+  RenamesMember("moved", o.moved, w);
+  RenamesMember("providers_copied", o.providers_copied, w);
+  RenamesMember("providers_reused", o.providers_reused, w);
+  w.Name("broken_dependencies");
   w.BeginArray();
-  for (const std::string& n : o.notes) w.String(n);
-  w.EndArray();
-  w.Name("new_findings");
-  w.BeginArray();
-  for (const diag::Finding& f : o.new_findings) {
+  for (const edit::BrokenDependency& b : o.broken) {
     w.BeginObject();
-    w.Name("code");
-    w.String(diag::Info(f.code).name);
-    w.Name("message");
-    w.String(f.message);
-    w.Name("urn");
-    w.String(f.urn);
+    w.Name("resource");
+    w.String(b.resource);
+    w.Name("moving");
+    w.Bool(b.moving);
+    w.Name("depends_on");
+    w.String(b.target);
     w.EndObject();
   }
   w.EndArray();
+  StringsMember("notes", o.notes, w);
+  for (auto [role, path, side] :
+       {std::tuple{"source", &config.source, &o.source},
+        std::tuple{"destination", &config.destination, &o.destination}}) {
+    w.Name(role);
+    w.BeginObject();
+    w.Name("file");
+    w.String(*path);
+    w.Name("written");
+    w.Bool(side->written);
+    if (!side->backup.empty()) {
+      w.Name("backup");
+      w.String(side->backup);
+    }
+    ChangeMembers(*side, w);
+    NewFindingsMember(*side, w);
+    if (side->diff) {
+      // --dry-run: the file's change as `pstate diff --format json` has it.
+      std::string diffed = RenderDiffJson(*side->diff);
+      if (!diffed.empty() && diffed.back() == '\n') diffed.pop_back();
+      w.Name("diff");
+      w.RawValue(diffed);
+    }
+    w.EndObject();
+  }
   w.EndObject();
   sink.Put('\n');
 }

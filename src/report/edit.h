@@ -24,6 +24,14 @@ namespace pstate::report {
 void RenderEditText(const edit::Outcome& outcome, std::ostream& out);
 void RenderEditJson(const edit::Config& config, const edit::Outcome& outcome,
                     std::ostream& out);
+/// `edit move --format json`: {"operation": "move", "dry_run", "refused"[,
+/// "reason"], "selected": [urn], "moved", "providers_copied",
+/// "providers_reused": [{"from", "to"}], "broken_dependencies":
+/// [{"resource", "moving", "depends_on"}], "notes": [...], "source" and
+/// "destination": {"file", "written"[, "backup"], "envelope", "resources",
+/// "pending_operations", "new_findings"[, "diff": pstate diff's JSON]}}.
+void RenderMoveJson(const edit::MoveConfig& config, const edit::MoveOutcome& o,
+                    std::ostream& out);
 /// "  error[code] message (urn)" per new finding, through TerminalSafe.
 void RenderEditFindings(const edit::Outcome& outcome, std::ostream& out);
 

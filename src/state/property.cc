@@ -254,4 +254,44 @@ void PropertyCursor::LeavePayload() {
   payload_for_ = nullptr;
 }
 
+json::Value MapResourceReferences(
+    const json::Value& value, json::Arena& arena,
+    const std::function<std::optional<json::Value>(const json::Value& urn)>&
+        map,
+    bool* changed) {
+  struct References {
+    enum { kVisitScalars = false };  // references are objects
+    const std::function<std::optional<json::Value>(const json::Value&)>& map;
+    bool any = false;
+    Step Visit(const PropertyNode& node, PropertyCursor& at) {
+      switch (node.kind) {
+        case PropertyKind::kArray:
+        case PropertyKind::kObject: return Step::kDescend;
+        case PropertyKind::kSecret: return Step::kSkip;
+        case PropertyKind::kResourceReference: break;
+        default: return node.is_signature() ? Step::kDescendRaw : Step::kSkip;
+      }
+      const json::Value& reference = *node.value;
+      std::vector<json::Member> members(reference.object().begin(),
+                                        reference.object().end());
+      bool hit = false;
+      for (json::Member& m : members) {
+        if (!m.key.StrEquals("urn")) continue;
+        if (std::optional<json::Value> now = map(m.value)) {
+          m.value = *now;
+          hit = true;
+        }
+      }
+      if (!hit) return Step::kDescendRaw;
+      any = true;
+      at.Replace(at.arena()->MakeObject(members, reference.offset));
+      return Step::kSkip;
+    }
+  };
+  References refs{map};
+  json::Value out = RewriteProperties(value, arena, refs);
+  if (refs.any) *changed = true;
+  return out;
+}
+
 }  // namespace pstate::state

@@ -737,6 +737,19 @@ bool WalkPropertyPairs(
   return walker.Run(a, b, level);
 }
 
+/// `value` (a property value) with the "urn" of every resource reference
+/// in it (state/signature.h) replaced by what `map` gives for it (nullopt:
+/// kept): how a rename or a stack rename rewrites references in inputs
+/// and outputs. Secrets are not looked into (their payload is text);
+/// other signature objects' members are, as stored. Containers on the path
+/// to a change are copied into `arena`; `*changed` is set when one was
+/// made (never cleared).
+json::Value MapResourceReferences(
+    const json::Value& value, json::Arena& arena,
+    const std::function<std::optional<json::Value>(const json::Value& urn)>&
+        map,
+    bool* changed);
+
 }  // namespace pstate::state
 
 #endif  // PSTATE_STATE_PROPERTY_H_

@@ -49,6 +49,24 @@ std::string FormatUrn(const Urn& urn) {
   return FormatUrn(urn.stack, urn.project, urn.qualified_type, urn.name);
 }
 
+std::optional<std::string> RestackUrn(std::string_view urn,
+                                      const StackProject& from,
+                                      const StackProject& to) {
+  auto u = ParseUrn(urn);
+  if (!u || u->stack != from.stack || u->project != from.project) {
+    return std::nullopt;
+  }
+  std::string root_name;
+  std::string_view name = u->name;
+  if (u->qualified_type == kRootStackType) {
+    root_name = to.project + "-" + to.stack;
+    name = root_name;
+  }
+  std::string now = FormatUrn(to.stack, to.project, u->qualified_type, name);
+  if (now == urn) return std::nullopt;
+  return now;
+}
+
 std::string FormatProviderReference(std::string_view urn, std::string_view id) {
   if (id.empty()) id = kUnknownId;
   std::string out;

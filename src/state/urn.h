@@ -35,6 +35,23 @@ std::string FormatUrn(std::string_view stack, std::string_view project,
                       std::string_view qualified_type, std::string_view name);
 std::string FormatUrn(const Urn& urn);
 
+/// A stack and its project, as URNs name them.
+struct StackProject {
+  std::string stack;
+  std::string project;
+  friend bool operator==(const StackProject&, const StackProject&) = default;
+};
+
+/// `urn` as Pulumi's `stack rename` rewrites it from `from` to `to`
+/// (edit.RenameStack's URN rewrite, pkg/resource/edit/operations.go): a
+/// URN of `from`'s stack and project takes `to`'s, and the root stack
+/// resource is named `<project>-<stack>` of `to`. nullopt for a URN of
+/// another stack or project (Pulumi leaves it alone), for text that is not
+/// a URN, and when nothing would change.
+std::optional<std::string> RestackUrn(std::string_view urn,
+                                      const StackProject& from,
+                                      const StackProject& to);
+
 /// `pulumi:providers:<package>` with a non-empty package.
 bool IsProviderType(std::string_view type);
 

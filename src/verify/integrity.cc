@@ -1,6 +1,8 @@
 #include "verify/integrity.h"
 
+#include <algorithm>
 #include <cstring>
+#include <tuple>
 
 #include "base/fingerprint.h"
 
@@ -105,30 +107,42 @@ void IntegrityTracker::Reference(RefKind kind, std::string_view target,
                                  std::string_view field, bool in_secret,
                                  const FindingPlace& place) {
   if (kind == RefKind::kProvider ? SeenProvider(target) : Seen(target)) return;
-  // Finish completes the message once it knows whether the target comes
-  // later or not at all.
-  PendingReference ref{std::string(target), {}, kind};
-  switch (kind) {
-    case RefKind::kDependency:
-      ref.finding = MakeAt(
-          diag::Code::kDependencyMissing,
-          std::string(field) + " refers to \"" + ref.target + "\"", place);
-      break;
-    case RefKind::kProvider:
-      ref.finding = MakeAt(diag::Code::kProviderUnknown,
-                           "provider reference \"" + ref.target + "\"", place);
-      break;
-    case RefKind::kResourceReference:
-      // Inside a secret's plaintext the URN is secret text: not quoted.
-      ref.finding =
-          MakeAt(diag::Code::kResourceRefDangling,
-                 in_secret ? std::string("resource reference inside a secret's "
-                                         "plaintext names a URN")
-                           : "resource reference names \"" + ref.target + "\"",
-                 place);
-      break;
+  // Finish makes the finding once it knows whether the target comes later
+  // or not at all; until then only its parts are kept.
+  PendingReference ref;
+  ref.kind = kind;
+  ref.in_secret = in_secret;
+  std::tie(ref.block, ref.at) = Store({target, field, place.pointer});
+  ref.target = static_cast<std::uint32_t>(target.size());
+  ref.field = static_cast<std::uint32_t>(field.size());
+  ref.pointer = static_cast<std::uint32_t>(place.pointer.size());
+  const PendingReference* last = pending_.empty() ? nullptr : &pending_.back();
+  if (last != nullptr && last->urn == place.urn.size() &&
+      Text(last->urn_block, last->urn_at, last->urn) == place.urn) {
+    ref.urn_block = last->urn_block;
+    ref.urn_at = last->urn_at;
+  } else {
+    std::tie(ref.urn_block, ref.urn_at) = Store({place.urn});
   }
-  pending_.push_back(std::move(ref));
+  ref.urn = static_cast<std::uint32_t>(place.urn.size());
+  ref.place = place.at;
+  pending_.push_back(ref);
+}
+
+std::pair<std::uint32_t, std::uint32_t> IntegrityTracker::Store(
+    std::initializer_list<std::string_view> parts) {
+  constexpr std::size_t kBlock = std::size_t{1} << 20;
+  std::size_t size = 0;
+  for (std::string_view p : parts) size += p.size();
+  if (blocks_.empty() ||
+      blocks_.back().size() + size > blocks_.back().capacity()) {
+    blocks_.emplace_back();
+    blocks_.back().reserve(std::max(kBlock, size));
+  }
+  std::string& block = blocks_.back();
+  auto at = static_cast<std::uint32_t>(block.size());
+  for (std::string_view p : parts) block.append(p);
+  return {static_cast<std::uint32_t>(blocks_.size() - 1), at};
 }
 
 void IntegrityTracker::Duplicate(std::string_view urn, Reporter& reporter,
@@ -245,41 +259,61 @@ void IntegrityTracker::Reset() {
   providers_.Clear();
   duplicates_.clear();
   pending_.clear();
+  blocks_.clear();
 }
 
 std::vector<diag::Finding> IntegrityTracker::Finish() {
   std::vector<diag::Finding> out;
-  for (PendingReference& ref : pending_) {
-    diag::Finding f = std::move(ref.finding);
-    Fingerprint target = FingerprintOf(ref.target);
+  Finish([&](diag::Finding f) { out.push_back(std::move(f)); });
+  return out;
+}
+
+void IntegrityTracker::Finish(const std::function<void(diag::Finding)>& emit) {
+  for (const PendingReference& ref : pending_) {
+    std::string_view target = Text(ref.block, ref.at, ref.target);
+    std::string_view field = Text(ref.block, ref.at + ref.target, ref.field);
+    FindingPlace place{
+        Text(ref.block, ref.at + ref.target + ref.field, ref.pointer),
+        Text(ref.urn_block, ref.urn_at, ref.urn), ref.place};
     bool later = ref.kind == PendingReference::Kind::kProvider
-                     ? providers_.Contains(target)
-                     : urns_.Contains(target);
+                     ? providers_.Contains(FingerprintOf(target))
+                     : urns_.Contains(FingerprintOf(target));
+    diag::Code code = diag::Code::kDependencyMissing;
+    std::string message;
     switch (ref.kind) {
       case PendingReference::Kind::kDependency:
-        f.code = later ? diag::Code::kDependencyOrder
-                       : diag::Code::kDependencyMissing;
-        f.message += later ? " which comes after it; Pulumi needs "
-                             "dependencies to come first"
-                           : " which is not in the state";
+        code = later ? diag::Code::kDependencyOrder
+                     : diag::Code::kDependencyMissing;
+        message = std::string(field) + " refers to \"" + std::string(target) +
+                  "\"" +
+                  (later ? " which comes after it; Pulumi needs "
+                           "dependencies to come first"
+                         : " which is not in the state");
         break;
       case PendingReference::Kind::kProvider:
-        f.code = diag::Code::kProviderUnknown;
-        f.message += later ? " names a provider resource that comes after "
-                             "it; Pulumi needs providers to come first"
-                           : " names no provider resource in the state with "
-                             "that URN and id";
+        code = diag::Code::kProviderUnknown;
+        message = "provider reference \"" + std::string(target) + "\"" +
+                  (later ? " names a provider resource that comes after "
+                           "it; Pulumi needs providers to come first"
+                         : " names no provider resource in the state with "
+                           "that URN and id");
         break;
       case PendingReference::Kind::kResourceReference:
         if (later) continue;  // forward references are fine
-        f.code = diag::Code::kResourceRefDangling;
-        f.message += " which is not in the state";
+        code = diag::Code::kResourceRefDangling;
+        // Inside a secret's plaintext the URN is secret text: not quoted.
+        message = ref.in_secret ? std::string(
+                                      "resource reference inside a secret's "
+                                      "plaintext names a URN")
+                                : "resource reference names \"" +
+                                      std::string(target) + "\"";
+        message += " which is not in the state";
         break;
     }
-    f.severity = diag::Info(f.code).severity;
-    out.push_back(std::move(f));
+    emit(MakeAt(code, std::move(message), place));
   }
   pending_.clear();
+  blocks_.clear();
   for (auto& [urn, first] : duplicates_) {
     const UrnCount* e = urns_.Find(FingerprintOf(urn));
     if (!e || e->count < 2) continue;
@@ -292,10 +326,9 @@ std::vector<diag::Finding> IntegrityTracker::Finish() {
                 std::to_string(e->deleted) +
                 " of them are marked \"delete\": true; all copies but one "
                 "must be pending deletion";
-    out.push_back(std::move(f));
+    emit(std::move(f));
   }
   duplicates_.clear();
-  return out;
 }
 
 }  // namespace pstate::verify

@@ -10,10 +10,12 @@
 
 #include <cstdint>
 #include <functional>
+#include <initializer_list>
 #include <map>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "base/fingerprint.h"
@@ -30,11 +32,22 @@ struct UrnCount {
   std::uint32_t deleted = 0;
 };
 
-/// A reference that could not be resolved when it was seen.
+/// A reference that could not be resolved when it was seen: a fixed-size
+/// record whose texts (the target, the field, and the pointer and URN of
+/// the finding it may give) are in the tracker's text blocks; the finding
+/// is made at Finish, once its code is known. A chain written in reverse
+/// has one per resource: each costs its texts and 64 bytes, not a
+/// prepared finding.
 struct PendingReference {
-  std::string target;
-  diag::Finding finding;  ///< prepared, located; code decided at the end
-  enum class Kind { kDependency, kProvider, kResourceReference } kind;
+  enum class Kind { kDependency, kProvider, kResourceReference };
+  Kind kind = Kind::kDependency;
+  bool in_secret = false;
+  /// Where its texts start: target, field and pointer, back to back.
+  std::uint32_t block = 0, at = 0;
+  std::uint32_t target = 0, field = 0, pointer = 0;
+  /// The URN's place (shared by the references of one resource).
+  std::uint32_t urn_block = 0, urn_at = 0, urn = 0;
+  io::LineColumn place;
 };
 
 /// Where a finding of the cross-resource rules would be, and about which
@@ -166,7 +179,9 @@ class IntegrityTracker {
   /// integrity check. (The stack rule spans both, as it always did.)
   void Reset();
 
-  /// Resolves deferred references and duplicate URNs into findings.
+  /// Resolves deferred references and duplicate URNs into findings, each
+  /// passed to `emit` as it is made (never all held).
+  void Finish(const std::function<void(diag::Finding)>& emit);
   std::vector<diag::Finding> Finish();
 
  private:
@@ -174,6 +189,16 @@ class IntegrityTracker {
   FingerprintSet providers_;
   std::map<std::string, diag::Finding> duplicates_;
   std::vector<PendingReference> pending_;
+  /// The pending references' texts, in blocks that never move (no copy
+  /// of the whole when they grow).
+  std::vector<std::string> blocks_;
+  /// Appends `parts` back to back in one block; returns (block, offset).
+  std::pair<std::uint32_t, std::uint32_t> Store(
+      std::initializer_list<std::string_view> parts);
+  std::string_view Text(std::uint32_t block, std::uint32_t at,
+                        std::uint32_t size) const {
+    return std::string_view(blocks_[block]).substr(at, size);
+  }
   std::optional<std::string> stack_;
   std::optional<std::string> project_;
   bool reported_stack_mismatch_ = false;

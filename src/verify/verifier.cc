@@ -325,9 +325,8 @@ void Verifier::CheckPendingOperation(const json::Value& op, Reporter& reporter,
 Status Verifier::OnFinish(const state::Envelope& envelope,
                           state::Context& context) {
   FinishFeatures(envelope, context);
-  for (diag::Finding& f : resources_.tracker().Finish()) {
-    context.ReportUnlocated(std::move(f));
-  }
+  resources_.tracker().Finish(
+      [&](diag::Finding f) { context.ReportUnlocated(std::move(f)); });
   if (envelope.has_deployment && !saw_manifest_ &&
       envelope.version.value_or(0) >= 3) {
     context.ReportUnlocated(diag::MakeFinding(

@@ -525,8 +525,10 @@ std::vector<std::string> AddedBothWays(const Indexed& in, const Plan& plan,
   EXPECT_FALSE(checked->check_segments.empty());
   *stubs = static_cast<std::size_t>(
       std::count(checked->stub.begin(), checked->stub.end(), true));
-  auto a = AddedErrors(in.bytes, in.index, plan, *full, in.before);
-  auto b = AddedErrors(in.bytes, in.index, plan, *checked, in.before);
+  InputFindings before;
+  for (const diag::Finding& f : in.before.findings()) before.Add(f);
+  auto a = AddedErrors(in.bytes, in.index, plan, *full, before, "in");
+  auto b = AddedErrors(in.bytes, in.index, plan, *checked, before, "in");
   EXPECT_TRUE(a.ok() && b.ok());
   if (!a.ok() || !b.ok()) return {};
   EXPECT_EQ(Keys(*a), Keys(*b));
@@ -1141,6 +1143,71 @@ TEST_F(MoveTest, ConflictsAreRefused) {
   ASSERT_TRUE(named.ok());
   EXPECT_TRUE(named->refused);
   EXPECT_NE(named->refusal.find("cannot move providers"), std::string::npos);
+}
+
+// A destination without resources (a fresh `pulumi stack init` export has
+// no resources member at all): its stack and project come from the
+// request, else from its checkpoint's "stack"; both files are written.
+TEST_F(MoveTest, AFreshDestinationGetsAResourcesArray) {
+  const std::string fresh =
+      "{\n    \"version\": 3,\n    \"deployment\": {\n        \"manifest\": "
+      "{\n            \"time\": \"2024-01-01T00:00:00Z\",\n            "
+      "\"magic\": "
+      "\"fab95cc1ec33ad4842e4ce440b669bd522c568e8a7a8934e58ff24ba38128033\","
+      "\n            \"version\": \"v3.200.0\"\n        },\n        "
+      "\"metadata\": {}\n    }\n}\n";
+  MoveConfig config;
+  config.source = Copy("example.json");
+  config.destination = (dir_ / "fresh.json").string();
+  std::ofstream(config.destination, std::ios::binary) << fresh;
+  config.request.urns = {kW, kB};
+  auto unnamed = Move(config);
+  ASSERT_TRUE(unnamed.ok()) << unnamed.status().message();
+  EXPECT_TRUE(unnamed->refused);
+  EXPECT_NE(unnamed->refusal.find("give --stack and --project"),
+            std::string::npos);
+
+  config.request.dest_stack = "prod";
+  config.request.dest_project = "proj";
+  auto r = Move(config);
+  ASSERT_TRUE(r.ok()) << r.status().message();
+  ASSERT_FALSE(r->refused) << r->refusal;
+  EXPECT_TRUE(r->destination.written);
+  std::string dst = ReadAll(config.destination);
+  EXPECT_EQ(Urns(dst).front(), kD + "pulumi:pulumi:Stack::proj-prod");
+  EXPECT_EQ(Urns(dst).size(), 5U);
+  EXPECT_NE(dst.find("        },\n        \"resources\": [\n            {\n"),
+            std::string::npos);
+  // The typed result: what moved, which provider was copied.
+  ASSERT_EQ(r->moved.size(), 3U);
+  EXPECT_EQ(r->moved[0].first, kB);
+  EXPECT_EQ(r->moved[0].second, kD + "aws:s3/bucket:Bucket::logs");
+  ASSERT_EQ(r->providers_copied.size(), 1U);
+  EXPECT_TRUE(r->providers_reused.empty());
+
+  // A checkpoint names its stack: "organization/<project>/<stack>".
+  config.source = Copy("example.json");
+  config.request.dest_stack.clear();
+  config.request.dest_project.clear();
+  std::ofstream(config.destination, std::ios::binary)
+      << "{\"version\":3,\"checkpoint\":{\"stack\":\"organization/app/"
+         "qa\",\"latest\":{\"manifest\":{\"time\":\"2024-01-01T00:00:00Z\","
+         "\"magic\":\"fab95cc1ec33ad4842e4ce440b669bd522c568e8a7a8934e58ff24"
+         "ba38128033\",\"version\":\"v3.200.0\"}}}}";
+  auto named = Move(config);
+  ASSERT_TRUE(named.ok()) << named.status().message();
+  ASSERT_FALSE(named->refused) << named->refusal;
+  EXPECT_EQ(Urns(ReadAll(config.destination)).front(),
+            "urn:pulumi:qa::app::pulumi:pulumi:Stack::app-qa");
+}
+
+TEST_F(MoveTest, ARefusedMoveListsTheBrokenDependencies) {
+  auto r = Run("move-dest.json", {kW});
+  ASSERT_TRUE(r.ok());
+  ASSERT_TRUE(r->refused);
+  ASSERT_EQ(r->broken.size(), 1U);
+  EXPECT_EQ(r->broken[0].target, kB);
+  EXPECT_TRUE(r->broken[0].moving);
 }
 
 // ---- S3: rewritten resources are rendered, never held
