@@ -212,6 +212,391 @@ std::optional<std::string> TimestampSeconds(std::string_view s) {
                     : SecondsText(true, magnitude - 1, 1000000000 - nanos);
 }
 
+// --- version ranges (semantic_puppet's VersionRange) -----------------------
+
+// A semantic version: major.minor.patch and the prerelease identifiers.
+struct Version {
+  std::uint64_t major = 0;
+  std::uint64_t minor = 0;
+  std::uint64_t patch = 0;
+  std::vector<std::string> pre;
+};
+
+bool AllDigits(std::string_view s) {
+  if (s.empty()) return false;
+  for (char c : s) {
+    if (c < '0' || c > '9') return false;
+  }
+  return true;
+}
+
+// SemVer 2.0 precedence: a version with a prerelease is below the same
+// version without; identifiers compare numerically when both are digits,
+// digits below letters, and a shorter list first on a common prefix.
+int CompareVersions(const Version& a, const Version& b) {
+  auto three = [](std::uint64_t x, std::uint64_t y) {
+    return x < y ? -1 : (x > y ? 1 : 0);
+  };
+  if (int c = three(a.major, b.major)) return c;
+  if (int c = three(a.minor, b.minor)) return c;
+  if (int c = three(a.patch, b.patch)) return c;
+  if (a.pre.empty() || b.pre.empty()) {
+    return a.pre.empty() == b.pre.empty() ? 0 : (a.pre.empty() ? 1 : -1);
+  }
+  for (std::size_t i = 0; i < a.pre.size() && i < b.pre.size(); ++i) {
+    const bool an = AllDigits(a.pre[i]);
+    const bool bn = AllDigits(b.pre[i]);
+    int c = 0;
+    if (an && bn) {
+      c = a.pre[i].size() != b.pre[i].size()
+              ? three(a.pre[i].size(), b.pre[i].size())
+              : a.pre[i].compare(b.pre[i]);
+    } else if (an != bn) {
+      c = an ? -1 : 1;
+    } else {
+      c = a.pre[i].compare(b.pre[i]);
+    }
+    if (c != 0) return c < 0 ? -1 : 1;
+  }
+  return three(a.pre.size(), b.pre.size());
+}
+
+// An interval of versions; an absent bound is open (Version::MIN/MAX).
+struct VersionInterval {
+  std::optional<Version> begin;
+  bool exclude_begin = false;
+  std::optional<Version> end;
+  bool exclude_end = false;
+};
+
+int CompareBegins(const std::optional<Version>& a,
+                  const std::optional<Version>& b) {
+  if (!a || !b) return a ? 1 : (b ? -1 : 0);
+  return CompareVersions(*a, *b);
+}
+int CompareEnds(const std::optional<Version>& a,
+                const std::optional<Version>& b) {
+  if (!a || !b) return a ? -1 : (b ? 1 : 0);
+  return CompareVersions(*a, *b);
+}
+
+// One partial version (VersionRange PARTIAL: 1, 1.2, 1.2.3-pre+build,
+// with x, X or * for a missing part when `wild`): the parts given.
+struct Partial {
+  std::optional<std::uint64_t> part[3];
+  std::vector<std::string> pre;
+  int given = 0;
+};
+std::optional<Partial> ReadPartial(std::string_view s, bool wild) {
+  Partial p;
+  std::size_t i = 0;
+  for (int k = 0; k < 3; ++k) {
+    if (k > 0) {
+      if (i >= s.size() || s[i] != '.') break;
+      ++i;
+    }
+    if (i < s.size() && (s[i] == 'x' || s[i] == 'X' || s[i] == '*')) {
+      if (!wild) return std::nullopt;
+      ++i;
+    } else {
+      std::uint64_t v = 0;
+      std::size_t n = 0;
+      if (!Digits(s, &i, 18, &v, &n) || (n > 1 && s[i - n] == '0')) {
+        return std::nullopt;
+      }
+      p.part[k] = v;
+    }
+    p.given = k + 1;
+  }
+  if (p.given == 3 && i < s.size() && s[i] == '-') {
+    // -pre(.pre)*, then +build (ignored in precedence).
+    std::size_t start = ++i;
+    while (i < s.size() && s[i] != '+') ++i;
+    std::string_view pre = s.substr(start, i - start);
+    for (std::size_t a = 0; a <= pre.size();) {
+      std::size_t b = pre.find('.', a);
+      if (b == std::string_view::npos) b = pre.size();
+      std::string_view id = pre.substr(a, b - a);
+      if (id.empty()) return std::nullopt;
+      for (char c : id) {
+        if (!((c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') ||
+              (c >= 'A' && c <= 'Z') || c == '-')) {
+          return std::nullopt;
+        }
+      }
+      p.pre.emplace_back(id);
+      a = b + 1;
+    }
+  }
+  if (p.given == 3 && i < s.size() && s[i] == '+') {
+    for (++i; i < s.size(); ++i) {
+      if (!((s[i] >= '0' && s[i] <= '9') || (s[i] >= 'a' && s[i] <= 'z') ||
+            (s[i] >= 'A' && s[i] <= 'Z') || s[i] == '-' || s[i] == '.')) {
+        return std::nullopt;
+      }
+    }
+  }
+  if (i != s.size()) return std::nullopt;
+  return p;
+}
+
+Version MakeVersion(std::uint64_t major, std::uint64_t minor,
+                    std::uint64_t patch, std::vector<std::string> pre = {}) {
+  return Version{major, minor, patch, std::move(pre)};
+}
+
+// allow_patch_updates / allow_minor_updates of version_range.rb.
+VersionInterval Around(const Partial& p, bool exact, bool minor_updates) {
+  VersionInterval r;
+  if (!p.part[0]) return r;  // everything
+  const std::uint64_t major = *p.part[0];
+  if (!p.part[1]) {
+    r.begin = MakeVersion(major, 0, 0);
+    r.end = MakeVersion(major + 1, 0, 0);
+  } else if (!p.part[2]) {
+    r.begin = MakeVersion(major, *p.part[1], 0);
+    r.end = minor_updates ? MakeVersion(major + 1, 0, 0)
+                          : MakeVersion(major, *p.part[1] + 1, 0);
+  } else {
+    r.begin = MakeVersion(major, *p.part[1], *p.part[2], p.pre);
+    if (exact) {
+      r.end = r.begin;
+      return r;
+    }
+    r.end = minor_updates ? MakeVersion(major + 1, 0, 0)
+                          : MakeVersion(major, *p.part[1] + 1, 0);
+  }
+  r.exclude_end = true;
+  return r;
+}
+
+Version Filled(const Partial& p) {
+  return MakeVersion(p.part[0].value_or(0), p.part[1].value_or(0),
+                     p.part[2].value_or(0), p.pre);
+}
+
+// The intersection of two intervals (nullopt: empty).
+std::optional<VersionInterval> Intersect(const VersionInterval& a,
+                                         const VersionInterval& b) {
+  VersionInterval r;
+  int c = CompareBegins(a.begin, b.begin);
+  r.begin = c >= 0 ? a.begin : b.begin;
+  r.exclude_begin = c > 0   ? a.exclude_begin
+                    : c < 0 ? b.exclude_begin
+                            : a.exclude_begin || b.exclude_begin;
+  c = CompareEnds(a.end, b.end);
+  r.end = c <= 0 ? a.end : b.end;
+  r.exclude_end = c < 0   ? a.exclude_end
+                  : c > 0 ? b.exclude_end
+                          : a.exclude_end || b.exclude_end;
+  if (r.begin && r.end) {
+    int d = CompareVersions(*r.begin, *r.end);
+    if (d > 0 || (d == 0 && (r.exclude_begin || r.exclude_end))) {
+      return std::nullopt;
+    }
+  }
+  return r;
+}
+
+// One simple comparator (version_range.rb parse: SIMPLE), after spaces
+// following the operator were removed.
+std::optional<VersionInterval> ReadSimple(std::string_view s) {
+  std::string_view op;
+  for (std::string_view o : {"~>", "~=", "<=", ">=", "~", "^", "<", ">", "="}) {
+    if (s.substr(0, o.size()) == o) {
+      op = o;
+      break;
+    }
+  }
+  std::optional<Partial> p =
+      ReadPartial(s.substr(op.size()), op.empty() || op == "=");
+  if (!p) return std::nullopt;
+  VersionInterval r;
+  if (op.empty() || op == "=") return Around(*p, true, false);
+  if (op[0] == '~') return Around(*p, false, false);
+  if (op == "^") return Around(*p, false, p->part[0] != 0u);
+  if (op == ">=") {
+    r.begin = Filled(*p);
+  } else if (op == "<") {
+    r.end = Filled(*p);
+    r.exclude_end = true;
+  } else if (op == ">") {
+    if (!p->part[1]) {
+      r.begin = MakeVersion(*p->part[0] + 1, 0, 0);
+    } else if (!p->part[2]) {
+      r.begin = MakeVersion(*p->part[0], *p->part[1] + 1, 0);
+    } else {
+      r.begin = Filled(*p);
+      r.exclude_begin = true;
+    }
+  } else {  // <=
+    r.exclude_end = !p->part[2];
+    r.end = !p->part[1]   ? MakeVersion(*p->part[0] + 1, 0, 0)
+            : !p->part[2] ? MakeVersion(*p->part[0], *p->part[1] + 1, 0)
+                          : Filled(*p);
+  }
+  return r;
+}
+
+std::vector<std::string_view> SplitSpaces(std::string_view s) {
+  std::vector<std::string_view> out;
+  std::size_t i = 0;
+  while (i < s.size()) {
+    while (i < s.size() && s[i] == ' ') ++i;
+    std::size_t start = i;
+    while (i < s.size() && s[i] != ' ') ++i;
+    if (i > start) out.push_back(s.substr(start, i - start));
+  }
+  return out;
+}
+
+// A version range with one interval (VersionRange.parse: a version, a
+// partial version, comparators that intersect, `A - B`); nullopt when the
+// text is no range, or several intervals joined by `||` that do not merge
+// (such ranges compare as written).
+std::optional<VersionInterval> ReadVersionRange(std::string_view text) {
+  // Spaces after an operator do not split (and a 'v' there is dropped).
+  std::string s;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    s += text[i];
+    if (std::string_view("<>=~^").find(text[i]) != std::string_view::npos) {
+      while (i + 1 < text.size() && text[i + 1] == ' ') ++i;
+      if (i + 1 < text.size() && text[i + 1] == 'v') ++i;
+    }
+  }
+  if (s.find("||") != std::string::npos) return std::nullopt;
+  std::vector<std::string_view> words = SplitSpaces(s);
+  if (words.empty()) return VersionInterval{};
+  if (words.size() == 3 && words[1] == "-") {
+    std::optional<Partial> a = ReadPartial(words[0], false);
+    std::optional<Partial> b = ReadPartial(words[2], false);
+    if (!a || !b) return std::nullopt;
+    VersionInterval r;
+    r.begin = Filled(*a);
+    r.end = Filled(*b);
+    return r;
+  }
+  VersionInterval r;
+  for (std::string_view w : words) {
+    std::optional<VersionInterval> one = ReadSimple(w);
+    if (!one) return std::nullopt;
+    std::optional<VersionInterval> both = Intersect(r, *one);
+    if (!both) {
+      // LtRange::MATCH_NOTHING.
+      VersionInterval nothing;
+      nothing.end = MakeVersion(0, 0, 0, {"0"});
+      nothing.exclude_end = true;
+      return nothing;
+    }
+    r = *both;
+  }
+  return r;
+}
+
+bool Includes(const VersionInterval& r, const std::optional<Version>& v) {
+  if (!v) return !r.begin;
+  if (r.begin) {
+    int c = CompareVersions(*v, *r.begin);
+    if (c < 0 || (c == 0 && r.exclude_begin)) return false;
+  }
+  if (r.end) {
+    int c = CompareVersions(*v, *r.end);
+    if (c > 0 || (c == 0 && r.exclude_end)) return false;
+  }
+  return true;
+}
+
+// p_sem_ver_range_type.rb merge: the union of two overlapping or adjacent
+// intervals (nullopt when they are apart).
+std::optional<VersionInterval> MergeIntervals(const VersionInterval& a,
+                                              const VersionInterval& b) {
+  if (Includes(a, b.begin) || Includes(b, a.begin)) {
+    VersionInterval r;
+    r.begin = CompareBegins(a.begin, b.begin) <= 0 ? a.begin : b.begin;
+    const int c = CompareEnds(a.end, b.end);
+    r.end = c >= 0 ? a.end : b.end;
+    if (a.exclude_end) {
+      r.exclude_end = c >= 0 && (c > 0 || b.exclude_end);
+    } else if (b.exclude_end) {
+      r.exclude_end = c <= 0 && (c < 0 || a.exclude_end);
+    }
+    return r;
+  }
+  if (a.exclude_end && a.end && b.begin &&
+      CompareVersions(*a.end, *b.begin) == 0) {
+    return VersionInterval{a.begin, false, b.end, b.exclude_end};
+  }
+  if (b.exclude_end && b.end && a.begin &&
+      CompareVersions(*b.end, *a.begin) == 0) {
+    return VersionInterval{b.begin, false, a.end, a.exclude_end};
+  }
+  return std::nullopt;
+}
+
+// p_sem_ver_range_type.rb covered_by?: a lies within b.
+bool CoveredBy(const VersionInterval& a, const VersionInterval& b) {
+  if (CompareBegins(b.begin, a.begin) > 0) return false;
+  const int c = CompareEnds(b.end, a.end);
+  return c > 0 || (c == 0 && (!b.exclude_end || a.exclude_end));
+}
+
+// PSemVerType#_assignable?: each of `other`'s ranges is covered by one of
+// `ranges` once those are merged (merge_ranges); ranges that are not one
+// interval compare as written.
+// A range as Puppet reads it: `||` joins ranges (one interval each).
+bool IsVersionRange(std::string_view text) {
+  for (std::size_t a = 0; a <= text.size();) {
+    std::size_t b = text.find("||", a);
+    if (b == std::string_view::npos) b = text.size();
+    if (!ReadVersionRange(text.substr(a, b - a))) return false;
+    a = b + 2;
+  }
+  return true;
+}
+
+// A single-quoted parameter's text (Quote's inverse).
+std::string Unquoted(std::string_view quoted) {
+  std::string out;
+  for (std::size_t i = 1; i + 1 < quoted.size(); ++i) {
+    if (quoted[i] == '\\') ++i;
+    out += quoted[i];
+  }
+  return out;
+}
+
+// `ranges` and `other` as printed (quoted).
+bool RangesCover(const std::vector<std::string>& ranges,
+                 const std::vector<std::string>& other) {
+  std::vector<VersionInterval> merged;
+  for (const std::string& r : ranges) {
+    std::optional<VersionInterval> v = ReadVersionRange(Unquoted(r));
+    if (!v) continue;
+    VersionInterval cur = *v;
+    for (std::size_t i = 0; i < merged.size();) {
+      if (std::optional<VersionInterval> m = MergeIntervals(merged[i], cur)) {
+        cur = *m;
+        merged.erase(merged.begin() + static_cast<std::ptrdiff_t>(i));
+        i = 0;
+      } else {
+        ++i;
+      }
+    }
+    merged.push_back(cur);
+  }
+  for (const std::string& o : other) {
+    std::optional<VersionInterval> v = ReadVersionRange(Unquoted(o));
+    bool covered = false;
+    if (v) {
+      for (const VersionInterval& m : merged)
+        covered = covered || CoveredBy(*v, m);
+    }
+    covered =
+        covered || std::find(ranges.begin(), ranges.end(), o) != ranges.end();
+    if (!covered) return false;
+  }
+  return true;
+}
+
 class Parser {
  public:
   /// `aliases`: the names a type may refer to (may be null).
@@ -1221,6 +1606,13 @@ class Parser {
             FailAt(p.offset, "a SemVer takes version ranges (strings)");
             return false;
           }
+          if (!IsVersionRange(p.text)) {
+            FailAt(p.offset,
+                   "not a version range (semantic_puppet's "
+                   "VersionRange: 1.2.3, 1.x, >=1.0.0 <2.0.0, "
+                   "~1.2, ^1.2.3, 1.0.0 - 1.3.9, ... || ...)");
+            return false;
+          }
         }
         return true;
       case Kind::kObject:
@@ -2184,17 +2576,11 @@ bool Own(const PuppetType& t, const PuppetType& o) {
              (o.params.size() == 2 && t.params[1] == o.params[1]);
     }
     case Kind::kSemVer: {
-      // PSemVerType: each of o's ranges within one of t's. pstate compares
-      // ranges as written (no version-range arithmetic).
+      // PSemVerType: each of o's ranges within one of t's, merged.
       if (o.kind != Kind::kSemVer) return false;
       if (t.params.empty()) return true;
       if (o.params.empty()) return false;
-      for (const std::string& r : o.params) {
-        if (std::find(t.params.begin(), t.params.end(), r) == t.params.end()) {
-          return false;
-        }
-      }
-      return true;
+      return RangesCover(t.params, o.params);
     }
     case Kind::kSemVerRange: return o.kind == Kind::kSemVerRange;
     case Kind::kBinary: return o.kind == Kind::kBinary;

@@ -584,6 +584,33 @@ TEST_F(PuppetTest, Iterable) {
   Ok("Iterable[Array[Integer]]", "[[1], [2, 3]]");
 }
 
+// semantic_puppet's VersionRange forms, as PSemVerType#_assignable? reads
+// them (covered_by? after merge_ranges).
+TEST_F(PuppetTest, SemVerRangesNest) {
+  EXPECT_TRUE(A("SemVer['1.x']", "SemVer['>=1.2.0 <1.3.0']"));
+  EXPECT_TRUE(A("SemVer['1.x']", "SemVer['~1.2']"));
+  EXPECT_TRUE(A("SemVer['^1.2.3']", "SemVer['1.4.0 - 1.9.9']"));
+  EXPECT_FALSE(A("SemVer['^1.2.3']", "SemVer['1.4.0 - 2.0.0']"));
+  EXPECT_TRUE(A("SemVer['^0.2.3']", "SemVer['0.2.5']"));
+  EXPECT_FALSE(A("SemVer['^0.2.3']", "SemVer['0.3.0']"));
+  EXPECT_TRUE(A("SemVer['>1.2']", "SemVer['1.3.0']"));  // >=1.3.0
+  // covered_by? compares the beginnings, not whether they are excluded.
+  EXPECT_TRUE(A("SemVer['>1.2.0']", "SemVer['1.2.0']"));
+  EXPECT_FALSE(A("SemVer['>1.2.0']", "SemVer['1.1.9']"));
+  EXPECT_TRUE(A("SemVer['<=1.2']", "SemVer['1.2.9']"));  // <1.3.0
+  EXPECT_FALSE(A("SemVer['<2.0.0']", "SemVer['2.0.0']"));
+  EXPECT_TRUE(A("SemVer['<2.0.0']", "SemVer['2.0.0-rc1']"));
+  EXPECT_TRUE(A("SemVer['*']", "SemVer['>= 3.0.0']"));
+  EXPECT_FALSE(A("SemVer['1.x', '3.x']", "SemVer['1.0.0 - 3.0.0']"));
+  EXPECT_TRUE(A("SemVer['1.x', '2.x']", "SemVer['1.0.0 - 2.5.0']"));
+  EXPECT_TRUE(A("SemVer", "SemVer['1.x']"));
+  EXPECT_FALSE(A("SemVer['1.x']", "SemVer"));
+  // Ranges joined by || compare as written.
+  EXPECT_TRUE(A("SemVer['1.x || 3.x']", "SemVer['1.x || 3.x']"));
+  SyntaxError("SemVer['not a range']", 7);
+  SyntaxError("SemVer['1.2.3.4']", 7);
+}
+
 // type_calculator_spec.rb "when inferring ground types from data": the
 // element type infer gives an array.
 TEST_F(PuppetTest, InferredElementTypes) {
