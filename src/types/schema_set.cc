@@ -315,6 +315,7 @@ PackageSchema::~PackageSchema() = default;
 const json::Value* PackageSchema::ParseRange(const Range& range) const {
   if (range.tried) return range.parsed;
   range.tried = true;
+  ++parsed_;
   auto* value = arena_->Allocate<json::Value>(1);
   new (value) json::Value();
   json::Parser parser;
@@ -400,6 +401,11 @@ const json::Value* PackageSchema::Lookup(const Index& index,
     return ParseRange(range);
   }
   return nullptr;
+}
+
+std::size_t PackageSchema::parsed_definitions() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return parsed_;
 }
 
 const json::Value* PackageSchema::Type(std::string_view token) const {

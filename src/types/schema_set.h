@@ -64,6 +64,10 @@ class PackageSchema {
   const json::Value* Provider() const;
   std::size_t type_count() const { return types_.size(); }
   std::size_t resource_count() const { return resources_.size(); }
+  /// How many definitions (types, resources, the provider) have been
+  /// parsed so far: the work and memory of a check follow this, not the
+  /// schema's size (the security review's S8).
+  std::size_t parsed_definitions() const;
 
   /// The declared properties of an object type or of one side of a
   /// resource, indexed by name: built the first time a check asks, kept
@@ -146,6 +150,7 @@ class PackageSchema {
   mutable std::unordered_map<const json::Value*, std::unique_ptr<PropertyIndex>>
       indexes_;
   mutable std::unordered_map<std::uint64_t, Range> looked_up_;  ///< by begin
+  mutable std::size_t parsed_ = 0;  ///< definitions parsed (under mu_)
 };
 
 /// Which side of a resource is checked.
