@@ -597,6 +597,86 @@ bool RangesCover(const std::vector<std::string>& ranges,
   return true;
 }
 
+// Ruby's URI.parse as p_uri_type.rb uri_to_hash keeps it: the parts in
+// order (scheme and host lower-cased, a scheme's default port left out,
+// empty parts left out), after RFC 3986's splitting expression; a URI with
+// a scheme whose rest does not start with '/' is opaque.
+std::optional<std::vector<std::pair<std::string, std::string>>> UriParts(
+    std::string_view uri) {
+  std::vector<std::pair<std::string, std::string>> out;
+  std::size_t i = 0;
+  std::string scheme;
+  const std::size_t colon = uri.find(':');
+  if (colon != std::string_view::npos && colon > 0 &&
+      uri.find_first_of("/?#") > colon) {
+    scheme = Lower(uri.substr(0, colon));
+    for (char c : scheme) {
+      if (!((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '+' ||
+            c == '-' || c == '.')) {
+        return std::nullopt;
+      }
+    }
+    out.emplace_back("scheme", scheme);
+    i = colon + 1;
+  }
+  auto upto = [&](std::string_view stops) {
+    std::size_t end = uri.find_first_of(stops, i);
+    if (end == std::string_view::npos) end = uri.size();
+    std::string part(uri.substr(i, end - i));
+    i = end;
+    return part;
+  };
+  if (!scheme.empty() && uri.substr(i, 1) != "/") {
+    std::string opaque = upto("#");
+    std::string fragment;
+    if (i < uri.size()) fragment = std::string(uri.substr(i + 1));
+    out.emplace_back("opaque", opaque);
+    if (i < uri.size()) out.emplace_back("fragment", fragment);
+    return out;
+  }
+  if (uri.substr(i, 2) == "//") {
+    i += 2;
+    std::string authority = upto("/?#");
+    const std::size_t at = authority.rfind('@');
+    if (at != std::string::npos) {
+      out.emplace_back("userinfo", authority.substr(0, at));
+      authority = authority.substr(at + 1);
+    }
+    std::string port;
+    const std::size_t pc = authority.rfind(':');
+    if (pc != std::string::npos &&
+        authority.find(']', pc) == std::string::npos) {
+      port = authority.substr(pc + 1);
+      authority = authority.substr(0, pc);
+    }
+    if (!authority.empty()) out.emplace_back("host", Lower(authority));
+    // URI::Generic's default ports for the schemes Ruby knows; http's 80
+    // and https's 443 are left out (uri_to_hash).
+    static constexpr std::pair<std::string_view, std::string_view> kPorts[] = {
+        {"http", "80"},   {"https", "443"}, {"ftp", "21"}, {"ldap", "389"},
+        {"ldaps", "636"}, {"ws", "80"},     {"wss", "443"}};
+    if (port.empty()) {
+      for (const auto& [sch, p] : kPorts) {
+        if (sch == scheme) port = p;
+      }
+    }
+    if (!port.empty() && !((scheme == "http" && port == "80") ||
+                           (scheme == "https" && port == "443"))) {
+      out.emplace_back("port", port);
+    }
+  }
+  std::string path = upto("?#");
+  if (!path.empty()) out.emplace_back("path", path);
+  if (i < uri.size() && uri[i] == '?') {
+    ++i;
+    out.emplace_back("query", upto("#"));
+  }
+  if (i < uri.size() && uri[i] == '#') {
+    out.emplace_back("fragment", std::string(uri.substr(i + 1)));
+  }
+  return out;
+}
+
 class Parser {
  public:
   /// `aliases`: the names a type may refer to (may be null).
@@ -1107,6 +1187,21 @@ class Parser {
                          parts);
         return;
       }
+      case Kind::kUri: {
+        // string_PURIType: the hash of parts.
+        if (t->members.empty()) {
+          t->text = "URI";
+          return;
+        }
+        std::string hash = "{";
+        for (std::size_t i = 0; i < t->members.size(); ++i) {
+          const StructMember& m = t->members[i];
+          if (i > 0) hash += ", ";
+          hash += Quote(m.key) + " => " + Contained(*m.type);
+        }
+        t->text = "URI[" + hash + "}]";
+        return;
+      }
       case Kind::kObject:
         if (params.empty()) {
           t->text = t->value ? *t->value : "Object";
@@ -1118,7 +1213,6 @@ class Parser {
       case Kind::kSemVer:
       case Kind::kClass:
       case Kind::kResource:
-      case Kind::kUri:
       case Kind::kTypeSet: {
         // Each parameter in its canonical spelling (type_formatter.rb
         // append_strings: types canonical, strings single-quoted, hashes
@@ -1127,7 +1221,7 @@ class Parser {
             {Kind::kObject, "Object"},   {Kind::kCallable, "Callable"},
             {Kind::kRuntime, "Runtime"}, {Kind::kSemVer, "SemVer"},
             {Kind::kClass, "Class"},     {Kind::kResource, "Resource"},
-            {Kind::kUri, "URI"},         {Kind::kTypeSet, "TypeSet"}};
+            {Kind::kTypeSet, "TypeSet"}};
         std::string_view name;
         for (const auto& [k, n] : kNames) {
           if (k == t->kind) name = n;
@@ -1550,8 +1644,13 @@ class Parser {
           return false;
         }
         return true;
-      case Kind::kClass:
       case Kind::kUri:
+        if (bracket && params.size() != 1) {
+          FailAt(at, "this type takes one parameter");
+          return false;
+        }
+        return params.empty() || UriParameters(params[0], t);
+      case Kind::kClass:
         if (bracket && params.size() != 1) {
           FailAt(at, "this type takes one parameter");
           return false;
@@ -1645,6 +1744,70 @@ class Parser {
         return true;
       default: return true;  // alias, type reference
     }
+  }
+
+  // URI[...]: p_uri_type.rb keeps its parameters as a hash of the URI's
+  // parts (uri_to_hash of a URI string, or the hash given), whose values
+  // are strings, regexps or types: here `members`, a literal string as a
+  // String type with that value, a regexp as a Pattern.
+  bool UriParameters(const Param& p, PuppetType* t) {
+    auto literal = [](std::string value) {
+      auto s = std::make_shared<PuppetType>();
+      s->kind = Kind::kString;
+      s->value = std::move(value);
+      s->text = "String";
+      return TypePtr(std::move(s));
+    };
+    auto add = [&](std::string key, TypePtr value) {
+      t->member_index.Insert(key, t->members.size());
+      t->members.push_back(
+          {std::move(key), StructMember::KeyKind::kPlain, std::move(value)});
+    };
+    if (p.k == Param::K::kString && !p.text.empty()) {
+      std::optional<std::vector<std::pair<std::string, std::string>>> parts =
+          UriParts(p.text);
+      if (!parts) {
+        FailAt(p.offset, "not a URI");
+        return false;
+      }
+      for (auto& [key, value] : *parts) add(key, literal(std::move(value)));
+      return true;
+    }
+    if (p.k != Param::K::kHash) {
+      FailAt(p.offset, "a URI takes a URI string or a hash of its parts");
+      return false;
+    }
+    static constexpr std::string_view kKeys[] = {
+        "scheme", "userinfo", "host",     "port",
+        "path",   "query",    "fragment", "opaque"};
+    for (std::size_t i = 0; i < p.keys.size(); ++i) {
+      const Param& k = p.keys[i];
+      const Param& v = p.values[i];
+      if (k.k != Param::K::kString ||
+          std::find(std::begin(kKeys), std::end(kKeys), k.text) ==
+              std::end(kKeys) ||
+          t->member_index.Find(k.text).has_value()) {
+        FailAt(k.offset,
+               "a URI part is one of scheme, userinfo, host, port, "
+               "path, query, fragment, opaque (once each)");
+        return false;
+      }
+      if (v.k == Param::K::kString || v.k == Param::K::kInteger) {
+        add(k.text, literal(v.text));
+      } else if (v.k == Param::K::kType) {
+        add(k.text, v.type);
+      } else if (v.k == Param::K::kRegex) {
+        auto pattern = std::make_shared<PuppetType>();
+        pattern->kind = Kind::kPattern;
+        if (!AddPattern(v, pattern.get())) return false;
+        pattern->text = "Pattern[" + Slashed(v.text) + "]";
+        add(k.text, std::move(pattern));
+      } else {
+        FailAt(v.offset, "a URI part is a string, a regexp or a type");
+        return false;
+      }
+    }
+    return true;
   }
 
   // Becomes the (already parsed) type `r`, keeping what was written.
@@ -2589,9 +2752,15 @@ bool Own(const PuppetType& t, const PuppetType& o) {
       // PAbstractTimeDataType: o's range (in seconds) lies in t's.
       return o.kind == t.kind && RangeWithin(t, o);
     case Kind::kUri:
-      // PURIType: URI ⊒ every URI; else the same parameters (pstate
-      // compares them as written).
-      return o.kind == Kind::kUri && (t.params.empty() || t.params == o.params);
+      // PURIType: URI ⊒ every URI; else o has each of t's parts, and its
+      // value matches t's (a literal is equal, an instance of t's type, or
+      // a type t's type is assignable from).
+      if (o.kind != Kind::kUri) return false;
+      for (const StructMember& m : t.members) {
+        std::optional<std::size_t> at = o.member_index.Find(m.key);
+        if (!at || !Sub(*m.type, *o.members[*at].type)) return false;
+      }
+      return true;
     case Kind::kObject:
       // PObjectType: Object ⊒ every Object type; else o or one of its
       // parents is t.

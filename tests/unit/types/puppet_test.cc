@@ -521,6 +521,14 @@ TEST_F(PuppetTest, CanonicalSpelling) {
       {"Error", "Error"},
       {"Binary", "Binary"},
       {"URI[{scheme=>'http'}]", "URI[{'scheme' => 'http'}]"},
+      // p_uri_type_spec.rb "presents parsable string form".
+      {"URI['https://user:password@www.example.com:3000/some/path?x=y#frag']",
+       "URI[{'scheme' => 'https', 'userinfo' => 'user:password', 'host' => "
+       "'www.example.com', 'port' => '3000', 'path' => '/some/path', 'query' "
+       "=> 'x=y', 'fragment' => 'frag'}]"},
+      {"URI['urn:a:b:c']", "URI[{'scheme' => 'urn', 'opaque' => 'a:b:c'}]"},
+      {"URI[{scheme => Enum[http, https], path => /^\\/a/}]",
+       "URI[{'scheme' => Enum['http', 'https'], 'path' => Pattern[/^\\/a/]}]"},
       // Builtin aliases print by name (format_type_alias_type).
       {"RichDataKey", "RichDataKey"},
       {"Hash[RichDataKey,RichData]", "Hash[RichDataKey, RichData]"},
