@@ -540,9 +540,6 @@ bool CoveredBy(const VersionInterval& a, const VersionInterval& b) {
   return c > 0 || (c == 0 && (!b.exclude_end || a.exclude_end));
 }
 
-// PSemVerType#_assignable?: each of `other`'s ranges is covered by one of
-// `ranges` once those are merged (merge_ranges); ranges that are not one
-// interval compare as written.
 // A range as Puppet reads it: `||` joins ranges (one interval each).
 bool IsVersionRange(std::string_view text) {
   for (std::size_t a = 0; a <= text.size();) {
@@ -564,7 +561,10 @@ std::string Unquoted(std::string_view quoted) {
   return out;
 }
 
-// `ranges` and `other` as printed (quoted).
+// PSemVerType#_assignable?: each of `other`'s ranges is covered by one of
+// `ranges` once those are merged (merge_ranges); ranges that are not one
+// interval compare as written. Both are the parameters as printed
+// (quoted).
 bool RangesCover(const std::vector<std::string>& ranges,
                  const std::vector<std::string>& other) {
   std::vector<VersionInterval> merged;
