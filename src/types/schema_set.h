@@ -13,8 +13,10 @@
 // first time a lookup asks for it, so the memory a schema costs grows with
 // what the checked state uses, not with the schema (the AWS schema is over
 // 100 MB). A plain file of 1 MiB or more stays mapped (its pages are handed
-// back after indexing and read again on demand); a smaller or compressed
-// one is held in memory. The set is immutable once loaded and may be shared
+// back behind the indexing pass, every 4 MiB, and read again on demand); a
+// compressed one is decompressed into a temporary file mapped so; a
+// smaller one is held in memory. Counted: PackageSchema::
+// parsed_definitions(). The set is immutable once loaded and may be shared
 // by many checks and threads: the lazy parse is guarded by a mutex.
 //
 // Besides `pstate typecheck`, the lookups and checks here serve
