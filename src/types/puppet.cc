@@ -27,17 +27,6 @@ bool IsIntegerToken(std::string_view raw) {
   return raw.find_first_of(".eE") == std::string_view::npos;
 }
 
-// n - 1 for the decimal text of an integer n > 0.
-std::string Decrement(std::string_view n) {
-  std::string out(n);
-  std::size_t i = out.size();
-  while (i > 0 && out[i - 1] == '0') out[--i] = '9';
-  if (i > 0) --out[i - 1];
-  std::size_t lead = 0;
-  while (lead + 1 < out.size() && out[lead] == '0') ++lead;
-  return out.substr(lead);
-}
-
 std::size_t CodePoints(std::string_view s) {
   std::size_t n = 0;
   for (char c : s) {
@@ -327,45 +316,31 @@ class Checker {
     return true;
   }
 
-  // types.rb PIterableType#instance?: a String, Hash or Array, or an
-  // Integer >= 0 (it iterates 0...n). With an element type T (other than
-  // Any), Puppet asks whether T is assignable from the inferred element
-  // type; pstate checks each element instead: the characters of a string
-  // (as Strings), the elements of an array, the [key, value] pairs of a
-  // hash, and 0 and n-1 of an integer n.
+  // types.rb PIterableType#instance?: without an element type (or with
+  // one Any fits), a String, Hash or Array, or an Integer >= 0 (it
+  // iterates 0...n). With an element type T, Puppet asks whether
+  // Iterable[T] is assignable from the value's inferred type (Infer), that
+  // is whether T takes the element type of its iterable_type: String[1, 1]
+  // for a string, the common type of an array's elements, Tuple[K, V] of a
+  // hash's common key and value types, Integer for any integer (so -1 is
+  // an Iterable[Integer]). A mixed array every element of which is a T can
+  // fail: ["a", 1] infers ScalarData elements.
   bool CheckIterable(const PuppetType& t, const json::Value& v,
                      const Node& node) {
-    const bool integer = node.kind == PropertyKind::kNumber &&
-                         IsIntegerToken(v.raw()) && v.raw()[0] != '-';
-    const bool iterable = integer || node.kind == PropertyKind::kString ||
-                          node.kind == PropertyKind::kArray || v.is_object();
-    if (!iterable) return Expects(t, v, node);
-    if (t.elements.empty() || t.elements[0]->kind == Kind::kAny) return true;
-    const PuppetType& e = *t.elements[0];
-    if (v.is_array()) return Elements(v, e);
-    json::Arena& arena = walk_.arena();
-    if (integer) {
-      if (v.raw() == "0") return true;  // nothing to iterate
-      return Check(e, arena.MakeNumber("0")) &&
-             Check(e, arena.MakeNumber(Decrement(v.raw())));
+    if (t.elements.empty() || IsAssignable(*t.elements[0], AnyType())) {
+      const bool iterable = (node.kind == PropertyKind::kNumber &&
+                             IsIntegerToken(v.raw()) && v.raw()[0] != '-') ||
+                            node.kind == PropertyKind::kString ||
+                            node.kind == PropertyKind::kArray || v.is_object();
+      return iterable || Expects(t, v, node);
     }
-    if (v.is_object()) {
-      return Members(v, [&](const json::Member& m) {
-        json::Value pair[2] = {m.key, m.value};
-        return Check(e, arena.MakeArray(pair));
-      });
-    }
-    std::string s = v.Str();
-    for (std::size_t i = 0; i < s.size();) {
-      std::size_t n = 1;
-      while (i + n < s.size() &&
-             (static_cast<unsigned char>(s[i + n]) & 0xC0) == 0x80) {
-        ++n;
-      }
-      if (!Check(e, arena.MakeString(s.substr(i, n)))) return false;
-      i += n;
-    }
-    return true;
+    TypePtr inferred = Infer(v, walk_.arena());
+    return IsAssignable(t, *inferred) || Expects(t, v, node);
+  }
+
+  static const PuppetType& AnyType() {
+    static const PuppetType any;
+    return any;
   }
 
   // p_init_type.rb PInitType#really_instance?: a T, or a value T.new

@@ -21,9 +21,11 @@
 #include <string>
 #include <string_view>
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 #include "base/result.h"
+#include "json/value.h"
 #include "types/name_index.h"
 #include "types/type_system.h"
 
@@ -143,6 +145,11 @@ class PuppetType final : public Type {
   std::vector<TypePtr> init_single;
   std::vector<TypePtr> init_other;
   bool init_optional_single = false;
+  /// Runtime, Class, Resource, URI, SemVer, Timespan, Timestamp, Object
+  /// and TypeSet: the parameters in canonical spelling, which printing and
+  /// assignability use (Timespan and Timestamp numeric bounds are also in
+  /// `from`/`to`; an Object's `parent` is `elements[0]`, its name `value`).
+  std::vector<std::string> params;
   /// kAlias: the alias's lower-cased name in `aliases`. A type parsed with
   /// aliases keeps them alive (`aliases` is set on every node that can
   /// reach one).
@@ -178,6 +185,28 @@ Verdict Check(const PuppetType& type, const json::Value& value,
 /// `assignable?`: every instance of `other` is an instance of `type`
 /// (type ⊒ other), as the implementation decides it (§7.4).
 bool IsAssignable(const PuppetType& type, const PuppetType& other);
+
+/// type_calculator.rb infer: the type of a value, as Puppet infers it
+/// (Integer[n, n], Float[f, f], String with its value, Boolean[b], Undef,
+/// Array[common element type, n, n], Hash[common key type, common value
+/// type, n, n], Sensitive[T]); the unknown sentinel is Unit (it fits every
+/// type, a pstate rule). `arena` receives secrets' plaintexts.
+TypePtr Infer(const json::Value& value, json::Arena& arena);
+
+/// type_calculator.rb reduce_type: the common type of types added one by
+/// one (common_type), in time linear in the number of strings added.
+class CommonType {
+ public:
+  void Add(TypePtr type);
+  /// Null when nothing was added.
+  const TypePtr& result() const { return common_; }
+
+ private:
+  TypePtr common_;
+  /// common_ while it is an Enum this reduction grows in place.
+  std::shared_ptr<PuppetType> growing_;
+  std::unordered_set<std::string> seen_;
+};
 
 }  // namespace puppet
 }  // namespace pstate::types

@@ -2,10 +2,12 @@
 // and the parameter rules of type_factory.rb) and `assignable?` (types.rb).
 #include <algorithm>
 #include <cstddef>
+#include <cstdint>
 #include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <unordered_set>
 #include <utility>
 #include <vector>
 
@@ -13,6 +15,7 @@
 #include "json/parser.h"
 #include "types/puppet.h"
 #include "types/puppet_regex.h"
+#include "types/state_value.h"
 
 namespace pstate::types::puppet {
 namespace {
@@ -55,6 +58,621 @@ std::string Lower(std::string_view s) {
   std::string out(s);
   for (char& c : out) {
     if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+  }
+  return out;
+}
+
+// --- time bounds (lib/puppet/pops/time/) ----------------------------------
+
+// Seconds and nanoseconds (0..999999999) as exact decimal text, the form
+// Timespan and Timestamp bounds are compared in (json::CompareNumbers).
+std::string SecondsText(bool negative, std::uint64_t seconds,
+                        std::uint64_t nanos) {
+  std::string frac = std::to_string(nanos);
+  frac.insert(0, 9 - frac.size(), '0');
+  while (frac.size() > 1 && frac.back() == '0') frac.pop_back();
+  return (negative && (seconds != 0 || nanos != 0) ? "-" : "") +
+         std::to_string(seconds) + "." + frac;
+}
+
+// Reads up to `max_digits` digits at `*i` (at least one).
+bool Digits(std::string_view s, std::size_t* i, std::size_t max_digits,
+            std::uint64_t* out, std::size_t* count = nullptr) {
+  std::size_t start = *i;
+  *out = 0;
+  while (*i < s.size() && s[*i] >= '0' && s[*i] <= '9' &&
+         *i - start < max_digits) {
+    *out = *out * 10 + static_cast<std::uint64_t>(s[*i] - '0');
+    ++*i;
+  }
+  if (count != nullptr) *count = *i - start;
+  return *i > start && (*i >= s.size() || s[*i] < '0' || s[*i] > '9');
+}
+
+// A fraction of a second after '.', as nanoseconds (Timespan's %N
+// segment: "5" is 500000000).
+bool Fraction(std::string_view s, std::size_t* i, std::uint64_t* nanos) {
+  std::size_t n = 0;
+  if (!Digits(s, i, 9, nanos, &n)) return false;
+  for (; n < 9; ++n) *nanos *= 10;
+  return true;
+}
+
+// A Timespan written in one of Timespan::Format::DEFAULTS (timespan.rb):
+// '%D-%H:%M:%S.%-N', '%H:%M:%S.%-N', '%M:%S.%-N', '%S.%-N',
+// '%D-%H:%M:%S', '%H:%M:%S', '%D-%H:%M', '%S', each after an optional '-'.
+std::optional<std::string> TimespanSeconds(std::string_view s) {
+  std::size_t i = 0;
+  const bool negative = !s.empty() && s[0] == '-';
+  if (negative) ++i;
+  std::vector<std::uint64_t> fields;
+  bool days = false;
+  for (;;) {
+    std::uint64_t v = 0;
+    if (!Digits(s, &i, 12, &v)) return std::nullopt;
+    fields.push_back(v);
+    if (i < s.size() && s[i] == '-' && fields.size() == 1) {
+      days = true;
+    } else if (i >= s.size() || s[i] != ':' || fields.size() >= 4) {
+      break;
+    }
+    ++i;
+  }
+  std::uint64_t nanos = 0;
+  const bool fraction = i < s.size() && s[i] == '.';
+  if (fraction && (++i, !Fraction(s, &i, &nanos))) return std::nullopt;
+  if (i != s.size()) return std::nullopt;
+  // D-H:M:S, D-H:M (no fraction), H:M:S, M:S (with a fraction), S.
+  const std::size_t n = fields.size();
+  const bool ok = days ? (n == 4 || (n == 3 && !fraction))
+                       : (n == 3 || (n == 2 && fraction) || n == 1);
+  if (!ok) return std::nullopt;
+  std::uint64_t seconds = 0;
+  const std::uint64_t kScale[] = {86400, 3600, 60, 1};
+  const std::size_t first = days ? 0 : 4 - n;
+  for (std::size_t k = 0; k < n; ++k) {
+    // D-H:M counts minutes last.
+    const std::size_t unit = days && n == 3 ? k : first + k;
+    seconds += fields[k] * kScale[unit];
+  }
+  return SecondsText(negative, seconds, nanos);
+}
+
+// Days from 1970-01-01 to a proleptic Gregorian date (Howard Hinnant's
+// days_from_civil).
+std::int64_t DaysFromCivil(std::int64_t y, std::int64_t m, std::int64_t d) {
+  y -= m <= 2 ? 1 : 0;
+  const std::int64_t era = (y >= 0 ? y : y - 399) / 400;
+  const std::int64_t yoe = y - era * 400;
+  const std::int64_t doy = (153 * (m > 2 ? m - 3 : m + 9) + 2) / 5 + d - 1;
+  const std::int64_t doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+  return era * 146097 + doe - 719468;
+}
+
+// A Timestamp written in one of Timestamp::DEFAULT_FORMATS
+// (timestamp.rb): '%F', '%FT%T', '%F %T', each %T optionally with '.%N',
+// and a zone after a space (UTC, GMT, Z, ±HH:MM, ±HHMM, ±HH); no zone is
+// UTC. Seconds since the epoch.
+std::optional<std::string> TimestampSeconds(std::string_view s) {
+  std::size_t i = 0;
+  std::uint64_t y = 0;
+  std::uint64_t mo = 0;
+  std::uint64_t d = 0;
+  if (!Digits(s, &i, 6, &y) || i >= s.size() || s[i++] != '-' ||
+      !Digits(s, &i, 2, &mo) || i >= s.size() || s[i++] != '-' ||
+      !Digits(s, &i, 2, &d) || mo < 1 || mo > 12 || d < 1 || d > 31) {
+    return std::nullopt;
+  }
+  std::uint64_t h = 0;
+  std::uint64_t mi = 0;
+  std::uint64_t sec = 0;
+  std::uint64_t nanos = 0;
+  if (i < s.size() && (s[i] == 'T' || s[i] == ' ') && i + 1 < s.size() &&
+      s[i + 1] >= '0' && s[i + 1] <= '9') {
+    ++i;
+    if (!Digits(s, &i, 2, &h) || i >= s.size() || s[i++] != ':' ||
+        !Digits(s, &i, 2, &mi) || i >= s.size() || s[i++] != ':' ||
+        !Digits(s, &i, 2, &sec) || h > 23 || mi > 59 || sec > 60) {
+      return std::nullopt;
+    }
+    if (i < s.size() && s[i] == '.' && (++i, !Fraction(s, &i, &nanos))) {
+      return std::nullopt;
+    }
+  }
+  std::int64_t offset = 0;
+  if (i < s.size()) {
+    if (s[i++] != ' ') return std::nullopt;
+    std::string_view zone = s.substr(i);
+    if (zone == "UTC" || zone == "GMT" || zone == "Z") {
+      i = s.size();
+    } else if (!zone.empty() && (zone[0] == '+' || zone[0] == '-')) {
+      ++i;
+      std::uint64_t zh = 0;
+      std::uint64_t zm = 0;
+      if (!Digits(s, &i, 2, &zh)) return std::nullopt;
+      if (i < s.size() && s[i] == ':') ++i;
+      if (i < s.size() && !Digits(s, &i, 2, &zm)) return std::nullopt;
+      if (zh > 23 || zm > 59) return std::nullopt;
+      offset = static_cast<std::int64_t>(zh * 3600 + zm * 60) *
+               (zone[0] == '-' ? -1 : 1);
+    }
+    if (i != s.size()) return std::nullopt;
+  }
+  const std::int64_t total =
+      DaysFromCivil(static_cast<std::int64_t>(y), static_cast<std::int64_t>(mo),
+                    static_cast<std::int64_t>(d)) *
+          86400 +
+      static_cast<std::int64_t>(h * 3600 + mi * 60 + sec) - offset;
+  if (total >= 0) {
+    return SecondsText(false, static_cast<std::uint64_t>(total), nanos);
+  }
+  // -101 s + 0.5 s is -100.5 s.
+  const std::uint64_t magnitude = static_cast<std::uint64_t>(-total);
+  return nanos == 0 ? SecondsText(true, magnitude, 0)
+                    : SecondsText(true, magnitude - 1, 1000000000 - nanos);
+}
+
+// --- version ranges (semantic_puppet's VersionRange) -----------------------
+
+// A semantic version: major.minor.patch and the prerelease identifiers.
+struct Version {
+  std::uint64_t major = 0;
+  std::uint64_t minor = 0;
+  std::uint64_t patch = 0;
+  std::vector<std::string> pre;
+};
+
+bool AllDigits(std::string_view s) {
+  if (s.empty()) return false;
+  for (char c : s) {
+    if (c < '0' || c > '9') return false;
+  }
+  return true;
+}
+
+// SemVer 2.0 precedence: a version with a prerelease is below the same
+// version without; identifiers compare numerically when both are digits,
+// digits below letters, and a shorter list first on a common prefix.
+int CompareVersions(const Version& a, const Version& b) {
+  auto three = [](std::uint64_t x, std::uint64_t y) {
+    return x < y ? -1 : (x > y ? 1 : 0);
+  };
+  if (int c = three(a.major, b.major)) return c;
+  if (int c = three(a.minor, b.minor)) return c;
+  if (int c = three(a.patch, b.patch)) return c;
+  if (a.pre.empty() || b.pre.empty()) {
+    return a.pre.empty() == b.pre.empty() ? 0 : (a.pre.empty() ? 1 : -1);
+  }
+  for (std::size_t i = 0; i < a.pre.size() && i < b.pre.size(); ++i) {
+    const bool an = AllDigits(a.pre[i]);
+    const bool bn = AllDigits(b.pre[i]);
+    int c = 0;
+    if (an && bn) {
+      c = a.pre[i].size() != b.pre[i].size()
+              ? three(a.pre[i].size(), b.pre[i].size())
+              : a.pre[i].compare(b.pre[i]);
+    } else if (an != bn) {
+      c = an ? -1 : 1;
+    } else {
+      c = a.pre[i].compare(b.pre[i]);
+    }
+    if (c != 0) return c < 0 ? -1 : 1;
+  }
+  return three(a.pre.size(), b.pre.size());
+}
+
+// An interval of versions; an absent bound is open (Version::MIN/MAX).
+struct VersionInterval {
+  std::optional<Version> begin;
+  bool exclude_begin = false;
+  std::optional<Version> end;
+  bool exclude_end = false;
+};
+
+int CompareBegins(const std::optional<Version>& a,
+                  const std::optional<Version>& b) {
+  if (!a || !b) return a ? 1 : (b ? -1 : 0);
+  return CompareVersions(*a, *b);
+}
+int CompareEnds(const std::optional<Version>& a,
+                const std::optional<Version>& b) {
+  if (!a || !b) return a ? -1 : (b ? 1 : 0);
+  return CompareVersions(*a, *b);
+}
+
+// One partial version (VersionRange PARTIAL: 1, 1.2, 1.2.3-pre+build,
+// with x, X or * for a missing part when `wild`): the parts given.
+struct Partial {
+  std::optional<std::uint64_t> part[3];
+  std::vector<std::string> pre;
+  int given = 0;
+};
+std::optional<Partial> ReadPartial(std::string_view s, bool wild) {
+  Partial p;
+  std::size_t i = 0;
+  for (int k = 0; k < 3; ++k) {
+    if (k > 0) {
+      if (i >= s.size() || s[i] != '.') break;
+      ++i;
+    }
+    if (i < s.size() && (s[i] == 'x' || s[i] == 'X' || s[i] == '*')) {
+      if (!wild) return std::nullopt;
+      ++i;
+    } else {
+      std::uint64_t v = 0;
+      std::size_t n = 0;
+      if (!Digits(s, &i, 18, &v, &n) || (n > 1 && s[i - n] == '0')) {
+        return std::nullopt;
+      }
+      p.part[k] = v;
+    }
+    p.given = k + 1;
+  }
+  if (p.given == 3 && i < s.size() && s[i] == '-') {
+    // -pre(.pre)*, then +build (ignored in precedence).
+    std::size_t start = ++i;
+    while (i < s.size() && s[i] != '+') ++i;
+    std::string_view pre = s.substr(start, i - start);
+    for (std::size_t a = 0; a <= pre.size();) {
+      std::size_t b = pre.find('.', a);
+      if (b == std::string_view::npos) b = pre.size();
+      std::string_view id = pre.substr(a, b - a);
+      if (id.empty()) return std::nullopt;
+      for (char c : id) {
+        if (!((c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') ||
+              (c >= 'A' && c <= 'Z') || c == '-')) {
+          return std::nullopt;
+        }
+      }
+      p.pre.emplace_back(id);
+      a = b + 1;
+    }
+  }
+  if (p.given == 3 && i < s.size() && s[i] == '+') {
+    for (++i; i < s.size(); ++i) {
+      if (!((s[i] >= '0' && s[i] <= '9') || (s[i] >= 'a' && s[i] <= 'z') ||
+            (s[i] >= 'A' && s[i] <= 'Z') || s[i] == '-' || s[i] == '.')) {
+        return std::nullopt;
+      }
+    }
+  }
+  if (i != s.size()) return std::nullopt;
+  return p;
+}
+
+Version MakeVersion(std::uint64_t major, std::uint64_t minor,
+                    std::uint64_t patch, std::vector<std::string> pre = {}) {
+  return Version{major, minor, patch, std::move(pre)};
+}
+
+// allow_patch_updates / allow_minor_updates of version_range.rb.
+VersionInterval Around(const Partial& p, bool exact, bool minor_updates) {
+  VersionInterval r;
+  if (!p.part[0]) return r;  // everything
+  const std::uint64_t major = *p.part[0];
+  if (!p.part[1]) {
+    r.begin = MakeVersion(major, 0, 0);
+    r.end = MakeVersion(major + 1, 0, 0);
+  } else if (!p.part[2]) {
+    r.begin = MakeVersion(major, *p.part[1], 0);
+    r.end = minor_updates ? MakeVersion(major + 1, 0, 0)
+                          : MakeVersion(major, *p.part[1] + 1, 0);
+  } else {
+    r.begin = MakeVersion(major, *p.part[1], *p.part[2], p.pre);
+    if (exact) {
+      r.end = r.begin;
+      return r;
+    }
+    r.end = minor_updates ? MakeVersion(major + 1, 0, 0)
+                          : MakeVersion(major, *p.part[1] + 1, 0);
+  }
+  r.exclude_end = true;
+  return r;
+}
+
+Version Filled(const Partial& p) {
+  return MakeVersion(p.part[0].value_or(0), p.part[1].value_or(0),
+                     p.part[2].value_or(0), p.pre);
+}
+
+// The intersection of two intervals (nullopt: empty).
+std::optional<VersionInterval> Intersect(const VersionInterval& a,
+                                         const VersionInterval& b) {
+  VersionInterval r;
+  int c = CompareBegins(a.begin, b.begin);
+  r.begin = c >= 0 ? a.begin : b.begin;
+  r.exclude_begin = c > 0   ? a.exclude_begin
+                    : c < 0 ? b.exclude_begin
+                            : a.exclude_begin || b.exclude_begin;
+  c = CompareEnds(a.end, b.end);
+  r.end = c <= 0 ? a.end : b.end;
+  r.exclude_end = c < 0   ? a.exclude_end
+                  : c > 0 ? b.exclude_end
+                          : a.exclude_end || b.exclude_end;
+  if (r.begin && r.end) {
+    int d = CompareVersions(*r.begin, *r.end);
+    if (d > 0 || (d == 0 && (r.exclude_begin || r.exclude_end))) {
+      return std::nullopt;
+    }
+  }
+  return r;
+}
+
+// One simple comparator (version_range.rb parse: SIMPLE), after spaces
+// following the operator were removed.
+std::optional<VersionInterval> ReadSimple(std::string_view s) {
+  std::string_view op;
+  for (std::string_view o : {"~>", "~=", "<=", ">=", "~", "^", "<", ">", "="}) {
+    if (s.substr(0, o.size()) == o) {
+      op = o;
+      break;
+    }
+  }
+  std::optional<Partial> p =
+      ReadPartial(s.substr(op.size()), op.empty() || op == "=");
+  if (!p) return std::nullopt;
+  VersionInterval r;
+  if (op.empty() || op == "=") return Around(*p, true, false);
+  if (op[0] == '~') return Around(*p, false, false);
+  if (op == "^") return Around(*p, false, p->part[0] != 0u);
+  if (op == ">=") {
+    r.begin = Filled(*p);
+  } else if (op == "<") {
+    r.end = Filled(*p);
+    r.exclude_end = true;
+  } else if (op == ">") {
+    if (!p->part[1]) {
+      r.begin = MakeVersion(*p->part[0] + 1, 0, 0);
+    } else if (!p->part[2]) {
+      r.begin = MakeVersion(*p->part[0], *p->part[1] + 1, 0);
+    } else {
+      r.begin = Filled(*p);
+      r.exclude_begin = true;
+    }
+  } else {  // <=
+    r.exclude_end = !p->part[2];
+    r.end = !p->part[1]   ? MakeVersion(*p->part[0] + 1, 0, 0)
+            : !p->part[2] ? MakeVersion(*p->part[0], *p->part[1] + 1, 0)
+                          : Filled(*p);
+  }
+  return r;
+}
+
+std::vector<std::string_view> SplitSpaces(std::string_view s) {
+  std::vector<std::string_view> out;
+  std::size_t i = 0;
+  while (i < s.size()) {
+    while (i < s.size() && s[i] == ' ') ++i;
+    std::size_t start = i;
+    while (i < s.size() && s[i] != ' ') ++i;
+    if (i > start) out.push_back(s.substr(start, i - start));
+  }
+  return out;
+}
+
+// A version range with one interval (VersionRange.parse: a version, a
+// partial version, comparators that intersect, `A - B`); nullopt when the
+// text is no range, or several intervals joined by `||` that do not merge
+// (such ranges compare as written).
+std::optional<VersionInterval> ReadVersionRange(std::string_view text) {
+  // Spaces after an operator do not split (and a 'v' there is dropped).
+  std::string s;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    s += text[i];
+    if (std::string_view("<>=~^").find(text[i]) != std::string_view::npos) {
+      while (i + 1 < text.size() && text[i + 1] == ' ') ++i;
+      if (i + 1 < text.size() && text[i + 1] == 'v') ++i;
+    }
+  }
+  if (s.find("||") != std::string::npos) return std::nullopt;
+  std::vector<std::string_view> words = SplitSpaces(s);
+  if (words.empty()) return VersionInterval{};
+  if (words.size() == 3 && words[1] == "-") {
+    std::optional<Partial> a = ReadPartial(words[0], false);
+    std::optional<Partial> b = ReadPartial(words[2], false);
+    if (!a || !b) return std::nullopt;
+    VersionInterval r;
+    r.begin = Filled(*a);
+    r.end = Filled(*b);
+    return r;
+  }
+  VersionInterval r;
+  for (std::string_view w : words) {
+    std::optional<VersionInterval> one = ReadSimple(w);
+    if (!one) return std::nullopt;
+    std::optional<VersionInterval> both = Intersect(r, *one);
+    if (!both) {
+      // LtRange::MATCH_NOTHING.
+      VersionInterval nothing;
+      nothing.end = MakeVersion(0, 0, 0, {"0"});
+      nothing.exclude_end = true;
+      return nothing;
+    }
+    r = *both;
+  }
+  return r;
+}
+
+bool Includes(const VersionInterval& r, const std::optional<Version>& v) {
+  if (!v) return !r.begin;
+  if (r.begin) {
+    int c = CompareVersions(*v, *r.begin);
+    if (c < 0 || (c == 0 && r.exclude_begin)) return false;
+  }
+  if (r.end) {
+    int c = CompareVersions(*v, *r.end);
+    if (c > 0 || (c == 0 && r.exclude_end)) return false;
+  }
+  return true;
+}
+
+// p_sem_ver_range_type.rb merge: the union of two overlapping or adjacent
+// intervals (nullopt when they are apart).
+std::optional<VersionInterval> MergeIntervals(const VersionInterval& a,
+                                              const VersionInterval& b) {
+  if (Includes(a, b.begin) || Includes(b, a.begin)) {
+    VersionInterval r;
+    r.begin = CompareBegins(a.begin, b.begin) <= 0 ? a.begin : b.begin;
+    const int c = CompareEnds(a.end, b.end);
+    r.end = c >= 0 ? a.end : b.end;
+    if (a.exclude_end) {
+      r.exclude_end = c >= 0 && (c > 0 || b.exclude_end);
+    } else if (b.exclude_end) {
+      r.exclude_end = c <= 0 && (c < 0 || a.exclude_end);
+    }
+    return r;
+  }
+  if (a.exclude_end && a.end && b.begin &&
+      CompareVersions(*a.end, *b.begin) == 0) {
+    return VersionInterval{a.begin, false, b.end, b.exclude_end};
+  }
+  if (b.exclude_end && b.end && a.begin &&
+      CompareVersions(*b.end, *a.begin) == 0) {
+    return VersionInterval{b.begin, false, a.end, a.exclude_end};
+  }
+  return std::nullopt;
+}
+
+// p_sem_ver_range_type.rb covered_by?: a lies within b.
+bool CoveredBy(const VersionInterval& a, const VersionInterval& b) {
+  if (CompareBegins(b.begin, a.begin) > 0) return false;
+  const int c = CompareEnds(b.end, a.end);
+  return c > 0 || (c == 0 && (!b.exclude_end || a.exclude_end));
+}
+
+// A range as Puppet reads it: `||` joins ranges (one interval each).
+bool IsVersionRange(std::string_view text) {
+  for (std::size_t a = 0; a <= text.size();) {
+    std::size_t b = text.find("||", a);
+    if (b == std::string_view::npos) b = text.size();
+    if (!ReadVersionRange(text.substr(a, b - a))) return false;
+    a = b + 2;
+  }
+  return true;
+}
+
+// A single-quoted parameter's text (Quote's inverse).
+std::string Unquoted(std::string_view quoted) {
+  std::string out;
+  for (std::size_t i = 1; i + 1 < quoted.size(); ++i) {
+    if (quoted[i] == '\\') ++i;
+    out += quoted[i];
+  }
+  return out;
+}
+
+// PSemVerType#_assignable?: each of `other`'s ranges is covered by one of
+// `ranges` once those are merged (merge_ranges); ranges that are not one
+// interval compare as written. Both are the parameters as printed
+// (quoted).
+bool RangesCover(const std::vector<std::string>& ranges,
+                 const std::vector<std::string>& other) {
+  std::vector<VersionInterval> merged;
+  for (const std::string& r : ranges) {
+    std::optional<VersionInterval> v = ReadVersionRange(Unquoted(r));
+    if (!v) continue;
+    VersionInterval cur = *v;
+    for (std::size_t i = 0; i < merged.size();) {
+      if (std::optional<VersionInterval> m = MergeIntervals(merged[i], cur)) {
+        cur = *m;
+        merged.erase(merged.begin() + static_cast<std::ptrdiff_t>(i));
+        i = 0;
+      } else {
+        ++i;
+      }
+    }
+    merged.push_back(cur);
+  }
+  for (const std::string& o : other) {
+    std::optional<VersionInterval> v = ReadVersionRange(Unquoted(o));
+    bool covered = false;
+    if (v) {
+      for (const VersionInterval& m : merged)
+        covered = covered || CoveredBy(*v, m);
+    }
+    covered =
+        covered || std::find(ranges.begin(), ranges.end(), o) != ranges.end();
+    if (!covered) return false;
+  }
+  return true;
+}
+
+// Ruby's URI.parse as p_uri_type.rb uri_to_hash keeps it: the parts in
+// order (scheme and host lower-cased, a scheme's default port left out,
+// empty parts left out), after RFC 3986's splitting expression; a URI with
+// a scheme whose rest does not start with '/' is opaque.
+std::optional<std::vector<std::pair<std::string, std::string>>> UriParts(
+    std::string_view uri) {
+  std::vector<std::pair<std::string, std::string>> out;
+  std::size_t i = 0;
+  std::string scheme;
+  const std::size_t colon = uri.find(':');
+  if (colon != std::string_view::npos && colon > 0 &&
+      uri.find_first_of("/?#") > colon) {
+    scheme = Lower(uri.substr(0, colon));
+    for (char c : scheme) {
+      if (!((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '+' ||
+            c == '-' || c == '.')) {
+        return std::nullopt;
+      }
+    }
+    out.emplace_back("scheme", scheme);
+    i = colon + 1;
+  }
+  auto upto = [&](std::string_view stops) {
+    std::size_t end = uri.find_first_of(stops, i);
+    if (end == std::string_view::npos) end = uri.size();
+    std::string part(uri.substr(i, end - i));
+    i = end;
+    return part;
+  };
+  if (!scheme.empty() && uri.substr(i, 1) != "/") {
+    std::string opaque = upto("#");
+    std::string fragment;
+    if (i < uri.size()) fragment = std::string(uri.substr(i + 1));
+    out.emplace_back("opaque", opaque);
+    if (i < uri.size()) out.emplace_back("fragment", fragment);
+    return out;
+  }
+  if (uri.substr(i, 2) == "//") {
+    i += 2;
+    std::string authority = upto("/?#");
+    const std::size_t at = authority.rfind('@');
+    if (at != std::string::npos) {
+      out.emplace_back("userinfo", authority.substr(0, at));
+      authority = authority.substr(at + 1);
+    }
+    std::string port;
+    const std::size_t pc = authority.rfind(':');
+    if (pc != std::string::npos &&
+        authority.find(']', pc) == std::string::npos) {
+      port = authority.substr(pc + 1);
+      authority = authority.substr(0, pc);
+    }
+    if (!authority.empty()) out.emplace_back("host", Lower(authority));
+    // URI::Generic's default ports for the schemes Ruby knows; http's 80
+    // and https's 443 are left out (uri_to_hash).
+    static constexpr std::pair<std::string_view, std::string_view> kPorts[] = {
+        {"http", "80"},   {"https", "443"}, {"ftp", "21"}, {"ldap", "389"},
+        {"ldaps", "636"}, {"ws", "80"},     {"wss", "443"}};
+    if (port.empty()) {
+      for (const auto& [sch, p] : kPorts) {
+        if (sch == scheme) port = p;
+      }
+    }
+    if (!port.empty() && !((scheme == "http" && port == "80") ||
+                           (scheme == "https" && port == "443"))) {
+      out.emplace_back("port", port);
+    }
+  }
+  std::string path = upto("?#");
+  if (!path.empty()) out.emplace_back("path", path);
+  if (i < uri.size() && uri[i] == '?') {
+    ++i;
+    out.emplace_back("query", upto("#"));
+  }
+  if (i < uri.size() && uri[i] == '#') {
+    out.emplace_back("fragment", std::string(uri.substr(i + 1)));
   }
   return out;
 }
@@ -316,6 +934,16 @@ class Parser {
     t->text = std::string(text_.substr(start, pos_ - start));
     if (!Build(name, start, bracket, params, t.get())) return nullptr;
     Canonical(params, t.get());
+    // static_loader.rb's BUILTIN_ALIASES print by name
+    // (type_formatter.rb format_type_alias_type).
+    static constexpr std::pair<std::string_view, std::string_view>
+        kBuiltinAliases[] = {{"richdatakey", "RichDataKey"},
+                             {"puppet::lookupkey", "Puppet::LookupKey"},
+                             {"puppet::lookupvalue", "Puppet::LookupValue"}};
+    const std::string lower = Lower(name);
+    for (const auto& [l, spelled] : kBuiltinAliases) {
+      if (lower == l) t->text = std::string(spelled);
+    }
     return t;
   }
 
@@ -538,7 +1166,71 @@ class Parser {
         if (it != aliases_->spelled.end()) t->text = it->second;
         return;
       }
-      default: return;  // as written
+      case Kind::kSemVerRange: t->text = "SemVerRange"; return;
+      case Kind::kBinary: t->text = "Binary"; return;
+      case Kind::kCatalogEntry: t->text = "CatalogEntry"; return;
+      case Kind::kTimespan:
+      case Kind::kTimestamp: {
+        // string_PTimespanType: [from or default, to], nothing when both
+        // are open. (Puppet prints a bound as its default-format string
+        // and drops a `to` equal to `from`; pstate keeps numbers and both
+        // bounds, which read back to the same range.)
+        const bool open_from =
+            params.empty() || params[0].k == Param::K::kDefault;
+        const bool open_to =
+            params.size() < 2 || params[1].k == Param::K::kDefault;
+        if (!open_from || !open_to) {
+          parts.push_back(open_from ? "default" : ParamText(params[0]));
+        }
+        if (!open_to) parts.push_back(ParamText(params[1]));
+        t->text = Joined(t->kind == Kind::kTimespan ? "Timespan" : "Timestamp",
+                         parts);
+        return;
+      }
+      case Kind::kUri: {
+        // string_PURIType: the hash of parts.
+        if (t->members.empty()) {
+          t->text = "URI";
+          return;
+        }
+        std::string hash = "{";
+        for (std::size_t i = 0; i < t->members.size(); ++i) {
+          const StructMember& m = t->members[i];
+          if (i > 0) hash += ", ";
+          hash += Quote(m.key) + " => " + Contained(*m.type);
+        }
+        t->text = "URI[" + hash + "}]";
+        return;
+      }
+      case Kind::kObject:
+        if (params.empty()) {
+          t->text = t->value ? *t->value : "Object";
+          return;
+        }
+        [[fallthrough]];
+      case Kind::kCallable:
+      case Kind::kRuntime:
+      case Kind::kSemVer:
+      case Kind::kClass:
+      case Kind::kResource:
+      case Kind::kTypeSet: {
+        // Each parameter in its canonical spelling (type_formatter.rb
+        // append_strings: types canonical, strings single-quoted, hashes
+        // as {k => v}).
+        static constexpr std::pair<Kind, std::string_view> kNames[] = {
+            {Kind::kObject, "Object"},   {Kind::kCallable, "Callable"},
+            {Kind::kRuntime, "Runtime"}, {Kind::kSemVer, "SemVer"},
+            {Kind::kClass, "Class"},     {Kind::kResource, "Resource"},
+            {Kind::kTypeSet, "TypeSet"}};
+        std::string_view name;
+        for (const auto& [k, n] : kNames) {
+          if (k == t->kind) name = n;
+        }
+        for (const Param& p : params) parts.push_back(ParamText(p));
+        t->text = Joined(name, parts);
+        return;
+      }
+      default: return;  // as written (type references)
     }
   }
 
@@ -940,14 +1632,25 @@ class Parser {
         }
         return true;
       case Kind::kInit: return BuildInit(params, t);
+      default: break;
+    }
+    // The types whose parameters are Ruby data keep them in canonical
+    // spelling (Canonical prints them, Sub compares them).
+    for (const Param& p : params) t->params.push_back(ParamText(p));
+    switch (t->kind) {
       case Kind::kRuntime:
         if (bracket && params.size() != 2) {
           FailAt(at, "a Runtime takes two parameters (runtime, name)");
           return false;
         }
         return true;
-      case Kind::kClass:
       case Kind::kUri:
+        if (bracket && params.size() != 1) {
+          FailAt(at, "this type takes one parameter");
+          return false;
+        }
+        return params.empty() || UriParameters(params[0], t);
+      case Kind::kClass:
         if (bracket && params.size() != 1) {
           FailAt(at, "this type takes one parameter");
           return false;
@@ -961,8 +1664,38 @@ class Parser {
         return true;
       case Kind::kTimespan:
       case Kind::kTimestamp:
+        // Bounds in seconds (p_timespan_type.rb convert_arg): a number,
+        // or a string in the default formats (read as Puppet's parse).
         if (params.size() > 2) {
           FailAt(params[2].offset, "too many parameters");
+          return false;
+        }
+        for (std::size_t i = 0; i < params.size(); ++i) {
+          const Param& p = params[i];
+          if (p.k == Param::K::kInteger || p.k == Param::K::kFloat) {
+            (i == 0 ? t->from : t->to) = p.text;
+          } else if (p.k == Param::K::kString) {
+            std::optional<std::string> seconds = t->kind == Kind::kTimespan
+                                                     ? TimespanSeconds(p.text)
+                                                     : TimestampSeconds(p.text);
+            if (!seconds) {
+              FailAt(p.offset, t->kind == Kind::kTimespan
+                                   ? "not a Timespan in one of Puppet's "
+                                     "default formats (D-HH:MM:SS.N, ...)"
+                                   : "not a Timestamp in one of Puppet's "
+                                     "default formats (YYYY-MM-DDTHH:MM:SS.N "
+                                     "UTC, ...)");
+              return false;
+            }
+            (i == 0 ? t->from : t->to) = *seconds;
+          } else if (p.k != Param::K::kDefault) {
+            FailAt(p.offset, "a bound must be a number, a string or default");
+            return false;
+          }
+        }
+        if (t->from && t->to && json::CompareNumbers(*t->from, *t->to) > 0) {
+          FailAt(params[0].offset,
+                 "'from' must be less or equal to 'to' (ArgumentError)");
           return false;
         }
         return true;
@@ -970,6 +1703,13 @@ class Parser {
         for (const Param& p : params) {
           if (p.k != Param::K::kString) {
             FailAt(p.offset, "a SemVer takes version ranges (strings)");
+            return false;
+          }
+          if (!IsVersionRange(p.text)) {
+            FailAt(p.offset,
+                   "not a version range (semantic_puppet's "
+                   "VersionRange: 1.2.3, 1.x, >=1.0.0 <2.0.0, "
+                   "~1.2, ^1.2.3, 1.0.0 - 1.3.9, ... || ...)");
             return false;
           }
         }
@@ -982,9 +1722,90 @@ class Parser {
                  "this type takes one hash of its attributes");
           return false;
         }
+        if (t->kind == Kind::kObject && params.empty() && lower != "object") {
+          // Pcore's Error, Deferred and Task (pcore.rb), by name.
+          t->value = lower == "error"      ? "Error"
+                     : lower == "deferred" ? "Deferred"
+                                           : "Task";
+        }
+        if (t->kind == Kind::kObject && params.size() == 1) {
+          // p_object_type.rb: `name` and `parent` decide assignability.
+          const Param& h = params[0];
+          for (std::size_t i = 0; i < h.keys.size(); ++i) {
+            if (h.keys[i].k != Param::K::kString) continue;
+            const Param& v = h.values[i];
+            if (h.keys[i].text == "name" && v.k == Param::K::kString) {
+              t->value = v.text;
+            } else if (h.keys[i].text == "parent" && v.k == Param::K::kType) {
+              t->elements = {v.type};
+            }
+          }
+        }
         return true;
-      case Kind::kAlias:
-      case Kind::kTypeReference: return true;
+      default: return true;  // alias, type reference
+    }
+  }
+
+  // URI[...]: p_uri_type.rb keeps its parameters as a hash of the URI's
+  // parts (uri_to_hash of a URI string, or the hash given), whose values
+  // are strings, regexps or types: here `members`, a literal string as a
+  // String type with that value, a regexp as a Pattern.
+  bool UriParameters(const Param& p, PuppetType* t) {
+    auto literal = [](std::string value) {
+      auto s = std::make_shared<PuppetType>();
+      s->kind = Kind::kString;
+      s->value = std::move(value);
+      s->text = "String";
+      return TypePtr(std::move(s));
+    };
+    auto add = [&](std::string key, TypePtr value) {
+      t->member_index.Insert(key, t->members.size());
+      t->members.push_back(
+          {std::move(key), StructMember::KeyKind::kPlain, std::move(value)});
+    };
+    if (p.k == Param::K::kString && !p.text.empty()) {
+      std::optional<std::vector<std::pair<std::string, std::string>>> parts =
+          UriParts(p.text);
+      if (!parts) {
+        FailAt(p.offset, "not a URI");
+        return false;
+      }
+      for (auto& [key, value] : *parts) add(key, literal(std::move(value)));
+      return true;
+    }
+    if (p.k != Param::K::kHash) {
+      FailAt(p.offset, "a URI takes a URI string or a hash of its parts");
+      return false;
+    }
+    static constexpr std::string_view kKeys[] = {
+        "scheme", "userinfo", "host",     "port",
+        "path",   "query",    "fragment", "opaque"};
+    for (std::size_t i = 0; i < p.keys.size(); ++i) {
+      const Param& k = p.keys[i];
+      const Param& v = p.values[i];
+      if (k.k != Param::K::kString ||
+          std::find(std::begin(kKeys), std::end(kKeys), k.text) ==
+              std::end(kKeys) ||
+          t->member_index.Find(k.text).has_value()) {
+        FailAt(k.offset,
+               "a URI part is one of scheme, userinfo, host, port, "
+               "path, query, fragment, opaque (once each)");
+        return false;
+      }
+      if (v.k == Param::K::kString || v.k == Param::K::kInteger) {
+        add(k.text, literal(v.text));
+      } else if (v.k == Param::K::kType) {
+        add(k.text, v.type);
+      } else if (v.k == Param::K::kRegex) {
+        auto pattern = std::make_shared<PuppetType>();
+        pattern->kind = Kind::kPattern;
+        if (!AddPattern(v, pattern.get())) return false;
+        pattern->text = "Pattern[" + Slashed(v.text) + "]";
+        add(k.text, std::move(pattern));
+      } else {
+        FailAt(v.offset, "a URI part is a string, a regexp or a type");
+        return false;
+      }
     }
     return true;
   }
@@ -1311,6 +2132,9 @@ void TupleSize(const PuppetType& t, std::int64_t* lo,
   if (t.has_size) {
     *lo = t.min_size;
     *hi = t.max_size;
+  } else if (t.elements.empty()) {
+    *lo = 0;  // Tuple: any size (types.rb PTupleType#size_range)
+    *hi = std::nullopt;
   } else {
     *lo = static_cast<std::int64_t>(t.elements.size());
     *hi = *lo;
@@ -1397,25 +2221,188 @@ const PuppetType* Resolved(const PuppetType& t) {
   return r;
 }
 
+// A type built from text once (the expansions of static_loader.rb's
+// aliases, Iterable's element types).
+TypePtr Static(std::string_view text) {
+  Result<TypePtr> r = Parser(text, nullptr).Run();
+  return r.ok() ? *r : nullptr;
+}
+TypePtr StaticString() {
+  static const TypePtr t = Static("String");
+  return t;
+}
+const PuppetType& DataVariant() {
+  static const TypePtr t =
+      Static("Variant[ScalarData, Undef, Hash[String, Data], Array[Data]]");
+  return *t;
+}
+const PuppetType& RichDataVariant() {
+  static const TypePtr t = Static(
+      "Variant[Scalar, SemVerRange, Binary, Sensitive, Type, TypeSet, URI, "
+      "Object, Undef, Default, Hash[RichDataKey, RichData], Array[RichData]]");
+  return *t;
+}
+
+// A type that does not own `t` (for a Tuple[o] built during a comparison).
+TypePtr Borrowed(const PuppetType& t) { return TypePtr(TypePtr(), &t); }
+
+// types.rb PAnyType#iterable?: a String, Enum, Integer, collection,
+// Iterable or Iterator type, or Type[T] of an Enum or a finite Integer.
+bool IsIterable(const PuppetType& o) {
+  switch (o.kind) {
+    case Kind::kString:
+    case Kind::kEnum:
+    case Kind::kInteger:
+    case Kind::kArray:
+    case Kind::kHash:
+    case Kind::kTuple:
+    case Kind::kStruct:
+    case Kind::kCollection:
+    case Kind::kIterable:
+    case Kind::kIterator: return true;
+    case Kind::kType:
+      return !o.elements.empty() &&
+             (o.elements[0]->kind == Kind::kEnum ||
+              (o.elements[0]->kind == Kind::kInteger && o.elements[0]->from &&
+               o.elements[0]->to));
+    default: return false;
+  }
+}
+
+// The element type of `o`'s iterable_type (types.rb, per type), or null
+// when it has none (an Iterable without element type, a Collection).
+TypePtr IterableElement(const PuppetType& o) {
+  static const TypePtr kChar = Static("String[1, 1]");
+  static const TypePtr kInteger = Static("Integer");
+  static const TypePtr kAnyPair = [] {
+    // PHashType::DEFAULT_KEY_PAIR_TUPLE: Tuple[Unit, Unit, 2, 2].
+    auto pair = std::make_shared<PuppetType>();
+    pair->kind = Kind::kTuple;
+    auto unit = std::make_shared<PuppetType>();
+    unit->kind = Kind::kUnit;
+    unit->text = "Unit";
+    pair->elements = {unit, unit};
+    pair->min_size = 2;
+    pair->max_size = 2;
+    pair->has_size = true;
+    pair->text = "Tuple[Unit, Unit, 2, 2]";
+    return TypePtr(std::move(pair));
+  }();
+  auto pair_of = [](TypePtr k, TypePtr v) {
+    auto pair = std::make_shared<PuppetType>();
+    pair->kind = Kind::kTuple;
+    pair->text = "Tuple[" + k->text + ", " + v->text + ", 2, 2]";
+    pair->elements = {std::move(k), std::move(v)};
+    pair->min_size = 2;
+    pair->max_size = 2;
+    pair->has_size = true;
+    return TypePtr(std::move(pair));
+  };
+  // PVariantType.maybe_create: one type is itself.
+  auto variant_of = [](std::vector<TypePtr> types) {
+    if (types.size() == 1) return types[0];
+    auto v = std::make_shared<PuppetType>();
+    v->kind = Kind::kVariant;
+    v->text = "Variant";
+    v->elements = std::move(types);
+    return TypePtr(std::move(v));
+  };
+  switch (o.kind) {
+    case Kind::kString:
+    case Kind::kEnum: return kChar;
+    case Kind::kInteger: return kInteger;
+    case Kind::kArray:
+      // PArrayType::DEFAULT (element Any) iterates untyped.
+      return o.elements.empty() || o.elements[0]->kind == Kind::kAny
+                 ? nullptr
+                 : o.elements[0];
+    case Kind::kHash:
+      if (o.elements.empty()) return kAnyPair;
+      return pair_of(o.elements[0], o.elements[1]);
+    case Kind::kTuple: return variant_of(o.elements);
+    case Kind::kStruct: {
+      if (o.members.empty()) return kAnyPair;
+      std::vector<TypePtr> keys;
+      std::vector<TypePtr> values;
+      for (const StructMember& m : o.members) {
+        auto key = std::make_shared<PuppetType>();
+        key->kind = Kind::kString;
+        key->value = m.key;
+        key->text = "String";
+        keys.push_back(std::move(key));
+        values.push_back(m.type);
+      }
+      return pair_of(variant_of(std::move(keys)),
+                     variant_of(std::move(values)));
+    }
+    case Kind::kIterable:
+    case Kind::kIterator:
+    case Kind::kType: return o.elements.empty() ? nullptr : o.elements[0];
+    default: return nullptr;
+  }
+}
+
+// One Object type (p_object_type.rb eql?: name, parent, attributes,
+// ...), compared by canonical spelling.
+bool SameObject(const PuppetType& t, const PuppetType& o) {
+  return t.text == o.text;
+}
+
+bool Own(const PuppetType& t, const PuppetType& o);
+
+// types.rb PAnyType#assignable?: Unit, aliases, Variant, Optional and
+// NotUndef on the other side are decided here, for every `t`; the rest by
+// t's own `_assignable?` (Own).
 bool Sub(const PuppetType& t, const PuppetType& o) {
+  // Recursive aliases (and Data/RichData, which refer to themselves): a
+  // pair still being compared past the nesting limit is assumed
+  // assignable, as Puppet's RecursionGuard assumes.
+  thread_local int depth = 0;
+  if (depth > kMaxDepth) return true;
+  struct Nest {
+    Nest() { ++depth; }
+    ~Nest() { --depth; }
+    Nest(const Nest&) = delete;
+    Nest& operator=(const Nest&) = delete;
+  } nest;
   if (t.kind == Kind::kAlias || o.kind == Kind::kAlias) {
-    // Recursive aliases: assumed assignable past a nesting limit (as
-    // Puppet's RecursionGuard assumes a pair it is already comparing).
-    thread_local int depth = 0;
-    if (depth > kMaxDepth) return true;
-    ++depth;
-    bool r = Sub(*Resolved(t), *Resolved(o));
-    --depth;
-    return r;
+    return Sub(*Resolved(t), *Resolved(o));
   }
   if (t.kind == Kind::kAny || t.kind == Kind::kUnit) return true;
   if (o.kind == Kind::kUnit) return true;
+  if ((o.kind == Kind::kData || o.kind == Kind::kRichData) &&
+      t.kind != o.kind) {
+    return Sub(t, o.kind == Kind::kData ? DataVariant() : RichDataVariant());
+  }
+  if (t.kind == Kind::kRichData && o.kind != Kind::kRichData) {
+    return Sub(RichDataVariant(), o);
+  }
   if (o.kind == Kind::kVariant) {
+    if (o.elements.empty()) {
+      // An empty Variant: assignable to Any, Unit, NotUndef and an empty
+      // Variant only (type_calculator_spec.rb "for Variant").
+      return (t.kind == Kind::kVariant && t.elements.empty()) ||
+             (t.kind == Kind::kNotUndef && Own(t, o));
+    }
     for (const TypePtr& m : o.elements) {
       if (!Sub(t, *m)) return false;
     }
     return true;
   }
+  if (o.kind == Kind::kOptional) {
+    return Sub(t, UndefType()) &&
+           (o.elements.empty() || Sub(t, *o.elements[0]));
+  }
+  if (o.kind == Kind::kNotUndef && !o.elements.empty() &&
+      !Sub(*o.elements[0], UndefType())) {
+    return Sub(t, *o.elements[0]);
+  }
+  return Own(t, o);
+}
+
+// t's `_assignable?` (types.rb and p_*_type.rb), `o` neither Unit, an
+// alias, a Variant nor an Optional.
+bool Own(const PuppetType& t, const PuppetType& o) {
   switch (t.kind) {
     case Kind::kVariant:
       for (const TypePtr& m : t.elements) {
@@ -1423,17 +2410,8 @@ bool Sub(const PuppetType& t, const PuppetType& o) {
       }
       return false;
     case Kind::kOptional:
-      if (o.kind == Kind::kUndef) return true;
-      if (o.kind == Kind::kOptional) {
-        return o.elements.empty() ? t.elements.empty()
-                                  : SubOrAny(t.elements, *o.elements[0]);
-      }
-      return SubOrAny(t.elements, o);
+      return o.kind == Kind::kUndef || SubOrAny(t.elements, o);
     case Kind::kNotUndef:
-      if (o.kind == Kind::kNotUndef) {
-        return o.elements.empty() ? t.elements.empty()
-                                  : SubOrAny(t.elements, *o.elements[0]);
-      }
       return !Sub(o, UndefType()) && SubOrAny(t.elements, o);
     case Kind::kUndef: return o.kind == Kind::kUndef;
     case Kind::kDefault: return o.kind == Kind::kDefault;
@@ -1461,8 +2439,15 @@ bool Sub(const PuppetType& t, const PuppetType& o) {
         default: return ScalarDataKind(o.kind);
       }
     case Kind::kScalar:
-      return o.kind == Kind::kScalar || o.kind == Kind::kRegexp ||
-             ScalarDataKind(o.kind);
+      switch (o.kind) {
+        case Kind::kScalar:
+        case Kind::kRegexp:
+        case Kind::kSemVer:
+        case Kind::kSemVerRange:
+        case Kind::kTimespan:
+        case Kind::kTimestamp: return true;
+        default: return ScalarDataKind(o.kind);
+      }
     case Kind::kScalarData: return ScalarDataKind(o.kind);
     case Kind::kNumeric:
       return (o.kind == Kind::kNumeric || o.kind == Kind::kInteger ||
@@ -1525,7 +2510,11 @@ bool Sub(const PuppetType& t, const PuppetType& o) {
     case Kind::kBoolean:
       return o.kind == Kind::kBoolean &&
              (!t.boolean || (o.boolean && *o.boolean == *t.boolean));
-    case Kind::kRegexp: return o.kind == Kind::kRegexp;
+    case Kind::kRegexp:
+      return o.kind == Kind::kRegexp &&
+             (t.patterns.empty() ||
+              (!o.patterns.empty() &&
+               o.patterns[0].source == t.patterns[0].source));
     case Kind::kArray: {
       const PuppetType& te = t.elements.empty() ? AnyType() : *t.elements[0];
       if (o.kind == Kind::kArray) {
@@ -1552,21 +2541,25 @@ bool Sub(const PuppetType& t, const PuppetType& o) {
         std::int64_t olo;
         std::optional<std::int64_t> ohi;
         TupleSize(o, &olo, &ohi);
+        // types.rb PTupleType#_assignable?: each of o's types fits t's
+        // type at its index (or t's last).
         if (!SizeWithin(lo, hi, olo, ohi)) return false;
-        std::size_t n = std::max(t.elements.size(), o.elements.size());
-        for (std::size_t i = 0;
-             i < n && !t.elements.empty() && !o.elements.empty(); ++i) {
+        if (t.elements.empty()) return true;
+        if (o.elements.empty()) return lo == 0;
+        for (std::size_t i = 0; i < o.elements.size(); ++i) {
           const PuppetType& a = *t.elements[std::min(i, t.elements.size() - 1)];
-          const PuppetType& b = *o.elements[std::min(i, o.elements.size() - 1)];
-          if (!Sub(a, b)) return false;
+          if (!Sub(a, *o.elements[i])) return false;
         }
         return true;
       }
       if (o.kind == Kind::kArray) {
+        // The array's element type fits t's types up to its maximum size.
         if (!SizeWithin(lo, hi, o.min_size, o.max_size)) return false;
         const PuppetType& oe = o.elements.empty() ? AnyType() : *o.elements[0];
-        for (const TypePtr& e : t.elements) {
-          if (!Sub(*e, oe)) return false;
+        std::size_t n = t.elements.size();
+        if (o.max_size) n = std::min(n, static_cast<std::size_t>(*o.max_size));
+        for (std::size_t i = 0; i < n; ++i) {
+          if (!Sub(*t.elements[i], oe)) return false;
         }
         return true;
       }
@@ -1666,8 +2659,8 @@ bool Sub(const PuppetType& t, const PuppetType& o) {
       return false;
     case Kind::kSensitive:
       return o.kind == Kind::kSensitive &&
-             (o.elements.empty() ? t.elements.empty()
-                                 : SubOrAny(t.elements, *o.elements[0]));
+             SubOrAny(t.elements,
+                      o.elements.empty() ? AnyType() : *o.elements[0]);
     case Kind::kCallable:
       // Parameters are contravariant.
       if (o.kind != Kind::kCallable) return false;
@@ -1676,6 +2669,118 @@ bool Sub(const PuppetType& t, const PuppetType& o) {
         if (!Sub(*o.elements[i], *t.elements[i])) return false;
       }
       return true;
+    case Kind::kType:
+      // PTypeType: Type ⊒ any Type; Type[T] ⊒ Type[U] when T ⊒ U.
+      return o.kind == Kind::kType &&
+             (t.elements.empty() ||
+              (!o.elements.empty() && Sub(*t.elements[0], *o.elements[0])));
+    case Kind::kIterable: {
+      // PIterableType: with no element type (or one Any fits), any
+      // iterable type; else T ⊒ the element type of o's iterable_type.
+      if (t.elements.empty() || Sub(*t.elements[0], AnyType())) {
+        return IsIterable(o);
+      }
+      if (!IsIterable(o)) return false;
+      TypePtr element = IterableElement(o);
+      return element != nullptr && Sub(*t.elements[0], *element);
+    }
+    case Kind::kIterator:
+      return o.kind == Kind::kIterator &&
+             (t.elements.empty() ||
+              Sub(*t.elements[0],
+                  o.elements.empty() ? AnyType() : *o.elements[0]));
+    case Kind::kInit: {
+      // PInitType: Init[T] ⊒ Init[U] when T ⊒ U; a bare Init is RichData;
+      // else T, or what T.new takes (one argument, an argument list, or
+      // the one argument of a signature with optional others).
+      if (o.kind == Kind::kInit) {
+        return t.elements.empty() ||
+               (!o.elements.empty() && Sub(*t.elements[0], *o.elements[0]));
+      }
+      if (t.elements.empty()) return Sub(RichDataVariant(), o);
+      if (Sub(*t.elements[0], o)) return true;
+      for (const TypePtr& single : t.init_single) {
+        if (Sub(*single, o)) return true;
+      }
+      for (const TypePtr& other : t.init_other) {
+        if (Sub(*other, o)) return true;
+      }
+      if (t.init_optional_single) {
+        PuppetType tuple;
+        tuple.kind = Kind::kTuple;
+        tuple.elements = {Borrowed(o)};
+        for (const TypePtr& other : t.init_other) {
+          if (Sub(*other, tuple)) return true;
+        }
+      }
+      return false;
+    }
+    case Kind::kRuntime: {
+      // PRuntimeType: the same runtime, and the same class name or
+      // pattern (Ruby's class hierarchy is not known here).
+      if (o.kind != Kind::kRuntime) return false;
+      if (t.params.empty()) return true;
+      return t.params == o.params;
+    }
+    case Kind::kCatalogEntry:
+      return o.kind == Kind::kCatalogEntry || o.kind == Kind::kClass ||
+             o.kind == Kind::kResource;
+    case Kind::kClass:
+      return o.kind == Kind::kClass &&
+             (t.params.empty() || t.params == o.params);
+    case Kind::kResource: {
+      // PResourceType: type names compare lower-cased, then the title.
+      if (o.kind != Kind::kResource) return false;
+      if (t.params.empty()) return true;
+      if (o.params.empty() || Lower(t.params[0]) != Lower(o.params[0])) {
+        return false;
+      }
+      return t.params.size() < 2 ||
+             (o.params.size() == 2 && t.params[1] == o.params[1]);
+    }
+    case Kind::kSemVer: {
+      // PSemVerType: each of o's ranges within one of t's, merged.
+      if (o.kind != Kind::kSemVer) return false;
+      if (t.params.empty()) return true;
+      if (o.params.empty()) return false;
+      return RangesCover(t.params, o.params);
+    }
+    case Kind::kSemVerRange: return o.kind == Kind::kSemVerRange;
+    case Kind::kBinary: return o.kind == Kind::kBinary;
+    case Kind::kTimespan:
+    case Kind::kTimestamp:
+      // PAbstractTimeDataType: o's range (in seconds) lies in t's.
+      return o.kind == t.kind && RangeWithin(t, o);
+    case Kind::kUri:
+      // PURIType: URI ⊒ every URI; else o has each of t's parts, and its
+      // value matches t's (a literal is equal, an instance of t's type, or
+      // a type t's type is assignable from).
+      if (o.kind != Kind::kUri) return false;
+      for (const StructMember& m : t.members) {
+        std::optional<std::size_t> at = o.member_index.Find(m.key);
+        if (!at || !Sub(*m.type, *o.members[*at].type)) return false;
+      }
+      return true;
+    case Kind::kObject:
+      // PObjectType: Object ⊒ every Object type; else o or one of its
+      // parents is t.
+      if (o.kind != Kind::kObject) return false;
+      if (t.params.empty() && !t.value) return true;
+      {
+        const PuppetType* p = &o;
+        for (int i = 0; i < kMaxDepth && p->kind == Kind::kObject; ++i) {
+          if (SameObject(t, *p)) return true;
+          if (p->elements.empty()) return false;
+          p = Resolved(*p->elements[0]);
+        }
+      }
+      return false;
+    case Kind::kTypeSet:
+      return o.kind == Kind::kTypeSet && (t.params.empty() || t.text == o.text);
+    case Kind::kRichData: return true;  // o is RichData too (Sub)
+    case Kind::kTypeReference:
+      // PTypeReferenceType: only the same reference.
+      return o.kind == Kind::kTypeReference && t.text == o.text;
     default: return false;
   }
 }
@@ -1810,6 +2915,201 @@ Result<AliasesPtr> ParseAliases(const std::vector<std::string>& definitions) {
 
 bool IsAssignable(const PuppetType& type, const PuppetType& other) {
   return Sub(type, other);
+}
+
+// --- infer and common_type (type_calculator.rb) ----------------------------
+
+namespace {
+
+std::shared_ptr<PuppetType> Made(Kind kind, std::string text) {
+  auto t = std::make_shared<PuppetType>();
+  t->kind = kind;
+  t->text = std::move(text);
+  return t;
+}
+
+// type_calculator.rb common_type: the narrowest type both `a` and `b` are
+// assignable to, among those Puppet tries in turn.
+TypePtr Common(const TypePtr& a, const TypePtr& b) {
+  static const TypePtr kNumeric = Static("Numeric");
+  static const TypePtr kScalarData = Static("ScalarData");
+  static const TypePtr kScalar = Static("Scalar");
+  static const TypePtr kData = Static("Data");
+  static const TypePtr kRichData = Static("RichData");
+  static const TypePtr kAny = Static("Any");
+  // is_pnil?: Undef gives way, as does Unit.
+  if (a->kind == Kind::kUndef || a->kind == Kind::kUnit) return b;
+  if (b->kind == Kind::kUndef || b->kind == Kind::kUnit) return a;
+  if (Sub(*a, *b)) return a;
+  if (Sub(*b, *a)) return b;
+  if (a->kind == b->kind) {
+    switch (a->kind) {
+      case Kind::kArray: {
+        auto t = Made(Kind::kArray, "Array");
+        t->elements = {Common(a->elements.empty() ? kAny : a->elements[0],
+                              b->elements.empty() ? kAny : b->elements[0])};
+        return t;
+      }
+      case Kind::kHash: {
+        if (a->elements.empty() || b->elements.empty()) return Static("Hash");
+        auto t = Made(Kind::kHash, "Hash");
+        t->elements = {Common(a->elements[0], b->elements[0]),
+                       Common(a->elements[1], b->elements[1])};
+        return t;
+      }
+      case Kind::kInteger:
+      case Kind::kFloat: {
+        // The common range.
+        auto t = Made(a->kind, a->kind == Kind::kInteger ? "Integer" : "Float");
+        if (a->from && b->from) {
+          t->from =
+              json::CompareNumbers(*a->from, *b->from) <= 0 ? a->from : b->from;
+        }
+        if (a->to && b->to) {
+          t->to = json::CompareNumbers(*a->to, *b->to) >= 0 ? a->to : b->to;
+        }
+        return t;
+      }
+      case Kind::kType: {
+        auto t = Made(Kind::kType, "Type");
+        if (!a->elements.empty() && !b->elements.empty()) {
+          t->elements = {Common(a->elements[0], b->elements[0])};
+        }
+        return t;
+      }
+      default: break;
+    }
+  }
+  // Strings and Enums: an Enum of both sets of values.
+  auto values = [](const PuppetType& t, std::vector<std::string>* out) {
+    if (t.kind == Kind::kString && t.value) {
+      out->push_back(*t.value);
+      return true;
+    }
+    if (t.kind == Kind::kEnum && !t.case_insensitive) {
+      out->insert(out->end(), t.enum_values.begin(), t.enum_values.end());
+      return true;
+    }
+    return false;
+  };
+  std::vector<std::string> both;
+  if ((a->kind == Kind::kString || a->kind == Kind::kEnum) &&
+      (b->kind == Kind::kString || b->kind == Kind::kEnum)) {
+    if (!values(*a, &both) || !values(*b, &both)) {
+      return a->kind == Kind::kString && b->kind == Kind::kString
+                 ? StaticString()
+                 : Static("Enum");
+    }
+    auto t = Made(Kind::kEnum, "Enum");
+    std::unordered_set<std::string> seen;
+    for (std::string& v : both) {
+      if (seen.insert(v).second) t->enum_values.push_back(std::move(v));
+    }
+    return t;
+  }
+  if (a->kind == Kind::kVariant && b->kind == Kind::kVariant) {
+    auto t = Made(Kind::kVariant, "Variant");
+    t->elements = a->elements;
+    t->elements.insert(t->elements.end(), b->elements.begin(),
+                       b->elements.end());
+    return t;
+  }
+  if (a->kind == b->kind &&
+      (a->kind == Kind::kRegexp || a->kind == Kind::kCallable)) {
+    return Static(a->kind == Kind::kRegexp ? "Regexp" : "Callable");
+  }
+  // The abstract types, from the most specific.
+  for (const TypePtr& common : {kNumeric, kScalarData, kScalar, kData}) {
+    if (Sub(*common, *a) && Sub(*common, *b)) return common;
+  }
+  if (Sub(*kRichData, *a) && Sub(*kRichData, *b)) return kRichData;
+  return kAny;
+}
+
+}  // namespace
+
+void CommonType::Add(TypePtr t) {
+  if (!common_) {
+    common_ = std::move(t);
+  } else if (growing_ != nullptr && t->kind == Kind::kString && t->value) {
+    // An Enum of the strings seen so far takes one more in O(1) (Puppet's
+    // union of value lists would make a long array quadratic).
+    if (seen_.insert(*t->value).second) {
+      growing_->enum_values.push_back(*t->value);
+    }
+    return;
+  } else {
+    common_ = Common(common_, t);
+  }
+  growing_ = nullptr;
+  seen_.clear();
+  if (common_->kind == Kind::kEnum && !common_->case_insensitive) {
+    auto copy = std::make_shared<PuppetType>(*common_);
+    seen_.insert(copy->enum_values.begin(), copy->enum_values.end());
+    growing_ = copy;
+    common_ = std::move(copy);
+  }
+}
+
+TypePtr Infer(const json::Value& v, json::Arena& arena) {
+  Node node = Decode(v, arena);
+  switch (node.kind) {
+    case PropertyKind::kUnknown: return Made(Kind::kUnit, "Unit");
+    case PropertyKind::kNull: return Made(Kind::kUndef, "Undef");
+    case PropertyKind::kBool: {
+      auto t = Made(Kind::kBoolean, "Boolean");
+      t->boolean = v.type == json::Type::kTrue;
+      return t;
+    }
+    case PropertyKind::kNumber: {
+      const bool integer = v.raw().find_first_of(".eE") == std::string::npos;
+      auto t = Made(integer ? Kind::kInteger : Kind::kFloat,
+                    integer ? "Integer" : "Float");
+      t->from = std::string(v.raw());
+      t->to = t->from;
+      return t;
+    }
+    case PropertyKind::kString: {
+      auto t = Made(Kind::kString, "String");
+      t->value = v.Str();
+      return t;
+    }
+    case PropertyKind::kSecret: {
+      auto t = Made(Kind::kSensitive, "Sensitive");
+      if (node.secret_inner != nullptr) {
+        t->elements = {Infer(*node.secret_inner, arena)};
+      }
+      return t;
+    }
+    default: break;
+  }
+  // Arrays and objects, and the signature objects (plain Hashes).
+  if (v.is_array()) {
+    auto t = Made(Kind::kArray, "Array");
+    CommonType elements;
+    for (const json::Value& e : v.array()) elements.Add(Infer(e, arena));
+    t->elements = {elements.result() ? elements.result()
+                                     : Made(Kind::kUnit, "Unit")};
+    t->min_size = static_cast<std::int64_t>(v.size);
+    t->max_size = t->min_size;
+    return t;
+  }
+  if (v.is_object()) {
+    auto t = Made(Kind::kHash, "Hash");
+    CommonType keys;
+    CommonType values;
+    for (const json::Member& m : v.object()) {
+      keys.Add(Infer(m.key, arena));
+      values.Add(Infer(m.value, arena));
+    }
+    const TypePtr unit = Made(Kind::kUnit, "Unit");
+    t->elements = {keys.result() ? keys.result() : unit,
+                   values.result() ? values.result() : unit};
+    t->min_size = static_cast<std::int64_t>(v.size);
+    t->max_size = t->min_size;
+    return t;
+  }
+  return Made(Kind::kAny, "Any");
 }
 
 }  // namespace pstate::types::puppet

@@ -66,11 +66,14 @@ io::LineColumn LocateIn(std::string_view text, std::uint64_t offset) {
 // One forward pass over a schema's text: checks that it is one JSON value
 // (the parser sees every byte) and records where the definitions are,
 // parsing each into a scratch arena that is reset after it, so memory
-// stays at the size of the largest single definition.
+// stays at the size of the largest single definition. A mapped text's
+// pages are handed back behind the pass (`input`, may be null), so the
+// resident memory of indexing does not grow with the schema either.
 class Indexer {
  public:
-  Indexer(std::string_view text, std::string_view source)
-      : text_(text), source_(source) {}
+  Indexer(std::string_view text, std::string_view source,
+          io::InputStream* input)
+      : text_(text), source_(source), input_(input) {}
 
   // Fills `types`, `resources` (unsorted), `provider`, `name`, `version`.
   Status Run(std::vector<PackageSchema::Entry>* types,
@@ -185,6 +188,10 @@ class Indexer {
       return Syntax(parser_.error().offset, parser_.error().message);
     }
     *stop = static_cast<std::size_t>(end_ptr - text_.data());
+    if (input_ != nullptr && *stop >= released_ + kReleaseStep) {
+      input_->Release(*stop);
+      released_ = *stop;
+    }
     return Status::Ok();
   }
 
@@ -232,6 +239,10 @@ class Indexer {
 
   std::string_view text_;
   std::string_view source_;
+  io::InputStream* input_;
+  /// Pages are handed back in steps of this many bytes.
+  static constexpr std::size_t kReleaseStep = std::size_t{4} << 20;
+  std::size_t released_ = 0;
   json::Parser parser_;
   json::Arena scratch_;
   std::size_t next_ = 0;
@@ -315,6 +326,7 @@ PackageSchema::~PackageSchema() = default;
 const json::Value* PackageSchema::ParseRange(const Range& range) const {
   if (range.tried) return range.parsed;
   range.tried = true;
+  ++parsed_;
   auto* value = arena_->Allocate<json::Value>(1);
   new (value) json::Value();
   json::Parser parser;
@@ -400,6 +412,11 @@ const json::Value* PackageSchema::Lookup(const Index& index,
     return ParseRange(range);
   }
   return nullptr;
+}
+
+std::size_t PackageSchema::parsed_definitions() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return parsed_;
 }
 
 const json::Value* PackageSchema::Type(std::string_view token) const {
@@ -522,7 +539,7 @@ Status SchemaSet::AddText(std::string_view text, std::string source) {
 
 Status SchemaSet::Add(std::unique_ptr<PackageSchema> package) {
   std::pair<std::uint64_t, std::uint64_t> provider{0, 0};
-  Indexer indexer(package->text_, package->source_);
+  Indexer indexer(package->text_, package->source_, package->input_.get());
   Status s =
       indexer.Run(&package->types_, &package->resources_, &provider,
                   &package->has_provider_, &package->name_, &package->version_);

@@ -13,8 +13,10 @@
 // first time a lookup asks for it, so the memory a schema costs grows with
 // what the checked state uses, not with the schema (the AWS schema is over
 // 100 MB). A plain file of 1 MiB or more stays mapped (its pages are handed
-// back after indexing and read again on demand); a smaller or compressed
-// one is held in memory. The set is immutable once loaded and may be shared
+// back behind the indexing pass, every 4 MiB, and read again on demand); a
+// compressed one is decompressed into a temporary file mapped so; a
+// smaller one is held in memory. Counted: PackageSchema::
+// parsed_definitions(). The set is immutable once loaded and may be shared
 // by many checks and threads: the lazy parse is guarded by a mutex.
 //
 // Besides `pstate typecheck`, the lookups and checks here serve
@@ -64,6 +66,10 @@ class PackageSchema {
   const json::Value* Provider() const;
   std::size_t type_count() const { return types_.size(); }
   std::size_t resource_count() const { return resources_.size(); }
+  /// How many definitions (types, resources, the provider) have been
+  /// parsed so far: the work and memory of a check follow this, not the
+  /// schema's size (the security review's S8).
+  std::size_t parsed_definitions() const;
 
   /// The declared properties of an object type or of one side of a
   /// resource, indexed by name: built the first time a check asks, kept
@@ -146,6 +152,7 @@ class PackageSchema {
   mutable std::unordered_map<const json::Value*, std::unique_ptr<PropertyIndex>>
       indexes_;
   mutable std::unordered_map<std::uint64_t, Range> looked_up_;  ///< by begin
+  mutable std::size_t parsed_ = 0;  ///< definitions parsed (under mu_)
 };
 
 /// Which side of a resource is checked.

@@ -469,8 +469,9 @@ TEST_F(PuppetTest, EveryTypeNameParses) {
   }
   Err("Type[Integer]", "1", "", "expects Type[Integer], got Integer");
   Err("SemVer", "\"1.0.0\"", "", "expects SemVer, got String");
-  // Names are case-insensitive after the capital, as in Puppet.
-  Err("SEMVERRANGE", "1", "", "expects SEMVERRANGE, got Integer");
+  // Names are case-insensitive after the capital, as in Puppet, and print
+  // in Puppet's spelling.
+  Err("SEMVERRANGE", "1", "", "expects SemVerRange, got Integer");
 }
 
 // Types print back in Puppet's canonical spelling (type_formatter.rb),
@@ -499,7 +500,38 @@ TEST_F(PuppetTest, CanonicalSpelling) {
       {"Optional[String]", "Optional[String]"},
       {"Variant[String,Integer]", "Variant[String, Integer]"},
       {"Init[Integer,16]", "Init[Integer, 16]"},
-      {"SEMVER", "SEMVER"},
+      {"SEMVER", "SemVer"},
+      // The types whose parameters are Ruby data (type_formatter.rb
+      // append_strings: canonical types, single-quoted strings).
+      {"Runtime[ruby,\"Foo\"]", "Runtime['ruby', 'Foo']"},
+      {"Runtime['ruby', /^Foo/]", "Runtime['ruby', /^Foo/]"},
+      {"SemVer[\">=1.0.0 <2.0.0\",'3.x']", "SemVer['>=1.0.0 <2.0.0', '3.x']"},
+      {"SemVerRange", "SemVerRange"},
+      {"Timespan[default,\"1-00:00:00\"]", "Timespan[default, '1-00:00:00']"},
+      {"Timespan[0, default]", "Timespan[0]"},
+      {"Timespan[default, default]", "Timespan"},
+      {"Timestamp['2016-01-01',1500000000]",
+       "Timestamp['2016-01-01', 1500000000]"},
+      {"Callable[String,Integer[0,5],1,2]",
+       "Callable[String, Integer[0, 5], 1, 2]"},
+      {"Callable[[String],Integer]", "Callable[[String], Integer]"},
+      {"Object[{name=>'Foo',attributes=>{a=>Integer[1,2]}}]",
+       "Object[{'name' => 'Foo', 'attributes' => {'a' => Integer[1, 2]}}]"},
+      {"Object", "Object"},
+      {"Error", "Error"},
+      {"Binary", "Binary"},
+      {"URI[{scheme=>'http'}]", "URI[{'scheme' => 'http'}]"},
+      // p_uri_type_spec.rb "presents parsable string form".
+      {"URI['https://user:password@www.example.com:3000/some/path?x=y#frag']",
+       "URI[{'scheme' => 'https', 'userinfo' => 'user:password', 'host' => "
+       "'www.example.com', 'port' => '3000', 'path' => '/some/path', 'query' "
+       "=> 'x=y', 'fragment' => 'frag'}]"},
+      {"URI['urn:a:b:c']", "URI[{'scheme' => 'urn', 'opaque' => 'a:b:c'}]"},
+      {"URI[{scheme => Enum[http, https], path => /^\\/a/}]",
+       "URI[{'scheme' => Enum['http', 'https'], 'path' => Pattern[/^\\/a/]}]"},
+      // Builtin aliases print by name (format_type_alias_type).
+      {"RichDataKey", "RichDataKey"},
+      {"Hash[RichDataKey,RichData]", "Hash[RichDataKey, RichData]"},
       {"Sensitive[String[1]]", "Sensitive[String[1]]"},
       {"Boolean[true]", "Boolean[true]"},
   };
@@ -532,13 +564,104 @@ TEST_F(PuppetTest, Iterable) {
   Err("Iterable", "true");
   Err("Iterable", "1.5");
   Err("Iterable", "null");
+  // With an element type, Puppet asks whether Iterable[T] is assignable
+  // from the value's inferred type (type_calculator.rb infer and
+  // common_type), not element by element.
   Ok("Iterable[Integer]", "[1, 2]");
-  Err("Iterable[Integer]", "[1, \"a\"]", "/1");
-  Ok("Iterable[Integer[0, 9]]", "10");
-  Err("Iterable[Integer[0, 9]]", "11");
+  Ok("Iterable[Integer]", "[1, null]");  // Undef gives way (is_pnil?)
+  Err("Iterable[Integer]", "[1, \"a\"]", "",
+      "expects Iterable[Integer], got Array");
+  // [1, "a"] has ScalarData elements, which Variant[Integer, String] does
+  // not take; [true, false] too (Boolean[true] and Boolean[false] meet at
+  // ScalarData).
+  Err("Iterable[Variant[Integer, String]]", "[1, \"a\"]");
+  Err("Iterable[Boolean]", "[true, false]");
+  Ok("Iterable[Boolean]", "[true, true]");
+  // An integer iterates Integers (PIntegerType#iterable_type), whatever
+  // its value: -1 is an Iterable[Integer], 10 no Iterable[Integer[0, 9]].
+  Ok("Iterable[Integer]", "-1");
+  Err("Iterable[Integer[0, 9]]", "10");
   Ok("Iterable[String[1, 1]]", "\"ab\"");
+  Err("Iterable[Enum[a, b]]", "\"ab\"");  // String[1, 1] is no Enum
+  Ok("Iterable[Enum[a, b]]", "[\"a\", \"b\", \"a\"]");
+  Err("Iterable[Enum[a, b]]", "[\"a\", \"c\"]");
   Ok("Iterable[Tuple[String, Integer]]", "{\"a\": 1}");
-  Err("Iterable[Tuple[String, String]]", "{\"a\": 1}", "/a/1");
+  Err("Iterable[Tuple[String, String]]", "{\"a\": 1}", "",
+      "expects Iterable[Tuple[String, String]], got Hash");
+  Ok("Iterable[Tuple[Enum[a, b], Integer[1, 2]]]", "{\"a\": 1, \"b\": 2}");
+  Ok("Iterable[Array[Integer]]", "[[1], [2, 3]]");
+}
+
+// semantic_puppet's VersionRange forms, as PSemVerType#_assignable? reads
+// them (covered_by? after merge_ranges).
+TEST_F(PuppetTest, SemVerRangesNest) {
+  EXPECT_TRUE(A("SemVer['1.x']", "SemVer['>=1.2.0 <1.3.0']"));
+  EXPECT_TRUE(A("SemVer['1.x']", "SemVer['~1.2']"));
+  EXPECT_TRUE(A("SemVer['^1.2.3']", "SemVer['1.4.0 - 1.9.9']"));
+  EXPECT_FALSE(A("SemVer['^1.2.3']", "SemVer['1.4.0 - 2.0.0']"));
+  EXPECT_TRUE(A("SemVer['^0.2.3']", "SemVer['0.2.5']"));
+  EXPECT_FALSE(A("SemVer['^0.2.3']", "SemVer['0.3.0']"));
+  EXPECT_TRUE(A("SemVer['>1.2']", "SemVer['1.3.0']"));  // >=1.3.0
+  // covered_by? compares the beginnings, not whether they are excluded.
+  EXPECT_TRUE(A("SemVer['>1.2.0']", "SemVer['1.2.0']"));
+  EXPECT_FALSE(A("SemVer['>1.2.0']", "SemVer['1.1.9']"));
+  EXPECT_TRUE(A("SemVer['<=1.2']", "SemVer['1.2.9']"));  // <1.3.0
+  EXPECT_FALSE(A("SemVer['<2.0.0']", "SemVer['2.0.0']"));
+  EXPECT_TRUE(A("SemVer['<2.0.0']", "SemVer['2.0.0-rc1']"));
+  EXPECT_TRUE(A("SemVer['*']", "SemVer['>= 3.0.0']"));
+  EXPECT_FALSE(A("SemVer['1.x', '3.x']", "SemVer['1.0.0 - 3.0.0']"));
+  EXPECT_TRUE(A("SemVer['1.x', '2.x']", "SemVer['1.0.0 - 2.5.0']"));
+  EXPECT_TRUE(A("SemVer", "SemVer['1.x']"));
+  EXPECT_FALSE(A("SemVer['1.x']", "SemVer"));
+  // Ranges joined by || compare as written.
+  EXPECT_TRUE(A("SemVer['1.x || 3.x']", "SemVer['1.x || 3.x']"));
+  SyntaxError("SemVer['not a range']", 7);
+  SyntaxError("SemVer['1.2.3.4']", 7);
+}
+
+// type_calculator_spec.rb "when inferring ground types from data": the
+// element type infer gives an array.
+TEST_F(PuppetTest, InferredElementTypes) {
+  auto element = [&](const std::string& value) {
+    json::Arena arena;
+    puppet::TypePtr t = puppet::Infer(Parse(value), arena);
+    EXPECT_EQ(t->kind, puppet::Kind::kArray) << value;
+    return t->elements.at(0)->kind;
+  };
+  using puppet::Kind;
+  // "with integer values translates to PArrayType[PIntegerType]"
+  EXPECT_EQ(element("[1, 2]"), Kind::kInteger);
+  // "with integer and float values translates to PArrayType[PNumericType]"
+  EXPECT_EQ(element("[1, 2.0]"), Kind::kNumeric);
+  // "with integer and string values translates to
+  // PArrayType[PScalarDataType]"
+  EXPECT_EQ(element("[1, \"two\"]"), Kind::kScalarData);
+  // "with integer and nil values translates to PArrayType[PIntegerType]"
+  EXPECT_EQ(element("[1, null]"), Kind::kInteger);
+  // "with integer value, and array of string values, translates to
+  // Array[Data]"
+  EXPECT_EQ(element("[1, [\"two\"]]"), Kind::kData);
+  // "with integer value, and hash of string => string values, translates to
+  // Array[Data]"
+  EXPECT_EQ(element("[1, {\"two\": \"three\"}]"), Kind::kData);
+  // "with arrays of string values translates to
+  // PArrayType[PArrayType[PStringType]]" (an Enum of the strings here,
+  // as Puppet's common_type of two String values gives)
+  EXPECT_EQ(element("[[\"a\", \"b\"], [\"c\"]]"), Kind::kArray);
+  // "with array of string values and array of integers translates to
+  // PArrayType[PArrayType[PScalarDataType]]"
+  json::Arena arena;
+  puppet::TypePtr mixed = puppet::Infer(Parse("[[\"a\"], [1]]"), arena);
+  EXPECT_EQ(mixed->elements[0]->elements[0]->kind, Kind::kScalarData);
+  // The strings of a long array reduce to one Enum in linear time.
+  std::string many = "[";
+  for (int i = 0; i < 20000; ++i) {
+    many += (i > 0 ? ",\"s" : "\"s") + std::to_string(i % 5000) + "\"";
+  }
+  many += "]";
+  puppet::TypePtr e = puppet::Infer(Parse(many), arena);
+  ASSERT_EQ(e->elements[0]->kind, Kind::kEnum);
+  EXPECT_EQ(e->elements[0]->enum_values.size(), 5000u);
 }
 
 // p_init_type.rb PInitType#really_instance? and p_init_type_spec.rb.

@@ -207,5 +207,48 @@ TEST(LoadSchemasTest, FilesAndDirectories) {
   EXPECT_NE(missing.message().find("schemas/nope"), std::string::npos);
 }
 
+// Memory and work follow the types the state uses (the security review's
+// S8): a schema of thousands of types and resources, a state using two
+// resource types that refer to one object type each; only those four
+// definitions are ever parsed.
+TEST(SchemaChecksMemoryTest, ParsesOnlyTheDefinitionsTheStateUses) {
+  constexpr int kCount = 4000;
+  std::string schema = R"({"name": "p", "version": "1.0.0", "types": {)";
+  for (int i = 0; i < kCount; ++i) {
+    const std::string n = std::to_string(i);
+    schema += (i ? "," : "") + std::string(R"("p:index:T)") + n +
+              R"(": {"type": "object", "properties": {"v)" + n +
+              R"(": {"type": "string"}}})";
+  }
+  schema += R"(}, "resources": {)";
+  for (int i = 0; i < kCount; ++i) {
+    const std::string n = std::to_string(i);
+    schema += (i ? "," : "") + std::string(R"("p:index:R)") + n +
+              R"(": {"inputProperties": {"t": {"$ref": "#/types/p:index:T)" +
+              n + R"("}}, "properties": {}})";
+  }
+  schema += "}}";
+  types::SchemaSet set;
+  ASSERT_TRUE(set.AddText(schema, "big.json").ok());
+  const types::PackageSchema* p = set.FindPackage("p");
+  ASSERT_NE(p, nullptr);
+  EXPECT_EQ(p->type_count(), static_cast<std::size_t>(kCount));
+  EXPECT_EQ(p->parsed_definitions(), 0u);
+  std::vector<std::string> resources;
+  for (int i = 0; i < 50; ++i) {
+    const std::string which = i % 2 ? "R7" : "R3999";
+    const std::string type = which == "R7" ? "T7" : "T3999";
+    const std::string field = which == "R7" ? "v7" : "v3999";
+    resources.push_back(Resource("p:index:" + which, "r" + std::to_string(i),
+                                 "", R"({"t": {")" + field + R"(": "x"}})"));
+  }
+  // One value of the wrong type, to show the definitions are checked.
+  resources.push_back(Resource("p:index:R7", "bad", "", R"({"t": {"v7": 1}})"));
+  EXPECT_EQ(Check(set, State(resources)),
+            std::vector<std::string>{
+                "schema-type error /deployment/resources/50/inputs/t/v7"});
+  EXPECT_EQ(p->parsed_definitions(), 4u);
+}
+
 }  // namespace
 }  // namespace pstate::verify
