@@ -10,8 +10,9 @@
 #                                   share/) whose binary needs only glibc
 #                                   2.36 or newer
 # from one Release build (build/release, -DPSTATE_PORTABLE=ON: libstdc++,
-# OpenSSL's libcrypto and libarchive linked in; the shared libraries left,
-# Oniguruma and Nettle, are bundled in the tarball's lib/pstate/). The
+# OpenSSL's libcrypto, utf8proc and libarchive linked in; the shared
+# libraries left, Oniguruma and Nettle, are bundled in the tarball's
+# lib/pstate/; cmake/copyright lists the licences of all of them). The
 # version is project(VERSION) in CMakeLists.txt. PSTATE_DOCS_URI, when set,
 # is the published docs address compiled in (default: the installed docs).
 # tests/package/package_test.sh checks the result.
@@ -117,7 +118,10 @@ dev="$stage/pstate-dev"
 DESTDIR="$dev" cmake --install "$build" --component dev >/dev/null
 mkdir -p "$dev/usr/share/doc/pstate-dev"
 cp "$PSTATE_ROOT/cmake/copyright" "$PSTATE_ROOT/docs/api.md" "$dev/usr/share/doc/pstate-dev/"
-deb_control "$dev" pstate-dev "libssl-dev, libarchive-dev, libonig-dev" libdevel \
+# What libpstate.a needs to link (pstate.pc's Requires, pstateConfig.cmake's
+# find_dependency), and pkg-config, through which both find Oniguruma and
+# utf8proc.
+deb_control "$dev" pstate-dev "libssl-dev, libarchive-dev, libonig-dev, libutf8proc-dev, pkg-config" libdevel \
   "pstate library: read, check and rewrite Pulumi state files (static)" \
   "libpstate.a and its one header, <pstate/pstate.h>, with a CMake package (find_package(pstate CONFIG), pstate::pstate) and a pkg-config file (pstate). See /usr/share/doc/pstate-dev/api.md."
 dev_deb="$dist/pstate-dev_${version}_${arch}.deb"

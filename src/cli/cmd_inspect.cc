@@ -7,15 +7,20 @@
 #include <string>
 #include <vector>
 
+#include "backend/backend.h"
 #include "cli/command.h"
 #include "cli/count_option.h"
 #include "cli/exit_code.h"
+#include "cli/inventory.h"
 #include "cli/jobs.h"
 #include "cli/passphrase.h"
 #include "cli/select_options.h"
 #include "cli/terminal.h"
 #include "inspect/inspect.h"
+#include "inventory/inventory.h"
+#include "report/csv.h"
 #include "report/inspect.h"
+#include "report/inventory.h"
 #include "report/terminal.h"
 
 namespace pstate::cli {
@@ -30,7 +35,13 @@ int Fail(const Status& status) {
   return kExitUnreadable;
 }
 
-void AddFormat(CLI::App& app, std::string* format) {
+void AddFormat(CLI::App& app, std::string* format, bool csv = false) {
+  if (csv) {
+    app.add_option("--format", *format, "text, json or csv (RFC 4180)")
+        ->check(CLI::IsMember({"text", "json", "csv"}))
+        ->capture_default_str();
+    return;
+  }
   app.add_option("--format", *format, "text or json")
       ->check(CLI::IsMember({"text", "json"}))
       ->capture_default_str();
@@ -53,8 +64,13 @@ int RunLs(const LsFlags& f) {
   config.path = f.path;
   config.pending = f.pending;
   config.jobs = PassJobs(f.jobs);
-  const bool json = f.format == "json";
-  const bool color = !json && UseColor(f.color, STDOUT_FILENO);
+  const bool json = f.format == "json", csv = f.format == "csv";
+  const bool color = !json && !csv && UseColor(f.color, STDOUT_FILENO);
+  if (inventory::IsBackendDir(f.path)) {
+    return LsBackend(f.path, config, f.format, f.limit, color, f.jobs);
+  }
+  report::CsvWriter writer(std::cout);
+  if (csv) report::LsCsvHeader(writer, f.pending, false);
   // Rows stream while the state is read: a progress line only when they
   // do not go to the same terminal.
   if (!IsTerminal(STDOUT_FILENO)) {
@@ -65,14 +81,23 @@ int RunLs(const LsFlags& f) {
   Status status = inspect::List(
       config,
       [&](const inspect::ResourceRow& row) {
-        std::cout << (json ? report::RowJson(row) : report::RowText(row, color))
-                  << '\n';
+        if (csv) {
+          report::RowCsv(writer, row);
+        } else {
+          std::cout << (json ? report::RowJson(row)
+                             : report::RowText(row, color))
+                    << '\n';
+        }
         return more();
       },
       [&](const inspect::PendingRow& row) {
-        std::cout << (json ? report::PendingJson(row)
-                           : report::PendingText(row))
-                  << '\n';
+        if (csv) {
+          report::PendingCsv(writer, row);
+        } else {
+          std::cout << (json ? report::PendingJson(row)
+                             : report::PendingText(row))
+                    << '\n';
+        }
         return more();
       });
   EndProgress();
@@ -124,14 +149,16 @@ int RunShow(const ShowFlags& f) {
 
 std::function<int()> SetupLs(CLI::App& app) {
   auto f = std::make_shared<LsFlags>();
-  app.add_option("state", f->path, "State to list (- reads standard input)")
+  app.add_option("state", f->path,
+                 "State to list (- reads standard input), or a backend "
+                 "directory (every stack's checkpoint, with a stack column)")
       ->required();
   AddSelectOptions(app, f->select);
   app.add_flag("--pending", f->pending, "List pending operations instead");
-  AddPassJobsOption(app, &f->jobs, "List");
   app.add_option("--limit", f->limit, "Stop after N lines (0: no limit)")
       ->capture_default_str();
-  AddFormat(app, &f->format);
+  AddFormat(app, &f->format, true);
+  AddPassJobsOption(app, &f->jobs, "List", /*backend=*/true);
   AddColorOption(app, &f->color);
   AddQuietOption(app, &f->quiet);
   return [f] { return RunLs(*f); };
@@ -195,19 +222,34 @@ std::function<int()> SetupStats(CLI::App& app) {
   auto quiet = std::make_shared<bool>(false);
   auto jobs = std::make_shared<int>(0);
   app.add_option("state", *paths,
-                 "State to read (- reads standard input); with two, how the "
-                 "second grew from the first (per type and section)")
+                 "State to read (- reads standard input), or a backend "
+                 "directory (figures per stack and in total); with two "
+                 "states, how the second grew from the first (per type and "
+                 "section)")
       ->required()
       ->expected(1, 2);
   app.add_option("--top", *top,
                  "How many of the largest resources to list (default 10)");
   app.add_flag("--bytes", *exact,
                "Exact byte counts instead of KiB, MiB and GiB");
-  AddFormat(app, format.get());
+  AddFormat(app, format.get(), true);
   AddQuietOption(app, quiet.get());
-  AddPassJobsOption(app, jobs.get(), "Count");
+  AddPassJobsOption(app, jobs.get(), "Count", /*backend=*/true);
   return [paths, format, top, exact, quiet, jobs] {
     const bool json = *format == "json";
+    for (const std::string& path : *paths) {
+      if (!inventory::IsBackendDir(path)) continue;
+      if (paths->size() == 2) {
+        return Fail(Status(Errc::kInvalidArgument,
+                           path + ": a backend directory; stats A B compares "
+                                  "two states"));
+      }
+      return StatsBackend(path, *format, *exact, *jobs);
+    }
+    if (*format == "csv" && paths->size() == 2) {
+      return Fail(Status(Errc::kInvalidArgument,
+                         "--format csv: not for two states (use json)"));
+    }
     inspect::SizeStats sizes[2];
     std::vector<inspect::StatsResult> results;
     for (std::size_t i = 0; i < paths->size(); ++i) {
@@ -225,6 +267,14 @@ std::function<int()> SetupStats(CLI::App& app) {
       report::StatsSide a{&results[0], &sizes[0]}, b{&results[1], &sizes[1]};
       std::cout << (json ? report::StatsGrowthJson(a, b)
                          : report::StatsGrowthText(a, b, *exact));
+      return static_cast<int>(kExitOk);
+    }
+    if (*format == "csv") {
+      report::RenderStatsCsv(
+          inventory::FiguresOf(
+              results[0],
+              (*paths)[0] == "-" ? 0 : backend::FileBytes((*paths)[0])),
+          Shown((*paths)[0]), std::cout);
       return static_cast<int>(kExitOk);
     }
     report::StatsOptions options;

@@ -14,6 +14,7 @@
 #include "cli/findings_output.h"
 #include "cli/jobs.h"
 #include "cli/terminal.h"
+#include "inventory/inventory.h"
 #include "report/terminal.h"
 #include "types/schema_set.h"
 #include "verify/run.h"
@@ -52,8 +53,32 @@ int RunVerify(const VerifyFlags& flags) {
   config.jobs = flags.jobs > 0 ? flags.jobs : DefaultJobs();
   config.check_jobs = flags.jobs > 0 ? flags.jobs : DefaultPassJobs();
   FindingsPrinter printer(flags);
+  auto name_of = [](const std::string& path) {
+    return path == "-" ? std::string("<stdin>") : path;
+  };
+  if (config.check_jobs > 1 && flags.files.size() > 1) {
+    // Several inputs (a backend's stacks): N inputs at once, each read on
+    // one thread, printed in input order (the same output for any N).
+    verify::Config one = config;
+    one.jobs = 1;
+    one.check_jobs = 1;
+    using ReportPtr = std::unique_ptr<diag::Report>;
+    inventory::ForEachOrdered<ReportPtr>(
+        flags.files.size(), config.check_jobs,
+        [&](std::size_t i) {
+          const std::string& path = flags.files[i];
+          ReportPtr report = flags.NewReport(path, name_of(path));
+          verify::VerifyInput(path, one, *report);
+          return report;
+        },
+        [&](std::size_t, ReportPtr&& report) {
+          printer.Print(std::move(report));
+          return true;
+        });
+    return printer.Finish();
+  }
   for (const std::string& path : flags.files) {
-    std::string name = path == "-" ? "<stdin>" : path;
+    std::string name = name_of(path);
     auto report = flags.NewReport(path, name);
     config.on_progress = MakeProgress(name, flags.quiet);
     verify::VerifyInput(path, config, *report);
@@ -81,8 +106,10 @@ std::function<int()> SetupVerify(CLI::App& app) {
                "are compared but never printed (see pstate assets)");
   app.add_option("-j,--jobs", flags->jobs,
                  "Check the resources of a plain file on N threads, and with "
-                 "--assets hash on N threads; the output is the same for any "
-                 "N (default: hash on every processor, check on one)")
+                 "--assets hash on N threads; with several inputs (a backend "
+                 "directory's stacks), read N inputs at once instead; the "
+                 "output is the same for any N (default: hash on every "
+                 "processor, check on one)")
       ->check(CLI::Range(1, 1024));
   app.add_option("--schema", flags->schemas,
                  "Check every resource against its provider's package schema "

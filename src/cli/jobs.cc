@@ -20,12 +20,16 @@ int DefaultPassJobs() {
   return 1;
 }
 
-void AddPassJobsOption(CLI::App& app, int* jobs, const std::string& verb) {
+void AddPassJobsOption(CLI::App& app, int* jobs, const std::string& verb,
+                       bool backend) {
   app.add_option("-j,--jobs", *jobs,
-                 verb +
-                     " the resources of a plain file on N threads; the output "
-                     "is the same for any N (default: one)")
-      ->check(CLI::Range(1, kMaxJobs));
+                 verb + " the resources of a plain file on N threads" +
+                     (backend ? ", or with a backend directory read N stacks "
+                                "at once"
+                              : "") +
+                     "; the output is the same for any N (default: one)")
+      ->check(CLI::Range(1, kMaxJobs))
+      ->type_name("N");
 }
 
 int PassJobs(int jobs) { return jobs > 0 ? jobs : DefaultPassJobs(); }

@@ -13,8 +13,11 @@ namespace pstate::cli {
 
 /// `-j,--jobs N` for a command whose per-resource pass runs on the engine:
 /// "<verb> the resources of a plain file on N threads; the output is the
-/// same for any N (default: one)". 0 stays in `*jobs` when it is not given.
-void AddPassJobsOption(CLI::App& app, int* jobs, const std::string& verb);
+/// same for any N (default: one)"; with `backend`, also what it means for
+/// a backend directory (N stacks read at once). 0 stays in `*jobs` when it
+/// is not given.
+void AddPassJobsOption(CLI::App& app, int* jobs, const std::string& verb,
+                       bool backend = false);
 
 /// `jobs` when given (> 0), else DefaultPassJobs().
 int PassJobs(int jobs);

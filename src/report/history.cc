@@ -42,28 +42,6 @@ std::string Counts(const backend::UpdateInfo& info) {
   return out;
 }
 
-/// Columns padded to their widest cell; the last is not padded.
-void Table(const std::vector<std::vector<std::string>>& rows,
-           std::ostream& out) {
-  std::vector<std::size_t> width;
-  for (const auto& row : rows) {
-    width.resize(std::max(width.size(), row.size()));
-    for (std::size_t i = 0; i < row.size(); ++i) {
-      width[i] = std::max(width[i], row[i].size());
-    }
-  }
-  for (const auto& row : rows) {
-    std::string line;
-    for (std::size_t i = 0; i < row.size(); ++i) {
-      line += row[i];
-      if (i + 1 < row.size())
-        line += std::string(width[i] - row[i].size() + 2, ' ');
-    }
-    while (!line.empty() && line.back() == ' ') line.pop_back();
-    out << TerminalSafe(line) << "\n";
-  }
-}
-
 void EntryJson(const HistoryEntry& e, json::Writer& w) {
   w.Name("number");
   w.Int(e.number);

@@ -6,19 +6,29 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <map>
 #include <ostream>
 #include <string>
+#include <string_view>
+#include <vector>
 
 #include "inspect/inspect.h"
+#include "json/writer.h"
 
 namespace pstate::report {
 
 /// Tab-separated; with `color` the flags yellow and empty columns ("-")
 /// dim.
 std::string RowText(const inspect::ResourceRow& row, bool color = false);
-std::string RowJson(const inspect::ResourceRow& row);  ///< one JSON object
+/// One JSON object; with `stack` (a backend's inventory::StackLabel) a
+/// first member "stack".
+std::string RowJson(const inspect::ResourceRow& row,
+                    std::string_view stack = {});
 std::string PendingText(const inspect::PendingRow& row);
-std::string PendingJson(const inspect::PendingRow& row);
+std::string PendingJson(const inspect::PendingRow& row,
+                        std::string_view stack = {});
+/// "protect,taint": the flags' names as ls prints them.
+std::string FlagsText(const std::vector<inspect::Flag>& flags);
 
 struct ShowTextOptions {
   /// Labels bold, "[secret]" values yellow.
@@ -59,6 +69,9 @@ std::string StatsText(const inspect::StatsResult& stats,
                       const StatsOptions& options = {});
 std::string StatsJson(const inspect::StatsResult& stats,
                       const inspect::SizeStats* sizes = nullptr);
+/// {"NAME": {"count": N, "bytes": B}, ...}.
+void TallyMapJson(const std::map<std::string, inspect::Tally>& m,
+                  json::Writer& w);
 
 /// `stats A B`: how each type and section grew from `before` to `after`
 /// (both read with sizes).

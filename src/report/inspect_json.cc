@@ -50,6 +50,18 @@ void OptionalString(json::Writer& w, std::string_view name,
   w.String(value);
 }
 
+void CountMapJson(const std::map<std::string, std::uint64_t>& m,
+                  json::Writer& w) {
+  w.BeginObject();
+  for (const auto& [name, n] : m) {
+    w.Name(name);
+    w.Uint(n);
+  }
+  w.EndObject();
+}
+
+}  // namespace
+
 void TallyMapJson(const std::map<std::string, Tally>& m, json::Writer& w) {
   w.BeginObject();
   for (const auto& [name, t] : m) {
@@ -64,22 +76,14 @@ void TallyMapJson(const std::map<std::string, Tally>& m, json::Writer& w) {
   w.EndObject();
 }
 
-void CountMapJson(const std::map<std::string, std::uint64_t>& m,
-                  json::Writer& w) {
-  w.BeginObject();
-  for (const auto& [name, n] : m) {
-    w.Name(name);
-    w.Uint(n);
-  }
-  w.EndObject();
-}
-
-}  // namespace
-
-std::string RowJson(const inspect::ResourceRow& row) {
+std::string RowJson(const inspect::ResourceRow& row, std::string_view stack) {
   JsonText out;
   json::Writer& w = out.w();
   w.BeginObject();
+  if (!stack.empty()) {
+    w.Name("stack");
+    w.String(stack);
+  }
   w.Name("index");
   w.Uint(row.index);
   w.Name("urn");
@@ -101,10 +105,15 @@ std::string RowJson(const inspect::ResourceRow& row) {
   return out.Take(false);
 }
 
-std::string PendingJson(const inspect::PendingRow& row) {
+std::string PendingJson(const inspect::PendingRow& row,
+                        std::string_view stack) {
   JsonText out;
   json::Writer& w = out.w();
   w.BeginObject();
+  if (!stack.empty()) {
+    w.Name("stack");
+    w.String(stack);
+  }
   w.Name("index");
   w.Uint(row.index);
   w.Name("operation");

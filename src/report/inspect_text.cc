@@ -156,6 +156,10 @@ std::string Table(std::string_view title, const std::map<std::string, Tally>& m,
 
 // Fields are made terminal-safe one by one (a tab inside one is escaped);
 // the separators are real tabs.
+std::string FlagsText(const std::vector<inspect::Flag>& flags) {
+  return Flags(flags);
+}
+
 std::string RowText(const inspect::ResourceRow& row, bool color) {
   auto column = [&](const std::string& s, std::string_view code) {
     return s.empty()

@@ -1,5 +1,7 @@
 #include "report/terminal.h"
 
+#include <algorithm>
+
 #include "base/utf8.h"
 
 namespace pstate::report {
@@ -69,6 +71,27 @@ void PrintError(std::ostream& out, std::string_view message) {
 
 void PrintError(std::ostream& out, const diag::Failure& failure) {
   PrintError(out, failure.Located());
+}
+
+void Table(const std::vector<std::vector<std::string>>& rows,
+           std::ostream& out) {
+  std::vector<std::size_t> width;
+  for (const auto& row : rows) {
+    width.resize(std::max(width.size(), row.size()));
+    for (std::size_t i = 0; i < row.size(); ++i) {
+      width[i] = std::max(width[i], row[i].size());
+    }
+  }
+  for (const auto& row : rows) {
+    std::string line;
+    for (std::size_t i = 0; i < row.size(); ++i) {
+      line += row[i];
+      if (i + 1 < row.size())
+        line += std::string(width[i] - row[i].size() + 2, ' ');
+    }
+    while (!line.empty() && line.back() == ' ') line.pop_back();
+    out << TerminalSafe(line) << "\n";
+  }
 }
 
 }  // namespace pstate::report

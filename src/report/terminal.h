@@ -7,6 +7,7 @@
 #include <ostream>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "diag/failure.h"
 
@@ -34,6 +35,12 @@ void PrintError(std::ostream& out, std::string_view message);
 /// The same for a located failure: "pstate: error: FILE:LINE:COL: reason",
 /// then "    at: POINTER" when the failure has one.
 void PrintError(std::ostream& out, const diag::Failure& failure);
+
+/// Rows as aligned columns, each padded to its widest cell (in bytes) plus
+/// two spaces; the last column is not padded, and every line goes through
+/// TerminalSafe.
+void Table(const std::vector<std::vector<std::string>>& rows,
+           std::ostream& out);
 
 }  // namespace pstate::report
 

@@ -3,7 +3,9 @@
 # temporary prefix, checks that <pstate/pstate.h> is the one header there,
 # builds tests/api/consumer against that prefix only (with CMake's
 # find_package, then with a pkg-config compile line), and runs both builds
-# on fixture states. Run by ctest (pstate_api_install_test).
+# on fixture states. Run by ctest (pstate_api_install_test); with
+# PSTATE_INSTALLED_PREFIX set, checks that installed tree instead of
+# installing BUILD_DIR (tests/package/package_test.sh: the -dev package).
 #
 # Usage: install_test.sh BUILD_DIR SOURCE_DIR CXX [COMPILER_LAUNCHER]
 set -uo pipefail
@@ -15,11 +17,13 @@ fixtures="$root/fixtures/states"
 
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
-prefix="$work/prefix"
+prefix="${PSTATE_INSTALLED_PREFIX:-$work/prefix}"
 fail() { echo "FAILED: $*"; exit 1; }
 
-cmake --install "$build" --prefix "$prefix" > "$work/install.log" 2>&1 ||
-  { cat "$work/install.log"; fail "cmake --install"; }
+if [ -z "${PSTATE_INSTALLED_PREFIX:-}" ]; then
+  cmake --install "$build" --prefix "$prefix" > "$work/install.log" 2>&1 ||
+    { cat "$work/install.log"; fail "cmake --install"; }
+fi
 
 headers="$(cd "$prefix" && find include -type f | sort)"
 [ "$headers" = "include/pstate/pstate.h" ] ||

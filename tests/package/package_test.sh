@@ -95,6 +95,23 @@ done
 pc_dir="$(dirname "$(ls "$devroot"/usr/lib/*/pkgconfig/pstate.pc)")"
 flags="$(PKG_CONFIG_PATH="$pc_dir" pkg-config --cflags --libs pstate 2>&1)"
 [[ "$flags" == *"-lpstate"* ]] && pass "pkg-config pstate: $flags" || fail "pkg-config pstate: $flags"
+# A program built against the package alone (CMake find_package, then a
+# pkg-config compile line) runs on fixture states: tests/api/install_test.sh
+# on the unpacked tree. The package's Depends (the -dev packages of what
+# libpstate.a links) must be installed, as `apt-get install` would.
+missing_deps=""
+for dep in $(dpkg-deb -f "$dev_deb" Depends | tr -d ' ' | tr ',' ' '); do
+  dpkg -s "$dep" >/dev/null 2>&1 || missing_deps="$missing_deps $dep"
+done
+if [ -n "$missing_deps" ]; then
+  fail "the -dev package depends on packages not installed here:$missing_deps"
+elif PSTATE_INSTALLED_PREFIX="$devroot/usr" "$root_dir/tests/api/install_test.sh" \
+     "" "$root_dir" "${CXX:-c++}" "$(command -v ccache || true)" >"$work/consumer.log" 2>&1; then
+  sed 's/^ok: /ok: dev: a program built with /' "$work/consumer.log"
+else
+  cat "$work/consumer.log"
+  fail "dev: a program built against the -dev package"
+fi
 
 # --- the tarball, from another directory -----------------------------------------
 tar -xzf "$tarball" -C "$work"
