@@ -560,25 +560,6 @@ Result<CryptResult> Encrypt(const State& state, const CryptConfig& config) {
 
 namespace {
 
-// Mapping: EditOperation -> edit::Operation (the same operations).
-edit::Operation ToOperation(EditOperation op) {
-  switch (op) {
-    case EditOperation::kDelete: return edit::Operation::kDelete;
-    case EditOperation::kRename: return edit::Operation::kRename;
-    case EditOperation::kRenameStack: return edit::Operation::kRenameStack;
-    case EditOperation::kReparent: return edit::Operation::kReparent;
-    case EditOperation::kProtect: return edit::Operation::kProtect;
-    case EditOperation::kUnprotect: return edit::Operation::kUnprotect;
-    case EditOperation::kTaint: return edit::Operation::kTaint;
-    case EditOperation::kUntaint: return edit::Operation::kUntaint;
-    case EditOperation::kClearPending: return edit::Operation::kClearPending;
-    case EditOperation::kImportPending: return edit::Operation::kImportPending;
-    case EditOperation::kRepair: return edit::Operation::kRepair;
-    case EditOperation::kExtract: return edit::Operation::kExtract;
-  }
-  return edit::Operation::kRepair;
-}
-
 // Mapping: the splice's change marks ('+', '-', '~') -> EditChangeKind.
 EditChangeKind ToChangeKind(char op) {
   return op == '+'   ? EditChangeKind::kAdded
@@ -622,7 +603,7 @@ Result<EditResult> Edit(const State& state, const EditConfig& config) {
   if (!path.ok()) return path.status();
   edit::Config c;
   edit::Request& r = c.request;
-  r.op = ToOperation(config.operation);
+  r.op = config.operation;
   r.urns = config.urns;
   if (config.select) {
     r.select = ToListConfig(*path, *config.select, false);

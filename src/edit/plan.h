@@ -21,21 +21,8 @@
 
 namespace pstate::edit {
 
-enum class Operation {
-  kDelete,
-  kRename,
-  kRenameStack,
-  kReparent,
-  kProtect,
-  kUnprotect,
-  kTaint,
-  kUntaint,
-  kClearPending,
-  kImportPending,
-  kRepair,
-  /// `pstate extract`: the selection and what it needs, as a state.
-  kExtract,
-};
+/// The API's (pstate/pstate.h: EditOperation, one list of operations).
+using Operation = ::pstate::EditOperation;
 
 /// "delete", "rename", ... as typed on the command line.
 std::string_view OperationName(Operation op);
