@@ -18,18 +18,6 @@ namespace pstate::engine {
 
 Status Explain(const diag::Report& report, const Status& status) {
   if (!report.fatal()) return status;  // Ok, or a handler's own failure
-  if (!status.ok()) {
-    // Not opened: io's message names the file and the cause already.
-    for (const diag::Finding& f : report.findings()) {
-      if (diag::IsFatal(f.code)) {
-        if (f.code == diag::Code::kIoError && f.line == 0 &&
-            f.message == status.message()) {
-          return status;
-        }
-        break;
-      }
-    }
-  }
   diag::Failure failure = diag::FailureOf(report, status);
   if (status.ok()) failure.errc = Errc::kFormat;
   return failure.ToStatus();

@@ -600,8 +600,7 @@ Ran<P> Run(const std::string& path,
 /// The Status of a read for a command whose result is data (ls, stats,
 /// show, tree, graph, diff), which has no findings to print: Ok; the
 /// report's fatal finding as diag::FailureOf's located Status (kFormat
-/// when the read itself returned Ok); an input that could not be opened
-/// or a handler's own failure as it is.
+/// when the read itself returned Ok); a handler's own failure as it is.
 Status Explain(const diag::Report& report, const Status& status);
 
 /// state::Read of `input` (named `name` in messages) through `handler`,
@@ -611,13 +610,16 @@ Status ReadOrExplain(
     const std::function<void(std::uint64_t, std::uint64_t)>& on_progress = {});
 
 /// Run for a command whose result is data: the pass that read the state
-/// (its result in it), or the failure as Explain gives it.
+/// (its result in it), or the failure: an input that could not be opened
+/// as io said it (its message names the file and the cause), else as
+/// Explain gives it.
 template <typename P>
 Result<std::unique_ptr<P>> RunOrExplain(
     const std::string& path, const std::string& name,
     const std::function<std::unique_ptr<P>()>& make, const Options& options) {
   diag::Report report(name);
   Ran<P> ran = Run<P>(path, make, report, options);
+  if (ran.pass == nullptr) return ran.status;  // not opened
   if (Status s = Explain(report, ran.status); !s.ok()) return s;
   return std::move(ran.pass);
 }
