@@ -31,11 +31,6 @@ struct ConvertFlags {
   bool quiet = false;
 };
 
-int Fail(const std::string& message, int code = kExitUnreadable) {
-  report::PrintError(std::cerr, message);
-  return code;
-}
-
 int RunConvert(const ConvertFlags& flags) {
   if (RefuseStateOnTerminal(*flags.output_option, nullptr)) {
     return kExitUnreadable;

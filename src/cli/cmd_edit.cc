@@ -144,27 +144,22 @@ struct EditFlags {
   bool quiet = false;
 };
 
-int Usage(const std::string& message) {
-  report::PrintError(std::cerr, message);
-  return kExitUnreadable;
-}
-
 /// `pstate edit move SOURCE DEST URN...`: both states in place.
 int RunMove(const EditFlags& flags, const state::Selector& select) {
-  if (flags.args.empty()) return Usage("edit move takes DEST and URNs");
+  if (flags.args.empty()) return Fail("edit move takes DEST and URNs");
   if (flags.in_place || flags.output != "-") {
-    return Usage(
+    return Fail(
         "edit move writes both states in place (each keeps a .bak): -o and "
         "--in-place do not apply");
   }
   if (flags.all || flags.force || flags.target_dependents ||
       !flags.id.empty()) {
-    return Usage(
+    return Fail(
         "edit move takes filters, --include-parents, --stack, --project, "
         "--dry-run, --format and --allow-new-errors");
   }
   if (flags.format != "text" && flags.format != "json") {
-    return Usage("--format must be text or json");
+    return Fail("--format must be text or json");
   }
   const bool json = flags.format == "json";
   edit::MoveConfig config;
@@ -178,10 +173,10 @@ int RunMove(const EditFlags& flags, const state::Selector& select) {
   config.request.dest_project = flags.project;
   config.dry_run = flags.dry_run;
   if (config.request.urns.empty() && select.empty()) {
-    return Usage("edit move needs URNs, resource names or filters");
+    return Fail("edit move needs URNs, resource names or filters");
   }
   auto outcome = edit::Move(config);
-  if (!outcome.ok()) return Usage(outcome.status().message());
+  if (!outcome.ok()) return Fail(outcome.status().message());
   const edit::MoveOutcome& o = *outcome;
   // JSON: one object on stdout (both files are written in place).
   if (json) report::RenderMoveJson(config, o, std::cout);
@@ -228,7 +223,7 @@ int RunEdit(const EditFlags& flags) {
   const std::vector<std::string>& args = flags.args;
   auto want_args = [&](std::size_t n, const char* what) -> bool {
     if (args.size() == n) return true;
-    Usage("edit " + op + " takes " + what);
+    Fail("edit " + op + " takes " + what);
     return false;
   };
   // The `ls` filters (clear-pending's --type and --urn are its own).
@@ -241,7 +236,7 @@ int RunEdit(const EditFlags& flags) {
   const bool filtered = !select.empty();
   if (op == "move") return RunMove(flags, select);
   if (flags.include_parents) {
-    return Usage("--include-parents applies to edit move only");
+    return Fail("--include-parents applies to edit move only");
   }
   // With filters, the resource argument of a one-resource operation is
   // optional: the filters name it.
@@ -252,13 +247,13 @@ int RunEdit(const EditFlags& flags) {
   if (op == "delete") {
     req.op = edit::Operation::kDelete;
     if (flags.all && (!args.empty() || filtered)) {
-      return Usage("edit delete: give URNs (or filters) or --all, not both");
+      return Fail("edit delete: give URNs (or filters) or --all, not both");
     }
     if (!flags.all && args.empty() && !filtered) {
-      return Usage("edit delete needs at least one URN, filters, or --all");
+      return Fail("edit delete needs at least one URN, filters, or --all");
     }
     if (flags.all && !flags.id.empty()) {
-      return Usage("edit delete: --id picks a copy of a URN, not of --all");
+      return Fail("edit delete: --id picks a copy of a URN, not of --all");
     }
     req.urns = args;
     req.all = flags.all;
@@ -289,11 +284,10 @@ int RunEdit(const EditFlags& flags) {
              : op == "taint"     ? edit::Operation::kTaint
                                  : edit::Operation::kUntaint;
     if (flags.all && (!args.empty() || filtered)) {
-      return Usage("edit " + op +
-                   ": give URNs (or filters) or --all, not both");
+      return Fail("edit " + op + ": give URNs (or filters) or --all, not both");
     }
     if (!flags.all && args.empty() && !filtered) {
-      return Usage("edit " + op + " needs URNs, filters or --all");
+      return Fail("edit " + op + " needs URNs, filters or --all");
     }
     req.urns = args;
     req.all = flags.all;
@@ -315,44 +309,43 @@ int RunEdit(const EditFlags& flags) {
     req.op = edit::Operation::kRepair;
     if (!want_args(0, "no arguments")) return kExitUnreadable;
   } else {
-    return Usage("unknown edit operation \"" + op + "\" (" +
-                 OperationNames(", ") + ")");
+    return Fail("unknown edit operation \"" + op + "\" (" +
+                OperationNames(", ") + ")");
   }
   if (req.op != edit::Operation::kImportPending) req.id = flags.id;
   if (!flags.id.empty() && req.op != edit::Operation::kDelete) {
-    return Usage("--id applies to edit delete only");
+    return Fail("--id applies to edit delete only");
   }
   if (!flags.project.empty() && req.op != edit::Operation::kRenameStack) {
-    return Usage("--project applies to edit rename-stack and move only");
+    return Fail("--project applies to edit rename-stack and move only");
   }
-  if (!flags.stack.empty()) return Usage("--stack applies to edit move only");
+  if (!flags.stack.empty()) return Fail("--stack applies to edit move only");
   if (filtered && !edit::TakesSelection(req.op)) {
-    return Usage(
-        "edit " + op +
-        " takes no resource filters (--type and --urn of clear-pending "
-        "are the operation's type and resource URN)");
+    return Fail("edit " + op +
+                " takes no resource filters (--type and --urn of clear-pending "
+                "are the operation's type and resource URN)");
   }
   if (flags.all && req.op != edit::Operation::kDelete &&
       req.op != edit::Operation::kProtect &&
       req.op != edit::Operation::kUnprotect &&
       req.op != edit::Operation::kTaint &&
       req.op != edit::Operation::kUntaint) {
-    return Usage(
+    return Fail(
         "--all applies to delete, protect, unprotect, taint and untaint");
   }
   if (flags.force && req.op != edit::Operation::kDelete) {
-    return Usage(
+    return Fail(
         "--force applies to edit delete only (protected resources); "
         "--allow-new-errors writes a result that verifies worse");
   }
   if (flags.target_dependents && req.op != edit::Operation::kDelete) {
-    return Usage("--target-dependents applies to edit delete only");
+    return Fail("--target-dependents applies to edit delete only");
   }
   if (flags.format != "text" && flags.format != "json") {
-    return Usage("--format must be text or json");
+    return Fail("--format must be text or json");
   }
   if (flags.in_place && flags.output != "-") {
-    return Usage("--in-place and -o are exclusive");
+    return Fail("--in-place and -o are exclusive");
   }
   req.target_dependents = flags.target_dependents;
   req.force = flags.force;
@@ -370,7 +363,7 @@ int RunEdit(const EditFlags& flags) {
       MakeProgress(flags.input == "-" ? "<stdin>" : flags.input, flags.quiet);
   auto outcome = edit::Run(config);
   EndProgress();
-  if (!outcome.ok()) return Usage(outcome.status().message());
+  if (!outcome.ok()) return Fail(outcome.status().message());
   const edit::Outcome& o = *outcome;
   bool json = flags.format == "json";
   // What names and filters selected, before anything else is said.

@@ -28,10 +28,7 @@ struct GraphFlags {
   std::string group;
 };
 
-int Usage(const std::string& message) {
-  report::PrintError(std::cerr, "graph: " + message);
-  return kExitUnreadable;
-}
+int GraphUsage(const std::string& message) { return Fail("graph: " + message); }
 
 int RunGraph(const GraphFlags& f) {
   graph::Config config;
@@ -44,14 +41,14 @@ int RunGraph(const GraphFlags& f) {
       } else if (auto kind = graph::ParseEdgeKind(name)) {
         config.edges |= graph::EdgeBit(*kind);
       } else {
-        return Usage("unknown edge kind '" + report::TerminalSafe(name) +
-                     "' (parent, dependencies, propertyDependencies, "
-                     "deletedWith, replaceWith, provider, all)");
+        return GraphUsage("unknown edge kind '" + report::TerminalSafe(name) +
+                          "' (parent, dependencies, propertyDependencies, "
+                          "deletedWith, replaceWith, provider, all)");
       }
     }
   }
   if (!f.focus.empty() && !f.select.urn.empty()) {
-    return Usage("--focus and --urn both give a URN glob; give one");
+    return GraphUsage("--focus and --urn both give a URN glob; give one");
   }
   SelectFlags select = f.select;
   if (!f.focus.empty()) select.urn = f.focus;

@@ -32,24 +32,25 @@ struct HistoryFlags {
   bool yes = false;
 };
 
-int Usage(const std::string& message) {
-  report::PrintError(std::cerr, message);
+int HistoryUsage(const std::string& message) {
+  Fail(message);
   std::cerr << "Run 'pstate history --help' for usage.\n";
   return kExitUnreadable;
 }
 
 /// A failure of the core: kRefused is exit 1, anything else 2.
 int Failed(const Status& status) {
-  report::PrintError(std::cerr, status.message());
-  return status.code() == Errc::kRefused ? kExitFindings : kExitUnreadable;
+  return Fail(status, status.code() == Errc::kRefused ? kExitFindings
+                                                      : kExitUnreadable);
 }
 
 int RunRestore(const HistoryFlags& flags) {
   if (flags.args.size() != 2) {
-    return Usage("history restore takes one STACKREF@VERSION");
+    return HistoryUsage("history restore takes one STACKREF@VERSION");
   }
   if (flags.in_place == !flags.output.empty()) {
-    return Usage("history restore needs exactly one of -o FILE and --in-place");
+    return HistoryUsage(
+        "history restore needs exactly one of -o FILE and --in-place");
   }
   history::RestoreConfig config;
   config.ref = flags.args[1];
@@ -69,7 +70,7 @@ int RunRestore(const HistoryFlags& flags) {
 
 int RunPrune(const HistoryFlags& flags) {
   if (flags.args.size() != 2) {
-    return Usage("history prune takes one BACKEND_DIR or STACKREF");
+    return HistoryUsage("history prune takes one BACKEND_DIR or STACKREF");
   }
   history::PruneConfig config;
   config.target = flags.args[1];
@@ -78,17 +79,20 @@ int RunPrune(const HistoryFlags& flags) {
   if (!flags.older_than.empty()) {
     config.older_than_s = history::ParseDuration(flags.older_than);
     if (!config.older_than_s) {
-      return Usage("--older-than: '" + flags.older_than +
-                   "' is not a duration (a number and s, m, h, d or w: 30d)");
+      return HistoryUsage(
+          "--older-than: '" + flags.older_than +
+          "' is not a duration (a number and s, m, h, d or w: 30d)");
     }
   }
   if (!config.keep && !config.older_than_s) {
-    return Usage("history prune needs --keep N and/or --older-than DURATION");
+    return HistoryUsage(
+        "history prune needs --keep N and/or --older-than DURATION");
   }
   if (!flags.as_of.empty()) {
     std::optional<GoTime> t = ParseRfc3339(flags.as_of);
     if (!t)
-      return Usage("--as-of: '" + flags.as_of + "' is not an RFC 3339 time");
+      return HistoryUsage("--as-of: '" + flags.as_of +
+                          "' is not an RFC 3339 time");
     config.now_unix_nano = t->UnixSeconds() * 1000000000 + t->nanos;
   } else {
     struct timespec now {};
@@ -108,7 +112,7 @@ int RunPrune(const HistoryFlags& flags) {
 
 int RunBlame(const HistoryFlags& flags) {
   if (flags.args.size() < 3 || flags.args.size() > 4) {
-    return Usage("history blame takes STACKREF URN [PROPERTY_PATH]");
+    return HistoryUsage("history blame takes STACKREF URN [PROPERTY_PATH]");
   }
   history::BlameConfig config;
   config.ref = flags.args[1];
@@ -130,13 +134,13 @@ int RunHistory(const HistoryFlags& flags) {
   if (first == "prune") return RunPrune(flags);
   if (first == "blame") return RunBlame(flags);
   if (flags.args.size() != 1) {
-    return Usage(
+    return HistoryUsage(
         "history takes one BACKEND_DIR or STACKREF (or restore, "
         "prune, blame)");
   }
   if (!flags.output.empty() || flags.in_place || flags.keep ||
       !flags.older_than.empty() || flags.yes || !flags.as_of.empty()) {
-    return Usage(
+    return HistoryUsage(
         "-o, --in-place, --keep, --older-than, --as-of and --yes "
         "belong to history restore and history prune");
   }

@@ -25,11 +25,6 @@ struct IgnoreFlags {
   std::string file = ".pstateignore";
 };
 
-int Fail(const std::string& message) {
-  report::PrintError(std::cerr, message);
-  return kExitUnreadable;
-}
-
 int RunIgnore(const IgnoreFlags& flags) {
   if (flags.action != "add") {
     return Fail("ignore: unknown action \"" +

@@ -30,11 +30,6 @@ std::string Shown(const std::string& path) {
   return path == "-" ? "<stdin>" : path;
 }
 
-int Fail(const Status& status) {
-  report::PrintError(std::cerr, status.message());
-  return kExitUnreadable;
-}
-
 void AddFormat(CLI::App& app, std::string* format, bool csv = false) {
   if (csv) {
     app.add_option("--format", *format, "text, json or csv (RFC 4180)")

@@ -28,11 +28,6 @@ struct NormalizeFlags {
   bool quiet = false;
 };
 
-int Fail(const std::string& message) {
-  report::PrintError(std::cerr, message);
-  return kExitUnreadable;
-}
-
 int RunNormalize(const NormalizeFlags& flags) {
   if (!flags.check &&
       RefuseStateOnTerminal(*flags.output_option, &flags.in_place)) {

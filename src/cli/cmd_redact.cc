@@ -31,11 +31,6 @@ struct RedactFlags {
   bool anonymize = false;
 };
 
-int Fail(const std::string& message) {
-  report::PrintError(std::cerr, message);
-  return kExitUnreadable;
-}
-
 int RunRedact(const RedactFlags& flags) {
   if (RefuseStateOnTerminal(*flags.output_option, nullptr)) {
     return kExitUnreadable;

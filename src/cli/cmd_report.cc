@@ -26,11 +26,6 @@ struct ReportFlags {
   std::size_t max_findings = 2000;
 };
 
-int Fail(const Status& status) {
-  report::PrintError(std::cerr, status.message());
-  return kExitUnreadable;
-}
-
 int RunReport(const ReportFlags& f) {
   htmlreport::Config config;
   config.path = f.path;

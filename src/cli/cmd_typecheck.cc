@@ -41,11 +41,6 @@ struct TypecheckFlags {
   CLI::Option* type_opt = nullptr;
 };
 
-int Usage(const std::string& message) {
-  report::PrintError(std::cerr, message);
-  return kExitUnreadable;
-}
-
 // RunTypecheck's messages, one a line, each as every command reports why
 // it stopped.
 void PrintErrors(std::string_view errors) {
@@ -67,11 +62,11 @@ int RunTypecheck(const TypecheckFlags& flags) {
   int sources = (*flags.value_opt ? 1 : 0) + (*flags.value_file_opt ? 1 : 0) +
                 (*flags.state_opt ? 1 : 0) + (*flags.cases_opt ? 1 : 0);
   if (sources != 1) {
-    return Usage("give exactly one of VALUE, --value-file, --state or --cases");
+    return Fail("give exactly one of VALUE, --value-file, --state or --cases");
   }
   if (*flags.cases_opt) {
     if (*flags.system_opt || *flags.type_opt || flags.no_convert) {
-      return Usage(
+      return Fail(
           "--cases takes each case's system and type from its line; "
           "--system, --type and --no-convert apply to a single value");
     }
@@ -79,13 +74,13 @@ int RunTypecheck(const TypecheckFlags& flags) {
     config.cases = flags.cases;
   } else {
     if (!*flags.system_opt || !*flags.type_opt) {
-      return Usage("--system and --type are required (or use --cases)");
+      return Fail("--system and --type are required (or use --cases)");
     }
     config.system = flags.system;
     config.type = flags.type;
     if (*flags.state_opt) {
       if (*flags.pointer_opt == *flags.output_opt) {
-        return Usage("--state needs exactly one of --pointer or --output");
+        return Fail("--state needs exactly one of --pointer or --output");
       }
       config.state = flags.state;
       if (*flags.pointer_opt) {
@@ -104,15 +99,15 @@ int RunTypecheck(const TypecheckFlags& flags) {
     }
   }
   if (!*flags.state_opt && (*flags.pointer_opt || *flags.output_opt)) {
-    return Usage("--pointer and --output need --state");
+    return Fail("--pointer and --output need --state");
   }
   Result<std::unique_ptr<io::Output>> out = io::OpenOutput("-");
-  if (!out.ok()) return Usage(out.status().message());
+  if (!out.ok()) return Fail(out.status().message());
   std::string errors;
   types::TypecheckStatus status = types::RunTypecheck(config, **out, &errors);
   Status committed = (*out)->Commit();
   PrintErrors(errors);
-  if (!committed.ok()) return Usage(committed.message());
+  if (!committed.ok()) return Fail(committed.message());
   switch (status) {
     case types::TypecheckStatus::kPassed: return kExitOk;
     case types::TypecheckStatus::kFailed: return kExitFindings;
