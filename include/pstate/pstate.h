@@ -371,6 +371,10 @@ struct DiffConfig {
   std::optional<std::string> passphrase;
   /// Put opened secrets' values in PropertyChange::before/after.
   bool show_secrets = false;
+  /// Threads reading each state's resources when it is a plain file (the
+  /// two states are read at once either way); the result is the same for
+  /// any value.
+  int jobs = 1;
 };
 
 /// `pstate diff`: what changed from `before` to `after`, resource by

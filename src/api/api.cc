@@ -280,6 +280,7 @@ Result<DiffResult> Diff(const State& before, const State& after,
   c.after = *after_path;
   c.passphrase = PassphraseOf(config.passphrase);
   c.show_secrets = config.show_secrets;
+  c.jobs = config.jobs;
   Result<diff::DiffResult> result = diff::Run(c);
   if (!result.ok()) return Named(after, Named(before, result.status()));
   return ToDiffResult(std::move(*result));

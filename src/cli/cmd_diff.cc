@@ -10,6 +10,7 @@
 #include "cli/command.h"
 #include "cli/count_option.h"
 #include "cli/exit_code.h"
+#include "cli/jobs.h"
 #include "cli/passphrase.h"
 #include "cli/terminal.h"
 #include "diff/differ.h"
@@ -33,6 +34,7 @@ struct DiffFlags {
   std::vector<std::string> types;
   std::vector<std::string> urns;
   std::vector<std::string> ignore;
+  int jobs = 0;
 };
 
 int RunDiff(const DiffFlags& flags) {
@@ -41,6 +43,7 @@ int RunDiff(const DiffFlags& flags) {
   config.after = flags.after;
   config.show_secrets = flags.show_secrets;
   config.passphrase = PassphraseFromFlags(flags.passphrase_file);
+  config.jobs = PassJobs(flags.jobs);
   diff::DiffFilter filter;
   filter.types = flags.types;
   filter.urns = flags.urns;
@@ -120,6 +123,7 @@ std::function<int()> SetupDiff(CLI::App& app) {
       std::string(kPassphraseFileHelp) +
           ". With one, secrets with different ciphertexts are compared "
           "by value");
+  AddPassJobsOption(app, &flags->jobs, "Index");
   return [flags] { return RunDiff(*flags); };
 }
 

@@ -130,12 +130,52 @@ Identity IdentityOf(const state::ResourceView& view) {
           deleted ? 0 : TypeIdHash(TextOf(view.type, &type_buffer), id)};
 }
 
-class IndexHandler : public state::Handler {
+/// One resource as the index keeps it, made on any thread.
+struct Indexed {
+  IndexEntry entry;
+  OrderRefs order;
+  /// Of the root stack's type.
+  bool root = false;
+  /// The URN when it parses as one: a candidate for the side's stack.
+  std::string urn;
+};
+
+/// The read of one side as an engine pass: A's entries go to `index`, to
+/// be looked up; B's only to `in_order`. The per-resource work (identity,
+/// digest of the bytes, the order check's fingerprints) is pure; the fold
+/// adds them in state order. Read sequentially, OnLeaf does both at once
+/// without the partial.
+class IndexPass final : public engine::Pass<Indexed> {
  public:
-  /// A's entries go to `index`, to be looked up; B's only to `in_order`.
-  IndexHandler(Side& side, ResourceIndex* index,
-               std::vector<IndexEntry>* in_order)
+  IndexPass(Side& side, ResourceIndex* index, std::vector<IndexEntry>* in_order)
       : side_(side), index_(index), in_order_(in_order) {}
+
+  class Indexer final : public engine::Worker<Indexed> {
+   public:
+    void PerResource(state::Leaf& leaf, state::Context&,
+                     Indexed& out) override {
+      state::ResourceView view = state::ResourceView::Of(leaf.value);
+      out.entry = EntryOf(leaf, view);
+      OrderChecker::RefsOf(view, &out.order);
+      std::string type_buffer, urn_buffer;
+      out.root = TextOf(view.type, &type_buffer) == state::kRootStackType;
+      std::string_view urn = TextOf(view.urn, &urn_buffer);
+      if (state::ParseUrn(urn)) out.urn = std::string(urn);
+    }
+  };
+
+  std::unique_ptr<engine::Worker<Indexed>> NewWorker() override {
+    return std::make_unique<Indexer>();
+  }
+
+  state::Flow Fold(Indexed&& r, state::Context&) override {
+    ++side_.resources;
+    side_.order.Add(r.order);
+    NoteStack(r.root, r.urn);
+    Keep(r.entry);
+    return state::Flow::kContinue;
+  }
+
   Result<state::Flow> OnLeaf(state::Leaf& leaf, state::Context&) override {
     if (leaf.role != state::Role::kResource) {
       Capture(leaf, side_);
@@ -144,18 +184,12 @@ class IndexHandler : public state::Handler {
     ++side_.resources;
     state::ResourceView view = state::ResourceView::Of(leaf.value);
     side_.order.Add(view);
-    NoteStack(view);
-    Identity identity = IdentityOf(view);
-    IndexEntry entry;
-    entry.key = identity.key;
-    entry.type_id = identity.type_id;
-    entry.digest = BytesDigest(leaf.bytes);
-    entry.range = {leaf.value.offset, leaf.end_offset};
-    if (index_ != nullptr) {
-      index_->Add(entry);
-    } else {
-      in_order_->push_back(entry);
+    if (side_.root_urn.empty()) {
+      std::string type_buffer, urn_buffer;
+      NoteStack(TextOf(view.type, &type_buffer) == state::kRootStackType,
+                TextOf(view.urn, &urn_buffer));
     }
+    Keep(EntryOf(leaf, view));
     return state::Flow::kContinue;
   }
   Status OnFinish(const state::Envelope& e, state::Context&) override {
@@ -164,13 +198,30 @@ class IndexHandler : public state::Handler {
   }
 
  private:
-  void NoteStack(const state::ResourceView& view) {
+  static IndexEntry EntryOf(const state::Leaf& leaf,
+                            const state::ResourceView& view) {
+    Identity identity = IdentityOf(view);
+    IndexEntry entry;
+    entry.key = identity.key;
+    entry.type_id = identity.type_id;
+    entry.digest = BytesDigest(leaf.bytes);
+    entry.range = {leaf.value.offset, leaf.end_offset};
+    return entry;
+  }
+
+  void Keep(const IndexEntry& entry) {
+    if (index_ != nullptr) {
+      index_->Add(entry);
+    } else {
+      in_order_->push_back(entry);
+    }
+  }
+
+  /// The side's stack: the root stack's URN, else the first URN that
+  /// parses.
+  void NoteStack(bool root, std::string_view urn) {
     if (!side_.root_urn.empty()) return;
-    std::string type_buffer;
-    bool root = TextOf(view.type, &type_buffer) == state::kRootStackType;
     if (side_.stack && !root) return;
-    std::string urn_buffer;
-    std::string_view urn = TextOf(view.urn, &urn_buffer);
     auto u = state::ParseUrn(urn);
     if (!u) return;
     side_.stack =
@@ -198,10 +249,35 @@ struct MatchState {
   std::vector<std::uint64_t> added_type_id;
 };
 
-Status ReadSide(Side& side, state::Handler& handler) {
-  auto stream = side.input->Open();
-  if (!stream.ok()) return stream.status();
-  return engine::ReadOrExplain(**stream, side.name, handler, side.on_progress);
+/// Reads `side` through a fresh IndexPass (on `jobs` threads when it is a
+/// plain file), explained as engine::Explain does.
+Status ReadSide(Side& side, ResourceIndex* index,
+                std::vector<IndexEntry>* in_order, int jobs, bool* parallel) {
+  engine::Options options;
+  options.jobs = jobs;
+  options.on_progress = side.on_progress;
+  // A parallel read that falls back starts again from a fresh pass: the
+  // side's state goes back to what it was before.
+  auto make = [&side, index, in_order] {
+    side.resources = 0;
+    side.order = OrderChecker();
+    side.stack.reset();
+    side.root_urn.clear();
+    side.envelope.clear();
+    side.pending.clear();
+    side.snippets.clear();
+    side.extensions.clear();
+    if (index != nullptr) index->Clear();
+    if (in_order != nullptr) in_order->clear();
+    return std::make_unique<IndexPass>(side, index, in_order);
+  };
+  diag::Report report(side.name);
+  engine::Ran<IndexPass> ran = engine::Run<IndexPass>(
+      engine::Opener([&side] { return side.input->Open(); }), make, report,
+      options);
+  *parallel = ran.executor == engine::Executor::kParallel;
+  if (ran.pass == nullptr) return ran.status;  // not opened
+  return engine::Explain(report, ran.status);
 }
 
 }  // namespace
@@ -804,12 +880,14 @@ Result<DiffResult> Run(const DiffConfig& config) {
   };
   index.Reserve(expected(config.before));
   entries_b.reserve(expected(config.after));
-  IndexHandler index_handler(a, &index, nullptr);
-  IndexHandler index_b_handler(b, nullptr, &entries_b);
   Status status_a;
+  bool parallel_a = false, parallel_b = false;
   {
-    std::thread pass_a([&] { status_a = ReadSide(a, index_handler); });
-    Status status_b = ReadSide(b, index_b_handler);
+    std::thread pass_a([&] {
+      status_a = ReadSide(a, &index, nullptr, config.jobs, &parallel_a);
+    });
+    Status status_b =
+        ReadSide(b, nullptr, &entries_b, config.jobs, &parallel_b);
     pass_a.join();
     if (!status_a.ok()) return status_a;
     if (!status_b.ok()) return status_b;
@@ -853,6 +931,7 @@ Result<DiffResult> Run(const DiffConfig& config) {
   options.show_secrets = config.show_secrets;
 
   DiffResult result;
+  result.read_in_parallel = int{parallel_a} + int{parallel_b};
   result.summary.before_resources = a.resources;
   result.summary.after_resources = b.resources;
   // (B position, entry); removals sort after every B position.

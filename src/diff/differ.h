@@ -93,6 +93,10 @@ struct DiffResult {
   std::vector<ResourceEntry> resources;
   std::vector<EnvelopeEntry> envelope;
   DiffSummary summary;
+  /// How many of the two states' resources arrays the parallel executor
+  /// read (0 to 2; DiffConfig::jobs and plain files). Only how, never
+  /// what: the rest of the result is the same either way.
+  int read_in_parallel = 0;
   bool same() const { return resources.empty() && envelope.empty(); }
 };
 
@@ -111,6 +115,10 @@ struct DiffConfig {
   /// state::ReadOptions::on_progress of the read of `after` (the two sides
   /// are read at once, on two threads; this one is called on the caller's).
   std::function<void(std::uint64_t, std::uint64_t)> on_progress;
+  /// Threads reading each side's resources (engine::Options::jobs): the
+  /// two sides are read at once either way; the result is the same for
+  /// any value.
+  int jobs = 1;
 };
 
 /// The opener for a state's secrets (crypto::Unlock): b64 always;

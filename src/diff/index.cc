@@ -81,4 +81,11 @@ std::uint32_t ResourceIndex::FindUnmatched(const ResourceKey& key) const {
   return i;
 }
 
+void ResourceIndex::Clear() {
+  index_.Clear();
+  digest_.clear();
+  type_id_.clear();
+  matched_.clear();
+}
+
 }  // namespace pstate::diff

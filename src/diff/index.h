@@ -63,6 +63,8 @@ class ResourceIndex {
   void Reserve(std::size_t n);
   /// Appends an entry; returns its position (its index in state order).
   std::uint32_t Add(const IndexEntry& entry);
+  /// Empty again (a read that starts over); the room stays.
+  void Clear();
   /// The first entry with `key` not yet matched, or kNone.
   std::uint32_t FindUnmatched(const ResourceKey& key) const;
 

@@ -46,41 +46,49 @@ std::uint64_t OrderBreak::PairKey() const {
                Mix64(target.lo + 0x9e3779b97f4a7c15ULL));
 }
 
-void OrderChecker::Need(state::RefKind field, const json::Value* value,
-                        const ResourceKey& referrer) {
-  ResourceKey target = FingerprintOf(*value);
-  const FingerprintSet& seen =
-      field == state::RefKind::kProvider ? providers_ : urns_;
-  if (seen.Contains(target)) return;
-  pending_.push_back({position_, field, referrer, target});
-}
-
-void OrderChecker::Add(const state::ResourceView& view) {
-  ResourceKey self = view.urn != nullptr && view.urn->is_string()
-                         ? FingerprintOf(*view.urn)
-                         : ResourceKey{0, 1};
+void OrderChecker::RefsOf(const state::ResourceView& view, OrderRefs* out) {
+  out->has_urn = view.urn != nullptr && view.urn->is_string();
+  out->self = out->has_urn ? FingerprintOf(*view.urn) : ResourceKey{0, 1};
+  out->needs.clear();
   // Rule 6: the provider comes first, unless pendingReplacement.
   if (NonEmptyString(view.provider) &&
       !state::ResourceView::Flag(view.pending_replacement)) {
-    Need(state::RefKind::kProvider, view.provider, self);
+    out->needs.emplace_back(state::RefKind::kProvider,
+                            FingerprintOf(*view.provider));
   }
   // Rule 7: every URN it depends on comes first.
   ForEachUrnReference(view, [&](state::RefKind field, const json::Value& v) {
-    Need(field, &v, self);
+    out->needs.emplace_back(field, FingerprintOf(v));
   });
-  // The resource is known only after its own checks (a resource that
-  // names itself needs an earlier copy).
-  if (view.urn != nullptr && view.urn->is_string()) {
-    urns_.Insert(self);
-    if (view.type != nullptr && view.type->is_string() &&
-        state::IsProviderType(view.type->Str())) {
-      // Rule 5: the reference `<URN>::<ID>`, an empty ID as Pulumi's
-      // unknown ID.
-      std::string scratch;
-      providers_.Insert(FingerprintOf(state::FormatProviderReference(
-          view.urn->Str(), state::ResourceView::View(view.id, &scratch))));
+  out->provides = out->has_urn && view.type != nullptr &&
+                  view.type->is_string() &&
+                  state::IsProviderType(view.type->Str());
+  if (out->provides) {
+    // Rule 5: the reference `<URN>::<ID>`, an empty ID as Pulumi's
+    // unknown ID.
+    std::string scratch;
+    out->provider_reference = FingerprintOf(state::FormatProviderReference(
+        view.urn->Str(), state::ResourceView::View(view.id, &scratch)));
+  }
+}
+
+void OrderChecker::Add(const state::ResourceView& view) {
+  RefsOf(view, &scratch_);
+  Add(scratch_);
+}
+
+void OrderChecker::Add(const OrderRefs& refs) {
+  for (const auto& [field, target] : refs.needs) {
+    const FingerprintSet& seen =
+        field == state::RefKind::kProvider ? providers_ : urns_;
+    if (!seen.Contains(target)) {
+      pending_.push_back({position_, field, refs.self, target});
     }
   }
+  // The resource is known only after its own checks (a resource that
+  // names itself needs an earlier copy).
+  if (refs.has_urn) urns_.Insert(refs.self);
+  if (refs.provides) providers_.Insert(refs.provider_reference);
   ++position_;
 }
 

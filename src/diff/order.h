@@ -21,6 +21,7 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "base/fingerprint_table.h"
@@ -43,17 +44,36 @@ struct OrderBreak {
   std::uint64_t PairKey() const;
 };
 
+/// What the order check needs of one resource, as fingerprints: made on
+/// any thread (OrderChecker::RefsOf), fed in state order (Add).
+struct OrderRefs {
+  /// UrnFingerprint of the URN; {0, 1} when it has none.
+  ResourceKey self{0, 1};
+  bool has_urn = false;
+  /// A provider resource: the fingerprint of the reference `<URN>::<ID>`
+  /// that names it.
+  bool provides = false;
+  ResourceKey provider_reference;
+  /// The URNs (and provider reference) that must come earlier.
+  std::vector<std::pair<state::RefKind, ResourceKey>> needs;
+};
+
 class OrderChecker {
  public:
   /// Feeds the next resource of the state, in state order.
   void Add(const state::ResourceView& view);
+  /// The same for a resource read elsewhere (a worker of the parallel
+  /// executor made `refs`).
+  void Add(const OrderRefs& refs);
+  /// `view`'s references as Add needs them, into `out` (its vector's
+  /// room is kept).
+  static void RefsOf(const state::ResourceView& view, OrderRefs* out);
   /// The order breaks: references to a URN (or provider) that comes later
   /// in the state, in position order. Call once, after the last Add.
   std::vector<OrderBreak> Finish();
 
  private:
-  void Need(state::RefKind field, const json::Value* value,
-            const ResourceKey& referrer);
+  OrderRefs scratch_;  ///< Add(view)'s, reused
 
   FingerprintSet urns_;
   FingerprintSet providers_;  ///< provider references `<URN>::<ID>`

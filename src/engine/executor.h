@@ -543,17 +543,20 @@ struct Ran {
   std::unique_ptr<P> pass;
 };
 
-/// Reads `path` ("-": standard input) once through a pass from `make`. An
-/// input that cannot be opened is a fatal kIoError finding (nothing is
-/// read). Findings and the fatal failure go to `report`; `make` is called
-/// again (after the previous pass is destroyed) when a parallel read falls
-/// back.
+/// A fresh stream over the whole input from its start, each time it is
+/// called: io::OpenInput of a path, io::Replayable::Open.
+using Opener = std::function<Result<std::unique_ptr<io::InputStream>>()>;
+
+/// Reads the input `open` gives once through a pass from `make`. An input
+/// that cannot be opened is a fatal kIoError finding (nothing is read).
+/// Findings and the fatal failure go to `report`; `make` is called again
+/// (after the previous pass is destroyed) when a parallel read falls back.
+/// `open` is called a second time for the parallel read's own stream.
 template <typename P>
-Ran<P> Run(const std::string& path,
-           const std::function<std::unique_ptr<P>()>& make,
+Ran<P> Run(const Opener& open, const std::function<std::unique_ptr<P>()>& make,
            diag::Report& report, const Options& options) {
   Ran<P> ran;
-  auto input = io::OpenInput(path);
+  auto input = open();
   if (!input.ok()) {
     ran.status = input.status();
     report.Add(
@@ -566,7 +569,7 @@ Ran<P> Run(const std::string& path,
   if (options.jobs > 1 && pass->splittable() && CanSplit(**input)) {
     // The parallel read gets its own stream of the same file; the first
     // stays unread for the fallback.
-    auto again = io::OpenInput(path);
+    auto again = open();
     if (again.ok() && CanSplit(**again)) {
       diag::Report before = report;
       bool gave_up = false;
@@ -597,6 +600,15 @@ Ran<P> Run(const std::string& path,
   return ran;
 }
 
+/// Run of the file at `path` ("-": standard input).
+template <typename P>
+Ran<P> Run(const std::string& path,
+           const std::function<std::unique_ptr<P>()>& make,
+           diag::Report& report, const Options& options) {
+  return Run<P>(Opener([&path] { return io::OpenInput(path); }), make, report,
+                options);
+}
+
 /// The Status of a read for a command whose result is data (ls, stats,
 /// show, tree, graph, diff), which has no findings to print: Ok; the
 /// report's fatal finding as diag::FailureOf's located Status (kFormat
@@ -615,13 +627,22 @@ Status ReadOrExplain(
 /// Explain gives it.
 template <typename P>
 Result<std::unique_ptr<P>> RunOrExplain(
-    const std::string& path, const std::string& name,
+    const Opener& open, const std::string& name,
     const std::function<std::unique_ptr<P>()>& make, const Options& options) {
   diag::Report report(name);
-  Ran<P> ran = Run<P>(path, make, report, options);
+  Ran<P> ran = Run<P>(open, make, report, options);
   if (ran.pass == nullptr) return ran.status;  // not opened
   if (Status s = Explain(report, ran.status); !s.ok()) return s;
   return std::move(ran.pass);
+}
+
+/// RunOrExplain of the file at `path` ("-": standard input).
+template <typename P>
+Result<std::unique_ptr<P>> RunOrExplain(
+    const std::string& path, const std::string& name,
+    const std::function<std::unique_ptr<P>()>& make, const Options& options) {
+  return RunOrExplain<P>(Opener([&path] { return io::OpenInput(path); }), name,
+                         make, options);
 }
 
 }  // namespace pstate::engine
