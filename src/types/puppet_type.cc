@@ -1,8 +1,11 @@
 // Puppet type expressions: the parser (lib/puppet/pops/types/type_parser.rb
 // and the parameter rules of type_factory.rb) and `assignable?` (types.rb).
 #include <algorithm>
+#include <cmath>
 #include <cstddef>
 #include <cstdint>
+#include <cstdio>
+#include <cstdlib>
 #include <memory>
 #include <optional>
 #include <string>
@@ -149,6 +152,10 @@ std::int64_t DaysFromCivil(std::int64_t y, std::int64_t m, std::int64_t d) {
   return era * 146097 + doe - 719468;
 }
 
+// Years have at most this many digits, so a Timestamp's seconds fit an
+// int64 (|year| < 10^11 is within 3.2e18 s).
+constexpr std::size_t kMaxYearDigits = 11;
+
 // A Timestamp written in one of Timestamp::DEFAULT_FORMATS
 // (timestamp.rb): '%F', '%FT%T', '%F %T', each %T optionally with '.%N',
 // and a zone after a space (UTC, GMT, Z, ±HH:MM, ±HHMM, ±HH); no zone is
@@ -158,7 +165,11 @@ std::optional<std::string> TimestampSeconds(std::string_view s) {
   std::uint64_t y = 0;
   std::uint64_t mo = 0;
   std::uint64_t d = 0;
-  if (!Digits(s, &i, 6, &y) || i >= s.size() || s[i++] != '-' ||
+  // %Y takes a sign (Ruby's date__strptime), so the years Puppet prints
+  // before year 0 ('-0001-01-01...') read back.
+  const bool bc = !s.empty() && s[0] == '-';
+  if (!s.empty() && (s[0] == '-' || s[0] == '+')) ++i;
+  if (!Digits(s, &i, kMaxYearDigits, &y) || i >= s.size() || s[i++] != '-' ||
       !Digits(s, &i, 2, &mo) || i >= s.size() || s[i++] != '-' ||
       !Digits(s, &i, 2, &d) || mo < 1 || mo > 12 || d < 1 || d > 31) {
     return std::nullopt;
@@ -198,8 +209,9 @@ std::optional<std::string> TimestampSeconds(std::string_view s) {
     }
     if (i != s.size()) return std::nullopt;
   }
+  const std::int64_t year = static_cast<std::int64_t>(y) * (bc ? -1 : 1);
   const std::int64_t total =
-      DaysFromCivil(static_cast<std::int64_t>(y), static_cast<std::int64_t>(mo),
+      DaysFromCivil(year, static_cast<std::int64_t>(mo),
                     static_cast<std::int64_t>(d)) *
           86400 +
       static_cast<std::int64_t>(h * 3600 + mi * 60 + sec) - offset;
@@ -210,6 +222,140 @@ std::optional<std::string> TimestampSeconds(std::string_view s) {
   const std::uint64_t magnitude = static_cast<std::uint64_t>(-total);
   return nanos == 0 ? SecondsText(true, magnitude, 0)
                     : SecondsText(true, magnitude - 1, 1000000000 - nanos);
+}
+
+// A time bound's total nanoseconds, as p_timespan_type.rb convert_arg makes
+// it: an Integer times NSECS_PER_SEC, a Float times NSECS_PER_SEC in float64
+// (then truncated toward zero for a Timespan, whose fields are read from
+// its magnitude, and floored for a Timestamp, as Time.at reads it), a
+// string parsed in the default formats. The magnitude in decimal digits.
+struct Nanos {
+  bool negative = false;
+  std::string digits;
+  bool operator==(const Nanos&) const = default;
+};
+
+std::string TrimZeros(std::string digits) {
+  const std::size_t first = digits.find_first_not_of('0');
+  return first == std::string::npos ? "0" : digits.substr(first);
+}
+
+// Seconds as exact decimal text ("-12", "3.5") → nanoseconds.
+Nanos NanosOfSeconds(std::string_view seconds) {
+  Nanos n;
+  if (!seconds.empty() && seconds[0] == '-') {
+    n.negative = true;
+    seconds.remove_prefix(1);
+  }
+  const std::size_t dot = seconds.find('.');
+  std::string frac(dot == std::string_view::npos ? ""
+                                                 : seconds.substr(dot + 1));
+  frac.resize(9, '0');
+  n.digits = TrimZeros(std::string(seconds.substr(0, dot)) + frac);
+  n.negative = n.negative && n.digits != "0";
+  return n;
+}
+
+std::optional<Nanos> BoundNanos(bool timespan, const Param& p) {
+  switch (p.k) {
+    case Param::K::kInteger: return NanosOfSeconds(p.text);
+    case Param::K::kString: {
+      std::optional<std::string> seconds =
+          timespan ? TimespanSeconds(p.text) : TimestampSeconds(p.text);
+      if (!seconds) return std::nullopt;
+      return NanosOfSeconds(*seconds);
+    }
+    case Param::K::kFloat: {
+      const double product = std::strtod(p.text.c_str(), nullptr) * 1e9;
+      if (!std::isfinite(product)) return std::nullopt;
+      const double whole = timespan ? std::trunc(product) : std::floor(product);
+      char buf[400];
+      std::snprintf(buf, sizeof buf, "%.0f", std::fabs(whole));
+      Nanos n;
+      n.digits = buf;
+      n.negative = whole < 0;
+      return n;
+    }
+    default: return std::nullopt;
+  }
+}
+
+// Decimal digits divided by a small divisor; the remainder in *rem.
+std::string DivideDigits(std::string_view digits, std::uint64_t divisor,
+                         std::uint64_t* rem) {
+  std::string quotient;
+  std::uint64_t r = 0;
+  for (char c : digits) {
+    r = r * 10 + static_cast<std::uint64_t>(c - '0');
+    quotient += static_cast<char>('0' + r / divisor);
+    r %= divisor;
+  }
+  *rem = r;
+  return TrimZeros(quotient);
+}
+
+std::string Padded(std::uint64_t v, std::size_t width) {
+  std::string s = std::to_string(v);
+  if (s.size() < width) s.insert(0, width - s.size(), '0');
+  return s;
+}
+
+// Timespan#to_s: Format::DEFAULTS[0], '%D-%H:%M:%S.%-N' (timespan.rb), the
+// fraction without its trailing zeros. Puppet also drops the fraction's
+// leading zeros ('.05' prints as '.5', another value) and prints a Float
+// bound's fraction with all its digits ('1.500000000'); pstate prints the
+// value, so that the spelling reads back to itself. nullopt beyond the
+// days the default formats read here (12 digits).
+std::optional<std::string> TimespanText(const Nanos& n) {
+  std::uint64_t nanos = 0;
+  std::uint64_t of_day = 0;
+  const std::string seconds = DivideDigits(n.digits, 1000000000, &nanos);
+  const std::string days = DivideDigits(seconds, 86400, &of_day);
+  if (days.size() > 12) return std::nullopt;
+  std::string frac = Padded(nanos, 9);
+  while (frac.size() > 1 && frac.back() == '0') frac.pop_back();
+  return (n.negative ? "-" : "") + days + "-" + Padded(of_day / 3600, 2) + ":" +
+         Padded(of_day / 60 % 60, 2) + ":" + Padded(of_day % 60, 2) + "." +
+         frac;
+}
+
+// Timestamp#to_s: '%FT%T.%N %Z' of the UTC time (timestamp.rb), %Y padded
+// to four digits after its sign as Ruby's strftime does. nullopt beyond
+// the years the default formats read here (kMaxYearDigits).
+std::optional<std::string> TimestampText(const Nanos& n) {
+  std::uint64_t nanos = 0;
+  const std::string magnitude = DivideDigits(n.digits, 1000000000, &nanos);
+  if (magnitude.size() > 18) return std::nullopt;  // beyond 10^18 s
+  std::int64_t seconds = std::stoll(magnitude);
+  if (n.negative) {
+    seconds = -seconds;
+    if (nanos != 0) {  // Time.at floors: -0.5 s is 23:59:59.5 the day before
+      --seconds;
+      nanos = 1000000000 - nanos;
+    }
+  }
+  std::int64_t days = seconds / 86400;
+  std::int64_t of_day = seconds % 86400;
+  if (of_day < 0) {
+    of_day += 86400;
+    --days;
+  }
+  // Howard Hinnant's civil_from_days (DaysFromCivil's inverse).
+  const std::int64_t z = days + 719468;
+  const std::int64_t era = (z >= 0 ? z : z - 146096) / 146097;
+  const std::int64_t doe = z - era * 146097;
+  const std::int64_t yoe =
+      (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
+  const std::int64_t doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+  const std::int64_t mp = (5 * doy + 2) / 153;
+  const std::int64_t day = doy - (153 * mp + 2) / 5 + 1;
+  const std::int64_t month = mp < 10 ? mp + 3 : mp - 9;
+  const std::int64_t year = yoe + era * 400 + (month <= 2 ? 1 : 0);
+  const auto u = [](std::int64_t v) { return static_cast<std::uint64_t>(v); };
+  return (year < 0 ? "-" : "") + Padded(u(year < 0 ? -year : year), 4) + "-" +
+         Padded(u(month), 2) + "-" + Padded(u(day), 2) + "T" +
+         Padded(u(of_day / 3600), 2) + ":" + Padded(u(of_day / 60 % 60), 2) +
+         ":" + Padded(u(of_day % 60), 2) + "." + Padded(nanos, 9) + " UTC";
 }
 
 // --- version ranges (semantic_puppet's VersionRange) -----------------------
@@ -1172,19 +1318,33 @@ class Parser {
       case Kind::kTimespan:
       case Kind::kTimestamp: {
         // string_PTimespanType: [from or default, to], nothing when both
-        // are open. (Puppet prints a bound as its default-format string
-        // and drops a `to` equal to `from`; pstate keeps numbers and both
-        // bounds, which read back to the same range.)
-        const bool open_from =
-            params.empty() || params[0].k == Param::K::kDefault;
-        const bool open_to =
-            params.size() < 2 || params[1].k == Param::K::kDefault;
-        if (!open_from || !open_to) {
-          parts.push_back(open_from ? "default" : ParamText(params[0]));
+        // are open, and no `to` equal to `from`; a bound prints as its
+        // value's to_s (TimespanText, TimestampText), or as written where
+        // pstate cannot spell that.
+        const bool timespan = t->kind == Kind::kTimespan;
+        const auto bound = [&](std::size_t i) -> std::optional<Param> {
+          if (i >= params.size() || params[i].k == Param::K::kDefault) {
+            return std::nullopt;
+          }
+          return params[i];
+        };
+        const std::optional<Param> from = bound(0);
+        const std::optional<Param> to = bound(1);
+        const auto nanos = [&](const std::optional<Param>& p) {
+          return p ? BoundNanos(timespan, *p) : std::nullopt;
+        };
+        const auto spelled = [&](const Param& p) {
+          std::optional<Nanos> n = BoundNanos(timespan, p);
+          std::optional<std::string> text;
+          if (n) text = timespan ? TimespanText(*n) : TimestampText(*n);
+          return text ? Quote(*text) : ParamText(p);
+        };
+        if (from || to) parts.push_back(from ? spelled(*from) : "default");
+        const std::optional<Nanos> from_nanos = nanos(from);
+        if (to && !(from_nanos && from_nanos == nanos(to))) {
+          parts.push_back(spelled(*to));
         }
-        if (!open_to) parts.push_back(ParamText(params[1]));
-        t->text = Joined(t->kind == Kind::kTimespan ? "Timespan" : "Timestamp",
-                         parts);
+        t->text = Joined(timespan ? "Timespan" : "Timestamp", parts);
         return;
       }
       case Kind::kUri: {

@@ -507,11 +507,12 @@ TEST_F(PuppetTest, CanonicalSpelling) {
       {"Runtime['ruby', /^Foo/]", "Runtime['ruby', /^Foo/]"},
       {"SemVer[\">=1.0.0 <2.0.0\",'3.x']", "SemVer['>=1.0.0 <2.0.0', '3.x']"},
       {"SemVerRange", "SemVerRange"},
-      {"Timespan[default,\"1-00:00:00\"]", "Timespan[default, '1-00:00:00']"},
-      {"Timespan[0, default]", "Timespan[0]"},
+      {"Timespan[default,\"1-00:00:00\"]", "Timespan[default, '1-00:00:00.0']"},
+      {"Timespan[0, default]", "Timespan['0-00:00:00.0']"},
       {"Timespan[default, default]", "Timespan"},
       {"Timestamp['2016-01-01',1500000000]",
-       "Timestamp['2016-01-01', 1500000000]"},
+       "Timestamp['2016-01-01T00:00:00.000000000 UTC', "
+       "'2017-07-14T02:40:00.000000000 UTC']"},
       {"Callable[String,Integer[0,5],1,2]",
        "Callable[String, Integer[0, 5], 1, 2]"},
       {"Callable[[String],Integer]", "Callable[[String], Integer]"},
@@ -541,6 +542,71 @@ TEST_F(PuppetTest, CanonicalSpelling) {
     EXPECT_EQ(T(t->text)->text, t->text) << written;
   }
   Err("Integer[0,10]", "11", "", "expects Integer[0, 10], got Integer 11");
+}
+
+// Timespan and Timestamp bounds print as Puppet prints the Time::Timespan
+// and Time::Timestamp values convert_arg makes of them (to_s in the first
+// default format), a `to` equal to `from` left out (type_formatter.rb
+// string_PTimespanType, string_PTimestampType).
+TEST_F(PuppetTest, TimeBoundsPrintAsPuppet) {
+  const std::pair<std::string_view, std::string_view> kCases[] = {
+      // type_formatter_spec.rb "should yield 'Timespan[{hours => 1}] ...",
+      // with the bound written as seconds or a string.
+      {"Timespan[3600]", "Timespan['0-01:00:00.0']"},
+      {"Timespan[default, '02:00:00']", "Timespan[default, '0-02:00:00.0']"},
+      {"Timespan['01:00:00', 7200]",
+       "Timespan['0-01:00:00.0', '0-02:00:00.0']"},
+      // p_timespan_type_spec.rb "can be created from a string": the type of
+      // Timespan('3-11:00') is Timespan['3-11:00:00.0'] (from = to).
+      {"Timespan['3-11:00', '3-11:00']", "Timespan['3-11:00:00.0']"},
+      {"Timespan['3-11:00', 298800]", "Timespan['3-11:00:00.0']"},
+      {"Timespan[-90061.5]", "Timespan['-1-01:01:01.5']"},
+      {"Timespan[1.5, 2.25]", "Timespan['0-00:00:01.5', '0-00:00:02.25']"},
+      // Puppet would print '.5' for 0.05 s, which reads back as 0.5 s.
+      {"Timespan['0.05', '0.5']", "Timespan['0-00:00:00.05', '0-00:00:00.5']"},
+      // type_formatter_spec.rb "should yield
+      // 'Timestamp['2016-09-05T13:00:00.000
+      // UTC'] for PTimestampType[Timestamp]" and its siblings.
+      {"Timestamp['2016-09-05T13:00:00.000 UTC']",
+       "Timestamp['2016-09-05T13:00:00.000000000 UTC']"},
+      {"Timestamp[default, '2016-09-05T13:00:00.000 UTC']",
+       "Timestamp[default, '2016-09-05T13:00:00.000000000 UTC']"},
+      {"Timestamp['2016-09-05T13:00:00.000 UTC', '2016-12-01T00:00:00.000 "
+       "UTC']",
+       "Timestamp['2016-09-05T13:00:00.000000000 UTC', "
+       "'2016-12-01T00:00:00.000000000 UTC']"},
+      // p_timestamp_type_spec.rb "can be created from a string": the type of
+      // Timestamp('2015-03-01') prints with nine fraction digits.
+      {"Timestamp['2015-03-01', '2015-03-01 00:00:00 Z']",
+       "Timestamp['2015-03-01T00:00:00.000000000 UTC']"},
+      {"Timestamp['2016-08-28 05:00:00 +05:00']",
+       "Timestamp['2016-08-28T00:00:00.000000000 UTC']"},
+      {"Timestamp[0]", "Timestamp['1970-01-01T00:00:00.000000000 UTC']"},
+      {"Timestamp[-0.5]", "Timestamp['1969-12-31T23:59:59.500000000 UTC']"},
+      // Years before 1 print as strftime's %Y prints them, and read back.
+      {"Timestamp[-62167219200]",
+       "Timestamp['0000-01-01T00:00:00.000000000 UTC']"},
+      {"Timestamp[-62198755200]",
+       "Timestamp['-0001-01-01T00:00:00.000000000 UTC']"},
+      {"Timestamp['-0001-01-01']",
+       "Timestamp['-0001-01-01T00:00:00.000000000 UTC']"},
+      // Beyond the years and days the default formats read here (11 and
+      // 12 digits), a bound keeps the number it was written as.
+      {"Timestamp[1e300]", "Timestamp[1e300]"},
+      {"Timespan[100000000000000000000]", "Timespan[100000000000000000000]"},
+  };
+  for (const auto& [written, canonical] : kCases) {
+    puppet::TypePtr t = T(written);
+    EXPECT_EQ(t->text, canonical) << written;
+    EXPECT_EQ(T(t->text)->text, t->text) << written;
+  }
+  // The printed bounds are the same bounds.
+  EXPECT_TRUE(puppet::IsAssignable(*T("Timespan[1.5, 2.25]"),
+                                   *T("Timespan['0-00:00:01.5', "
+                                      "'0-00:00:02.25']")));
+  EXPECT_TRUE(puppet::IsAssignable(*T("Timespan['0-00:00:01.5', "
+                                      "'0-00:00:02.25']"),
+                                   *T("Timespan[1.5, 2.25]")));
 }
 
 TEST_F(PuppetTest, TypeReferencesMatchNothing) {
