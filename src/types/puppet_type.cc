@@ -707,38 +707,165 @@ std::string Unquoted(std::string_view quoted) {
   return out;
 }
 
-// PSemVerType#_assignable?: each of `other`'s ranges is covered by one of
-// `ranges` once those are merged (merge_ranges); ranges that are not one
-// interval compare as written. Both are the parameters as printed
-// (quoted).
+bool SameVersion(const std::optional<Version>& a,
+                 const std::optional<Version>& b) {
+  return a && b && CompareVersions(*a, *b) == 0;
+}
+
+// version_range.rb AbstractRange#merge: two intervals of one VersionRange
+// that overlap, touch, or lie a patch apart (`<=1.2.3 || >=1.2.4`) are one
+// (nullopt when they are apart).
+std::optional<VersionInterval> MergeAlternatives(const VersionInterval& a,
+                                                 const VersionInterval& b) {
+  if (Includes(a, b.begin) || Includes(b, a.begin)) {
+    VersionInterval r;
+    int c = CompareBegins(a.begin, b.begin);
+    r.begin = c <= 0 ? a.begin : b.begin;
+    r.exclude_begin = c < 0   ? a.exclude_begin
+                      : c > 0 ? b.exclude_begin
+                              : a.exclude_begin && b.exclude_begin;
+    c = CompareEnds(a.end, b.end);
+    r.end = c >= 0 ? a.end : b.end;
+    r.exclude_end = c > 0   ? a.exclude_end
+                    : c < 0 ? b.exclude_end
+                            : a.exclude_end && b.exclude_end;
+    return r;
+  }
+  // from_to(x, y): x's beginning, y's end.
+  const auto joins = [](const VersionInterval& x, const VersionInterval& y) {
+    if (x.exclude_end && !y.exclude_begin && SameVersion(x.end, y.begin)) {
+      return true;
+    }
+    if (x.exclude_end || y.exclude_begin || !x.end) return false;
+    return SameVersion(
+        MakeVersion(x.end->major, x.end->minor, x.end->patch + 1), y.begin);
+  };
+  if (joins(a, b)) {
+    return VersionInterval{a.begin, a.exclude_begin, b.end, b.exclude_end};
+  }
+  if (joins(b, a)) {
+    return VersionInterval{b.begin, b.exclude_begin, a.end, a.exclude_end};
+  }
+  return std::nullopt;
+}
+
+// The merge loop of VersionRange#initialize and PSemVerType#merge_ranges:
+// the last item absorbs every item it merges with, the rest go round
+// again; repeated until nothing merges (merge_ranges makes one pass,
+// which leaves some orders unmerged; pstate merges those too, so that a
+// merged list merges to itself).
+template <class T, class Merge>
+std::vector<T> MergeAll(std::vector<T> items, const Merge& merge) {
+  bool merged = true;
+  while (items.size() > 1 && merged) {
+    merged = false;
+    std::vector<T> result;
+    while (!items.empty()) {
+      T memo = std::move(items.back());
+      items.pop_back();
+      std::vector<T> unmerged;
+      for (T& y : items) {
+        if (std::optional<T> m = merge(memo, y)) {
+          memo = std::move(*m);
+          merged = true;
+        } else {
+          unmerged.push_back(std::move(y));
+        }
+      }
+      result.push_back(std::move(memo));
+      items = std::move(unmerged);
+    }
+    std::reverse(result.begin(), result.end());
+    items = std::move(result);
+  }
+  return items;
+}
+
+// VersionRange.parse: the `||` alternatives of a range (split as
+// LOGICAL_OR splits), merged into the intervals they cover.
+std::vector<VersionInterval> ReadVersionRangeSet(std::string_view text) {
+  std::vector<VersionInterval> alternatives;
+  for (std::size_t a = 0; a <= text.size();) {
+    std::size_t b = text.find("||", a);
+    if (b == std::string_view::npos) b = text.size();
+    if (std::optional<VersionInterval> r =
+            ReadVersionRange(text.substr(a, b - a))) {
+      alternatives.push_back(*r);
+    }
+    a = b + 2;
+  }
+  return MergeAll(std::move(alternatives), MergeAlternatives);
+}
+
+std::string VersionText(const Version& v) {
+  std::string out = std::to_string(v.major) + "." + std::to_string(v.minor) +
+                    "." + std::to_string(v.patch);
+  for (std::size_t i = 0; i < v.pre.size(); ++i) {
+    out += (i == 0 ? "-" : ".") + v.pre[i];
+  }
+  return out;
+}
+
+// One parameter of a SemVer type: its text (quoted) and its intervals.
+struct SemVerParam {
+  std::string text;
+  std::vector<VersionInterval> intervals;
+};
+
+// PSemVerType#initialize: the parameters parsed, then merged
+// (merge_ranges, PSemVerRangeType.merge) where each is one interval. A
+// merged range is VersionRange.new(begin, end, exclude_end), whose string
+// is meant to be ">=begin <end" or "begin - end" (semantic_puppet writes
+// the two versions the other way round, a range that reads back as
+// matching nothing; pstate writes them in order); an open end prints as
+// `>=begin`, an open beginning as `<end` or `<=end`.
+std::vector<SemVerParam> SemVerParams(const std::vector<std::string>& quoted) {
+  std::vector<SemVerParam> params;
+  for (const std::string& q : quoted) {
+    params.push_back({q, ReadVersionRangeSet(Unquoted(q))});
+  }
+  const auto merge = [](const SemVerParam& a,
+                        const SemVerParam& b) -> std::optional<SemVerParam> {
+    if (a.intervals.size() != 1 || b.intervals.size() != 1) {
+      return std::nullopt;
+    }
+    std::optional<VersionInterval> m =
+        MergeIntervals(a.intervals[0], b.intervals[0]);
+    if (!m) return std::nullopt;
+    std::string text;
+    if (m->begin && m->end) {
+      text = m->exclude_end
+                 ? ">=" + VersionText(*m->begin) + " <" + VersionText(*m->end)
+                 : VersionText(*m->begin) + " - " + VersionText(*m->end);
+    } else if (m->begin) {
+      text = ">=" + VersionText(*m->begin);
+    } else if (m->end) {
+      text = (m->exclude_end ? "<" : "<=") + VersionText(*m->end);
+    } else {
+      text = "*";
+    }
+    return SemVerParam{"'" + text + "'", {*m}};
+  };
+  return params.size() > 1 ? MergeAll(std::move(params), merge) : params;
+}
+
+// PSemVerType#_assignable?: each interval of `other`'s ranges is covered by
+// one of the intervals of `ranges` (both merged as Puppet merges them).
+// Both are the parameters as printed (quoted). (Puppet cannot compare a
+// range of several intervals that do not merge; pstate compares each.)
 bool RangesCover(const std::vector<std::string>& ranges,
                  const std::vector<std::string>& other) {
-  std::vector<VersionInterval> merged;
-  for (const std::string& r : ranges) {
-    std::optional<VersionInterval> v = ReadVersionRange(Unquoted(r));
-    if (!v) continue;
-    VersionInterval cur = *v;
-    for (std::size_t i = 0; i < merged.size();) {
-      if (std::optional<VersionInterval> m = MergeIntervals(merged[i], cur)) {
-        cur = *m;
-        merged.erase(merged.begin() + static_cast<std::ptrdiff_t>(i));
-        i = 0;
-      } else {
-        ++i;
+  const std::vector<SemVerParam> mine = SemVerParams(ranges);
+  for (const SemVerParam& o : SemVerParams(other)) {
+    for (const VersionInterval& v : o.intervals) {
+      bool covered = false;
+      for (const SemVerParam& m : mine) {
+        for (const VersionInterval& r : m.intervals) {
+          covered = covered || CoveredBy(v, r);
+        }
       }
+      if (!covered) return false;
     }
-    merged.push_back(cur);
-  }
-  for (const std::string& o : other) {
-    std::optional<VersionInterval> v = ReadVersionRange(Unquoted(o));
-    bool covered = false;
-    if (v) {
-      for (const VersionInterval& m : merged)
-        covered = covered || CoveredBy(*v, m);
-    }
-    covered =
-        covered || std::find(ranges.begin(), ranges.end(), o) != ranges.end();
-    if (!covered) return false;
   }
   return true;
 }
@@ -1386,7 +1513,11 @@ class Parser {
         for (const auto& [k, n] : kNames) {
           if (k == t->kind) name = n;
         }
-        for (const Param& p : params) parts.push_back(ParamText(p));
+        if (t->kind == Kind::kSemVer) {
+          parts = t->params;  // merged (Build)
+        } else {
+          for (const Param& p : params) parts.push_back(ParamText(p));
+        }
         t->text = Joined(name, parts);
         return;
       }
@@ -1797,6 +1928,14 @@ class Parser {
     // The types whose parameters are Ruby data keep them in canonical
     // spelling (Canonical prints them, Sub compares them).
     for (const Param& p : params) t->params.push_back(ParamText(p));
+    if (t->kind == Kind::kSemVer && t->params.size() > 1) {
+      // PSemVerType#initialize merges its ranges (merge_ranges).
+      std::vector<std::string> merged;
+      for (SemVerParam& m : SemVerParams(t->params)) {
+        merged.push_back(std::move(m.text));
+      }
+      t->params = std::move(merged);
+    }
     switch (t->kind) {
       case Kind::kRuntime:
         if (bracket && params.size() != 2) {

@@ -679,10 +679,58 @@ TEST_F(PuppetTest, SemVerRangesNest) {
   EXPECT_TRUE(A("SemVer['1.x', '2.x']", "SemVer['1.0.0 - 2.5.0']"));
   EXPECT_TRUE(A("SemVer", "SemVer['1.x']"));
   EXPECT_FALSE(A("SemVer['1.x']", "SemVer"));
-  // Ranges joined by || compare as written.
   EXPECT_TRUE(A("SemVer['1.x || 3.x']", "SemVer['1.x || 3.x']"));
   SyntaxError("SemVer['not a range']", 7);
   SyntaxError("SemVer['1.2.3.4']", 7);
+}
+
+// Ranges are compared by the versions they cover, not by their spelling:
+// VersionRange.parse merges the `||` alternatives of one range
+// (AbstractRange#merge: overlapping, adjacent, or a patch apart), and
+// PSemVerType merges its parameters (merge_ranges), so equal ranges are
+// equal types (assignable both ways) whatever their spelling.
+TEST_F(PuppetTest, SemVerRangesCompareByTheirVersions) {
+  const auto same = [&](std::string_view a, std::string_view b) {
+    EXPECT_TRUE(A(a, b)) << a << " ⊒ " << b;
+    EXPECT_TRUE(A(b, a)) << b << " ⊒ " << a;
+  };
+  same("SemVer['1.x || 2.x']", "SemVer['>=1.0.0 <3.0.0']");
+  same("SemVer['1.x || 2.x']", "SemVer['1.x', '2.x']");
+  same("SemVer['>=1.0.0 <=1.2.3 || >=1.2.4 <2.0.0']", "SemVer['1.x']");
+  same("SemVer['~1.2 || ~1.3']", "SemVer['>=1.2.0 <1.4.0']");
+  same("SemVer['^1.2.3']", "SemVer['>= 1.2.3 < 2.0.0']");
+  same("SemVer['1.2.3 - 1.4.0']", "SemVer['>=1.2.3 <=1.4.0']");
+  same("SemVer['1.x || 3.x']", "SemVer['3.x || 1.x']");
+  same("SemVer['1.x || 3.x']", "SemVer['3.x', '1.x']");
+  // p_sem_ver_type_spec.rb "range arguments are normalized".
+  same("SemVer['>=1.0.0 <2.0.0', '>=1.5.0 <4.0.0']",
+       "SemVer['>=1.0.0 <4.0.0']");
+  EXPECT_TRUE(A("SemVer['1.x || 3.x']", "SemVer['3.1.0']"));
+  EXPECT_TRUE(A("SemVer['1.x || 3.x']", "SemVer['1.2.x || 3.4.x']"));
+  EXPECT_FALSE(A("SemVer['1.x || 3.x']", "SemVer['2.0.0']"));
+  EXPECT_FALSE(A("SemVer['1.x || 3.x']", "SemVer['1.0.0 - 3.0.0']"));
+  EXPECT_FALSE(A("SemVer['1.x']", "SemVer['1.x || 3.x']"));
+  // Parameters print as written, or, where PSemVerType merged them, as
+  // the merged range (VersionRange.new(begin, end, exclude_end)).
+  const std::pair<std::string_view, std::string_view> kPrinted[] = {
+      {"SemVer['1.x || 2.x']", "SemVer['1.x || 2.x']"},
+      {"SemVer['1.x', '3.x']", "SemVer['1.x', '3.x']"},
+      {"SemVer['>=1.0.0 <2.0.0', '>=1.5.0 <4.0.0']",
+       "SemVer['>=1.0.0 <4.0.0']"},
+      {"SemVer['1.x', '2.x']", "SemVer['>=1.0.0 <3.0.0']"},
+      {"SemVer['3.x', '1.x', '2.x']", "SemVer['>=1.0.0 <4.0.0']"},
+      {"SemVer['1.2.3', '1.2.3']", "SemVer['1.2.3 - 1.2.3']"},
+      {"SemVer['>=2.0.0', '1.x']", "SemVer['>=1.0.0']"},
+      {"SemVer['<1.0.0', '0.x']", "SemVer['<1.0.0']"},
+      {"SemVer['<=1.2.3', '>=1.0.0']", "SemVer['*']"},
+      {"SemVer['1.x || 3.x', '2.x']", "SemVer['1.x || 3.x', '2.x']"},
+  };
+  for (const auto& [written, canonical] : kPrinted) {
+    puppet::TypePtr t = T(written);
+    EXPECT_EQ(t->text, canonical) << written;
+    EXPECT_EQ(T(t->text)->text, t->text) << written;
+    EXPECT_TRUE(A(written, t->text) && A(t->text, written)) << written;
+  }
 }
 
 // type_calculator_spec.rb "when inferring ground types from data": the
