@@ -65,6 +65,26 @@ std::string Lower(std::string_view s) {
   return out;
 }
 
+// Pcore::TypeName (pcore.rb TYPE_QUALIFIED_REFERENCE):
+// /\A[A-Z]\w*(?:::[A-Z]\w*)*\z/, \w being ASCII.
+bool IsQualifiedName(std::string_view s) {
+  bool segment_start = true;
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    const char c = s[i];
+    if (segment_start) {
+      if (c < 'A' || c > 'Z') return false;
+      segment_start = false;
+    } else if (c == ':' && i + 2 < s.size() && s[i + 1] == ':') {
+      ++i;
+      segment_start = true;
+    } else if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+                 (c >= '0' && c <= '9') || c == '_')) {
+      return false;
+    }
+  }
+  return !segment_start;
+}
+
 // --- time bounds (lib/puppet/pops/time/) ----------------------------------
 
 // Seconds and nanoseconds (0..999999999) as exact decimal text, the form
@@ -998,6 +1018,14 @@ class Parser {
     return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
            (c >= '0' && c <= '9') || c == '_';
   }
+  // A word ParseParam reads back as this string.
+  static bool IsBareWord(std::string_view s) {
+    if (s.empty() || s[0] < 'a' || s[0] > 'z' || s == "default" ||
+        s == "true" || s == "false" || s == "undef") {
+      return false;
+    }
+    return std::all_of(s.begin(), s.end(), IsAlnum);
+  }
 
   std::string_view Word() {
     std::size_t start = pos_;
@@ -1490,9 +1518,21 @@ class Parser {
         return;
       }
       case Kind::kObject:
+        // string_PObjectType: a named Object prints by its name (label),
+        // where that name reads back as itself (not as a built-in type
+        // spelled otherwise, `Semver`); an anonymous one keeps its
+        // definition (Puppet prints `Object`, the type every Object type
+        // is assignable to).
         if (params.empty()) {
           t->text = t->value ? *t->value : "Object";
           return;
+        }
+        if (t->value) {
+          Result<TypePtr> by_name = Parser(*t->value, aliases_).Run();
+          if (by_name.ok() && (*by_name)->text == *t->value) {
+            t->text = *t->value;
+            return;
+          }
         }
         [[fallthrough]];
       case Kind::kCallable:
@@ -1515,6 +1555,12 @@ class Parser {
         }
         if (t->kind == Kind::kSemVer) {
           parts = t->params;  // merged (Build)
+        } else if (t->kind == Kind::kRuntime && params.size() == 2 &&
+                   params[0].k == Param::K::kString &&
+                   IsBareWord(params[0].text)) {
+          // type_factory.rb runtime: the runtime is a Symbol, which
+          // prints bare (string_Symbol): Runtime[ruby, 'Foo'].
+          parts = {params[0].text, ParamText(params[1])};
         } else {
           for (const Param& p : params) parts.push_back(ParamText(p));
         }
@@ -1937,12 +1983,28 @@ class Parser {
       t->params = std::move(merged);
     }
     switch (t->kind) {
-      case Kind::kRuntime:
+      case Kind::kRuntime: {
         if (bracket && params.size() != 2) {
           FailAt(at, "a Runtime takes two parameters (runtime, name)");
           return false;
         }
+        if (params.size() != 2) return true;
+        // p_runtime_type.rb TYPE_NAME_OR_PATTERN: String[1], or
+        // Tuple[Regexp, String[1]] (a pattern and its replacement).
+        const Param& n = params[1];
+        const auto non_empty = [](const Param& p) {
+          return p.k == Param::K::kString && !p.text.empty();
+        };
+        if (!non_empty(n) &&
+            !(n.k == Param::K::kArray && n.items.size() == 2 &&
+              n.items[0].k == Param::K::kRegex && non_empty(n.items[1]))) {
+          FailAt(n.offset,
+                 "a Runtime's name is a non-empty string or [/pattern/, "
+                 "'replacement'] (TYPE_NAME_OR_PATTERN)");
+          return false;
+        }
         return true;
+      }
       case Kind::kUri:
         if (bracket && params.size() != 1) {
           FailAt(at, "this type takes one parameter");
@@ -2033,15 +2095,68 @@ class Parser {
           for (std::size_t i = 0; i < h.keys.size(); ++i) {
             if (h.keys[i].k != Param::K::kString) continue;
             const Param& v = h.values[i];
-            if (h.keys[i].text == "name" && v.k == Param::K::kString) {
+            if (h.keys[i].text == "name") {
+              if (v.k != Param::K::kString || !IsQualifiedName(v.text)) {
+                FailAt(v.offset,
+                       "an Object's name must be a qualified type name "
+                       "(Pcore::TypeName, /\\A[A-Z]\\w*(?:::[A-Z]\\w*)*\\z/)");
+                return false;
+              }
               t->value = v.text;
             } else if (h.keys[i].text == "parent" && v.k == Param::K::kType) {
               t->elements = {v.type};
             }
           }
         }
+        if (t->kind == Kind::kObject && params.size() == 1) {
+          t->params = {ObjectIdentity(params[0], false)};
+        }
         return true;
       default: return true;  // alias, type reference
+    }
+  }
+
+  // What p_object_type.rb eql? compares (name, parent, type parameters,
+  // attributes, functions, equality, checks), as text: each hash in key
+  // order (Ruby's Hash#== ignores order), a member given as a bare type as
+  // the {type => T} its PAttribute makes of it, an Object type by its own
+  // identity (its name alone is not enough: eql? compares the whole).
+  static std::string ObjectIdentity(const Param& p, bool members) {
+    switch (p.k) {
+      case Param::K::kType:
+        if (p.type->kind == Kind::kObject && !p.type->params.empty()) {
+          return "Object[" + p.type->params[0] + "]";
+        }
+        return p.type->text;
+      case Param::K::kArray: {
+        std::string out = "[";
+        for (std::size_t i = 0; i < p.items.size(); ++i) {
+          out += (i > 0 ? ", " : "") + ObjectIdentity(p.items[i], false);
+        }
+        return out + "]";
+      }
+      case Param::K::kHash: {
+        std::vector<std::pair<std::string, std::string>> entries;
+        for (std::size_t i = 0; i < p.keys.size(); ++i) {
+          const Param& v = p.values[i];
+          const bool member_table =
+              !members && p.keys[i].k == Param::K::kString &&
+              (p.keys[i].text == "attributes" || p.keys[i].text == "functions");
+          std::string value = ObjectIdentity(v, member_table);
+          if (members && v.k == Param::K::kType) {
+            value = "{'type' => " + value + "}";
+          }
+          entries.emplace_back(ParamText(p.keys[i]), std::move(value));
+        }
+        std::sort(entries.begin(), entries.end());
+        std::string out = "{";
+        for (std::size_t i = 0; i < entries.size(); ++i) {
+          out += (i > 0 ? ", " : "") + entries[i].first + " => " +
+                 entries[i].second;
+        }
+        return out + "}";
+      }
+      default: return ParamText(p);
     }
   }
 
@@ -2644,7 +2759,7 @@ TypePtr IterableElement(const PuppetType& o) {
 // One Object type (p_object_type.rb eql?: name, parent, attributes,
 // ...), compared by canonical spelling.
 bool SameObject(const PuppetType& t, const PuppetType& o) {
-  return t.text == o.text;
+  return t.params == o.params && t.value == o.value;
 }
 
 bool Own(const PuppetType& t, const PuppetType& o);

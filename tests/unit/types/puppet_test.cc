@@ -503,8 +503,11 @@ TEST_F(PuppetTest, CanonicalSpelling) {
       {"SEMVER", "SemVer"},
       // The types whose parameters are Ruby data (type_formatter.rb
       // append_strings: canonical types, single-quoted strings).
-      {"Runtime[ruby,\"Foo\"]", "Runtime['ruby', 'Foo']"},
-      {"Runtime['ruby', /^Foo/]", "Runtime['ruby', /^Foo/]"},
+      // type_formatter_spec.rb "should yield 'Type[Runtime[ruby, Puppet]]'
+      // for the Puppet module": the runtime is a Symbol.
+      {"Runtime[ruby,\"Foo\"]", "Runtime[ruby, 'Foo']"},
+      {"Runtime['ruby', [/^Foo/, 'Bar']]", "Runtime[ruby, [/^Foo/, 'Bar']]"},
+      {"Runtime['a b', 'Foo']", "Runtime['a b', 'Foo']"},
       {"SemVer[\">=1.0.0 <2.0.0\",'3.x']", "SemVer['>=1.0.0 <2.0.0', '3.x']"},
       {"SemVerRange", "SemVerRange"},
       {"Timespan[default,\"1-00:00:00\"]", "Timespan[default, '1-00:00:00.0']"},
@@ -516,8 +519,10 @@ TEST_F(PuppetTest, CanonicalSpelling) {
       {"Callable[String,Integer[0,5],1,2]",
        "Callable[String, Integer[0, 5], 1, 2]"},
       {"Callable[[String],Integer]", "Callable[[String], Integer]"},
-      {"Object[{name=>'Foo',attributes=>{a=>Integer[1,2]}}]",
-       "Object[{'name' => 'Foo', 'attributes' => {'a' => Integer[1, 2]}}]"},
+      // string_PObjectType: a named Object prints by its name.
+      {"Object[{name=>'Foo',attributes=>{a=>Integer[1,2]}}]", "Foo"},
+      {"Object[{attributes=>{a=>Integer[1,2]}}]",
+       "Object[{'attributes' => {'a' => Integer[1, 2]}}]"},
       {"Object", "Object"},
       {"Error", "Error"},
       {"Binary", "Binary"},
@@ -607,6 +612,55 @@ TEST_F(PuppetTest, TimeBoundsPrintAsPuppet) {
   EXPECT_TRUE(puppet::IsAssignable(*T("Timespan['0-00:00:01.5', "
                                       "'0-00:00:02.25']"),
                                    *T("Timespan[1.5, 2.25]")));
+}
+
+// p_object_type.rb _assignable?: Object ⊒ every Object type; otherwise
+// o or one of its parents must equal t (eql?: name, parent, attributes,
+// functions, equality, checks; hashes compared without regard to order).
+// p_runtime_type.rb _assignable?: the same runtime, then an open name, the
+// same name or pattern (Ruby class ancestry is not known here).
+TEST_F(PuppetTest, ObjectAndRuntimeAssignability) {
+  const std::string foo =
+      "Object[{name => 'Foo', attributes => {a => Integer, b => String}}]";
+  const std::string foo_reordered =
+      "Object[{attributes => {b => {type => String}, a => Integer}, "
+      "name => 'Foo'}]";
+  const std::string bar = "Object[{name => 'Bar', parent => " + foo + "}]";
+  const std::string baz = "Object[{name => 'Baz', parent => " + bar + "}]";
+  EXPECT_TRUE(A(foo, foo_reordered));
+  EXPECT_TRUE(A(foo_reordered, foo));
+  EXPECT_TRUE(A(foo, bar));
+  EXPECT_TRUE(A(foo, baz));
+  EXPECT_TRUE(A(bar, baz));
+  EXPECT_FALSE(A(bar, foo));
+  EXPECT_FALSE(A(baz, bar));
+  EXPECT_TRUE(A("Object", baz));
+  EXPECT_FALSE(A(baz, "Object"));
+  // The same name with another definition is another type.
+  EXPECT_FALSE(A(foo, "Object[{name => 'Foo', attributes => {a => Integer}}]"));
+  EXPECT_FALSE(A(foo, "Object[{name => 'Foo'}]"));
+  EXPECT_TRUE(A("Error", "Error"));
+  EXPECT_FALSE(A("Error", "Deferred"));
+  EXPECT_FALSE(A(foo, "Runtime[ruby, 'Foo']"));
+  // Named Objects print by name; names that would read back as another
+  // spelling keep the definition.
+  EXPECT_EQ(T(baz)->text, "Baz");
+  EXPECT_EQ(T("Object[{name => 'Semver'}]")->text,
+            "Object[{'name' => 'Semver'}]");
+  Err(foo, "{\"a\": 1, \"b\": \"x\"}", "", "expects Foo, got Hash");
+  SyntaxError("Object[{name => 'foo'}]", 16);
+  SyntaxError("Object[{name => 'Foo::bar'}]", 16);
+  SyntaxError("Object[{name => 1}]", 16);
+
+  EXPECT_TRUE(A("Runtime", "Runtime[ruby, 'Foo']"));
+  EXPECT_TRUE(A("Runtime[ruby, 'Foo']", "Runtime['ruby', \"Foo\"]"));
+  EXPECT_FALSE(A("Runtime[ruby, 'Foo']", "Runtime[ruby, 'Bar']"));
+  EXPECT_FALSE(A("Runtime[ruby, 'Foo']", "Runtime[go, 'Foo']"));
+  EXPECT_FALSE(A("Runtime[ruby, 'Foo']", "Runtime"));
+  EXPECT_TRUE(A("Runtime[ruby, [/^P::(.*)/, 'R::\\1']]",
+                "Runtime[ruby, [/^P::(.*)/, 'R::\\1']]"));
+  SyntaxError("Runtime[ruby, /^Foo/]", 14);
+  SyntaxError("Runtime[ruby, '']", 14);
 }
 
 TEST_F(PuppetTest, TypeReferencesMatchNothing) {
