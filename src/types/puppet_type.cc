@@ -1,8 +1,11 @@
 // Puppet type expressions: the parser (lib/puppet/pops/types/type_parser.rb
 // and the parameter rules of type_factory.rb) and `assignable?` (types.rb).
 #include <algorithm>
+#include <cmath>
 #include <cstddef>
 #include <cstdint>
+#include <cstdio>
+#include <cstdlib>
 #include <memory>
 #include <optional>
 #include <string>
@@ -60,6 +63,26 @@ std::string Lower(std::string_view s) {
     if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
   }
   return out;
+}
+
+// Pcore::TypeName (pcore.rb TYPE_QUALIFIED_REFERENCE):
+// /\A[A-Z]\w*(?:::[A-Z]\w*)*\z/, \w being ASCII.
+bool IsQualifiedName(std::string_view s) {
+  bool segment_start = true;
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    const char c = s[i];
+    if (segment_start) {
+      if (c < 'A' || c > 'Z') return false;
+      segment_start = false;
+    } else if (c == ':' && i + 2 < s.size() && s[i + 1] == ':') {
+      ++i;
+      segment_start = true;
+    } else if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+                 (c >= '0' && c <= '9') || c == '_')) {
+      return false;
+    }
+  }
+  return !segment_start;
 }
 
 // --- time bounds (lib/puppet/pops/time/) ----------------------------------
@@ -149,6 +172,10 @@ std::int64_t DaysFromCivil(std::int64_t y, std::int64_t m, std::int64_t d) {
   return era * 146097 + doe - 719468;
 }
 
+// Years have at most this many digits, so a Timestamp's seconds fit an
+// int64 (|year| < 10^11 is within 3.2e18 s).
+constexpr std::size_t kMaxYearDigits = 11;
+
 // A Timestamp written in one of Timestamp::DEFAULT_FORMATS
 // (timestamp.rb): '%F', '%FT%T', '%F %T', each %T optionally with '.%N',
 // and a zone after a space (UTC, GMT, Z, ±HH:MM, ±HHMM, ±HH); no zone is
@@ -158,7 +185,11 @@ std::optional<std::string> TimestampSeconds(std::string_view s) {
   std::uint64_t y = 0;
   std::uint64_t mo = 0;
   std::uint64_t d = 0;
-  if (!Digits(s, &i, 6, &y) || i >= s.size() || s[i++] != '-' ||
+  // %Y takes a sign (Ruby's date__strptime), so the years Puppet prints
+  // before year 0 ('-0001-01-01...') read back.
+  const bool bc = !s.empty() && s[0] == '-';
+  if (!s.empty() && (s[0] == '-' || s[0] == '+')) ++i;
+  if (!Digits(s, &i, kMaxYearDigits, &y) || i >= s.size() || s[i++] != '-' ||
       !Digits(s, &i, 2, &mo) || i >= s.size() || s[i++] != '-' ||
       !Digits(s, &i, 2, &d) || mo < 1 || mo > 12 || d < 1 || d > 31) {
     return std::nullopt;
@@ -198,8 +229,9 @@ std::optional<std::string> TimestampSeconds(std::string_view s) {
     }
     if (i != s.size()) return std::nullopt;
   }
+  const std::int64_t year = static_cast<std::int64_t>(y) * (bc ? -1 : 1);
   const std::int64_t total =
-      DaysFromCivil(static_cast<std::int64_t>(y), static_cast<std::int64_t>(mo),
+      DaysFromCivil(year, static_cast<std::int64_t>(mo),
                     static_cast<std::int64_t>(d)) *
           86400 +
       static_cast<std::int64_t>(h * 3600 + mi * 60 + sec) - offset;
@@ -210,6 +242,140 @@ std::optional<std::string> TimestampSeconds(std::string_view s) {
   const std::uint64_t magnitude = static_cast<std::uint64_t>(-total);
   return nanos == 0 ? SecondsText(true, magnitude, 0)
                     : SecondsText(true, magnitude - 1, 1000000000 - nanos);
+}
+
+// A time bound's total nanoseconds, as p_timespan_type.rb convert_arg makes
+// it: an Integer times NSECS_PER_SEC, a Float times NSECS_PER_SEC in float64
+// (then truncated toward zero for a Timespan, whose fields are read from
+// its magnitude, and floored for a Timestamp, as Time.at reads it), a
+// string parsed in the default formats. The magnitude in decimal digits.
+struct Nanos {
+  bool negative = false;
+  std::string digits;
+  bool operator==(const Nanos&) const = default;
+};
+
+std::string TrimZeros(std::string digits) {
+  const std::size_t first = digits.find_first_not_of('0');
+  return first == std::string::npos ? "0" : digits.substr(first);
+}
+
+// Seconds as exact decimal text ("-12", "3.5") → nanoseconds.
+Nanos NanosOfSeconds(std::string_view seconds) {
+  Nanos n;
+  if (!seconds.empty() && seconds[0] == '-') {
+    n.negative = true;
+    seconds.remove_prefix(1);
+  }
+  const std::size_t dot = seconds.find('.');
+  std::string frac(dot == std::string_view::npos ? ""
+                                                 : seconds.substr(dot + 1));
+  frac.resize(9, '0');
+  n.digits = TrimZeros(std::string(seconds.substr(0, dot)) + frac);
+  n.negative = n.negative && n.digits != "0";
+  return n;
+}
+
+std::optional<Nanos> BoundNanos(bool timespan, const Param& p) {
+  switch (p.k) {
+    case Param::K::kInteger: return NanosOfSeconds(p.text);
+    case Param::K::kString: {
+      std::optional<std::string> seconds =
+          timespan ? TimespanSeconds(p.text) : TimestampSeconds(p.text);
+      if (!seconds) return std::nullopt;
+      return NanosOfSeconds(*seconds);
+    }
+    case Param::K::kFloat: {
+      const double product = std::strtod(p.text.c_str(), nullptr) * 1e9;
+      if (!std::isfinite(product)) return std::nullopt;
+      const double whole = timespan ? std::trunc(product) : std::floor(product);
+      char buf[400];
+      std::snprintf(buf, sizeof buf, "%.0f", std::fabs(whole));
+      Nanos n;
+      n.digits = buf;
+      n.negative = whole < 0;
+      return n;
+    }
+    default: return std::nullopt;
+  }
+}
+
+// Decimal digits divided by a small divisor; the remainder in *rem.
+std::string DivideDigits(std::string_view digits, std::uint64_t divisor,
+                         std::uint64_t* rem) {
+  std::string quotient;
+  std::uint64_t r = 0;
+  for (char c : digits) {
+    r = r * 10 + static_cast<std::uint64_t>(c - '0');
+    quotient += static_cast<char>('0' + r / divisor);
+    r %= divisor;
+  }
+  *rem = r;
+  return TrimZeros(quotient);
+}
+
+std::string Padded(std::uint64_t v, std::size_t width) {
+  std::string s = std::to_string(v);
+  if (s.size() < width) s.insert(0, width - s.size(), '0');
+  return s;
+}
+
+// Timespan#to_s: Format::DEFAULTS[0], '%D-%H:%M:%S.%-N' (timespan.rb), the
+// fraction without its trailing zeros. Puppet also drops the fraction's
+// leading zeros ('.05' prints as '.5', another value) and prints a Float
+// bound's fraction with all its digits ('1.500000000'); pstate prints the
+// value, so that the spelling reads back to itself. nullopt beyond the
+// days the default formats read here (12 digits).
+std::optional<std::string> TimespanText(const Nanos& n) {
+  std::uint64_t nanos = 0;
+  std::uint64_t of_day = 0;
+  const std::string seconds = DivideDigits(n.digits, 1000000000, &nanos);
+  const std::string days = DivideDigits(seconds, 86400, &of_day);
+  if (days.size() > 12) return std::nullopt;
+  std::string frac = Padded(nanos, 9);
+  while (frac.size() > 1 && frac.back() == '0') frac.pop_back();
+  return (n.negative ? "-" : "") + days + "-" + Padded(of_day / 3600, 2) + ":" +
+         Padded(of_day / 60 % 60, 2) + ":" + Padded(of_day % 60, 2) + "." +
+         frac;
+}
+
+// Timestamp#to_s: '%FT%T.%N %Z' of the UTC time (timestamp.rb), %Y padded
+// to four digits after its sign as Ruby's strftime does. nullopt beyond
+// the years the default formats read here (kMaxYearDigits).
+std::optional<std::string> TimestampText(const Nanos& n) {
+  std::uint64_t nanos = 0;
+  const std::string magnitude = DivideDigits(n.digits, 1000000000, &nanos);
+  if (magnitude.size() > 18) return std::nullopt;  // beyond 10^18 s
+  std::int64_t seconds = std::stoll(magnitude);
+  if (n.negative) {
+    seconds = -seconds;
+    if (nanos != 0) {  // Time.at floors: -0.5 s is 23:59:59.5 the day before
+      --seconds;
+      nanos = 1000000000 - nanos;
+    }
+  }
+  std::int64_t days = seconds / 86400;
+  std::int64_t of_day = seconds % 86400;
+  if (of_day < 0) {
+    of_day += 86400;
+    --days;
+  }
+  // Howard Hinnant's civil_from_days (DaysFromCivil's inverse).
+  const std::int64_t z = days + 719468;
+  const std::int64_t era = (z >= 0 ? z : z - 146096) / 146097;
+  const std::int64_t doe = z - era * 146097;
+  const std::int64_t yoe =
+      (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
+  const std::int64_t doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+  const std::int64_t mp = (5 * doy + 2) / 153;
+  const std::int64_t day = doy - (153 * mp + 2) / 5 + 1;
+  const std::int64_t month = mp < 10 ? mp + 3 : mp - 9;
+  const std::int64_t year = yoe + era * 400 + (month <= 2 ? 1 : 0);
+  const auto u = [](std::int64_t v) { return static_cast<std::uint64_t>(v); };
+  return (year < 0 ? "-" : "") + Padded(u(year < 0 ? -year : year), 4) + "-" +
+         Padded(u(month), 2) + "-" + Padded(u(day), 2) + "T" +
+         Padded(u(of_day / 3600), 2) + ":" + Padded(u(of_day / 60 % 60), 2) +
+         ":" + Padded(u(of_day % 60), 2) + "." + Padded(nanos, 9) + " UTC";
 }
 
 // --- version ranges (semantic_puppet's VersionRange) -----------------------
@@ -561,38 +727,165 @@ std::string Unquoted(std::string_view quoted) {
   return out;
 }
 
-// PSemVerType#_assignable?: each of `other`'s ranges is covered by one of
-// `ranges` once those are merged (merge_ranges); ranges that are not one
-// interval compare as written. Both are the parameters as printed
-// (quoted).
+bool SameVersion(const std::optional<Version>& a,
+                 const std::optional<Version>& b) {
+  return a && b && CompareVersions(*a, *b) == 0;
+}
+
+// version_range.rb AbstractRange#merge: two intervals of one VersionRange
+// that overlap, touch, or lie a patch apart (`<=1.2.3 || >=1.2.4`) are one
+// (nullopt when they are apart).
+std::optional<VersionInterval> MergeAlternatives(const VersionInterval& a,
+                                                 const VersionInterval& b) {
+  if (Includes(a, b.begin) || Includes(b, a.begin)) {
+    VersionInterval r;
+    int c = CompareBegins(a.begin, b.begin);
+    r.begin = c <= 0 ? a.begin : b.begin;
+    r.exclude_begin = c < 0   ? a.exclude_begin
+                      : c > 0 ? b.exclude_begin
+                              : a.exclude_begin && b.exclude_begin;
+    c = CompareEnds(a.end, b.end);
+    r.end = c >= 0 ? a.end : b.end;
+    r.exclude_end = c > 0   ? a.exclude_end
+                    : c < 0 ? b.exclude_end
+                            : a.exclude_end && b.exclude_end;
+    return r;
+  }
+  // from_to(x, y): x's beginning, y's end.
+  const auto joins = [](const VersionInterval& x, const VersionInterval& y) {
+    if (x.exclude_end && !y.exclude_begin && SameVersion(x.end, y.begin)) {
+      return true;
+    }
+    if (x.exclude_end || y.exclude_begin || !x.end) return false;
+    return SameVersion(
+        MakeVersion(x.end->major, x.end->minor, x.end->patch + 1), y.begin);
+  };
+  if (joins(a, b)) {
+    return VersionInterval{a.begin, a.exclude_begin, b.end, b.exclude_end};
+  }
+  if (joins(b, a)) {
+    return VersionInterval{b.begin, b.exclude_begin, a.end, a.exclude_end};
+  }
+  return std::nullopt;
+}
+
+// The merge loop of VersionRange#initialize and PSemVerType#merge_ranges:
+// the last item absorbs every item it merges with, the rest go round
+// again; repeated until nothing merges (merge_ranges makes one pass,
+// which leaves some orders unmerged; pstate merges those too, so that a
+// merged list merges to itself).
+template <class T, class Merge>
+std::vector<T> MergeAll(std::vector<T> items, const Merge& merge) {
+  bool merged = true;
+  while (items.size() > 1 && merged) {
+    merged = false;
+    std::vector<T> result;
+    while (!items.empty()) {
+      T memo = std::move(items.back());
+      items.pop_back();
+      std::vector<T> unmerged;
+      for (T& y : items) {
+        if (std::optional<T> m = merge(memo, y)) {
+          memo = std::move(*m);
+          merged = true;
+        } else {
+          unmerged.push_back(std::move(y));
+        }
+      }
+      result.push_back(std::move(memo));
+      items = std::move(unmerged);
+    }
+    std::reverse(result.begin(), result.end());
+    items = std::move(result);
+  }
+  return items;
+}
+
+// VersionRange.parse: the `||` alternatives of a range (split as
+// LOGICAL_OR splits), merged into the intervals they cover.
+std::vector<VersionInterval> ReadVersionRangeSet(std::string_view text) {
+  std::vector<VersionInterval> alternatives;
+  for (std::size_t a = 0; a <= text.size();) {
+    std::size_t b = text.find("||", a);
+    if (b == std::string_view::npos) b = text.size();
+    if (std::optional<VersionInterval> r =
+            ReadVersionRange(text.substr(a, b - a))) {
+      alternatives.push_back(*r);
+    }
+    a = b + 2;
+  }
+  return MergeAll(std::move(alternatives), MergeAlternatives);
+}
+
+std::string VersionText(const Version& v) {
+  std::string out = std::to_string(v.major) + "." + std::to_string(v.minor) +
+                    "." + std::to_string(v.patch);
+  for (std::size_t i = 0; i < v.pre.size(); ++i) {
+    out += (i == 0 ? "-" : ".") + v.pre[i];
+  }
+  return out;
+}
+
+// One parameter of a SemVer type: its text (quoted) and its intervals.
+struct SemVerParam {
+  std::string text;
+  std::vector<VersionInterval> intervals;
+};
+
+// PSemVerType#initialize: the parameters parsed, then merged
+// (merge_ranges, PSemVerRangeType.merge) where each is one interval. A
+// merged range is VersionRange.new(begin, end, exclude_end), whose string
+// is meant to be ">=begin <end" or "begin - end" (semantic_puppet writes
+// the two versions the other way round, a range that reads back as
+// matching nothing; pstate writes them in order); an open end prints as
+// `>=begin`, an open beginning as `<end` or `<=end`.
+std::vector<SemVerParam> SemVerParams(const std::vector<std::string>& quoted) {
+  std::vector<SemVerParam> params;
+  for (const std::string& q : quoted) {
+    params.push_back({q, ReadVersionRangeSet(Unquoted(q))});
+  }
+  const auto merge = [](const SemVerParam& a,
+                        const SemVerParam& b) -> std::optional<SemVerParam> {
+    if (a.intervals.size() != 1 || b.intervals.size() != 1) {
+      return std::nullopt;
+    }
+    std::optional<VersionInterval> m =
+        MergeIntervals(a.intervals[0], b.intervals[0]);
+    if (!m) return std::nullopt;
+    std::string text;
+    if (m->begin && m->end) {
+      text = m->exclude_end
+                 ? ">=" + VersionText(*m->begin) + " <" + VersionText(*m->end)
+                 : VersionText(*m->begin) + " - " + VersionText(*m->end);
+    } else if (m->begin) {
+      text = ">=" + VersionText(*m->begin);
+    } else if (m->end) {
+      text = (m->exclude_end ? "<" : "<=") + VersionText(*m->end);
+    } else {
+      text = "*";
+    }
+    return SemVerParam{"'" + text + "'", {*m}};
+  };
+  return params.size() > 1 ? MergeAll(std::move(params), merge) : params;
+}
+
+// PSemVerType#_assignable?: each interval of `other`'s ranges is covered by
+// one of the intervals of `ranges` (both merged as Puppet merges them).
+// Both are the parameters as printed (quoted). (Puppet cannot compare a
+// range of several intervals that do not merge; pstate compares each.)
 bool RangesCover(const std::vector<std::string>& ranges,
                  const std::vector<std::string>& other) {
-  std::vector<VersionInterval> merged;
-  for (const std::string& r : ranges) {
-    std::optional<VersionInterval> v = ReadVersionRange(Unquoted(r));
-    if (!v) continue;
-    VersionInterval cur = *v;
-    for (std::size_t i = 0; i < merged.size();) {
-      if (std::optional<VersionInterval> m = MergeIntervals(merged[i], cur)) {
-        cur = *m;
-        merged.erase(merged.begin() + static_cast<std::ptrdiff_t>(i));
-        i = 0;
-      } else {
-        ++i;
+  const std::vector<SemVerParam> mine = SemVerParams(ranges);
+  for (const SemVerParam& o : SemVerParams(other)) {
+    for (const VersionInterval& v : o.intervals) {
+      bool covered = false;
+      for (const SemVerParam& m : mine) {
+        for (const VersionInterval& r : m.intervals) {
+          covered = covered || CoveredBy(v, r);
+        }
       }
+      if (!covered) return false;
     }
-    merged.push_back(cur);
-  }
-  for (const std::string& o : other) {
-    std::optional<VersionInterval> v = ReadVersionRange(Unquoted(o));
-    bool covered = false;
-    if (v) {
-      for (const VersionInterval& m : merged)
-        covered = covered || CoveredBy(*v, m);
-    }
-    covered =
-        covered || std::find(ranges.begin(), ranges.end(), o) != ranges.end();
-    if (!covered) return false;
   }
   return true;
 }
@@ -724,6 +1017,14 @@ class Parser {
   static bool IsAlnum(char c) {
     return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
            (c >= '0' && c <= '9') || c == '_';
+  }
+  // A word ParseParam reads back as this string.
+  static bool IsBareWord(std::string_view s) {
+    if (s.empty() || s[0] < 'a' || s[0] > 'z' || s == "default" ||
+        s == "true" || s == "false" || s == "undef") {
+      return false;
+    }
+    return std::all_of(s.begin(), s.end(), IsAlnum);
   }
 
   std::string_view Word() {
@@ -1172,19 +1473,33 @@ class Parser {
       case Kind::kTimespan:
       case Kind::kTimestamp: {
         // string_PTimespanType: [from or default, to], nothing when both
-        // are open. (Puppet prints a bound as its default-format string
-        // and drops a `to` equal to `from`; pstate keeps numbers and both
-        // bounds, which read back to the same range.)
-        const bool open_from =
-            params.empty() || params[0].k == Param::K::kDefault;
-        const bool open_to =
-            params.size() < 2 || params[1].k == Param::K::kDefault;
-        if (!open_from || !open_to) {
-          parts.push_back(open_from ? "default" : ParamText(params[0]));
+        // are open, and no `to` equal to `from`; a bound prints as its
+        // value's to_s (TimespanText, TimestampText), or as written where
+        // pstate cannot spell that.
+        const bool timespan = t->kind == Kind::kTimespan;
+        const auto bound = [&](std::size_t i) -> std::optional<Param> {
+          if (i >= params.size() || params[i].k == Param::K::kDefault) {
+            return std::nullopt;
+          }
+          return params[i];
+        };
+        const std::optional<Param> from = bound(0);
+        const std::optional<Param> to = bound(1);
+        const auto nanos = [&](const std::optional<Param>& p) {
+          return p ? BoundNanos(timespan, *p) : std::nullopt;
+        };
+        const auto spelled = [&](const Param& p) {
+          std::optional<Nanos> n = BoundNanos(timespan, p);
+          std::optional<std::string> text;
+          if (n) text = timespan ? TimespanText(*n) : TimestampText(*n);
+          return text ? Quote(*text) : ParamText(p);
+        };
+        if (from || to) parts.push_back(from ? spelled(*from) : "default");
+        const std::optional<Nanos> from_nanos = nanos(from);
+        if (to && !(from_nanos && from_nanos == nanos(to))) {
+          parts.push_back(spelled(*to));
         }
-        if (!open_to) parts.push_back(ParamText(params[1]));
-        t->text = Joined(t->kind == Kind::kTimespan ? "Timespan" : "Timestamp",
-                         parts);
+        t->text = Joined(timespan ? "Timespan" : "Timestamp", parts);
         return;
       }
       case Kind::kUri: {
@@ -1203,9 +1518,21 @@ class Parser {
         return;
       }
       case Kind::kObject:
+        // string_PObjectType: a named Object prints by its name (label),
+        // where that name reads back as itself (not as a built-in type
+        // spelled otherwise, `Semver`); an anonymous one keeps its
+        // definition (Puppet prints `Object`, the type every Object type
+        // is assignable to).
         if (params.empty()) {
           t->text = t->value ? *t->value : "Object";
           return;
+        }
+        if (t->value) {
+          Result<TypePtr> by_name = Parser(*t->value, aliases_).Run();
+          if (by_name.ok() && (*by_name)->text == *t->value) {
+            t->text = *t->value;
+            return;
+          }
         }
         [[fallthrough]];
       case Kind::kCallable:
@@ -1226,7 +1553,17 @@ class Parser {
         for (const auto& [k, n] : kNames) {
           if (k == t->kind) name = n;
         }
-        for (const Param& p : params) parts.push_back(ParamText(p));
+        if (t->kind == Kind::kSemVer) {
+          parts = t->params;  // merged (Build)
+        } else if (t->kind == Kind::kRuntime && params.size() == 2 &&
+                   params[0].k == Param::K::kString &&
+                   IsBareWord(params[0].text)) {
+          // type_factory.rb runtime: the runtime is a Symbol, which
+          // prints bare (string_Symbol): Runtime[ruby, 'Foo'].
+          parts = {params[0].text, ParamText(params[1])};
+        } else {
+          for (const Param& p : params) parts.push_back(ParamText(p));
+        }
         t->text = Joined(name, parts);
         return;
       }
@@ -1637,13 +1974,37 @@ class Parser {
     // The types whose parameters are Ruby data keep them in canonical
     // spelling (Canonical prints them, Sub compares them).
     for (const Param& p : params) t->params.push_back(ParamText(p));
+    if (t->kind == Kind::kSemVer && t->params.size() > 1) {
+      // PSemVerType#initialize merges its ranges (merge_ranges).
+      std::vector<std::string> merged;
+      for (SemVerParam& m : SemVerParams(t->params)) {
+        merged.push_back(std::move(m.text));
+      }
+      t->params = std::move(merged);
+    }
     switch (t->kind) {
-      case Kind::kRuntime:
+      case Kind::kRuntime: {
         if (bracket && params.size() != 2) {
           FailAt(at, "a Runtime takes two parameters (runtime, name)");
           return false;
         }
+        if (params.size() != 2) return true;
+        // p_runtime_type.rb TYPE_NAME_OR_PATTERN: String[1], or
+        // Tuple[Regexp, String[1]] (a pattern and its replacement).
+        const Param& n = params[1];
+        const auto non_empty = [](const Param& p) {
+          return p.k == Param::K::kString && !p.text.empty();
+        };
+        if (!non_empty(n) &&
+            !(n.k == Param::K::kArray && n.items.size() == 2 &&
+              n.items[0].k == Param::K::kRegex && non_empty(n.items[1]))) {
+          FailAt(n.offset,
+                 "a Runtime's name is a non-empty string or [/pattern/, "
+                 "'replacement'] (TYPE_NAME_OR_PATTERN)");
+          return false;
+        }
         return true;
+      }
       case Kind::kUri:
         if (bracket && params.size() != 1) {
           FailAt(at, "this type takes one parameter");
@@ -1734,15 +2095,68 @@ class Parser {
           for (std::size_t i = 0; i < h.keys.size(); ++i) {
             if (h.keys[i].k != Param::K::kString) continue;
             const Param& v = h.values[i];
-            if (h.keys[i].text == "name" && v.k == Param::K::kString) {
+            if (h.keys[i].text == "name") {
+              if (v.k != Param::K::kString || !IsQualifiedName(v.text)) {
+                FailAt(v.offset,
+                       "an Object's name must be a qualified type name "
+                       "(Pcore::TypeName, /\\A[A-Z]\\w*(?:::[A-Z]\\w*)*\\z/)");
+                return false;
+              }
               t->value = v.text;
             } else if (h.keys[i].text == "parent" && v.k == Param::K::kType) {
               t->elements = {v.type};
             }
           }
         }
+        if (t->kind == Kind::kObject && params.size() == 1) {
+          t->params = {ObjectIdentity(params[0], false)};
+        }
         return true;
       default: return true;  // alias, type reference
+    }
+  }
+
+  // What p_object_type.rb eql? compares (name, parent, type parameters,
+  // attributes, functions, equality, checks), as text: each hash in key
+  // order (Ruby's Hash#== ignores order), a member given as a bare type as
+  // the {type => T} its PAttribute makes of it, an Object type by its own
+  // identity (its name alone is not enough: eql? compares the whole).
+  static std::string ObjectIdentity(const Param& p, bool members) {
+    switch (p.k) {
+      case Param::K::kType:
+        if (p.type->kind == Kind::kObject && !p.type->params.empty()) {
+          return "Object[" + p.type->params[0] + "]";
+        }
+        return p.type->text;
+      case Param::K::kArray: {
+        std::string out = "[";
+        for (std::size_t i = 0; i < p.items.size(); ++i) {
+          out += (i > 0 ? ", " : "") + ObjectIdentity(p.items[i], false);
+        }
+        return out + "]";
+      }
+      case Param::K::kHash: {
+        std::vector<std::pair<std::string, std::string>> entries;
+        for (std::size_t i = 0; i < p.keys.size(); ++i) {
+          const Param& v = p.values[i];
+          const bool member_table =
+              !members && p.keys[i].k == Param::K::kString &&
+              (p.keys[i].text == "attributes" || p.keys[i].text == "functions");
+          std::string value = ObjectIdentity(v, member_table);
+          if (members && v.k == Param::K::kType) {
+            value = "{'type' => " + value + "}";
+          }
+          entries.emplace_back(ParamText(p.keys[i]), std::move(value));
+        }
+        std::sort(entries.begin(), entries.end());
+        std::string out = "{";
+        for (std::size_t i = 0; i < entries.size(); ++i) {
+          out += (i > 0 ? ", " : "") + entries[i].first + " => " +
+                 entries[i].second;
+        }
+        return out + "}";
+      }
+      default: return ParamText(p);
     }
   }
 
@@ -2345,7 +2759,7 @@ TypePtr IterableElement(const PuppetType& o) {
 // One Object type (p_object_type.rb eql?: name, parent, attributes,
 // ...), compared by canonical spelling.
 bool SameObject(const PuppetType& t, const PuppetType& o) {
-  return t.text == o.text;
+  return t.params == o.params && t.value == o.value;
 }
 
 bool Own(const PuppetType& t, const PuppetType& o);

@@ -503,20 +503,26 @@ TEST_F(PuppetTest, CanonicalSpelling) {
       {"SEMVER", "SemVer"},
       // The types whose parameters are Ruby data (type_formatter.rb
       // append_strings: canonical types, single-quoted strings).
-      {"Runtime[ruby,\"Foo\"]", "Runtime['ruby', 'Foo']"},
-      {"Runtime['ruby', /^Foo/]", "Runtime['ruby', /^Foo/]"},
+      // type_formatter_spec.rb "should yield 'Type[Runtime[ruby, Puppet]]'
+      // for the Puppet module": the runtime is a Symbol.
+      {"Runtime[ruby,\"Foo\"]", "Runtime[ruby, 'Foo']"},
+      {"Runtime['ruby', [/^Foo/, 'Bar']]", "Runtime[ruby, [/^Foo/, 'Bar']]"},
+      {"Runtime['a b', 'Foo']", "Runtime['a b', 'Foo']"},
       {"SemVer[\">=1.0.0 <2.0.0\",'3.x']", "SemVer['>=1.0.0 <2.0.0', '3.x']"},
       {"SemVerRange", "SemVerRange"},
-      {"Timespan[default,\"1-00:00:00\"]", "Timespan[default, '1-00:00:00']"},
-      {"Timespan[0, default]", "Timespan[0]"},
+      {"Timespan[default,\"1-00:00:00\"]", "Timespan[default, '1-00:00:00.0']"},
+      {"Timespan[0, default]", "Timespan['0-00:00:00.0']"},
       {"Timespan[default, default]", "Timespan"},
       {"Timestamp['2016-01-01',1500000000]",
-       "Timestamp['2016-01-01', 1500000000]"},
+       "Timestamp['2016-01-01T00:00:00.000000000 UTC', "
+       "'2017-07-14T02:40:00.000000000 UTC']"},
       {"Callable[String,Integer[0,5],1,2]",
        "Callable[String, Integer[0, 5], 1, 2]"},
       {"Callable[[String],Integer]", "Callable[[String], Integer]"},
-      {"Object[{name=>'Foo',attributes=>{a=>Integer[1,2]}}]",
-       "Object[{'name' => 'Foo', 'attributes' => {'a' => Integer[1, 2]}}]"},
+      // string_PObjectType: a named Object prints by its name.
+      {"Object[{name=>'Foo',attributes=>{a=>Integer[1,2]}}]", "Foo"},
+      {"Object[{attributes=>{a=>Integer[1,2]}}]",
+       "Object[{'attributes' => {'a' => Integer[1, 2]}}]"},
       {"Object", "Object"},
       {"Error", "Error"},
       {"Binary", "Binary"},
@@ -541,6 +547,120 @@ TEST_F(PuppetTest, CanonicalSpelling) {
     EXPECT_EQ(T(t->text)->text, t->text) << written;
   }
   Err("Integer[0,10]", "11", "", "expects Integer[0, 10], got Integer 11");
+}
+
+// Timespan and Timestamp bounds print as Puppet prints the Time::Timespan
+// and Time::Timestamp values convert_arg makes of them (to_s in the first
+// default format), a `to` equal to `from` left out (type_formatter.rb
+// string_PTimespanType, string_PTimestampType).
+TEST_F(PuppetTest, TimeBoundsPrintAsPuppet) {
+  const std::pair<std::string_view, std::string_view> kCases[] = {
+      // type_formatter_spec.rb "should yield 'Timespan[{hours => 1}] ...",
+      // with the bound written as seconds or a string.
+      {"Timespan[3600]", "Timespan['0-01:00:00.0']"},
+      {"Timespan[default, '02:00:00']", "Timespan[default, '0-02:00:00.0']"},
+      {"Timespan['01:00:00', 7200]",
+       "Timespan['0-01:00:00.0', '0-02:00:00.0']"},
+      // p_timespan_type_spec.rb "can be created from a string": the type of
+      // Timespan('3-11:00') is Timespan['3-11:00:00.0'] (from = to).
+      {"Timespan['3-11:00', '3-11:00']", "Timespan['3-11:00:00.0']"},
+      {"Timespan['3-11:00', 298800]", "Timespan['3-11:00:00.0']"},
+      {"Timespan[-90061.5]", "Timespan['-1-01:01:01.5']"},
+      {"Timespan[1.5, 2.25]", "Timespan['0-00:00:01.5', '0-00:00:02.25']"},
+      // Puppet would print '.5' for 0.05 s, which reads back as 0.5 s.
+      {"Timespan['0.05', '0.5']", "Timespan['0-00:00:00.05', '0-00:00:00.5']"},
+      // type_formatter_spec.rb "should yield
+      // 'Timestamp['2016-09-05T13:00:00.000
+      // UTC'] for PTimestampType[Timestamp]" and its siblings.
+      {"Timestamp['2016-09-05T13:00:00.000 UTC']",
+       "Timestamp['2016-09-05T13:00:00.000000000 UTC']"},
+      {"Timestamp[default, '2016-09-05T13:00:00.000 UTC']",
+       "Timestamp[default, '2016-09-05T13:00:00.000000000 UTC']"},
+      {"Timestamp['2016-09-05T13:00:00.000 UTC', '2016-12-01T00:00:00.000 "
+       "UTC']",
+       "Timestamp['2016-09-05T13:00:00.000000000 UTC', "
+       "'2016-12-01T00:00:00.000000000 UTC']"},
+      // p_timestamp_type_spec.rb "can be created from a string": the type of
+      // Timestamp('2015-03-01') prints with nine fraction digits.
+      {"Timestamp['2015-03-01', '2015-03-01 00:00:00 Z']",
+       "Timestamp['2015-03-01T00:00:00.000000000 UTC']"},
+      {"Timestamp['2016-08-28 05:00:00 +05:00']",
+       "Timestamp['2016-08-28T00:00:00.000000000 UTC']"},
+      {"Timestamp[0]", "Timestamp['1970-01-01T00:00:00.000000000 UTC']"},
+      {"Timestamp[-0.5]", "Timestamp['1969-12-31T23:59:59.500000000 UTC']"},
+      // Years before 1 print as strftime's %Y prints them, and read back.
+      {"Timestamp[-62167219200]",
+       "Timestamp['0000-01-01T00:00:00.000000000 UTC']"},
+      {"Timestamp[-62198755200]",
+       "Timestamp['-0001-01-01T00:00:00.000000000 UTC']"},
+      {"Timestamp['-0001-01-01']",
+       "Timestamp['-0001-01-01T00:00:00.000000000 UTC']"},
+      // Beyond the years and days the default formats read here (11 and
+      // 12 digits), a bound keeps the number it was written as.
+      {"Timestamp[1e300]", "Timestamp[1e300]"},
+      {"Timespan[100000000000000000000]", "Timespan[100000000000000000000]"},
+  };
+  for (const auto& [written, canonical] : kCases) {
+    puppet::TypePtr t = T(written);
+    EXPECT_EQ(t->text, canonical) << written;
+    EXPECT_EQ(T(t->text)->text, t->text) << written;
+  }
+  // The printed bounds are the same bounds.
+  EXPECT_TRUE(puppet::IsAssignable(*T("Timespan[1.5, 2.25]"),
+                                   *T("Timespan['0-00:00:01.5', "
+                                      "'0-00:00:02.25']")));
+  EXPECT_TRUE(puppet::IsAssignable(*T("Timespan['0-00:00:01.5', "
+                                      "'0-00:00:02.25']"),
+                                   *T("Timespan[1.5, 2.25]")));
+}
+
+// p_object_type.rb _assignable?: Object ⊒ every Object type; otherwise
+// o or one of its parents must equal t (eql?: name, parent, attributes,
+// functions, equality, checks; hashes compared without regard to order).
+// p_runtime_type.rb _assignable?: the same runtime, then an open name, the
+// same name or pattern (Ruby class ancestry is not known here).
+TEST_F(PuppetTest, ObjectAndRuntimeAssignability) {
+  const std::string foo =
+      "Object[{name => 'Foo', attributes => {a => Integer, b => String}}]";
+  const std::string foo_reordered =
+      "Object[{attributes => {b => {type => String}, a => Integer}, "
+      "name => 'Foo'}]";
+  const std::string bar = "Object[{name => 'Bar', parent => " + foo + "}]";
+  const std::string baz = "Object[{name => 'Baz', parent => " + bar + "}]";
+  EXPECT_TRUE(A(foo, foo_reordered));
+  EXPECT_TRUE(A(foo_reordered, foo));
+  EXPECT_TRUE(A(foo, bar));
+  EXPECT_TRUE(A(foo, baz));
+  EXPECT_TRUE(A(bar, baz));
+  EXPECT_FALSE(A(bar, foo));
+  EXPECT_FALSE(A(baz, bar));
+  EXPECT_TRUE(A("Object", baz));
+  EXPECT_FALSE(A(baz, "Object"));
+  // The same name with another definition is another type.
+  EXPECT_FALSE(A(foo, "Object[{name => 'Foo', attributes => {a => Integer}}]"));
+  EXPECT_FALSE(A(foo, "Object[{name => 'Foo'}]"));
+  EXPECT_TRUE(A("Error", "Error"));
+  EXPECT_FALSE(A("Error", "Deferred"));
+  EXPECT_FALSE(A(foo, "Runtime[ruby, 'Foo']"));
+  // Named Objects print by name; names that would read back as another
+  // spelling keep the definition.
+  EXPECT_EQ(T(baz)->text, "Baz");
+  EXPECT_EQ(T("Object[{name => 'Semver'}]")->text,
+            "Object[{'name' => 'Semver'}]");
+  Err(foo, "{\"a\": 1, \"b\": \"x\"}", "", "expects Foo, got Hash");
+  SyntaxError("Object[{name => 'foo'}]", 16);
+  SyntaxError("Object[{name => 'Foo::bar'}]", 16);
+  SyntaxError("Object[{name => 1}]", 16);
+
+  EXPECT_TRUE(A("Runtime", "Runtime[ruby, 'Foo']"));
+  EXPECT_TRUE(A("Runtime[ruby, 'Foo']", "Runtime['ruby', \"Foo\"]"));
+  EXPECT_FALSE(A("Runtime[ruby, 'Foo']", "Runtime[ruby, 'Bar']"));
+  EXPECT_FALSE(A("Runtime[ruby, 'Foo']", "Runtime[go, 'Foo']"));
+  EXPECT_FALSE(A("Runtime[ruby, 'Foo']", "Runtime"));
+  EXPECT_TRUE(A("Runtime[ruby, [/^P::(.*)/, 'R::\\1']]",
+                "Runtime[ruby, [/^P::(.*)/, 'R::\\1']]"));
+  SyntaxError("Runtime[ruby, /^Foo/]", 14);
+  SyntaxError("Runtime[ruby, '']", 14);
 }
 
 TEST_F(PuppetTest, TypeReferencesMatchNothing) {
@@ -613,10 +733,58 @@ TEST_F(PuppetTest, SemVerRangesNest) {
   EXPECT_TRUE(A("SemVer['1.x', '2.x']", "SemVer['1.0.0 - 2.5.0']"));
   EXPECT_TRUE(A("SemVer", "SemVer['1.x']"));
   EXPECT_FALSE(A("SemVer['1.x']", "SemVer"));
-  // Ranges joined by || compare as written.
   EXPECT_TRUE(A("SemVer['1.x || 3.x']", "SemVer['1.x || 3.x']"));
   SyntaxError("SemVer['not a range']", 7);
   SyntaxError("SemVer['1.2.3.4']", 7);
+}
+
+// Ranges are compared by the versions they cover, not by their spelling:
+// VersionRange.parse merges the `||` alternatives of one range
+// (AbstractRange#merge: overlapping, adjacent, or a patch apart), and
+// PSemVerType merges its parameters (merge_ranges), so equal ranges are
+// equal types (assignable both ways) whatever their spelling.
+TEST_F(PuppetTest, SemVerRangesCompareByTheirVersions) {
+  const auto same = [&](std::string_view a, std::string_view b) {
+    EXPECT_TRUE(A(a, b)) << a << " ⊒ " << b;
+    EXPECT_TRUE(A(b, a)) << b << " ⊒ " << a;
+  };
+  same("SemVer['1.x || 2.x']", "SemVer['>=1.0.0 <3.0.0']");
+  same("SemVer['1.x || 2.x']", "SemVer['1.x', '2.x']");
+  same("SemVer['>=1.0.0 <=1.2.3 || >=1.2.4 <2.0.0']", "SemVer['1.x']");
+  same("SemVer['~1.2 || ~1.3']", "SemVer['>=1.2.0 <1.4.0']");
+  same("SemVer['^1.2.3']", "SemVer['>= 1.2.3 < 2.0.0']");
+  same("SemVer['1.2.3 - 1.4.0']", "SemVer['>=1.2.3 <=1.4.0']");
+  same("SemVer['1.x || 3.x']", "SemVer['3.x || 1.x']");
+  same("SemVer['1.x || 3.x']", "SemVer['3.x', '1.x']");
+  // p_sem_ver_type_spec.rb "range arguments are normalized".
+  same("SemVer['>=1.0.0 <2.0.0', '>=1.5.0 <4.0.0']",
+       "SemVer['>=1.0.0 <4.0.0']");
+  EXPECT_TRUE(A("SemVer['1.x || 3.x']", "SemVer['3.1.0']"));
+  EXPECT_TRUE(A("SemVer['1.x || 3.x']", "SemVer['1.2.x || 3.4.x']"));
+  EXPECT_FALSE(A("SemVer['1.x || 3.x']", "SemVer['2.0.0']"));
+  EXPECT_FALSE(A("SemVer['1.x || 3.x']", "SemVer['1.0.0 - 3.0.0']"));
+  EXPECT_FALSE(A("SemVer['1.x']", "SemVer['1.x || 3.x']"));
+  // Parameters print as written, or, where PSemVerType merged them, as
+  // the merged range (VersionRange.new(begin, end, exclude_end)).
+  const std::pair<std::string_view, std::string_view> kPrinted[] = {
+      {"SemVer['1.x || 2.x']", "SemVer['1.x || 2.x']"},
+      {"SemVer['1.x', '3.x']", "SemVer['1.x', '3.x']"},
+      {"SemVer['>=1.0.0 <2.0.0', '>=1.5.0 <4.0.0']",
+       "SemVer['>=1.0.0 <4.0.0']"},
+      {"SemVer['1.x', '2.x']", "SemVer['>=1.0.0 <3.0.0']"},
+      {"SemVer['3.x', '1.x', '2.x']", "SemVer['>=1.0.0 <4.0.0']"},
+      {"SemVer['1.2.3', '1.2.3']", "SemVer['1.2.3 - 1.2.3']"},
+      {"SemVer['>=2.0.0', '1.x']", "SemVer['>=1.0.0']"},
+      {"SemVer['<1.0.0', '0.x']", "SemVer['<1.0.0']"},
+      {"SemVer['<=1.2.3', '>=1.0.0']", "SemVer['*']"},
+      {"SemVer['1.x || 3.x', '2.x']", "SemVer['1.x || 3.x', '2.x']"},
+  };
+  for (const auto& [written, canonical] : kPrinted) {
+    puppet::TypePtr t = T(written);
+    EXPECT_EQ(t->text, canonical) << written;
+    EXPECT_EQ(T(t->text)->text, t->text) << written;
+    EXPECT_TRUE(A(written, t->text) && A(t->text, written)) << written;
+  }
 }
 
 // type_calculator_spec.rb "when inferring ground types from data": the
