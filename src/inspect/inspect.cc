@@ -30,6 +30,22 @@
 namespace pstate::inspect {
 namespace {
 
+/// The flags set on a resource, in ResourceFlag order.
+std::vector<Flag> FlagsOf(const state::ResourceView& v) {
+  const std::pair<Flag, const json::Value*> fields[] = {
+      {Flag::kProtect, v.protect},
+      {Flag::kTaint, v.taint},
+      {Flag::kDelete, v.del},
+      {Flag::kExternal, v.external},
+      {Flag::kPendingReplacement, v.pending_replacement},
+      {Flag::kRetainOnDelete, v.retain_on_delete}};
+  std::vector<Flag> out;
+  for (auto [flag, field] : fields) {
+    if (state::ResourceView::Flag(field)) out.push_back(flag);
+  }
+  return out;
+}
+
 ResourceRow RowOf(const json::Value& resource, std::size_t index,
                   std::uint64_t bytes) {
   state::ResourceView v = state::ResourceView::Of(resource);
@@ -44,16 +60,7 @@ ResourceRow RowOf(const json::Value& resource, std::size_t index,
   row.provider =
       v.provider != nullptr && v.provider->is_string() ? v.provider->Str() : "";
   row.custom = state::ResourceView::Flag(v.custom);
-  const std::pair<Flag, const json::Value*> flags[] = {
-      {Flag::kProtect, v.protect},
-      {Flag::kTaint, v.taint},
-      {Flag::kDelete, v.del},
-      {Flag::kExternal, v.external},
-      {Flag::kPendingReplacement, v.pending_replacement},
-      {Flag::kRetainOnDelete, v.retain_on_delete}};
-  for (auto [flag, field] : flags) {
-    if (state::ResourceView::Flag(field)) row.flags.push_back(flag);
-  }
+  row.flags = FlagsOf(v);
   row.bytes = bytes;
   return row;
 }
@@ -655,26 +662,27 @@ class StatsPass final : public engine::Pass<ResourceCounts> {
     void PerResource(state::Leaf& leaf, state::Context&,
                      ResourceCounts& out) override {
       out.bytes = leaf.end_offset - leaf.value.offset;
-      ResourceRow row = RowOf(leaf.value, leaf.index, out.bytes);
-      out.provider = "(none)";
-      std::string_view why;
-      if (auto ref = state::ParseProviderReference(row.provider, &why)) {
-        out.provider = std::string(ref->urn);
-      }
-      out.flags = std::move(row.flags);
-      if (auto urn = state::ParseUrn(row.urn)) {
-        out.has_urn = true;
-        out.stack = diff::UrnFingerprint(urn->stack).lo;
-        out.project = diff::UrnFingerprint(urn->project).lo;
-      }
+      // Only what the counts need, as views where the text has no escapes
+      // (not the whole ls row: its ID, name and parent would be copies).
       state::ResourceView v = state::ResourceView::Of(leaf.value);
+      std::string provider_scratch, urn_scratch;
+      std::string_view why;
+      auto ref = v.ProviderRef(&provider_scratch, &why);
+      out.provider = ref ? std::string(ref->urn) : "(none)";
+      out.flags = FlagsOf(v);
+      std::string_view urn = state::ResourceView::View(v.urn, &urn_scratch);
+      if (auto u = state::ParseUrn(urn)) {
+        out.has_urn = true;
+        out.stack = diff::UrnFingerprint(u->stack).lo;
+        out.project = diff::UrnFingerprint(u->project).lo;
+      }
       LeafText text{leaf.bytes, leaf.value.offset};
       const LeafText* t = split_ ? &text : nullptr;
       if (v.inputs != nullptr) CountValues(*v.inputs, &out.values, t);
       if (v.outputs != nullptr) CountValues(*v.outputs, &out.values, t);
       if (split_) Split(leaf.value, text, leaf.end_offset, out);
-      out.type = std::move(row.type);
-      if (keep_urn_) out.urn = std::move(row.urn);
+      out.type = v.Type();
+      if (keep_urn_) out.urn = std::string(urn);
     }
 
    private:
