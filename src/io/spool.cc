@@ -41,6 +41,12 @@ class NamedStream : public InputStream {
   }
   std::optional<Mapping> Map() override { return inner_->Map(); }
   void Release(std::uint64_t upto) override { inner_->Release(upto); }
+  // The parallel executor's reader skips a resources array its workers
+  // read: without this, every such read gave up and was read again.
+  Status SeekTo(std::uint64_t offset) override {
+    Status s = inner_->SeekTo(offset);
+    return s.ok() ? s : Rename(s);
+  }
   int plain_file_fd() const override { return inner_->plain_file_fd(); }
   Status mapping_status() const override {
     Status s = inner_->mapping_status();

@@ -117,15 +117,22 @@ TEST(DifferTest, IndexedOnSeveralThreadsAsOnOne) {
   }
   b.push_back(resource(5000, "added", ""));
   std::swap(b[10], b[2000]);  // moved
+  // The first element starts a line, as in every state Pulumi writes: the
+  // parallel executor cuts the array at line starts.
+  a[0] = "\n" + a[0];
+  b[0] = "\n" + b[0];
   std::string sa = State(a), sb = State(b);
   auto one = DiffTexts(sa, sb, 1);
   ASSERT_TRUE(one.ok()) << one.status().message();
+  EXPECT_EQ(one->read_in_parallel, 0);
   EXPECT_GT(one->summary.changed, 0u);
   EXPECT_GT(one->summary.added, 0u);
   EXPECT_GT(one->summary.removed, 0u);
   for (int jobs : {2, 3}) {
     auto many = DiffTexts(sa, sb, jobs);
     ASSERT_TRUE(many.ok()) << many.status().message();
+    // Both sides read by the workers, none read again after giving up.
+    EXPECT_EQ(many->read_in_parallel, 2) << jobs;
     EXPECT_EQ(report::RenderDiffJson(*many), report::RenderDiffJson(*one))
         << jobs;
     EXPECT_EQ(report::RenderDiffText(*many, false),
@@ -143,6 +150,7 @@ TEST(DifferTest, BrokenStateOnSeveralThreadsFailsAsOnOne) {
     a.push_back(R"({"urn":"urn:pulumi:dev::p::t::r)" + std::to_string(i) +
                 R"(","type":"t","inputs":{"pad":")" + padding + R"("}})");
   }
+  a[0] = "\n" + a[0];
   std::string good = State(a);
   a[1500] = R"({"urn":"urn:pulumi:dev::p::t::x","type":"t",})";
   std::string bad = State(a);
