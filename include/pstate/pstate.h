@@ -168,6 +168,34 @@ class State {
 /// few MiB. Commands that read an input twice start again from 0.
 using Progress = std::function<void(std::uint64_t, std::uint64_t)>;
 
+/// A passphrase, asked for only when a state's secrets need one (a state
+/// without passphrase secrets never calls it). A failure stops the call with
+/// that Status. Empty: no passphrase (kInvalidArgument when one is needed).
+using PassphraseSource = std::function<Result<std::string>()>;
+
+/// A source giving `passphrase`.
+PassphraseSource FixedPassphrase(std::string passphrase);
+
+/// The key of keyed fingerprints: redact's secret fingerprints and
+/// pseudonyms, scan's finding fingerprints. Equal values get equal
+/// fingerprints under one key; an opaque handle, cheap to copy.
+class FingerprintKey {
+ public:
+  /// Keyed by the file's exact bytes (a missing, unreadable or empty file
+  /// fails, the message naming it).
+  static Result<FingerprintKey> FromFile(const std::string& path);
+  /// A random key: fingerprints compare within one process only.
+  static FingerprintKey Random();
+
+  struct Impl;
+  const Impl& impl() const { return *impl_; }
+
+ private:
+  explicit FingerprintKey(std::shared_ptr<const Impl> impl)
+      : impl_(std::move(impl)) {}
+  std::shared_ptr<const Impl> impl_;
+};
+
 /// Pulumi package schemas (as `pulumi package get-schema` prints them),
 /// loaded once and shared by any number of calls.
 class Schemas {
@@ -436,7 +464,7 @@ struct ShowConfig {
   /// Open secrets (with `passphrase` for a passphrase provider); otherwise
   /// each secret is the string "[secret]".
   bool show_secrets = false;
-  std::function<Result<std::string>()> passphrase;
+  PassphraseSource passphrase;
 };
 
 /// A resource that names the one shown.
@@ -526,6 +554,9 @@ enum class Layout {
 };
 enum class Compression { kNone, kGzip, kZstd };
 
+/// The layout named "export", "diy" or "diy-state-command", or nullopt.
+std::optional<Layout> LayoutNamed(const std::string& name);
+
 enum class NoteKind {
   kDuplicateKey,   ///< a key that repeats: this occurrence was dropped
   kUnknownMember,  ///< a member Pulumi does not define (kept or dropped)
@@ -606,6 +637,8 @@ struct ConvertConfig {
   bool drop_unknown = false;
   /// nullopt: from the output name (".gz", ".zst").
   std::optional<Compression> compression;
+  /// The input is read twice: checked, then converted.
+  Progress on_progress;
 };
 
 struct ConvertResult {
@@ -632,10 +665,15 @@ struct RedactConfig {
   /// Compact output instead of 4-space indents.
   bool compact = false;
   /// Secrets become keyed HMAC-SHA256 fingerprints instead of placeholders
-  /// (docs/secrets.md), keyed by this file's bytes; see `fingerprint`.
-  std::string fingerprint_key_file;
-  /// Fingerprints with a random key when no key file is given.
+  /// (docs/secrets.md), keyed by `key`.
   bool fingerprint = false;
+  /// Also replace identifying data (cloud account and project IDs, e-mail
+  /// and IP addresses, cloud hostnames, home-directory user names) by
+  /// consistent pseudonyms keyed by `key`.
+  bool anonymize = false;
+  /// The key of `fingerprint` and `anonymize`; nullopt: one random key for
+  /// the call.
+  std::optional<FingerprintKey> key;
   /// Shell-style globs on property names whose plain values are redacted
   /// too.
   std::vector<std::string> also;
@@ -666,6 +704,9 @@ struct RedactResult {
   /// Strings (values or keys) Go reads differently from their text: a
   /// lone UTF-16 surrogate escape, written as U+FFFD as Go reads it.
   std::uint64_t inexact_strings = 0;
+  /// With `anonymize`: the distinct values replaced, by kind ("e-mail
+  /// addresses", ...), every kind in a fixed order.
+  std::vector<std::pair<std::string, std::uint64_t>> anonymized;
 };
 
 /// `pstate redact`: the state with its secrets replaced, safe to share.
@@ -677,9 +718,10 @@ struct CryptConfig {
   /// Where to write ("-" is standard output). Nothing appears there unless
   /// every secret was rewritten.
   std::string output = "-";
-  /// A passphrase state's passphrase (other providers need none, or are
-  /// cloud services pstate does not call: kUnsupported).
-  std::optional<std::string> passphrase;
+  /// A passphrase state's passphrase, asked for only when the state uses
+  /// the passphrase provider (other providers need none, or are cloud
+  /// services pstate does not call: kUnsupported).
+  PassphraseSource passphrase;
   /// Compact output instead of 4-space indents.
   bool compact = false;
   /// Threads for the crypto, the caller's included (0: every processor).

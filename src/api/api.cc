@@ -29,6 +29,7 @@
 #include "io/spool.h"
 #include "json/compact.h"
 #include "normalize/normalize.h"
+#include "redact/anonymizer.h"
 #include "redact/run.h"
 #include "scan/run.h"
 #include "types/schema_set.h"
@@ -50,6 +51,10 @@ struct State::Impl {
 
 struct Schemas::Impl {
   types::SchemaSet set;
+};
+
+struct FingerprintKey::Impl {
+  crypto::Fingerprinter fingerprinter;
 };
 
 namespace {
@@ -141,18 +146,44 @@ Findings ToFindings(const State& state, diag::Report& report) {
   return out;
 }
 
-// The passphrase callback of the modules that ask for one.
-std::function<Result<std::string>()> PassphraseOf(
-    const std::optional<std::string>& passphrase) {
-  return [passphrase]() -> Result<std::string> {
-    if (passphrase) return *passphrase;
+PassphraseSource PassphraseOf(const PassphraseSource& passphrase) {
+  if (passphrase) return passphrase;
+  return []() -> Result<std::string> {
     return Status(Errc::kInvalidArgument, "no passphrase was given");
   };
+}
+
+// The passphrase callback of the modules that ask for one.
+PassphraseSource PassphraseOf(const std::optional<std::string>& passphrase) {
+  if (passphrase) return FixedPassphrase(*passphrase);
+  return PassphraseOf(PassphraseSource());
 }
 
 }  // namespace
 
 const char* Version() { return PSTATE_VERSION; }
+
+PassphraseSource FixedPassphrase(std::string passphrase) {
+  return [passphrase = std::move(passphrase)]() -> Result<std::string> {
+    return passphrase;
+  };
+}
+
+Result<FingerprintKey> FingerprintKey::FromFile(const std::string& path) {
+  auto fingerprinter = crypto::Fingerprinter::FromKeyFile(path);
+  if (!fingerprinter.ok()) return fingerprinter.status();
+  return FingerprintKey(
+      std::make_shared<const Impl>(Impl{std::move(*fingerprinter)}));
+}
+
+FingerprintKey FingerprintKey::Random() {
+  return FingerprintKey(std::make_shared<const Impl>(
+      Impl{crypto::Fingerprinter::WithRandomKey()}));
+}
+
+std::optional<Layout> LayoutNamed(const std::string& name) {
+  return normalize::ParseLayout(name);
+}
 
 // ---- State, Schemas ---------------------------------------------------------
 
@@ -446,7 +477,8 @@ Result<TreeResult> Tree(const State& state) {
 
 Result<NormalizeResult> Normalize(const State& state,
                                   const NormalizeConfig& config) {
-  if (config.in_place && (state.impl().copy || state.impl().path == "-")) {
+  // Standard input is refused by normalize itself.
+  if (config.in_place && state.impl().copy) {
     return Status(
         Errc::kInvalidArgument,
         state.name() + ": in place needs a state opened from a file path");
@@ -489,6 +521,7 @@ Result<ConvertResult> Convert(const State& state, const ConvertConfig& config) {
   c.pulumi_numbers = config.pulumi_numbers;
   c.drop_unknown = config.drop_unknown;
   c.compression = config.compression;
+  c.on_progress = config.on_progress;
   Result<ConvertResult> result = convert::Run(c);
   if (!result.ok()) return Named(state, result.status());
   for (Note& note : result->notes) note.message = Named(state, note.message);
@@ -500,12 +533,14 @@ Result<RedactResult> Redact(const State& state, const RedactConfig& config) {
   Result<std::string> path = PathOf(state);
   if (!path.ok()) return path.status();
   redact::Config c;
-  if (!config.fingerprint_key_file.empty()) {
-    auto fp = crypto::Fingerprinter::FromKeyFile(config.fingerprint_key_file);
-    if (!fp.ok()) return fp.status();
-    c.options.fingerprinter = std::move(*fp);
-  } else if (config.fingerprint) {
-    c.options.fingerprinter = crypto::Fingerprinter::WithRandomKey();
+  std::optional<FingerprintKey> key = config.key;
+  if (!key && (config.fingerprint || config.anonymize)) {
+    key = FingerprintKey::Random();
+  }
+  if (config.fingerprint) c.options.fingerprinter = key->impl().fingerprinter;
+  std::optional<redact::Anonymizer> anonymizer;
+  if (config.anonymize) {
+    c.options.anonymizer = &anonymizer.emplace(key->impl().fingerprinter);
   }
   c.options.also = config.also;
   c.options.leaks = config.leaks;
@@ -516,6 +551,13 @@ Result<RedactResult> Redact(const State& state, const RedactConfig& config) {
   c.on_progress = config.on_progress;
   Result<RedactResult> stats = redact::Run(std::move(c));
   if (!stats.ok()) return Named(state, stats.status());
+  if (anonymizer) {
+    for (std::size_t k = 0; k < redact::kIdentityKinds; ++k) {
+      stats->anonymized.emplace_back(
+          redact::IdentityKindName(static_cast<redact::IdentityKind>(k)),
+          anonymizer->stats().distinct[k]);
+    }
+  }
   return stats;
 }
 

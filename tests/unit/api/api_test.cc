@@ -393,14 +393,14 @@ TEST(ApiTest, DecryptNeedsTheRightPassphrase) {
   testing::TempDir dir;
   CryptConfig config;
   config.output = dir.path().string() + "/plain.json";
-  config.passphrase = "not the passphrase";
+  config.passphrase = FixedPassphrase("not the passphrase");
   Result<CryptResult> wrong = Decrypt(state, config);
   ASSERT_FALSE(wrong.ok());
   EXPECT_EQ(wrong.status().code(), Errc::kCrypto);
   std::string passphrase = ReadFile(secrets + "passphrase.txt");
   while (!passphrase.empty() && passphrase.back() == '\n')
     passphrase.pop_back();
-  config.passphrase = passphrase;
+  config.passphrase = FixedPassphrase(passphrase);
   Result<CryptResult> opened = Decrypt(state, config);
   ASSERT_TRUE(opened.ok()) << opened.status().message();
   EXPECT_GT(opened->secrets, 0u);
@@ -408,7 +408,7 @@ TEST(ApiTest, DecryptNeedsTheRightPassphrase) {
   // Sealed again, the state verifies.
   CryptConfig seal;
   seal.output = dir.path().string() + "/sealed.json";
-  seal.passphrase = passphrase;
+  seal.passphrase = FixedPassphrase(passphrase);
   Result<CryptResult> sealed =
       Encrypt(OpenOrDie(dir.path().string() + "/plain.json"), seal);
   ASSERT_TRUE(sealed.ok()) << sealed.status().message();
@@ -416,6 +416,71 @@ TEST(ApiTest, DecryptNeedsTheRightPassphrase) {
   Result<Findings> check = Verify(OpenOrDie(seal.output));
   ASSERT_TRUE(check.ok());
   EXPECT_EQ(check->errors, 0u);
+}
+
+TEST(ApiTest, APassphraseIsAskedForOnlyWhenNeeded) {
+  const std::string secrets = std::string(PSTATE_FIXTURES_DIR) + "/secrets/";
+  testing::TempDir dir;
+  int asked = 0;
+  CryptConfig config;
+  config.output = dir.File("plain.json");
+  config.passphrase = [&asked]() -> Result<std::string> {
+    ++asked;
+    return Status(Errc::kInvalidArgument, "no passphrase here");
+  };
+  Result<CryptResult> b64 = Decrypt(OpenOrDie(secrets + "b64.json"), config);
+  ASSERT_TRUE(b64.ok()) << b64.status().message();
+  EXPECT_EQ(asked, 0);
+  // A passphrase state asks, and the source's failure is the call's.
+  Result<CryptResult> refused =
+      Decrypt(OpenOrDie(secrets + "passphrase.json"), config);
+  ASSERT_FALSE(refused.ok());
+  EXPECT_EQ(asked, 1);
+  EXPECT_NE(refused.status().message().find("no passphrase here"),
+            std::string::npos)
+      << refused.status().message();
+}
+
+TEST(ApiTest, FingerprintKeysAndPseudonyms) {
+  EXPECT_EQ(FingerprintKey::FromFile("/nonexistent/key").status().code(),
+            Errc::kNotFound);
+  testing::TempDir dir;
+  const std::string key_file = dir.File("key");
+  {
+    std::ofstream key(key_file, std::ios::binary);
+    key << "a key of some length";
+  }
+  Result<FingerprintKey> key = FingerprintKey::FromFile(key_file);
+  ASSERT_TRUE(key.ok()) << key.status().message();
+  RedactConfig config;
+  config.key = *key;
+  config.fingerprint = true;
+  config.anonymize = true;
+  std::string outputs[2];
+  for (std::string& output : outputs) {
+    config.output = dir.File("out" + std::to_string(&output - outputs));
+    Result<RedactResult> result =
+        Redact(OpenOrDie(Fixture("valid/full-export.json")), config);
+    ASSERT_TRUE(result.ok()) << result.status().message();
+    EXPECT_GT(result->secrets, 0u);
+    EXPECT_FALSE(result->anonymized.empty());
+    output = ReadFile(config.output);
+  }
+  // One key, the same fingerprints and pseudonyms.
+  EXPECT_EQ(outputs[0], outputs[1]);
+  RedactConfig plain;
+  plain.output = dir.File("plain");
+  Result<RedactResult> result =
+      Redact(OpenOrDie(Fixture("valid/full-export.json")), plain);
+  ASSERT_TRUE(result.ok()) << result.status().message();
+  EXPECT_TRUE(result->anonymized.empty());
+}
+
+TEST(ApiTest, LayoutsByName) {
+  EXPECT_EQ(LayoutNamed("export"), Layout::kExport);
+  EXPECT_EQ(LayoutNamed("diy"), Layout::kDiy);
+  EXPECT_EQ(LayoutNamed("diy-state-command"), Layout::kDiyStateCommand);
+  EXPECT_EQ(LayoutNamed("Export"), std::nullopt);
 }
 
 TEST(ApiTest, EditProtectsAndRefuses) {
