@@ -25,6 +25,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <variant>
 #include <vector>
@@ -434,11 +435,34 @@ struct PendingRow {
   std::string urn, type, id;
 };
 
-/// Filters are shell globs (fnmatch(3)); every filter given must match.
-struct ListConfig {
+/// Every flag, in this order (the names ResourceFlagName gives).
+inline constexpr ResourceFlag kResourceFlags[] = {
+    ResourceFlag::kProtect,
+    ResourceFlag::kTaint,
+    ResourceFlag::kDelete,
+    ResourceFlag::kExternal,
+    ResourceFlag::kPendingReplacement,
+    ResourceFlag::kRetainOnDelete};
+/// "protect", "taint", "delete", "external", "pending-replacement",
+/// "retain-on-delete".
+std::string_view ResourceFlagName(ResourceFlag flag);
+/// The flag ResourceFlagName names `name`, or nullopt.
+std::optional<ResourceFlag> ResourceFlagNamed(std::string_view name);
+
+/// Which resources a command takes (`ls`'s filters, edit's and extract's
+/// selection). Filters are shell globs (fnmatch(3)); every filter given
+/// must match.
+struct ResourceFilter {
   std::optional<std::string> type, name, urn, provider;
   std::optional<std::string> parent;  ///< exact URN
   std::vector<ResourceFlag> flags;    ///< each must be set
+  /// No filter given: every resource.
+  bool empty() const {
+    return !type && !name && !urn && !provider && !parent && flags.empty();
+  }
+};
+
+struct ListConfig : ResourceFilter {
   /// Rows returned (0 = all); reading stops at the limit.
   std::size_t limit = 0;
   /// Threads that read a plain file's resources; rows still come in state
@@ -768,9 +792,9 @@ struct EditConfig {
   EditOperation operation = EditOperation::kRepair;
   /// Targets: URNs, or resource names where one resource has the name.
   std::vector<std::string> urns;
-  /// The `ls` filters: the resources they match are targets too (`limit`
-  /// and `jobs` are not used).
-  std::optional<ListConfig> select;
+  /// The resources these filters match are targets too (none given: only
+  /// `urns`).
+  ResourceFilter select;
   bool all = false;         ///< delete: every resource; flags: every live one
   std::string id;           ///< delete's --id; import-pending's ID
   std::string new_name;     ///< rename; rename-stack: the new stack

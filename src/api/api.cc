@@ -32,6 +32,7 @@
 #include "redact/anonymizer.h"
 #include "redact/run.h"
 #include "scan/run.h"
+#include "state/selector.h"
 #include "types/schema_set.h"
 #include "types/typecheck.h"
 #include "verify/run.h"
@@ -179,6 +180,14 @@ Result<FingerprintKey> FingerprintKey::FromFile(const std::string& path) {
 FingerprintKey FingerprintKey::Random() {
   return FingerprintKey(std::make_shared<const Impl>(
       Impl{crypto::Fingerprinter::WithRandomKey()}));
+}
+
+std::string_view ResourceFlagName(ResourceFlag flag) {
+  return state::FlagName(flag);
+}
+
+std::optional<ResourceFlag> ResourceFlagNamed(std::string_view name) {
+  return state::ParseFlag(name);
 }
 
 std::optional<Layout> LayoutNamed(const std::string& name) {
@@ -349,13 +358,8 @@ namespace {
 inspect::ListConfig ToListConfig(const std::string& path,
                                  const ListConfig& config, bool pending) {
   inspect::ListConfig c;
+  static_cast<ResourceFilter&>(c) = config;
   c.path = path;
-  c.type = config.type;
-  c.name = config.name;
-  c.urn = config.urn;
-  c.provider = config.provider;
-  c.parent = config.parent;
-  c.flags = config.flags;
   c.pending = pending;
   c.jobs = config.jobs;
   return c;
@@ -647,9 +651,7 @@ Result<EditResult> Edit(const State& state, const EditConfig& config) {
   edit::Request& r = c.request;
   r.op = config.operation;
   r.urns = config.urns;
-  if (config.select) {
-    r.select = ToListConfig(*path, *config.select, false);
-  }
+  static_cast<ResourceFilter&>(r.select) = config.select;
   r.all = config.all;
   r.id = config.id;
   r.new_name = config.new_name;

@@ -483,6 +483,42 @@ TEST(ApiTest, LayoutsByName) {
   EXPECT_EQ(LayoutNamed("Export"), std::nullopt);
 }
 
+TEST(ApiTest, ExtractTakesAFilter) {
+  const std::string input =
+      std::string(PSTATE_FIXTURES_DIR) + "/edit/example.json";
+  const std::string bucket = "urn:pulumi:dev::proj::aws:s3/bucket:Bucket::logs";
+  testing::TempDir dir;
+  EditConfig config;
+  config.operation = EditOperation::kExtract;
+  config.select.type = "aws:s3/bucket:Bucket";
+  config.output = dir.File("part.json");
+  Result<EditResult> done = Edit(OpenOrDie(input), config);
+  ASSERT_TRUE(done.ok()) << done.status().message();
+  EXPECT_FALSE(done->refused) << done->refusal;
+  EXPECT_EQ(done->selected, std::vector<std::string>{bucket});
+  Result<Findings> check = Verify(OpenOrDie(config.output));
+  ASSERT_TRUE(check.ok());
+  EXPECT_EQ(check->errors, 0u);
+  Result<std::vector<ResourceRow>> rows = List(OpenOrDie(config.output));
+  ASSERT_TRUE(rows.ok()) << rows.status().message();
+  bool has_bucket = false;
+  for (const ResourceRow& row : *rows) has_bucket |= row.urn == bucket;
+  EXPECT_TRUE(has_bucket);
+}
+
+TEST(ApiTest, ResourceFlagsByName) {
+  for (ResourceFlag flag : kResourceFlags) {
+    EXPECT_EQ(ResourceFlagNamed(ResourceFlagName(flag)), flag);
+  }
+  EXPECT_EQ(ResourceFlagName(ResourceFlag::kPendingReplacement),
+            "pending-replacement");
+  EXPECT_EQ(ResourceFlagNamed("protected"), std::nullopt);
+  ResourceFilter filter;
+  EXPECT_TRUE(filter.empty());
+  filter.flags.push_back(ResourceFlag::kProtect);
+  EXPECT_FALSE(filter.empty());
+}
+
 TEST(ApiTest, EditProtectsAndRefuses) {
   const std::string input =
       std::string(PSTATE_FIXTURES_DIR) + "/edit/example.json";
@@ -514,8 +550,7 @@ TEST(ApiTest, EditProtectsAndRefuses) {
   // A dry run by filter: the diff, no file.
   EditConfig taint;
   taint.operation = EditOperation::kTaint;
-  taint.select = ListConfig{};
-  taint.select->type = "aws:s3/bucket:Bucket";
+  taint.select.type = "aws:s3/bucket:Bucket";
   taint.dry_run = true;
   Result<EditResult> dry = Edit(OpenOrDie(input), taint);
   ASSERT_TRUE(dry.ok()) << dry.status().message();
