@@ -859,6 +859,160 @@ struct EditResult {
 /// written.
 Result<EditResult> Edit(const State& state, const EditConfig& config);
 
+// ---- history ----------------------------------------------------------------
+//
+// The update history of a DIY backend's stacks (docs/history.md): list it,
+// restore a version, prune old files. These calls take paths in a backend
+// (a `.pulumi` directory's parent, or a stack's checkpoint), not a State.
+
+/// One stack of a DIY backend.
+struct BackendStack {
+  std::string root;     ///< the directory holding `.pulumi`
+  std::string project;  ///< "" in the legacy layout
+  std::string name;
+  /// The current checkpoint: of `<stack>.json`, `.json.gz` and `.json.zst`
+  /// the most recently modified, as Pulumi's stackPath picks it.
+  std::string checkpoint;
+
+  /// "organization/<project>/<stack>", or "<stack>" in the legacy layout
+  /// (diyBackendReference.FullyQualifiedName).
+  std::string QualifiedName() const;
+  std::string HistoryDir() const;
+  std::string BackupDir() const;
+  std::string LockDir() const;
+};
+
+/// One update's record (Pulumi's backend.UpdateInfo).
+struct UpdateInfo {
+  std::string kind;     ///< "update", "refresh", "destroy", "import", ...
+  std::string result;   ///< "succeeded", "failed", "in-progress"
+  std::string message;  ///< the update's message (commit title, -m)
+  std::int64_t start_time = 0;  ///< Unix seconds; 0 when absent
+  std::int64_t end_time = 0;
+  std::int64_t version = 0;
+  /// resourceChanges: operation ("create", "update", "delete", "same",
+  /// "replace", ...) -> count.
+  std::map<std::string, std::int64_t> resource_changes;
+  /// environment: "git.head", "exec.kind", ... (strings only).
+  std::map<std::string, std::string> environment;
+
+  /// resource_changes[op], 0 when absent.
+  std::int64_t Changes(std::string_view op) const;
+};
+
+/// One update of a stack's history.
+struct HistoryEntry {
+  int number = 0;  ///< 1 for the oldest update
+  std::int64_t unix_nano = 0;
+  std::string stack_name;  ///< the <name> part of the file names
+  std::string history_path;
+  std::uint64_t history_bytes = 0;
+  std::string checkpoint_path;  ///< "" when no copy exists
+  std::uint64_t checkpoint_bytes = 0;
+  UpdateInfo info;
+};
+
+/// One stack of a backend, summarized (`pstate history BACKEND_DIR`).
+struct StackSummary {
+  BackendStack stack;
+  std::size_t updates = 0;
+  std::optional<HistoryEntry> last;  ///< the newest update
+  /// Resources of the current checkpoint; nullopt when it cannot be read
+  /// (`error` says why).
+  std::optional<std::uint64_t> resources;
+  std::string error;
+  std::uint64_t history_bytes = 0;  ///< history records and copies
+  std::uint64_t backup_bytes = 0;   ///< .pulumi/backups/ files
+  bool locked = false;
+};
+
+/// Every stack of the backend holding (or held by) `dir`.
+Result<std::vector<StackSummary>> HistoryBackend(const std::string& dir);
+
+/// A stack named by its current checkpoint's path, with its history.
+struct HistoryTarget {
+  BackendStack stack;
+  std::vector<HistoryEntry> history;  ///< oldest first
+};
+
+/// The stack whose checkpoint `path` is; kInvalidArgument when it is not a
+/// checkpoint inside a backend.
+Result<HistoryTarget> HistoryOpen(const std::string& path);
+
+enum class CopyState {
+  kMissing,   ///< the update kept no checkpoint copy
+  kPresent,   ///< a copy exists (not verified)
+  kVerified,  ///< the copy verifies without errors
+  kInvalid,   ///< the copy has errors or cannot be read
+};
+
+struct UpdateRow {
+  HistoryEntry entry;
+  CopyState copy = CopyState::kMissing;
+  std::uint64_t errors = 0;  ///< with kInvalid
+};
+
+/// `pstate history STACKREF`: the updates of `target`, newest first; with
+/// `verify`, each checkpoint copy is verified (otherwise only the small
+/// history files are read).
+std::vector<UpdateRow> HistoryList(const HistoryTarget& target,
+                                   bool verify = false);
+
+struct HistoryRestoreConfig {
+  std::string ref;     ///< CHECKPOINT@VERSION
+  std::string output;  ///< "-" is standard output
+  bool in_place = false;
+};
+
+struct HistoryRestoreResult {
+  std::string version_file;  ///< the file the version was read from
+  std::string written;       ///< the output, or the stack's checkpoint
+  std::string backup;        ///< with in_place: the `.bak` kept
+  /// From the current checkpoint to the restored version.
+  DiffSummary changes;
+};
+
+/// `pstate history restore`: writes the version as a `pulumi stack import`
+/// export (`output`), or makes it the stack's current checkpoint
+/// (`in_place`, the current one kept as `.bak`). The version must verify
+/// without errors (kRefused otherwise); in place is refused (kRefused)
+/// while the stack has a lock file.
+Result<HistoryRestoreResult> HistoryRestore(const HistoryRestoreConfig& config);
+
+/// "30d", "12h", "90m", "45s", "2w" as seconds; nullopt when not one.
+std::optional<std::int64_t> DurationSeconds(std::string_view text);
+
+struct HistoryPruneConfig {
+  std::string target;  ///< a backend directory or a stack's checkpoint
+  std::optional<std::size_t> keep;           ///< newest updates kept
+  std::optional<std::int64_t> older_than_s;  ///< only files older than this
+  std::int64_t now_unix_nano = 0;            ///< "now" for older_than_s
+  bool yes = false;                          ///< delete (else list only)
+};
+
+struct PruneFile {
+  std::string stack;  ///< qualified name
+  std::string kind;   ///< "history", "checkpoint-copy", "backup"
+  std::string path;
+  std::uint64_t bytes = 0;
+  std::int64_t unix_nano = 0;
+};
+
+struct HistoryPruneResult {
+  std::vector<PruneFile> files;  ///< beyond the retention
+  std::uint64_t bytes = 0;
+  bool deleted = false;
+  std::vector<std::string> locked;  ///< stacks skipped: a lock file exists
+};
+
+/// `pstate history prune`: the history and backup files beyond the
+/// retention (every condition given must hold: beyond the newest `keep`
+/// updates, older than `older_than_s`), deleted with `yes`. A stack's
+/// current checkpoint and its `.bak` are never touched. A stack named
+/// directly is refused (kRefused) while locked; in a backend, locked stacks
+/// are skipped.
+Result<HistoryPruneResult> HistoryPrune(const HistoryPruneConfig& config);
+
 // ---- typecheck --------------------------------------------------------------
 
 enum class TypeLanguage {

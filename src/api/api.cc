@@ -24,6 +24,7 @@
 #include "diag/report.h"
 #include "diff/differ.h"
 #include "edit/edit.h"
+#include "history/history.h"
 #include "inspect/inspect.h"
 #include "io/input.h"
 #include "io/spool.h"
@@ -686,6 +687,38 @@ Result<EditResult> Edit(const State& state, const EditConfig& config) {
   out.backup = std::move(outcome->backup);
   if (outcome->diff) out.diff = ToDiffResult(std::move(*outcome->diff));
   return out;
+}
+
+// ---- history ----------------------------------------------------------------
+
+Result<std::vector<StackSummary>> HistoryBackend(const std::string& dir) {
+  std::lock_guard<std::mutex> lock(CallMutex());
+  return history::SummarizeBackend(dir);
+}
+
+Result<HistoryTarget> HistoryOpen(const std::string& path) {
+  std::lock_guard<std::mutex> lock(CallMutex());
+  return history::OpenTarget(path);
+}
+
+std::vector<UpdateRow> HistoryList(const HistoryTarget& target, bool verify) {
+  std::lock_guard<std::mutex> lock(CallMutex());
+  return history::ListUpdates(target, verify);
+}
+
+Result<HistoryRestoreResult> HistoryRestore(
+    const HistoryRestoreConfig& config) {
+  std::lock_guard<std::mutex> lock(CallMutex());
+  return history::Restore(config);
+}
+
+std::optional<std::int64_t> DurationSeconds(std::string_view text) {
+  return history::ParseDuration(text);
+}
+
+Result<HistoryPruneResult> HistoryPrune(const HistoryPruneConfig& config) {
+  std::lock_guard<std::mutex> lock(CallMutex());
+  return history::Prune(config);
 }
 
 // ---- typecheck --------------------------------------------------------------

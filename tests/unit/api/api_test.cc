@@ -387,6 +387,49 @@ TEST(ApiTest, OpenResolvesABackendVersion) {
       << missing.status().message();
 }
 
+TEST(ApiTest, HistoryListsRestoresAndPrunes) {
+  const std::string backend =
+      std::string(PSTATE_FIXTURES_DIR) + "/backends/project";
+  const std::string dev = backend + "/.pulumi/stacks/web/dev.json";
+  Result<std::vector<StackSummary>> stacks = HistoryBackend(backend);
+  ASSERT_TRUE(stacks.ok()) << stacks.status().message();
+  ASSERT_EQ(stacks->size(), 3u);
+  bool locked = false;
+  for (const StackSummary& s : *stacks) locked |= s.locked;
+  EXPECT_TRUE(locked);
+
+  Result<HistoryTarget> target = HistoryOpen(dev);
+  ASSERT_TRUE(target.ok()) << target.status().message();
+  EXPECT_EQ(target->stack.QualifiedName(), "organization/web/dev");
+  std::vector<UpdateRow> rows = HistoryList(*target, /*verify=*/true);
+  ASSERT_EQ(rows.size(), target->history.size());
+  ASSERT_FALSE(rows.empty());
+  EXPECT_GT(rows.front().entry.number,
+            rows.back().entry.number);  // newest first
+  EXPECT_FALSE(HistoryOpen(backend + "/.pulumi/meta.yaml").ok());
+
+  testing::TempDir dir;
+  HistoryRestoreConfig restore;
+  restore.ref = dev + "@2";
+  restore.output = dir.File("export.json");
+  Result<HistoryRestoreResult> restored = HistoryRestore(restore);
+  ASSERT_TRUE(restored.ok()) << restored.status().message();
+  EXPECT_EQ(restored->written, restore.output);
+  Result<std::vector<ResourceRow>> now = List(OpenOrDie(restore.output));
+  ASSERT_TRUE(now.ok());
+  EXPECT_EQ(now->size(), 5u);  // as State::Open(dev + "@2") reads it
+
+  EXPECT_EQ(DurationSeconds("2d"), std::int64_t{2} * 24 * 3600);
+  EXPECT_EQ(DurationSeconds("2 days"), std::nullopt);
+  HistoryPruneConfig prune;
+  prune.target = dev;
+  prune.keep = 2;
+  Result<HistoryPruneResult> listed = HistoryPrune(prune);  // without yes
+  ASSERT_TRUE(listed.ok()) << listed.status().message();
+  EXPECT_FALSE(listed->deleted);
+  EXPECT_FALSE(listed->files.empty());
+}
+
 TEST(ApiTest, DecryptNeedsTheRightPassphrase) {
   const std::string secrets = std::string(PSTATE_FIXTURES_DIR) + "/secrets/";
   State state = OpenOrDie(secrets + "passphrase.json");
