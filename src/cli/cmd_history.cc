@@ -143,8 +143,8 @@ int RunHistory(const HistoryFlags& flags) {
         "belong to history restore and history prune");
   }
   bool json = flags.format == "json";
-  if (HistoryOpen(first).ok()) {
-    Result<HistoryTarget> target = HistoryOpen(first);
+  Result<HistoryTarget> target = HistoryOpen(first);
+  if (target.ok()) {
     std::vector<UpdateRow> rows = HistoryList(*target, flags.verify);
     if (json) {
       report::RenderUpdatesJson(*target, rows, std::cout);
@@ -156,7 +156,7 @@ int RunHistory(const HistoryFlags& flags) {
   std::error_code ec;
   if (std::filesystem::is_regular_file(first, ec)) {
     // A file that is not a checkpoint says so rather than "not a backend".
-    return Failed(HistoryOpen(first).status());
+    return Failed(target.status());
   }
   Result<std::vector<StackSummary>> stacks = HistoryBackend(first);
   if (!stacks.ok()) return Failed(stacks.status());
