@@ -25,6 +25,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <variant>
 #include <vector>
@@ -167,6 +168,34 @@ class State {
 /// (bytes of the input consumed, its size or 0 when unknown), called every
 /// few MiB. Commands that read an input twice start again from 0.
 using Progress = std::function<void(std::uint64_t, std::uint64_t)>;
+
+/// A passphrase, asked for only when a state's secrets need one (a state
+/// without passphrase secrets never calls it). A failure stops the call with
+/// that Status. Empty: no passphrase (kInvalidArgument when one is needed).
+using PassphraseSource = std::function<Result<std::string>()>;
+
+/// A source giving `passphrase`.
+PassphraseSource FixedPassphrase(std::string passphrase);
+
+/// The key of keyed fingerprints: redact's secret fingerprints and
+/// pseudonyms, scan's finding fingerprints. Equal values get equal
+/// fingerprints under one key; an opaque handle, cheap to copy.
+class FingerprintKey {
+ public:
+  /// Keyed by the file's exact bytes (a missing, unreadable or empty file
+  /// fails, the message naming it).
+  static Result<FingerprintKey> FromFile(const std::string& path);
+  /// A random key: fingerprints compare within one process only.
+  static FingerprintKey Random();
+
+  struct Impl;
+  const Impl& impl() const { return *impl_; }
+
+ private:
+  explicit FingerprintKey(std::shared_ptr<const Impl> impl)
+      : impl_(std::move(impl)) {}
+  std::shared_ptr<const Impl> impl_;
+};
 
 /// Pulumi package schemas (as `pulumi package get-schema` prints them),
 /// loaded once and shared by any number of calls.
@@ -410,11 +439,34 @@ struct PendingRow {
   std::string urn, type, id;
 };
 
-/// Filters are shell globs (fnmatch(3)); every filter given must match.
-struct ListConfig {
+/// Every flag, in this order (the names ResourceFlagName gives).
+inline constexpr ResourceFlag kResourceFlags[] = {
+    ResourceFlag::kProtect,
+    ResourceFlag::kTaint,
+    ResourceFlag::kDelete,
+    ResourceFlag::kExternal,
+    ResourceFlag::kPendingReplacement,
+    ResourceFlag::kRetainOnDelete};
+/// "protect", "taint", "delete", "external", "pending-replacement",
+/// "retain-on-delete".
+std::string_view ResourceFlagName(ResourceFlag flag);
+/// The flag ResourceFlagName names `name`, or nullopt.
+std::optional<ResourceFlag> ResourceFlagNamed(std::string_view name);
+
+/// Which resources a command takes (`ls`'s filters, edit's and extract's
+/// selection). Filters are shell globs (fnmatch(3)); every filter given
+/// must match.
+struct ResourceFilter {
   std::optional<std::string> type, name, urn, provider;
   std::optional<std::string> parent;  ///< exact URN
   std::vector<ResourceFlag> flags;    ///< each must be set
+  /// No filter given: every resource.
+  bool empty() const {
+    return !type && !name && !urn && !provider && !parent && flags.empty();
+  }
+};
+
+struct ListConfig : ResourceFilter {
   /// Rows returned (0 = all); reading stops at the limit.
   std::size_t limit = 0;
   /// Threads that read a plain file's resources; rows still come in state
@@ -440,7 +492,7 @@ struct ShowConfig {
   /// Open secrets (with `passphrase` for a passphrase provider); otherwise
   /// each secret is the string "[secret]".
   bool show_secrets = false;
-  std::function<Result<std::string>()> passphrase;
+  PassphraseSource passphrase;
 };
 
 /// A resource that names the one shown.
@@ -530,6 +582,9 @@ enum class Layout {
 };
 enum class Compression { kNone, kGzip, kZstd };
 
+/// The layout named "export", "diy" or "diy-state-command", or nullopt.
+std::optional<Layout> LayoutNamed(const std::string& name);
+
 enum class NoteKind {
   kDuplicateKey,   ///< a key that repeats: this occurrence was dropped
   kUnknownMember,  ///< a member Pulumi does not define (kept or dropped)
@@ -610,6 +665,8 @@ struct ConvertConfig {
   bool drop_unknown = false;
   /// nullopt: from the output name (".gz", ".zst").
   std::optional<Compression> compression;
+  /// The input is read twice: checked, then converted.
+  Progress on_progress;
 };
 
 struct ConvertResult {
@@ -636,10 +693,15 @@ struct RedactConfig {
   /// Compact output instead of 4-space indents.
   bool compact = false;
   /// Secrets become keyed HMAC-SHA256 fingerprints instead of placeholders
-  /// (docs/secrets.md), keyed by this file's bytes; see `fingerprint`.
-  std::string fingerprint_key_file;
-  /// Fingerprints with a random key when no key file is given.
+  /// (docs/secrets.md), keyed by `key`.
   bool fingerprint = false;
+  /// Also replace identifying data (cloud account and project IDs, e-mail
+  /// and IP addresses, cloud hostnames, home-directory user names) by
+  /// consistent pseudonyms keyed by `key`.
+  bool anonymize = false;
+  /// The key of `fingerprint` and `anonymize`; nullopt: one random key for
+  /// the call.
+  std::optional<FingerprintKey> key;
   /// Shell-style globs on property names whose plain values are redacted
   /// too.
   std::vector<std::string> also;
@@ -670,6 +732,9 @@ struct RedactResult {
   /// Strings (values or keys) Go reads differently from their text: a
   /// lone UTF-16 surrogate escape, written as U+FFFD as Go reads it.
   std::uint64_t inexact_strings = 0;
+  /// With `anonymize`: the distinct values replaced, by kind ("e-mail
+  /// addresses", ...), every kind in a fixed order.
+  std::vector<std::pair<std::string, std::uint64_t>> anonymized;
 };
 
 /// `pstate redact`: the state with its secrets replaced, safe to share.
@@ -681,9 +746,10 @@ struct CryptConfig {
   /// Where to write ("-" is standard output). Nothing appears there unless
   /// every secret was rewritten.
   std::string output = "-";
-  /// A passphrase state's passphrase (other providers need none, or are
-  /// cloud services pstate does not call: kUnsupported).
-  std::optional<std::string> passphrase;
+  /// A passphrase state's passphrase, asked for only when the state uses
+  /// the passphrase provider (other providers need none, or are cloud
+  /// services pstate does not call: kUnsupported).
+  PassphraseSource passphrase;
   /// Compact output instead of 4-space indents.
   bool compact = false;
   /// Threads for the crypto, the caller's included (0: every processor).
@@ -730,9 +796,9 @@ struct EditConfig {
   EditOperation operation = EditOperation::kRepair;
   /// Targets: URNs, or resource names where one resource has the name.
   std::vector<std::string> urns;
-  /// The `ls` filters: the resources they match are targets too (`limit`
-  /// and `jobs` are not used).
-  std::optional<ListConfig> select;
+  /// The resources these filters match are targets too (none given: only
+  /// `urns`).
+  ResourceFilter select;
   bool all = false;         ///< delete: every resource; flags: every live one
   std::string id;           ///< delete's --id; import-pending's ID
   std::string new_name;     ///< rename; rename-stack: the new stack
@@ -796,6 +862,160 @@ struct EditResult {
 /// unreadable input (located), bad arguments, or an output that cannot be
 /// written.
 Result<EditResult> Edit(const State& state, const EditConfig& config);
+
+// ---- history ----------------------------------------------------------------
+//
+// The update history of a DIY backend's stacks (docs/history.md): list it,
+// restore a version, prune old files. These calls take paths in a backend
+// (a `.pulumi` directory's parent, or a stack's checkpoint), not a State.
+
+/// One stack of a DIY backend.
+struct BackendStack {
+  std::string root;     ///< the directory holding `.pulumi`
+  std::string project;  ///< "" in the legacy layout
+  std::string name;
+  /// The current checkpoint: of `<stack>.json`, `.json.gz` and `.json.zst`
+  /// the most recently modified, as Pulumi's stackPath picks it.
+  std::string checkpoint;
+
+  /// "organization/<project>/<stack>", or "<stack>" in the legacy layout
+  /// (diyBackendReference.FullyQualifiedName).
+  std::string QualifiedName() const;
+  std::string HistoryDir() const;
+  std::string BackupDir() const;
+  std::string LockDir() const;
+};
+
+/// One update's record (Pulumi's backend.UpdateInfo).
+struct UpdateInfo {
+  std::string kind;     ///< "update", "refresh", "destroy", "import", ...
+  std::string result;   ///< "succeeded", "failed", "in-progress"
+  std::string message;  ///< the update's message (commit title, -m)
+  std::int64_t start_time = 0;  ///< Unix seconds; 0 when absent
+  std::int64_t end_time = 0;
+  std::int64_t version = 0;
+  /// resourceChanges: operation ("create", "update", "delete", "same",
+  /// "replace", ...) -> count.
+  std::map<std::string, std::int64_t> resource_changes;
+  /// environment: "git.head", "exec.kind", ... (strings only).
+  std::map<std::string, std::string> environment;
+
+  /// resource_changes[op], 0 when absent.
+  std::int64_t Changes(std::string_view op) const;
+};
+
+/// One update of a stack's history.
+struct HistoryEntry {
+  int number = 0;  ///< 1 for the oldest update
+  std::int64_t unix_nano = 0;
+  std::string stack_name;  ///< the <name> part of the file names
+  std::string history_path;
+  std::uint64_t history_bytes = 0;
+  std::string checkpoint_path;  ///< "" when no copy exists
+  std::uint64_t checkpoint_bytes = 0;
+  UpdateInfo info;
+};
+
+/// One stack of a backend, summarized (`pstate history BACKEND_DIR`).
+struct StackSummary {
+  BackendStack stack;
+  std::size_t updates = 0;
+  std::optional<HistoryEntry> last;  ///< the newest update
+  /// Resources of the current checkpoint; nullopt when it cannot be read
+  /// (`error` says why).
+  std::optional<std::uint64_t> resources;
+  std::string error;
+  std::uint64_t history_bytes = 0;  ///< history records and copies
+  std::uint64_t backup_bytes = 0;   ///< .pulumi/backups/ files
+  bool locked = false;
+};
+
+/// Every stack of the backend holding (or held by) `dir`.
+Result<std::vector<StackSummary>> HistoryBackend(const std::string& dir);
+
+/// A stack named by its current checkpoint's path, with its history.
+struct HistoryTarget {
+  BackendStack stack;
+  std::vector<HistoryEntry> history;  ///< oldest first
+};
+
+/// The stack whose checkpoint `path` is; kInvalidArgument when it is not a
+/// checkpoint inside a backend.
+Result<HistoryTarget> HistoryOpen(const std::string& path);
+
+enum class CopyState {
+  kMissing,   ///< the update kept no checkpoint copy
+  kPresent,   ///< a copy exists (not verified)
+  kVerified,  ///< the copy verifies without errors
+  kInvalid,   ///< the copy has errors or cannot be read
+};
+
+struct UpdateRow {
+  HistoryEntry entry;
+  CopyState copy = CopyState::kMissing;
+  std::uint64_t errors = 0;  ///< with kInvalid
+};
+
+/// `pstate history STACKREF`: the updates of `target`, newest first; with
+/// `verify`, each checkpoint copy is verified (otherwise only the small
+/// history files are read).
+std::vector<UpdateRow> HistoryList(const HistoryTarget& target,
+                                   bool verify = false);
+
+struct HistoryRestoreConfig {
+  std::string ref;     ///< CHECKPOINT@VERSION
+  std::string output;  ///< "-" is standard output
+  bool in_place = false;
+};
+
+struct HistoryRestoreResult {
+  std::string version_file;  ///< the file the version was read from
+  std::string written;       ///< the output, or the stack's checkpoint
+  std::string backup;        ///< with in_place: the `.bak` kept
+  /// From the current checkpoint to the restored version.
+  DiffSummary changes;
+};
+
+/// `pstate history restore`: writes the version as a `pulumi stack import`
+/// export (`output`), or makes it the stack's current checkpoint
+/// (`in_place`, the current one kept as `.bak`). The version must verify
+/// without errors (kRefused otherwise); in place is refused (kRefused)
+/// while the stack has a lock file.
+Result<HistoryRestoreResult> HistoryRestore(const HistoryRestoreConfig& config);
+
+/// "30d", "12h", "90m", "45s", "2w" as seconds; nullopt when not one.
+std::optional<std::int64_t> DurationSeconds(std::string_view text);
+
+struct HistoryPruneConfig {
+  std::string target;  ///< a backend directory or a stack's checkpoint
+  std::optional<std::size_t> keep;           ///< newest updates kept
+  std::optional<std::int64_t> older_than_s;  ///< only files older than this
+  std::int64_t now_unix_nano = 0;            ///< "now" for older_than_s
+  bool yes = false;                          ///< delete (else list only)
+};
+
+struct PruneFile {
+  std::string stack;  ///< qualified name
+  std::string kind;   ///< "history", "checkpoint-copy", "backup"
+  std::string path;
+  std::uint64_t bytes = 0;
+  std::int64_t unix_nano = 0;
+};
+
+struct HistoryPruneResult {
+  std::vector<PruneFile> files;  ///< beyond the retention
+  std::uint64_t bytes = 0;
+  bool deleted = false;
+  std::vector<std::string> locked;  ///< stacks skipped: a lock file exists
+};
+
+/// `pstate history prune`: the history and backup files beyond the
+/// retention (every condition given must hold: beyond the newest `keep`
+/// updates, older than `older_than_s`), deleted with `yes`. A stack's
+/// current checkpoint and its `.bak` are never touched. A stack named
+/// directly is refused (kRefused) while locked; in a backend, locked stacks
+/// are skipped.
+Result<HistoryPruneResult> HistoryPrune(const HistoryPruneConfig& config);
 
 // ---- typecheck --------------------------------------------------------------
 

@@ -24,13 +24,16 @@
 #include "diag/report.h"
 #include "diff/differ.h"
 #include "edit/edit.h"
+#include "history/history.h"
 #include "inspect/inspect.h"
 #include "io/input.h"
 #include "io/spool.h"
 #include "json/compact.h"
 #include "normalize/normalize.h"
+#include "redact/anonymizer.h"
 #include "redact/run.h"
 #include "scan/run.h"
+#include "state/selector.h"
 #include "types/schema_set.h"
 #include "types/typecheck.h"
 #include "verify/run.h"
@@ -50,6 +53,10 @@ struct State::Impl {
 
 struct Schemas::Impl {
   types::SchemaSet set;
+};
+
+struct FingerprintKey::Impl {
+  crypto::Fingerprinter fingerprinter;
 };
 
 namespace {
@@ -141,18 +148,52 @@ Findings ToFindings(const State& state, diag::Report& report) {
   return out;
 }
 
-// The passphrase callback of the modules that ask for one.
-std::function<Result<std::string>()> PassphraseOf(
-    const std::optional<std::string>& passphrase) {
-  return [passphrase]() -> Result<std::string> {
-    if (passphrase) return *passphrase;
+PassphraseSource PassphraseOf(const PassphraseSource& passphrase) {
+  if (passphrase) return passphrase;
+  return []() -> Result<std::string> {
     return Status(Errc::kInvalidArgument, "no passphrase was given");
   };
+}
+
+// The passphrase callback of the modules that ask for one.
+PassphraseSource PassphraseOf(const std::optional<std::string>& passphrase) {
+  if (passphrase) return FixedPassphrase(*passphrase);
+  return PassphraseOf(PassphraseSource());
 }
 
 }  // namespace
 
 const char* Version() { return PSTATE_VERSION; }
+
+PassphraseSource FixedPassphrase(std::string passphrase) {
+  return [passphrase = std::move(passphrase)]() -> Result<std::string> {
+    return passphrase;
+  };
+}
+
+Result<FingerprintKey> FingerprintKey::FromFile(const std::string& path) {
+  auto fingerprinter = crypto::Fingerprinter::FromKeyFile(path);
+  if (!fingerprinter.ok()) return fingerprinter.status();
+  return FingerprintKey(
+      std::make_shared<const Impl>(Impl{std::move(*fingerprinter)}));
+}
+
+FingerprintKey FingerprintKey::Random() {
+  return FingerprintKey(std::make_shared<const Impl>(
+      Impl{crypto::Fingerprinter::WithRandomKey()}));
+}
+
+std::string_view ResourceFlagName(ResourceFlag flag) {
+  return state::FlagName(flag);
+}
+
+std::optional<ResourceFlag> ResourceFlagNamed(std::string_view name) {
+  return state::ParseFlag(name);
+}
+
+std::optional<Layout> LayoutNamed(const std::string& name) {
+  return normalize::ParseLayout(name);
+}
 
 // ---- State, Schemas ---------------------------------------------------------
 
@@ -319,13 +360,8 @@ namespace {
 inspect::ListConfig ToListConfig(const std::string& path,
                                  const ListConfig& config, bool pending) {
   inspect::ListConfig c;
+  static_cast<ResourceFilter&>(c) = config;
   c.path = path;
-  c.type = config.type;
-  c.name = config.name;
-  c.urn = config.urn;
-  c.provider = config.provider;
-  c.parent = config.parent;
-  c.flags = config.flags;
   c.pending = pending;
   c.jobs = config.jobs;
   return c;
@@ -447,7 +483,8 @@ Result<TreeResult> Tree(const State& state) {
 
 Result<NormalizeResult> Normalize(const State& state,
                                   const NormalizeConfig& config) {
-  if (config.in_place && (state.impl().copy || state.impl().path == "-")) {
+  // Standard input is refused by normalize itself.
+  if (config.in_place && state.impl().copy) {
     return Status(
         Errc::kInvalidArgument,
         state.name() + ": in place needs a state opened from a file path");
@@ -490,6 +527,7 @@ Result<ConvertResult> Convert(const State& state, const ConvertConfig& config) {
   c.pulumi_numbers = config.pulumi_numbers;
   c.drop_unknown = config.drop_unknown;
   c.compression = config.compression;
+  c.on_progress = config.on_progress;
   Result<ConvertResult> result = convert::Run(c);
   if (!result.ok()) return Named(state, result.status());
   for (Note& note : result->notes) note.message = Named(state, note.message);
@@ -501,12 +539,14 @@ Result<RedactResult> Redact(const State& state, const RedactConfig& config) {
   Result<std::string> path = PathOf(state);
   if (!path.ok()) return path.status();
   redact::Config c;
-  if (!config.fingerprint_key_file.empty()) {
-    auto fp = crypto::Fingerprinter::FromKeyFile(config.fingerprint_key_file);
-    if (!fp.ok()) return fp.status();
-    c.options.fingerprinter = std::move(*fp);
-  } else if (config.fingerprint) {
-    c.options.fingerprinter = crypto::Fingerprinter::WithRandomKey();
+  std::optional<FingerprintKey> key = config.key;
+  if (!key && (config.fingerprint || config.anonymize)) {
+    key = FingerprintKey::Random();
+  }
+  if (config.fingerprint) c.options.fingerprinter = key->impl().fingerprinter;
+  std::optional<redact::Anonymizer> anonymizer;
+  if (config.anonymize) {
+    c.options.anonymizer = &anonymizer.emplace(key->impl().fingerprinter);
   }
   c.options.also = config.also;
   c.options.leaks = config.leaks;
@@ -517,6 +557,13 @@ Result<RedactResult> Redact(const State& state, const RedactConfig& config) {
   c.on_progress = config.on_progress;
   Result<RedactResult> stats = redact::Run(std::move(c));
   if (!stats.ok()) return Named(state, stats.status());
+  if (anonymizer) {
+    for (std::size_t k = 0; k < redact::kIdentityKinds; ++k) {
+      stats->anonymized.emplace_back(
+          redact::IdentityKindName(static_cast<redact::IdentityKind>(k)),
+          anonymizer->stats().distinct[k]);
+    }
+  }
   return stats;
 }
 
@@ -606,9 +653,7 @@ Result<EditResult> Edit(const State& state, const EditConfig& config) {
   edit::Request& r = c.request;
   r.op = config.operation;
   r.urns = config.urns;
-  if (config.select) {
-    r.select = ToListConfig(*path, *config.select, false);
-  }
+  static_cast<ResourceFilter&>(r.select) = config.select;
   r.all = config.all;
   r.id = config.id;
   r.new_name = config.new_name;
@@ -643,6 +688,38 @@ Result<EditResult> Edit(const State& state, const EditConfig& config) {
   out.backup = std::move(outcome->backup);
   if (outcome->diff) out.diff = ToDiffResult(std::move(*outcome->diff));
   return out;
+}
+
+// ---- history ----------------------------------------------------------------
+
+Result<std::vector<StackSummary>> HistoryBackend(const std::string& dir) {
+  std::lock_guard<std::mutex> lock(CallMutex());
+  return history::SummarizeBackend(dir);
+}
+
+Result<HistoryTarget> HistoryOpen(const std::string& path) {
+  std::lock_guard<std::mutex> lock(CallMutex());
+  return history::OpenTarget(path);
+}
+
+std::vector<UpdateRow> HistoryList(const HistoryTarget& target, bool verify) {
+  std::lock_guard<std::mutex> lock(CallMutex());
+  return history::ListUpdates(target, verify);
+}
+
+Result<HistoryRestoreResult> HistoryRestore(
+    const HistoryRestoreConfig& config) {
+  std::lock_guard<std::mutex> lock(CallMutex());
+  return history::Restore(config);
+}
+
+std::optional<std::int64_t> DurationSeconds(std::string_view text) {
+  return history::ParseDuration(text);
+}
+
+Result<HistoryPruneResult> HistoryPrune(const HistoryPruneConfig& config) {
+  std::lock_guard<std::mutex> lock(CallMutex());
+  return history::Prune(config);
 }
 
 // ---- typecheck --------------------------------------------------------------

@@ -188,31 +188,6 @@ std::string FormatVersionTime(const HistoryEntry& e) {
 
 }  // namespace
 
-std::string Stack::QualifiedName() const {
-  return project.empty() ? name : "organization/" + project + "/" + name;
-}
-
-std::string Stack::HistoryDir() const {
-  std::string dir = Join(Join(root, kBookkeeping), "history");
-  if (!project.empty()) dir = Join(dir, project);
-  return Join(dir, name);
-}
-
-std::string Stack::BackupDir() const {
-  std::string dir = Join(Join(root, kBookkeeping), "backups");
-  if (!project.empty()) dir = Join(dir, project);
-  return Join(dir, name);
-}
-
-std::string Stack::LockDir() const {
-  return Join(Join(Join(root, kBookkeeping), "locks"), QualifiedName());
-}
-
-std::int64_t UpdateInfo::Changes(std::string_view op) const {
-  auto it = resource_changes.find(std::string(op));
-  return it == resource_changes.end() ? 0 : it->second;
-}
-
 Result<std::string> FindRoot(const std::string& path) {
   std::error_code ec;
   if (!fs::exists(path, ec)) {
@@ -557,3 +532,38 @@ Result<std::string> ResolveInputPath(const std::string& text) {
 }
 
 }  // namespace pstate::backend
+
+// The members of the API's BackendStack and UpdateInfo (pstate/pstate.h,
+// where backend::Stack and backend::UpdateInfo are defined): the layout
+// of a backend, as above.
+namespace pstate {
+
+using backend::Join;
+using backend::kBookkeeping;
+
+std::string BackendStack::QualifiedName() const {
+  return project.empty() ? name : "organization/" + project + "/" + name;
+}
+
+std::string BackendStack::HistoryDir() const {
+  std::string dir = Join(Join(root, kBookkeeping), "history");
+  if (!project.empty()) dir = Join(dir, project);
+  return Join(dir, name);
+}
+
+std::string BackendStack::BackupDir() const {
+  std::string dir = Join(Join(root, kBookkeeping), "backups");
+  if (!project.empty()) dir = Join(dir, project);
+  return Join(dir, name);
+}
+
+std::string BackendStack::LockDir() const {
+  return Join(Join(Join(root, kBookkeeping), "locks"), QualifiedName());
+}
+
+std::int64_t UpdateInfo::Changes(std::string_view op) const {
+  auto it = resource_changes.find(std::string(op));
+  return it == resource_changes.end() ? 0 : it->second;
+}
+
+}  // namespace pstate

@@ -30,22 +30,8 @@
 
 namespace pstate::backend {
 
-/// One stack of a backend.
-struct Stack {
-  std::string root;     ///< the directory holding `.pulumi`
-  std::string project;  ///< "" in the legacy layout
-  std::string name;
-  /// The current checkpoint: of `<stack>.json`, `.json.gz` and `.json.zst`
-  /// the most recently modified, as Pulumi's stackPath picks it.
-  std::string checkpoint;
-
-  /// "organization/<project>/<stack>", or "<stack>" in the legacy layout
-  /// (diyBackendReference.FullyQualifiedName).
-  std::string QualifiedName() const;
-  std::string HistoryDir() const;
-  std::string BackupDir() const;
-  std::string LockDir() const;
-};
+/// One stack of a backend (the API's, pstate/pstate.h).
+using Stack = ::pstate::BackendStack;
 
 /// The directory holding `.pulumi` for `path`: `path` itself, the
 /// directory above when `path` is the `.pulumi` directory, or the nearest
@@ -62,23 +48,8 @@ Result<std::vector<Stack>> ListStacks(const std::string& root);
 /// `.pulumi/stacks/`). kInvalidArgument when `path` is not one.
 Result<Stack> StackOfCheckpoint(const std::string& path);
 
-/// backend.UpdateInfo (pkg/backend/updates.go) as written to a
-/// `.history.json` file.
-struct UpdateInfo {
-  std::string kind;     ///< "update", "refresh", "destroy", "import", ...
-  std::string result;   ///< "succeeded", "failed", "in-progress"
-  std::string message;  ///< the update's message (commit title, -m)
-  std::int64_t start_time = 0;  ///< Unix seconds; 0 when absent
-  std::int64_t end_time = 0;
-  std::int64_t version = 0;
-  /// resourceChanges: operation ("create", "update", "delete", "same",
-  /// "replace", ...) -> count.
-  std::map<std::string, std::int64_t> resource_changes;
-  /// environment: "git.head", "exec.kind", ... (strings only).
-  std::map<std::string, std::string> environment;
-
-  std::int64_t Changes(std::string_view op) const;
-};
+/// backend.UpdateInfo (the API's, pstate/pstate.h).
+using UpdateInfo = ::pstate::UpdateInfo;
 
 /// Parses the text of a `.history.json` file as Go's encoding/json fills
 /// backend.UpdateInfo: keys match fields case-insensitively, the last of
@@ -86,17 +57,8 @@ struct UpdateInfo {
 /// type is kFormat naming `name` and the field.
 Result<UpdateInfo> ParseUpdateInfo(std::string text, const std::string& name);
 
-/// One update of a stack's history.
-struct HistoryEntry {
-  int number = 0;  ///< 1 for the oldest update
-  std::int64_t unix_nano = 0;
-  std::string stack_name;  ///< the <name> part of the file names
-  std::string history_path;
-  std::uint64_t history_bytes = 0;
-  std::string checkpoint_path;  ///< "" when no copy exists
-  std::uint64_t checkpoint_bytes = 0;
-  UpdateInfo info;
-};
+/// One update of a stack's history (the API's, pstate/pstate.h).
+using HistoryEntry = ::pstate::HistoryEntry;
 
 /// The history of `stack`, oldest first (numbered from 1). No history
 /// directory is an empty history. A history file that cannot be read or

@@ -7,9 +7,9 @@
 
 #include "cli/command.h"
 #include "cli/exit_code.h"
+#include "cli/input_limits.h"
 #include "cli/normalize_output.h"
 #include "cli/terminal.h"
-#include "convert/convert.h"
 #include "report/normalize.h"
 #include "report/terminal.h"
 
@@ -35,13 +35,12 @@ int RunConvert(const ConvertFlags& flags) {
   if (RefuseStateOnTerminal(*flags.output_option, nullptr)) {
     return kExitUnreadable;
   }
-  convert::Config config;
-  config.input = flags.input;
+  ConvertConfig config;
   config.output = flags.output;
   if (flags.to == "export") {
-    config.to = convert::Target::kExport;
+    config.to = ConvertTarget::kExport;
   } else if (flags.to == "checkpoint") {
-    config.to = convert::Target::kCheckpoint;
+    config.to = ConvertTarget::kCheckpoint;
   } else {
     return Fail("--to: expected export or checkpoint, got \"" + flags.to +
                 "\"");
@@ -61,10 +60,11 @@ int RunConvert(const ConvertFlags& flags) {
   if (!form.ok()) return Fail(form.status().message());
   config.layout = form->layout;
   config.compression = form->compression;
+  Result<State> state = OpenState(flags.input);
+  if (!state.ok()) return Fail(state.status().message());
   config.on_progress =
-      MakeProgress(flags.input == "-" ? "<stdin>" : flags.input, flags.quiet,
-                   {"checking", "converting"});
-  Result<convert::Outcome> outcome = convert::Run(config);
+      MakeProgress(state->name(), flags.quiet, {"checking", "converting"});
+  Result<ConvertResult> outcome = Convert(*state, config);
   EndProgress();
   if (!outcome.ok()) {
     return Fail(outcome.status().message(),
@@ -72,8 +72,7 @@ int RunConvert(const ConvertFlags& flags) {
                     ? kExitFindings
                     : kExitUnreadable);
   }
-  std::string file = flags.input == "-" ? "<stdin>" : flags.input;
-  report::RenderNormalizeNotes(file, outcome->notes, outcome->counts,
+  report::RenderNormalizeNotes(state->name(), outcome->notes, outcome->counts,
                                flags.quiet, std::cerr);
   return kExitOk;
 }

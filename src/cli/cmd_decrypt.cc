@@ -7,9 +7,9 @@
 #include "base/thread_pool.h"
 #include "cli/command.h"
 #include "cli/exit_code.h"
+#include "cli/input_limits.h"
 #include "cli/passphrase.h"
 #include "cli/terminal.h"
-#include "crypt/run.h"
 #include "report/normalize.h"
 #include "report/terminal.h"
 
@@ -17,7 +17,7 @@ namespace pstate::cli {
 namespace {
 
 struct CryptFlags {
-  crypt::CryptMode mode = crypt::CryptMode::kDecrypt;
+  bool decrypt = true;  ///< decrypt, else encrypt
   std::string input;
   std::string output = "-";
   const CLI::Option* output_option = nullptr;
@@ -31,19 +31,21 @@ int RunCrypt(const CryptFlags& flags) {
   if (RefuseStateOnTerminal(*flags.output_option, nullptr)) {
     return kExitUnreadable;
   }
-  const char* name =
-      flags.mode == crypt::CryptMode::kDecrypt ? "decrypt" : "encrypt";
-  crypt::Config config;
-  config.input = flags.input;
+  const char* name = flags.decrypt ? "decrypt" : "encrypt";
+  CryptConfig config;
   config.output = flags.output;
-  config.layout =
-      flags.compact ? json::Layout::kCompact : json::Layout::kIndented;
-  config.options.mode = flags.mode;
-  config.options.jobs = flags.jobs;
+  config.compact = flags.compact;
+  config.jobs = flags.jobs;
   // Asked only when the state uses the passphrase provider.
-  config.options.passphrase = PassphraseFromFlags(flags.passphrase_file);
+  config.passphrase = PassphraseFromFlags(flags.passphrase_file);
+  Result<State> state = OpenState(flags.input);
+  if (!state.ok()) {
+    report::PrintError(std::cerr, state.status().message());
+    return kExitUnreadable;
+  }
   config.on_progress = MakeProgress(flags.input, flags.quiet);
-  Result<crypt::CryptStats> stats = crypt::Run(std::move(config));
+  Result<CryptResult> stats =
+      flags.decrypt ? Decrypt(*state, config) : Encrypt(*state, config);
   EndProgress();
   if (!stats.ok()) {
     report::PrintError(std::cerr, stats.status().message());
@@ -53,11 +55,10 @@ int RunCrypt(const CryptFlags& flags) {
                                                            : kExitUnreadable;
   }
   if (!flags.quiet) {
-    const crypt::CryptStats& s = *stats;
+    const CryptResult& s = *stats;
     std::cerr << "pstate " << name << ": " << s.secrets << " secrets "
-              << (flags.mode == crypt::CryptMode::kDecrypt ? "decrypted"
-                                                           : "encrypted")
-              << " (" << s.distinct << " distinct"
+              << (flags.decrypt ? "decrypted" : "encrypted") << " ("
+              << s.distinct << " distinct"
               << (s.provider.empty() ? std::string()
                                      : ", provider " + s.provider)
               << ")\n";
@@ -66,10 +67,9 @@ int RunCrypt(const CryptFlags& flags) {
   return kExitOk;
 }
 
-std::function<int()> Setup(CLI::App& app, crypt::CryptMode mode) {
+std::function<int()> Setup(CLI::App& app, bool decrypt) {
   auto flags = std::make_shared<CryptFlags>();
-  flags->mode = mode;
-  bool decrypt = mode == crypt::CryptMode::kDecrypt;
+  flags->decrypt = decrypt;
   app.add_option("input", flags->input,
                  decrypt ? "State whose secrets to decrypt; - reads standard "
                            "input"
@@ -100,11 +100,11 @@ std::function<int()> Setup(CLI::App& app, crypt::CryptMode mode) {
 }  // namespace
 
 std::function<int()> SetupDecrypt(CLI::App& app) {
-  return Setup(app, crypt::CryptMode::kDecrypt);
+  return Setup(app, /*decrypt=*/true);
 }
 
 std::function<int()> SetupEncrypt(CLI::App& app) {
-  return Setup(app, crypt::CryptMode::kEncrypt);
+  return Setup(app, /*decrypt=*/false);
 }
 
 }  // namespace pstate::cli

@@ -228,7 +228,7 @@ int RunEdit(const EditFlags& flags) {
   };
   // The `ls` filters (clear-pending's --type and --urn are its own).
   state::Selector& select = req.select;
-  select = ToSelector(flags.select);
+  static_cast<ResourceFilter&>(select) = ToSelector(flags.select);
   if (op != "clear-pending") {
     if (!flags.type.empty()) select.type = flags.type;
     if (!flags.urn.empty()) select.urn = flags.urn;

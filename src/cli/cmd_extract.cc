@@ -10,9 +10,9 @@
 
 #include "cli/command.h"
 #include "cli/exit_code.h"
+#include "cli/input_limits.h"
 #include "cli/select_options.h"
 #include "cli/terminal.h"
-#include "edit/edit.h"
 #include "report/edit.h"
 #include "report/terminal.h"
 
@@ -30,13 +30,12 @@ struct ExtractFlags {
 };
 
 int RunExtract(const ExtractFlags& flags) {
-  edit::Config config;
-  edit::Request& req = config.request;
-  req.op = edit::Operation::kExtract;
-  req.urns = flags.args;
-  req.select = ToSelector(flags.select);
-  req.with_dependencies = flags.with_dependencies;
-  if (req.urns.empty() && req.select.empty()) {
+  EditConfig config;
+  config.operation = EditOperation::kExtract;
+  config.urns = flags.args;
+  config.select = ToSelector(flags.select);
+  config.with_dependencies = flags.with_dependencies;
+  if (config.urns.empty() && config.select.empty()) {
     report::PrintError(std::cerr,
                        "extract needs URNs, resource names or filters "
                        "(--type, --name, --urn, --provider, --parent, "
@@ -46,18 +45,22 @@ int RunExtract(const ExtractFlags& flags) {
   if (RefuseStateOnTerminal(*flags.output_option, nullptr)) {
     return kExitUnreadable;
   }
-  config.input = flags.input;
   config.output = flags.output;
-  auto outcome = edit::Run(config);
+  Result<State> state = OpenState(flags.input);
+  if (!state.ok()) {
+    report::PrintError(std::cerr, state.status().message());
+    return kExitUnreadable;
+  }
+  Result<EditResult> outcome = Edit(*state, config);
   if (!outcome.ok()) {
     report::PrintError(std::cerr, outcome.status().message());
     return kExitUnreadable;
   }
-  const edit::Outcome& o = *outcome;
+  const EditResult& o = *outcome;
   if (!flags.quiet) PrintSelection(std::cerr, "extract", o.selected);
   if (o.refused) {
     report::PrintError(std::cerr, o.refusal);
-    report::RenderEditFindings(o, std::cerr);
+    report::RenderNewErrors(o.new_errors, std::cerr);
     return kExitFindings;
   }
   if (!flags.quiet) {

@@ -52,7 +52,7 @@ int RunGraph(const GraphFlags& f) {
   }
   SelectFlags select = f.select;
   if (!f.focus.empty()) select.urn = f.focus;
-  config.focus = ToSelector(select);
+  static_cast<ResourceFilter&>(config.focus) = ToSelector(select);
   config.depth = f.depth;
   config.direction = f.direction == "up"     ? graph::Direction::kUp
                      : f.direction == "down" ? graph::Direction::kDown

@@ -10,10 +10,12 @@
 #include <string>
 #include <vector>
 
+#include <pstate/pstate.h>
+
 #include "base/rfc3339.h"
 #include "cli/command.h"
 #include "cli/exit_code.h"
-#include "history/history.h"
+#include "history/history.h"  // blame only (tests/style/cli_includes_allowlist.txt)
 #include "report/history.h"
 #include "report/terminal.h"
 
@@ -52,11 +54,11 @@ int RunRestore(const HistoryFlags& flags) {
     return HistoryUsage(
         "history restore needs exactly one of -o FILE and --in-place");
   }
-  history::RestoreConfig config;
+  HistoryRestoreConfig config;
   config.ref = flags.args[1];
   config.output = flags.output;
   config.in_place = flags.in_place;
-  auto result = history::Restore(config);
+  Result<HistoryRestoreResult> result = HistoryRestore(config);
   if (!result.ok()) return Failed(result.status());
   // The summary goes to stderr when the export itself goes to stdout.
   std::ostream& os = flags.output == "-" ? std::cerr : std::cout;
@@ -72,12 +74,12 @@ int RunPrune(const HistoryFlags& flags) {
   if (flags.args.size() != 2) {
     return HistoryUsage("history prune takes one BACKEND_DIR or STACKREF");
   }
-  history::PruneConfig config;
+  HistoryPruneConfig config;
   config.target = flags.args[1];
   config.keep = flags.keep;
   config.yes = flags.yes;
   if (!flags.older_than.empty()) {
-    config.older_than_s = history::ParseDuration(flags.older_than);
+    config.older_than_s = DurationSeconds(flags.older_than);
     if (!config.older_than_s) {
       return HistoryUsage(
           "--older-than: '" + flags.older_than +
@@ -100,7 +102,7 @@ int RunPrune(const HistoryFlags& flags) {
     config.now_unix_nano =
         static_cast<std::int64_t>(now.tv_sec) * 1000000000 + now.tv_nsec;
   }
-  auto result = history::Prune(config);
+  Result<HistoryPruneResult> result = HistoryPrune(config);
   if (!result.ok()) return Failed(result.status());
   if (flags.format == "json") {
     report::RenderPruneJson(*result, std::cout);
@@ -145,10 +147,9 @@ int RunHistory(const HistoryFlags& flags) {
         "belong to history restore and history prune");
   }
   bool json = flags.format == "json";
-  if (history::OpenTarget(first).ok()) {
-    auto target = history::OpenTarget(first);
-    std::vector<history::UpdateRow> rows =
-        history::ListUpdates(*target, flags.verify);
+  Result<HistoryTarget> target = HistoryOpen(first);
+  if (target.ok()) {
+    std::vector<UpdateRow> rows = HistoryList(*target, flags.verify);
     if (json) {
       report::RenderUpdatesJson(*target, rows, std::cout);
     } else {
@@ -159,9 +160,9 @@ int RunHistory(const HistoryFlags& flags) {
   std::error_code ec;
   if (std::filesystem::is_regular_file(first, ec)) {
     // A file that is not a checkpoint says so rather than "not a backend".
-    return Failed(history::OpenTarget(first).status());
+    return Failed(target.status());
   }
-  auto stacks = history::SummarizeBackend(first);
+  Result<std::vector<StackSummary>> stacks = HistoryBackend(first);
   if (!stacks.ok()) return Failed(stacks.status());
   if (json) {
     report::RenderBackendJson(*stacks, std::cout);

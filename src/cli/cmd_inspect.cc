@@ -55,7 +55,7 @@ struct LsFlags {
 
 int RunLs(const LsFlags& f) {
   inspect::ListConfig config;
-  static_cast<state::Selector&>(config) = ToSelector(f.select);
+  static_cast<ResourceFilter&>(config) = ToSelector(f.select);
   config.path = f.path;
   config.pending = f.pending;
   config.jobs = PassJobs(f.jobs);

@@ -6,9 +6,9 @@
 
 #include "cli/command.h"
 #include "cli/exit_code.h"
+#include "cli/input_limits.h"
 #include "cli/normalize_output.h"
 #include "cli/terminal.h"
-#include "normalize/normalize.h"
 #include "report/normalize.h"
 #include "report/terminal.h"
 
@@ -33,22 +33,23 @@ int RunNormalize(const NormalizeFlags& flags) {
       RefuseStateOnTerminal(*flags.output_option, &flags.in_place)) {
     return kExitUnreadable;
   }
-  normalize::Config config;
-  config.input = flags.input;
+  NormalizeConfig config;
   config.output = flags.output;
   config.in_place = flags.in_place;
   config.check = flags.check;
-  config.options.pulumi_numbers = flags.pulumi_numbers;
-  config.options.drop_unknown = flags.drop_unknown;
+  config.pulumi_numbers = flags.pulumi_numbers;
+  config.drop_unknown = flags.drop_unknown;
   Result<OutputForm> form = ParseOutputForm(flags.layout, flags.compress);
   if (!form.ok()) return Fail(form.status().message());
-  config.options.layout = form->layout;
+  config.layout = form->layout;
   config.compression = form->compression;
+  Result<State> state = OpenState(flags.input);
+  if (!state.ok()) return Fail(state.status().message());
+  const std::string& file = state->name();
   if (!flags.check) config.on_progress = MakeProgress(flags.input, flags.quiet);
-  Result<normalize::Outcome> outcome = normalize::Run(config);
+  Result<NormalizeResult> outcome = Normalize(*state, config);
   EndProgress();
   if (!outcome.ok()) return Fail(outcome.status().message());
-  std::string file = flags.input == "-" ? "<stdin>" : flags.input;
   report::RenderNormalizeNotes(file, outcome->notes, outcome->counts,
                                flags.quiet || flags.check, std::cerr);
   if (flags.check && !outcome->normalized) {

@@ -1,16 +1,13 @@
 // pstate redact IN [-o OUT]: a copy of a state without its secrets.
 #include <iostream>
 #include <memory>
-#include <optional>
 #include <string>
 #include <vector>
 
 #include "cli/command.h"
 #include "cli/exit_code.h"
+#include "cli/input_limits.h"
 #include "cli/terminal.h"
-
-#include "redact/anonymizer.h"
-#include "redact/run.h"
 #include "report/redact.h"
 #include "report/terminal.h"
 
@@ -35,47 +32,33 @@ int RunRedact(const RedactFlags& flags) {
   if (RefuseStateOnTerminal(*flags.output_option, nullptr)) {
     return kExitUnreadable;
   }
-  redact::Config config;
+  RedactConfig config;
   if (!flags.key_file.empty() && !flags.fingerprint && !flags.anonymize) {
     return Fail("--key-file applies to --fingerprint and --anonymize");
   }
-  std::optional<crypto::Fingerprinter> key;
   if (!flags.key_file.empty()) {
-    auto f = crypto::Fingerprinter::FromKeyFile(flags.key_file);
-    if (!f.ok()) return Fail("--key-file: " + f.status().message());
-    key = std::move(*f);
-  } else if (flags.fingerprint || flags.anonymize) {
-    key = crypto::Fingerprinter::WithRandomKey();
+    Result<FingerprintKey> key = FingerprintKey::FromFile(flags.key_file);
+    if (!key.ok()) return Fail("--key-file: " + key.status().message());
+    config.key = std::move(*key);
   }
-  if (flags.fingerprint) config.options.fingerprinter = *key;
-  std::optional<redact::Anonymizer> anonymizer;
-  if (flags.anonymize) {
-    anonymizer.emplace(*key);
-    config.options.anonymizer = &*anonymizer;
-  }
-  config.options.also = flags.also;
-  config.options.leaks = !flags.keep_leaks;
-  config.options.count_kept_leaks = flags.keep_leaks;
-  config.input = flags.input;
+  config.fingerprint = flags.fingerprint;
+  config.anonymize = flags.anonymize;
+  config.also = flags.also;
+  config.leaks = !flags.keep_leaks;
   config.output = flags.output;
-  config.layout =
-      flags.compact ? json::Layout::kCompact : json::Layout::kIndented;
+  config.compact = flags.compact;
+  Result<State> state = OpenState(flags.input);
+  if (!state.ok()) return Fail(state.status().message());
   config.on_progress = MakeProgress(flags.input, flags.quiet);
-  Result<redact::RedactStats> stats = redact::Run(std::move(config));
+  Result<RedactResult> stats = Redact(*state, config);
   EndProgress();
   if (!stats.ok()) return Fail(stats.status().message());
   if (!flags.quiet) {
     report::RedactSummaryOptions summary;
     summary.also = !flags.also.empty();
     summary.keep_leaks = flags.keep_leaks;
-    if (anonymizer) {
-      summary.anonymize = true;
-      for (std::size_t k = 0; k < redact::kIdentityKinds; ++k) {
-        summary.anonymized.emplace_back(
-            redact::IdentityKindName(static_cast<redact::IdentityKind>(k)),
-            anonymizer->stats().distinct[k]);
-      }
-    }
+    summary.anonymize = flags.anonymize;
+    summary.anonymized = stats->anonymized;
     report::RenderRedactSummary(*stats, summary, std::cerr);
   }
   return kExitOk;

@@ -5,6 +5,14 @@
 #include "io/input.h"
 
 namespace pstate::cli {
+namespace {
+
+InputLimits& FlagLimits() {
+  static InputLimits limits;
+  return limits;
+}
+
+}  // namespace
 
 std::optional<std::uint64_t> ParseByteSize(std::string_view text) {
   std::size_t i = 0;
@@ -52,26 +60,36 @@ void AddInputLimitOptions(CLI::App& app) {
                "with K, M, G, T or P: 512M, 64G)";
       },
       "");
-  auto set = [](std::uint64_t io::InputLimits::*field) {
+  auto set = [](std::uint64_t InputLimits::*field) {
     return [field](const std::string& value) {
-      io::InputLimits limits = io::DefaultInputLimits();
+      InputLimits& limits = FlagLimits();
       limits.*field = ParseByteSize(value).value_or(limits.*field);
       io::SetDefaultInputLimits(limits);
     };
   };
   app.add_option_function<std::string>(
-         "--max-decompressed-bytes", set(&io::InputLimits::max_decoded_bytes),
+         "--max-decompressed-bytes", set(&InputLimits::max_decoded_bytes),
          "A gzip or zstd state input may decompress to at most SIZE bytes "
          "(default 64G); past that it is unreadable")
       ->check(size)
       ->type_name("SIZE");
   app.add_option_function<std::string>(
-         "--max-resource-bytes", set(&io::InputLimits::max_piece_bytes),
+         "--max-resource-bytes", set(&InputLimits::max_piece_bytes),
          "One resource (or other top-level piece of a state) read from "
          "standard input or a compressed file may take at most SIZE bytes of "
          "memory (default 512M)")
       ->check(size)
       ->type_name("SIZE");
+}
+
+}  // namespace pstate::cli
+
+namespace pstate::cli {
+
+Result<State> OpenState(const std::string& path) {
+  OpenOptions options;
+  options.limits = FlagLimits();
+  return State::Open(path, options);
 }
 
 }  // namespace pstate::cli

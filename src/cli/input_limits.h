@@ -7,7 +7,10 @@
 
 #include <cstdint>
 #include <optional>
+#include <string>
 #include <string_view>
+
+#include <pstate/pstate.h>
 
 namespace pstate::cli {
 
@@ -18,9 +21,14 @@ namespace pstate::cli {
 std::optional<std::uint64_t> ParseByteSize(std::string_view text);
 
 /// Registers the two flags on a command that reads states. Their values
-/// become io::SetDefaultInputLimits when the command line is parsed, before
-/// any input is opened; a bad value is a usage error (exit 2).
+/// are the limits OpenState gives a state, and (for the commands that still
+/// open their inputs through the modules) io::SetDefaultInputLimits, set
+/// when the command line is parsed; a bad value is a usage error (exit 2).
 void AddInputLimitOptions(CLI::App& app);
+
+/// The state a command reads (`path`, "-" for standard input), opened with
+/// the limits the two flags gave (pstate::State::Open).
+Result<State> OpenState(const std::string& path);
 
 }  // namespace pstate::cli
 

@@ -6,7 +6,7 @@ Result<OutputForm> ParseOutputForm(const std::string& layout,
                                    const std::string& compress) {
   OutputForm form;
   if (!layout.empty()) {
-    form.layout = normalize::ParseLayout(layout);
+    form.layout = LayoutNamed(layout);
     if (!form.layout) {
       return Status(
           Errc::kInvalidArgument,
@@ -15,11 +15,11 @@ Result<OutputForm> ParseOutputForm(const std::string& layout,
     }
   }
   if (compress == "gzip") {
-    form.compression = io::Compression::kGzip;
+    form.compression = Compression::kGzip;
   } else if (compress == "zstd") {
-    form.compression = io::Compression::kZstd;
+    form.compression = Compression::kZstd;
   } else if (compress == "none") {
-    form.compression = io::Compression::kNone;
+    form.compression = Compression::kNone;
   } else if (!compress.empty()) {
     return Status(
         Errc::kInvalidArgument,

@@ -4,22 +4,17 @@
 #ifndef PSTATE_CLI_NORMALIZE_OUTPUT_H_
 #define PSTATE_CLI_NORMALIZE_OUTPUT_H_
 
-#include <cstdint>
 #include <optional>
 #include <string>
-#include <vector>
 
-#include "base/result.h"
-#include "io/input.h"
-#include "normalize/layout.h"
-#include "normalize/normalizer.h"
+#include <pstate/pstate.h>
 
 namespace pstate::cli {
 
 /// The output form asked for; nullopt members are the command's defaults.
 struct OutputForm {
-  std::optional<normalize::Layout> layout;
-  std::optional<io::Compression> compression;
+  std::optional<Layout> layout;
+  std::optional<Compression> compression;
 };
 
 /// Maps --layout ("" or export, diy, diy-state-command) and --compress (""

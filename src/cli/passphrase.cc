@@ -55,7 +55,7 @@ Result<std::string> ReadWithoutEcho(std::string_view prompt) {
 
 }  // namespace
 
-crypto::PassphraseSource PassphraseFromFlags(std::string passphrase_file) {
+PassphraseSource PassphraseFromFlags(std::string passphrase_file) {
   return [file = std::move(passphrase_file)]() -> Result<std::string> {
     std::optional<std::filesystem::path> path;
     if (!file.empty()) path = file;

@@ -4,7 +4,7 @@
 
 #include <string>
 
-#include "crypto/provider_crypter.h"
+#include <pstate/pstate.h>
 
 namespace pstate::cli {
 
@@ -26,7 +26,7 @@ inline constexpr char kPassphraseFileHelp[] =
 /// terminals, the prompt on standard error and one line read from
 /// standard input with echo off, as Pulumi's readPassphrase does for an
 /// interactive session. Otherwise the error naming the variables.
-crypto::PassphraseSource PassphraseFromFlags(std::string passphrase_file);
+PassphraseSource PassphraseFromFlags(std::string passphrase_file);
 
 }  // namespace pstate::cli
 

@@ -20,8 +20,8 @@ void AddSelectOptions(CLI::App& app, SelectFlags& flags,
                  "Only resources whose provider reference matches GLOB");
   app.add_option("--parent", flags.parent, "Only children of this URN");
   std::vector<std::string> names;
-  for (state::Flag f : state::kAllFlags) {
-    names.emplace_back(state::FlagName(f));
+  for (ResourceFlag f : kResourceFlags) {
+    names.emplace_back(ResourceFlagName(f));
   }
   app.add_option("--flag", flags.flags,
                  "Only resources with this flag (repeatable): protect, taint, "
@@ -29,15 +29,15 @@ void AddSelectOptions(CLI::App& app, SelectFlags& flags,
       ->check(CLI::IsMember(names));
 }
 
-state::Selector ToSelector(const SelectFlags& flags) {
-  state::Selector s;
+ResourceFilter ToSelector(const SelectFlags& flags) {
+  ResourceFilter s;
   if (!flags.type.empty()) s.type = flags.type;
   if (!flags.name.empty()) s.name = flags.name;
   if (!flags.urn.empty()) s.urn = flags.urn;
   if (!flags.provider.empty()) s.provider = flags.provider;
   if (!flags.parent.empty()) s.parent = flags.parent;
   for (const std::string& name : flags.flags) {
-    if (auto f = state::ParseFlag(name)) s.flags.push_back(*f);
+    if (auto f = ResourceFlagNamed(name)) s.flags.push_back(*f);
   }
   return s;
 }

@@ -11,7 +11,7 @@
 #include <string_view>
 #include <vector>
 
-#include "state/selector.h"
+#include <pstate/pstate.h>
 
 namespace pstate::cli {
 
@@ -26,8 +26,8 @@ struct SelectFlags {
 void AddSelectOptions(CLI::App& app, SelectFlags& flags,
                       bool with_type_and_urn = true);
 
-/// The selector the flags give (empty strings: no filter).
-state::Selector ToSelector(const SelectFlags& flags);
+/// The filter the flags give (empty strings: no filter).
+ResourceFilter ToSelector(const SelectFlags& flags);
 
 /// "pstate: WHO: selected N resources:" and the URNs, one a line (nothing
 /// when `urns` is empty).

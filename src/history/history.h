@@ -19,47 +19,24 @@ namespace pstate::history {
 
 // ---- pstate history BACKEND_DIR --------------------------------------------
 
-struct StackSummary {
-  backend::Stack stack;
-  std::size_t updates = 0;
-  std::optional<backend::HistoryEntry> last;  ///< the newest update
-  /// Resources of the current checkpoint; nullopt when it cannot be read
-  /// (`error` says why).
-  std::optional<std::uint64_t> resources;
-  std::string error;
-  std::uint64_t history_bytes = 0;  ///< history records and copies
-  std::uint64_t backup_bytes = 0;   ///< .pulumi/backups/ files
-  bool locked = false;
-};
+using StackSummary = ::pstate::StackSummary;  // pstate/pstate.h
 
 /// Every stack of the backend holding (or held by) `dir`.
 Result<std::vector<StackSummary>> SummarizeBackend(const std::string& dir);
 
 // ---- pstate history STACKREF -----------------------------------------------
 
-/// A stack named by its current checkpoint's path, with its history.
-struct Target {
-  backend::Stack stack;
-  std::vector<backend::HistoryEntry> history;  ///< oldest first
-};
+/// A stack named by its current checkpoint's path (pstate/pstate.h).
+using Target = ::pstate::HistoryTarget;
 
 /// Opens the stack whose checkpoint `path` is; kInvalidArgument when it is
 /// not a checkpoint inside a backend.
 Result<Target> OpenTarget(const std::string& path);
 
-enum class CopyState {
-  kMissing,   ///< the update kept no checkpoint copy
-  kPresent,   ///< a copy exists (not verified)
-  kVerified,  ///< the copy verifies without errors
-  kInvalid,   ///< the copy has errors or cannot be read
-};
+using CopyState = ::pstate::CopyState;  // pstate/pstate.h
 std::string_view CopyStateName(CopyState state);
 
-struct UpdateRow {
-  backend::HistoryEntry entry;
-  CopyState copy = CopyState::kMissing;
-  std::uint64_t errors = 0;  ///< with kInvalid
-};
+using UpdateRow = ::pstate::UpdateRow;  // pstate/pstate.h
 
 /// The updates of `target`, newest first; with `verify`, each checkpoint
 /// copy is verified (otherwise only the small history files are read).
@@ -67,19 +44,9 @@ std::vector<UpdateRow> ListUpdates(const Target& target, bool verify);
 
 // ---- pstate history restore ------------------------------------------------
 
-struct RestoreConfig {
-  std::string ref;  ///< CHECKPOINT@VERSION
-  std::string output;
-  bool in_place = false;
-};
+using RestoreConfig = ::pstate::HistoryRestoreConfig;  // pstate/pstate.h
 
-struct RestoreResult {
-  std::string version_file;  ///< the file the version was read from
-  std::string written;       ///< the output, or the stack's checkpoint
-  std::string backup;        ///< with in_place: the `.bak` kept
-  /// From the current checkpoint to the restored version.
-  diff::DiffSummary changes;
-};
+using RestoreResult = ::pstate::HistoryRestoreResult;
 
 /// Writes the version as a `pulumi stack import` export (`output`), or
 /// makes it the stack's current checkpoint (`in_place`, the current one
@@ -93,28 +60,11 @@ Result<RestoreResult> Restore(const RestoreConfig& config);
 /// "30d", "12h", "90m", "45s", "2w" as seconds; nullopt when not one.
 std::optional<std::int64_t> ParseDuration(std::string_view text);
 
-struct PruneConfig {
-  std::string target;  ///< a backend directory or a stack's checkpoint
-  std::optional<std::size_t> keep;           ///< newest updates kept
-  std::optional<std::int64_t> older_than_s;  ///< only files older than this
-  std::int64_t now_unix_nano = 0;            ///< "now" for older_than_s
-  bool yes = false;                          ///< delete (else list only)
-};
+using PruneConfig = ::pstate::HistoryPruneConfig;  // pstate/pstate.h
 
-struct PruneFile {
-  std::string stack;  ///< qualified name
-  std::string kind;   ///< "history", "checkpoint-copy", "backup"
-  std::string path;
-  std::uint64_t bytes = 0;
-  std::int64_t unix_nano = 0;
-};
+using PruneFile = ::pstate::PruneFile;
 
-struct PruneResult {
-  std::vector<PruneFile> files;  ///< beyond the retention
-  std::uint64_t bytes = 0;
-  bool deleted = false;
-  std::vector<std::string> locked;  ///< stacks skipped: a lock file exists
-};
+using PruneResult = ::pstate::HistoryPruneResult;
 
 /// The history and backup files beyond the retention (every condition
 /// given must hold: beyond the newest `keep` updates, older than

@@ -215,13 +215,25 @@ void RenderMoveJson(const edit::MoveConfig& config, const edit::MoveOutcome& o,
   sink.Put('\n');
 }
 
+namespace {
+
+void RenderNewError(std::string_view code, const std::string& message,
+                    const std::string& urn, std::ostream& os) {
+  os << "  error[" << code << "] " << TerminalSafe(message);
+  if (!urn.empty()) os << " (" << TerminalSafe(urn) << ")";
+  os << "\n";
+}
+
+}  // namespace
+
 void RenderEditFindings(const edit::Outcome& o, std::ostream& os) {
   for (const diag::Finding& f : o.new_findings) {
-    os << "  error[" << diag::Info(f.code).name << "] "
-       << TerminalSafe(f.message);
-    if (!f.urn.empty()) os << " (" << TerminalSafe(f.urn) << ")";
-    os << "\n";
+    RenderNewError(diag::Info(f.code).name, f.message, f.urn, os);
   }
+}
+
+void RenderNewErrors(const std::vector<Finding>& errors, std::ostream& os) {
+  for (const Finding& f : errors) RenderNewError(f.code, f.message, f.urn, os);
 }
 
 }  // namespace pstate::report

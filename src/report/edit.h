@@ -34,6 +34,8 @@ void RenderMoveJson(const edit::MoveConfig& config, const edit::MoveOutcome& o,
                     std::ostream& out);
 /// "  error[code] message (urn)" per new finding, through TerminalSafe.
 void RenderEditFindings(const edit::Outcome& outcome, std::ostream& out);
+/// The same for the API's EditResult::new_errors.
+void RenderNewErrors(const std::vector<Finding>& errors, std::ostream& out);
 
 }  // namespace pstate::report
 

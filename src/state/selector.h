@@ -19,12 +19,7 @@ namespace pstate::state {
 
 /// The API's (pstate/pstate.h).
 using Flag = ::pstate::ResourceFlag;
-inline constexpr Flag kAllFlags[] = {Flag::kProtect,
-                                     Flag::kTaint,
-                                     Flag::kDelete,
-                                     Flag::kExternal,
-                                     Flag::kPendingReplacement,
-                                     Flag::kRetainOnDelete};
+inline constexpr auto& kAllFlags = ::pstate::kResourceFlags;
 
 /// "protect", "taint", "delete", "external", "pending-replacement",
 /// "retain-on-delete".
@@ -50,15 +45,8 @@ struct Selectable {
 };
 
 /// Every filter given must match; none given matches everything.
-struct Selector {
-  std::optional<std::string> type, name, urn, provider;  ///< globs
-  std::optional<std::string> parent;                     ///< exact URN
-  std::vector<Flag> flags;                               ///< each must be set
-
-  /// True when no filter is given.
-  bool empty() const {
-    return !type && !name && !urn && !provider && !parent && flags.empty();
-  }
+/// The filters are the API's ResourceFilter (pstate/pstate.h).
+struct Selector : ResourceFilter {
   bool Matches(const Selectable& resource) const;
 };
 

@@ -387,20 +387,63 @@ TEST(ApiTest, OpenResolvesABackendVersion) {
       << missing.status().message();
 }
 
+TEST(ApiTest, HistoryListsRestoresAndPrunes) {
+  const std::string backend =
+      std::string(PSTATE_FIXTURES_DIR) + "/backends/project";
+  const std::string dev = backend + "/.pulumi/stacks/web/dev.json";
+  Result<std::vector<StackSummary>> stacks = HistoryBackend(backend);
+  ASSERT_TRUE(stacks.ok()) << stacks.status().message();
+  ASSERT_EQ(stacks->size(), 3u);
+  bool locked = false;
+  for (const StackSummary& s : *stacks) locked |= s.locked;
+  EXPECT_TRUE(locked);
+
+  Result<HistoryTarget> target = HistoryOpen(dev);
+  ASSERT_TRUE(target.ok()) << target.status().message();
+  EXPECT_EQ(target->stack.QualifiedName(), "organization/web/dev");
+  std::vector<UpdateRow> rows = HistoryList(*target, /*verify=*/true);
+  ASSERT_EQ(rows.size(), target->history.size());
+  ASSERT_FALSE(rows.empty());
+  EXPECT_GT(rows.front().entry.number,
+            rows.back().entry.number);  // newest first
+  EXPECT_FALSE(HistoryOpen(backend + "/.pulumi/meta.yaml").ok());
+
+  testing::TempDir dir;
+  HistoryRestoreConfig restore;
+  restore.ref = dev + "@2";
+  restore.output = dir.File("export.json");
+  Result<HistoryRestoreResult> restored = HistoryRestore(restore);
+  ASSERT_TRUE(restored.ok()) << restored.status().message();
+  EXPECT_EQ(restored->written, restore.output);
+  Result<std::vector<ResourceRow>> now = List(OpenOrDie(restore.output));
+  ASSERT_TRUE(now.ok());
+  EXPECT_EQ(now->size(), 5u);  // as State::Open(dev + "@2") reads it
+
+  EXPECT_EQ(DurationSeconds("2d"), std::int64_t{2} * 24 * 3600);
+  EXPECT_EQ(DurationSeconds("2 days"), std::nullopt);
+  HistoryPruneConfig prune;
+  prune.target = dev;
+  prune.keep = 2;
+  Result<HistoryPruneResult> listed = HistoryPrune(prune);  // without yes
+  ASSERT_TRUE(listed.ok()) << listed.status().message();
+  EXPECT_FALSE(listed->deleted);
+  EXPECT_FALSE(listed->files.empty());
+}
+
 TEST(ApiTest, DecryptNeedsTheRightPassphrase) {
   const std::string secrets = std::string(PSTATE_FIXTURES_DIR) + "/secrets/";
   State state = OpenOrDie(secrets + "passphrase.json");
   testing::TempDir dir;
   CryptConfig config;
   config.output = dir.path().string() + "/plain.json";
-  config.passphrase = "not the passphrase";
+  config.passphrase = FixedPassphrase("not the passphrase");
   Result<CryptResult> wrong = Decrypt(state, config);
   ASSERT_FALSE(wrong.ok());
   EXPECT_EQ(wrong.status().code(), Errc::kCrypto);
   std::string passphrase = ReadFile(secrets + "passphrase.txt");
   while (!passphrase.empty() && passphrase.back() == '\n')
     passphrase.pop_back();
-  config.passphrase = passphrase;
+  config.passphrase = FixedPassphrase(passphrase);
   Result<CryptResult> opened = Decrypt(state, config);
   ASSERT_TRUE(opened.ok()) << opened.status().message();
   EXPECT_GT(opened->secrets, 0u);
@@ -408,7 +451,7 @@ TEST(ApiTest, DecryptNeedsTheRightPassphrase) {
   // Sealed again, the state verifies.
   CryptConfig seal;
   seal.output = dir.path().string() + "/sealed.json";
-  seal.passphrase = passphrase;
+  seal.passphrase = FixedPassphrase(passphrase);
   Result<CryptResult> sealed =
       Encrypt(OpenOrDie(dir.path().string() + "/plain.json"), seal);
   ASSERT_TRUE(sealed.ok()) << sealed.status().message();
@@ -416,6 +459,107 @@ TEST(ApiTest, DecryptNeedsTheRightPassphrase) {
   Result<Findings> check = Verify(OpenOrDie(seal.output));
   ASSERT_TRUE(check.ok());
   EXPECT_EQ(check->errors, 0u);
+}
+
+TEST(ApiTest, APassphraseIsAskedForOnlyWhenNeeded) {
+  const std::string secrets = std::string(PSTATE_FIXTURES_DIR) + "/secrets/";
+  testing::TempDir dir;
+  int asked = 0;
+  CryptConfig config;
+  config.output = dir.File("plain.json");
+  config.passphrase = [&asked]() -> Result<std::string> {
+    ++asked;
+    return Status(Errc::kInvalidArgument, "no passphrase here");
+  };
+  Result<CryptResult> b64 = Decrypt(OpenOrDie(secrets + "b64.json"), config);
+  ASSERT_TRUE(b64.ok()) << b64.status().message();
+  EXPECT_EQ(asked, 0);
+  // A passphrase state asks, and the source's failure is the call's.
+  Result<CryptResult> refused =
+      Decrypt(OpenOrDie(secrets + "passphrase.json"), config);
+  ASSERT_FALSE(refused.ok());
+  EXPECT_EQ(asked, 1);
+  EXPECT_NE(refused.status().message().find("no passphrase here"),
+            std::string::npos)
+      << refused.status().message();
+}
+
+TEST(ApiTest, FingerprintKeysAndPseudonyms) {
+  EXPECT_EQ(FingerprintKey::FromFile("/nonexistent/key").status().code(),
+            Errc::kNotFound);
+  testing::TempDir dir;
+  const std::string key_file = dir.File("key");
+  {
+    std::ofstream key(key_file, std::ios::binary);
+    key << "a key of some length";
+  }
+  Result<FingerprintKey> key = FingerprintKey::FromFile(key_file);
+  ASSERT_TRUE(key.ok()) << key.status().message();
+  RedactConfig config;
+  config.key = *key;
+  config.fingerprint = true;
+  config.anonymize = true;
+  std::string outputs[2];
+  for (std::string& output : outputs) {
+    config.output = dir.File("out" + std::to_string(&output - outputs));
+    Result<RedactResult> result =
+        Redact(OpenOrDie(Fixture("valid/full-export.json")), config);
+    ASSERT_TRUE(result.ok()) << result.status().message();
+    EXPECT_GT(result->secrets, 0u);
+    EXPECT_FALSE(result->anonymized.empty());
+    output = ReadFile(config.output);
+  }
+  // One key, the same fingerprints and pseudonyms.
+  EXPECT_EQ(outputs[0], outputs[1]);
+  RedactConfig plain;
+  plain.output = dir.File("plain");
+  Result<RedactResult> result =
+      Redact(OpenOrDie(Fixture("valid/full-export.json")), plain);
+  ASSERT_TRUE(result.ok()) << result.status().message();
+  EXPECT_TRUE(result->anonymized.empty());
+}
+
+TEST(ApiTest, LayoutsByName) {
+  EXPECT_EQ(LayoutNamed("export"), Layout::kExport);
+  EXPECT_EQ(LayoutNamed("diy"), Layout::kDiy);
+  EXPECT_EQ(LayoutNamed("diy-state-command"), Layout::kDiyStateCommand);
+  EXPECT_EQ(LayoutNamed("Export"), std::nullopt);
+}
+
+TEST(ApiTest, ExtractTakesAFilter) {
+  const std::string input =
+      std::string(PSTATE_FIXTURES_DIR) + "/edit/example.json";
+  const std::string bucket = "urn:pulumi:dev::proj::aws:s3/bucket:Bucket::logs";
+  testing::TempDir dir;
+  EditConfig config;
+  config.operation = EditOperation::kExtract;
+  config.select.type = "aws:s3/bucket:Bucket";
+  config.output = dir.File("part.json");
+  Result<EditResult> done = Edit(OpenOrDie(input), config);
+  ASSERT_TRUE(done.ok()) << done.status().message();
+  EXPECT_FALSE(done->refused) << done->refusal;
+  EXPECT_EQ(done->selected, std::vector<std::string>{bucket});
+  Result<Findings> check = Verify(OpenOrDie(config.output));
+  ASSERT_TRUE(check.ok());
+  EXPECT_EQ(check->errors, 0u);
+  Result<std::vector<ResourceRow>> rows = List(OpenOrDie(config.output));
+  ASSERT_TRUE(rows.ok()) << rows.status().message();
+  bool has_bucket = false;
+  for (const ResourceRow& row : *rows) has_bucket |= row.urn == bucket;
+  EXPECT_TRUE(has_bucket);
+}
+
+TEST(ApiTest, ResourceFlagsByName) {
+  for (ResourceFlag flag : kResourceFlags) {
+    EXPECT_EQ(ResourceFlagNamed(ResourceFlagName(flag)), flag);
+  }
+  EXPECT_EQ(ResourceFlagName(ResourceFlag::kPendingReplacement),
+            "pending-replacement");
+  EXPECT_EQ(ResourceFlagNamed("protected"), std::nullopt);
+  ResourceFilter filter;
+  EXPECT_TRUE(filter.empty());
+  filter.flags.push_back(ResourceFlag::kProtect);
+  EXPECT_FALSE(filter.empty());
 }
 
 TEST(ApiTest, EditProtectsAndRefuses) {
@@ -449,8 +593,7 @@ TEST(ApiTest, EditProtectsAndRefuses) {
   // A dry run by filter: the diff, no file.
   EditConfig taint;
   taint.operation = EditOperation::kTaint;
-  taint.select = ListConfig{};
-  taint.select->type = "aws:s3/bucket:Bucket";
+  taint.select.type = "aws:s3/bucket:Bucket";
   taint.dry_run = true;
   Result<EditResult> dry = Edit(OpenOrDie(input), taint);
   ASSERT_TRUE(dry.ok()) << dry.status().message();

@@ -1,0 +1,2 @@
+// Self-test input of cli_includes_check.sh: listed, and needs it.
+#include "history/history.h"
