@@ -15,8 +15,11 @@
 #include <unordered_set>
 #include <vector>
 
+#include "base/fingerprint.h"
+#include "base/fingerprint_table.h"
 #include "base/result.h"
 #include "edit/index.h"
+#include "edit/records.h"
 #include "json/string_codec.h"
 
 namespace pstate::edit {
@@ -96,6 +99,20 @@ struct Addition {
   std::uint32_t features = 0;  ///< state::ResourceFeatures of the resource
 };
 
+/// A set of URNs held as their fingerprints (base/fingerprint.h): 16
+/// bytes a slot, at most half full, rather than a string and a hash node
+/// per URN.
+class UrnSet {
+ public:
+  void Insert(std::string_view urn) { table_.Insert(FingerprintOf(urn)); }
+  bool Contains(std::string_view urn) const {
+    return table_.Contains(FingerprintOf(urn));
+  }
+
+ private:
+  FingerprintTable<NoValue> table_;
+};
+
 struct PendingEdit {
   bool drop = false;
   std::optional<std::string> id;
@@ -120,7 +137,7 @@ struct Plan {
   /// Repair: references to URNs not in this set are removed (dependencies,
   /// propertyDependencies, deletedWith, replaceWith).
   bool prune = false;
-  std::unordered_set<std::string> existing;
+  UrnSet existing;
   /// The output order of the resources kept (positions in the index);
   /// empty keeps the input order.
   std::vector<std::size_t> order;
@@ -131,9 +148,14 @@ struct Plan {
   /// splice.h); else Assemble reads it.
   std::optional<json::EscapeStyle> style;
   /// Lines saying what the plan does that the change list cannot show
-  /// (repair's reorderings and prunings, warnings such as --force).
-  std::vector<std::string> notes;
+  /// (repair's reorderings and prunings, warnings such as --force):
+  /// repair's are typed records (a repair of a long chain has one a
+  /// resource), rendered from the index and this plan when printed.
+  Notes notes;
 };
+
+/// The final URN of resource `i` of `index` under `plan`.
+std::string NewUrn(const Index& index, const Plan& plan, std::size_t i);
 
 /// A plan, or the reason the edit is refused (exit 1, nothing written).
 struct Planned {

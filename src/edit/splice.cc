@@ -110,7 +110,7 @@ class Rewriter {
     return it->second;
   }
   bool Dangling(const std::string& urn) const {
-    return plan_.prune && !urn.empty() && !plan_.existing.count(urn);
+    return plan_.prune && !urn.empty() && !plan_.existing.Contains(urn);
   }
 
   /// A URN string, mapped.
@@ -575,7 +575,7 @@ void Append(std::vector<Segment>& out, Segment s) {
     return;
   }
   if (s.is_text && !out.empty() && out.back().is_text) {
-    out.back().text += s.text;
+    out.back().text.get() += s.text.view();
     return;
   }
   out.push_back(std::move(s));
@@ -590,7 +590,7 @@ Segment Source(std::uint64_t begin, std::uint64_t end) {
 
 Segment Text(std::string text) {
   Segment s;
-  s.text = std::move(text);
+  s.text.get() = std::move(text);
   s.is_text = true;
   return s;
 }
@@ -643,6 +643,7 @@ std::optional<Splice> RebuildArray(std::string_view bytes,
   Splice s;
   s.begin = elements.front().begin;
   s.end = elements.back().end;
+  s.pieces.reserve(order.size() * (separator != nullptr ? 2 : 1));
   for (std::size_t k = 0; k < order.size(); ++k) {
     std::size_t i = order[k];
     if (k > 0 && separator != nullptr) {
@@ -683,7 +684,7 @@ bool NeedsRewrite(std::size_t i, const Index& index, const Plan& plan,
     if (kind != RefKind::kParent && kind != RefKind::kProvider &&
         kind != RefKind::kAlias && kind != RefKind::kViewOf &&
         kind != RefKind::kProperty &&
-        !plan.existing.count(std::string(index.Text(urn)))) {
+        !plan.existing.Contains(index.Text(urn))) {
       hit = true;
     }
   });
@@ -805,7 +806,7 @@ std::uint32_t FeaturesAfter(const Index& index, const Plan& plan,
     for (StrId d : index.ReplaceWith(r)) {
       std::string urn(index.Text(d));
       auto m = plan.urn_map.find(urn);
-      if (plan.existing.count(m == plan.urn_map.end() ? urn : m->second)) {
+      if (plan.existing.Contains(m == plan.urn_map.end() ? urn : m->second)) {
         left = true;
       }
     }
@@ -821,6 +822,11 @@ Status Stitch(std::string_view bytes, std::vector<Splice> splices,
             [](const Splice& a, const Splice& b) {
               return a.begin != b.begin ? a.begin < b.begin : a.end < b.end;
             });
+  // Room for every piece at once (a reordered array has one a resource):
+  // no doubling slack; each splice's pieces go as they are moved.
+  std::size_t pieces = 1;
+  for (const Splice& s : splices) pieces += s.pieces.size() + 1;
+  out.reserve(out.size() + pieces);
   std::uint64_t at = 0;
   for (Splice& s : splices) {
     if (s.begin < at) {
@@ -830,6 +836,7 @@ Status Stitch(std::string_view bytes, std::vector<Splice> splices,
     }
     Append(out, Source(at, s.begin));
     for (Segment& piece : s.pieces) Append(out, std::move(piece));
+    std::vector<Segment>().swap(s.pieces);
     at = s.end;
   }
   Append(out, Source(at, bytes.size()));
@@ -929,6 +936,7 @@ Result<Assembly> Assemble(std::string_view bytes, const Index& index,
   Assembly out;
   out.index = &index;
   out.plan = &plan;
+  out.changes.resources.Bind(index, plan);
   std::vector<Splice> splices;
   const auto& list = index.resources_list;
   std::optional<json::EscapeStyle> style;
@@ -955,7 +963,8 @@ Result<Assembly> Assemble(std::string_view bytes, const Index& index,
     bool dropped = plan.drop[i];
     if (!dropped) features_used |= FeaturesAfter(index, plan, r, edit);
     if (dropped) {
-      out.changes.resources.push_back({'-', std::string(index.Urn(i)), {}});
+      out.changes.resources.push_back(ChangeRecord{
+          ChangeRecord::Kind::kRemoved, static_cast<std::uint32_t>(i), 0});
       continue;
     }
     ByteRange range = index.Range(i);
@@ -986,8 +995,8 @@ Result<Assembly> Assemble(std::string_view bytes, const Index& index,
         out.notes.push_back(LossyStringNote(index.Urn(i), lossy));
       }
     }
-    out.changes.resources.push_back(
-        {'~', std::string(index.Urn(i)), DiffResource(*value, edited)});
+    out.changes.resources.push_back(ElementChange{
+        '~', std::string(index.Urn(i)), DiffResource(*value, edited)});
   }
   std::vector<std::size_t> order = plan.order;
   if (order.empty()) {
@@ -1005,10 +1014,9 @@ Result<Assembly> Assemble(std::string_view bytes, const Index& index,
     for (std::size_t k = 0; k < order.size(); ++k) {
       std::size_t i = order[k];
       if (lowest_after[k + 1] < i) {
-        out.changes.resources.push_back(
-            {'~',
-             std::string(index.Urn(i)),
-             {{'~', "(position)", std::to_string(i), std::to_string(k)}}});
+        out.changes.resources.push_back(ChangeRecord{
+            ChangeRecord::Kind::kMoved, static_cast<std::uint32_t>(i),
+            static_cast<std::uint32_t>(k)});
       }
     }
   }
@@ -1018,7 +1026,7 @@ Result<Assembly> Assemble(std::string_view bytes, const Index& index,
   for (const auto* adds : {&plan.prepend, &plan.append}) {
     for (const Addition& a : *adds) {
       features_used |= a.features;
-      out.changes.resources.push_back({'+', a.urn, {}});
+      out.changes.resources.push_back(ElementChange{'+', a.urn, {}});
     }
   }
   if (added && !index.resources.present) {
@@ -1298,7 +1306,7 @@ class SegmentInput : public io::InputStream {
         }
         piece = chunk_;
       } else if (s.is_text) {
-        piece = s.text;
+        piece = s.text.view();
       } else {
         piece = bytes_.substr(static_cast<std::size_t>(s.begin),
                               static_cast<std::size_t>(s.end - s.begin));
@@ -1375,7 +1383,7 @@ Status WriteSegments(std::string_view bytes, const Assembly& assembly,
   for (const Segment& s : assembly.segments) {
     if (s.is_stubs) continue;  // check documents are never written
     if (s.is_text) {
-      out.Write(s.text);
+      out.Write(s.text.view());
       continue;
     }
     if (s.is_resource) {

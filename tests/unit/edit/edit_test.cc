@@ -337,6 +337,70 @@ TEST_F(EditTest, RepairReordersAndPrunes) {
   EXPECT_TRUE(o.new_findings.empty());
 }
 
+// A repair that moves every resource of a chain written in reverse holds a
+// typed, fixed-size record per moved resource for its note and its change
+// (rendered only when read), never a line of text.
+TEST_F(EditTest, ARepairOfAReversedChainHoldsRecordsNotText) {
+  constexpr std::size_t kN = 300;
+  const std::string root = kS + "pulumi:pulumi:Stack::proj-dev";
+  auto urn = [&](std::size_t i) {
+    return kS + "x:index:Thing::t" + std::to_string(i);
+  };
+  std::string text =
+      "{\"version\": 3, \"deployment\": {\"resources\": [\n"
+      "{\"urn\": \"" +
+      root +
+      "\", \"custom\": false, \"type\": "
+      "\"pulumi:pulumi:Stack\"}";
+  for (std::size_t i = 0; i < kN; ++i) {
+    text += ",\n{\"urn\": \"" + urn(i) +
+            "\", \"custom\": false, \"type\": \"x:index:Thing\", "
+            "\"parent\": \"" +
+            root + "\"";
+    if (i + 1 < kN) text += ", \"dependencies\": [\"" + urn(i + 1) + "\"]";
+    text += "}";
+  }
+  text += "\n]}}\n";
+  std::string in = (dir_ / "chain.json").string();
+  std::ofstream(in, std::ios::binary) << text;
+  Config config;
+  config.request.op = Operation::kRepair;
+  config.input = in;
+  config.output = (dir_ / "out.json").string();
+  auto o = edit::Run(config);
+  ASSERT_TRUE(o.ok()) << o.status().message();
+  ASSERT_FALSE(o->refused) << o->refusal;
+  // Every resource but the last comes too early: a note and a change each.
+  ASSERT_EQ(o->notes.size(), kN - 1);
+  ASSERT_EQ(o->changes.resources.size(), kN - 1);
+  EXPECT_EQ(o->notes.held(), 0U);
+  EXPECT_EQ(o->changes.resources.held(), 0U);
+  EXPECT_LE(sizeof(Note), 12U);
+  EXPECT_LE(sizeof(ChangeRecord), 12U);
+  // Rendered when read, as the lines always were: the last resource
+  // (position kN) comes first, after the root stack.
+  EXPECT_EQ(o->notes[0], "moved " + urn(kN - 1) +
+                             " up, before the first resource that needs it "
+                             "(position " +
+                             std::to_string(kN) + " -> 1)");
+  ElementChange c = o->changes.resources[0];
+  EXPECT_EQ(c.op, '~');
+  EXPECT_EQ(c.what, urn(kN - 1));
+  ASSERT_EQ(c.fields.size(), 1U);
+  EXPECT_EQ(c.fields[0].field, "(position)");
+  EXPECT_EQ(c.fields[0].before, std::to_string(kN));
+  EXPECT_EQ(c.fields[0].after, "1");
+  std::vector<std::string> urns = Urns(ReadAll(config.output));
+  ASSERT_EQ(urns.size(), kN + 1);
+  EXPECT_EQ(urns[1], urn(kN - 1));
+  EXPECT_EQ(urns.back(), urn(0));
+  // A copy renders every record into text that no longer needs the index.
+  Notes held = o->notes;
+  held.Hold();
+  EXPECT_EQ(held.held(), kN - 1);
+  EXPECT_EQ(held[0], o->notes[0]);
+}
+
 TEST_F(EditTest, AStateThatDoesNotVerifyCanStillBeEdited) {
   // broken.json has a dependency that comes after its dependent, a missing
   // dependency and a missing parent: its own errors do not block an edit,
@@ -1226,6 +1290,7 @@ TEST(SpliceTest, RewrittenResourcesAreSegmentsNotText) {
   for (const Segment& s : out->segments) {
     if (s.is_resource) ++rendered;
     if (s.is_text) text += s.text.size();
+    EXPECT_LE(sizeof s, 32U);
   }
   EXPECT_EQ(rendered, 5U);
   EXPECT_LT(text, 16U);  // separators at most, no resource's text
