@@ -522,6 +522,7 @@ Planned PlanExtract(const Index& index, const Request& req) {
     });
   }
   plan.drop.assign(list.size(), false);
+  plan.existing = UrnSet(index.strings);
   std::size_t kept = 0;
   for (std::size_t i = 0; i < list.size(); ++i) {
     plan.drop[i] = !keep[i];
@@ -593,6 +594,7 @@ Result<Planned> PlanRepair(const Index& index, const Request& req) {
         Note{Note::Kind::kRenamed, {}, at(index.Find(old).front()), 0});
   }
   plan.notes.SortFrom(0, index, plan);
+  plan.existing = UrnSet(index.strings);
   for (std::size_t i = 0; i < list.size(); ++i) {
     plan.existing.Insert(NewUrn(index, plan, i));
   }

@@ -99,18 +99,37 @@ struct Addition {
   std::uint32_t features = 0;  ///< state::ResourceFeatures of the resource
 };
 
-/// A set of URNs held as their fingerprints (base/fingerprint.h): 16
-/// bytes a slot, at most half full, rather than a string and a hash node
+/// A set of URNs. Those an index's string table holds (every URN of the
+/// state) are a bit each, by string id; any other is held as its
+/// fingerprint (base/fingerprint.h), rather than a string and a hash node
 /// per URN.
 class UrnSet {
  public:
-  void Insert(std::string_view urn) { table_.Insert(FingerprintOf(urn)); }
+  UrnSet() = default;
+  /// A set whose URNs in `strings` (which must outlive it) are bits.
+  explicit UrnSet(const StringTable& strings)
+      : strings_(&strings), ids_(strings.size(), false) {}
+  void Insert(std::string_view urn) {
+    if (StrId id = IdOf(urn); id != kNoStr) {
+      ids_[id] = true;
+    } else {
+      others_.Insert(FingerprintOf(urn));
+    }
+  }
   bool Contains(std::string_view urn) const {
-    return table_.Contains(FingerprintOf(urn));
+    StrId id = IdOf(urn);
+    return id != kNoStr ? ids_[id] : others_.Contains(FingerprintOf(urn));
   }
 
  private:
-  FingerprintTable<NoValue> table_;
+  StrId IdOf(std::string_view urn) const {
+    if (strings_ == nullptr) return kNoStr;
+    StrId id = strings_->Find(urn);
+    return id < ids_.size() ? id : kNoStr;
+  }
+  const StringTable* strings_ = nullptr;
+  std::vector<bool> ids_;
+  FingerprintTable<NoValue> others_;
 };
 
 struct PendingEdit {

@@ -436,7 +436,7 @@ json::EscapeStyle DetectStyle(std::string_view bytes, state::EnvelopeKind kind,
     for (std::string_view e : {"\\u003c", "\\u003e", "\\u0026"}) {
       if (window.find(e) != std::string_view::npos) escaped = true;
     }
-    if (release) release(0, to);
+    if (release) release(at, to);
     at = to;
   }
   if (escaped) return json::EscapeStyle::kHtmlSafe;
@@ -1267,6 +1267,36 @@ Result<std::string> RenderRewritten(std::string_view bytes,
                         DetectLayout(bytes, range, assembly.style));
 }
 
+/// Hands back the pages of the input a pass has read, in whichever order
+/// it reads them: once the span read since the last hand-back covers
+/// kStep, it goes (a reordered array is read backwards as much as
+/// forwards; a page read again comes back from the page cache).
+class Releaser {
+ public:
+  /// Smaller than kReleaseStep: what is resident between two hand-backs
+  /// counts, and one madvise(2) per 4 MiB costs nothing measurable.
+  static constexpr std::uint64_t kStep = std::uint64_t{4} << 20;
+  explicit Releaser(const ReleaseFn& release) : release_(release) {}
+  void Read(std::uint64_t begin, std::uint64_t end) {
+    if (!release_ || begin >= end) return;
+    if (lo_ == hi_) {
+      lo_ = begin;
+      hi_ = end;
+    } else {
+      lo_ = std::min(lo_, begin);
+      hi_ = std::max(hi_, end);
+    }
+    if (hi_ - lo_ >= kStep) {
+      release_(lo_, hi_);
+      lo_ = hi_ = 0;
+    }
+  }
+
+ private:
+  const ReleaseFn& release_;
+  std::uint64_t lo_ = 0, hi_ = 0;
+};
+
 class SegmentInput : public io::InputStream {
  public:
   SegmentInput(std::string_view bytes, const Assembly& assembly,
@@ -1298,11 +1328,7 @@ class SegmentInput : public io::InputStream {
           rendered_ = true;
           // The input it was rendered from is read: its pages can go.
           ByteRange r = assembly_.index->Range(i);
-          if (release_ && r.end > released_ &&
-              r.end - released_ >= kReleaseStep) {
-            release_(released_, r.end);
-            released_ = r.end;
-          }
+          releaser_.Read(r.begin, r.end);
         }
         piece = chunk_;
       } else if (s.is_text) {
@@ -1315,13 +1341,8 @@ class SegmentInput : public io::InputStream {
       std::memcpy(buf + done, piece.data() + within_, take);
       done += take;
       within_ += take;
-      if (!s.is_text && !s.is_stubs && !s.is_resource && release_) {
-        std::uint64_t upto = s.begin + within_;
-        if (upto < released_) released_ = s.begin;  // a range read again
-        if (upto - released_ >= kReleaseStep) {
-          release_(released_, upto);
-          released_ = upto;
-        }
+      if (!s.is_text && !s.is_stubs && !s.is_resource) {
+        releaser_.Read(s.begin + within_ - take, s.begin + within_);
       }
       if (within_ == piece.size() && !s.is_stubs) Next();
     }
@@ -1362,7 +1383,7 @@ class SegmentInput : public io::InputStream {
   std::size_t within_ = 0;
   std::uint64_t consumed_ = 0;
   ReleaseFn release_;
-  std::uint64_t released_ = 0;
+  Releaser releaser_{release_};
   std::string chunk_;
   bool rendered_ = false;
   std::uint64_t next_stub_ = kNotStarted;
@@ -1379,7 +1400,7 @@ std::unique_ptr<io::InputStream> SegmentStream(
 
 Status WriteSegments(std::string_view bytes, const Assembly& assembly,
                      io::Output& out, const ReleaseFn& release, int fd) {
-  std::uint64_t released = 0;  // rendered resources' input, handed back
+  Releaser releaser(release);  // rendered resources' input, handed back
   for (const Segment& s : assembly.segments) {
     if (s.is_stubs) continue;  // check documents are never written
     if (s.is_text) {
@@ -1392,10 +1413,7 @@ Status WriteSegments(std::string_view bytes, const Assembly& assembly,
       if (!text.ok()) return text.status();
       out.Write(*text);
       ByteRange r = assembly.index->Range(static_cast<std::size_t>(s.begin));
-      if (release && r.end > released && r.end - released >= kReleaseStep) {
-        release(released, r.end);
-        released = r.end;
-      }
+      releaser.Read(r.begin, r.end);
       continue;
     }
     if (fd >= 0) {

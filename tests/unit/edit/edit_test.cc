@@ -340,27 +340,37 @@ TEST_F(EditTest, RepairReordersAndPrunes) {
 // A repair that moves every resource of a chain written in reverse holds a
 // typed, fixed-size record per moved resource for its note and its change
 // (rendered only when read), never a line of text.
-TEST_F(EditTest, ARepairOfAReversedChainHoldsRecordsNotText) {
-  constexpr std::size_t kN = 300;
+/// Resource `i` of ReversedChain.
+std::string ChainUrn(std::size_t i) {
+  return kS + "x:index:Thing::t" + std::to_string(i);
+}
+
+/// A root stack and `n` resources, each depending on the next: every
+/// dependency comes after its user, as repair fixes.
+std::string ReversedChain(std::size_t n) {
   const std::string root = kS + "pulumi:pulumi:Stack::proj-dev";
-  auto urn = [&](std::size_t i) {
-    return kS + "x:index:Thing::t" + std::to_string(i);
-  };
   std::string text =
       "{\"version\": 3, \"deployment\": {\"resources\": [\n"
       "{\"urn\": \"" +
       root +
       "\", \"custom\": false, \"type\": "
       "\"pulumi:pulumi:Stack\"}";
-  for (std::size_t i = 0; i < kN; ++i) {
-    text += ",\n{\"urn\": \"" + urn(i) +
+  for (std::size_t i = 0; i < n; ++i) {
+    text += ",\n{\"urn\": \"" + ChainUrn(i) +
             "\", \"custom\": false, \"type\": \"x:index:Thing\", "
             "\"parent\": \"" +
             root + "\"";
-    if (i + 1 < kN) text += ", \"dependencies\": [\"" + urn(i + 1) + "\"]";
+    if (i + 1 < n) text += ", \"dependencies\": [\"" + ChainUrn(i + 1) + "\"]";
     text += "}";
   }
   text += "\n]}}\n";
+  return text;
+}
+
+TEST_F(EditTest, ARepairOfAReversedChainHoldsRecordsNotText) {
+  constexpr std::size_t kN = 300;
+  auto urn = ChainUrn;
+  std::string text = ReversedChain(kN);
   std::string in = (dir_ / "chain.json").string();
   std::ofstream(in, std::ios::binary) << text;
   Config config;
@@ -399,6 +409,45 @@ TEST_F(EditTest, ARepairOfAReversedChainHoldsRecordsNotText) {
   held.Hold();
   EXPECT_EQ(held.held(), kN - 1);
   EXPECT_EQ(held[0], o->notes[0]);
+}
+
+// Pass 2 reads a reordered array backwards: the pages it has read still
+// go back as it goes (counted: the ranges handed to the release), not only
+// those behind a forward reader.
+TEST(SpliceTest, AReversedReadHandsBackWhatItRead) {
+  std::string bytes = ReversedChain(40000);
+  ASSERT_GT(bytes.size(), std::size_t{8} << 20);
+  Index index;
+  diag::Report report("in");
+  {
+    auto input = io::MemoryInput(bytes, "in");
+    Indexer indexer(index);
+    ASSERT_TRUE(state::Read(*input, indexer, report).ok());
+  }
+  Request r;
+  r.op = Operation::kRepair;
+  auto planned = MakePlan(index, r);
+  ASSERT_TRUE(planned.ok() && !planned->refused);
+  ASSERT_FALSE(planned->plan.order.empty());
+  auto out = Assemble(bytes, index, planned->plan);
+  ASSERT_TRUE(out.ok());
+  std::uint64_t released = 0;
+  auto stream = SegmentStream(bytes, *out, out->segments, "out",
+                              [&](std::uint64_t begin, std::uint64_t end) {
+                                EXPECT_LT(begin, end);
+                                released += end - begin;
+                              });
+  std::vector<char> buf(1 << 16);
+  std::uint64_t read = 0;
+  for (;;) {
+    auto n = stream->Read(buf.data(), buf.size());
+    ASSERT_TRUE(n.ok());
+    if (*n == 0) break;
+    read += *n;
+  }
+  EXPECT_EQ(read, bytes.size());
+  // All but the last span (under 4 MiB) went back.
+  EXPECT_GE(released + (std::uint64_t{4} << 20), bytes.size());
 }
 
 TEST_F(EditTest, AStateThatDoesNotVerifyCanStillBeEdited) {
