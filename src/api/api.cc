@@ -676,9 +676,9 @@ Result<EditResult> Edit(const State& state, const EditConfig& config) {
   out.refused = outcome->refused;
   out.refusal = Named(state, outcome->refusal);
   out.selected = std::move(outcome->selected);
-  out.notes = std::move(outcome->notes);
+  out.notes = outcome->notes.Values();
   out.envelope = ToFieldChanges(std::move(outcome->changes.envelope));
-  out.resources = ToElementChanges(std::move(outcome->changes.resources));
+  out.resources = ToElementChanges(outcome->changes.resources.Values());
   out.pending = ToElementChanges(std::move(outcome->changes.pending));
   for (const diag::Finding& f : outcome->new_findings) {
     out.new_errors.push_back(ToFinding(state, f));

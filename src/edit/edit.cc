@@ -2,8 +2,14 @@
 
 #include <unistd.h>
 
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
+
+#include <algorithm>
 #include <cstdlib>
 #include <map>
+#include <memory>
 #include <tuple>
 
 #include "diag/codes.h"
@@ -26,6 +32,20 @@ Fingerprint Combined(const ErrorKey& k) {
   std::uint64_t tag =
       static_cast<std::uint64_t>(k.code) * 2 + (k.about_resource ? 1 : 0) + 1;
   return Fingerprint{k.text.hi ^ Mix64(tag), k.text.lo};
+}
+
+/// Hands the heap's free pages back to the system: pass 1's verifier
+/// frees most of what it held (a chain's pending references) in holes the
+/// allocator keeps, which the plan and pass 2 would otherwise add to.
+void TrimHeap() {
+#ifdef __GLIBC__
+  ::malloc_trim(0);
+#endif
+}
+
+/// The order GateMatcher keeps its keys in.
+bool Before(const Fingerprint& a, const Fingerprint& b) {
+  return a.hi != b.hi ? a.hi < b.hi : a.lo < b.lo;
 }
 
 /// The verifier's findings, as it reports them, go to `sink` instead of
@@ -117,7 +137,9 @@ Result<View> OpenView(io::Replayable& input) {
     view.stream = std::move(*stream);
     view.bytes = std::string_view(m->data, m->size);
     io::InputStream* s = view.stream.get();
-    view.release = [s](std::uint64_t, std::uint64_t end) { s->Release(end); };
+    view.release = [s](std::uint64_t begin, std::uint64_t end) {
+      s->ReleaseRange(begin, end);
+    };
     return view;
   }
   auto copy = input.bytes();
@@ -207,23 +229,39 @@ void InputFindings::Add(const diag::Finding& f) {
 }
 
 GateMatcher::GateMatcher(
-    const std::vector<ErrorKey>& before,
+    const std::deque<ErrorKey>& before,
     const std::unordered_map<std::string, std::string>& renamed) {
   FingerprintTable<Fingerprint> now;  // old URN -> new URN
   for (const auto& [was, is] : renamed) {
     *now.Insert(FingerprintOf(was)).first = FingerprintOf(is);
   }
+  std::vector<Fingerprint> all;
+  all.reserve(before.size());
   for (ErrorKey k : before) {
     if (k.about_resource) {
       if (const Fingerprint* to = now.Find(k.text)) k.text = *to;
     }
-    ++*left_.Insert(Combined(k)).first;
+    all.push_back(Combined(k));
   }
+  std::sort(all.begin(), all.end(), Before);
+  std::size_t distinct = 0;
+  for (std::size_t i = 0; i < all.size();) {
+    std::size_t j = i;
+    while (j < all.size() && all[j] == all[i]) ++j;
+    all[distinct++] = all[i];
+    left_.push_back(static_cast<std::uint32_t>(j - i));
+    i = j;
+  }
+  all.resize(distinct);
+  keys_ = std::move(all);
 }
 
 bool GateMatcher::IsNew(const diag::Finding& f) {
   if (f.severity != diag::Severity::kError) return false;
-  std::uint32_t& left = *left_.Insert(Combined(ErrorKey::Of(f))).first;
+  Fingerprint key = Combined(ErrorKey::Of(f));
+  auto at = std::lower_bound(keys_.begin(), keys_.end(), key, Before);
+  if (at == keys_.end() || !(*at == key)) return true;
+  std::uint32_t& left = left_[static_cast<std::size_t>(at - keys_.begin())];
   if (left == 0) return true;
   --left;
   return false;
@@ -327,9 +365,13 @@ Result<Outcome> Run(const Config& config) {
   }
   auto loaded = Load(config.input, config.on_progress);
   if (!loaded.ok()) return loaded.status();
+  TrimHeap();
   io::Replayable& input = loaded->input;
   const std::string& name = input.name();
-  const Index& index = loaded->index;
+  // The index and the plan outlive Run in the outcome: its notes and
+  // changes are typed records (records.h) rendered from them when printed.
+  auto index_owner = std::make_shared<const Index>(std::move(loaded->index));
+  const Index& index = *index_owner;
   const InputFindings& before = loaded->before;
 
   // Pulumi's repair (pkg/cmd/pulumi/state/state_repair.go) keeps the
@@ -386,7 +428,9 @@ Result<Outcome> Run(const Config& config) {
   // The notes are the outcome's (moved: a repair of a long chain has one
   // a resource).
   outcome.notes = std::move(planned->plan.notes);
-  const Plan& plan = planned->plan;
+  auto plan_owner = std::make_shared<const Plan>(std::move(planned->plan));
+  const Plan& plan = *plan_owner;
+  outcome.notes.Bind(index_owner, plan_owner);
 
   // The check document (only what the edit can affect) unless the input
   // already mixes stacks: that rule is reported once, for the first
@@ -400,10 +444,12 @@ Result<Outcome> Run(const Config& config) {
                !mixed_stacks);
   if (!assembly.ok()) return assembly.status();
   outcome.changes = std::move(assembly->changes);
+  outcome.changes.resources.Bind(index_owner, plan_owner);
   outcome.unchanged = assembly->unchanged;
   for (std::string& n : assembly->notes) outcome.notes.push_back(std::move(n));
 
   // Pass 2: the result must not be worse than the input.
+  TrimHeap();  // what the splice freed (its pieces once stitched)
   {
     auto pass = OpenView(input);
     if (!pass.ok()) return pass.status();

@@ -16,6 +16,7 @@
 #define PSTATE_EDIT_EDIT_H_
 
 #include <cstdint>
+#include <deque>
 #include <functional>
 #include <optional>
 #include <string>
@@ -55,8 +56,9 @@ struct Outcome {
   ChangeList changes;
   /// The URNs names or filters selected (Plan::selected), to print.
   std::vector<std::string> selected;
-  /// Plan notes (repair's list, --force warnings).
-  std::vector<std::string> notes;
+  /// Plan notes (repair's list, --force warnings), typed records rendered
+  /// when read (records.h).
+  Notes notes;
   /// Error findings the edit adds (the reason for a refusal, or written
   /// anyway with --force).
   std::vector<diag::Finding> new_findings;
@@ -86,7 +88,8 @@ struct ErrorKey {
 /// keys, the count of each code, and the one finding edit quotes (a
 /// manifest magic mismatch, which repair refuses).
 struct InputFindings {
-  std::vector<ErrorKey> errors;
+  /// In chunks (no doubling slack: a key per resource on a chain).
+  std::deque<ErrorKey> errors;
   std::vector<std::uint64_t> by_code;  ///< indexed by diag::Code
   std::optional<diag::Finding> magic;
   void Add(const diag::Finding& finding);
@@ -98,17 +101,20 @@ struct InputFindings {
 
 /// Pass 2's side of the gate: each error finding of the edited state is
 /// matched against the input's keys (their URNs through `renamed`, old URN
-/// -> new), counting duplicates; the unmatched ones are new.
+/// -> new), counting duplicates; the unmatched ones are new. The keys are
+/// held sorted, each once with its count (20 bytes a distinct key; a
+/// state with an error per resource has 200k).
 class GateMatcher {
  public:
-  GateMatcher(const std::vector<ErrorKey>& before,
+  GateMatcher(const std::deque<ErrorKey>& before,
               const std::unordered_map<std::string, std::string>& renamed);
   /// True when `finding` is an error the input did not have (a match is
   /// used up).
   bool IsNew(const diag::Finding& finding);
 
  private:
-  FingerprintTable<std::uint32_t> left_;
+  std::vector<Fingerprint> keys_;    ///< sorted, distinct
+  std::vector<std::uint32_t> left_;  ///< per key: matches left
 };
 
 /// The error-severity findings of `after` (the edited state) that `before`

@@ -282,7 +282,7 @@ std::vector<std::size_t> Index::Live(std::string_view urn) const {
 }
 
 std::size_t Index::memory() const {
-  return resources_list.capacity() * sizeof(ResourceEntry) +
+  return resources_list.size() * sizeof(ResourceEntry) +
          refs.capacity() * sizeof(StrId) + strings.memory() + located_.memory();
 }
 

@@ -12,6 +12,7 @@
 #define PSTATE_EDIT_INDEX_H_
 
 #include <cstdint>
+#include <deque>
 #include <memory>
 #include <optional>
 #include <span>
@@ -140,7 +141,9 @@ struct Index {
   /// The checkpoint's "stack" ("organization/<project>/<stack>" in a DIY
   /// checkpoint, or a bare name); "" when none.
   std::string checkpoint_stack;
-  std::vector<ResourceEntry> resources_list;
+  /// In chunks, not one array: no doubling slack and no copy as it grows
+  /// (a 200k-resource state: 12.8 MB, not up to 25 MB while it grows).
+  std::deque<ResourceEntry> resources_list;
   std::vector<PendingEntry> pending;
   /// The JSON pointer of the resources array ("/deployment/resources").
   std::string resources_pointer;

@@ -71,6 +71,8 @@ Status Check(Side& side, bool affected_only) {
   if (!assembly.ok()) return assembly.status();
   side.assembly = std::move(*assembly);
   side.outcome->changes = side.assembly.changes;
+  // The plans and indexes are Move's: the changes are rendered now.
+  side.outcome->changes.resources.Hold();
   side.outcome->unchanged = side.assembly.unchanged;
   auto added =
       AddedErrors(side.bytes, side.loaded->index, *side.plan, side.assembly,

@@ -53,7 +53,8 @@ std::string Ambiguous(const Index& index, const std::string& urn,
   return m;
 }
 
-/// The final URN of resource `i` under `plan`.
+}  // namespace
+
 std::string NewUrn(const Index& index, const Plan& plan, std::size_t i) {
   auto e = plan.edits.find(i);
   if (e != plan.edits.end() && e->second.urn) return *e->second.urn;
@@ -61,6 +62,8 @@ std::string NewUrn(const Index& index, const Plan& plan, std::size_t i) {
   auto m = plan.urn_map.find(urn);
   return m == plan.urn_map.end() ? urn : m->second;
 }
+
+namespace {
 
 std::string Mapped(const Plan* plan, const std::string& urn) {
   if (plan == nullptr) return urn;
@@ -243,7 +246,7 @@ Result<Planned> PlanRename(const Index& index, const Request& req) {
     plan.notes.push_back("recomputed the URN of " + old + " to " + now +
                          " (its type did not extend its parent's)");
   }
-  std::sort(plan.notes.begin(), plan.notes.end());
+  plan.notes.SortFrom(0, index, plan);
   return out;
 }
 
@@ -519,17 +522,18 @@ Planned PlanExtract(const Index& index, const Request& req) {
     });
   }
   plan.drop.assign(list.size(), false);
+  plan.existing = UrnSet(index.strings);
   std::size_t kept = 0;
   for (std::size_t i = 0; i < list.size(); ++i) {
     plan.drop[i] = !keep[i];
     if (!keep[i]) continue;
     ++kept;
-    plan.existing.emplace(index.Urn(i));
+    plan.existing.Insert(index.Urn(i));
   }
   plan.prune = true;
   plan.pending.resize(index.pending.size());
   for (std::size_t i = 0; i < index.pending.size(); ++i) {
-    plan.pending[i].drop = !plan.existing.count(index.pending[i].urn);
+    plan.pending[i].drop = !plan.existing.Contains(index.pending[i].urn);
   }
   plan.notes.push_back(
       "extracted " + std::to_string(kept) + " of " +
@@ -558,6 +562,8 @@ Result<Planned> PlanRepair(const Index& index, const Request& req) {
   // Per URN id: seen yet; and the new URN of those that change (few).
   std::vector<bool> seen(index.strings.size(), false);
   std::unordered_map<StrId, std::string> changed;
+  // The notes are typed records (records.h), rendered when printed.
+  auto at = [](std::size_t i) { return static_cast<std::uint32_t>(i); };
   for (std::size_t i : order) {
     const ResourceEntry& r = list[i];
     std::string urn(index.Urn(i));
@@ -566,8 +572,7 @@ Result<Planned> PlanRepair(const Index& index, const Request& req) {
       if (!seen[r.parent]) {
         plan.edits[i].parent = "";
         now = UrnUnderParent(urn, "");
-        plan.notes.push_back("cleared the dangling parent " +
-                             std::string(index.Text(r.parent)) + " of " + urn);
+        plan.notes.push_back(Note{Note::Kind::kClearedParent, {}, at(i), 0});
       } else {
         auto p = changed.find(r.parent);
         now = UrnUnderParent(urn, p == changed.end()
@@ -585,35 +590,34 @@ Result<Planned> PlanRepair(const Index& index, const Request& req) {
     seen[r.urn] = true;
   }
   for (const auto& [old, renamed] : plan.urn_map) {
-    plan.notes.push_back("renamed " + old + " to " + renamed);
+    plan.notes.push_back(
+        Note{Note::Kind::kRenamed, {}, at(index.Find(old).front()), 0});
   }
-  std::sort(plan.notes.begin(), plan.notes.end());
+  plan.notes.SortFrom(0, index, plan);
+  plan.existing = UrnSet(index.strings);
   for (std::size_t i = 0; i < list.size(); ++i) {
-    plan.existing.insert(NewUrn(index, plan, i));
+    plan.existing.Insert(NewUrn(index, plan, i));
   }
   plan.prune = true;
   for (std::size_t i : order) {
-    const std::string urn = NewUrn(index, plan, i);
     ForEachReference(index, list[i], [&](RefKind kind, StrId id) {
       if (kind == RefKind::kParent || kind == RefKind::kProvider ||
           kind == RefKind::kAlias || kind == RefKind::kViewOf ||
           kind == RefKind::kProperty) {
         return;
       }
-      std::string ref(index.Text(id));
-      if (plan.existing.count(Mapped(&plan, ref))) return;
-      plan.notes.push_back("removed the dangling " +
-                           std::string(state::RefKindName(kind)) + " entry " +
-                           ref + " of " + urn);
+      if (plan.existing.Contains(Mapped(&plan, std::string(index.Text(id))))) {
+        return;
+      }
+      plan.notes.push_back(Note{Note::Kind::kRemovedDangling, kind, at(i), id});
     });
     if (list[i].provider != kNoStr) {
       std::string provider(index.Text(list[i].provider));
       std::size_t cut = provider.rfind("::");
       std::string p =
           cut == std::string::npos ? provider : provider.substr(0, cut);
-      if (!plan.existing.count(Mapped(&plan, p))) {
-        plan.notes.push_back("cannot repair the provider reference " +
-                             provider + " of " + urn + " (no such provider)");
+      if (!plan.existing.Contains(Mapped(&plan, p))) {
+        plan.notes.push_back(Note{Note::Kind::kNoProvider, {}, at(i), 0});
       }
     }
   }
@@ -628,11 +632,7 @@ Result<Planned> PlanRepair(const Index& index, const Request& req) {
     std::size_t i = order[k];
     if (i != k) identity = false;
     if (lowest_after[k + 1] < i) {
-      plan.notes.push_back("moved " + NewUrn(index, plan, i) +
-                           " up, before the first resource that needs it "
-                           "(position " +
-                           std::to_string(i) + " -> " + std::to_string(k) +
-                           ")");
+      plan.notes.push_back(Note{Note::Kind::kMovedUp, {}, at(i), at(k)});
     }
   }
   if (!identity) plan.order = order;
@@ -1399,9 +1399,9 @@ Result<PlannedMove> PlanMove(const Index& source, const Index& destination,
   // References to what the destination will not have are pruned (a
   // copied provider's dependencies on resources that stay).
   rw.prune = true;
-  rw.existing = std::move(dest_urns);
-  rw.existing.insert(root_urn);
-  for (const auto& [i, e] : mp.added) rw.existing.insert(*e.urn);
+  for (const std::string& urn : dest_urns) rw.existing.Insert(urn);
+  rw.existing.Insert(root_urn);
+  for (const auto& [i, e] : mp.added) rw.existing.Insert(*e.urn);
 
   mp.source.drop = moved;
   mp.source.pending.resize(source.pending.size());

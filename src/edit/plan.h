@@ -15,8 +15,11 @@
 #include <unordered_set>
 #include <vector>
 
+#include "base/fingerprint.h"
+#include "base/fingerprint_table.h"
 #include "base/result.h"
 #include "edit/index.h"
+#include "edit/records.h"
 #include "json/string_codec.h"
 
 namespace pstate::edit {
@@ -96,6 +99,39 @@ struct Addition {
   std::uint32_t features = 0;  ///< state::ResourceFeatures of the resource
 };
 
+/// A set of URNs. Those an index's string table holds (every URN of the
+/// state) are a bit each, by string id; any other is held as its
+/// fingerprint (base/fingerprint.h), rather than a string and a hash node
+/// per URN.
+class UrnSet {
+ public:
+  UrnSet() = default;
+  /// A set whose URNs in `strings` (which must outlive it) are bits.
+  explicit UrnSet(const StringTable& strings)
+      : strings_(&strings), ids_(strings.size(), false) {}
+  void Insert(std::string_view urn) {
+    if (StrId id = IdOf(urn); id != kNoStr) {
+      ids_[id] = true;
+    } else {
+      others_.Insert(FingerprintOf(urn));
+    }
+  }
+  bool Contains(std::string_view urn) const {
+    StrId id = IdOf(urn);
+    return id != kNoStr ? ids_[id] : others_.Contains(FingerprintOf(urn));
+  }
+
+ private:
+  StrId IdOf(std::string_view urn) const {
+    if (strings_ == nullptr) return kNoStr;
+    StrId id = strings_->Find(urn);
+    return id < ids_.size() ? id : kNoStr;
+  }
+  const StringTable* strings_ = nullptr;
+  std::vector<bool> ids_;
+  FingerprintTable<NoValue> others_;
+};
+
 struct PendingEdit {
   bool drop = false;
   std::optional<std::string> id;
@@ -120,7 +156,7 @@ struct Plan {
   /// Repair: references to URNs not in this set are removed (dependencies,
   /// propertyDependencies, deletedWith, replaceWith).
   bool prune = false;
-  std::unordered_set<std::string> existing;
+  UrnSet existing;
   /// The output order of the resources kept (positions in the index);
   /// empty keeps the input order.
   std::vector<std::size_t> order;
@@ -131,9 +167,14 @@ struct Plan {
   /// splice.h); else Assemble reads it.
   std::optional<json::EscapeStyle> style;
   /// Lines saying what the plan does that the change list cannot show
-  /// (repair's reorderings and prunings, warnings such as --force).
-  std::vector<std::string> notes;
+  /// (repair's reorderings and prunings, warnings such as --force):
+  /// repair's are typed records (a repair of a long chain has one a
+  /// resource), rendered from the index and this plan when printed.
+  Notes notes;
 };
+
+/// The final URN of resource `i` of `index` under `plan`.
+std::string NewUrn(const Index& index, const Plan& plan, std::size_t i);
 
 /// A plan, or the reason the edit is refused (exit 1, nothing written).
 struct Planned {

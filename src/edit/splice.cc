@@ -110,7 +110,7 @@ class Rewriter {
     return it->second;
   }
   bool Dangling(const std::string& urn) const {
-    return plan_.prune && !urn.empty() && !plan_.existing.count(urn);
+    return plan_.prune && !urn.empty() && !plan_.existing.Contains(urn);
   }
 
   /// A URN string, mapped.
@@ -436,7 +436,7 @@ json::EscapeStyle DetectStyle(std::string_view bytes, state::EnvelopeKind kind,
     for (std::string_view e : {"\\u003c", "\\u003e", "\\u0026"}) {
       if (window.find(e) != std::string_view::npos) escaped = true;
     }
-    if (release) release(0, to);
+    if (release) release(at, to);
     at = to;
   }
   if (escaped) return json::EscapeStyle::kHtmlSafe;
@@ -575,7 +575,7 @@ void Append(std::vector<Segment>& out, Segment s) {
     return;
   }
   if (s.is_text && !out.empty() && out.back().is_text) {
-    out.back().text += s.text;
+    out.back().text.get() += s.text.view();
     return;
   }
   out.push_back(std::move(s));
@@ -590,7 +590,7 @@ Segment Source(std::uint64_t begin, std::uint64_t end) {
 
 Segment Text(std::string text) {
   Segment s;
-  s.text = std::move(text);
+  s.text.get() = std::move(text);
   s.is_text = true;
   return s;
 }
@@ -643,6 +643,7 @@ std::optional<Splice> RebuildArray(std::string_view bytes,
   Splice s;
   s.begin = elements.front().begin;
   s.end = elements.back().end;
+  s.pieces.reserve(order.size() * (separator != nullptr ? 2 : 1));
   for (std::size_t k = 0; k < order.size(); ++k) {
     std::size_t i = order[k];
     if (k > 0 && separator != nullptr) {
@@ -683,7 +684,7 @@ bool NeedsRewrite(std::size_t i, const Index& index, const Plan& plan,
     if (kind != RefKind::kParent && kind != RefKind::kProvider &&
         kind != RefKind::kAlias && kind != RefKind::kViewOf &&
         kind != RefKind::kProperty &&
-        !plan.existing.count(std::string(index.Text(urn)))) {
+        !plan.existing.Contains(index.Text(urn))) {
       hit = true;
     }
   });
@@ -805,7 +806,7 @@ std::uint32_t FeaturesAfter(const Index& index, const Plan& plan,
     for (StrId d : index.ReplaceWith(r)) {
       std::string urn(index.Text(d));
       auto m = plan.urn_map.find(urn);
-      if (plan.existing.count(m == plan.urn_map.end() ? urn : m->second)) {
+      if (plan.existing.Contains(m == plan.urn_map.end() ? urn : m->second)) {
         left = true;
       }
     }
@@ -821,6 +822,11 @@ Status Stitch(std::string_view bytes, std::vector<Splice> splices,
             [](const Splice& a, const Splice& b) {
               return a.begin != b.begin ? a.begin < b.begin : a.end < b.end;
             });
+  // Room for every piece at once (a reordered array has one a resource):
+  // no doubling slack; each splice's pieces go as they are moved.
+  std::size_t pieces = 1;
+  for (const Splice& s : splices) pieces += s.pieces.size() + 1;
+  out.reserve(out.size() + pieces);
   std::uint64_t at = 0;
   for (Splice& s : splices) {
     if (s.begin < at) {
@@ -830,6 +836,7 @@ Status Stitch(std::string_view bytes, std::vector<Splice> splices,
     }
     Append(out, Source(at, s.begin));
     for (Segment& piece : s.pieces) Append(out, std::move(piece));
+    std::vector<Segment>().swap(s.pieces);
     at = s.end;
   }
   Append(out, Source(at, bytes.size()));
@@ -929,6 +936,7 @@ Result<Assembly> Assemble(std::string_view bytes, const Index& index,
   Assembly out;
   out.index = &index;
   out.plan = &plan;
+  out.changes.resources.Bind(index, plan);
   std::vector<Splice> splices;
   const auto& list = index.resources_list;
   std::optional<json::EscapeStyle> style;
@@ -955,7 +963,8 @@ Result<Assembly> Assemble(std::string_view bytes, const Index& index,
     bool dropped = plan.drop[i];
     if (!dropped) features_used |= FeaturesAfter(index, plan, r, edit);
     if (dropped) {
-      out.changes.resources.push_back({'-', std::string(index.Urn(i)), {}});
+      out.changes.resources.push_back(ChangeRecord{
+          ChangeRecord::Kind::kRemoved, static_cast<std::uint32_t>(i), 0});
       continue;
     }
     ByteRange range = index.Range(i);
@@ -986,8 +995,8 @@ Result<Assembly> Assemble(std::string_view bytes, const Index& index,
         out.notes.push_back(LossyStringNote(index.Urn(i), lossy));
       }
     }
-    out.changes.resources.push_back(
-        {'~', std::string(index.Urn(i)), DiffResource(*value, edited)});
+    out.changes.resources.push_back(ElementChange{
+        '~', std::string(index.Urn(i)), DiffResource(*value, edited)});
   }
   std::vector<std::size_t> order = plan.order;
   if (order.empty()) {
@@ -1005,10 +1014,9 @@ Result<Assembly> Assemble(std::string_view bytes, const Index& index,
     for (std::size_t k = 0; k < order.size(); ++k) {
       std::size_t i = order[k];
       if (lowest_after[k + 1] < i) {
-        out.changes.resources.push_back(
-            {'~',
-             std::string(index.Urn(i)),
-             {{'~', "(position)", std::to_string(i), std::to_string(k)}}});
+        out.changes.resources.push_back(ChangeRecord{
+            ChangeRecord::Kind::kMoved, static_cast<std::uint32_t>(i),
+            static_cast<std::uint32_t>(k)});
       }
     }
   }
@@ -1018,7 +1026,7 @@ Result<Assembly> Assemble(std::string_view bytes, const Index& index,
   for (const auto* adds : {&plan.prepend, &plan.append}) {
     for (const Addition& a : *adds) {
       features_used |= a.features;
-      out.changes.resources.push_back({'+', a.urn, {}});
+      out.changes.resources.push_back(ElementChange{'+', a.urn, {}});
     }
   }
   if (added && !index.resources.present) {
@@ -1259,6 +1267,36 @@ Result<std::string> RenderRewritten(std::string_view bytes,
                         DetectLayout(bytes, range, assembly.style));
 }
 
+/// Hands back the pages of the input a pass has read, in whichever order
+/// it reads them: once the span read since the last hand-back covers
+/// kStep, it goes (a reordered array is read backwards as much as
+/// forwards; a page read again comes back from the page cache).
+class Releaser {
+ public:
+  /// Smaller than kReleaseStep: what is resident between two hand-backs
+  /// counts, and one madvise(2) per 4 MiB costs nothing measurable.
+  static constexpr std::uint64_t kStep = std::uint64_t{4} << 20;
+  explicit Releaser(const ReleaseFn& release) : release_(release) {}
+  void Read(std::uint64_t begin, std::uint64_t end) {
+    if (!release_ || begin >= end) return;
+    if (lo_ == hi_) {
+      lo_ = begin;
+      hi_ = end;
+    } else {
+      lo_ = std::min(lo_, begin);
+      hi_ = std::max(hi_, end);
+    }
+    if (hi_ - lo_ >= kStep) {
+      release_(lo_, hi_);
+      lo_ = hi_ = 0;
+    }
+  }
+
+ private:
+  const ReleaseFn& release_;
+  std::uint64_t lo_ = 0, hi_ = 0;
+};
+
 class SegmentInput : public io::InputStream {
  public:
   SegmentInput(std::string_view bytes, const Assembly& assembly,
@@ -1290,15 +1328,11 @@ class SegmentInput : public io::InputStream {
           rendered_ = true;
           // The input it was rendered from is read: its pages can go.
           ByteRange r = assembly_.index->Range(i);
-          if (release_ && r.end > released_ &&
-              r.end - released_ >= kReleaseStep) {
-            release_(released_, r.end);
-            released_ = r.end;
-          }
+          releaser_.Read(r.begin, r.end);
         }
         piece = chunk_;
       } else if (s.is_text) {
-        piece = s.text;
+        piece = s.text.view();
       } else {
         piece = bytes_.substr(static_cast<std::size_t>(s.begin),
                               static_cast<std::size_t>(s.end - s.begin));
@@ -1307,13 +1341,8 @@ class SegmentInput : public io::InputStream {
       std::memcpy(buf + done, piece.data() + within_, take);
       done += take;
       within_ += take;
-      if (!s.is_text && !s.is_stubs && !s.is_resource && release_) {
-        std::uint64_t upto = s.begin + within_;
-        if (upto < released_) released_ = s.begin;  // a range read again
-        if (upto - released_ >= kReleaseStep) {
-          release_(released_, upto);
-          released_ = upto;
-        }
+      if (!s.is_text && !s.is_stubs && !s.is_resource) {
+        releaser_.Read(s.begin + within_ - take, s.begin + within_);
       }
       if (within_ == piece.size() && !s.is_stubs) Next();
     }
@@ -1354,7 +1383,7 @@ class SegmentInput : public io::InputStream {
   std::size_t within_ = 0;
   std::uint64_t consumed_ = 0;
   ReleaseFn release_;
-  std::uint64_t released_ = 0;
+  Releaser releaser_{release_};
   std::string chunk_;
   bool rendered_ = false;
   std::uint64_t next_stub_ = kNotStarted;
@@ -1371,11 +1400,11 @@ std::unique_ptr<io::InputStream> SegmentStream(
 
 Status WriteSegments(std::string_view bytes, const Assembly& assembly,
                      io::Output& out, const ReleaseFn& release, int fd) {
-  std::uint64_t released = 0;  // rendered resources' input, handed back
+  Releaser releaser(release);  // rendered resources' input, handed back
   for (const Segment& s : assembly.segments) {
     if (s.is_stubs) continue;  // check documents are never written
     if (s.is_text) {
-      out.Write(s.text);
+      out.Write(s.text.view());
       continue;
     }
     if (s.is_resource) {
@@ -1384,10 +1413,7 @@ Status WriteSegments(std::string_view bytes, const Assembly& assembly,
       if (!text.ok()) return text.status();
       out.Write(*text);
       ByteRange r = assembly.index->Range(static_cast<std::size_t>(s.begin));
-      if (release && r.end > released && r.end - released >= kReleaseStep) {
-        release(released, r.end);
-        released = r.end;
-      }
+      releaser.Read(r.begin, r.end);
       continue;
     }
     if (fd >= 0) {

@@ -19,6 +19,7 @@
 #include "base/result.h"
 #include "edit/index.h"
 #include "edit/plan.h"
+#include "edit/records.h"
 #include "io/input.h"
 #include "io/output.h"
 #include "json/string_codec.h"
@@ -31,24 +32,11 @@ namespace pstate::edit {
 /// index, not the file). May be empty.
 using ReleaseFn = std::function<void(std::uint64_t begin, std::uint64_t end)>;
 
-/// One changed field. `before`/`after` are compact JSON ("" when absent);
-/// property maps (inputs, outputs, ...) are never printed, only said to
-/// have changed, since they may hold secrets.
-struct FieldChange {
-  char op = '~';  ///< '+' added, '-' removed, '~' changed
-  std::string field;
-  std::string before, after;
-};
-
-struct ElementChange {
-  char op = '~';     ///< '-' removed, '~' changed
-  std::string what;  ///< the URN, or "pending_operations[i] (<urn>)"
-  std::vector<FieldChange> fields;
-};
-
 struct ChangeList {
   std::vector<FieldChange> envelope;
-  std::vector<ElementChange> resources;
+  /// Typed records (removals, moves) and held changes (rewrites,
+  /// additions), rendered when read.
+  ElementChanges resources;
   std::vector<ElementChange> pending;
   bool empty() const {
     return envelope.empty() && resources.empty() && pending.empty();
@@ -117,9 +105,40 @@ json::Value RewriteResource(const json::Value& resource,
 std::vector<FieldChange> DiffResource(const json::Value& before,
                                       const json::Value& after);
 
+/// A segment's own text, held apart: most segments are input ranges (a
+/// repair that reorders a long chain has one per resource), which then
+/// cost a pointer, not a string (a segment is 32 bytes, not 56).
+class SegmentText {
+ public:
+  SegmentText() = default;
+  SegmentText(const SegmentText& o)
+      : text_(o.text_ ? std::make_unique<std::string>(*o.text_) : nullptr) {}
+  SegmentText& operator=(const SegmentText& o) {
+    if (this != &o) *this = SegmentText(o);
+    return *this;
+  }
+  SegmentText(SegmentText&&) noexcept = default;
+  SegmentText& operator=(SegmentText&&) noexcept = default;
+  ~SegmentText() = default;
+
+  std::string_view view() const {
+    return text_ ? std::string_view(*text_) : std::string_view();
+  }
+  std::size_t size() const { return text_ ? text_->size() : 0; }
+  bool empty() const { return size() == 0; }
+  /// The text, made when there is none yet.
+  std::string& get() {
+    if (!text_) text_ = std::make_unique<std::string>();
+    return *text_;
+  }
+
+ private:
+  std::unique_ptr<std::string> text_;
+};
+
 struct Segment {
   std::uint64_t begin = 0, end = 0;  ///< input range, when text is empty
-  std::string text;
+  SegmentText text;
   bool is_text = false;
   /// Check documents only (Assembly::check_segments): the stubs of
   /// resources Assembly::stubbed[begin, end), separated by ",\n" (and

@@ -286,6 +286,17 @@ class PlainInput : public InputStream {
     released_ = end;
   }
 
+  void ReleaseRange(std::uint64_t begin, std::uint64_t end) override {
+    if (!map_base_) return;
+    CheckSize();
+    std::uint64_t from = (begin + page_ - 1) / page_ * page_;
+    std::uint64_t to =
+        std::min<std::uint64_t>(end, map_length_) / page_ * page_;
+    if (to <= from) return;
+    ::madvise(map_base_ + from, static_cast<std::size_t>(to - from),
+              MADV_DONTNEED);
+  }
+
   Status mapping_status() const override {
     if (map_slot_ < 0 ||
         !g_maps[map_slot_].cut.load(std::memory_order_acquire)) {

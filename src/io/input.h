@@ -87,6 +87,14 @@ class InputStream {
   /// are dropped from this process's memory (they stay in the page cache),
   /// so resident memory does not grow with the file.
   virtual void Release(std::uint64_t upto) { (void)upto; }
+  /// With a mapping: the caller is done with bytes [begin, end), wherever
+  /// they are (a pass that reads the input out of order, such as an edit
+  /// that reorders the resources); the whole pages inside go as Release's
+  /// do. They come back from the page cache if read again.
+  virtual void ReleaseRange(std::uint64_t begin, std::uint64_t end) {
+    (void)begin;
+    (void)end;
+  }
   /// Positions the next Read at decoded offset `offset`. Only a plain file
   /// opened by path (plain_file_fd() >= 0) can: kUnsupported otherwise.
   virtual Status SeekTo(std::uint64_t offset);

@@ -41,6 +41,9 @@ class NamedStream : public InputStream {
   }
   std::optional<Mapping> Map() override { return inner_->Map(); }
   void Release(std::uint64_t upto) override { inner_->Release(upto); }
+  void ReleaseRange(std::uint64_t begin, std::uint64_t end) override {
+    inner_->ReleaseRange(begin, end);
+  }
   // The parallel executor's reader skips a resources array its workers
   // read: without this, every such read gave up and was read again.
   Status SeekTo(std::uint64_t offset) override {
@@ -126,6 +129,14 @@ class SpoolStream : public InputStream {
     ::madvise(static_cast<char*>(map_->base) + released_,
               static_cast<std::size_t>(end - released_), MADV_DONTNEED);
     released_ = end;
+  }
+  void ReleaseRange(std::uint64_t begin, std::uint64_t end) override {
+    if (!mapped_ || map_->base == nullptr) return;
+    std::uint64_t from = (begin + page_ - 1) / page_ * page_;
+    std::uint64_t to = std::min(end, map_->size) / page_ * page_;
+    if (to <= from) return;
+    ::madvise(static_cast<char*>(map_->base) + from,
+              static_cast<std::size_t>(to - from), MADV_DONTNEED);
   }
 
  private:

@@ -46,8 +46,10 @@ void FieldsJson(const std::vector<edit::FieldChange>& list, json::Writer& w) {
   w.EndArray();
 }
 
-void ElementsJson(const std::vector<edit::ElementChange>& list,
-                  json::Writer& w) {
+/// `list`: a std::vector<edit::ElementChange> or edit::ElementChanges
+/// (whose typed records are rendered one at a time, as they are written).
+template <typename List>
+void ElementsJson(const List& list, json::Writer& w) {
   w.BeginArray();
   for (const edit::ElementChange& c : list) {
     w.BeginObject();
@@ -89,8 +91,9 @@ void NewFindingsMember(const edit::Outcome& o, json::Writer& w) {
   w.EndArray();
 }
 
-void StringsMember(std::string_view name, const std::vector<std::string>& list,
-                   json::Writer& w) {
+/// `list`: a std::vector<std::string> or edit::Notes.
+template <typename List>
+void StringsMember(std::string_view name, const List& list, json::Writer& w) {
   w.Name(name);
   w.BeginArray();
   for (const std::string& s : list) w.String(s);
@@ -121,12 +124,14 @@ void RenderEditText(const edit::Outcome& o, std::ostream& os) {
     os << "~ (envelope)\n";
     FieldsText(o.changes.envelope, os);
   }
-  for (const auto* list : {&o.changes.resources, &o.changes.pending}) {
-    for (const edit::ElementChange& c : *list) {
+  auto elements = [&](const auto& list) {
+    for (const edit::ElementChange& c : list) {
       os << c.op << " " << TerminalSafe(c.what) << "\n";
       FieldsText(c.fields, os);
     }
-  }
+  };
+  elements(o.changes.resources);
+  elements(o.changes.pending);
   for (const std::string& n : o.notes) {
     os << "note: " << TerminalSafe(n) << "\n";
   }

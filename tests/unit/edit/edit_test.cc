@@ -337,6 +337,119 @@ TEST_F(EditTest, RepairReordersAndPrunes) {
   EXPECT_TRUE(o.new_findings.empty());
 }
 
+// A repair that moves every resource of a chain written in reverse holds a
+// typed, fixed-size record per moved resource for its note and its change
+// (rendered only when read), never a line of text.
+/// Resource `i` of ReversedChain.
+std::string ChainUrn(std::size_t i) {
+  return kS + "x:index:Thing::t" + std::to_string(i);
+}
+
+/// A root stack and `n` resources, each depending on the next: every
+/// dependency comes after its user, as repair fixes.
+std::string ReversedChain(std::size_t n) {
+  const std::string root = kS + "pulumi:pulumi:Stack::proj-dev";
+  std::string text =
+      "{\"version\": 3, \"deployment\": {\"resources\": [\n"
+      "{\"urn\": \"" +
+      root +
+      "\", \"custom\": false, \"type\": "
+      "\"pulumi:pulumi:Stack\"}";
+  for (std::size_t i = 0; i < n; ++i) {
+    text += ",\n{\"urn\": \"" + ChainUrn(i) +
+            "\", \"custom\": false, \"type\": \"x:index:Thing\", "
+            "\"parent\": \"" +
+            root + "\"";
+    if (i + 1 < n) text += ", \"dependencies\": [\"" + ChainUrn(i + 1) + "\"]";
+    text += "}";
+  }
+  text += "\n]}}\n";
+  return text;
+}
+
+TEST_F(EditTest, ARepairOfAReversedChainHoldsRecordsNotText) {
+  constexpr std::size_t kN = 300;
+  auto urn = ChainUrn;
+  std::string text = ReversedChain(kN);
+  std::string in = (dir_ / "chain.json").string();
+  std::ofstream(in, std::ios::binary) << text;
+  Config config;
+  config.request.op = Operation::kRepair;
+  config.input = in;
+  config.output = (dir_ / "out.json").string();
+  auto o = edit::Run(config);
+  ASSERT_TRUE(o.ok()) << o.status().message();
+  ASSERT_FALSE(o->refused) << o->refusal;
+  // Every resource but the last comes too early: a note and a change each.
+  ASSERT_EQ(o->notes.size(), kN - 1);
+  ASSERT_EQ(o->changes.resources.size(), kN - 1);
+  EXPECT_EQ(o->notes.held(), 0U);
+  EXPECT_EQ(o->changes.resources.held(), 0U);
+  EXPECT_LE(sizeof(Note), 12U);
+  EXPECT_LE(sizeof(ChangeRecord), 12U);
+  // Rendered when read, as the lines always were: the last resource
+  // (position kN) comes first, after the root stack.
+  EXPECT_EQ(o->notes[0], "moved " + urn(kN - 1) +
+                             " up, before the first resource that needs it "
+                             "(position " +
+                             std::to_string(kN) + " -> 1)");
+  ElementChange c = o->changes.resources[0];
+  EXPECT_EQ(c.op, '~');
+  EXPECT_EQ(c.what, urn(kN - 1));
+  ASSERT_EQ(c.fields.size(), 1U);
+  EXPECT_EQ(c.fields[0].field, "(position)");
+  EXPECT_EQ(c.fields[0].before, std::to_string(kN));
+  EXPECT_EQ(c.fields[0].after, "1");
+  std::vector<std::string> urns = Urns(ReadAll(config.output));
+  ASSERT_EQ(urns.size(), kN + 1);
+  EXPECT_EQ(urns[1], urn(kN - 1));
+  EXPECT_EQ(urns.back(), urn(0));
+  // A copy renders every record into text that no longer needs the index.
+  Notes held = o->notes;
+  held.Hold();
+  EXPECT_EQ(held.held(), kN - 1);
+  EXPECT_EQ(held[0], o->notes[0]);
+}
+
+// Pass 2 reads a reordered array backwards: the pages it has read still
+// go back as it goes (counted: the ranges handed to the release), not only
+// those behind a forward reader.
+TEST(SpliceTest, AReversedReadHandsBackWhatItRead) {
+  std::string bytes = ReversedChain(40000);
+  ASSERT_GT(bytes.size(), std::size_t{8} << 20);
+  Index index;
+  diag::Report report("in");
+  {
+    auto input = io::MemoryInput(bytes, "in");
+    Indexer indexer(index);
+    ASSERT_TRUE(state::Read(*input, indexer, report).ok());
+  }
+  Request r;
+  r.op = Operation::kRepair;
+  auto planned = MakePlan(index, r);
+  ASSERT_TRUE(planned.ok() && !planned->refused);
+  ASSERT_FALSE(planned->plan.order.empty());
+  auto out = Assemble(bytes, index, planned->plan);
+  ASSERT_TRUE(out.ok());
+  std::uint64_t released = 0;
+  auto stream = SegmentStream(bytes, *out, out->segments, "out",
+                              [&](std::uint64_t begin, std::uint64_t end) {
+                                EXPECT_LT(begin, end);
+                                released += end - begin;
+                              });
+  std::vector<char> buf(1 << 16);
+  std::uint64_t read = 0;
+  for (;;) {
+    auto n = stream->Read(buf.data(), buf.size());
+    ASSERT_TRUE(n.ok());
+    if (*n == 0) break;
+    read += *n;
+  }
+  EXPECT_EQ(read, bytes.size());
+  // All but the last span (under 4 MiB) went back.
+  EXPECT_GE(released + (std::uint64_t{4} << 20), bytes.size());
+}
+
 TEST_F(EditTest, AStateThatDoesNotVerifyCanStillBeEdited) {
   // broken.json has a dependency that comes after its dependent, a missing
   // dependency and a missing parent: its own errors do not block an edit,
@@ -1226,6 +1339,7 @@ TEST(SpliceTest, RewrittenResourcesAreSegmentsNotText) {
   for (const Segment& s : out->segments) {
     if (s.is_resource) ++rendered;
     if (s.is_text) text += s.text.size();
+    EXPECT_LE(sizeof s, 32U);
   }
   EXPECT_EQ(rendered, 5U);
   EXPECT_LT(text, 16U);  // separators at most, no resource's text
