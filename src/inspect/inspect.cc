@@ -25,23 +25,19 @@
 #include "state/provider.h"
 #include "state/reader.h"
 #include "state/resource.h"
+#include "state/selector.h"
 #include "state/urn.h"
 
 namespace pstate::inspect {
 namespace {
 
-/// The flags set on a resource, in ResourceFlag order.
+/// The flags set on a resource, in ResourceFlag order (the selector's
+/// reading of them: state::ToFlagSet).
 std::vector<Flag> FlagsOf(const state::ResourceView& v) {
-  const std::pair<Flag, const json::Value*> fields[] = {
-      {Flag::kProtect, v.protect},
-      {Flag::kTaint, v.taint},
-      {Flag::kDelete, v.del},
-      {Flag::kExternal, v.external},
-      {Flag::kPendingReplacement, v.pending_replacement},
-      {Flag::kRetainOnDelete, v.retain_on_delete}};
+  state::FlagSet set = state::ToFlagSet(v.Flags());
   std::vector<Flag> out;
-  for (auto [flag, field] : fields) {
-    if (state::ResourceView::Flag(field)) out.push_back(flag);
+  for (Flag f : state::kAllFlags) {
+    if ((set & state::FlagBit(f)) != 0) out.push_back(f);
   }
   return out;
 }
