@@ -5,7 +5,7 @@
 
 #include <string_view>
 
-#include "pstate/pstate.h"
+#include <pstate/pstate.h>
 
 namespace pstate::cli {
 
