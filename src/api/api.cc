@@ -539,14 +539,15 @@ Result<RedactResult> Redact(const State& state, const RedactConfig& config) {
   Result<std::string> path = PathOf(state);
   if (!path.ok()) return path.status();
   redact::Config c;
-  std::optional<FingerprintKey> key = config.key;
-  if (!key && (config.fingerprint || config.anonymize)) {
-    key = FingerprintKey::Random();
-  }
-  if (config.fingerprint) c.options.fingerprinter = key->impl().fingerprinter;
+  // The given key, else a random one (not a std::optional: GCC's -O3
+  // -Wmaybe-uninitialized misreads the destructor of an optional holding
+  // a shared_ptr).
+  const FingerprintKey key =
+      config.key.has_value() ? *config.key : FingerprintKey::Random();
+  if (config.fingerprint) c.options.fingerprinter = key.impl().fingerprinter;
   std::optional<redact::Anonymizer> anonymizer;
   if (config.anonymize) {
-    c.options.anonymizer = &anonymizer.emplace(key->impl().fingerprinter);
+    c.options.anonymizer = &anonymizer.emplace(key.impl().fingerprinter);
   }
   c.options.also = config.also;
   c.options.leaks = config.leaks;
