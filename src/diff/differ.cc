@@ -75,6 +75,21 @@ struct Side {
   /// Pages re-read and not given back yet: [drop_from, drop_to) addresses
   /// (page-aligned, inside the mapping), empty when equal.
   std::uintptr_t drop_from = 0, drop_to = 0;
+
+  /// Forgets what a read of the input filled in (every field above that
+  /// IndexPass sets), for a read that starts over (a parallel read that
+  /// fell back).
+  void Restart() {
+    resources = 0;
+    order = OrderChecker();
+    stack.reset();
+    root_urn.clear();
+    envelope.clear();
+    pending.clear();
+    snippets.clear();
+    extensions.clear();
+    has_deployment = true;
+  }
 };
 
 void Capture(state::Leaf& leaf, Side& side) {
@@ -259,25 +274,17 @@ Status ReadSide(Side& side, ResourceIndex* index,
   // A parallel read that falls back starts again from a fresh pass: the
   // side's state goes back to what it was before.
   auto make = [&side, index, in_order] {
-    side.resources = 0;
-    side.order = OrderChecker();
-    side.stack.reset();
-    side.root_urn.clear();
-    side.envelope.clear();
-    side.pending.clear();
-    side.snippets.clear();
-    side.extensions.clear();
+    side.Restart();
     if (index != nullptr) index->Clear();
     if (in_order != nullptr) in_order->clear();
     return std::make_unique<IndexPass>(side, index, in_order);
   };
-  diag::Report report(side.name);
-  engine::Ran<IndexPass> ran = engine::Run<IndexPass>(
-      engine::Opener([&side] { return side.input->Open(); }), make, report,
-      options);
-  *parallel = ran.executor == engine::Executor::kParallel;
-  if (ran.pass == nullptr) return ran.status;  // not opened
-  return engine::Explain(report, ran.status);
+  engine::Executor executor = engine::Executor::kSequential;
+  auto ran = engine::RunOrExplain<IndexPass>(
+      engine::Opener([&side] { return side.input->Open(); }), side.name, make,
+      options, &executor);
+  *parallel = executor == engine::Executor::kParallel;
+  return ran.ok() ? Status::Ok() : ran.status();
 }
 
 }  // namespace

@@ -624,13 +624,16 @@ Status ReadOrExplain(
 /// Run for a command whose result is data: the pass that read the state
 /// (its result in it), or the failure: an input that could not be opened
 /// as io said it (its message names the file and the cause), else as
-/// Explain gives it.
+/// Explain gives it. `executor`, when given, learns who read the
+/// resources.
 template <typename P>
 Result<std::unique_ptr<P>> RunOrExplain(
     const Opener& open, const std::string& name,
-    const std::function<std::unique_ptr<P>()>& make, const Options& options) {
+    const std::function<std::unique_ptr<P>()>& make, const Options& options,
+    Executor* executor = nullptr) {
   diag::Report report(name);
   Ran<P> ran = Run<P>(open, make, report, options);
+  if (executor != nullptr) *executor = ran.executor;
   if (ran.pass == nullptr) return ran.status;  // not opened
   if (Status s = Explain(report, ran.status); !s.ok()) return s;
   return std::move(ran.pass);
