@@ -32,7 +32,9 @@ class FingerprintTable {
       has_empty_key_ = true;
       return {&empty_key_value_, added};
     }
-    if ((size_ + 1) * 2 > slots_.size()) Grow();
+    if ((size_ + 1) * 2 > slots_.size()) {
+      Grow(slots_.empty() ? 1024 : slots_.size() * 2);
+    }
     Slot& slot = slots_[SlotOf(key)];
     if (!slot.key.empty()) return {&slot.value, false};
     slot.key = key;
@@ -53,6 +55,13 @@ class FingerprintTable {
   std::size_t size() const { return size_; }
   /// Bytes held by the slots.
   std::size_t memory() const { return slots_.capacity() * sizeof(Slot); }
+  /// Room for `n` keys without growing: a table whose size is known
+  /// never holds its old and new slots at once.
+  void Reserve(std::size_t n) {
+    std::size_t slots = slots_.empty() ? 1024 : slots_.size();
+    while (slots < 2 * n) slots *= 2;
+    if (slots > slots_.size()) Grow(slots);
+  }
   void Clear() {
     slots_.clear();
     size_ = 0;
@@ -75,9 +84,9 @@ class FingerprintTable {
     }
     return i;
   }
-  void Grow() {
+  void Grow(std::size_t slots) {
     std::vector<Slot> old = std::move(slots_);
-    slots_.assign(old.empty() ? 1024 : old.size() * 2, Slot{});
+    slots_.assign(slots, Slot{});
     for (Slot& s : old) {
       if (!s.key.empty()) slots_[SlotOf(s.key)] = std::move(s);
     }

@@ -132,11 +132,13 @@ std::vector<diag::Finding> NewErrors(
 /// whole output. Fails when the edited state does not read back (an
 /// internal error).
 /// Only the new findings are kept (GateMatcher): the edited state's
-/// findings are never all held.
+/// findings are never all held. The gate takes the input's keys from
+/// `before.errors`, which is left empty (a chain has a key per resource:
+/// they are not held twice while pass 2 reads).
 Result<std::vector<diag::Finding>> AddedErrors(
     std::string_view bytes, const Index& index, const Plan& plan,
-    const Assembly& assembly, const InputFindings& before,
-    const std::string& name, const ReleaseFn& release = {});
+    const Assembly& assembly, InputFindings& before, const std::string& name,
+    const ReleaseFn& release = {});
 
 /// A state after pass 1: its replayable input, its index and its own
 /// findings (`report` keeps only what makes it unreadable; the rest is

@@ -18,8 +18,10 @@
 namespace pstate::edit {
 namespace {
 
-/// How much input is read between two releases of its pages.
-constexpr std::uint64_t kReleaseStep = std::uint64_t{16} << 20;
+/// How much input is read between two releases of its pages: what is
+/// resident between two hand-backs counts toward an edit's peak, and one
+/// madvise(2) per 4 MiB costs nothing measurable.
+constexpr std::uint64_t kReleaseStep = std::uint64_t{4} << 20;
 
 /// The rewritten resources (by position). Their text is never held: it is
 /// rendered from the input each time a pass reads it (Segment::is_resource),
@@ -1273,9 +1275,7 @@ Result<std::string> RenderRewritten(std::string_view bytes,
 /// forwards; a page read again comes back from the page cache).
 class Releaser {
  public:
-  /// Smaller than kReleaseStep: what is resident between two hand-backs
-  /// counts, and one madvise(2) per 4 MiB costs nothing measurable.
-  static constexpr std::uint64_t kStep = std::uint64_t{4} << 20;
+  static constexpr std::uint64_t kStep = kReleaseStep;
   explicit Releaser(const ReleaseFn& release) : release_(release) {}
   void Read(std::uint64_t begin, std::uint64_t end) {
     if (!release_ || begin >= end) return;

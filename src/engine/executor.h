@@ -153,6 +153,9 @@ class FoldContext final : public state::Context {
   /// cannot be read again.
   io::LineColumn Locate(std::uint64_t offset) override;
   const state::Envelope& envelope() const override { return inner_.envelope(); }
+  const io::InputStream* input_file() const override {
+    return inner_.input_file();
+  }
 
  private:
   state::Context& inner_;

@@ -148,6 +148,28 @@ Result<std::unique_ptr<InputStream>> OpenInput(
 std::unique_ptr<InputStream> FileRange(const InputStream& file,
                                        std::uint64_t offset);
 
+/// Reads byte ranges of a plain file (plain_file_fd() >= 0) again, after
+/// a forward read has passed them: for a result made at the end from
+/// places seen long before (verify's pending references keep offsets into
+/// the input instead of copies of their texts). pread(2) through a buffer
+/// of `chunk` bytes, so ranges asked in increasing order cost one system
+/// call a chunk. `file` must outlive it.
+class RangeReader {
+ public:
+  explicit RangeReader(const InputStream& file,
+                       std::size_t chunk = std::size_t{256} << 10);
+  /// Bytes [offset, offset + size): a view valid until the next call.
+  /// Fails with kIo when the read fails or the file now ends before them
+  /// (it was rewritten since).
+  Result<std::string_view> Read(std::uint64_t offset, std::size_t size);
+
+ private:
+  const InputStream& file_;
+  std::size_t chunk_;
+  std::string buffer_;
+  std::uint64_t base_ = 0;  ///< file offset of buffer_[0]
+};
+
 /// An in-memory input (tests, fuzzing, decrypted text). Decompresses too.
 std::unique_ptr<InputStream> MemoryInput(std::string bytes,
                                          const std::string& name = "<memory>",

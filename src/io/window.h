@@ -82,6 +82,7 @@ class Window {
   Status SkipTo(std::uint64_t offset, LineColumn at);
 
   InputStream& input() { return input_; }
+  const InputStream& input() const { return input_; }
 
  private:
   InputStream& input_;

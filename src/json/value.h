@@ -64,6 +64,12 @@ struct Value {
 
   /// The escaped string contents or the number's source text.
   std::string_view raw() const { return {text, size}; }
+  /// For a string without escapes parsed from the input itself (not from
+  /// text inside a string): where the input holds its text byte for byte,
+  /// the offset after its opening quote; 0 for anything else.
+  std::uint64_t verbatim_at() const {
+    return is_string() && !has_escapes ? offset + 1 : 0;
+  }
   std::span<const Value> array() const { return {elements, size}; }
   std::span<const Member> object() const;
 

@@ -53,6 +53,10 @@ class StreamReader final : public Context {
     return window_.Locate(offset);
   }
   const Envelope& envelope() const override { return envelope_; }
+  const io::InputStream* input_file() const override {
+    const io::InputStream& input = window_.input();
+    return input.plain_file_fd() >= 0 ? &input : nullptr;
+  }
 
  private:
   Status Fill();

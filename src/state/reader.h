@@ -132,6 +132,11 @@ class Context {
   virtual void ReportUnlocated(diag::Finding finding) = 0;
   virtual io::LineColumn Locate(std::uint64_t offset) = 0;
   virtual const Envelope& envelope() const = 0;
+  /// The plain file being read, when its bytes can be read again by offset
+  /// (io::RangeReader), so a result made at the end may keep offsets
+  /// instead of copies of texts; nullptr for a pipe or a compressed
+  /// stream (the default).
+  virtual const io::InputStream* input_file() const { return nullptr; }
 };
 
 class Handler {

@@ -5,7 +5,6 @@
 namespace pstate::state {
 
 void ResourceIndex::Reserve(std::size_t n) {
-  entries_.reserve(n);
   std::size_t slots = first_.empty() ? 1024 : first_.size();
   while (slots < 2 * n) slots *= 2;
   if (slots > first_.size()) Rehash(slots);

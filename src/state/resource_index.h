@@ -22,6 +22,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "base/chunked_vector.h"
 #include "base/fingerprint.h"
 
 namespace pstate::state {
@@ -36,7 +37,8 @@ class ResourceIndex {
  public:
   static constexpr std::uint32_t kNone = 0xFFFFFFFFu;
 
-  /// Room for `n` resources without growing (a hint: more still fit).
+  /// Room for `n` resources in the table without rehashing (a hint: more
+  /// still fit).
   void Reserve(std::size_t n);
   /// Appends a resource; returns its position (its index in state order).
   std::uint32_t Add(const Fingerprint& key, ByteRange range);
@@ -65,7 +67,9 @@ class ResourceIndex {
   /// The slot of `key`'s chain, or the empty slot where it would go.
   std::size_t Slot(const Fingerprint& key) const;
 
-  std::vector<Entry> entries_;
+  /// In chunks: no doubling slack (a quarter of the entries, on average)
+  /// and no copy while the index grows.
+  ChunkedVector<Entry> entries_;
   /// Per slot: the first and last position of a key's chain, or kNone;
   /// size a power of two (the key is read from the entry: a
   /// FingerprintTable would hold each key twice).

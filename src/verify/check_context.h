@@ -39,8 +39,14 @@ class Reporter {
   void AppendPointer(std::string* out) const { path_.AppendTo(out); }
 
   state::Context& context() { return context_; }
-  void set_urn(std::string urn) { urn_ = std::move(urn); }
+  /// `urn_at`: where the URN's text is in the input, byte for byte (the
+  /// first byte after the quote of a string without escapes), or 0.
+  void set_urn(std::string urn, std::uint64_t urn_at = 0) {
+    urn_ = std::move(urn);
+    urn_at_ = urn_at;
+  }
   const std::string& urn() const { return urn_; }
+  std::uint64_t urn_at() const { return urn_at_; }
   /// While non-zero, every finding is placed here (values parsed out of a
   /// string, whose own offsets do not map onto the file).
   void set_offset_override(std::uint64_t offset) { offset_override_ = offset; }
@@ -52,6 +58,7 @@ class Reporter {
   state::Context& context_;
   json::PointerPath path_;
   std::string urn_;
+  std::uint64_t urn_at_ = 0;
   std::uint64_t offset_override_ = 0;
 };
 

@@ -2,7 +2,7 @@
 
 #include <algorithm>
 #include <cstring>
-#include <tuple>
+#include <optional>
 
 #include "base/fingerprint.h"
 
@@ -85,6 +85,7 @@ void IntegrityTracker::AddProvider(std::string_view reference) {
 }
 
 void IntegrityTracker::Reference(RefKind kind, std::string_view target,
+                                 std::uint64_t target_at,
                                  std::string_view field, bool in_secret,
                                  Reporter& reporter, std::uint64_t offset) {
   if (journal_) {
@@ -94,55 +95,83 @@ void IntegrityTracker::Reference(RefKind kind, std::string_view target,
     e.in_secret = in_secret;
     e.text = journal_->Add(target);
     e.extra = journal_->Add(field);
+    e.target_at = target_at;
+    e.urn_at = reporter.urn_at();
     return;
   }
   if (kind == RefKind::kProvider ? SeenProvider(target) : Seen(target)) return;
   std::string pointer = reporter.PointerString();
-  Reference(
-      kind, target, field, in_secret,
-      FindingPlace{pointer, reporter.urn(), reporter.context().Locate(offset)});
+  FindingPlace place{pointer, reporter.urn(), reporter.context().Locate(offset),
+                     reporter.urn_at()};
+  UseInput(reporter.context());
+  Reference(kind, target, field, in_secret, place, target_at);
 }
 
 void IntegrityTracker::Reference(RefKind kind, std::string_view target,
                                  std::string_view field, bool in_secret,
-                                 const FindingPlace& place) {
+                                 const FindingPlace& place,
+                                 std::uint64_t target_at) {
   if (kind == RefKind::kProvider ? SeenProvider(target) : Seen(target)) return;
   // Finish makes the finding once it knows whether the target comes later
-  // or not at all; until then only its parts are kept.
+  // or not at all; until then only its parts are kept (texts that are in
+  // the input, as offsets: Finish reads them again).
+  if (input_ == nullptr) target_at = 0;  // the texts are copied instead
   PendingReference ref;
   ref.kind = kind;
   ref.in_secret = in_secret;
-  std::tie(ref.block, ref.at) = Store({target, field, place.pointer});
-  ref.target = static_cast<std::uint32_t>(target.size());
-  ref.field = static_cast<std::uint32_t>(field.size());
-  ref.pointer = static_cast<std::uint32_t>(place.pointer.size());
-  const PendingReference* last = pending_.empty() ? nullptr : &pending_.back();
-  if (last != nullptr && last->urn == place.urn.size() &&
-      Text(last->urn_block, last->urn_at, last->urn) == place.urn) {
-    ref.urn_block = last->urn_block;
-    ref.urn_at = last->urn_at;
-  } else {
-    std::tie(ref.urn_block, ref.urn_at) = Store({place.urn});
+  ref.field = FieldId(field);
+  ref.target_in_input = target_at != 0;
+  ref.target = target_at != 0 ? target_at : Store(target);
+  ref.target_size = static_cast<std::uint32_t>(target.size());
+  std::size_t shared = 0;
+  while (shared < last_pointer_.size() && shared < place.pointer.size() &&
+         last_pointer_[shared] == place.pointer[shared]) {
+    ++shared;
   }
-  ref.urn = static_cast<std::uint32_t>(place.urn.size());
+  ref.pointer_shared = static_cast<std::uint32_t>(shared);
+  ref.pointer = Store(place.pointer.substr(shared));
+  ref.pointer_size = static_cast<std::uint32_t>(place.pointer.size() - shared);
+  last_pointer_.assign(place.pointer);
+  ref.urn_size = static_cast<std::uint32_t>(place.urn.size());
+  ref.urn_in_input = input_ != nullptr && place.urn_at != 0;
+  const PendingReference* last = pending_.empty() ? nullptr : &pending_.back();
+  if (ref.urn_in_input) {
+    ref.urn = place.urn_at;
+  } else if (last != nullptr && !last->urn_in_input &&
+             last->urn_size == place.urn.size() &&
+             Text(last->urn, last->urn_size) == place.urn) {
+    ref.urn = last->urn;  // the references of one resource share it
+  } else {
+    ref.urn = Store(place.urn);
+  }
   ref.place = place.at;
   pending_.push_back(ref);
 }
 
-std::pair<std::uint32_t, std::uint32_t> IntegrityTracker::Store(
-    std::initializer_list<std::string_view> parts) {
+void IntegrityTracker::UseInput(const state::Context& context) {
+  if (input_ == nullptr) input_ = context.input_file();
+}
+
+std::uint64_t IntegrityTracker::Store(std::string_view text) {
   constexpr std::size_t kBlock = std::size_t{1} << 20;
-  std::size_t size = 0;
-  for (std::string_view p : parts) size += p.size();
   if (blocks_.empty() ||
-      blocks_.back().size() + size > blocks_.back().capacity()) {
+      blocks_.back().size() + text.size() > blocks_.back().capacity()) {
     blocks_.emplace_back();
-    blocks_.back().reserve(std::max(kBlock, size));
+    blocks_.back().reserve(std::max(kBlock, text.size()));
   }
   std::string& block = blocks_.back();
-  auto at = static_cast<std::uint32_t>(block.size());
-  for (std::string_view p : parts) block.append(p);
-  return {static_cast<std::uint32_t>(blocks_.size() - 1), at};
+  std::uint64_t at = block.size();
+  block.append(text);
+  return (static_cast<std::uint64_t>(blocks_.size() - 1) << 32) | at;
+}
+
+std::uint32_t IntegrityTracker::FieldId(std::string_view field) {
+  auto it = field_ids_.find(field);
+  if (it != field_ids_.end()) return it->second;
+  auto id = static_cast<std::uint32_t>(field_names_.size());
+  field_names_.emplace_back(field);
+  field_ids_.emplace(std::string(field), id);
+  return id;
 }
 
 void IntegrityTracker::Duplicate(std::string_view urn, Reporter& reporter,
@@ -225,15 +254,19 @@ void IntegrityTracker::Replay(
       case Kind::kFinding:
         context.ReportUnlocated(std::move(journal.findings[e.finding]));
         break;
-      case Kind::kReference:
+      case Kind::kReference: {
         // The usual case, a target seen already, needs no place.
         if (e.reference == RefKind::kProvider ? SeenProvider(text)
                                               : Seen(text)) {
           break;
         }
-        Reference(e.reference, text, journal.View(e.extra), e.in_secret,
-                  journal.Place(e, context));
+        UseInput(context);
+        FindingPlace place = journal.Place(e, context);
+        place.urn_at = e.urn_at;
+        Reference(e.reference, text, journal.View(e.extra), e.in_secret, place,
+                  e.target_at);
         break;
+      }
       case Kind::kProvider: AddProvider(text); break;
       case Kind::kDuplicate:
         if (Seen(text) && duplicates_.count(std::string(text)) == 0) {
@@ -260,21 +293,50 @@ void IntegrityTracker::Reset() {
   duplicates_.clear();
   pending_.clear();
   blocks_.clear();
+  last_pointer_.clear();
 }
 
-std::vector<diag::Finding> IntegrityTracker::Finish() {
+Result<std::vector<diag::Finding>> IntegrityTracker::Finish() {
   std::vector<diag::Finding> out;
-  Finish([&](diag::Finding f) { out.push_back(std::move(f)); });
+  Status s = Finish([&](diag::Finding f) { out.push_back(std::move(f)); });
+  if (!s.ok()) return s;
   return out;
 }
 
-void IntegrityTracker::Finish(const std::function<void(diag::Finding)>& emit) {
-  for (const PendingReference& ref : pending_) {
-    std::string_view target = Text(ref.block, ref.at, ref.target);
-    std::string_view field = Text(ref.block, ref.at + ref.target, ref.field);
-    FindingPlace place{
-        Text(ref.block, ref.at + ref.target + ref.field, ref.pointer),
-        Text(ref.urn_block, ref.urn_at, ref.urn), ref.place};
+Status IntegrityTracker::Finish(
+    const std::function<void(diag::Finding)>& emit) {
+  // Texts kept as offsets are read again, each with its quotes: a file
+  // rewritten since the read is an error, never a finding that quotes
+  // other bytes.
+  std::optional<io::RangeReader> reader;
+  if (input_ != nullptr) reader.emplace(*input_);
+  std::string target_text, urn_text, pointer;
+  auto text = [&](bool in_input, std::uint64_t at, std::uint32_t size,
+                  std::string* out) -> Status {
+    if (!in_input) {
+      *out = Text(at, size);
+      return Status::Ok();
+    }
+    Result<std::string_view> got = reader->Read(at - 1, size + std::size_t{2});
+    if (!got.ok()) return got.status();
+    if (got->front() != '"' || got->back() != '"') {
+      return Status(Errc::kIo,
+                    input_->name() + ": the file changed while it was read");
+    }
+    out->assign(got->substr(1, size));
+    return Status::Ok();
+  };
+  for (std::size_t i = 0; i < pending_.size(); ++i) {
+    const PendingReference& ref = pending_[i];
+    Status s =
+        text(ref.target_in_input, ref.target, ref.target_size, &target_text);
+    if (s.ok()) s = text(ref.urn_in_input, ref.urn, ref.urn_size, &urn_text);
+    if (!s.ok()) return s;
+    std::string_view target = target_text;
+    std::string_view field = field_names_[ref.field];
+    pointer.resize(ref.pointer_shared);  // the previous one's prefix
+    pointer.append(Text(ref.pointer, ref.pointer_size));
+    FindingPlace place{pointer, urn_text, ref.place};
     bool later = ref.kind == PendingReference::Kind::kProvider
                      ? providers_.Contains(FingerprintOf(target))
                      : urns_.Contains(FingerprintOf(target));
@@ -314,6 +376,8 @@ void IntegrityTracker::Finish(const std::function<void(diag::Finding)>& emit) {
   }
   pending_.clear();
   blocks_.clear();
+  last_pointer_.clear();
+  input_ = nullptr;
   for (auto& [urn, first] : duplicates_) {
     const UrnCount* e = urns_.Find(FingerprintOf(urn));
     if (!e || e->count < 2) continue;
@@ -329,6 +393,7 @@ void IntegrityTracker::Finish(const std::function<void(diag::Finding)>& emit) {
     emit(std::move(f));
   }
   duplicates_.clear();
+  return Status::Ok();
 }
 
 }  // namespace pstate::verify

@@ -10,7 +10,6 @@
 
 #include <cstdint>
 #include <functional>
-#include <initializer_list>
 #include <map>
 #include <optional>
 #include <string>
@@ -18,9 +17,12 @@
 #include <utility>
 #include <vector>
 
+#include "base/chunked_vector.h"
 #include "base/fingerprint.h"
 #include "base/fingerprint_table.h"
+#include "base/result.h"
 #include "diag/finding.h"
+#include "io/input.h"
 #include "io/window.h"
 #include "verify/check_context.h"
 
@@ -33,20 +35,26 @@ struct UrnCount {
 };
 
 /// A reference that could not be resolved when it was seen: a fixed-size
-/// record whose texts (the target, the field, and the pointer and URN of
-/// the finding it may give) are in the tracker's text blocks; the finding
-/// is made at Finish, once its code is known. A chain written in reverse
-/// has one per resource: each costs its texts and 64 bytes, not a
-/// prepared finding.
+/// record, its finding made at Finish once its code is known. Its texts
+/// (the target, and the URN of the resource it is in) are offsets into the
+/// input when the input is a plain file that can be read again and the
+/// text is there byte for byte (a string without escapes), otherwise they
+/// are in the tracker's text blocks, as the pointer always is; the field
+/// is an index into the tracker's field names. A chain written in reverse
+/// has one per resource: 72 bytes and the end of its pointer each.
 struct PendingReference {
-  enum class Kind { kDependency, kProvider, kResourceReference };
+  enum class Kind : std::uint8_t { kDependency, kProvider, kResourceReference };
   Kind kind = Kind::kDependency;
   bool in_secret = false;
-  /// Where its texts start: target, field and pointer, back to back.
-  std::uint32_t block = 0, at = 0;
-  std::uint32_t target = 0, field = 0, pointer = 0;
-  /// The URN's place (shared by the references of one resource).
-  std::uint32_t urn_block = 0, urn_at = 0, urn = 0;
+  /// Whether target / urn are input offsets (else text positions).
+  bool target_in_input = false, urn_in_input = false;
+  std::uint32_t field = 0;
+  /// An input offset, or a text position (block << 32 | offset in block).
+  std::uint64_t target = 0, urn = 0, pointer = 0;
+  std::uint32_t target_size = 0, urn_size = 0, pointer_size = 0;
+  /// The pointer's first bytes are the previous reference's (a resource's
+  /// siblings share "/deployment/resources/"): only the rest is stored.
+  std::uint32_t pointer_shared = 0;
   io::LineColumn place;
 };
 
@@ -60,6 +68,8 @@ struct FindingPlace {
   std::string_view pointer;
   std::string_view urn;
   io::LineColumn at;
+  /// Where `urn` is in the input byte for byte, or 0 (Reporter::urn_at).
+  std::uint64_t urn_at = 0;
 };
 
 /// Bytes of an IntegrityJournal's texts: [at, at + size).
@@ -94,6 +104,9 @@ struct IntegrityEvent {
   /// context, only if a finding is made).
   JournalText pointer, urn;
   std::uint64_t offset = 0;
+  /// kReference: where the target and the place's URN are in the input
+  /// byte for byte, or 0 (IntegrityTracker::Reference's target_at).
+  std::uint64_t target_at = 0, urn_at = 0;
   std::size_t finding = 0;  ///< kFinding: its index in findings
 };
 
@@ -133,6 +146,8 @@ class IntegrityTracker {
   bool SeenProvider(std::string_view reference) const {
     return journal_ == nullptr && providers_.Contains(FingerprintOf(reference));
   }
+  /// Room for `n` resources' URNs without growing (a hint).
+  void Reserve(std::size_t n) { urns_.Reserve(n); }
   /// Records a resource (after its references were checked).
   void AddResource(std::string_view urn, bool deleted);
   void AddProvider(std::string_view reference);
@@ -141,13 +156,17 @@ class IntegrityTracker {
   /// reference) from `field` at `offset` of `reporter`'s position: kept,
   /// to be classified at the end, unless its target was seen already.
   /// `in_secret`: found inside a secret's plaintext, so the finding must
-  /// not quote it.
+  /// not quote it. `target_at`: where `target` is in the input byte for
+  /// byte (json::Value::verbatim_at), or 0. When the reporter's context
+  /// can read its input again (state::Context::input_file), the texts that
+  /// are in the input are kept as offsets; the tracker then reads that
+  /// input again at Finish, so it must stay open until then.
   void Reference(PendingReference::Kind kind, std::string_view target,
-                 std::string_view field, bool in_secret, Reporter& reporter,
-                 std::uint64_t offset);
+                 std::uint64_t target_at, std::string_view field,
+                 bool in_secret, Reporter& reporter, std::uint64_t offset);
   void Reference(PendingReference::Kind kind, std::string_view target,
                  std::string_view field, bool in_secret,
-                 const FindingPlace& place);
+                 const FindingPlace& place, std::uint64_t target_at = 0);
 
   /// The resource `urn` at `offset` (its first byte): if a resource with
   /// that URN was seen, the first such repeat is kept, so Finish can
@@ -180,25 +199,39 @@ class IntegrityTracker {
   void Reset();
 
   /// Resolves deferred references and duplicate URNs into findings, each
-  /// passed to `emit` as it is made (never all held).
-  void Finish(const std::function<void(diag::Finding)>& emit);
-  std::vector<diag::Finding> Finish();
+  /// passed to `emit` as it is made (never all held). Fails (kIo) only
+  /// when the input cannot be read again for the texts kept as offsets
+  /// (the file was rewritten meanwhile).
+  Status Finish(const std::function<void(diag::Finding)>& emit);
+  Result<std::vector<diag::Finding>> Finish();
 
  private:
   FingerprintTable<UrnCount> urns_;
   FingerprintSet providers_;
   std::map<std::string, diag::Finding> duplicates_;
-  std::vector<PendingReference> pending_;
+  /// In chunks of 4096 (288 KiB): no doubling slack, and freed whole.
+  ChunkedVector<PendingReference> pending_;
   /// The pending references' texts, in blocks that never move (no copy
   /// of the whole when they grow).
   std::vector<std::string> blocks_;
-  /// Appends `parts` back to back in one block; returns (block, offset).
-  std::pair<std::uint32_t, std::uint32_t> Store(
-      std::initializer_list<std::string_view> parts);
-  std::string_view Text(std::uint32_t block, std::uint32_t at,
-                        std::uint32_t size) const {
-    return std::string_view(blocks_[block]).substr(at, size);
+  /// The fields references are found in ("dependencies", "parent", ...),
+  /// each once; PendingReference::field indexes field_names_.
+  std::vector<std::string> field_names_;
+  std::map<std::string, std::uint32_t, std::less<>> field_ids_;
+  /// The pointer of the last pending reference (they share prefixes).
+  std::string last_pointer_;
+  /// The input the offsets of pending references point into.
+  const io::InputStream* input_ = nullptr;
+  /// Appends `text` to a block; returns its position (block << 32 | at).
+  std::uint64_t Store(std::string_view text);
+  std::string_view Text(std::uint64_t position, std::uint32_t size) const {
+    return std::string_view(blocks_[position >> 32])
+        .substr(position & 0xffffffffu, size);
   }
+  std::uint32_t FieldId(std::string_view field);
+  /// Keeps texts that are in the input as offsets from now on when
+  /// `context` can read its input again (one tracker reads one input).
+  void UseInput(const state::Context& context);
   std::optional<std::string> stack_;
   std::optional<std::string> project_;
   bool reported_stack_mismatch_ = false;

@@ -17,15 +17,15 @@ constexpr const auto& kTimeoutFields = state::kCustomTimeoutsFields;
 }  // namespace
 
 ResourceChecker::ResourceChecker() : properties_(env_) {
-  env_.on_resource_reference = [this](std::string_view urn,
-                                      std::uint64_t offset,
-                                      Reporter& reporter) {
-    // Inside a secret's plaintext (placed by an offset override) the URN
-    // is secret text.
-    std::uint64_t at = reporter.offset_override();
-    tracker_.Reference(PendingReference::Kind::kResourceReference, urn, {},
-                       /*in_secret=*/at != 0, reporter, at != 0 ? at : offset);
-  };
+  env_.on_resource_reference =
+      [this](std::string_view urn, std::uint64_t offset, Reporter& reporter) {
+        // Inside a secret's plaintext (placed by an offset override) the URN
+        // is secret text.
+        std::uint64_t at = reporter.offset_override();
+        tracker_.Reference(PendingReference::Kind::kResourceReference, urn,
+                           /*target_at=*/0, {}, /*in_secret=*/at != 0, reporter,
+                           at != 0 ? at : offset);
+      };
 }
 
 void ResourceChecker::CheckReference(const json::Value& target,
@@ -33,12 +33,13 @@ void ResourceChecker::CheckReference(const json::Value& target,
                                      Reporter& reporter) {
   if (!target.is_string() || target.size == 0) return;  // Pulumi skips ""
   if (!target.has_escapes) {
-    tracker_.Reference(PendingReference::Kind::kDependency, target.raw(), field,
-                       false, reporter, target.offset);
+    tracker_.Reference(PendingReference::Kind::kDependency, target.raw(),
+                       target.verbatim_at(), field, false, reporter,
+                       target.offset);
     return;
   }
-  tracker_.Reference(PendingReference::Kind::kDependency, target.Str(), field,
-                     false, reporter, target.offset);
+  tracker_.Reference(PendingReference::Kind::kDependency, target.Str(), 0,
+                     field, false, reporter, target.offset);
 }
 
 void ResourceChecker::Check(const json::Value& resource, Reporter& reporter,
@@ -54,7 +55,7 @@ void ResourceChecker::Check(const json::Value& resource, Reporter& reporter,
   const state::ResourceFlags flags = view.Flags();
   std::string urn_text = view.Urn();
   std::string type = view.Type();
-  reporter.set_urn(urn_text);
+  reporter.set_urn(urn_text, view.urn ? view.urn->verbatim_at() : 0);
 
   // Field types; "defaults" only exists in version 1 (and unversioned).
   CheckFields(resource,
@@ -151,8 +152,9 @@ void ResourceChecker::Check(const json::Value& resource, Reporter& reporter,
                        "\" is malformed: " + std::string(why),
                    *provider);
     } else if (integrity && !flags.pending_replacement) {
-      tracker_.Reference(PendingReference::Kind::kProvider, text, "provider",
-                         false, reporter, provider->offset);
+      tracker_.Reference(PendingReference::Kind::kProvider, text,
+                         provider->verbatim_at(), "provider", false, reporter,
+                         provider->offset);
     }
   }
 

@@ -84,6 +84,9 @@ class JournalContext final : public state::Context {
     return inner_.Locate(offset);
   }
   const state::Envelope& envelope() const override { return inner_.envelope(); }
+  const io::InputStream* input_file() const override {
+    return inner_.input_file();
+  }
 
  private:
   state::Context& inner_;
@@ -325,8 +328,9 @@ void Verifier::CheckPendingOperation(const json::Value& op, Reporter& reporter,
 Status Verifier::OnFinish(const state::Envelope& envelope,
                           state::Context& context) {
   FinishFeatures(envelope, context);
-  resources_.tracker().Finish(
+  Status finished = resources_.tracker().Finish(
       [&](diag::Finding f) { context.ReportUnlocated(std::move(f)); });
+  if (!finished.ok()) return finished;
   if (envelope.has_deployment && !saw_manifest_ &&
       envelope.version.value_or(0) >= 3) {
     context.ReportUnlocated(diag::MakeFinding(

@@ -44,6 +44,10 @@ class Verifier : public engine::Pass<ResourceJournal> {
     resources_.set_on_plaintext(std::move(f));
   }
 
+  /// A hint: the state has about `n` resources (edit's pass 2 knows), so
+  /// the integrity rules' URN table is made once at its size.
+  void ExpectResources(std::size_t n) { resources_.tracker().Reserve(n); }
+
   std::unique_ptr<engine::Worker<ResourceJournal>> NewWorker() override;
   state::Flow Fold(ResourceJournal&& journal, state::Context& context) override;
 

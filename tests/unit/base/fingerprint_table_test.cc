@@ -115,5 +115,20 @@ TEST(FingerprintTableTest, SetHasNoFalsePositivesOnManyDistinctStrings) {
   }
 }
 
+// Reserved for n keys, the table holds them without growing: its memory
+// is what it was right after Reserve.
+TEST(FingerprintTableTest, ReserveMakesTheTableOnceAtItsSize) {
+  FingerprintSet set;
+  set.Reserve(200000);
+  std::size_t reserved = set.memory();
+  EXPECT_GE(reserved, 2 * 200000 * sizeof(Fingerprint));
+  for (int i = 0; i < 200000; ++i) set.Insert(FingerprintOf(std::to_string(i)));
+  EXPECT_EQ(set.memory(), reserved);
+  EXPECT_EQ(set.size(), 200000u);
+  EXPECT_TRUE(set.Contains(FingerprintOf("199999")));
+  set.Reserve(10);  // never shrinks
+  EXPECT_EQ(set.memory(), reserved);
+}
+
 }  // namespace
 }  // namespace pstate

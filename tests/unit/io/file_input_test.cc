@@ -160,5 +160,32 @@ TEST(FileInputSmallTest, SmallFilesAreNotMapped) {
   fs::remove(path);
 }
 
+// RangeReader reads ranges of a file again, in any order, across its
+// chunks; a range past the file's end (it was rewritten shorter) is kIo,
+// and a stream that is not a plain file cannot be read again.
+TEST_F(FileInputTest, RangeReaderReadsRangesAgain) {
+  auto in = OpenInput(path_.string());
+  ASSERT_TRUE(in.ok()) << in.status().message();
+  RangeReader reader(**in, 4096);
+  for (std::uint64_t at :
+       {std::uint64_t{0}, std::uint64_t{4000}, std::uint64_t{10} << 20,
+        std::uint64_t{100}, std::uint64_t{text_.size() - 10}}) {
+    auto got = reader.Read(at, 10);
+    ASSERT_TRUE(got.ok()) << at << ": " << got.status().message();
+    EXPECT_EQ(*got, text_.substr(static_cast<std::size_t>(at), 10)) << at;
+  }
+  auto big = reader.Read(5, 10000);  // larger than a chunk
+  ASSERT_TRUE(big.ok());
+  EXPECT_EQ(*big, text_.substr(5, 10000));
+  auto past = reader.Read(text_.size() - 5, 10);
+  ASSERT_FALSE(past.ok());
+  EXPECT_EQ(past.status().code(), Errc::kIo);
+  EXPECT_NE(past.status().message().find("shorter"), std::string::npos);
+
+  auto memory = MemoryInput("[1]");
+  RangeReader none(*memory);
+  EXPECT_EQ(none.Read(0, 1).status().code(), Errc::kUnsupported);
+}
+
 }  // namespace
 }  // namespace pstate::io

@@ -5,6 +5,10 @@
 #include <string>
 #include <vector>
 
+#include "io/input.h"
+#include "unit/testing/fake_context.h"
+#include "unit/testing/temp_dir.h"
+
 namespace pstate::verify {
 namespace {
 
@@ -25,7 +29,7 @@ TEST(IntegrityTrackerTest, DependencyOrderVersusMissing) {
   t.Reference(RefKind::kDependency, "later", "parent", false, Here());
   t.Reference(RefKind::kDependency, "nowhere", "dependencies", false, Here());
   t.AddResource("later", false);
-  auto findings = t.Finish();
+  auto findings = *t.Finish();
   ASSERT_EQ(findings.size(), 2u);
   EXPECT_EQ(findings[0].code, diag::Code::kDependencyOrder);
   EXPECT_EQ(findings[0].severity, diag::Severity::kError);
@@ -35,7 +39,7 @@ TEST(IntegrityTrackerTest, DependencyOrderVersusMissing) {
   EXPECT_EQ(findings[0].urn, "urn:me");
   EXPECT_EQ(findings[1].code, diag::Code::kDependencyMissing);
   EXPECT_NE(findings[1].message.find("not in the state"), std::string::npos);
-  EXPECT_TRUE(t.Finish().empty());  // pending references are consumed
+  EXPECT_TRUE(t.Finish()->empty());  // pending references are consumed
 }
 
 TEST(IntegrityTrackerTest, ProviderLaterVersusUnknown) {
@@ -49,7 +53,7 @@ TEST(IntegrityTrackerTest, ProviderLaterVersusUnknown) {
   t.AddProvider("prov::2");
   // A resource URN equal to the reference does not count as a provider.
   t.AddResource("prov::3", false);
-  auto findings = t.Finish();
+  auto findings = *t.Finish();
   ASSERT_EQ(findings.size(), 2u);
   EXPECT_EQ(findings[0].code, diag::Code::kProviderUnknown);
   EXPECT_NE(findings[0].message.find("comes after it"), std::string::npos);
@@ -64,7 +68,7 @@ TEST(IntegrityTrackerTest, ForwardResourceReferencesAreDropped) {
   t.Reference(RefKind::kResourceReference, "gone", {}, false, Here());
   t.Reference(RefKind::kResourceReference, "hidden", {}, true, Here());
   t.AddResource("fwd", false);
-  auto findings = t.Finish();
+  auto findings = *t.Finish();
   ASSERT_EQ(findings.size(), 2u);
   EXPECT_EQ(findings[0].code, diag::Code::kResourceRefDangling);
   EXPECT_EQ(findings[0].severity, diag::Severity::kWarning);
@@ -97,7 +101,7 @@ TEST(IntegrityTrackerTest, DuplicatesNeedAllButOneDeleted) {
       t.Duplicate("u", FindingPlace{pointer, "u", at});
       t.AddResource("u", deleted);
     }
-    auto findings = t.Finish();
+    auto findings = *t.Finish();
     ASSERT_EQ(findings.size(), c.reported ? 1u : 0u)
         << c.copies << " copies, " << c.deleted << " deleted";
     if (c.reported) {
@@ -110,6 +114,126 @@ TEST(IntegrityTrackerTest, DuplicatesNeedAllButOneDeleted) {
           << findings[0].message;
     }
   }
+}
+
+/// A context reading a plain file: what the reader gives the checks when
+/// the input can be read again.
+class FileContext : public testing::FakeContext {
+ public:
+  explicit FileContext(const io::InputStream* file) : file_(file) {}
+  const io::InputStream* input_file() const override { return file_; }
+
+ private:
+  const io::InputStream* file_;
+};
+
+// Texts that are in the input are kept as offsets and read again at the
+// end: the findings are the same as from copies, and quote the input.
+TEST(IntegrityTrackerTest, TextsInAPlainFileAreReadAgainAtTheEnd) {
+  testing::TempDir dir;
+  const std::string text = R"(["urn:me","urn:later","urn:gone"])";
+  auto file = io::OpenInput(dir.Write("s.json", text));
+  ASSERT_TRUE(file.ok()) << file.status().message();
+  FileContext context(file->get());
+  Reporter reporter(context, "/deployment/resources/0");
+  reporter.set_urn("urn:me", 2);
+  IntegrityTracker t;
+  t.Reference(RefKind::kDependency, "urn:later", 11, "dependencies", false,
+              reporter, 10);
+  {
+    PointerScope scope(reporter, "parent");
+    t.Reference(RefKind::kDependency, "urn:gone", 23, "parent", false, reporter,
+                22);
+  }
+  t.AddResource("urn:later", false);
+  auto findings = t.Finish();
+  ASSERT_TRUE(findings.ok()) << findings.status().message();
+  ASSERT_EQ(findings->size(), 2u);
+  EXPECT_EQ((*findings)[0].code, diag::Code::kDependencyOrder);
+  EXPECT_EQ((*findings)[0].message,
+            "dependencies refers to \"urn:later\" which comes after it; "
+            "Pulumi needs dependencies to come first");
+  EXPECT_EQ((*findings)[0].urn, "urn:me");
+  EXPECT_EQ((*findings)[0].pointer, "/deployment/resources/0");
+  EXPECT_EQ((*findings)[0].column, 11u);  // FakeContext: offset + 1
+  EXPECT_EQ((*findings)[1].code, diag::Code::kDependencyMissing);
+  EXPECT_EQ((*findings)[1].message,
+            "parent refers to \"urn:gone\" which is not in the state");
+  EXPECT_EQ((*findings)[1].urn, "urn:me");
+  EXPECT_EQ((*findings)[1].pointer, "/deployment/resources/0/parent");
+}
+
+// A file rewritten between the read and the end is an error, never a
+// finding that quotes other bytes.
+TEST(IntegrityTrackerTest, AFileChangedBeforeTheEndIsAnError) {
+  testing::TempDir dir;
+  std::string path = dir.Write("s.json", R"(["urn:me","urn:later"])");
+  auto file = io::OpenInput(path);
+  ASSERT_TRUE(file.ok());
+  FileContext context(file->get());
+  Reporter reporter(context, "/r");
+  reporter.set_urn("urn:me", 2);
+  IntegrityTracker t;
+  t.Reference(RefKind::kDependency, "urn:later", 11, "dependencies", false,
+              reporter, 10);
+  dir.Write("s.json", R"(["urn:me",12345678901])");  // same size, in place
+  auto changed = t.Finish();
+  ASSERT_FALSE(changed.ok());
+  EXPECT_EQ(changed.status().code(), Errc::kIo);
+  EXPECT_NE(changed.status().message().find("changed"), std::string::npos);
+
+  IntegrityTracker shorter;
+  dir.Write("s.json", R"(["urn:me","urn:later"])");
+  shorter.Reference(RefKind::kDependency, "urn:later", 11, "dependencies",
+                    false, reporter, 10);
+  dir.Write("s.json", "[]");
+  EXPECT_EQ(shorter.Finish().status().code(), Errc::kIo);
+}
+
+// Without a file to read again (a pipe, a compressed stream) the texts
+// are copied: offsets given for them are ignored.
+TEST(IntegrityTrackerTest, WithoutAFileTheTextsAreCopied) {
+  testing::FakeContext context;
+  Reporter reporter(context, "/r");
+  reporter.set_urn("urn:me", 2);
+  IntegrityTracker t;
+  t.Reference(RefKind::kDependency, "urn:later", 11, "dependencies", false,
+              reporter, 10);
+  auto findings = t.Finish();
+  ASSERT_TRUE(findings.ok());
+  ASSERT_EQ(findings->size(), 1u);
+  EXPECT_NE((*findings)[0].message.find("\"urn:later\""), std::string::npos);
+  EXPECT_EQ((*findings)[0].urn, "urn:me");
+}
+
+// Pointers are stored as the rest after the previous one's prefix: a
+// shorter pointer after a longer one, and the first after a Reset, come
+// back whole.
+TEST(IntegrityTrackerTest, PointersSharingPrefixesComeBackWhole) {
+  IntegrityTracker t;
+  const std::vector<std::string> pointers = {
+      "/deployment/resources/10/dependencies/0",
+      "/deployment/resources/10/dependencies/1", "/deployment/resources/1",
+      "/deployment/resources/123/parent", ""};
+  for (const std::string& p : pointers) {
+    t.Reference(RefKind::kDependency, "x", "dependencies", false,
+                FindingPlace{p, "urn:me", {}});
+  }
+  auto findings = t.Finish();
+  ASSERT_TRUE(findings.ok());
+  ASSERT_EQ(findings->size(), pointers.size());
+  for (std::size_t i = 0; i < pointers.size(); ++i) {
+    EXPECT_EQ((*findings)[i].pointer, pointers[i]);
+  }
+  t.Reference(RefKind::kDependency, "x", "dependencies", false,
+              FindingPlace{"/deployment/resources/9", "u", {}});
+  t.Reset();
+  t.Reference(RefKind::kDependency, "x", "dependencies", false,
+              FindingPlace{"/z", "u", {}});
+  findings = t.Finish();
+  ASSERT_TRUE(findings.ok());
+  ASSERT_EQ(findings->size(), 1u);
+  EXPECT_EQ((*findings)[0].pointer, "/z");
 }
 
 }  // namespace
