@@ -220,37 +220,151 @@ class Schemas {
 
 enum class Severity { kError, kWarning, kNote };
 
+/// Every finding code pstate can report (docs/diagnostics.md explains each
+/// one). The names are stable: tools match on them (CodeName); the
+/// enumerators' values may change between versions (new codes are added at
+/// the end of their group), so store and compare names.
+enum class FindingCode {
+  // Reading: these stop the input (exit 2).
+  kIoError,
+  kJsonSyntax,
+  kJsonInvalidUtf8,
+  kJsonTooDeep,
+  kNotAState,
+  kVersionUnsupported,
+  // JSON shape.
+  kJsonDuplicateKey,
+  kFieldType,
+  kFieldMissing,
+  kFieldUnknown,
+  kFieldCase,
+  kFieldValue,
+  // Envelope.
+  kFeaturesUnsupported,
+  kFeaturesIgnored,
+  kFeaturesUnsorted,
+  // Manifest.
+  kManifestMissing,
+  kManifestTime,
+  kManifestMagic,
+  kManifestPlugin,
+  // Resources and integrity.
+  kUrnMalformed,
+  kUrnTypeMismatch,
+  kUrnStackMismatch,
+  kParentTypeChain,
+  kComponentHasId,
+  kProviderMalformed,
+  kProviderUnknown,
+  kProviderResourceInvalid,
+  kDependencyMissing,
+  kDependencyOrder,
+  kUrnDuplicate,
+  kSnippetUuid,
+  kPendingOperationType,
+  kPendingOperation,
+  kIntegrityErrorRecorded,
+  // Property values.
+  kSigUnknown,
+  kSigOutputValue,
+  kAssetInvalid,
+  kArchiveInvalid,
+  kSecretInvalid,
+  kSecretPlaintextInvalid,
+  kSecretCiphertextMalformed,
+  kResourceRefInvalid,
+  kResourceRefDangling,
+  kFloatInvalid,
+  kBytesInvalid,
+  // Secrets provider.
+  kSecretsProviderUnknown,
+  kSecretsProviderState,
+  kSecretsProviderMissing,
+  kConfigSecureInvalid,
+  // Asset audit (pstate assets, verify --assets).
+  kAssetHashMismatch,
+  kAssetMissing,
+  kAssetError,
+  kAssetUnverifiable,
+  kAssetNoHash,
+  kAssetAbsolutePath,
+  kAssetPathEscapesRoot,
+  kAssetBackslashPath,
+  kAssetHashMalformed,
+  // Plaintext secrets (pstate scan).
+  kLeakKnownSecret,
+  kLeakAdditionalSecretOutput,
+  kLeakSecretMismatch,
+  kLeakCredentialProperty,
+  kLeakCredentialFormat,
+  kLeakPasswordHash,
+  kLeakSecretInName,
+  // Package schemas (verify --schema; scan --schema: secret-plaintext).
+  kSchemaType,
+  kSchemaRequired,
+  kSchemaPropertyUnknown,
+  kSchemaSecretPlaintext,
+  kSchemaResourceUnknown,
+  kSchemaPackageMissing,
+  kSchemaVersionMismatch,
+  kSchemaRefInvalid,
+};
+
+/// The code's stable kebab-case name, e.g. "urn-malformed".
+std::string_view CodeName(FindingCode code);
+/// The code named `name`; nullopt when there is none.
+std::optional<FindingCode> FindingCodeNamed(std::string_view name);
+/// The number of codes (FindingCodes' values are 0 ... FindingCodeCount()-1).
+std::size_t FindingCodeCount();
+
 /// One problem found in one input. Its message never contains a secret's
-/// plaintext or ciphertext, a passphrase or key material.
+/// plaintext or ciphertext, a passphrase or key material: checks describe
+/// such values by their kind, length or a keyed fingerprint.
 struct Finding {
-  /// The code's stable name, e.g. "urn-malformed" (docs/diagnostics.md).
-  std::string code;
+  FindingCode code = FindingCode::kJsonSyntax;
   Severity severity = Severity::kError;
   std::string message;
   std::string pointer;       ///< RFC 6901 JSON pointer; "" is the document
   std::uint64_t line = 0;    ///< 1-based; 0 when unknown
   std::uint64_t column = 0;  ///< 1-based byte column; 0 when unknown
-  /// 1-based column in Unicode code points; 0 when only `column` is known.
+  /// 1-based column in Unicode code points (SARIF's columnKind); 0 when
+  /// only `column` is known.
   std::uint64_t char_column = 0;
   std::string urn;  ///< the resource concerned, when there is one
+  /// The order the checks made it in among the input's findings (findings
+  /// at the same place keep it).
+  std::uint64_t sequence = 0;
   /// Stable identity across runs (code, place, resource), as SARIF's
   /// partialFingerprints.
   std::string fingerprint;
+
+  /// CodeName(code).
+  std::string_view code_name() const { return CodeName(code); }
 };
 
-/// The findings of one input, in file order.
-struct Findings {
-  std::string file;  ///< State::name()
-  std::vector<Finding> findings;
-  /// Counts of every finding, including those not kept (max_findings).
+/// Counts of findings, never capped (Findings' own, or several inputs'
+/// summed).
+struct FindingCounts {
   std::uint64_t errors = 0;
   std::uint64_t warnings = 0;
   std::uint64_t notes = 0;
-  std::uint64_t omitted = 0;    ///< counted but not kept
   std::uint64_t resources = 0;  ///< resources read
+  /// Findings a filter rejected (baseline, ignore file, only/skip): not in
+  /// the counts above.
+  std::uint64_t suppressed = 0;
+  /// Counted findings per code, indexed by FindingCode (empty: none).
+  std::vector<std::uint64_t> by_code;
+};
+
+/// The findings of one input, in file order, with their counts (including
+/// those not kept: max_findings).
+struct Findings : FindingCounts {
+  std::string file;  ///< State::name()
+  std::vector<Finding> findings;
+  std::uint64_t omitted = 0;  ///< counted but not kept
   /// The input could not be read as a state: `findings` holds the reason
-  /// (a code such as "io-error" or "json-syntax"), and nothing after it
-  /// was checked.
+  /// (a code such as kIoError or kJsonSyntax), and nothing after it was
+  /// checked.
   bool unreadable = false;
 };
 

@@ -112,39 +112,21 @@ Status Named(const State& state, const Status& status) {
   return Status(status.code(), Named(state, status.message()));
 }
 
-// Mapping: diag::Finding -> Finding (the module's Code enum becomes its
-// stable name).
-Finding ToFinding(const State& state, const diag::Finding& f) {
-  Finding g;
-  g.code = std::string(f.code_name());
-  g.severity = f.severity;
-  g.message = Named(state, f.message);
-  g.pointer = f.pointer;
-  g.line = f.line;
-  g.column = f.column;
-  g.char_column = f.char_column;
-  g.urn = f.urn;
-  g.fingerprint = f.fingerprint;
-  return g;
+// A finding of `state` as the API returns it: the core's findings are the
+// API's (diag::Finding is Finding); only a message naming the private copy
+// of a state held in memory is made to name the state instead.
+Finding Named(const State& state, Finding finding) {
+  if (state.impl().copy) finding.message = Named(state, finding.message);
+  return finding;
 }
 
-// Mapping: diag::Report -> Findings (the report keeps the module's Code
-// enum, sequence numbers and filters, which the API does not expose).
-Findings ToFindings(const State& state, diag::Report& report) {
-  report.SortByLocation();
-  Findings out;
+// The report's findings, in file order, taken out of it.
+Findings ToFindings(const State& state, diag::Report&& report) {
+  Findings out = std::move(report).Take();
   out.file = state.name();
-  out.findings.reserve(report.findings().size());
-  for (const diag::Finding& f : report.findings()) {
-    out.findings.push_back(ToFinding(state, f));
+  if (state.impl().copy) {
+    for (Finding& f : out.findings) f = Named(state, std::move(f));
   }
-  const diag::Summary& summary = report.summary();
-  out.errors = summary.errors;
-  out.warnings = summary.warnings;
-  out.notes = summary.notes;
-  out.resources = summary.resources;
-  out.omitted = report.omitted();
-  out.unreadable = report.fatal();
   return out;
 }
 
@@ -267,7 +249,7 @@ Result<Findings> Verify(const State& state, const VerifyConfig& config) {
   c.on_progress = config.on_progress;
   diag::Report report(state.name(), config.max_findings);
   verify::VerifyInput(*path, c, report);
-  return ToFindings(state, report);
+  return ToFindings(state, std::move(report));
 }
 
 Result<ScanResult> Scan(const State& state, const ScanConfig& config) {
@@ -298,7 +280,7 @@ Result<ScanResult> Scan(const State& state, const ScanConfig& config) {
   scan::Outcome outcome = scan::Run(c);
   if (!outcome.status.ok()) return Named(state, outcome.status);
   ScanResult out;
-  out.findings = ToFindings(state, *outcome.report);
+  out.findings = ToFindings(state, std::move(*outcome.report));
   out.undecryptable = outcome.undecryptable;
   return out;
 }
@@ -682,7 +664,7 @@ Result<EditResult> Edit(const State& state, const EditConfig& config) {
   out.resources = ToElementChanges(outcome->changes.resources.Values());
   out.pending = ToElementChanges(std::move(outcome->changes.pending));
   for (const diag::Finding& f : outcome->new_findings) {
-    out.new_errors.push_back(ToFinding(state, f));
+    out.new_errors.push_back(Named(state, f));
   }
   out.written = outcome->written;
   out.unchanged = outcome->unchanged;

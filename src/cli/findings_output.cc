@@ -318,21 +318,21 @@ void FindingsPrinter::Print(std::unique_ptr<diag::Report> report) {
       documents_.push_back(std::move(report));
       return;
     case diag::OutputFormat::kJson:
-      report::RenderJsonLine(*report, std::cout);
+      report::RenderJsonLine(report->result(), std::cout);
       break;
     case diag::OutputFormat::kGithub:
-      report::RenderGithub(*report, std::cout);
+      report::RenderGithub(report->result(), std::cout);
       break;
     case diag::OutputFormat::kText:
-      report::RenderText(*report, std::cout, text_);
+      report::RenderText(report->result(), std::cout, text_);
       break;
   }
   std::cout.flush();
 }
 
 int FindingsPrinter::Finish() {
-  std::vector<const diag::Report*> views;
-  for (const auto& r : documents_) views.push_back(r.get());
+  std::vector<const Findings*> views;
+  for (const auto& r : documents_) views.push_back(&r->result());
   switch (flags_.output) {
     case diag::OutputFormat::kSarif: {
       report::SarifOptions options;

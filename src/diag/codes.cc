@@ -224,3 +224,17 @@ bool IsFatal(Code code) {
 }
 
 }  // namespace pstate::diag
+
+// The API's (pstate/pstate.h): the code table above is the one place of
+// the names.
+namespace pstate {
+
+std::string_view CodeName(FindingCode code) { return diag::Info(code).name; }
+
+std::optional<FindingCode> FindingCodeNamed(std::string_view name) {
+  return diag::FindCode(name);
+}
+
+std::size_t FindingCodeCount() { return diag::AllCodes().size(); }
+
+}  // namespace pstate

@@ -55,7 +55,8 @@ TEST(ApiTest, VerifyFindingsAreRecords) {
   ASSERT_TRUE(findings.ok());
   ASSERT_GE(findings->findings.size(), 1u);
   const Finding& f = findings->findings[0];
-  EXPECT_EQ(f.code, "dependency-missing");
+  EXPECT_EQ(f.code, FindingCode::kDependencyMissing);
+  EXPECT_EQ(f.code_name(), "dependency-missing");
   EXPECT_EQ(f.severity, Severity::kError);
   EXPECT_EQ(f.line, 7u);
   EXPECT_EQ(f.column, 120u);
@@ -64,6 +65,37 @@ TEST(ApiTest, VerifyFindingsAreRecords) {
   EXPECT_FALSE(f.fingerprint.empty());
   EXPECT_EQ(findings->errors + findings->warnings + findings->notes,
             findings->findings.size());
+}
+
+TEST(ApiTest, FindingCodesHaveStableNames) {
+  ASSERT_GT(FindingCodeCount(), 0u);
+  for (std::size_t i = 0; i < FindingCodeCount(); ++i) {
+    const auto code = static_cast<FindingCode>(i);
+    std::optional<FindingCode> named = FindingCodeNamed(CodeName(code));
+    ASSERT_TRUE(named.has_value()) << CodeName(code);
+    EXPECT_EQ(*named, code);
+  }
+  EXPECT_EQ(CodeName(FindingCode::kUrnMalformed), "urn-malformed");
+  EXPECT_FALSE(FindingCodeNamed("no-such-code").has_value());
+}
+
+TEST(ApiTest, VerifyCountsFindingsByCode) {
+  State state = OpenOrDie(Fixture("invalid/036-dependency-missing.json"));
+  Result<Findings> findings = Verify(state);
+  ASSERT_TRUE(findings.ok());
+  ASSERT_EQ(findings->by_code.size(), FindingCodeCount());
+  std::uint64_t by_code = 0;
+  for (std::uint64_t n : findings->by_code) by_code += n;
+  EXPECT_EQ(by_code, findings->errors + findings->warnings + findings->notes);
+  EXPECT_GE(
+      findings
+          ->by_code[static_cast<std::size_t>(FindingCode::kDependencyMissing)],
+      1u);
+  EXPECT_EQ(findings->suppressed, 0u);
+  // In file order, each with its arrival order.
+  for (std::size_t i = 1; i < findings->findings.size(); ++i) {
+    EXPECT_LE(findings->findings[i - 1].line, findings->findings[i].line);
+  }
 }
 
 TEST(ApiTest, VerifyKeepsMaxFindingsAndCountsAll) {
@@ -95,7 +127,7 @@ TEST(ApiTest, BytesAreNamedByTheirOwnName) {
   Result<Findings> findings = Verify(*state);
   ASSERT_TRUE(findings.ok());
   EXPECT_EQ(findings->file, "bytes.json");
-  EXPECT_EQ(findings->findings.at(0).code, "dependency-missing");
+  EXPECT_EQ(findings->findings.at(0).code_name(), "dependency-missing");
   // A failure that names the input names it by the state's name.
   Result<State> broken = State::FromBytes("{\"version\": 3,", options);
   ASSERT_TRUE(broken.ok());
