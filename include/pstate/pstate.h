@@ -24,6 +24,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -368,6 +369,48 @@ struct Findings : FindingCounts {
   bool unreadable = false;
 };
 
+/// "error", "warning" or "note".
+std::string_view SeverityName(Severity severity);
+
+/// Which findings count (the command line's --only, --skip, --baseline and
+/// ignore files). A finding it rejects is neither kept nor counted by
+/// severity or code: FindingCounts::suppressed counts it. A finding that
+/// makes the input unreadable is never rejected.
+struct FindingFilter {
+  std::set<FindingCode> only;  ///< when not empty, only these codes count
+  std::set<FindingCode> skip;  ///< these codes never count
+  /// Finding::fingerprint values that do not count (a baseline's, an
+  /// ignore file's).
+  std::set<std::string> fingerprints;
+
+  bool empty() const {
+    return only.empty() && skip.empty() && fingerprints.empty();
+  }
+  /// True when `finding` (with its fingerprint) counts.
+  bool Admits(const Finding& finding) const;
+};
+
+/// The findings of `findings` that `filter` admits, the first
+/// `max_findings` in file order kept (0 = all); counts recomputed, the
+/// rejected ones added to `suppressed`. Verify and Scan apply their
+/// config's filter so; a caller may keep one run's findings and filter them
+/// several ways.
+Findings FilterFindings(const Findings& findings, const FindingFilter& filter,
+                        std::size_t max_findings = 0);
+
+/// The fingerprints of a previous report, for FindingFilter::fingerprints:
+/// pstate's JSON Lines (each finding's "fingerprint") or a SARIF log (each
+/// result's partialFingerprints["pstate/v1"]). `text` is the report and
+/// `name` its name in messages. Fails (kSyntax, kFormat) on anything else,
+/// naming the line.
+Result<std::vector<std::string>> ParseBaseline(std::string_view text,
+                                               std::string_view name);
+/// The fingerprints of an ignore file (`.pstateignore`): one per line (32
+/// lowercase hex digits), '#' starts a comment, blank lines are skipped.
+/// Fails (kFormat) naming the line of anything else.
+Result<std::vector<std::string>> ParseIgnoreFile(std::string_view text,
+                                                 std::string_view name);
+
 struct VerifyConfig {
   /// Also hash every asset and archive and compare with what the state
   /// recorded (`pstate verify --assets`).
@@ -383,8 +426,11 @@ struct VerifyConfig {
   /// Check every resource against its provider's package schema; not
   /// owned, may be null.
   const Schemas* schemas = nullptr;
-  /// Findings kept (0 = all); the counts are never capped.
+  /// Findings kept (0 = all), of those `filter` admits; the counts are
+  /// never capped.
   std::size_t max_findings = 0;
+  /// Which findings count (FilterFindings).
+  FindingFilter filter;
   Progress on_progress;
 };
 
@@ -393,8 +439,11 @@ struct VerifyConfig {
 Result<Findings> Verify(const State& state, const VerifyConfig& config = {});
 
 struct ScanConfig {
-  /// Findings kept (0 = all); the counts are never capped.
+  /// Findings kept (0 = all), of those `filter` admits; the counts are
+  /// never capped.
   std::size_t max_findings = 0;
+  /// Which findings count (FilterFindings).
+  FindingFilter filter;
   /// A file whose bytes key the findings' fingerprints, so that they match
   /// across runs; empty: a random key per call.
   std::string fingerprint_key_file;

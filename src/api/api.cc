@@ -120,9 +120,13 @@ Finding Named(const State& state, Finding finding) {
   return finding;
 }
 
-// The report's findings, in file order, taken out of it.
-Findings ToFindings(const State& state, diag::Report&& report) {
-  Findings out = std::move(report).Take();
+// The report's findings, in file order, taken out of it; with a filter,
+// those it admits (the report kept every finding), the first max_findings.
+Findings ToFindings(const State& state, diag::Report&& report,
+                    const FindingFilter& filter, std::size_t max_findings) {
+  Findings out = filter.empty() ? std::move(report).Take()
+                                : FilterFindings(std::move(report).Take(),
+                                                 filter, max_findings);
   out.file = state.name();
   if (state.impl().copy) {
     for (Finding& f : out.findings) f = Named(state, std::move(f));
@@ -247,9 +251,13 @@ Result<Findings> Verify(const State& state, const VerifyConfig& config) {
   c.check_jobs = config.jobs;
   if (config.schemas) c.schemas = &config.schemas->impl().set;
   c.on_progress = config.on_progress;
-  diag::Report report(state.name(), config.max_findings);
+  // With a filter every finding is kept until it is applied: the kept ones
+  // are the first max_findings of those it admits.
+  diag::Report report(state.name(),
+                      config.filter.empty() ? config.max_findings : 0);
   verify::VerifyInput(*path, c, report);
-  return ToFindings(state, std::move(report));
+  return ToFindings(state, std::move(report), config.filter,
+                    config.max_findings);
 }
 
 Result<ScanResult> Scan(const State& state, const ScanConfig& config) {
@@ -266,7 +274,7 @@ Result<ScanResult> Scan(const State& state, const ScanConfig& config) {
   }
   scan::Config c;
   c.input = *path;
-  c.max_findings = config.max_findings;
+  c.max_findings = config.filter.empty() ? config.max_findings : 0;
   c.fingerprinter = &*fingerprinter;
   c.decrypt.enabled = config.decrypt;
   c.decrypt.passphrase = config.passphrase;
@@ -280,7 +288,8 @@ Result<ScanResult> Scan(const State& state, const ScanConfig& config) {
   scan::Outcome outcome = scan::Run(c);
   if (!outcome.status.ok()) return Named(state, outcome.status);
   ScanResult out;
-  out.findings = ToFindings(state, std::move(*outcome.report));
+  out.findings = ToFindings(state, std::move(*outcome.report), config.filter,
+                            config.max_findings);
   out.undecryptable = outcome.undecryptable;
   return out;
 }

@@ -189,15 +189,6 @@ constexpr std::array kCodes = {
 
 }  // namespace
 
-std::string_view SeverityName(Severity s) {
-  switch (s) {
-    case Severity::kError: return "error";
-    case Severity::kWarning: return "warning";
-    case Severity::kNote: return "note";
-  }
-  return "error";
-}
-
 const CodeInfo& Info(Code code) {
   return kCodes[static_cast<std::size_t>(code)];
 }
@@ -236,5 +227,14 @@ std::optional<FindingCode> FindingCodeNamed(std::string_view name) {
 }
 
 std::size_t FindingCodeCount() { return diag::AllCodes().size(); }
+
+std::string_view SeverityName(Severity severity) {
+  switch (severity) {
+    case Severity::kError: return "error";
+    case Severity::kWarning: return "warning";
+    case Severity::kNote: return "note";
+  }
+  return "error";
+}
 
 }  // namespace pstate

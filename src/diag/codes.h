@@ -17,8 +17,8 @@ namespace pstate::diag {
 /// The API's (pstate/pstate.h).
 using Severity = ::pstate::Severity;
 
-/// "error", "warning" or "note".
-std::string_view SeverityName(Severity s);
+/// The API's: "error", "warning" or "note".
+using ::pstate::SeverityName;
 
 /// The API's (pstate/pstate.h): the codes are listed there.
 using Code = ::pstate::FindingCode;

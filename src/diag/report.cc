@@ -56,15 +56,17 @@ void Report::Add(Finding finding) {
   std::push_heap(result_.findings.begin(), result_.findings.end(), Before);
 }
 
-std::unique_ptr<Report> Report::Refilter(
-    std::shared_ptr<const FindingFilter> filter, std::size_t max_kept) const {
-  auto out = std::make_unique<Report>(result_.file, max_kept);
-  out->set_filter(std::move(filter));
-  out->set_resources(result_.resources);
-  out->result_.suppressed = result_.suppressed;
-  for (const Finding& f : result_.findings) out->Add(f);
-  out->result_.omitted += result_.omitted;
-  return out;
+Findings Report::Refilter(const Findings& findings,
+                          std::shared_ptr<const FindingFilter> filter,
+                          std::size_t max_kept) {
+  Report out(findings.file, max_kept);
+  out.set_filter(std::move(filter));
+  out.set_resources(findings.resources);
+  out.result_.suppressed = findings.suppressed;
+  for (const Finding& f : findings.findings) out.Add(f);
+  out.result_.omitted += findings.omitted;
+  out.result_.unreadable |= findings.unreadable;
+  return std::move(out).Take();
 }
 
 void Report::RewriteKept(const std::function<bool(Finding&)>& rewrite) {
@@ -90,3 +92,14 @@ Findings Report::Take() && {
 }
 
 }  // namespace pstate::diag
+
+// The API's (pstate/pstate.h).
+namespace pstate {
+
+Findings FilterFindings(const Findings& findings, const FindingFilter& filter,
+                        std::size_t max_findings) {
+  return diag::Report::Refilter(
+      findings, std::make_shared<const FindingFilter>(filter), max_findings);
+}
+
+}  // namespace pstate

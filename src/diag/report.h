@@ -34,11 +34,11 @@ class Report {
   /// input is never "accepted".
   void Add(Finding finding);
 
-  /// A new report of the same input with this report's findings (all of
-  /// them: it must have been made with max_kept 0) added again through
-  /// `filter`, keeping `max_kept`. For cores that build their own report.
-  std::unique_ptr<Report> Refilter(std::shared_ptr<const FindingFilter> filter,
-                                   std::size_t max_kept) const;
+  /// `findings` (all of an input's: made with max_kept 0) added again
+  /// through `filter`, keeping `max_kept` (pstate::FilterFindings).
+  static Findings Refilter(const Findings& findings,
+                           std::shared_ptr<const FindingFilter> filter,
+                           std::size_t max_kept);
 
   /// Calls `rewrite` on every kept finding; one it changed (it returns
   /// true) gets the fingerprint of its new text. For rewriting texts once a
