@@ -24,6 +24,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -220,39 +221,195 @@ class Schemas {
 
 enum class Severity { kError, kWarning, kNote };
 
+/// Every finding code pstate can report (docs/diagnostics.md explains each
+/// one). The names are stable: tools match on them (CodeName); the
+/// enumerators' values may change between versions (new codes are added at
+/// the end of their group), so store and compare names.
+enum class FindingCode {
+  // Reading: these stop the input (exit 2).
+  kIoError,
+  kJsonSyntax,
+  kJsonInvalidUtf8,
+  kJsonTooDeep,
+  kNotAState,
+  kVersionUnsupported,
+  // JSON shape.
+  kJsonDuplicateKey,
+  kFieldType,
+  kFieldMissing,
+  kFieldUnknown,
+  kFieldCase,
+  kFieldValue,
+  // Envelope.
+  kFeaturesUnsupported,
+  kFeaturesIgnored,
+  kFeaturesUnsorted,
+  // Manifest.
+  kManifestMissing,
+  kManifestTime,
+  kManifestMagic,
+  kManifestPlugin,
+  // Resources and integrity.
+  kUrnMalformed,
+  kUrnTypeMismatch,
+  kUrnStackMismatch,
+  kParentTypeChain,
+  kComponentHasId,
+  kProviderMalformed,
+  kProviderUnknown,
+  kProviderResourceInvalid,
+  kDependencyMissing,
+  kDependencyOrder,
+  kUrnDuplicate,
+  kSnippetUuid,
+  kPendingOperationType,
+  kPendingOperation,
+  kIntegrityErrorRecorded,
+  // Property values.
+  kSigUnknown,
+  kSigOutputValue,
+  kAssetInvalid,
+  kArchiveInvalid,
+  kSecretInvalid,
+  kSecretPlaintextInvalid,
+  kSecretCiphertextMalformed,
+  kResourceRefInvalid,
+  kResourceRefDangling,
+  kFloatInvalid,
+  kBytesInvalid,
+  // Secrets provider.
+  kSecretsProviderUnknown,
+  kSecretsProviderState,
+  kSecretsProviderMissing,
+  kConfigSecureInvalid,
+  // Asset audit (pstate assets, verify --assets).
+  kAssetHashMismatch,
+  kAssetMissing,
+  kAssetError,
+  kAssetUnverifiable,
+  kAssetNoHash,
+  kAssetAbsolutePath,
+  kAssetPathEscapesRoot,
+  kAssetBackslashPath,
+  kAssetHashMalformed,
+  // Plaintext secrets (pstate scan).
+  kLeakKnownSecret,
+  kLeakAdditionalSecretOutput,
+  kLeakSecretMismatch,
+  kLeakCredentialProperty,
+  kLeakCredentialFormat,
+  kLeakPasswordHash,
+  kLeakSecretInName,
+  // Package schemas (verify --schema; scan --schema: secret-plaintext).
+  kSchemaType,
+  kSchemaRequired,
+  kSchemaPropertyUnknown,
+  kSchemaSecretPlaintext,
+  kSchemaResourceUnknown,
+  kSchemaPackageMissing,
+  kSchemaVersionMismatch,
+  kSchemaRefInvalid,
+};
+
+/// The code's stable kebab-case name, e.g. "urn-malformed".
+std::string_view CodeName(FindingCode code);
+/// The code named `name`; nullopt when there is none.
+std::optional<FindingCode> FindingCodeNamed(std::string_view name);
+/// The number of codes (FindingCodes' values are 0 ... FindingCodeCount()-1).
+std::size_t FindingCodeCount();
+
 /// One problem found in one input. Its message never contains a secret's
-/// plaintext or ciphertext, a passphrase or key material.
+/// plaintext or ciphertext, a passphrase or key material: checks describe
+/// such values by their kind, length or a keyed fingerprint.
 struct Finding {
-  /// The code's stable name, e.g. "urn-malformed" (docs/diagnostics.md).
-  std::string code;
+  FindingCode code = FindingCode::kJsonSyntax;
   Severity severity = Severity::kError;
   std::string message;
   std::string pointer;       ///< RFC 6901 JSON pointer; "" is the document
   std::uint64_t line = 0;    ///< 1-based; 0 when unknown
   std::uint64_t column = 0;  ///< 1-based byte column; 0 when unknown
-  /// 1-based column in Unicode code points; 0 when only `column` is known.
+  /// 1-based column in Unicode code points (SARIF's columnKind); 0 when
+  /// only `column` is known.
   std::uint64_t char_column = 0;
   std::string urn;  ///< the resource concerned, when there is one
+  /// The order the checks made it in among the input's findings (findings
+  /// at the same place keep it).
+  std::uint64_t sequence = 0;
   /// Stable identity across runs (code, place, resource), as SARIF's
   /// partialFingerprints.
   std::string fingerprint;
+
+  /// CodeName(code).
+  std::string_view code_name() const { return CodeName(code); }
 };
 
-/// The findings of one input, in file order.
-struct Findings {
-  std::string file;  ///< State::name()
-  std::vector<Finding> findings;
-  /// Counts of every finding, including those not kept (max_findings).
+/// Counts of findings, never capped (Findings' own, or several inputs'
+/// summed).
+struct FindingCounts {
   std::uint64_t errors = 0;
   std::uint64_t warnings = 0;
   std::uint64_t notes = 0;
-  std::uint64_t omitted = 0;    ///< counted but not kept
   std::uint64_t resources = 0;  ///< resources read
+  /// Findings a filter rejected (baseline, ignore file, only/skip): not in
+  /// the counts above.
+  std::uint64_t suppressed = 0;
+  /// Counted findings per code, indexed by FindingCode (empty: none).
+  std::vector<std::uint64_t> by_code;
+};
+
+/// The findings of one input, in file order, with their counts (including
+/// those not kept: max_findings).
+struct Findings : FindingCounts {
+  std::string file;  ///< State::name()
+  std::vector<Finding> findings;
+  std::uint64_t omitted = 0;  ///< counted but not kept
   /// The input could not be read as a state: `findings` holds the reason
-  /// (a code such as "io-error" or "json-syntax"), and nothing after it
-  /// was checked.
+  /// (a code such as kIoError or kJsonSyntax), and nothing after it was
+  /// checked.
   bool unreadable = false;
 };
+
+/// "error", "warning" or "note".
+std::string_view SeverityName(Severity severity);
+
+/// Which findings count (the command line's --only, --skip, --baseline and
+/// ignore files). A finding it rejects is neither kept nor counted by
+/// severity or code: FindingCounts::suppressed counts it. A finding that
+/// makes the input unreadable is never rejected.
+struct FindingFilter {
+  std::set<FindingCode> only;  ///< when not empty, only these codes count
+  std::set<FindingCode> skip;  ///< these codes never count
+  /// Finding::fingerprint values that do not count (a baseline's, an
+  /// ignore file's).
+  std::set<std::string> fingerprints;
+
+  bool empty() const {
+    return only.empty() && skip.empty() && fingerprints.empty();
+  }
+  /// True when `finding` (with its fingerprint) counts.
+  bool Admits(const Finding& finding) const;
+};
+
+/// The findings of `findings` that `filter` admits, the first
+/// `max_findings` in file order kept (0 = all); counts recomputed, the
+/// rejected ones added to `suppressed`. Verify and Scan apply their
+/// config's filter so; a caller may keep one run's findings and filter them
+/// several ways.
+Findings FilterFindings(const Findings& findings, const FindingFilter& filter,
+                        std::size_t max_findings = 0);
+
+/// The fingerprints of a previous report, for FindingFilter::fingerprints:
+/// pstate's JSON Lines (each finding's "fingerprint") or a SARIF log (each
+/// result's partialFingerprints["pstate/v1"]). `text` is the report and
+/// `name` its name in messages. Fails (kSyntax, kFormat) on anything else,
+/// naming the line.
+Result<std::vector<std::string>> ParseBaseline(std::string_view text,
+                                               std::string_view name);
+/// The fingerprints of an ignore file (`.pstateignore`): one per line (32
+/// lowercase hex digits), '#' starts a comment, blank lines are skipped.
+/// Fails (kFormat) naming the line of anything else.
+Result<std::vector<std::string>> ParseIgnoreFile(std::string_view text,
+                                                 std::string_view name);
 
 struct VerifyConfig {
   /// Also hash every asset and archive and compare with what the state
@@ -269,8 +426,11 @@ struct VerifyConfig {
   /// Check every resource against its provider's package schema; not
   /// owned, may be null.
   const Schemas* schemas = nullptr;
-  /// Findings kept (0 = all); the counts are never capped.
+  /// Findings kept (0 = all), of those `filter` admits; the counts are
+  /// never capped.
   std::size_t max_findings = 0;
+  /// Which findings count (FilterFindings).
+  FindingFilter filter;
   Progress on_progress;
 };
 
@@ -279,8 +439,11 @@ struct VerifyConfig {
 Result<Findings> Verify(const State& state, const VerifyConfig& config = {});
 
 struct ScanConfig {
-  /// Findings kept (0 = all); the counts are never capped.
+  /// Findings kept (0 = all), of those `filter` admits; the counts are
+  /// never capped.
   std::size_t max_findings = 0;
+  /// Which findings count (FilterFindings).
+  FindingFilter filter;
   /// A file whose bytes key the findings' fingerprints, so that they match
   /// across runs; empty: a random key per call.
   std::string fingerprint_key_file;

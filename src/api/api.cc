@@ -112,39 +112,25 @@ Status Named(const State& state, const Status& status) {
   return Status(status.code(), Named(state, status.message()));
 }
 
-// Mapping: diag::Finding -> Finding (the module's Code enum becomes its
-// stable name).
-Finding ToFinding(const State& state, const diag::Finding& f) {
-  Finding g;
-  g.code = std::string(f.code_name());
-  g.severity = f.severity;
-  g.message = Named(state, f.message);
-  g.pointer = f.pointer;
-  g.line = f.line;
-  g.column = f.column;
-  g.char_column = f.char_column;
-  g.urn = f.urn;
-  g.fingerprint = f.fingerprint;
-  return g;
+// A finding of `state` as the API returns it: the core's findings are the
+// API's (diag::Finding is Finding); only a message naming the private copy
+// of a state held in memory is made to name the state instead.
+Finding Named(const State& state, Finding finding) {
+  if (state.impl().copy) finding.message = Named(state, finding.message);
+  return finding;
 }
 
-// Mapping: diag::Report -> Findings (the report keeps the module's Code
-// enum, sequence numbers and filters, which the API does not expose).
-Findings ToFindings(const State& state, diag::Report& report) {
-  report.SortByLocation();
-  Findings out;
+// The report's findings, in file order, taken out of it; with a filter,
+// those it admits (the report kept every finding), the first max_findings.
+Findings ToFindings(const State& state, diag::Report&& report,
+                    const FindingFilter& filter, std::size_t max_findings) {
+  Findings out = filter.empty() ? std::move(report).Take()
+                                : FilterFindings(std::move(report).Take(),
+                                                 filter, max_findings);
   out.file = state.name();
-  out.findings.reserve(report.findings().size());
-  for (const diag::Finding& f : report.findings()) {
-    out.findings.push_back(ToFinding(state, f));
+  if (state.impl().copy) {
+    for (Finding& f : out.findings) f = Named(state, std::move(f));
   }
-  const diag::Summary& summary = report.summary();
-  out.errors = summary.errors;
-  out.warnings = summary.warnings;
-  out.notes = summary.notes;
-  out.resources = summary.resources;
-  out.omitted = report.omitted();
-  out.unreadable = report.fatal();
   return out;
 }
 
@@ -265,9 +251,13 @@ Result<Findings> Verify(const State& state, const VerifyConfig& config) {
   c.check_jobs = config.jobs;
   if (config.schemas) c.schemas = &config.schemas->impl().set;
   c.on_progress = config.on_progress;
-  diag::Report report(state.name(), config.max_findings);
+  // With a filter every finding is kept until it is applied: the kept ones
+  // are the first max_findings of those it admits.
+  diag::Report report(state.name(),
+                      config.filter.empty() ? config.max_findings : 0);
   verify::VerifyInput(*path, c, report);
-  return ToFindings(state, report);
+  return ToFindings(state, std::move(report), config.filter,
+                    config.max_findings);
 }
 
 Result<ScanResult> Scan(const State& state, const ScanConfig& config) {
@@ -284,7 +274,7 @@ Result<ScanResult> Scan(const State& state, const ScanConfig& config) {
   }
   scan::Config c;
   c.input = *path;
-  c.max_findings = config.max_findings;
+  c.max_findings = config.filter.empty() ? config.max_findings : 0;
   c.fingerprinter = &*fingerprinter;
   c.decrypt.enabled = config.decrypt;
   c.decrypt.passphrase = config.passphrase;
@@ -298,7 +288,8 @@ Result<ScanResult> Scan(const State& state, const ScanConfig& config) {
   scan::Outcome outcome = scan::Run(c);
   if (!outcome.status.ok()) return Named(state, outcome.status);
   ScanResult out;
-  out.findings = ToFindings(state, *outcome.report);
+  out.findings = ToFindings(state, std::move(*outcome.report), config.filter,
+                            config.max_findings);
   out.undecryptable = outcome.undecryptable;
   return out;
 }
@@ -682,7 +673,7 @@ Result<EditResult> Edit(const State& state, const EditConfig& config) {
   out.resources = ToElementChanges(outcome->changes.resources.Values());
   out.pending = ToElementChanges(std::move(outcome->changes.pending));
   for (const diag::Finding& f : outcome->new_findings) {
-    out.new_errors.push_back(ToFinding(state, f));
+    out.new_errors.push_back(Named(state, f));
   }
   out.written = outcome->written;
   out.unchanged = outcome->unchanged;

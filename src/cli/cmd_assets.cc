@@ -17,8 +17,8 @@
 #include "cli/command.h"
 #include "cli/exit_code.h"
 #include "cli/terminal.h"
-#include "diag/output_format.h"
 #include "report/assets.h"
+#include "report/output_format.h"
 #include "report/terminal.h"
 
 namespace pstate::cli {
@@ -68,8 +68,8 @@ int RunAssets(const AssetsFlags& flags) {
   options.max_total_expanded_bytes = flags.max_total_expanded_bytes;
   // One run for all files: the totals bound the whole command.
   options.run = std::make_shared<asset_hash::RunBudget>(options);
-  diag::OutputFormat format =
-      diag::ParseOutputFormat(flags.format).value_or(diag::OutputFormat::kText);
+  report::OutputFormat format = report::ParseOutputFormat(flags.format)
+                                    .value_or(report::OutputFormat::kText);
   bool unreadable = false, failed = false;
   for (const std::string& path : flags.files) {
     const std::string name = path == "-" ? "<stdin>" : path;

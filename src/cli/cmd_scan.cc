@@ -15,6 +15,7 @@
 #include "cli/terminal.h"
 #include "crypto/fingerprint.h"
 #include "crypto/passphrase_source.h"
+#include "diag/report.h"
 #include "report/terminal.h"
 #include "scan/run.h"
 #include "types/schema_set.h"
@@ -102,7 +103,7 @@ int RunScan(const ScanFlags& flags) {
                 << result.undecryptable
                 << " secret(s) could not be decrypted and are not matched\n";
     }
-    printer.Print(std::move(result.report));
+    printer.Print(std::move(*result.report).Take());
   }
   return printer.Finish();
 }

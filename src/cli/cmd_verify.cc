@@ -14,6 +14,7 @@
 #include "cli/findings_output.h"
 #include "cli/jobs.h"
 #include "cli/terminal.h"
+#include "diag/report.h"
 #include "inventory/inventory.h"
 #include "report/terminal.h"
 #include "types/schema_set.h"
@@ -67,23 +68,24 @@ int RunVerify(const VerifyFlags& flags) {
         flags.files.size(), config.check_jobs,
         [&](std::size_t i) {
           const std::string& path = flags.files[i];
-          ReportPtr report = flags.NewReport(path, name_of(path));
+          ReportPtr report =
+              std::make_unique<diag::Report>(name_of(path), flags.max_findings);
           verify::VerifyInput(path, one, *report);
           return report;
         },
         [&](std::size_t, ReportPtr&& report) {
-          printer.Print(std::move(report));
+          printer.Print(std::move(*report).Take());
           return true;
         });
     return printer.Finish();
   }
   for (const std::string& path : flags.files) {
     std::string name = name_of(path);
-    auto report = flags.NewReport(path, name);
+    auto report = std::make_unique<diag::Report>(name, flags.max_findings);
     config.on_progress = MakeProgress(name, flags.quiet);
     verify::VerifyInput(path, config, *report);
     EndProgress();
-    printer.Print(std::move(report));
+    printer.Print(std::move(*report).Take());
   }
   return printer.Finish();
 }

@@ -40,15 +40,15 @@ bool IsStateName(std::string_view name, bool include_backups) {
 
 /// The codes named by --only or --skip; a usage error names an unknown one
 /// with the closest known name.
-std::set<diag::Code> ParseCodes(const std::vector<std::string>& names,
-                                const char* flag) {
+std::set<FindingCode> ParseCodes(const std::vector<std::string>& names,
+                                 const char* flag) {
   std::vector<std::string> known;
-  for (const diag::CodeInfo& info : diag::AllCodes()) {
-    known.emplace_back(info.name);
+  for (std::size_t i = 0; i < FindingCodeCount(); ++i) {
+    known.emplace_back(CodeName(static_cast<FindingCode>(i)));
   }
-  std::set<diag::Code> codes;
+  std::set<FindingCode> codes;
   for (const std::string& name : names) {
-    std::optional<diag::Code> code = diag::FindCode(name);
+    std::optional<FindingCode> code = FindingCodeNamed(name);
     if (!code) {
       throw CLI::ValidationError(
           std::string(flag) + ": unknown finding code '" + name + "'" +
@@ -70,9 +70,8 @@ std::string ReadText(const std::string& path, const char* what) {
   return buffer.str();
 }
 
-void AddIgnoreFile(const std::string& path, diag::FindingFilter& filter) {
-  auto fingerprints =
-      diag::ParseIgnoreFile(ReadText(path, "ignore file"), path);
+void AddIgnoreFile(const std::string& path, FindingFilter& filter) {
+  auto fingerprints = ParseIgnoreFile(ReadText(path, "ignore file"), path);
   if (!fingerprints.ok()) {
     throw CLI::ValidationError(fingerprints.status().message());
   }
@@ -81,12 +80,12 @@ void AddIgnoreFile(const std::string& path, diag::FindingFilter& filter) {
 
 /// --fail-on's value as the lowest failing severity; nullopt for "never".
 /// The value was checked by CLI::IsMember when it was parsed.
-std::optional<diag::Severity> FailThreshold(std::string_view fail_on) {
+std::optional<Severity> FailThreshold(std::string_view fail_on) {
   if (fail_on == "never") return std::nullopt;
-  for (diag::Severity s : {diag::Severity::kWarning, diag::Severity::kNote}) {
-    if (fail_on == diag::SeverityName(s)) return s;
+  for (Severity s : {Severity::kWarning, Severity::kNote}) {
+    if (fail_on == SeverityName(s)) return s;
   }
-  return diag::Severity::kError;
+  return Severity::kError;
 }
 
 /// Resolves inputs and builds the filters: runs once the line is parsed.
@@ -125,16 +124,16 @@ void Resolve(FindingsFlags& flags) {
   flags.files = std::move(files);
   // The flag values were checked by CLI::IsMember; from here on only the
   // enums are compared.
-  flags.output =
-      diag::ParseOutputFormat(flags.format).value_or(diag::OutputFormat::kText);
+  flags.output = report::ParseOutputFormat(flags.format)
+                     .value_or(report::OutputFormat::kText);
   flags.fail_threshold = FailThreshold(flags.fail_on);
 
-  auto shared = std::make_shared<diag::FindingFilter>();
+  auto shared = std::make_shared<FindingFilter>();
   shared->only = ParseCodes(flags.only, "--only");
   shared->skip = ParseCodes(flags.skip, "--skip");
   if (!flags.baseline.empty()) {
-    auto fingerprints = diag::ParseBaseline(
-        ReadText(flags.baseline, "--baseline"), flags.baseline);
+    auto fingerprints =
+        ParseBaseline(ReadText(flags.baseline, "--baseline"), flags.baseline);
     if (!fingerprints.ok()) {
       throw CLI::ValidationError("--baseline: " +
                                  fingerprints.status().message());
@@ -161,7 +160,7 @@ void Resolve(FindingsFlags& flags) {
     fs::path ignore = dir / ".pstateignore";
     bool same_as_cwd = fs::equivalent(dir, cwd.empty() ? "." : cwd, ec);
     if (flags.ignore_files.empty() && !same_as_cwd && fs::exists(ignore, ec)) {
-      auto own = std::make_shared<diag::FindingFilter>(*shared);
+      auto own = std::make_shared<FindingFilter>(*shared);
       AddIgnoreFile(ignore.string(), *own);
       flags.filters[key] = own;
     } else {
@@ -212,13 +211,7 @@ std::vector<std::string> FindStateFiles(const std::string& dir,
   return found;
 }
 
-std::unique_ptr<diag::Report> FindingsFlags::NewReport(
-    const std::string& path, const std::string& name) const {
-  (void)path;
-  return std::make_unique<diag::Report>(name, max_findings);
-}
-
-std::shared_ptr<const diag::FindingFilter> FindingsFlags::FilterFor(
+std::shared_ptr<const FindingFilter> FindingsFlags::FilterFor(
     const std::string& file) const {
   if (file == "<stdin>") return filter;
   std::string dir = fs::path(file).parent_path().string();
@@ -284,20 +277,18 @@ FindingsPrinter::FindingsPrinter(const FindingsFlags& flags) : flags_(flags) {
   text_.color = UseColor(flags.color, STDOUT_FILENO);
 }
 
-void FindingsPrinter::Print(std::unique_ptr<diag::Report> report) {
+void FindingsPrinter::Print(Findings findings) {
   if (flags_.filtering) {
-    std::shared_ptr<const diag::FindingFilter> filter =
-        flags_.FilterFor(report->file());
-    report = report->Refilter(filter, flags_.display_max);
+    findings = FilterFindings(findings, *flags_.FilterFor(findings.file),
+                              flags_.display_max);
   }
-  report->SortByLocation();
-  unreadable_ |= report->fatal();
-  const diag::Summary& s = report->summary();
+  unreadable_ |= findings.unreadable;
+  const FindingCounts& s = findings;
   if (flags_.fail_threshold) {
-    diag::Severity t = *flags_.fail_threshold;
+    Severity t = *flags_.fail_threshold;
     failed_ |= s.errors > 0;
-    failed_ |= t != diag::Severity::kError && s.warnings > 0;
-    failed_ |= t == diag::Severity::kNote && s.notes > 0;
+    failed_ |= t != Severity::kError && s.warnings > 0;
+    failed_ |= t == Severity::kNote && s.notes > 0;
   }
   ++reports_;
   total_.errors += s.errors;
@@ -312,50 +303,50 @@ void FindingsPrinter::Print(std::unique_ptr<diag::Report> report) {
     total_.by_code[i] += s.by_code[i];
   }
   switch (flags_.output) {
-    case diag::OutputFormat::kSarif:
-    case diag::OutputFormat::kJunit:
-    case diag::OutputFormat::kGitlab:
-      documents_.push_back(std::move(report));
+    case report::OutputFormat::kSarif:
+    case report::OutputFormat::kJunit:
+    case report::OutputFormat::kGitlab:
+      documents_.push_back(std::move(findings));
       return;
-    case diag::OutputFormat::kJson:
-      report::RenderJsonLine(*report, std::cout);
+    case report::OutputFormat::kJson:
+      report::RenderJsonLine(findings, std::cout);
       break;
-    case diag::OutputFormat::kGithub:
-      report::RenderGithub(*report, std::cout);
+    case report::OutputFormat::kGithub:
+      report::RenderGithub(findings, std::cout);
       break;
-    case diag::OutputFormat::kText:
-      report::RenderText(*report, std::cout, text_);
+    case report::OutputFormat::kText:
+      report::RenderText(findings, std::cout, text_);
       break;
   }
   std::cout.flush();
 }
 
 int FindingsPrinter::Finish() {
-  std::vector<const diag::Report*> views;
-  for (const auto& r : documents_) views.push_back(r.get());
+  std::vector<const Findings*> views;
+  for (const Findings& f : documents_) views.push_back(&f);
   switch (flags_.output) {
-    case diag::OutputFormat::kSarif: {
+    case report::OutputFormat::kSarif: {
       report::SarifOptions options;
       options.tool_version = PSTATE_VERSION;
       options.command = flags_.command;
       report::RenderSarif(views, std::cout, options);
       break;
     }
-    case diag::OutputFormat::kJunit: {
+    case report::OutputFormat::kJunit: {
       report::JunitOptions options;
       options.command = flags_.command;
       options.fail_threshold = flags_.fail_threshold;
       report::RenderJunit(views, std::cout, options);
       break;
     }
-    case diag::OutputFormat::kGitlab:
+    case report::OutputFormat::kGitlab:
       report::RenderGitlab(views, std::cout);
       break;
-    case diag::OutputFormat::kText:
+    case report::OutputFormat::kText:
       if (reports_ > 1) report::RenderTextTotal(reports_, total_, std::cout);
       break;
-    case diag::OutputFormat::kJson:
-    case diag::OutputFormat::kGithub: break;
+    case report::OutputFormat::kJson:
+    case report::OutputFormat::kGithub: break;
   }
   std::cout.flush();
   if (unreadable_) return kExitUnreadable;

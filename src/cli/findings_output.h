@@ -12,11 +12,10 @@
 #include <string>
 #include <vector>
 
-#include "diag/codes.h"
-#include "diag/fingerprint.h"
-#include "diag/output_format.h"
-#include "diag/report.h"
+#include <pstate/pstate.h>
+
 #include "report/findings.h"
+#include "report/output_format.h"
 
 namespace pstate::cli {
 
@@ -26,7 +25,7 @@ struct FindingsFlags {
   std::vector<std::string> files;
   /// --format as typed; parsing maps it once to `output`.
   std::string format = "text";
-  diag::OutputFormat output = diag::OutputFormat::kText;
+  report::OutputFormat output = report::OutputFormat::kText;
   std::string color = "auto";
   std::size_t max_findings = 10000;
   bool quiet = false;
@@ -35,7 +34,7 @@ struct FindingsFlags {
   /// --fail-on as typed; parsing maps it once to `fail_threshold`: the
   /// lowest severity that fails, or nullopt for "never".
   std::string fail_on = "error";
-  std::optional<diag::Severity> fail_threshold = diag::Severity::kError;
+  std::optional<Severity> fail_threshold = Severity::kError;
   std::vector<std::string> only;
   std::vector<std::string> skip;
   std::string baseline;
@@ -43,20 +42,15 @@ struct FindingsFlags {
   bool include_backups = false;
   /// Built once the command line is parsed: the filter for each input's
   /// directory (its .pstateignore added to the shared part).
-  std::map<std::string, std::shared_ptr<const diag::FindingFilter>> filters;
-  std::shared_ptr<const diag::FindingFilter> filter;
+  std::map<std::string, std::shared_ptr<const FindingFilter>> filters;
+  std::shared_ptr<const FindingFilter> filter;
   /// With a filter, the commands keep every finding (max_findings is set to
-  /// 0) and the printer applies the filter, then this cap.
+  /// 0) and the printer applies the filter (FilterFindings), then this cap.
   std::size_t display_max = 0;
   bool filtering = false;
 
-  /// A report for input `path`, shown as `name`, keeping max_findings
-  /// (FindingsPrinter::Print applies the filter).
-  std::unique_ptr<diag::Report> NewReport(const std::string& path,
-                                          const std::string& name) const;
-  /// The filter for the input a report named `file` came from.
-  std::shared_ptr<const diag::FindingFilter> FilterFor(
-      const std::string& file) const;
+  /// The filter for the input whose findings are named `file`.
+  std::shared_ptr<const FindingFilter> FilterFor(const std::string& file) const;
 };
 
 /// Registers files, --format, --max-findings, --color, --quiet, --fail-on,
@@ -81,8 +75,8 @@ class FindingsPrinter {
  public:
   explicit FindingsPrinter(const FindingsFlags& flags);
 
-  /// Sorts the report's findings into file order and prints it.
-  void Print(std::unique_ptr<diag::Report> report);
+  /// Filters an input's findings (in file order) and prints them.
+  void Print(Findings findings);
   /// An input failed in a way already explained on stderr.
   void MarkUnreadable() { unreadable_ = true; }
   /// Writes what is still pending (the document formats; the grand total of
@@ -96,8 +90,8 @@ class FindingsPrinter {
   report::TextOptions text_;
   /// The reports of a document format (SARIF, JUnit, GitLab), kept for
   /// Finish.
-  std::vector<std::unique_ptr<diag::Report>> documents_;
-  diag::Summary total_;
+  std::vector<Findings> documents_;
+  FindingCounts total_;
   std::size_t reports_ = 0;
   bool unreadable_ = false;
   bool failed_ = false;

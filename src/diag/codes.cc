@@ -189,15 +189,6 @@ constexpr std::array kCodes = {
 
 }  // namespace
 
-std::string_view SeverityName(Severity s) {
-  switch (s) {
-    case Severity::kError: return "error";
-    case Severity::kWarning: return "warning";
-    case Severity::kNote: return "note";
-  }
-  return "error";
-}
-
 const CodeInfo& Info(Code code) {
   return kCodes[static_cast<std::size_t>(code)];
 }
@@ -224,3 +215,26 @@ bool IsFatal(Code code) {
 }
 
 }  // namespace pstate::diag
+
+// The API's (pstate/pstate.h): the code table above is the one place of
+// the names.
+namespace pstate {
+
+std::string_view CodeName(FindingCode code) { return diag::Info(code).name; }
+
+std::optional<FindingCode> FindingCodeNamed(std::string_view name) {
+  return diag::FindCode(name);
+}
+
+std::size_t FindingCodeCount() { return diag::AllCodes().size(); }
+
+std::string_view SeverityName(Severity severity) {
+  switch (severity) {
+    case Severity::kError: return "error";
+    case Severity::kWarning: return "warning";
+    case Severity::kNote: return "note";
+  }
+  return "error";
+}
+
+}  // namespace pstate

@@ -1,4 +1,5 @@
-// Every finding code pstate can report, with its default severity.
+// Every finding code pstate can report (the enum is the API's
+// FindingCode), with its name, default severity and summary.
 //
 // Codes are stable: tools match on the names, and docs/diagnostics.md
 // explains each one. Add new codes at the end of their group; never rename.
@@ -16,94 +17,11 @@ namespace pstate::diag {
 /// The API's (pstate/pstate.h).
 using Severity = ::pstate::Severity;
 
-/// "error", "warning" or "note".
-std::string_view SeverityName(Severity s);
+/// The API's: "error", "warning" or "note".
+using ::pstate::SeverityName;
 
-enum class Code {
-  // Reading: these stop the input (exit 2).
-  kIoError,
-  kJsonSyntax,
-  kJsonInvalidUtf8,
-  kJsonTooDeep,
-  kNotAState,
-  kVersionUnsupported,
-  // JSON shape.
-  kJsonDuplicateKey,
-  kFieldType,
-  kFieldMissing,
-  kFieldUnknown,
-  kFieldCase,
-  kFieldValue,
-  // Envelope.
-  kFeaturesUnsupported,
-  kFeaturesIgnored,
-  kFeaturesUnsorted,
-  // Manifest.
-  kManifestMissing,
-  kManifestTime,
-  kManifestMagic,
-  kManifestPlugin,
-  // Resources and integrity.
-  kUrnMalformed,
-  kUrnTypeMismatch,
-  kUrnStackMismatch,
-  kParentTypeChain,
-  kComponentHasId,
-  kProviderMalformed,
-  kProviderUnknown,
-  kProviderResourceInvalid,
-  kDependencyMissing,
-  kDependencyOrder,
-  kUrnDuplicate,
-  kSnippetUuid,
-  kPendingOperationType,
-  kPendingOperation,
-  kIntegrityErrorRecorded,
-  // Property values.
-  kSigUnknown,
-  kSigOutputValue,
-  kAssetInvalid,
-  kArchiveInvalid,
-  kSecretInvalid,
-  kSecretPlaintextInvalid,
-  kSecretCiphertextMalformed,
-  kResourceRefInvalid,
-  kResourceRefDangling,
-  kFloatInvalid,
-  kBytesInvalid,
-  // Secrets provider.
-  kSecretsProviderUnknown,
-  kSecretsProviderState,
-  kSecretsProviderMissing,
-  kConfigSecureInvalid,
-  // Asset audit (pstate assets, verify --assets).
-  kAssetHashMismatch,
-  kAssetMissing,
-  kAssetError,
-  kAssetUnverifiable,
-  kAssetNoHash,
-  kAssetAbsolutePath,
-  kAssetPathEscapesRoot,
-  kAssetBackslashPath,
-  kAssetHashMalformed,
-  // Plaintext secrets (pstate scan).
-  kLeakKnownSecret,
-  kLeakAdditionalSecretOutput,
-  kLeakSecretMismatch,
-  kLeakCredentialProperty,
-  kLeakCredentialFormat,
-  kLeakPasswordHash,
-  kLeakSecretInName,
-  // Package schemas (verify --schema; scan --schema: secret-plaintext).
-  kSchemaType,
-  kSchemaRequired,
-  kSchemaPropertyUnknown,
-  kSchemaSecretPlaintext,
-  kSchemaResourceUnknown,
-  kSchemaPackageMissing,
-  kSchemaVersionMismatch,
-  kSchemaRefInvalid,
-};
+/// The API's (pstate/pstate.h): the codes are listed there.
+using Code = ::pstate::FindingCode;
 
 struct CodeInfo {
   Code code;

@@ -126,6 +126,13 @@ std::string Fingerprint(const Finding& finding, std::string_view identity,
   return HexEncode(std::span<const std::uint8_t>(digest->data(), 16));
 }
 
+}  // namespace pstate::diag
+
+// The API's (pstate/pstate.h).
+namespace pstate {
+
+using diag::LineName;
+
 bool FindingFilter::Admits(const Finding& finding) const {
   if (!only.empty() && only.count(finding.code) == 0) return false;
   if (skip.count(finding.code) != 0) return false;
@@ -227,4 +234,4 @@ Result<std::vector<std::string>> ParseIgnoreFile(std::string_view text,
   return out;
 }
 
-}  // namespace pstate::diag
+}  // namespace pstate

@@ -23,13 +23,9 @@
 #ifndef PSTATE_DIAG_FINGERPRINT_H_
 #define PSTATE_DIAG_FINGERPRINT_H_
 
-#include <optional>
-#include <set>
 #include <string>
 #include <string_view>
-#include <vector>
 
-#include "base/result.h"
 #include "diag/codes.h"
 #include "diag/finding.h"
 
@@ -53,36 +49,12 @@ std::string_view ResourceRelativePointer(std::string_view pointer);
 std::string Fingerprint(const Finding& finding, std::string_view identity,
                         std::string_view file = {});
 
-/// Which findings count. Findings the filter rejects are neither printed
-/// nor counted in the severity totals (they are tallied as suppressed).
-class FindingFilter {
- public:
-  /// --only: when non-empty, only these codes count.
-  std::set<Code> only;
-  /// --skip: these codes never count.
-  std::set<Code> skip;
-  /// Fingerprints from --baseline and ignore files.
-  std::set<std::string> fingerprints;
-
-  bool empty() const {
-    return only.empty() && skip.empty() && fingerprints.empty();
-  }
-  /// True when `finding` (with its fingerprint set) counts.
-  bool Admits(const Finding& finding) const;
-};
-
-/// The fingerprints of a previous report: JSON Lines from --format json
-/// (each finding's "fingerprint") or a SARIF log (each result's
-/// partialFingerprints["pstate/v1"]). `text` is the file's content and
-/// `name` its name for messages. Fails on anything else, naming the line.
-[[nodiscard]] Result<std::vector<std::string>> ParseBaseline(
-    std::string_view text, std::string_view name);
-
-/// An ignore file: one fingerprint (32 hex digits) per line; '#' starts a
-/// comment (whole line or after the fingerprint); blank lines are skipped.
-/// Fails naming the line of anything else.
-[[nodiscard]] Result<std::vector<std::string>> ParseIgnoreFile(
-    std::string_view text, std::string_view name);
+/// The API's (pstate/pstate.h): --only, --skip and the fingerprints of
+/// baselines and ignore files.
+using FindingFilter = ::pstate::FindingFilter;
+/// The API's: a baseline's and an ignore file's fingerprints.
+using ::pstate::ParseBaseline;
+using ::pstate::ParseIgnoreFile;
 
 }  // namespace pstate::diag
 

@@ -17,23 +17,23 @@ bool Before(const Finding& a, const Finding& b) {
 }  // namespace
 
 void Report::Add(Finding finding) {
-  finding.fingerprint = Fingerprint(finding, identity_, file_);
+  finding.fingerprint = Fingerprint(finding, identity_, result_.file);
   if (filter_ != nullptr && !IsFatal(finding.code) &&
       !filter_->Admits(finding)) {
-    ++summary_.suppressed;
+    ++result_.suppressed;
     return;
   }
-  if (summary_.by_code.empty()) summary_.by_code.resize(AllCodes().size());
-  ++summary_.by_code[static_cast<std::size_t>(finding.code)];
+  if (result_.by_code.empty()) result_.by_code.resize(AllCodes().size());
+  ++result_.by_code[static_cast<std::size_t>(finding.code)];
   switch (finding.severity) {
-    case Severity::kError: ++summary_.errors; break;
-    case Severity::kWarning: ++summary_.warnings; break;
-    case Severity::kNote: ++summary_.notes; break;
+    case Severity::kError: ++result_.errors; break;
+    case Severity::kWarning: ++result_.warnings; break;
+    case Severity::kNote: ++result_.notes; break;
   }
-  if (IsFatal(finding.code)) fatal_ = true;
+  if (IsFatal(finding.code)) result_.unreadable = true;
   finding.sequence = next_sequence_++;
   if (max_kept_ == 0) {
-    findings_.push_back(std::move(finding));
+    result_.findings.push_back(std::move(finding));
     return;
   }
   // Keep the first max_kept_ in file order, whatever order they arrive in:
@@ -41,46 +41,65 @@ void Report::Add(Finding finding) {
   // finding that sorts before the top replaces it. Ties keep the earlier
   // arrival (a fatal finding is never displaced by a later equal place).
   if (sorted_) {  // a finding after SortByLocation: back to a heap
-    std::make_heap(findings_.begin(), findings_.end(), Before);
+    std::make_heap(result_.findings.begin(), result_.findings.end(), Before);
     sorted_ = false;
   }
-  if (findings_.size() < max_kept_) {
-    findings_.push_back(std::move(finding));
-    std::push_heap(findings_.begin(), findings_.end(), Before);
+  if (result_.findings.size() < max_kept_) {
+    result_.findings.push_back(std::move(finding));
+    std::push_heap(result_.findings.begin(), result_.findings.end(), Before);
     return;
   }
-  ++omitted_;
-  if (!Before(finding, findings_.front())) return;
-  std::pop_heap(findings_.begin(), findings_.end(), Before);
-  findings_.back() = std::move(finding);
-  std::push_heap(findings_.begin(), findings_.end(), Before);
+  ++result_.omitted;
+  if (!Before(finding, result_.findings.front())) return;
+  std::pop_heap(result_.findings.begin(), result_.findings.end(), Before);
+  result_.findings.back() = std::move(finding);
+  std::push_heap(result_.findings.begin(), result_.findings.end(), Before);
 }
 
-std::unique_ptr<Report> Report::Refilter(
-    std::shared_ptr<const FindingFilter> filter, std::size_t max_kept) const {
-  auto out = std::make_unique<Report>(file_, max_kept);
-  out->set_filter(std::move(filter));
-  out->set_resources(summary_.resources);
-  out->summary_.suppressed = summary_.suppressed;
-  for (const Finding& f : findings_) out->Add(f);
-  out->omitted_ += omitted_;
-  return out;
+Findings Report::Refilter(const Findings& findings,
+                          std::shared_ptr<const FindingFilter> filter,
+                          std::size_t max_kept) {
+  Report out(findings.file, max_kept);
+  out.set_filter(std::move(filter));
+  out.set_resources(findings.resources);
+  out.result_.suppressed = findings.suppressed;
+  for (const Finding& f : findings.findings) out.Add(f);
+  out.result_.omitted += findings.omitted;
+  out.result_.unreadable |= findings.unreadable;
+  return std::move(out).Take();
 }
 
 void Report::RewriteKept(const std::function<bool(Finding&)>& rewrite) {
-  for (Finding& f : findings_) {
-    if (rewrite(f)) f.fingerprint = Fingerprint(f, identity_, file_);
+  for (Finding& f : result_.findings) {
+    if (rewrite(f)) f.fingerprint = Fingerprint(f, identity_, result_.file);
   }
 }
 
 void Report::SortByLocation() {
   // Before() is a total order (arrival breaks ties), so this is stable.
+  std::vector<Finding>& findings = result_.findings;
   if (max_kept_ == 0) {
-    std::sort(findings_.begin(), findings_.end(), Before);
+    std::sort(findings.begin(), findings.end(), Before);
   } else if (!sorted_) {
-    std::sort_heap(findings_.begin(), findings_.end(), Before);
+    std::sort_heap(findings.begin(), findings.end(), Before);
   }
   sorted_ = true;
 }
 
+Findings Report::Take() && {
+  SortByLocation();
+  return std::move(result_);
+}
+
 }  // namespace pstate::diag
+
+// The API's (pstate/pstate.h).
+namespace pstate {
+
+Findings FilterFindings(const Findings& findings, const FindingFilter& filter,
+                        std::size_t max_findings) {
+  return diag::Report::Refilter(
+      findings, std::make_shared<const FindingFilter>(filter), max_findings);
+}
+
+}  // namespace pstate

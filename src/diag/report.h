@@ -13,18 +13,11 @@
 
 namespace pstate::diag {
 
-struct Summary {
-  std::uint64_t errors = 0;
-  std::uint64_t warnings = 0;
-  std::uint64_t notes = 0;
-  std::uint64_t resources = 0;
-  /// Findings a FindingFilter rejected (baseline, ignore file, --only,
-  /// --skip): not in the counts above.
-  std::uint64_t suppressed = 0;
-  /// Counted findings per code, indexed by Code.
-  std::vector<std::uint64_t> by_code;
-};
+/// The API's counts (pstate/pstate.h).
+using Summary = ::pstate::FindingCounts;
 
+/// Collects the findings of one input into the API's result (Findings):
+/// fingerprints, filters, counts and the bound on the findings kept.
 class Report {
  public:
   /// `max_kept` bounds the findings kept for printing (0 = no bound): the
@@ -32,20 +25,20 @@ class Report {
   /// in, in memory bounded by `max_kept`; counts
   /// always include every finding.
   explicit Report(std::string file, std::size_t max_kept = 0)
-      : file_(std::move(file)),
-        identity_(LogicalIdentity(file_)),
-        max_kept_(max_kept) {}
+      : identity_(LogicalIdentity(file)), max_kept_(max_kept) {
+    result_.file = std::move(file);
+  }
 
   /// Sets the finding's fingerprint, then counts and keeps it unless the
   /// filter rejects it. Fatal findings are never filtered: an unreadable
   /// input is never "accepted".
   void Add(Finding finding);
 
-  /// A new report of the same input with this report's findings (all of
-  /// them: it must have been made with max_kept 0) added again through
-  /// `filter`, keeping `max_kept`. For cores that build their own report.
-  std::unique_ptr<Report> Refilter(std::shared_ptr<const FindingFilter> filter,
-                                   std::size_t max_kept) const;
+  /// `findings` (all of an input's: made with max_kept 0) added again
+  /// through `filter`, keeping `max_kept` (pstate::FilterFindings).
+  static Findings Refilter(const Findings& findings,
+                           std::shared_ptr<const FindingFilter> filter,
+                           std::size_t max_kept);
 
   /// Calls `rewrite` on every kept finding; one it changed (it returns
   /// true) gets the fingerprint of its new text. For rewriting texts once a
@@ -60,33 +53,36 @@ class Report {
   /// The file's logical identity in fingerprints (LogicalIdentity(file)).
   const std::string& identity() const { return identity_; }
 
-  const std::string& file() const { return file_; }
+  const std::string& file() const { return result_.file; }
   /// The kept findings; in file order only after SortByLocation().
-  const std::vector<Finding>& findings() const { return findings_; }
+  const std::vector<Finding>& findings() const { return result_.findings; }
   /// Findings counted but not kept because of max_kept.
-  std::uint64_t omitted() const { return omitted_; }
-  const Summary& summary() const { return summary_; }
-  void set_resources(std::uint64_t n) { summary_.resources = n; }
+  std::uint64_t omitted() const { return result_.omitted; }
+  const Summary& summary() const { return result_; }
+  void set_resources(std::uint64_t n) { result_.resources = n; }
+  /// The findings as the API returns them (report/ renders them); in file
+  /// order only after SortByLocation().
+  const Findings& result() const { return result_; }
+  /// The result, sorted by location, taken out of the report.
+  Findings Take() &&;
   /// Orders kept findings by line and column (stable; findings without a
   /// place keep their order after the located ones). Checks that only
   /// conclude at the end of the input report late; readers want file order.
   void SortByLocation();
   /// True once a finding with a fatal code (IsFatal) was added: the input
   /// could not be read as a state.
-  bool fatal() const { return fatal_; }
+  bool fatal() const { return result_.unreadable; }
 
  private:
-  std::string file_;
   std::string identity_;
   std::shared_ptr<const FindingFilter> filter_;
   std::size_t max_kept_;
-  std::vector<Finding> findings_;
-  std::uint64_t omitted_ = 0;
+  /// The file, the kept findings (when capped and not sorted: a heap), the
+  /// counts, omitted and unreadable.
+  Findings result_;
   std::uint64_t next_sequence_ = 0;
   /// The kept findings are in file order (else, when capped, a heap).
   bool sorted_ = false;
-  Summary summary_;
-  bool fatal_ = false;
 };
 
 }  // namespace pstate::diag

@@ -247,10 +247,10 @@ class JsonPrinter : public RowSink {
 
 }  // namespace
 
-std::unique_ptr<RowSink> MakeAssetsRenderer(diag::OutputFormat format,
+std::unique_ptr<RowSink> MakeAssetsRenderer(report::OutputFormat format,
                                             std::string file,
                                             std::ostream& out) {
-  if (format == diag::OutputFormat::kJson) {
+  if (format == report::OutputFormat::kJson) {
     return std::make_unique<JsonPrinter>(file, out);
   }
   return std::make_unique<TextPrinter>(std::move(file), out);

@@ -10,7 +10,7 @@
 #include <string>
 
 #include "assets/run.h"
-#include "diag/output_format.h"
+#include "report/output_format.h"
 
 namespace pstate::report {
 
@@ -19,7 +19,7 @@ inline constexpr std::size_t kTableBatch = 1000;
 
 /// A renderer of `file`'s results in `format` (kText or kJson; kSarif is
 /// not an assets format and renders as kText).
-std::unique_ptr<assets::RowSink> MakeAssetsRenderer(diag::OutputFormat format,
+std::unique_ptr<assets::RowSink> MakeAssetsRenderer(report::OutputFormat format,
                                                     std::string file,
                                                     std::ostream& out);
 

@@ -238,7 +238,8 @@ void RenderEditFindings(const edit::Outcome& o, std::ostream& os) {
 }
 
 void RenderNewErrors(const std::vector<Finding>& errors, std::ostream& os) {
-  for (const Finding& f : errors) RenderNewError(f.code, f.message, f.urn, os);
+  for (const Finding& f : errors)
+    RenderNewError(f.code_name(), f.message, f.urn, os);
 }
 
 }  // namespace pstate::report

@@ -21,8 +21,9 @@
 #include <span>
 #include <string>
 
-#include "diag/report.h"
+#include "diag/codes.h"
 #include "json/writer.h"
+#include "pstate/pstate.h"
 
 namespace pstate::report {
 
@@ -33,23 +34,23 @@ struct TextOptions {
   bool tally = true;
 };
 
-void RenderText(const diag::Report& report, std::ostream& out,
+void RenderText(const Findings& report, std::ostream& out,
                 const TextOptions& options = {});
 /// Only RenderText's summary (and tally) lines.
-void RenderTextSummary(const diag::Report& report, std::ostream& out,
+void RenderTextSummary(const Findings& report, std::ostream& out,
                        const TextOptions& options = {});
 /// The line after several inputs' text: "total: N files, ... in N
 /// resources" (with the suppressed count), then the tally line.
-void RenderTextTotal(std::uint64_t files, const diag::Summary& total,
+void RenderTextTotal(std::uint64_t files, const FindingCounts& total,
                      std::ostream& out);
 
 /// {"file", "findings": [{"code", "severity", "message", "pointer", "line",
 /// "column", "urn", "fingerprint"}], "summary": {"errors", "warnings",
 /// "notes", "resources", "omitted", "suppressed", "by_code": {code: n}}}
 /// on one line. Unknown line/column and URN are null.
-void RenderJsonLine(const diag::Report& report, std::ostream& out);
+void RenderJsonLine(const Findings& report, std::ostream& out);
 /// That object, at the writer's position (the HTML report embeds it).
-void WriteReportJson(const diag::Report& report, json::Writer& w);
+void WriteReportJson(const Findings& report, json::Writer& w);
 
 /// GitHub accepts at most this many results per SARIF run.
 inline constexpr std::size_t kSarifMaxResults = 25000;
@@ -69,15 +70,15 @@ struct SarifOptions {
 /// "unicodeCodePoints" with code-point columns, end positions, stable
 /// partialFingerprints ("pstate/v1", see fingerprint.h), security-severity
 /// and tags on the leak-* rules, absolute paths as file:// URIs.
-void RenderSarif(std::span<const diag::Report* const> reports,
-                 std::ostream& out, const SarifOptions& options);
-void RenderSarif(std::span<const diag::Report* const> reports,
-                 std::ostream& out, std::string_view tool_version);
+void RenderSarif(std::span<const Findings* const> reports, std::ostream& out,
+                 const SarifOptions& options);
+void RenderSarif(std::span<const Findings* const> reports, std::ostream& out,
+                 std::string_view tool_version);
 
 /// One GitHub Actions workflow command per finding ("::error file=F,
 /// line=L,col=C,title=CODE::message (at POINTER)"), escaped as the runner
 /// parses them (% CR LF, and : , in properties), then RenderTextSummary.
-void RenderGithub(const diag::Report& report, std::ostream& out);
+void RenderGithub(const Findings& report, std::ostream& out);
 
 struct JunitOptions {
   /// The command that made the findings ("verify", "scan"): the document's
@@ -101,8 +102,8 @@ struct JunitOptions {
 /// passing testcase named CODE for every rule without a finding. Findings
 /// counted but not kept (--max-findings) are one testcase "CODE (N not
 /// listed)" per rule.
-void RenderJunit(std::span<const diag::Report* const> reports,
-                 std::ostream& out, const JunitOptions& options);
+void RenderJunit(std::span<const Findings* const> reports, std::ostream& out,
+                 const JunitOptions& options);
 
 /// One GitLab Code Quality report: a JSON array with an issue per kept
 /// finding, {"type": "issue", "check_name": CODE, "description": message
@@ -113,8 +114,7 @@ void RenderJunit(std::span<const diag::Report* const> reports,
 /// minor for a warning, info for a note), "location": {"path",
 /// "lines": {"begin"}}}. Paths as RepositoryPath; line 1 for a finding
 /// without a place.
-void RenderGitlab(std::span<const diag::Report* const> reports,
-                  std::ostream& out);
+void RenderGitlab(std::span<const Findings* const> reports, std::ostream& out);
 
 /// GitHub's security-severity of the secret rules (a CVSS-like score as a
 /// string: "9.0" for a known secret or credential format, ...); "" for the
@@ -127,7 +127,7 @@ std::string_view RepositoryPath(std::string_view file);
 
 /// "  by code: field-unknown 3, dependency-order 1" (most frequent first,
 /// then by name), or "" when nothing was counted.
-std::string TallyLine(const diag::Summary& summary);
+std::string TallyLine(const FindingCounts& summary);
 
 }  // namespace pstate::report
 

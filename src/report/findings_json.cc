@@ -4,13 +4,13 @@
 
 namespace pstate::report {
 
-void WriteReportJson(const diag::Report& report, json::Writer& w) {
+void WriteReportJson(const Findings& report, json::Writer& w) {
   w.BeginObject();
   w.Name("file");
-  w.String(report.file());
+  w.String(report.file);
   w.Name("findings");
   w.BeginArray();
-  for (const diag::Finding& f : report.findings()) {
+  for (const Finding& f : report.findings) {
     w.BeginObject();
     w.Name("code");
     w.String(f.code_name());
@@ -41,7 +41,7 @@ void WriteReportJson(const diag::Report& report, json::Writer& w) {
     w.EndObject();
   }
   w.EndArray();
-  const diag::Summary& s = report.summary();
+  const FindingCounts& s = report;
   w.Name("summary");
   w.BeginObject();
   w.Name("errors");
@@ -53,7 +53,7 @@ void WriteReportJson(const diag::Report& report, json::Writer& w) {
   w.Name("resources");
   w.Uint(s.resources);
   w.Name("omitted");
-  w.Uint(report.omitted());
+  w.Uint(report.omitted);
   w.Name("suppressed");
   w.Uint(s.suppressed);
   w.Name("by_code");
@@ -68,7 +68,7 @@ void WriteReportJson(const diag::Report& report, json::Writer& w) {
   w.EndObject();
 }
 
-void RenderJsonLine(const diag::Report& report, std::ostream& out) {
+void RenderJsonLine(const Findings& report, std::ostream& out) {
   json::StringSink sink(&out);
   json::Writer w(sink, json::Layout::kCompact);
   WriteReportJson(report, w);

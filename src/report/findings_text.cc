@@ -12,10 +12,7 @@ namespace pstate::report {
 namespace {
 
 using diag::Code;
-using diag::Finding;
-using diag::Report;
 using diag::Severity;
-using diag::Summary;
 
 using sgr::kBold;
 using sgr::kDim;
@@ -36,7 +33,7 @@ std::string Plural(std::uint64_t n, std::string_view word) {
 
 }  // namespace
 
-std::string TallyLine(const Summary& summary) {
+std::string TallyLine(const FindingCounts& summary) {
   std::vector<std::pair<std::uint64_t, std::string_view>> counts;
   for (std::size_t i = 0; i < summary.by_code.size(); ++i) {
     if (summary.by_code[i] > 0) {
@@ -58,7 +55,7 @@ std::string TallyLine(const Summary& summary) {
   return line;
 }
 
-void RenderText(const Report& report, std::ostream& out,
+void RenderText(const Findings& report, std::ostream& out,
                 const TextOptions& options) {
   const bool c = options.color;
   // Everything that comes from the state or the command line goes through
@@ -66,8 +63,8 @@ void RenderText(const Report& report, std::ostream& out,
   // print a line that looks like one (review F10, B3). Every colour is
   // reset before its line ends, so a line taken alone (grep, head) never
   // leaves the terminal coloured (review B6).
-  const std::string file = TerminalSafe(report.file());
-  for (const Finding& f : report.findings()) {
+  const std::string file = TerminalSafe(report.file);
+  for (const Finding& f : report.findings) {
     if (c) out << kBold;
     out << file << ':';
     if (f.line > 0) out << f.line << ':' << f.column << ':';
@@ -78,10 +75,10 @@ void RenderText(const Report& report, std::ostream& out,
     if (c) out << kReset;
     std::string_view message = f.message;
     // An io-error's reason starts with the path the line already names.
-    if (f.code == Code::kIoError && message.size() > report.file().size() &&
-        message.substr(0, report.file().size()) == report.file() &&
-        message.substr(report.file().size(), 2) == ": ") {
-      message.remove_prefix(report.file().size() + 2);
+    if (f.code == Code::kIoError && message.size() > report.file.size() &&
+        message.substr(0, report.file.size()) == report.file &&
+        message.substr(report.file.size(), 2) == ": ") {
+      message.remove_prefix(report.file.size() + 2);
     }
     out << '[' << f.code_name() << "]: " << TerminalSafe(message) << '\n';
     if (!f.urn.empty()) {
@@ -110,15 +107,15 @@ void RenderText(const Report& report, std::ostream& out,
   RenderTextSummary(report, out, options);
 }
 
-void RenderTextSummary(const Report& report, std::ostream& out,
+void RenderTextSummary(const Findings& report, std::ostream& out,
                        const TextOptions& options) {
-  const std::string file = TerminalSafe(report.file());
-  const Summary& s = report.summary();
+  const std::string file = TerminalSafe(report.file);
+  const FindingCounts& s = report;
   out << file << ": " << Plural(s.errors, "error") << ", "
       << Plural(s.warnings, "warning") << ", " << Plural(s.notes, "note")
       << " in " << Plural(s.resources, "resource");
-  if (report.omitted() > 0) {
-    out << " (" << report.omitted() << " not shown; see --max-findings)";
+  if (report.omitted > 0) {
+    out << " (" << report.omitted << " not shown; see --max-findings)";
   }
   if (s.suppressed > 0) {
     out << " (" << s.suppressed << " suppressed by baseline, ignore file, "
@@ -127,13 +124,13 @@ void RenderTextSummary(const Report& report, std::ostream& out,
   out << '\n';
   std::size_t codes = 0;
   for (std::uint64_t n : s.by_code) codes += n > 0 ? 1 : 0;
-  if (options.tally && (codes > 1 || report.omitted() > 0)) {
+  if (options.tally && (codes > 1 || report.omitted > 0)) {
     std::string tally = TallyLine(s);
     if (!tally.empty()) out << tally << '\n';
   }
 }
 
-void RenderTextTotal(std::uint64_t files, const Summary& total,
+void RenderTextTotal(std::uint64_t files, const FindingCounts& total,
                      std::ostream& out) {
   out << "total: " << Plural(files, "file") << ", "
       << Plural(total.errors, "error") << ", "

@@ -34,10 +34,10 @@ std::string GithubEscape(std::string_view s, bool property) {
 
 }  // namespace
 
-void RenderGithub(const diag::Report& report, std::ostream& out) {
-  for (const diag::Finding& f : report.findings()) {
+void RenderGithub(const Findings& report, std::ostream& out) {
+  for (const Finding& f : report.findings) {
     out << "::" << GithubCommand(f.severity)
-        << " file=" << GithubEscape(report.file(), true);
+        << " file=" << GithubEscape(report.file, true);
     if (f.line > 0) {
       out << ",line=" << f.line
           << ",col=" << (f.char_column > 0 ? f.char_column : f.column);

@@ -10,7 +10,7 @@ namespace {
 
 /// GitLab's severities (info, minor, major, critical, blocker): an input
 /// that could not be read blocks; a secret in the clear is critical.
-std::string_view GitlabSeverity(const diag::Finding& f) {
+std::string_view GitlabSeverity(const Finding& f) {
   if (diag::IsFatal(f.code)) return "blocker";
   switch (f.severity) {
     case diag::Severity::kError:
@@ -23,8 +23,7 @@ std::string_view GitlabSeverity(const diag::Finding& f) {
 
 }  // namespace
 
-void RenderGitlab(std::span<const diag::Report* const> reports,
-                  std::ostream& out) {
+void RenderGitlab(std::span<const Findings* const> reports, std::ostream& out) {
   json::StringSink sink(&out);
   json::Writer w(sink, json::Layout::kCompact);
   w.BeginArray();
@@ -33,11 +32,11 @@ void RenderGitlab(std::span<const diag::Report* const> reports,
   // the same stack in two directories): the first keeps it, as baselines
   // and ignore files name it; the next get "-2", "-3"... in output order.
   std::map<std::string, int> seen;
-  for (const diag::Report* report : reports) {
-    const std::string_view path = report->file() == "<stdin>"
+  for (const Findings* report : reports) {
+    const std::string_view path = report->file == "<stdin>"
                                       ? std::string_view("stdin")
-                                      : RepositoryPath(report->file());
-    for (const diag::Finding& f : report->findings()) {
+                                      : RepositoryPath(report->file);
+    for (const Finding& f : report->findings) {
       w.BeginObject();
       w.Name("type");
       w.String("issue");

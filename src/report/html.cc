@@ -95,13 +95,13 @@ void WriteSummary(const htmlreport::ReportData& d, json::Writer& w) {
 
 /// Verify's JSON (report/findings.h) and, for each code it names, the
 /// code's summary: the explanation the page shows.
-void WriteFindings(const diag::Report& r, json::Writer& w) {
+void WriteFindings(const Findings& r, json::Writer& w) {
   w.BeginObject();
   w.Name("report");
   WriteReportJson(r, w);
   w.Name("explanations");
   w.BeginObject();
-  const diag::Summary& s = r.summary();
+  const FindingCounts& s = r;
   for (std::size_t i = 0; i < s.by_code.size(); ++i) {
     if (s.by_code[i] == 0) continue;
     const diag::CodeInfo& info = diag::Info(static_cast<diag::Code>(i));
@@ -129,7 +129,7 @@ void WriteHtmlReportData(const htmlreport::ReportData& d, json::Writer& w) {
   w.Name("summary");
   WriteSummary(d, w);
   w.Name("findings");
-  WriteFindings(*d.findings, w);
+  WriteFindings(d.findings->result(), w);
   // Each type's bytes by section, as `stats` splits them: [inputs,
   // outputs, dependencies, propertyDependencies, other] (they add up to
   // the type's bytes).

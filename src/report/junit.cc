@@ -9,8 +9,6 @@
 namespace pstate::report {
 namespace {
 
-using diag::Finding;
-using diag::Report;
 using diag::Severity;
 
 /// How a finding ends its testcase.
@@ -38,8 +36,8 @@ Outcome OutcomeOf(diag::Code code, Severity severity,
 
 /// The finding as the testcase's detail: its place, severity, code and
 /// message, then the URN, pointer and fingerprint, one per line.
-std::string Detail(const Report& report, const Finding& f) {
-  std::string out = report.file() + ":";
+std::string Detail(const Findings& report, const Finding& f) {
+  std::string out = report.file + ":";
   if (f.line > 0) {
     out += std::to_string(f.line) + ":" + std::to_string(f.column) + ":";
   }
@@ -63,10 +61,10 @@ struct Case {
 /// The testcases of one input: per rule (in the order of the code table),
 /// its findings in file order, "CODE (N not listed)" for findings counted
 /// but not kept, or one passing testcase when it has none.
-std::vector<Case> Cases(const Report& report, const JunitOptions& options) {
+std::vector<Case> Cases(const Findings& report, const JunitOptions& options) {
   std::map<diag::Code, std::vector<const Finding*>> by_rule;
-  for (const Finding& f : report.findings()) by_rule[f.code].push_back(&f);
-  const diag::Summary& summary = report.summary();
+  for (const Finding& f : report.findings) by_rule[f.code].push_back(&f);
+  const FindingCounts& summary = report;
   std::vector<Case> cases;
   for (const diag::CodeInfo& info : diag::AllCodes()) {
     const std::string rule(info.name);
@@ -118,11 +116,11 @@ std::vector<Case> Cases(const Report& report, const JunitOptions& options) {
 
 }  // namespace
 
-void RenderJunit(std::span<const Report* const> reports, std::ostream& out,
+void RenderJunit(std::span<const Findings* const> reports, std::ostream& out,
                  const JunitOptions& options) {
   std::vector<std::vector<Case>> suites;
   std::uint64_t tests = 0, failures = 0, errors = 0;
-  for (const Report* report : reports) {
+  for (const Findings* report : reports) {
     suites.push_back(Cases(*report, options));
     for (const Case& c : suites.back()) {
       ++tests;
@@ -137,7 +135,7 @@ void RenderJunit(std::span<const Report* const> reports, std::ostream& out,
   xml.Attribute("failures", failures);
   xml.Attribute("errors", errors);
   for (std::size_t i = 0; i < reports.size(); ++i) {
-    const Report& report = *reports[i];
+    const Findings& report = *reports[i];
     const std::vector<Case>& cases = suites[i];
     std::uint64_t suite_failures = 0, suite_errors = 0;
     for (const Case& c : cases) {
@@ -145,17 +143,16 @@ void RenderJunit(std::span<const Report* const> reports, std::ostream& out,
       suite_errors += c.outcome == Outcome::kError ? 1 : 0;
     }
     xml.Open("testsuite");
-    xml.Attribute("name", report.file());
+    xml.Attribute("name", report.file);
     xml.Attribute("tests", cases.size());
     xml.Attribute("failures", suite_failures);
     xml.Attribute("errors", suite_errors);
     xml.Attribute("skipped", std::uint64_t{0});
     xml.Open("properties");
     for (const auto& [name, value] :
-         {std::pair<const char*, std::uint64_t>{"resources",
-                                                report.summary().resources},
-          {"suppressed", report.summary().suppressed},
-          {"omitted", report.omitted()}}) {
+         {std::pair<const char*, std::uint64_t>{"resources", report.resources},
+          {"suppressed", report.suppressed},
+          {"omitted", report.omitted}}) {
       xml.Open("property");
       xml.Attribute("name", name);
       xml.Attribute("value", std::to_string(value));
@@ -164,7 +161,7 @@ void RenderJunit(std::span<const Report* const> reports, std::ostream& out,
     xml.Close();  // properties
     for (const Case& c : cases) {
       xml.Open("testcase");
-      xml.Attribute("classname", report.file());
+      xml.Attribute("classname", report.file);
       xml.Attribute("name", c.name);
       if (c.outcome != Outcome::kPass) {
         xml.Open(c.outcome == Outcome::kError ? "error" : "failure");

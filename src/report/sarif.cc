@@ -97,15 +97,15 @@ std::string_view SecuritySeverity(Code code) {
   }
 }
 
-void RenderSarif(std::span<const diag::Report* const> reports,
-                 std::ostream& out, std::string_view tool_version) {
+void RenderSarif(std::span<const Findings* const> reports, std::ostream& out,
+                 std::string_view tool_version) {
   SarifOptions options;
   options.tool_version = tool_version;
   RenderSarif(reports, out, options);
 }
 
-void RenderSarif(std::span<const diag::Report* const> reports,
-                 std::ostream& out, const SarifOptions& options) {
+void RenderSarif(std::span<const Findings* const> reports, std::ostream& out,
+                 const SarifOptions& options) {
   json::StringSink sink(&out);
   json::Writer w(sink, json::Layout::kCompact);
   w.BeginObject();
@@ -202,9 +202,9 @@ void RenderSarif(std::span<const diag::Report* const> reports,
   w.BeginArray();
   std::size_t written = 0;
   std::uint64_t dropped = 0;
-  for (const diag::Report* report : reports) {
-    const std::string uri = ArtifactUri(report->file());
-    for (const diag::Finding& f : report->findings()) {
+  for (const Findings* report : reports) {
+    const std::string uri = ArtifactUri(report->file);
+    for (const Finding& f : report->findings) {
       if (written >= kSarifMaxResults) {
         ++dropped;
         continue;
@@ -282,7 +282,7 @@ void RenderSarif(std::span<const diag::Report* const> reports,
       w.EndObject();
       w.EndObject();
     }
-    dropped += report->omitted();
+    dropped += report->omitted;
   }
   w.EndArray();
   if (dropped > 0) {

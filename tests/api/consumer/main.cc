@@ -25,8 +25,9 @@ int main(int argc, char** argv) {
   std::printf("resources %llu\n",
               static_cast<unsigned long long>(findings->resources));
   for (const pstate::Finding& f : findings->findings) {
-    std::printf("%s %llu:%llu %s\n", f.code.c_str(),
-                static_cast<unsigned long long>(f.line),
+    const std::string_view code = pstate::CodeName(f.code);
+    std::printf("%.*s %llu:%llu %s\n", static_cast<int>(code.size()),
+                code.data(), static_cast<unsigned long long>(f.line),
                 static_cast<unsigned long long>(f.column), f.pointer.c_str());
   }
   pstate::Result<pstate::StatsResult> stats = pstate::Stats(*state);

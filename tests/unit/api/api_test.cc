@@ -55,7 +55,8 @@ TEST(ApiTest, VerifyFindingsAreRecords) {
   ASSERT_TRUE(findings.ok());
   ASSERT_GE(findings->findings.size(), 1u);
   const Finding& f = findings->findings[0];
-  EXPECT_EQ(f.code, "dependency-missing");
+  EXPECT_EQ(f.code, FindingCode::kDependencyMissing);
+  EXPECT_EQ(f.code_name(), "dependency-missing");
   EXPECT_EQ(f.severity, Severity::kError);
   EXPECT_EQ(f.line, 7u);
   EXPECT_EQ(f.column, 120u);
@@ -64,6 +65,101 @@ TEST(ApiTest, VerifyFindingsAreRecords) {
   EXPECT_FALSE(f.fingerprint.empty());
   EXPECT_EQ(findings->errors + findings->warnings + findings->notes,
             findings->findings.size());
+}
+
+TEST(ApiTest, FindingCodesHaveStableNames) {
+  ASSERT_GT(FindingCodeCount(), 0u);
+  for (std::size_t i = 0; i < FindingCodeCount(); ++i) {
+    const auto code = static_cast<FindingCode>(i);
+    std::optional<FindingCode> named = FindingCodeNamed(CodeName(code));
+    ASSERT_TRUE(named.has_value()) << CodeName(code);
+    EXPECT_EQ(*named, code);
+  }
+  EXPECT_EQ(CodeName(FindingCode::kUrnMalformed), "urn-malformed");
+  EXPECT_FALSE(FindingCodeNamed("no-such-code").has_value());
+}
+
+TEST(ApiTest, VerifyCountsFindingsByCode) {
+  State state = OpenOrDie(Fixture("invalid/036-dependency-missing.json"));
+  Result<Findings> findings = Verify(state);
+  ASSERT_TRUE(findings.ok());
+  ASSERT_EQ(findings->by_code.size(), FindingCodeCount());
+  std::uint64_t by_code = 0;
+  for (std::uint64_t n : findings->by_code) by_code += n;
+  EXPECT_EQ(by_code, findings->errors + findings->warnings + findings->notes);
+  EXPECT_GE(
+      findings
+          ->by_code[static_cast<std::size_t>(FindingCode::kDependencyMissing)],
+      1u);
+  EXPECT_EQ(findings->suppressed, 0u);
+  // In file order, each with its arrival order.
+  for (std::size_t i = 1; i < findings->findings.size(); ++i) {
+    EXPECT_LE(findings->findings[i - 1].line, findings->findings[i].line);
+  }
+}
+
+TEST(ApiTest, VerifyAppliesTheFindingFilter) {
+  State state = OpenOrDie(Fixture("invalid/036-dependency-missing.json"));
+  Result<Findings> all = Verify(state);
+  ASSERT_TRUE(all.ok());
+  ASSERT_FALSE(all->findings.empty());
+  const std::uint64_t counted = all->errors + all->warnings + all->notes;
+
+  VerifyConfig skip;
+  skip.filter.skip.insert(FindingCode::kDependencyMissing);
+  Result<Findings> skipped = Verify(state, skip);
+  ASSERT_TRUE(skipped.ok());
+  const std::uint64_t missing =
+      all->by_code[static_cast<std::size_t>(FindingCode::kDependencyMissing)];
+  EXPECT_EQ(skipped->suppressed, missing);
+  EXPECT_EQ(skipped->errors + skipped->warnings + skipped->notes,
+            counted - missing);
+  for (const Finding& f : skipped->findings) {
+    EXPECT_NE(f.code, FindingCode::kDependencyMissing);
+  }
+
+  // A baseline of the first run's fingerprints: nothing new counts.
+  VerifyConfig baseline;
+  for (const Finding& f : all->findings) {
+    baseline.filter.fingerprints.insert(f.fingerprint);
+  }
+  baseline.max_findings = 1;
+  Result<Findings> none = Verify(state, baseline);
+  ASSERT_TRUE(none.ok());
+  EXPECT_TRUE(none->findings.empty());
+  EXPECT_EQ(none->errors + none->warnings + none->notes, 0u);
+  EXPECT_EQ(none->suppressed, counted);
+  EXPECT_EQ(none->omitted, 0u);
+
+  // The same through FilterFindings on the first run's result.
+  FindingFilter missing_only;
+  missing_only.only.insert(FindingCode::kDependencyMissing);
+  Findings only = FilterFindings(*all, missing_only, 1);
+  EXPECT_EQ(only.errors + only.warnings + only.notes, missing);
+  EXPECT_EQ(only.suppressed, counted - missing);
+  EXPECT_EQ(only.findings.size(), 1u);
+  EXPECT_EQ(only.omitted, missing - 1);
+  EXPECT_EQ(only.file, all->file);
+}
+
+TEST(ApiTest, BaselinesAndIgnoreFilesGiveFingerprints) {
+  const std::string fp(32, 'a');
+  Result<std::vector<std::string>> ignore =
+      ParseIgnoreFile(fp + "  # accepted\n\n# a comment\n", ".pstateignore");
+  ASSERT_TRUE(ignore.ok()) << ignore.status().message();
+  EXPECT_EQ(*ignore, std::vector<std::string>{fp});
+  Result<std::vector<std::string>> bad = ParseIgnoreFile("nope\n", "ig");
+  ASSERT_FALSE(bad.ok());
+  EXPECT_NE(bad.status().message().find("ig:1"), std::string::npos)
+      << bad.status().message();
+
+  Result<std::vector<std::string>> baseline = ParseBaseline(
+      "{\"file\":\"a\",\"findings\":[{\"fingerprint\":\"" + fp + "\"}]}\n",
+      "base.jsonl");
+  ASSERT_TRUE(baseline.ok()) << baseline.status().message();
+  EXPECT_EQ(*baseline, std::vector<std::string>{fp});
+  EXPECT_FALSE(ParseBaseline("[1]\n", "b").ok());
+  EXPECT_EQ(SeverityName(Severity::kWarning), "warning");
 }
 
 TEST(ApiTest, VerifyKeepsMaxFindingsAndCountsAll) {
@@ -95,7 +191,7 @@ TEST(ApiTest, BytesAreNamedByTheirOwnName) {
   Result<Findings> findings = Verify(*state);
   ASSERT_TRUE(findings.ok());
   EXPECT_EQ(findings->file, "bytes.json");
-  EXPECT_EQ(findings->findings.at(0).code, "dependency-missing");
+  EXPECT_EQ(findings->findings.at(0).code_name(), "dependency-missing");
   // A failure that names the input names it by the state's name.
   Result<State> broken = State::FromBytes("{\"version\": 3,", options);
   ASSERT_TRUE(broken.ok());

@@ -2,8 +2,6 @@
 
 #include <gtest/gtest.h>
 
-#include "diag/output_format.h"
-
 namespace pstate::diag {
 namespace {
 
@@ -50,15 +48,6 @@ TEST(FailureTest, StatusThatNamesItsFileIsNotNamedTwice) {
 
   Failure bare = FailureOf(report, Status(Errc::kIo, "disk full"));
   EXPECT_EQ(bare.Located(), "state.json: disk full");
-}
-
-TEST(OutputFormatTest, NamesRoundTrip) {
-  for (OutputFormat f : {OutputFormat::kText, OutputFormat::kJson,
-                         OutputFormat::kSarif, OutputFormat::kGithub}) {
-    EXPECT_EQ(ParseOutputFormat(OutputFormatName(f)), f);
-  }
-  EXPECT_FALSE(ParseOutputFormat("yaml").has_value());
-  EXPECT_FALSE(ParseOutputFormat("TEXT").has_value());
 }
 
 }  // namespace

@@ -85,7 +85,7 @@ Report Sample() {
 }
 
 std::string Junit(const Report& report, JunitOptions options) {
-  const Report* reports[] = {&report};
+  const Findings* reports[] = {&report.result()};
   std::ostringstream out;
   RenderJunit(reports, out, options);
   return out.str();
@@ -189,7 +189,8 @@ TEST(RenderGitlabTest, OneIssuePerFindingWithTheRequiredFields) {
   leak.Add(MakeFinding(Code::kLeakCredentialProperty, "property \"pw\"", "/x"));
   Report gone("gone.json");
   gone.Add(MakeFinding(Code::kIoError, "gone.json: cannot open"));
-  const Report* reports[] = {&report, &leak, &gone};
+  const Findings* reports[] = {&report.result(), &leak.result(),
+                               &gone.result()};
   std::ostringstream out;
   RenderGitlab(reports, out);
   json::Arena arena;
@@ -228,7 +229,7 @@ TEST(RenderGitlabTest, FingerprintsAreUnique) {
   const std::string fp = report.findings()[0].fingerprint;
   ASSERT_EQ(report.findings()[1].fingerprint, fp);
   ASSERT_EQ(same.findings()[0].fingerprint, fp);
-  const Report* reports[] = {&report, &same};
+  const Findings* reports[] = {&report.result(), &same.result()};
   std::ostringstream out;
   RenderGitlab(reports, out);
   EXPECT_NE(out.str().find("\"fingerprint\":\"" + fp + "\""),
@@ -241,7 +242,7 @@ TEST(RenderGitlabTest, FingerprintsAreUnique) {
 
 TEST(RenderGitlabTest, NoFindingsIsAnEmptyArray) {
   Report report("s.json");
-  const Report* reports[] = {&report};
+  const Findings* reports[] = {&report.result()};
   std::ostringstream out;
   RenderGitlab(reports, out);
   EXPECT_EQ(out.str(), "[]\n");

@@ -58,7 +58,7 @@ Report SampleReport() {
 
 TEST(RenderTextTest, ExactLines) {
   std::ostringstream out;
-  RenderText(SampleReport(), out);
+  RenderText(SampleReport().result(), out);
   EXPECT_EQ(out.str(),
             "dir/state.json:12:7: error[urn-malformed]: URN \"x\" is bad\n"
             "    urn: urn:pulumi:dev::p::t::n\n"
@@ -94,7 +94,7 @@ TEST(RenderTextTest, StateTextCannotForgeOrHideFindings) {
   f.column = 2;
   report.Add(f);
   std::ostringstream out;
-  RenderText(report, out);
+  RenderText(report.result(), out);
   std::string text = out.str();
   EXPECT_EQ(text.find('\033'), std::string::npos);
   EXPECT_EQ(text.find('\r'), std::string::npos);
@@ -114,7 +114,7 @@ TEST(RenderTextTest, SummaryPluralsAndOmitted) {
   report.Add(MakeFinding(Code::kPendingOperation, "b"));
   report.set_resources(1);
   std::ostringstream out;
-  RenderText(report, out);
+  RenderText(report.result(), out);
   EXPECT_EQ(out.str(),
             "s.json: warning[pending-operation]: a\n"
             "    fingerprint: c7f5c03471ef537ac998439964276544\n"
@@ -125,8 +125,8 @@ TEST(RenderTextTest, SummaryPluralsAndOmitted) {
 
 TEST(RenderTextTest, ColorWrapsButKeepsText) {
   std::ostringstream plain, color;
-  RenderText(SampleReport(), plain);
-  RenderText(SampleReport(), color, TextOptions{true});
+  RenderText(SampleReport().result(), plain);
+  RenderText(SampleReport().result(), color, TextOptions{true});
   EXPECT_NE(color.str(), plain.str());
   EXPECT_NE(color.str().find("\033["), std::string::npos);
   std::string stripped;
@@ -150,7 +150,7 @@ TEST(RenderJsonLineTest, ValidJsonWithExactlyTheDocumentedKeys) {
   tricky.Add(f);
   for (const Report* r : {&report, &tricky}) {
     std::ostringstream out;
-    RenderJsonLine(*r, out);
+    RenderJsonLine(r->result(), out);
     std::string line = out.str();
     ASSERT_FALSE(line.empty());
     EXPECT_EQ(line.back(), '\n');
@@ -210,7 +210,7 @@ TEST(RenderJsonLineTest, OmittedIsCounted) {
   Report report("s.json", 1);
   for (int i = 0; i < 4; ++i) report.Add(MakeFinding(Code::kFieldType, "x"));
   std::ostringstream out;
-  RenderJsonLine(report, out);
+  RenderJsonLine(report.result(), out);
   EXPECT_NE(out.str().find("\"omitted\":3,"), std::string::npos) << out.str();
   EXPECT_NE(out.str().find("\"by_code\":{\"field-type\":4}"), std::string::npos)
       << out.str();
@@ -233,7 +233,7 @@ TEST(RenderSarifTest, ValidSarifWithRulesAndResults) {
   Report a = SampleReport();
   Report b("<stdin>");
   b.Add(MakeFinding(Code::kPendingOperation, "pending"));
-  const Report* reports[] = {&a, &b};
+  const Findings* reports[] = {&a.result(), &b.result()};
   std::ostringstream out;
   RenderSarif(reports, out, "1.2.3");
   Sarif s;
@@ -311,7 +311,7 @@ TEST(RenderSarifTest, CappedAtTheResultLimit) {
     a.Add(MakeFinding(Code::kFieldUnknown, "n"));
   }
   for (int i = 0; i < 20; ++i) b.Add(MakeFinding(Code::kFieldType, "t"));
-  const Report* reports[] = {&a, &b};
+  const Findings* reports[] = {&a.result(), &b.result()};
   std::ostringstream out;
   RenderSarif(reports, out, "0");
   Sarif s;
@@ -351,9 +351,9 @@ TEST(CodeAnchorTest, WholeDocumentPointerIsNotRenderedAsSlash) {
   Report report("state.json");
   report.Add(MakeFinding(Code::kNotAState, "not an object", ""));
   std::ostringstream text;
-  RenderText(report, text, TextOptions{});
+  RenderText(report.result(), text, TextOptions{});
   EXPECT_EQ(text.str().find("at:"), std::string::npos) << text.str();
-  const Report* reports[] = {&report};
+  const Findings* reports[] = {&report.result()};
   std::ostringstream sarif;
   RenderSarif(reports, sarif, "1.2.3");
   EXPECT_EQ(sarif.str().find("logicalLocations"), std::string::npos);
@@ -368,9 +368,9 @@ TEST(ParseBaselineTest, JsonLinesAndSarifGiveTheSameFingerprints) {
                      "urn:pulumi:dev::p::t::n"));
   report.SortByLocation();
   std::ostringstream json, sarif;
-  RenderJsonLine(report, json);
-  RenderJsonLine(Report("empty.json"), json);
-  const Report* reports[] = {&report};
+  RenderJsonLine(report.result(), json);
+  RenderJsonLine(Report("empty.json").result(), json);
+  const Findings* reports[] = {&report.result()};
   RenderSarif(reports, sarif, "0");
   auto from_json = ParseBaseline(json.str(), "b.json");
   auto from_sarif = ParseBaseline(sarif.str(), "b.sarif");
@@ -389,7 +389,7 @@ TEST(RenderGithubTest, EscapesPropertiesAndData) {
   f.column = 5;
   report.Add(f);
   std::ostringstream out;
-  RenderGithub(report, out);
+  RenderGithub(report.result(), out);
   EXPECT_EQ(out.str().substr(0, out.str().find('\n') + 1),
             "::notice file=a%2Cb%3Ac.json,line=2,col=5,title=field-unknown::"
             "50%25 bad%0D%0Anext (at /x)\n");

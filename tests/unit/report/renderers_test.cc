@@ -147,7 +147,7 @@ TEST(RulesRenderTest, JsonIsOneArrayOfEveryCode) {
 TEST(AssetsRenderTest, JsonWithFailureAndTextEscapes) {
   std::ostringstream json;
   {
-    auto r = MakeAssetsRenderer(diag::OutputFormat::kJson, "a.json", json);
+    auto r = MakeAssetsRenderer(report::OutputFormat::kJson, "a.json", json);
     diag::Failure f;
     f.code = diag::Code::kJsonSyntax;
     f.line = 1;
@@ -163,7 +163,8 @@ TEST(AssetsRenderTest, JsonWithFailureAndTextEscapes) {
             "\n");
   std::ostringstream text;
   {
-    auto r = MakeAssetsRenderer(diag::OutputFormat::kText, "a\x1b.json", text);
+    auto r =
+        MakeAssetsRenderer(report::OutputFormat::kText, "a\x1b.json", text);
     r->End(assets::Tally{}, std::nullopt);
   }
   EXPECT_EQ(text.str(),

@@ -98,9 +98,9 @@ TEST(LeakScanEndToEnd, NoOutputContainsAPlaintext) {
   diag::Report report = ScanFixture("leaks.json", true, fp);
   ASSERT_FALSE(report.findings().empty());
   std::ostringstream text, json, sarif;
-  report::RenderText(report, text);
-  report::RenderJsonLine(report, json);
-  const diag::Report* reports[] = {&report};
+  report::RenderText(report.result(), text);
+  report::RenderJsonLine(report.result(), json);
+  const Findings* reports[] = {&report.result()};
   report::RenderSarif(reports, sarif, "test");
   // Sanity: the fixture does contain every plaintext (the test is not vacuous).
   std::ifstream in(Fixture("leaks.json"));

@@ -122,9 +122,9 @@ TEST(VerifyMaskTest, NoFormatPrintsAPlaintextTheStateReveals) {
                 report.summary().errors,
             3u);
   std::ostringstream text, jsonl, sarif;
-  report::RenderText(report, text);
-  report::RenderJsonLine(report, jsonl);
-  const diag::Report* views[] = {&report};
+  report::RenderText(report.result(), text);
+  report::RenderJsonLine(report.result(), jsonl);
+  const Findings* views[] = {&report.result()};
   report::RenderSarif(views, sarif, "test");
   for (const std::string& out : {text.str(), jsonl.str(), sarif.str()}) {
     EXPECT_NE(out.find("***"), std::string::npos) << out;

@@ -1,6 +1,6 @@
-#include "diag/output_format.h"
+#include "report/output_format.h"
 
-namespace pstate::diag {
+namespace pstate::report {
 
 std::string_view OutputFormatName(OutputFormat format) {
   switch (format) {
@@ -23,4 +23,4 @@ std::optional<OutputFormat> ParseOutputFormat(std::string_view name) {
   return std::nullopt;
 }
 
-}  // namespace pstate::diag
+}  // namespace pstate::report

@@ -1,12 +1,12 @@
 // How a command's results are printed: one enum for verify, scan and
 // assets, parsed once from --format so lower layers never compare strings.
-#ifndef PSTATE_DIAG_OUTPUT_FORMAT_H_
-#define PSTATE_DIAG_OUTPUT_FORMAT_H_
+#ifndef PSTATE_REPORT_OUTPUT_FORMAT_H_
+#define PSTATE_REPORT_OUTPUT_FORMAT_H_
 
 #include <optional>
 #include <string_view>
 
-namespace pstate::diag {
+namespace pstate::report {
 
 enum class OutputFormat {
   kText,    ///< human-readable lines (and tables)
@@ -22,6 +22,6 @@ std::string_view OutputFormatName(OutputFormat format);
 /// The format named `name`, or nullopt.
 std::optional<OutputFormat> ParseOutputFormat(std::string_view name);
 
-}  // namespace pstate::diag
+}  // namespace pstate::report
 
-#endif  // PSTATE_DIAG_OUTPUT_FORMAT_H_
+#endif  // PSTATE_REPORT_OUTPUT_FORMAT_H_
