@@ -312,7 +312,8 @@ class Display {
 
   Value Take() { return std::move(root_); }
 
-  state::Step Visit(const state::PropertyNode& node, state::PropertyCursor&) {
+  state::Step Visit(const state::PropertyNode& node,
+                    state::PropertyCursor& at) {
     Value* v = &root_;
     if (!open_.empty()) {
       // open_.back() is the innermost container being filled: only it
@@ -344,17 +345,16 @@ class Display {
         break;
       case json::Type::kArray:
         v->kind = ValueKind::kArray;
-        open_.push_back(v);
-        return state::Step::kDescend;
+        return Open(v, at, state::Step::kDescend);
       case json::Type::kObject:
         if (node.kind == state::PropertyKind::kSecret) {
           Secret(j, v);
           break;
         }
         v->kind = ValueKind::kObject;
-        open_.push_back(v);
-        return node.is_signature() ? state::Step::kDescendAll
-                                   : state::Step::kDescend;
+        return Open(v, at,
+                    node.is_signature() ? state::Step::kDescendAll
+                                        : state::Step::kDescend);
     }
     return state::Step::kSkip;
   }
@@ -364,6 +364,17 @@ class Display {
   }
 
  private:
+  /// Descends into the container `v` unless it lies at the walk's depth
+  /// limit, where the walk neither descends nor calls Leave: a value
+  /// nested that deep (only a crafted file has one) shows empty.
+  state::Step Open(Value* v, const state::PropertyCursor& at,
+                   state::Step step) {
+    static const int kMaxDepth = state::WalkOptions().max_depth;
+    if (at.depth() >= kMaxDepth) return state::Step::kSkip;
+    open_.push_back(v);
+    return step;
+  }
+
   void Secret(const json::Value& secret, Value* v) const {
     v->kind = ValueKind::kSecret;
     if (!show_) return;

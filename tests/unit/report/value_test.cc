@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <string>
 
 #include "json/document.h"
@@ -66,6 +67,24 @@ TEST(ValueRenderTest, NestedSecretsInAnAddedObjectAreValues) {
   EXPECT_TRUE(v.members[0].value.members[0].value.hidden());
   EXPECT_EQ(v.members[1].value.kind, ValueKind::kString);
   EXPECT_EQ(CompactJson(v), R"({"a":{"b":"[secret]"},"c":"[secret]"})");
+}
+
+TEST(ValueRenderTest, ValuesBeyondTheWalksDepthShowEmpty) {
+  // Deeper than the walk descends (WalkOptions::max_depth, 1024; the
+  // parser stops at 512, so the tree is built by hand): the innermost
+  // container it reaches is empty, the rest stays in place.
+  json::Arena arena;
+  json::Value v = arena.MakeNumber("1");
+  for (int i = 0; i < 1100; ++i) {
+    json::Value one[] = {v};
+    v = arena.MakeArray(one);
+  }
+  json::Value outer[] = {v, arena.MakeNumber("2")};
+  std::string text = CompactJson(diff::DisplayValue(arena.MakeArray(outer)));
+  EXPECT_EQ(text.find('1'), std::string::npos);
+  EXPECT_EQ(text.substr(text.size() - 4), "],2]");
+  EXPECT_EQ(std::count(text.begin(), text.end(), '['),
+            std::count(text.begin(), text.end(), ']'));
 }
 
 TEST(ValueRenderTest, TextIsCutToTheWidth) {
