@@ -469,6 +469,47 @@ struct ScanResult {
 /// kInvalidArgument) when decryption was asked for and is impossible.
 Result<ScanResult> Scan(const State& state, const ScanConfig& config = {});
 
+// ---- values (diff, show, history blame) -------------------------------------
+//
+// A property value as pstate shows it: the value as stored, with every
+// secret either hidden or (when the caller asked to see secrets and it
+// could be opened) carrying its opened value. A hidden secret, a string
+// that reads "[secret]" and a shown secret are three different values.
+
+enum class ValueKind {
+  kNull,
+  kBool,
+  kNumber,  ///< `text` is the number as stored ("1.50", "1e3")
+  kString,  ///< `text` is the JSON text as stored, escapes kept, no quotes
+  kArray,   ///< `elements`
+  kObject,  ///< `members`, in stored order (duplicate keys kept)
+  kSecret,  ///< hidden (no `elements`), or shown: `elements[0]` its value
+};
+
+struct ValueMember;
+
+struct Value {
+  ValueKind kind = ValueKind::kNull;
+  bool boolean = false;  ///< kBool
+  std::string text;      ///< kNumber, kString (see ValueKind)
+  std::vector<Value> elements;
+  std::vector<ValueMember> members;
+
+  /// A secret whose value is not given.
+  bool hidden() const { return kind == ValueKind::kSecret && elements.empty(); }
+  /// kString: the decoded string (escapes resolved); "" for other kinds.
+  std::string Str() const;
+};
+
+struct ValueMember {
+  std::string key;  ///< JSON text as stored, escapes kept, no quotes
+  Value value;
+};
+
+/// Kind, text and children equal (a hidden secret equals a hidden secret).
+bool operator==(const Value& a, const Value& b);
+inline bool operator!=(const Value& a, const Value& b) { return !(a == b); }
+
 // ---- diff -------------------------------------------------------------------
 
 enum class ResourceChangeKind {
@@ -497,18 +538,18 @@ struct PropertyChange {
   /// they may hold the same value.
   bool unknown = false;
   SecretTransition transition = SecretTransition::kNone;
-  /// The values as compact JSON, "" when absent; a secret is the string
-  /// "[secret]" unless DiffConfig::show_secrets opened it.
-  std::string before;
-  std::string after;
+  /// The values; nullopt when absent. A secret is hidden unless
+  /// DiffConfig::show_secrets opened it.
+  std::optional<Value> before;
+  std::optional<Value> after;
 };
 
 /// A resource field other than urn, inputs and outputs that changed.
 struct FieldChange {
   std::string name;  ///< Pulumi's field name ("protect", "provider", ...)
   ChangeKind kind = ChangeKind::kUpdate;
-  std::string before;  ///< compact JSON, "" when absent
-  std::string after;
+  std::optional<Value> before;  ///< nullopt when absent
+  std::optional<Value> after;
 };
 
 /// A reference to a resource that now comes after the resource.
@@ -517,15 +558,25 @@ struct OrderNote {
   std::string target;  ///< the URN, or the provider reference
 };
 
+/// What makes a resource of another URN the same resource (kRenamed).
+enum class RenameKind {
+  kTypeAndId,  ///< the same type and ID (state rename, state move)
+  /// The URN differs only by the stack and project of the whole state
+  /// (stack rename, a move between projects): components match too.
+  kStack,
+};
+
 struct ResourceChange {
   ResourceChangeKind kind = ResourceChangeKind::kChanged;
   std::string urn;   ///< the after state's URN (before's for a removal)
   std::string from;  ///< the before state's URN, for a rename
+  RenameKind rename = RenameKind::kTypeAndId;  ///< for a rename
   std::string type;
   std::string id;
   bool deleted = false;  ///< a `delete: true` copy
   std::vector<PropertyChange> properties;
   std::vector<FieldChange> fields;
+  /// What this resource now comes before (any kind of change).
   std::vector<OrderNote> order;
 };
 
@@ -533,8 +584,8 @@ struct ResourceChange {
 struct EnvelopeChange {
   std::string field;  ///< e.g. "manifest.time", "pending_operations"
   ChangeKind kind = ChangeKind::kUpdate;
-  std::string before;  ///< compact JSON, "" when absent
-  std::string after;
+  std::optional<Value> before;  ///< nullopt when absent
+  std::optional<Value> after;
 };
 
 struct DiffSummary {
@@ -559,14 +610,26 @@ struct DiffResult {
 
 struct DiffConfig {
   /// Opens passphrase-encrypted secrets (then compared by value, and shown
-  /// with show_secrets); without it they stay closed.
-  std::optional<std::string> passphrase;
+  /// with show_secrets), asked for only when a state needs one; without
+  /// one (or kInvalidArgument from it: none given) they stay closed.
+  PassphraseSource passphrase;
   /// Put opened secrets' values in PropertyChange::before/after.
   bool show_secrets = false;
   /// Threads reading each state's resources when it is a plain file (the
   /// two states are read at once either way); the result is the same for
   /// any value.
   int jobs = 1;
+  /// Keep resource changes whose type (`types`) or URN or former URN
+  /// (`urns`) matches one of these shell globs; empty: all. Entries left
+  /// out are not counted in the summary's added/removed/... counts.
+  std::vector<std::string> types, urns;
+  /// Kinds of change left out: "timestamps" (an update from one RFC 3339
+  /// time to another: property values, created/modified, manifest.time; a
+  /// changed resource left with no change counts as unchanged). Another
+  /// kind fails the call (kInvalidArgument) before anything is read.
+  std::vector<std::string> ignore;
+  /// Progress of the read of `after` (both states are read at once).
+  Progress on_progress;
 };
 
 /// `pstate diff`: what changed from `before` to `after`, resource by
@@ -653,7 +716,7 @@ struct ShowConfig {
   std::string urn;
   std::optional<std::size_t> index;  ///< used when `urn` is empty
   /// Open secrets (with `passphrase` for a passphrase provider); otherwise
-  /// each secret is the string "[secret]".
+  /// each secret is hidden (Value::hidden).
   bool show_secrets = false;
   PassphraseSource passphrase;
 };
@@ -672,10 +735,10 @@ struct ShowResult {
   std::string deleted_with;
   std::vector<std::string> replace_with;
   std::vector<Dependent> dependents;
-  /// Inputs and outputs as compact JSON (absent when the resource has
-  /// none); secrets as ShowConfig says.
-  std::optional<std::string> inputs;
-  std::optional<std::string> outputs;
+  /// Inputs and outputs (nullopt when the resource has none); secrets
+  /// hidden, or shown as ShowConfig says.
+  std::optional<Value> inputs;
+  std::optional<Value> outputs;
 };
 
 /// `pstate show`: one resource, its references and what refers to it.
@@ -1179,6 +1242,45 @@ struct HistoryPruneResult {
 /// directly is refused (kRefused) while locked; in a backend, locked stacks
 /// are skipped.
 Result<HistoryPruneResult> HistoryPrune(const HistoryPruneConfig& config);
+
+struct HistoryBlameConfig {
+  std::string ref;  ///< a stack's checkpoint
+  std::string urn;
+  /// "": any change; else a Pulumi property path below "inputs." or
+  /// "outputs." (or in either section without that prefix).
+  std::string path;
+};
+
+enum class BlameKind { kPresent, kCreated, kChanged, kRenamed, kDeleted };
+/// "present", "created", "changed", "renamed", "deleted".
+std::string_view BlameKindName(BlameKind kind);
+
+struct BlameEvent {
+  BlameKind kind = BlameKind::kChanged;
+  HistoryEntry entry;  ///< the update that made the change
+  /// Updates between the previous version read and this one that kept no
+  /// checkpoint copy: the change happened in one of them or in this one.
+  std::vector<int> uncertain;
+  std::string urn;   ///< the URN after the update
+  std::string from;  ///< a rename's old URN
+  /// Changed properties (inputs, outputs) and fields, as Diff gives them
+  /// (secrets hidden). With a property path: only the properties on that
+  /// path, no fields.
+  std::vector<PropertyChange> properties;
+  std::vector<FieldChange> fields;
+};
+
+struct HistoryBlameResult {
+  std::vector<BlameEvent> events;  ///< oldest first
+  std::size_t versions = 0;        ///< checkpoint copies compared
+};
+
+/// `pstate history blame`: the updates in which the resource was created,
+/// changed, renamed or deleted, found by diffing consecutive checkpoint
+/// copies; with a property path, only changes of that value (or of a value
+/// holding it). kInvalidArgument when `ref` is not a checkpoint inside a
+/// backend.
+Result<HistoryBlameResult> HistoryBlame(const HistoryBlameConfig& config);
 
 // ---- typecheck --------------------------------------------------------------
 

@@ -23,12 +23,12 @@
 #include "diag/codes.h"
 #include "diag/report.h"
 #include "diff/differ.h"
+#include "diff/filter.h"
 #include "edit/edit.h"
 #include "history/history.h"
 #include "inspect/inspect.h"
 #include "io/input.h"
 #include "io/spool.h"
-#include "json/compact.h"
 #include "normalize/normalize.h"
 #include "redact/anonymizer.h"
 #include "redact/run.h"
@@ -134,17 +134,13 @@ Findings ToFindings(const State& state, diag::Report&& report,
   return out;
 }
 
+// The passphrase callback of the modules that ask for one: none given is
+// kInvalidArgument, which they take as "secrets stay closed".
 PassphraseSource PassphraseOf(const PassphraseSource& passphrase) {
   if (passphrase) return passphrase;
   return []() -> Result<std::string> {
     return Status(Errc::kInvalidArgument, "no passphrase was given");
   };
-}
-
-// The passphrase callback of the modules that ask for one.
-PassphraseSource PassphraseOf(const std::optional<std::string>& passphrase) {
-  if (passphrase) return FixedPassphrase(*passphrase);
-  return PassphraseOf(PassphraseSource());
 }
 
 }  // namespace
@@ -297,12 +293,23 @@ Result<ScanResult> Scan(const State& state, const ScanConfig& config) {
 // ---- diff -------------------------------------------------------------------
 
 namespace {
-DiffResult ToDiffResult(diff::DiffResult&& result);
+
+// diff's result is the API's, and how it was read.
+DiffResult ToDiffResult(diff::DiffResult&& result) {
+  return std::move(static_cast<DiffResult&>(result));
+}
+
 }  // namespace
 
 Result<DiffResult> Diff(const State& before, const State& after,
                         const DiffConfig& config) {
   Call call(before);  // both states are read with `before`'s limits
+  diff::DiffFilter filter;
+  filter.types = config.types;
+  filter.urns = config.urns;
+  for (const std::string& kind : config.ignore) {
+    if (Status s = diff::AddIgnoreKind(kind, &filter); !s.ok()) return s;
+  }
   Result<std::string> before_path = PathOf(before);
   if (!before_path.ok()) return before_path.status();
   Result<std::string> after_path = PathOf(after);
@@ -313,36 +320,12 @@ Result<DiffResult> Diff(const State& before, const State& after,
   c.passphrase = PassphraseOf(config.passphrase);
   c.show_secrets = config.show_secrets;
   c.jobs = config.jobs;
+  c.on_progress = config.on_progress;
   Result<diff::DiffResult> result = diff::Run(c);
   if (!result.ok()) return Named(after, Named(before, result.status()));
+  diff::ApplyFilter(filter, &*result);
   return ToDiffResult(std::move(*result));
 }
-
-namespace {
-
-// Mapping: diff::ResourceEntry keeps its changes in a ResourceChanges.
-DiffResult ToDiffResult(diff::DiffResult&& result) {
-  DiffResult out;
-  out.resources.reserve(result.resources.size());
-  for (diff::ResourceEntry& e : result.resources) {
-    ResourceChange r;
-    r.kind = e.kind;
-    r.urn = std::move(e.urn);
-    r.from = std::move(e.from);
-    r.type = std::move(e.type);
-    r.id = std::move(e.id);
-    r.deleted = e.deleted;
-    r.properties = std::move(e.changes.properties);
-    r.fields = std::move(e.changes.fields);
-    r.order = std::move(e.order);
-    out.resources.push_back(std::move(r));
-  }
-  out.envelope = std::move(result.envelope);
-  out.summary = result.summary;
-  return out;
-}
-
-}  // namespace
 
 // ---- ls, stats --------------------------------------------------------------
 
@@ -429,8 +412,6 @@ Result<ShowResult> Show(const State& state, const ShowConfig& config) {
   show.passphrase = config.passphrase;
   Result<inspect::ShowResult> shown = inspect::Show(show);
   if (!shown.ok()) return Named(state, shown.status());
-  // Mapping: inspect holds the property values as parsed documents for its
-  // renderers; the API gives their compact JSON.
   ShowResult out;
   out.row = std::move(shown->row);
   out.copies = shown->copies;
@@ -439,8 +420,8 @@ Result<ShowResult> Show(const State& state, const ShowConfig& config) {
   out.deleted_with = std::move(shown->deleted_with);
   out.replace_with = std::move(shown->replace_with);
   out.dependents = std::move(shown->dependents);
-  if (shown->inputs) out.inputs = json::ToCompactJson(shown->inputs->root());
-  if (shown->outputs) out.outputs = json::ToCompactJson(shown->outputs->root());
+  out.inputs = std::move(shown->inputs);
+  out.outputs = std::move(shown->outputs);
   return out;
 }
 
@@ -712,6 +693,11 @@ std::optional<std::int64_t> DurationSeconds(std::string_view text) {
 Result<HistoryPruneResult> HistoryPrune(const HistoryPruneConfig& config) {
   std::lock_guard<std::mutex> lock(CallMutex());
   return history::Prune(config);
+}
+
+Result<HistoryBlameResult> HistoryBlame(const HistoryBlameConfig& config) {
+  std::lock_guard<std::mutex> lock(CallMutex());
+  return history::Blame(config);
 }
 
 // ---- typecheck --------------------------------------------------------------

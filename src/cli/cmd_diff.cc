@@ -7,14 +7,15 @@
 
 #include <unistd.h>
 
+#include <pstate/pstate.h>
+
 #include "cli/command.h"
 #include "cli/count_option.h"
 #include "cli/exit_code.h"
+#include "cli/input_limits.h"
 #include "cli/jobs.h"
 #include "cli/passphrase.h"
 #include "cli/terminal.h"
-#include "diff/differ.h"
-#include "diff/filter.h"
 #include "report/diff.h"
 #include "report/terminal.h"
 
@@ -38,30 +39,27 @@ struct DiffFlags {
 };
 
 int RunDiff(const DiffFlags& flags) {
-  diff::DiffConfig config;
-  config.before = flags.before;
-  config.after = flags.after;
+  DiffConfig config;
   config.show_secrets = flags.show_secrets;
   config.passphrase = PassphraseFromFlags(flags.passphrase_file);
   config.jobs = PassJobs(flags.jobs);
-  diff::DiffFilter filter;
-  filter.types = flags.types;
-  filter.urns = flags.urns;
-  for (const std::string& kind : flags.ignore) {
-    if (Status st = diff::AddIgnoreKind(kind, &filter); !st.ok()) {
-      report::PrintError(std::cerr, st.message());
-      return kExitUnreadable;
-    }
-  }
+  config.types = flags.types;
+  config.urns = flags.urns;
+  config.ignore = flags.ignore;
   config.on_progress =
       MakeProgress(flags.after == "-" ? "<stdin>" : flags.after, flags.quiet);
-  Result<diff::DiffResult> result = diff::Run(config);
+  Result<DiffResult> result = [&]() -> Result<DiffResult> {
+    Result<State> before = OpenState(flags.before);
+    if (!before.ok()) return before.status();
+    Result<State> after = OpenState(flags.after);
+    if (!after.ok()) return after.status();
+    return Diff(*before, *after, config);
+  }();
   EndProgress();
   if (!result.ok()) {
     report::PrintError(std::cerr, result.status().message());
     return kExitUnreadable;
   }
-  diff::ApplyFilter(filter, &*result);
   if (flags.format == "json") {
     std::cout << report::RenderDiffJson(*result, flags.limit);
   } else {

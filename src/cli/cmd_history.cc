@@ -1,6 +1,6 @@
 // pstate history: the update history of DIY backend stacks
-// (docs/history.md). Maps flags to history::* calls and their results to
-// report/history.h renderings and an exit code.
+// (docs/history.md). Maps flags to the API's History* calls and their results
+// to report/history.h renderings and an exit code.
 #include <time.h>
 
 #include <filesystem>
@@ -15,7 +15,6 @@
 #include "base/rfc3339.h"
 #include "cli/command.h"
 #include "cli/exit_code.h"
-#include "history/history.h"  // blame only (tests/style/cli_includes_allowlist.txt)
 #include "report/history.h"
 #include "report/terminal.h"
 
@@ -116,11 +115,11 @@ int RunBlame(const HistoryFlags& flags) {
   if (flags.args.size() < 3 || flags.args.size() > 4) {
     return HistoryUsage("history blame takes STACKREF URN [PROPERTY_PATH]");
   }
-  history::BlameConfig config;
+  HistoryBlameConfig config;
   config.ref = flags.args[1];
   config.urn = flags.args[2];
   if (flags.args.size() == 4) config.path = flags.args[3];
-  auto result = history::Blame(config);
+  auto result = HistoryBlame(config);
   if (!result.ok()) return Failed(result.status());
   if (flags.format == "json") {
     report::RenderBlameJson(*result, std::cout);

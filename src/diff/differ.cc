@@ -24,7 +24,7 @@
 #include "io/spool.h"
 #include "json/document.h"
 #include "json/equal.h"
-#include "json/writer.h"
+#include "json/string_codec.h"
 #include "state/property.h"
 #include "state/provider.h"
 #include "state/reader.h"
@@ -370,6 +370,12 @@ Result<json::Document> ReadResource(Side& side, std::uint64_t offset,
   return doc;
 }
 
+/// A resource's changes into its entry.
+void Take(ResourceChanges&& changes, ResourceEntry* e) {
+  e->properties = std::move(changes.properties);
+  e->fields = std::move(changes.fields);
+}
+
 ResourceEntry EntryOf(ResourceChangeKind kind, const json::Value& resource) {
   state::ResourceView view = state::ResourceView::Of(resource);
   ResourceEntry e;
@@ -506,18 +512,18 @@ struct EnvelopeDiff {
   std::vector<EnvelopeEntry>* out;
 
   void Add(std::string field, const json::Value* a, const json::Value* b,
-           const std::string& before = {}, const std::string& after = {}) {
+           std::optional<Value> before = {}, std::optional<Value> after = {}) {
     EnvelopeEntry e;
     e.field = std::move(field);
     e.kind = IsEmptyValue(a)   ? ChangeKind::kAdd
              : IsEmptyValue(b) ? ChangeKind::kDelete
                                : ChangeKind::kUpdate;
-    e.before = !before.empty()   ? before
-               : IsEmptyValue(a) ? std::string()
-                                 : DisplayJson(*a);
-    e.after = !after.empty()    ? after
-              : IsEmptyValue(b) ? std::string()
-                                : DisplayJson(*b);
+    e.before = before            ? std::move(before)
+               : IsEmptyValue(a) ? std::nullopt
+                                 : std::optional<Value>(DisplayValue(*a));
+    e.after = after             ? std::move(after)
+              : IsEmptyValue(b) ? std::nullopt
+                                : std::optional<Value>(DisplayValue(*b));
     out->push_back(std::move(e));
   }
 
@@ -552,79 +558,82 @@ struct EnvelopeDiff {
   }
 };
 
-/// {"name": DisplayJson(value) or null, ...} as compact JSON text.
-std::string DisplayObject(
+/// A string value made here (decoded text; kept as JSON text, escaped as
+/// Go's encoder escapes it).
+Value StringValue(std::string_view decoded) {
+  Value v;
+  v.kind = ValueKind::kString;
+  json::AppendEscaped(decoded, &v.text);
+  return v;
+}
+
+/// {"name": DisplayValue(value) or null, ...}.
+Value DisplayObject(
     std::initializer_list<std::pair<std::string_view, const json::Value*>>
         members) {
-  std::string out;
-  json::StringSink sink(&out);
-  json::Writer w(sink, json::Layout::kCompact);
-  w.BeginObject();
+  Value out;
+  out.kind = ValueKind::kObject;
   for (const auto& [name, value] : members) {
-    w.Name(name);
-    w.RawValue(value != nullptr ? DisplayJson(*value) : "null");
+    out.members.push_back(
+        {std::string(name), value != nullptr ? DisplayValue(*value) : Value()});
   }
-  w.EndObject();
-  (void)sink.Commit();
   return out;
 }
 
 /// metadata.integrity_error for display. What it records of the CLI's run
 /// is plaintext whatever the secrets provider: members whose
 /// state::Exposure is not plain (every env_vars value, the argv past its
-/// subcommand) show as "[secret]", as redact and verify hide them, and
-/// --show-secrets does not reveal them (no key opens them; they are never
-/// meant to be shown). Two states whose records differ only there still
-/// differ, as two secrets do.
-std::string IntegrityErrorDisplay(const json::Value* error) {
-  if (IsEmptyValue(error)) return {};
+/// subcommand) are hidden secrets (the argv's shown part followed by
+/// "[secret]"), as redact and verify hide them, and --show-secrets does
+/// not reveal them (no key opens them; they are never meant to be shown).
+/// Two states whose records differ only there still differ, as two
+/// secrets do.
+std::optional<Value> IntegrityErrorDisplay(const json::Value* error) {
+  if (IsEmptyValue(error)) return std::nullopt;
   // A malformed record (not an object) is not known to be harmless.
-  if (!error->is_object()) return std::string(kSecretText);
-  std::string out;
-  json::StringSink sink(&out);
-  json::Writer w(sink, json::Layout::kCompact);
-  w.BeginObject();
+  if (!error->is_object()) return HiddenSecret();
+  Value out;
+  out.kind = ValueKind::kObject;
   for (const json::Member& m : error->object()) {
-    w.Name(m.key.Str());
+    Value shown;
     switch (state::ExposureOf(m.key.Str(), state::kIntegrityErrorFields)) {
-      case state::Exposure::kPlain: w.RawValue(DisplayJson(m.value)); break;
+      case state::Exposure::kPlain: shown = DisplayValue(m.value); break;
       case state::Exposure::kValues:
         if (!m.value.is_object()) {
-          w.RawValue(m.value.is_null() ? "null" : kSecretText);
+          if (!m.value.is_null()) shown = HiddenSecret();
           break;
         }
-        w.BeginObject();
+        shown.kind = ValueKind::kObject;
         for (const json::Member& e : m.value.object()) {
-          w.Name(e.key.Str());
-          w.RawValue(kSecretText);
+          shown.members.push_back(
+              {StringValue(e.key.Str()).text, HiddenSecret()});
         }
-        w.EndObject();
         break;
       case state::Exposure::kCommandLine: {
         if (!m.value.is_string()) {
-          w.RawValue(m.value.is_null() ? "null" : kSecretText);
+          if (!m.value.is_null()) shown = HiddenSecret();
           break;
         }
         state::CommandHead head = state::SplitCommandLine(m.value.Str());
-        w.String(head.rest
-                     ? head.shown + (head.shown.empty() ? "" : " ") + "[secret]"
-                     : head.shown);
+        shown = StringValue(head.rest
+                                ? head.shown + (head.shown.empty() ? "" : " ") +
+                                      "[secret]"
+                                : head.shown);
         break;
       }
     }
+    out.members.push_back({StringValue(m.key.Str()).text, std::move(shown)});
   }
-  w.EndObject();
-  (void)sink.Commit();
   return out;
 }
 
-std::string ProviderDisplay(const json::Value* sp) {
+std::optional<Value> ProviderDisplay(const json::Value* sp) {
   const json::Value* type = Member(sp, "type");
-  if (type == nullptr) return {};
+  if (type == nullptr) return std::nullopt;
   return DisplayObject({{"type", type}});
 }
 
-std::string PendingDisplay(const json::Value& op) {
+Value PendingDisplay(const json::Value& op) {
   const json::Value* resource = Member(&op, "resource");
   return DisplayObject(
       {{"type", Member(&op, "type")}, {"urn", Member(resource, "urn")}});
@@ -703,14 +712,14 @@ void DiffEnvelope(const Side& a, const Side& b, const DiffOptions& options,
       }
       op = arena.MakeObject(members, op.offset);
     }
-    std::string key = op_key(op);
+    Value key = op_key(op);
     std::size_t j = 0;
     while (j < b.pending.size() && (used[j] || op_key(b.pending[j]) != key)) {
       ++j;
     }
     if (j == b.pending.size()) {
       out->push_back(
-          {"pending_operations", ChangeKind::kDelete, op_key(a_op), ""});
+          {"pending_operations", ChangeKind::kDelete, op_key(a_op), {}});
       continue;
     }
     used[j] = true;
@@ -726,16 +735,16 @@ void DiffEnvelope(const Side& a, const Side& b, const DiffOptions& options,
   for (std::size_t j = 0; j < b.pending.size(); ++j) {
     if (!used[j]) {
       out->push_back(
-          {"pending_operations", ChangeKind::kAdd, "", op_key(b.pending[j])});
+          {"pending_operations", ChangeKind::kAdd, {}, op_key(b.pending[j])});
     }
   }
   for (std::size_t i : unmatched(a.snippets, b.snippets)) {
     out->push_back(
-        {"snippets", ChangeKind::kDelete, DisplayJson(a.snippets[i]), ""});
+        {"snippets", ChangeKind::kDelete, DisplayValue(a.snippets[i]), {}});
   }
   for (std::size_t i : unmatched(b.snippets, a.snippets)) {
     out->push_back(
-        {"snippets", ChangeKind::kAdd, "", DisplayJson(b.snippets[i])});
+        {"snippets", ChangeKind::kAdd, {}, DisplayValue(b.snippets[i])});
   }
   std::map<std::string, bool> keys;
   for (const auto& [k, v] : a.extensions) keys[k] = true;
@@ -965,7 +974,7 @@ Result<DiffResult> Run(const DiffConfig& config) {
     if (changes.empty()) continue;
     changed[i] = true;
     ResourceEntry e = EntryOf(ResourceChangeKind::kChanged, db->root());
-    e.changes = std::move(changes);
+    Take(std::move(changes), &e);
     entries.emplace_back(lb.position, std::move(e));
   }
 
@@ -976,21 +985,13 @@ Result<DiffResult> Run(const DiffConfig& config) {
   std::optional<Restack> restack;
   if (a.stack && b.stack && *a.stack != *b.stack) {
     restack = Restack{*a.stack, *b.stack, a.root_urn};
-    auto quoted = [](std::string_view text) {
-      std::string out;
-      json::StringSink sink(&out);
-      json::Writer w(sink, json::Layout::kCompact);
-      w.String(text);
-      (void)sink.Commit();
-      return out;
-    };
     // Where the renames come from, ahead of the envelope's own changes.
     for (auto [field, before, after] :
          {std::tuple{"stack", &a.stack->stack, &b.stack->stack},
           std::tuple{"project", &a.stack->project, &b.stack->project}}) {
       if (*before == *after) continue;
-      result.envelope.push_back(
-          {field, ChangeKind::kUpdate, quoted(*before), quoted(*after)});
+      result.envelope.push_back({field, ChangeKind::kUpdate,
+                                 StringValue(*before), StringValue(*after)});
     }
   }
   std::vector<bool> renamed(index.size(), false);
@@ -1022,8 +1023,9 @@ Result<DiffResult> Run(const DiffConfig& config) {
     e.from = *urn_a;
     e.rename = RenameKind::kStack;
     json::Arena arena;
-    e.changes = DiffResource(RestackResource(da->root(), *restack, arena),
-                             db->root(), options);
+    Take(DiffResource(RestackResource(da->root(), *restack, arena), db->root(),
+                      options),
+         &e);
     entries.emplace_back(lb.position, std::move(e));
   }
 
@@ -1050,7 +1052,7 @@ Result<DiffResult> Run(const DiffConfig& config) {
         if (va.Type() != e.type || va.Id() != e.id) continue;
         e.kind = ResourceChangeKind::kRenamed;
         e.from = va.Urn();
-        e.changes = DiffResource(da->root(), db->root(), options);
+        Take(DiffResource(da->root(), db->root(), options), &e);
         renamed[it->second] = true;
         removed_by_type_id.erase(it);
         break;

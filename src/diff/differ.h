@@ -59,26 +59,11 @@ std::string_view ResourceChangeKindName(ResourceChangeKind kind);
 /// resource in B (order.h).
 using OrderNote = ::pstate::OrderNote;
 
-/// What makes a resource of another URN the same resource (kRenamed).
-enum class RenameKind {
-  kTypeAndId,  ///< the same type and ID (state rename, state move)
-  /// The URN differs only by the stack and project of the whole state
-  /// (stack rename, a move between projects): components match too.
-  kStack,
-};
-
-struct ResourceEntry {
-  ResourceChangeKind kind = ResourceChangeKind::kChanged;
-  std::string urn;                             ///< B's URN (A's for a removal)
-  std::string from;                            ///< A's URN, for a rename
-  RenameKind rename = RenameKind::kTypeAndId;  ///< for a rename
-  std::string type;
-  std::string id;
-  bool deleted = false;  ///< a `delete: true` copy
-  ResourceChanges changes;
-  /// What this resource now comes before (any kind of entry).
-  std::vector<OrderNote> order;
-};
+/// The API's (pstate/pstate.h): what makes a resource of another URN the
+/// same resource; one resource's entry (properties and fields as
+/// DiffResource gives them, order notes, the rename).
+using RenameKind = ::pstate::RenameKind;
+using ResourceEntry = ::pstate::ResourceChange;
 
 /// A difference outside the resources: version, features, manifest,
 /// secrets provider, pending operations, metadata, snippets, extensions.
@@ -87,17 +72,13 @@ using EnvelopeEntry = ::pstate::EnvelopeChange;
 /// The API's (pstate/pstate.h).
 using DiffSummary = ::pstate::DiffSummary;
 
-struct DiffResult {
-  /// B's order (added, changed, renamed, order-only, order-broken), then
-  /// removals in A's order.
-  std::vector<ResourceEntry> resources;
-  std::vector<EnvelopeEntry> envelope;
-  DiffSummary summary;
+/// The API's result (B's order, then removals in A's order), and how it
+/// was read.
+struct DiffResult : ::pstate::DiffResult {
   /// How many of the two states' resources arrays the parallel executor
   /// read (0 to 2; DiffConfig::jobs and plain files). Only how, never
   /// what: the rest of the result is the same either way.
   int read_in_parallel = 0;
-  bool same() const { return resources.empty() && envelope.empty(); }
 };
 
 struct DiffConfig {

@@ -13,22 +13,18 @@ bool AnyMatch(const std::vector<std::string>& globs, std::string_view text) {
                      [&](const std::string& g) { return GlobMatch(g, text); });
 }
 
-/// A compact JSON string literal holding an RFC 3339 time, as Go's
-/// time.Time.UnmarshalJSON reads it. Times in states are plain strings
-/// without escapes, so the text between the quotes is the time.
-bool IsTimeText(std::string_view json_text) {
-  if (json_text.size() < 2 || json_text.front() != '"' ||
-      json_text.back() != '"') {
-    return false;
-  }
-  std::string_view inner = json_text.substr(1, json_text.size() - 2);
-  if (inner.find('\\') != std::string_view::npos) return false;
-  return ParseRfc3339(inner).has_value();
+/// A string holding an RFC 3339 time, as Go's time.Time.UnmarshalJSON
+/// reads it. Times in states are plain strings without escapes, so the
+/// stored text is the time.
+bool IsTime(const std::optional<Value>& v) {
+  return v && v->kind == ValueKind::kString &&
+         v->text.find('\\') == std::string::npos &&
+         ParseRfc3339(v->text).has_value();
 }
 
-bool TimeUpdate(ChangeKind kind, std::string_view before,
-                std::string_view after) {
-  return kind == ChangeKind::kUpdate && IsTimeText(before) && IsTimeText(after);
+bool TimeUpdate(ChangeKind kind, const std::optional<Value>& before,
+                const std::optional<Value>& after) {
+  return kind == ChangeKind::kUpdate && IsTime(before) && IsTime(after);
 }
 
 void Count(DiffSummary* s, ResourceChangeKind kind, int delta) {
@@ -70,15 +66,14 @@ void ApplyFilter(const DiffFilter& filter, DiffResult* result) {
       continue;
     }
     if (filter.ignore_timestamps && e.kind == ResourceChangeKind::kChanged) {
-      std::erase_if(e.changes.properties, [](const PropertyChange& c) {
+      std::erase_if(e.properties, [](const PropertyChange& c) {
         return TimeUpdate(c.kind, c.before, c.after);
       });
-      std::erase_if(e.changes.fields, [](const FieldChange& c) {
+      std::erase_if(e.fields, [](const FieldChange& c) {
         return (c.name == "created" || c.name == "modified") &&
                TimeUpdate(c.kind, c.before, c.after);
       });
-      if (e.changes.properties.empty() && e.changes.fields.empty() &&
-          e.order.empty()) {
+      if (e.properties.empty() && e.fields.empty() && e.order.empty()) {
         Count(&result->summary, e.kind, -1);
         ++result->summary.unchanged;
         continue;

@@ -14,6 +14,7 @@
 #include "json/document.h"
 #include "json/equal.h"
 #include "json/number.h"
+#include "json/string_codec.h"
 #include "state/property.h"
 #include "state/schema.h"
 #include "state/secret_object.h"
@@ -300,84 +301,95 @@ std::optional<std::string> OpenSecret(const json::Value& secret,
   return std::move(plain).value();
 }
 
-void AppendDisplay(const json::Value& v, const SecretOpener* opener, bool show,
-                   std::string* out);
-
-/// Compact JSON for display: a visitor of the property walker that writes
-/// every value as stored (strings and numbers in their stored spelling,
-/// every member of any object) except secrets under either rule, which
-/// become "[secret]" or, shown, their value.
+/// The display value of a property value: a visitor of the property walker
+/// that keeps every value as stored (strings and numbers in their stored
+/// spelling, every member of any object) except secrets under either rule,
+/// which become hidden secrets or, shown, secrets holding their value.
 class Display {
  public:
-  Display(const SecretOpener* opener, bool show, std::string* out)
-      : opener_(opener), show_(show), out_(out) {}
+  Display(const SecretOpener* opener, bool show)
+      : opener_(opener), show_(show) {}
+
+  Value Take() { return std::move(root_); }
 
   state::Step Visit(const state::PropertyNode& node,
                     state::PropertyCursor& at) {
-    // Every member and element is visited (kDescend and kDescendAll), so
-    // the first one is the one at position 0.
-    if (at.depth() > 0 && node.index > 0) out_->push_back(',');
-    if (node.key != nullptr) {
-      out_->push_back('"');
-      out_->append(node.key->raw());
-      out_->append("\":");
+    Value* v = &root_;
+    if (!open_.empty()) {
+      // open_.back() is the innermost container being filled: only it
+      // grows, so the pointers to the containers around it stay valid.
+      Value& parent = *open_.back();
+      if (parent.kind == ValueKind::kObject) {
+        parent.members.push_back(
+            {node.key != nullptr ? std::string(node.key->raw()) : "", {}});
+        v = &parent.members.back().value;
+      } else {
+        v = &parent.elements.emplace_back();
+      }
     }
-    const json::Value& v = *node.value;
-    switch (v.type) {
-      case json::Type::kNull: out_->append("null"); break;
-      case json::Type::kTrue: out_->append("true"); break;
-      case json::Type::kFalse: out_->append("false"); break;
-      case json::Type::kNumber: out_->append(v.raw()); break;
+    const json::Value& j = *node.value;
+    switch (j.type) {
+      case json::Type::kNull: v->kind = ValueKind::kNull; break;
+      case json::Type::kTrue:
+      case json::Type::kFalse:
+        v->kind = ValueKind::kBool;
+        v->boolean = j.type == json::Type::kTrue;
+        break;
+      case json::Type::kNumber:
+        v->kind = ValueKind::kNumber;
+        v->text = j.raw();
+        break;
       case json::Type::kString:
-        out_->push_back('"');
-        out_->append(v.raw());
-        out_->push_back('"');
+        v->kind = ValueKind::kString;
+        v->text = j.raw();
         break;
       case json::Type::kArray:
-        out_->push_back('[');
-        return state::Step::kDescend;
+        v->kind = ValueKind::kArray;
+        return Open(v, at, state::Step::kDescend);
       case json::Type::kObject:
         if (node.kind == state::PropertyKind::kSecret) {
-          AppendSecret(v);
+          Secret(j, v);
           break;
         }
-        out_->push_back('{');
-        return node.is_signature() ? state::Step::kDescendAll
-                                   : state::Step::kDescend;
+        v->kind = ValueKind::kObject;
+        return Open(v, at,
+                    node.is_signature() ? state::Step::kDescendAll
+                                        : state::Step::kDescend);
     }
     return state::Step::kSkip;
   }
 
-  void Leave(const state::PropertyNode& node, state::PropertyCursor&) {
-    out_->push_back(node.value->is_array() ? ']' : '}');
+  void Leave(const state::PropertyNode&, state::PropertyCursor&) {
+    open_.pop_back();
   }
 
  private:
-  void AppendSecret(const json::Value& v) {
-    if (show_) {
-      if (auto plain = OpenSecret(v, opener_)) {
-        auto doc = json::Document::Parse(*plain);
-        if (doc.ok()) {
-          AppendDisplay(doc->root(), opener_, show_, out_);
-          return;
-        }
-      }
-    }
-    out_->append(kSecretText);
+  /// Descends into the container `v` unless it lies at the walk's depth
+  /// limit, where the walk neither descends nor calls Leave: a value
+  /// nested that deep (only a crafted file has one) shows empty.
+  state::Step Open(Value* v, const state::PropertyCursor& at,
+                   state::Step step) {
+    static const int kMaxDepth = state::WalkOptions().max_depth;
+    if (at.depth() >= kMaxDepth) return state::Step::kSkip;
+    open_.push_back(v);
+    return step;
+  }
+
+  void Secret(const json::Value& secret, Value* v) const {
+    v->kind = ValueKind::kSecret;
+    if (!show_) return;
+    std::optional<std::string> plain = OpenSecret(secret, opener_);
+    if (!plain) return;
+    auto doc = json::Document::Parse(*plain);
+    if (!doc.ok()) return;
+    v->elements.push_back(DisplayValue(doc->root(), opener_, show_));
   }
 
   const SecretOpener* opener_;
   bool show_;
-  std::string* out_;
+  Value root_;
+  std::vector<Value*> open_;
 };
-
-void AppendDisplay(const json::Value& v, const SecretOpener* opener, bool show,
-                   std::string* out) {
-  Display display(opener, show, out);
-  state::WalkOptions options;
-  options.secret_rule = state::SecretRule::kAnySignature;  // MaskedSecret
-  state::WalkProperties(v, display, options);
-}
 
 /// The changes between two property values: a visitor of the paired walk
 /// (state/property.h), which pairs members by key in Go's sorted order and
@@ -426,9 +438,9 @@ class Changes {
   }
 
  private:
-  std::string Display(const json::Value* v, bool before) const {
-    if (v == nullptr) return {};
-    return DisplayJson(
+  std::optional<Value> Display(const json::Value* v, bool before) const {
+    if (v == nullptr) return std::nullopt;
+    return DisplayValue(
         *v, before ? options_.before_secrets : options_.after_secrets,
         options_.show_secrets);
   }
@@ -477,8 +489,8 @@ class Changes {
         sa ? SecretTransition::kToPlaintext : SecretTransition::kToSecret;
     // The plaintext side holds what is (or was) a secret's value.
     if (!options_.show_secrets) {
-      c.before = std::string(kSecretText);
-      c.after = std::string(kSecretText);
+      c.before = HiddenSecret();
+      c.after = HiddenSecret();
     }
   }
 
@@ -488,8 +500,9 @@ class Changes {
   std::vector<PropertyChange>* out_;
 };
 
-std::string Compact(const json::Value* v) {
-  return v == nullptr ? std::string() : DisplayJson(*v);
+std::optional<Value> Shown(const json::Value* v) {
+  if (v == nullptr) return std::nullopt;
+  return DisplayValue(*v);
 }
 
 }  // namespace
@@ -507,11 +520,19 @@ std::string_view ChangeKindName(ChangeKind kind) {
   return "update";
 }
 
-std::string DisplayJson(const json::Value& value, const SecretOpener* opener,
-                        bool show) {
-  std::string out;
-  AppendDisplay(value, opener, show, &out);
-  return out;
+Value DisplayValue(const json::Value& value, const SecretOpener* opener,
+                   bool show) {
+  Display display(opener, show);
+  state::WalkOptions options;
+  options.secret_rule = state::SecretRule::kAnySignature;  // MaskedSecret
+  state::WalkProperties(value, display, options);
+  return display.Take();
+}
+
+Value HiddenSecret() {
+  Value v;
+  v.kind = ValueKind::kSecret;
+  return v;
 }
 
 void DiffPropertyValue(const json::Value* before, const json::Value* after,
@@ -555,14 +576,16 @@ ResourceChanges DiffResource(const json::Value& before,
     c.kind = a == nullptr   ? ChangeKind::kAdd
              : b == nullptr ? ChangeKind::kDelete
                             : ChangeKind::kUpdate;
-    c.before = Compact(a);
-    c.after = Compact(b);
+    c.before = Shown(a);
+    c.after = Shown(b);
     // A flag that is absent is false: show it as flipped, not removed.
     const state::Field* f = state::FindField(state::kResourceFields, name);
     if (f != nullptr && f->kind == state::FieldKind::kBool) {
       c.kind = ChangeKind::kUpdate;
-      if (c.before.empty()) c.before = "false";
-      if (c.after.empty()) c.after = "false";
+      Value no;
+      no.kind = ValueKind::kBool;
+      if (!c.before) c.before = no;
+      if (!c.after) c.after = no;
     }
     changes.fields.push_back(std::move(c));
   };
@@ -631,3 +654,25 @@ std::optional<Instant> ParseTimestamp(std::string_view t) {
 }
 
 }  // namespace pstate::diff
+
+namespace pstate {
+
+std::string Value::Str() const {
+  return kind == ValueKind::kString ? json::Unescape(text) : std::string();
+}
+
+bool operator==(const Value& a, const Value& b) {
+  if (a.kind != b.kind || a.boolean != b.boolean || a.text != b.text ||
+      a.elements != b.elements || a.members.size() != b.members.size()) {
+    return false;
+  }
+  for (std::size_t i = 0; i < a.members.size(); ++i) {
+    if (a.members[i].key != b.members[i].key ||
+        a.members[i].value != b.members[i].value) {
+      return false;
+    }
+  }
+  return true;
+}
+
+}  // namespace pstate

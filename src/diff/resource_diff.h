@@ -50,8 +50,8 @@ using SecretTransition = ::pstate::SecretTransition;
 std::string_view SectionName(Section section);
 std::string_view ChangeKindName(ChangeKind kind);
 
-/// The API's (pstate/pstate.h). The values are compact JSON, "" when
-/// absent; secrets are the string "[secret]" unless shown
+/// The API's (pstate/pstate.h): the values as DisplayValue gives them,
+/// nullopt when absent; secrets hidden unless shown
 /// (DiffOptions::show_secrets).
 using PropertyChange = ::pstate::PropertyChange;
 
@@ -106,15 +106,21 @@ struct Instant {
 };
 std::optional<Instant> ParseTimestamp(std::string_view text);
 
-/// What a hidden value displays as (compact JSON).
-inline constexpr std::string_view kSecretText = "\"[secret]\"";
+/// The API's value (pstate/pstate.h) of what diff, show and blame show.
+using Value = ::pstate::Value;
+using ValueKind = ::pstate::ValueKind;
 
-/// `value` as compact JSON for display: strings and numbers as stored,
-/// every secret replaced by the string "[secret]", or, when `show` and
-/// `opener` can open it (or it is in the plaintext form), by its value.
-std::string DisplayJson(const json::Value& value,
-                        const SecretOpener* opener = nullptr,
-                        bool show = false);
+/// `value` for display, the one producer of pstate::Value: strings,
+/// numbers and keys as stored, every member of any object (a non-secret
+/// signature object's too, duplicates kept), and every secret under either
+/// rule (state::SecretRule::kAnySignature) hidden, or, when `show` and
+/// `opener` can open it (or it is in the plaintext form), shown with its
+/// value. report/value.h renders it.
+Value DisplayValue(const json::Value& value,
+                   const SecretOpener* opener = nullptr, bool show = false);
+
+/// A hidden secret.
+Value HiddenSecret();
 
 }  // namespace pstate::diff
 

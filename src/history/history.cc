@@ -331,17 +331,6 @@ Result<PruneResult> Prune(const PruneConfig& config) {
   return result;
 }
 
-std::string_view BlameKindName(BlameKind kind) {
-  switch (kind) {
-    case BlameKind::kPresent: return "present";
-    case BlameKind::kCreated: return "created";
-    case BlameKind::kChanged: return "changed";
-    case BlameKind::kRenamed: return "renamed";
-    case BlameKind::kDeleted: return "deleted";
-  }
-  return "changed";
-}
-
 Result<BlameResult> Blame(const BlameConfig& config) {
   Result<Target> target = OpenTarget(config.ref);
   if (!target.ok()) return target.status();
@@ -407,15 +396,15 @@ Result<BlameResult> Blame(const BlameConfig& config) {
           break;
         default: ev.kind = BlameKind::kChanged; break;
       }
-      for (const diff::PropertyChange& p : r.changes.properties) {
+      for (const diff::PropertyChange& p : r.properties) {
         if (!config.path.empty() && ((section && p.section != *section) ||
                                      !PathCovers(p.path, asked))) {
           continue;
         }
-        ev.changes.properties.push_back(p);
+        ev.properties.push_back(p);
       }
-      if (config.path.empty()) ev.changes.fields = r.changes.fields;
-      bool relevant = config.path.empty() || !ev.changes.properties.empty() ||
+      if (config.path.empty()) ev.fields = r.fields;
+      bool relevant = config.path.empty() || !ev.properties.empty() ||
                       ev.kind != BlameKind::kChanged;
       if (relevant) result.events.push_back(std::move(ev));
     }
@@ -426,3 +415,18 @@ Result<BlameResult> Blame(const BlameConfig& config) {
 }
 
 }  // namespace pstate::history
+
+namespace pstate {
+
+std::string_view BlameKindName(BlameKind kind) {
+  switch (kind) {
+    case BlameKind::kPresent: return "present";
+    case BlameKind::kCreated: return "created";
+    case BlameKind::kChanged: return "changed";
+    case BlameKind::kRenamed: return "renamed";
+    case BlameKind::kDeleted: return "deleted";
+  }
+  return "changed";
+}
+
+}  // namespace pstate

@@ -75,33 +75,12 @@ Result<PruneResult> Prune(const PruneConfig& config);
 
 // ---- pstate history blame --------------------------------------------------
 
-struct BlameConfig {
-  std::string ref;  ///< a stack's checkpoint
-  std::string urn;
-  std::string path;  ///< "": any change; else a Pulumi property path
-};
-
-enum class BlameKind { kPresent, kCreated, kChanged, kRenamed, kDeleted };
-std::string_view BlameKindName(BlameKind kind);
-
-struct BlameEvent {
-  BlameKind kind = BlameKind::kChanged;
-  backend::HistoryEntry entry;  ///< the update that made the change
-  /// Updates between the previous version read and this one that kept no
-  /// checkpoint copy: the change happened in one of them or in this one.
-  std::vector<int> uncertain;
-  std::string urn;   ///< the URN after the update
-  std::string from;  ///< a rename's old URN
-  /// Changed properties (inputs, outputs) and fields, as diff reports
-  /// them; values of secrets are "[secret]" (diff's masking). With a
-  /// property path: only the properties on that path, no fields.
-  diff::ResourceChanges changes;
-};
-
-struct BlameResult {
-  std::vector<BlameEvent> events;  ///< oldest first
-  std::size_t versions = 0;        ///< checkpoint copies compared
-};
+/// The API's (pstate/pstate.h).
+using BlameConfig = ::pstate::HistoryBlameConfig;
+using BlameKind = ::pstate::BlameKind;
+using BlameEvent = ::pstate::BlameEvent;
+using BlameResult = ::pstate::HistoryBlameResult;
+using ::pstate::BlameKindName;
 
 /// The updates in which the resource was created, changed, renamed or
 /// deleted, found by diffing consecutive checkpoint copies (diff::Run:

@@ -321,20 +321,12 @@ Result<ShowResult> Show(const ShowConfig& config) {
       secrets_providers ? &*secrets_providers : nullptr,
       config.show_secrets ? config.passphrase : nullptr, config.path);
   if (!opener.ok()) return opener.status();
-  auto display =
-      [&](const json::Value* section) -> Result<std::optional<json::Document>> {
-    if (section == nullptr) return std::optional<json::Document>();
-    auto doc = json::Document::Parse(
-        diff::DisplayJson(*section, opener->get(), config.show_secrets));
-    if (!doc.ok()) return doc.status();
-    return std::optional<json::Document>(std::move(doc).value());
+  auto display = [&](const json::Value* section) -> std::optional<diff::Value> {
+    if (section == nullptr) return std::nullopt;
+    return diff::DisplayValue(*section, opener->get(), config.show_secrets);
   };
-  auto inputs = display(v.inputs);
-  if (!inputs.ok()) return inputs.status();
-  result.inputs = std::move(inputs).value();
-  auto outputs = display(v.outputs);
-  if (!outputs.ok()) return outputs.status();
-  result.outputs = std::move(outputs).value();
+  result.inputs = display(v.inputs);
+  result.outputs = display(v.outputs);
   return result;
 }
 

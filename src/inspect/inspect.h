@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "base/result.h"
+#include "diff/resource_diff.h"
 #include "json/document.h"
 #include "state/selector.h"
 
@@ -81,9 +82,10 @@ struct ShowResult {
   std::string deleted_with;
   std::vector<std::string> replace_with;
   std::vector<Dependent> dependents;
-  /// Inputs and outputs for display (secrets masked or opened).
-  std::optional<json::Document> inputs;
-  std::optional<json::Document> outputs;
+  /// Inputs and outputs for display (diff::DisplayValue: secrets hidden
+  /// or, with show_secrets, shown); nullopt when the resource has none.
+  std::optional<diff::Value> inputs;
+  std::optional<diff::Value> outputs;
 };
 
 /// kNotFound when no resource has the URN (or index).

@@ -2,15 +2,14 @@
 
 #include <algorithm>
 #include <map>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
 
-#include "json/compact.h"
-#include "json/document.h"
-
 #include "report/color.h"
 #include "report/terminal.h"
+#include "report/value.h"
 
 namespace pstate::report {
 namespace {
@@ -18,15 +17,27 @@ namespace {
 using diff::ChangeKind;
 using diff::FieldChange;
 using diff::PropertyChange;
-using diff::ResourceChanges;
 using diff::SecretTransition;
 
-std::string Shown(std::string_view json_text, std::size_t width) {
-  return Shorten(json_text == "\"[secret]\"" ? "[secret]" : json_text, width);
+/// The members "before" and "after", each where that side has a value.
+void WriteSides(json::Writer& w, const std::optional<diff::Value>& before,
+                const std::optional<diff::Value>& after) {
+  if (before) {
+    w.Name("before");
+    WriteValue(*before, w);
+  }
+  if (after) {
+    w.Name("after");
+    WriteValue(*after, w);
+  }
 }
 
-std::string Values(ChangeKind kind, std::string_view before,
-                   std::string_view after, std::size_t width) {
+std::string Shown(const std::optional<diff::Value>& v, std::size_t width) {
+  return v ? ValueText(*v, width) : std::string();
+}
+
+std::string Values(ChangeKind kind, const std::optional<diff::Value>& before,
+                   const std::optional<diff::Value>& after, std::size_t width) {
   switch (kind) {
     case ChangeKind::kAdd: return Shown(after, width);
     case ChangeKind::kDelete: return Shown(before, width);
@@ -37,23 +48,17 @@ std::string Values(ChangeKind kind, std::string_view before,
 }
 
 /// One field or envelope change as JSON: {NAME_KEY: name, "kind", and
-/// "before"/"after" (compact JSON) where that side has a value}.
+/// "before"/"after" where that side has a value}.
 void WriteNamedChange(json::Writer& w, std::string_view name_key,
                       std::string_view name, diff::ChangeKind kind,
-                      const std::string& before, const std::string& after) {
+                      const std::optional<diff::Value>& before,
+                      const std::optional<diff::Value>& after) {
   w.BeginObject();
   w.Name(name_key);
   w.String(name);
   w.Name("kind");
   w.String(diff::ChangeKindName(kind));
-  if (!before.empty()) {
-    w.Name("before");
-    w.RawValue(before);
-  }
-  if (!after.empty()) {
-    w.Name("after");
-    w.RawValue(after);
-  }
+  WriteSides(w, before, after);
   w.EndObject();
 }
 
@@ -64,37 +69,28 @@ void WriteNamedChange(json::Writer& w, std::string_view name_key,
 /// counted). False when the values are not both arrays.
 bool ArrayFieldLines(const FieldChange& c, std::string_view indent,
                      std::size_t width, std::string* out) {
-  if (c.kind != ChangeKind::kUpdate || c.before.empty() || c.after.empty() ||
-      c.before.front() != '[' || c.after.front() != '[') {
-    return false;
-  }
-  auto a = json::Document::Parse(c.before);
-  auto b = json::Document::Parse(c.after);
-  if (!a.ok() || !b.ok() || !a->root().is_array() || !b->root().is_array()) {
+  if (c.kind != ChangeKind::kUpdate || !c.before || !c.after ||
+      c.before->kind != diff::ValueKind::kArray ||
+      c.after->kind != diff::ValueKind::kArray) {
     return false;
   }
   std::map<std::string, std::int64_t> balance;  // new count - old count
-  for (const json::Value& e : a->root().array()) {
-    --balance[json::ToCompactJson(e)];
-  }
-  for (const json::Value& e : b->root().array()) {
-    ++balance[json::ToCompactJson(e)];
-  }
+  for (const diff::Value& e : c.before->elements) --balance[CompactJson(e)];
+  for (const diff::Value& e : c.after->elements) ++balance[CompactJson(e)];
   std::string lines;
-  auto side = [&](const json::Value& array, bool added) {
-    for (const json::Value& e : array.array()) {
-      std::string text = json::ToCompactJson(e);
-      std::int64_t& n = balance[text];
+  auto side = [&](const diff::Value& array, bool added) {
+    for (const diff::Value& e : array.elements) {
+      std::int64_t& n = balance[CompactJson(e)];
       if (added ? n <= 0 : n >= 0) continue;
       n += added ? -1 : 1;
       lines += std::string(indent) + "    ";
       lines +=
-          TerminalSafe(std::string(added ? "+ " : "- ") + Shown(text, width));
+          TerminalSafe(std::string(added ? "+ " : "- ") + ValueText(e, width));
       lines += '\n';
     }
   };
-  side(a->root(), false);
-  side(b->root(), true);
+  side(*c.before, false);
+  side(*c.after, true);
   if (lines.empty()) return false;  // the same elements, reordered
   *out += std::string(indent) + TerminalSafe("~ " + c.name + ":") + "\n";
   *out += lines;
@@ -137,7 +133,7 @@ std::string ChangeLine(const FieldChange& c, std::size_t width) {
   return TerminalSafe(line);
 }
 
-void RenderChangesText(const ResourceChanges& changes, std::string* out,
+void RenderChangesText(ChangesView changes, std::string* out,
                        const ChangesTextOptions& options) {
   for (const PropertyChange& c : changes.properties) {
     out->append(options.indent);
@@ -154,7 +150,7 @@ void RenderChangesText(const ResourceChanges& changes, std::string* out,
   }
 }
 
-void WriteChangesJson(const ResourceChanges& changes, json::Writer& w) {
+void WriteChangesJson(ChangesView changes, json::Writer& w) {
   w.Name("properties");
   w.BeginArray();
   for (const PropertyChange& c : changes.properties) {
@@ -180,15 +176,7 @@ void WriteChangesJson(const ResourceChanges& changes, json::Writer& w) {
       w.Name("transition");
       w.String("to-plaintext");
     }
-    // before and after are compact JSON text (diff::PropertyChange).
-    if (!c.before.empty()) {
-      w.Name("before");
-      w.RawValue(c.before);
-    }
-    if (!c.after.empty()) {
-      w.Name("after");
-      w.RawValue(c.after);
-    }
+    WriteSides(w, c.before, c.after);
     w.EndObject();
   }
   w.EndArray();
@@ -230,13 +218,13 @@ std::string_view EntrySymbol(diff::ResourceChangeKind kind) {
 }
 
 /// Per type: "  TYPE: N added, N changed", most entries first.
-std::string StatByType(const diff::DiffResult& result) {
+std::string StatByType(const ::pstate::DiffResult& result) {
   struct Counts {
     std::uint64_t n[6] = {0, 0, 0, 0, 0, 0};
     std::uint64_t total = 0;
   };
   std::map<std::string, Counts> by_type;
-  for (const diff::ResourceEntry& e : result.resources) {
+  for (const ::pstate::ResourceChange& e : result.resources) {
     Counts& c = by_type[e.type];
     ++c.n[static_cast<std::size_t>(e.kind)];
     ++c.total;
@@ -269,7 +257,7 @@ std::string StatByType(const diff::DiffResult& result) {
 
 }  // namespace
 
-std::string RenderDiffText(const diff::DiffResult& result,
+std::string RenderDiffText(const ::pstate::DiffResult& result,
                            const DiffTextOptions& options) {
   if (options.stat_only) {
     return StatByType(result) + SummaryLine(result.summary);
@@ -278,12 +266,12 @@ std::string RenderDiffText(const diff::DiffResult& result,
   return options.color ? sgr::ColorBySymbol(text) : text;
 }
 
-std::string RenderDiffText(const diff::DiffResult& result, bool stat_only,
+std::string RenderDiffText(const ::pstate::DiffResult& result, bool stat_only,
                            std::size_t limit) {
   std::string out;
   if (!stat_only) {
     std::size_t shown = 0;
-    for (const diff::ResourceEntry& e : result.resources) {
+    for (const ::pstate::ResourceChange& e : result.resources) {
       if (limit > 0 && shown == limit) {
         std::size_t omitted = result.resources.size() - shown;
         out += "... " + std::to_string(omitted) + " more resource" +
@@ -309,7 +297,7 @@ std::string RenderDiffText(const diff::DiffResult& result, bool stat_only,
       line += ")";
       out += TerminalSafe(line);
       out += '\n';
-      RenderChangesText(e.changes, &out);
+      RenderChangesText(e, &out);
       for (const diff::OrderNote& n : e.order) {
         out += TerminalSafe("    ! " + n.field + " " + n.target +
                             " comes after it");
@@ -336,7 +324,8 @@ std::string RenderDiffText(const diff::DiffResult& result, bool stat_only,
   return out;
 }
 
-std::string RenderDiffJson(const diff::DiffResult& result, std::size_t limit) {
+std::string RenderDiffJson(const ::pstate::DiffResult& result,
+                           std::size_t limit) {
   std::string out;
   json::StringSink sink(&out);
   json::Writer w(sink, json::Layout::kCompact);
@@ -344,7 +333,7 @@ std::string RenderDiffJson(const diff::DiffResult& result, std::size_t limit) {
   w.Name("resources");
   w.BeginArray();
   std::size_t shown = 0;
-  for (const diff::ResourceEntry& e : result.resources) {
+  for (const ::pstate::ResourceChange& e : result.resources) {
     if (limit > 0 && shown == limit) break;
     ++shown;
     w.BeginObject();
@@ -370,7 +359,7 @@ std::string RenderDiffJson(const diff::DiffResult& result, std::size_t limit) {
       w.Name("delete");
       w.Bool(true);
     }
-    WriteChangesJson(e.changes, w);
+    WriteChangesJson(e, w);
     if (!e.order.empty()) {
       w.Name("order");
       w.BeginArray();

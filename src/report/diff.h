@@ -24,6 +24,7 @@
 #include <cstddef>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "diff/differ.h"
 #include "diff/resource_diff.h"
@@ -37,8 +38,22 @@ struct ChangesTextOptions {
   std::size_t max_value_width = 80;
 };
 
+/// One resource's changes (DiffResource's, or a ResourceChange's
+/// properties and fields).
+struct ChangesView {
+  const std::vector<diff::PropertyChange>& properties;
+  const std::vector<diff::FieldChange>& fields;
+  ChangesView(const std::vector<diff::PropertyChange>& p,
+              const std::vector<diff::FieldChange>& f)
+      : properties(p), fields(f) {}
+  ChangesView(const diff::ResourceChanges& c)  // NOLINT: a view of it
+      : properties(c.properties), fields(c.fields) {}
+  ChangesView(const ::pstate::ResourceChange& c)  // NOLINT: a view of it
+      : properties(c.properties), fields(c.fields) {}
+};
+
 /// Appends one line per change (properties, then fields) to `out`.
-void RenderChangesText(const diff::ResourceChanges& changes, std::string* out,
+void RenderChangesText(ChangesView changes, std::string* out,
                        const ChangesTextOptions& options = {});
 
 /// One change as a text line without indent or newline.
@@ -49,7 +64,7 @@ std::string ChangeLine(const diff::FieldChange& change,
 
 /// Writes the members "properties", "fields" and "field_changes" into the
 /// object `w` has open.
-void WriteChangesJson(const diff::ResourceChanges& changes, json::Writer& w);
+void WriteChangesJson(ChangesView changes, json::Writer& w);
 
 /// The step symbol of a kind: "+", "-" or "~".
 std::string_view Symbol(diff::ChangeKind kind);
@@ -59,7 +74,7 @@ std::string_view Symbol(diff::ChangeKind kind);
 /// `stat_only` prints the summary alone. A `limit` above 0 prints the
 /// first `limit` resource entries only, then a line saying how many were
 /// left out; the envelope changes and the summary stay whole.
-std::string RenderDiffText(const diff::DiffResult& result, bool stat_only,
+std::string RenderDiffText(const ::pstate::DiffResult& result, bool stat_only,
                            std::size_t limit = 0);
 
 struct DiffTextOptions {
@@ -70,13 +85,13 @@ struct DiffTextOptions {
   /// an order note magenta), reset before the end of the line.
   bool color = false;
 };
-std::string RenderDiffText(const diff::DiffResult& result,
+std::string RenderDiffText(const ::pstate::DiffResult& result,
                            const DiffTextOptions& options);
 /// {"resources": [...], "envelope": [...], "summary": {...}} and a newline
 /// (schema in docs/inspect.md). A `limit` above 0 keeps the first `limit`
 /// resource entries; when some were left out, "truncated": true and
 /// "omitted": N follow "resources" (the summary stays whole).
-std::string RenderDiffJson(const diff::DiffResult& result,
+std::string RenderDiffJson(const ::pstate::DiffResult& result,
                            std::size_t limit = 0);
 
 }  // namespace pstate::report

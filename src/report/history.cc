@@ -334,7 +334,7 @@ void RenderBlameText(const history::BlameResult& r, std::ostream& out) {
           << ", which kept no checkpoint copy)\n";
     }
     std::string lines;
-    RenderChangesText(ev.changes, &lines);
+    RenderChangesText({ev.properties, ev.fields}, &lines);
     out << lines;
   }
   out << r.events.size()
@@ -368,7 +368,7 @@ void RenderBlameJson(const history::BlameResult& r, std::ostream& os) {
     w.BeginArray();
     for (int n : ev.uncertain) w.Int(n);
     w.EndArray();
-    WriteChangesJson(ev.changes, w);
+    WriteChangesJson({ev.properties, ev.fields}, w);
     w.EndObject();
   }
   w.EndArray();

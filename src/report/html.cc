@@ -226,9 +226,10 @@ void WriteHtmlReportData(const htmlreport::ReportData& d, json::Writer& w) {
     w.Name("after");
     w.String(d.after_file);
     // diff's typed result: each resource's changes as diff's JSON has
-    // them (WriteChangesJson; secrets are "[secret]"); of the changes
-    // outside the resources only which field changed how (their values,
-    // pending operations among them, may hold ciphertexts).
+    // them (WriteChangesJson renders the values, a hidden secret as
+    // "[secret]"); of the changes outside the resources only which field
+    // changed how (their values, pending operations among them, may hold
+    // ciphertexts).
     const diff::DiffResult& r = *d.diff;
     w.Name("resources");
     w.BeginArray();
@@ -244,7 +245,7 @@ void WriteHtmlReportData(const htmlreport::ReportData& d, json::Writer& w) {
       }
       w.Name("type");
       w.String(e.type);
-      WriteChangesJson(e.changes, w);
+      WriteChangesJson(e, w);
       w.EndObject();
     }
     w.EndArray();

@@ -4,6 +4,7 @@
 
 #include "json/writer.h"
 #include "report/inspect.h"
+#include "report/value.h"
 
 namespace pstate::report {
 namespace {
@@ -173,11 +174,20 @@ std::string ShowJson(const inspect::ShowResult& r) {
     w.EndObject();
   }
   w.EndArray();
-  // The documents hold compact JSON (json::Document::text()).
   w.Name("inputs");
-  w.RawValue(r.inputs ? r.inputs->text() : "{}");
+  if (r.inputs) {
+    WriteValue(*r.inputs, w);
+  } else {
+    w.BeginObject();
+    w.EndObject();
+  }
   w.Name("outputs");
-  w.RawValue(r.outputs ? r.outputs->text() : "{}");
+  if (r.outputs) {
+    WriteValue(*r.outputs, w);
+  } else {
+    w.BeginObject();
+    w.EndObject();
+  }
   w.EndObject();
   return out.Take(true);
 }

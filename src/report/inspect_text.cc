@@ -4,10 +4,11 @@
 #include <utility>
 #include <vector>
 
-#include "diff/resource_diff.h"
+#include "json/string_codec.h"
 #include "report/color.h"
 #include "report/inspect.h"
 #include "report/terminal.h"
+#include "report/value.h"
 
 namespace pstate::report {
 namespace {
@@ -27,8 +28,19 @@ std::string Flags(const std::vector<Flag>& flags) {
 
 std::string Dash(const std::string& s) { return s.empty() ? "-" : s; }
 
-bool IsLeafValue(const json::Value& v) {
-  return !(v.is_object() || v.is_array()) || v.size == 0;
+/// A shown secret is displayed as its value.
+const diff::Value& Unwrapped(const diff::Value& v) {
+  const diff::Value* at = &v;
+  while (at->kind == diff::ValueKind::kSecret && !at->hidden()) {
+    at = &at->elements.front();
+  }
+  return *at;
+}
+
+bool IsLeafValue(const diff::Value& v) {
+  return v.kind == diff::ValueKind::kArray    ? v.elements.empty()
+         : v.kind == diff::ValueKind::kObject ? v.members.empty()
+                                              : true;
 }
 
 /// Show's inputs and outputs, one line per leaf, nested values indented.
@@ -37,26 +49,27 @@ struct TreeLineStyle {
   std::size_t max_value_width = 0;
 };
 
-void TreeLines(const json::Value& v, const std::string& indent,
+void TreeLines(const diff::Value& value, const std::string& indent,
                const TreeLineStyle& style, std::string* out) {
-  auto line = [&](const std::string& label, const json::Value& e) {
+  auto line = [&](const std::string& label, const diff::Value& shown) {
+    const diff::Value& e = Unwrapped(shown);
     if (IsLeafValue(e)) {
-      std::string value = diff::DisplayJson(e);
-      const bool secret = value == diff::kSecretText;
       *out += TerminalSafe(indent + label + ": ");
-      *out += sgr::Paint(TerminalSafe(Shorten(value, style.max_value_width)),
-                         sgr::kYellow, style.color && secret);
+      *out += sgr::Paint(
+          TerminalSafe(Shorten(CompactJson(e), style.max_value_width)),
+          sgr::kYellow, style.color && e.hidden());
       *out += '\n';
     } else {
       *out += TerminalSafe(indent + label + ":") + "\n";
       TreeLines(e, indent + "    ", style, out);
     }
   };
-  if (v.is_object()) {
-    for (const json::Member& m : v.object()) line(m.key.Str(), m.value);
-  } else if (v.is_array()) {
-    for (std::size_t i = 0; i < v.size; ++i) {
-      line("[" + std::to_string(i) + "]", v.array()[i]);
+  const diff::Value& v = Unwrapped(value);
+  if (v.kind == diff::ValueKind::kObject) {
+    for (const ValueMember& m : v.members) line(json::Unescape(m.key), m.value);
+  } else if (v.kind == diff::ValueKind::kArray) {
+    for (std::size_t i = 0; i < v.elements.size(); ++i) {
+      line("[" + std::to_string(i) + "]", v.elements[i]);
     }
   }
 }
@@ -230,11 +243,11 @@ std::string ShowText(const inspect::ShowResult& r,
   const TreeLineStyle style{options.color, options.max_value_width};
   if (r.inputs) {
     out += label("Inputs:") + "\n";
-    TreeLines(r.inputs->root(), "    ", style, &out);
+    TreeLines(*r.inputs, "    ", style, &out);
   }
   if (r.outputs) {
     out += label("Outputs:") + "\n";
-    TreeLines(r.outputs->root(), "    ", style, &out);
+    TreeLines(*r.outputs, "    ", style, &out);
   }
   return out;
 }

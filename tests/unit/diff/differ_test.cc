@@ -60,8 +60,8 @@ TEST(DifferTest, SameLengthChangeIsFound) {
   ASSERT_TRUE(result.ok()) << result.status().message();
   ASSERT_EQ(result->resources.size(), 1u);
   EXPECT_EQ(result->resources[0].kind, ResourceChangeKind::kChanged);
-  ASSERT_EQ(result->resources[0].changes.properties.size(), 1u);
-  EXPECT_EQ(result->resources[0].changes.properties[0].path, "s");
+  ASSERT_EQ(result->resources[0].properties.size(), 1u);
+  EXPECT_EQ(result->resources[0].properties[0].path, "s");
 }
 
 // States above 1 MiB are read by range from a mapping whose pages the
@@ -82,9 +82,9 @@ TEST(DifferTest, ScatteredChangesInAMappedState) {
   EXPECT_EQ(result->summary.changed, 31u);
   EXPECT_EQ(result->summary.unchanged, 3000u - 31u);
   for (const ResourceEntry& e : result->resources) {
-    ASSERT_EQ(e.changes.properties.size(), 1u) << e.urn;
-    EXPECT_EQ(e.changes.properties[0].path, "v");
-    EXPECT_EQ(e.changes.properties[0].after, "\"new\"");
+    ASSERT_EQ(e.properties.size(), 1u) << e.urn;
+    EXPECT_EQ(e.properties[0].path, "v");
+    EXPECT_EQ(e.properties[0].after->Str(), "new");
   }
 }
 

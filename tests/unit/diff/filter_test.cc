@@ -14,6 +14,14 @@ ResourceEntry Entry(ResourceChangeKind kind, std::string urn,
   return e;
 }
 
+/// A string value (stored text without escapes).
+Value Text(const std::string& s) {
+  Value v;
+  v.kind = ValueKind::kString;
+  v.text = s;
+  return v;
+}
+
 DiffResult Sample() {
   DiffResult r;
   ResourceEntry bucket = Entry(ResourceChangeKind::kChanged,
@@ -21,19 +29,20 @@ DiffResult Sample() {
                                "aws:s3/bucket:Bucket");
   PropertyChange time;
   time.path = "lastModified";
-  time.before = "\"2024-01-01T00:00:00Z\"";
-  time.after = "\"2024-02-01T00:00:00.5+01:00\"";
-  bucket.changes.properties.push_back(time);
+  time.before = Text("2024-01-01T00:00:00Z");
+  time.after = Text("2024-02-01T00:00:00.5+01:00");
+  bucket.properties.push_back(time);
   FieldChange modified{"modified", ChangeKind::kUpdate,
-                       "\"2024-01-01T00:00:00Z\"", "\"2024-03-01T00:00:00Z\""};
-  bucket.changes.fields.push_back(modified);
+                       Text("2024-01-01T00:00:00Z"),
+                       Text("2024-03-01T00:00:00Z")};
+  bucket.fields.push_back(modified);
   r.resources.push_back(bucket);
   r.resources.push_back(Entry(ResourceChangeKind::kAdded,
                               "urn:pulumi:d::p::aws:sqs/queue:Queue::jobs",
                               "aws:sqs/queue:Queue"));
   r.envelope.push_back({"manifest.time", ChangeKind::kUpdate,
-                        "\"2024-01-01T00:00:00Z\"",
-                        "\"2024-02-01T00:00:00Z\""});
+                        Text("2024-01-01T00:00:00Z"),
+                        Text("2024-02-01T00:00:00Z")});
   r.summary.changed = 1;
   r.summary.added = 1;
   r.summary.unchanged = 3;
@@ -76,16 +85,16 @@ TEST(DiffFilterTest, OtherChangesStay) {
   DiffResult r = Sample();
   PropertyChange tag;
   tag.path = "tags.env";
-  tag.before = "\"dev\"";
-  tag.after = "\"2024-01-01T00:00:00Z\"";  // not time to time
-  r.resources[0].changes.properties.push_back(tag);
+  tag.before = Text("dev");
+  tag.after = Text("2024-01-01T00:00:00Z");  // not time to time
+  r.resources[0].properties.push_back(tag);
   DiffFilter f;
   f.ignore_timestamps = true;
   ApplyFilter(f, &r);
   ASSERT_EQ(r.resources.size(), 2u);
-  ASSERT_EQ(r.resources[0].changes.properties.size(), 1u);
-  EXPECT_EQ(r.resources[0].changes.properties[0].path, "tags.env");
-  EXPECT_TRUE(r.resources[0].changes.fields.empty());
+  ASSERT_EQ(r.resources[0].properties.size(), 1u);
+  EXPECT_EQ(r.resources[0].properties[0].path, "tags.env");
+  EXPECT_TRUE(r.resources[0].fields.empty());
 }
 
 TEST(DiffFilterTest, UnknownIgnoreKindIsNamed) {

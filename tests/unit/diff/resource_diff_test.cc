@@ -9,9 +9,15 @@
 #include "json/document.h"
 #include "json/writer.h"
 #include "report/diff.h"
+#include "report/value.h"
 
 namespace pstate::diff {
 namespace {
+
+/// A change's side as compact JSON ("" when absent).
+std::string Json(const std::optional<Value>& v) {
+  return v ? report::CompactJson(*v) : std::string();
+}
 
 json::Document Doc(const std::string& text) {
   auto doc = json::Document::Parse(text);
@@ -79,8 +85,8 @@ TEST(DiffResourceTest, PropertyChangesHavePathsAndKinds) {
   EXPECT_EQ(c.properties[0].kind, ChangeKind::kDelete);
   EXPECT_EQ(c.properties[1].path, "tags.Name");
   EXPECT_EQ(c.properties[1].kind, ChangeKind::kUpdate);
-  EXPECT_EQ(c.properties[1].before, "\"a\"");
-  EXPECT_EQ(c.properties[1].after, "\"b\"");
+  EXPECT_EQ(Json(c.properties[1].before), "\"a\"");
+  EXPECT_EQ(Json(c.properties[1].after), "\"b\"");
   EXPECT_EQ(c.properties[2].path, "tags.new");
   EXPECT_EQ(c.properties[2].kind, ChangeKind::kAdd);
   EXPECT_EQ(c.properties[3].section, Section::kOutputs);
@@ -137,10 +143,11 @@ TEST(DiffResourceTest, SecretsNeverShowAndCompareByValueWhenOpened) {
   EXPECT_EQ(closed.properties[0].path, "p");
   EXPECT_TRUE(closed.properties[0].unknown);
   EXPECT_TRUE(closed.properties[0].secret);
-  EXPECT_EQ(closed.properties[0].before, "\"[secret]\"");
+  EXPECT_TRUE(closed.properties[0].before->hidden());
+  EXPECT_EQ(Json(closed.properties[0].before), "\"[secret]\"");
   EXPECT_EQ(closed.properties[1].path, "r");
   EXPECT_EQ(closed.properties[1].transition, SecretTransition::kToSecret);
-  EXPECT_EQ(closed.properties[1].before, "\"[secret]\"");
+  EXPECT_TRUE(closed.properties[1].before->hidden());
   EXPECT_EQ(report::ChangeLine(closed.properties[0]),
             "~ outputs.p: [secret] => [secret] (unknown: different "
             "ciphertexts)");
@@ -155,7 +162,9 @@ TEST(DiffResourceTest, SecretsNeverShowAndCompareByValueWhenOpened) {
   options.show_secrets = true;
   ResourceChanges shown = DiffResource(a.root(), b.root(), options);
   ASSERT_EQ(shown.properties.size(), 1u);
-  EXPECT_EQ(shown.properties[0].after, "\"plain\"");
+  ASSERT_EQ(shown.properties[0].after->kind, ValueKind::kSecret);
+  EXPECT_FALSE(shown.properties[0].after->hidden());
+  EXPECT_EQ(Json(shown.properties[0].after), "\"plain\"");
 }
 
 }  // namespace
