@@ -2,6 +2,19 @@
 
 #include <array>
 
+namespace pstate {
+
+std::string_view SeverityName(Severity s) {
+  switch (s) {
+    case Severity::kError: return "error";
+    case Severity::kWarning: return "warning";
+    case Severity::kNote: return "note";
+  }
+  return "error";
+}
+
+}  // namespace pstate
+
 namespace pstate::diag {
 namespace {
 
@@ -188,15 +201,6 @@ constexpr std::array kCodes = {
 };
 
 }  // namespace
-
-std::string_view SeverityName(Severity s) {
-  switch (s) {
-    case Severity::kError: return "error";
-    case Severity::kWarning: return "warning";
-    case Severity::kNote: return "note";
-  }
-  return "error";
-}
 
 const CodeInfo& Info(Code code) {
   return kCodes[static_cast<std::size_t>(code)];

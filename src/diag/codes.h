@@ -16,8 +16,8 @@ namespace pstate::diag {
 /// The API's (pstate/pstate.h).
 using Severity = ::pstate::Severity;
 
-/// "error", "warning" or "note".
-std::string_view SeverityName(Severity s);
+/// "error", "warning" or "note" (the API's, defined in codes.cc).
+using ::pstate::SeverityName;
 
 enum class Code {
   // Reading: these stop the input (exit 2).
