@@ -17,6 +17,7 @@
 #ifndef PSTATE_PSTATE_H_
 #define PSTATE_PSTATE_H_
 
+#include <array>
 #include <cassert>
 #include <cstddef>
 #include <cstdint>
@@ -1329,6 +1330,336 @@ Result<TypeVerdict> TypecheckPointer(const State& state,
 Result<TypeVerdict> TypecheckOutput(const State& state,
                                     const std::string& output,
                                     const TypecheckConfig& config);
+
+// ---- assets -----------------------------------------------------------------
+
+/// An input that could not be read to its end (or whose work could not
+/// start), with its place: what a renderer needs besides the message.
+struct ReadFailure {
+  std::string code;    ///< the finding code ("json-syntax", "io-error", ...)
+  std::string reason;  ///< why, without the file, place or pointer
+  std::uint64_t line = 0;  ///< 0 when there is no place
+  std::uint64_t column = 0;
+  std::string pointer;  ///< of the value at fault; "" when there is none
+  /// The class, and the whole message: "FILE:LINE:COLUMN: reason (at
+  /// POINTER)", without the parts there are none of.
+  Status status;
+};
+
+/// The failure behind `status` (a failed Status naming `name`, the input):
+/// its code is "io-error" and the message stays as it is.
+ReadFailure ReadFailureOf(const std::string& name, const Status& status);
+
+enum class AssetKind { kAsset, kArchive };
+/// The field Pulumi's engine reads, by its precedence: a non-empty `path`,
+/// else a non-empty `uri`, else text (assets) / the member map (archives);
+/// kNone for a hash-only placeholder that has no contents.
+enum class AssetSource { kText, kPath, kUri, kAssets, kNone };
+/// ok: the recorded hash matches; mismatch: it differs; missing: a file or
+/// directory it names does not exist; error: it cannot be hashed;
+/// unverifiable: it needs an http(s) fetch (or has no content); no-hash:
+/// nothing recorded, content hashable.
+enum class AssetStatus {
+  kOk,
+  kMismatch,
+  kMissing,
+  kError,
+  kUnverifiable,
+  kNoHash
+};
+inline constexpr std::size_t kAssetStatusCount = 6;
+/// "ok", "mismatch", "missing", "error", "unverifiable", "no-hash".
+std::string_view AssetStatusName(AssetStatus status);
+
+/// A portability or hygiene note on an asset (an absolute path, a path
+/// leaving the root, a backslash, a malformed recorded hash).
+struct AssetWarning {
+  std::string code;     ///< "asset-absolute-path", ...
+  std::string pointer;  ///< the object it is about
+  std::string message;
+};
+
+/// One asset or archive of a state and what its hash is now.
+struct AssetRow {
+  std::string pointer;  ///< RFC 6901 pointer of the object
+  std::string urn;      ///< its resource's URN ("" when it has none)
+  AssetKind kind = AssetKind::kAsset;
+  AssetSource source = AssetSource::kNone;
+  std::optional<std::string> recorded;  ///< the hash the state holds
+  /// The hash computed now (lowercase hex SHA-256); never set for a file
+  /// outside the root.
+  std::optional<std::string> actual;
+  AssetStatus status = AssetStatus::kError;
+  std::string message;                 ///< why, for every status but ok
+  std::uint64_t line = 0, column = 0;  ///< of the object in the input
+  std::vector<AssetWarning> warnings;
+};
+
+/// Rows per status (in AssetStatus order) and warnings.
+struct AssetTally {
+  std::array<std::uint64_t, kAssetStatusCount> by_status{};
+  std::uint64_t warnings = 0;
+
+  std::uint64_t total() const {
+    std::uint64_t n = 0;
+    for (std::uint64_t c : by_status) n += c;
+    return n;
+  }
+  std::uint64_t count(AssetStatus status) const {
+    return by_status[static_cast<std::size_t>(status)];
+  }
+  /// Any mismatch, missing or error.
+  bool failed() const {
+    return count(AssetStatus::kMismatch) + count(AssetStatus::kMissing) +
+               count(AssetStatus::kError) >
+           0;
+  }
+};
+
+/// The limits of one run (every state of one `pstate assets`, or of one
+/// `verify --assets`), so that a state naming the same big file or archive
+/// thousands of times costs a bounded amount of work; a whole file's hash
+/// is computed once per run. 64 GiB hashed is a minute or two of disk and
+/// SHA-256; 5 million members is 20 archives at the per-object limit.
+struct AssetTotals {
+  /// Content bytes hashed (files and archive members).
+  std::uint64_t max_bytes = std::uint64_t{64} << 30;
+  /// Archive members enumerated.
+  std::uint64_t max_members = 5000000;
+  /// Member bytes read out of tar, tgz and zip files.
+  std::uint64_t max_expanded_bytes = std::uint64_t{64} << 30;
+};
+
+/// The totals one run has counted so far (AssetsConfig::run): an opaque
+/// handle, shared by the calls of the run.
+class AssetRun;
+
+struct AssetsConfig {
+  /// Where relative paths resolve (Pulumi: the program's working
+  /// directory).
+  std::string root = ".";
+  /// Also read files outside `root` (absolute paths, file: URIs, ../
+  /// paths, links leading out); their hashes are compared, never reported.
+  /// Without it they are not opened (unverifiable).
+  bool allow_outside_root = false;
+  AssetTotals totals;
+  /// Calls given one run count the totals together (one command over
+  /// several states); null: the call is a run of its own.
+  std::shared_ptr<AssetRun> run;
+  /// Hashing threads, the caller's included (1 to 1024).
+  int jobs = 1;
+  Progress on_progress;
+  /// Every row, in the state's order, as soon as it and every row before
+  /// it are hashed (memory stays bounded), on the calling thread.
+  std::function<void(AssetRow&&)> on_row;
+};
+
+/// A run limited by `config.totals` (pass it as AssetsConfig::run to every
+/// call of the run).
+std::shared_ptr<AssetRun> NewAssetRun(const AssetsConfig& config);
+
+struct AssetsResult {
+  AssetTally tally;
+  /// The state could not be read to its end (rows delivered before stay
+  /// valid).
+  std::optional<ReadFailure> failure;
+};
+
+/// `pstate assets`: rehashes every asset and archive of the state as
+/// Pulumi's engine does, handing each row to `config.on_row`. An input
+/// that cannot be read is the result's `failure`; the call fails only for
+/// a state it cannot start on (standard input read before).
+Result<AssetsResult> Assets(const State& state, const AssetsConfig& config);
+
+// ---- finding codes, ignore files --------------------------------------------
+
+/// A finding code and its documentation (docs/diagnostics.md, compiled in):
+/// what `pstate rules` and `pstate explain CODE` print.
+struct FindingCodeInfo {
+  std::string_view name;  ///< stable kebab-case name ("dependency-missing")
+  Severity severity = Severity::kError;  ///< its default severity
+  /// It means the input could not be read as a state.
+  bool fatal = false;
+  std::string_view summary;  ///< one line
+  /// Its section of docs/diagnostics.md as markdown, without the heading
+  /// (the summary when undocumented).
+  std::string_view markdown;
+  /// The section's description as one line of plain text (at most 1024
+  /// bytes).
+  std::string description;
+  /// DocsBaseUri() + "/diagnostics.md#" + name.
+  std::string help_uri;
+};
+
+/// Every finding code, in the order of docs/diagnostics.md's groups.
+const std::vector<FindingCodeInfo>& FindingCodeInfos();
+/// The code named `name`; null when there is none.
+const FindingCodeInfo* FindingCodeInfoNamed(std::string_view name);
+/// Where the documentation is (the installed docs as a file:// URI, or the
+/// address the project publishes them at).
+std::string_view DocsBaseUri();
+
+struct IgnoreAddConfig {
+  /// The ignore file (created when missing).
+  std::string file = ".pstateignore";
+  /// A finding's fingerprint: 32 hex digits (written in lower case).
+  std::string fingerprint;
+  /// Why it is accepted: written after the fingerprint as a # comment
+  /// (one line).
+  std::string reason;
+};
+
+struct IgnoreAddResult {
+  bool already_listed = false;  ///< nothing was written
+};
+
+/// `pstate ignore add`: adds "FINGERPRINT  # REASON" to the ignore file
+/// verify and scan read. Fails (kInvalidArgument) for a fingerprint that is
+/// not 32 hex digits or a reason that spans lines or holds a control
+/// character, (kFormat, with the line) for a file that is not an ignore
+/// file (a broken file is never extended), and for a file that cannot be
+/// read or written.
+Result<IgnoreAddResult> IgnoreAdd(const IgnoreAddConfig& config);
+
+// ---- graph ------------------------------------------------------------------
+
+/// The references Pulumi's dependency graph follows, as edges (the name is
+/// the state's field: "parent", "dependencies", "propertyDependencies",
+/// "deletedWith", "replaceWith", "provider").
+enum class GraphEdgeKind : std::uint8_t {
+  kParent,
+  kDependency,
+  kPropertyDependency,
+  kDeletedWith,
+  kReplaceWith,
+  kProvider,
+};
+inline constexpr GraphEdgeKind kGraphEdgeKinds[] = {
+    GraphEdgeKind::kParent,
+    GraphEdgeKind::kDependency,
+    GraphEdgeKind::kPropertyDependency,
+    GraphEdgeKind::kDeletedWith,
+    GraphEdgeKind::kReplaceWith,
+    GraphEdgeKind::kProvider};
+std::string_view GraphEdgeKindName(GraphEdgeKind kind);
+std::optional<GraphEdgeKind> GraphEdgeKindNamed(std::string_view name);
+
+/// A set of edge kinds, one bit per GraphEdgeKind.
+using GraphEdgeKinds = std::uint16_t;
+constexpr GraphEdgeKinds GraphEdgeBit(GraphEdgeKind kind) {
+  return static_cast<GraphEdgeKinds>(1U << static_cast<unsigned>(kind));
+}
+inline constexpr GraphEdgeKinds kEveryGraphEdge = 0x3F;
+/// What `pstate graph` draws unless --edges says otherwise: parent is
+/// drawn as clusters, propertyDependencies repeat dependencies.
+inline constexpr GraphEdgeKinds kDefaultGraphEdges =
+    GraphEdgeBit(GraphEdgeKind::kDependency) |
+    GraphEdgeBit(GraphEdgeKind::kDeletedWith) |
+    GraphEdgeBit(GraphEdgeKind::kReplaceWith) |
+    GraphEdgeBit(GraphEdgeKind::kProvider);
+
+enum class GraphDirection : std::uint8_t {
+  kUp,    ///< what the focus refers to (its parent, dependencies, provider)
+  kDown,  ///< what refers to the focus (children, dependents)
+  kBoth,
+};
+
+struct GraphNode {
+  std::string urn;
+  std::string type;  ///< the URN's type (or the type field of a group)
+  std::string name;  ///< the URN's name part (for a group: the type)
+  bool custom = false;
+  bool provider = false;
+  /// A component: a resource that is not custom (and not the stack root)
+  /// with children in the graph; drawn as a cluster.
+  bool component = false;
+  /// Named by a reference but absent from the state.
+  bool missing = false;
+  /// Every resource with this URN is marked for deletion.
+  bool deleted = false;
+  /// Selected by the focus.
+  bool focus = false;
+  /// One bit per ResourceFlag (bit `static_cast<int>(flag)`).
+  std::uint8_t flags = 0;
+  /// The node of its parent (index into ResourceGraph::nodes), or kNone:
+  /// clusters are drawn from it whatever edges are chosen.
+  std::uint32_t parent = kNone;
+  /// Grouped by type: how many resources the node stands for; else 1.
+  std::uint64_t count = 1;
+  static constexpr std::uint32_t kNone = 0xFFFFFFFF;
+};
+
+struct GraphEdge {
+  std::uint32_t from = 0;  ///< the resource holding the reference
+  std::uint32_t to = 0;    ///< the resource it names
+  GraphEdgeKind kind = GraphEdgeKind::kDependency;
+  /// kPropertyDependency: the properties whose lists name `to`, sorted.
+  std::vector<std::string> properties;
+};
+
+/// The resources and their references: the same whatever the resources'
+/// order in the state.
+struct ResourceGraph {
+  std::vector<GraphNode> nodes;  ///< sorted by URN
+  std::vector<GraphEdge> edges;  ///< sorted by (from, to, kind)
+  GraphEdgeKinds kinds = kDefaultGraphEdges;
+  bool grouped = false;
+  /// Resources read (before focus and grouping).
+  std::uint64_t resources = 0;
+};
+
+struct GraphConfig {
+  GraphEdgeKinds edges = kDefaultGraphEdges;
+  /// Resources to draw the neighbourhood of (no filter: the whole state).
+  ResourceFilter focus;
+  /// Steps from the focus along the chosen edges (0: the focus alone).
+  std::uint32_t depth = 1;
+  GraphDirection direction = GraphDirection::kBoth;
+  /// One node for all resources of a type.
+  bool group_by_type = false;
+};
+
+/// `pstate graph`. Fails for a state that cannot be read (located).
+Result<ResourceGraph> Graph(const State& state, const GraphConfig& config = {});
+
+// ---- report (HTML) ----------------------------------------------------------
+
+struct HtmlReportConfig {
+  /// A second state: the page also shows the diff from the first to it.
+  std::optional<State> after;
+  /// Passphrase secrets are compared by value in the diff (never shown).
+  PassphraseSource passphrase;
+  /// Findings kept for the page (the counts are always whole).
+  std::size_t max_findings = 2000;
+  /// The largest resources the stats list.
+  std::size_t top = 20;
+};
+
+/// What `pstate report`'s page shows, gathered by one streaming read of
+/// the state per view (so the states must be files, not standard input).
+struct HtmlReportModel {
+  std::string file;
+  StatsResult stats;
+  /// Every resource, in state order.
+  std::vector<ResourceRow> rows;
+  /// Each row's parent row in the tree (kNoParent: a root).
+  std::vector<std::uint32_t> tree_parent;
+  static constexpr std::uint32_t kNoParent = 0xFFFFFFFF;
+  /// Every edge kind.
+  ResourceGraph graph;
+  std::string after_file;  ///< "" without HtmlReportConfig::after
+  /// verify's findings (secrets masked), the split of the bytes by section
+  /// and type, and the diff from `after` (secrets never shown), in the
+  /// modules' types until the API has its own: src/report/ renders them.
+  struct Detail;
+  std::shared_ptr<const Detail> detail;
+};
+
+/// `pstate report`: the model of the page (src/report/ writes it as HTML).
+/// Fails for a state on standard input or one that cannot be read
+/// (located).
+Result<HtmlReportModel> HtmlReport(const State& state,
+                                   const HtmlReportConfig& config = {});
 
 }  // namespace pstate
 

@@ -8,26 +8,37 @@
 #include "pstate/pstate.h"
 
 #include <atomic>
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
+#include <fstream>
 #include <memory>
 #include <mutex>
 #include <span>
+#include <sstream>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "asset_hash/run_budget.h"
+#include "assets/run.h"
 #include "backend/backend.h"
 #include "convert/convert.h"
 #include "crypt/run.h"
 #include "crypto/fingerprint.h"
 #include "diag/codes.h"
+#include "diag/failure.h"
+#include "diag/ignore_file.h"
 #include "diag/report.h"
 #include "diff/differ.h"
 #include "diff/filter.h"
 #include "edit/edit.h"
+#include "graph/graph.h"
 #include "history/history.h"
+#include "htmlreport/htmlreport.h"
 #include "inspect/inspect.h"
 #include "io/input.h"
+#include "io/output.h"
 #include "io/spool.h"
 #include "normalize/normalize.h"
 #include "redact/anonymizer.h"
@@ -777,6 +788,166 @@ Result<TypeVerdict> TypecheckOutput(const State& state,
                                     const TypecheckConfig& config) {
   return CheckInState(state, types::TypecheckConfig::Source::kStateOutput,
                       output, config);
+}
+
+// ---- assets -----------------------------------------------------------------
+
+class AssetRun {
+ public:
+  explicit AssetRun(std::shared_ptr<asset_hash::RunBudget> budget)
+      : budget_(std::move(budget)) {}
+  const std::shared_ptr<asset_hash::RunBudget>& budget() const {
+    return budget_;
+  }
+
+ private:
+  std::shared_ptr<asset_hash::RunBudget> budget_;
+};
+
+namespace {
+
+asset_hash::Options ToHashOptions(const AssetsConfig& config) {
+  asset_hash::Options options;
+  options.root = config.root;
+  options.outside_root = config.allow_outside_root
+                             ? asset_hash::OutsideRoot::kReadHashHidden
+                             : asset_hash::OutsideRoot::kRefuse;
+  options.max_total_bytes = config.totals.max_bytes;
+  options.max_total_members = config.totals.max_members;
+  options.max_total_expanded_bytes = config.totals.max_expanded_bytes;
+  return options;
+}
+
+// Mapping: diag::Failure -> ReadFailure (the module's Code enum becomes its
+// stable name).
+ReadFailure ToReadFailure(const diag::Failure& failure) {
+  ReadFailure out;
+  out.code = std::string(diag::Info(failure.code).name);
+  out.reason = failure.reason;
+  out.line = failure.line;
+  out.column = failure.column;
+  out.pointer = failure.pointer;
+  out.status = failure.ToStatus();
+  return out;
+}
+
+}  // namespace
+
+std::shared_ptr<AssetRun> NewAssetRun(const AssetsConfig& config) {
+  return std::make_shared<AssetRun>(
+      std::make_shared<asset_hash::RunBudget>(ToHashOptions(config)));
+}
+
+ReadFailure ReadFailureOf(const std::string& name, const Status& status) {
+  return ToReadFailure(diag::FailureOf(diag::Report(name), status));
+}
+
+Result<AssetsResult> Assets(const State& state, const AssetsConfig& config) {
+  Call call(state);
+  Result<std::string> path = PathOf(state);
+  if (!path.ok()) return path.status();
+  assets::Config c;
+  c.input = *path;
+  c.options = ToHashOptions(config);
+  c.options.run = config.run
+                      ? config.run->budget()
+                      : std::make_shared<asset_hash::RunBudget>(c.options);
+  c.jobs = config.jobs;
+  c.on_progress = config.on_progress;
+  c.on_row = config.on_row;
+  assets::Outcome outcome = assets::Run(c);
+  AssetsResult result;
+  result.tally = outcome.tally;
+  if (outcome.failure) {
+    result.failure = ToReadFailure(*outcome.failure);
+    result.failure->reason = Named(state, result.failure->reason);
+    result.failure->status = Named(state, result.failure->status);
+  }
+  return result;
+}
+
+// ---- finding codes, ignore files
+// ---------------------------------------------
+
+Result<IgnoreAddResult> IgnoreAdd(const IgnoreAddConfig& config) {
+  std::string text;
+  {
+    std::ifstream in(config.file, std::ios::binary);
+    if (in) {
+      std::ostringstream buffer;
+      buffer << in.rdbuf();
+      text = buffer.str();
+    } else if (errno != ENOENT) {
+      return Status(Errc::kIo,
+                    config.file + ": cannot open: " + std::strerror(errno));
+    }
+  }
+  Result<diag::IgnoreAddition> added = diag::AddToIgnoreFile(
+      text, config.file, config.fingerprint, config.reason);
+  if (!added.ok()) return added.status();
+  IgnoreAddResult result;
+  if (added->already_listed) {
+    result.already_listed = true;
+    return result;
+  }
+  auto out = io::OpenOutput(config.file);
+  if (!out.ok()) return out.status();
+  (*out)->Write(added->text);
+  if (Status st = (*out)->Commit(); !st.ok()) return st;
+  return result;
+}
+
+// ---- graph ------------------------------------------------------------------
+
+std::string_view GraphEdgeKindName(GraphEdgeKind kind) {
+  return graph::EdgeKindName(kind);
+}
+
+std::optional<GraphEdgeKind> GraphEdgeKindNamed(std::string_view name) {
+  return graph::ParseEdgeKind(name);
+}
+
+Result<ResourceGraph> Graph(const State& state, const GraphConfig& config) {
+  Call call(state);
+  Result<std::string> path = PathOf(state);
+  if (!path.ok()) return path.status();
+  graph::Config c;
+  c.path = *path;
+  c.edges = config.edges;
+  static_cast<ResourceFilter&>(c.focus) = config.focus;
+  c.depth = config.depth;
+  c.direction = config.direction;
+  c.group_by_type = config.group_by_type;
+  Result<ResourceGraph> built = graph::Build(c);
+  if (!built.ok()) return Named(state, built.status());
+  return built;
+}
+
+// ---- report (HTML) ----------------------------------------------------------
+
+Result<HtmlReportModel> HtmlReport(const State& state,
+                                   const HtmlReportConfig& config) {
+  Call call(state);
+  Result<std::string> path = PathOf(state);
+  if (!path.ok()) return path.status();
+  htmlreport::Config c;
+  c.path = *path;
+  if (config.after) {
+    Result<std::string> after = PathOf(*config.after);
+    if (!after.ok()) return after.status();
+    c.after = *after;
+  }
+  c.passphrase = PassphraseOf(config.passphrase);
+  c.max_findings = config.max_findings;
+  c.top = config.top;
+  Result<HtmlReportModel> model = htmlreport::Collect(c);
+  if (!model.ok()) {
+    Status named = Named(state, model.status());
+    return config.after ? Named(*config.after, named) : named;
+  }
+  model->file = state.name();
+  if (config.after) model->after_file = config.after->name();
+  return model;
 }
 
 }  // namespace pstate

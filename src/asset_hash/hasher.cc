@@ -331,3 +331,11 @@ std::vector<AuditNote> Audit(const Spec& spec, const Options& /*options*/) {
 }
 
 }  // namespace pstate::asset_hash
+
+namespace pstate {
+
+std::string_view AssetStatusName(AssetStatus status) {
+  return asset_hash::StatusName(status);
+}
+
+}  // namespace pstate

@@ -13,7 +13,8 @@
 
 namespace pstate::asset_hash {
 
-enum class Status { kOk, kMismatch, kMissing, kError, kUnverifiable, kNoHash };
+/// The API's AssetStatus (pstate/pstate.h says what each means).
+using Status = ::pstate::AssetStatus;
 
 /// "ok", "mismatch", "missing", "error", "unverifiable", "no-hash".
 std::string_view StatusName(Status status);

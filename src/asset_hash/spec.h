@@ -11,14 +11,14 @@
 #include <utility>
 #include <vector>
 
+#include "pstate/pstate.h"
+
 namespace pstate::asset_hash {
 
-enum class Kind { kAsset, kArchive };
-
-/// Which field the engine reads, by its precedence: a non-empty `path`, else
-/// a non-empty `uri`, else text (assets) / the member map (archives); kNone
-/// for a hash-only placeholder that has no contents.
-enum class Source { kText, kPath, kUri, kAssets, kNone };
+/// The API's (pstate/pstate.h).
+using Kind = ::pstate::AssetKind;
+/// Which field the engine reads (the API's AssetSource says which).
+using Source = ::pstate::AssetSource;
 
 /// An asset or archive object as decoded from state by the caller (strings
 /// already JSON-unescaped).
@@ -62,16 +62,15 @@ inline constexpr std::uint64_t kDefaultMaxMembers = 250000;
 inline constexpr int kDefaultMaxNesting = 32;
 
 /// Default limits per run (one Auditor: every item of every file of one
-/// `pstate assets` or `verify --assets`), so that a state naming the same
-/// big file or archive thousands of times costs a bounded amount of work.
-/// A whole file's hash is computed once per run (keyed on device, inode,
-/// size and modification time), so repeats of one file cost nothing.
-/// 64 GiB hashed is a minute or two of disk and SHA-256; 5 million members
-/// is 20 archives at the per-object limit.
-inline constexpr std::uint64_t kDefaultMaxTotalBytes = std::uint64_t{64} << 30;
-inline constexpr std::uint64_t kDefaultMaxTotalMembers = 5000000;
-inline constexpr std::uint64_t kDefaultMaxTotalExpandedBytes = std::uint64_t{64}
-                                                               << 30;
+/// `pstate assets` or `verify --assets`): the API's pstate::AssetTotals
+/// says why they are what they are. A whole file's hash is computed once
+/// per run (keyed on device, inode, size and modification time), so
+/// repeats of one file cost nothing.
+inline constexpr std::uint64_t kDefaultMaxTotalBytes = AssetTotals{}.max_bytes;
+inline constexpr std::uint64_t kDefaultMaxTotalMembers =
+    AssetTotals{}.max_members;
+inline constexpr std::uint64_t kDefaultMaxTotalExpandedBytes =
+    AssetTotals{}.max_expanded_bytes;
 
 /// What to do with a file outside `root` (an absolute path, a file: URI, a
 /// `../` path or a symlink leading out). An offline check run on a state

@@ -40,22 +40,29 @@ asset_hash::Outcome CheckItem(const FoundItem& item,
   return outcome;
 }
 
-void Tally::Add(const ItemResult& r) {
-  ++by_status[Index(r.outcome.status)];
-  notes += r.item.notes.size();
+void Count(Tally& tally, const ItemResult& r) {
+  ++tally.by_status[Index(r.outcome.status)];
+  tally.warnings += r.item.notes.size();
 }
 
-std::uint64_t Tally::total() const {
-  std::uint64_t n = 0;
-  for (std::uint64_t c : by_status) n += c;
-  return n;
-}
-
-bool Tally::failed() const {
-  return by_status[Index(asset_hash::Status::kMismatch)] +
-             by_status[Index(asset_hash::Status::kMissing)] +
-             by_status[Index(asset_hash::Status::kError)] >
-         0;
+AssetRow ToRow(ItemResult&& r) {
+  AssetRow row;
+  row.pointer = std::move(r.item.pointer);
+  row.urn = std::move(r.item.urn);
+  row.kind = r.item.spec.kind;
+  row.source = r.outcome.source;
+  row.recorded = std::move(r.item.spec.hash);
+  row.actual = std::move(r.outcome.actual);
+  row.status = r.outcome.status;
+  row.message = std::move(r.outcome.message);
+  row.line = r.at.line;
+  row.column = r.at.column;
+  row.warnings.reserve(r.item.notes.size());
+  for (PlacedNote& n : r.item.notes) {
+    row.warnings.push_back({std::string(asset_hash::NoteCodeName(n.note.code)),
+                            std::move(n.pointer), std::move(n.note.message)});
+  }
+  return row;
 }
 
 std::vector<diag::Finding> ToFindings(const ItemResult& result) {

@@ -4,7 +4,6 @@
 #ifndef PSTATE_ASSETS_AUDITOR_H_
 #define PSTATE_ASSETS_AUDITOR_H_
 
-#include <array>
 #include <cstdint>
 #include <functional>
 #include <string>
@@ -33,16 +32,16 @@ struct ItemResult {
 asset_hash::Outcome CheckItem(const FoundItem& item,
                               const asset_hash::Options& options);
 
-/// Counts per status, in asset_hash::Status order, plus audit notes.
-struct Tally {
-  std::array<std::uint64_t, 6> by_status{};
-  std::uint64_t notes = 0;
+/// Counts per status, in asset_hash::Status order, plus audit notes (the
+/// API's AssetTally).
+using Tally = ::pstate::AssetTally;
 
-  void Add(const ItemResult& r);
-  std::uint64_t total() const;
-  /// Any mismatch, missing or error.
-  bool failed() const;
-};
+/// Counts `r` in `tally`.
+void Count(Tally& tally, const ItemResult& r);
+
+/// The API's row for `r` (its spec's text, which may be secret, is not in
+/// it).
+AssetRow ToRow(ItemResult&& r);
 
 /// The findings for one result: the status's code (none for ok), then one
 /// per audit note, all placed at the item's line:column.

@@ -9,13 +9,12 @@
 
 namespace pstate::assets {
 
-Outcome Run(const Config& config, RowSink& sink) {
+Outcome Run(const Config& config) {
   Outcome out;
   const std::string name = config.input == "-" ? "<stdin>" : config.input;
   diag::Report report(name);  // the reader adds only a fatal finding
   auto fail = [&](const Status& status) {
     out.failure = diag::FailureOf(report, status);
-    sink.End(out.tally, out.failure);
   };
   auto input = io::OpenInput(config.input);
   if (!input.ok()) {
@@ -23,8 +22,8 @@ Outcome Run(const Config& config, RowSink& sink) {
     return out;
   }
   Auditor auditor(config.options, config.jobs, [&](ItemResult&& r) {
-    out.tally.Add(r);
-    sink.Row(std::move(r));
+    Count(out.tally, r);
+    if (config.on_row) config.on_row(ToRow(std::move(r)));
   });
   if (!auditor.status().ok()) {
     fail(auditor.status());
@@ -39,7 +38,6 @@ Outcome Run(const Config& config, RowSink& sink) {
     fail(status);
     return out;
   }
-  sink.End(out.tally, std::nullopt);
   return out;
 }
 

@@ -1,6 +1,6 @@
 // `pstate assets`' core entry point: every asset and archive of one input,
-// hashed on a thread pool and handed to a sink in the state's order, then
-// the tally and, for an unreadable input, its one failure.
+// hashed on a thread pool and handed over as the API's rows in the state's
+// order, then the tally and, for an unreadable input, its one failure.
 #ifndef PSTATE_ASSETS_RUN_H_
 #define PSTATE_ASSETS_RUN_H_
 
@@ -15,19 +15,6 @@
 
 namespace pstate::assets {
 
-/// Receives one input's results (report/assets.h has the text and JSON
-/// renderers). Row is called in state order as soon as a row and every row
-/// before it are hashed, so memory stays bounded; End once, last.
-class RowSink {
- public:
-  virtual ~RowSink() = default;
-  virtual void Row(ItemResult&& result) = 0;
-  /// `failure`: the input could not be read (or hashing could not start);
-  /// rows delivered before stay valid.
-  virtual void End(const Tally& tally,
-                   const std::optional<diag::Failure>& failure) = 0;
-};
-
 struct Config {
   std::string input = "-";  ///< path, or "-" for standard input
   /// Root, outside-root policy and limits; set `options.run` to share the
@@ -36,17 +23,22 @@ struct Config {
   /// Hashing threads, the caller's included (1 to 1024).
   int jobs = 1;
   std::function<void(std::uint64_t, std::uint64_t)> on_progress;
+  /// Every row, in state order, as soon as it and every row before it are
+  /// hashed (so memory stays bounded), on the calling thread.
+  std::function<void(AssetRow&&)> on_row;
 };
 
 struct Outcome {
   Tally tally;
+  /// The input could not be read (or hashing could not start); rows
+  /// delivered before stay valid.
   std::optional<diag::Failure> failure;
   /// Any mismatch, missing or error (tally.failed()).
   bool failed() const { return tally.failed(); }
 };
 
-/// Audits `config.input`, feeding `sink` (End included).
-Outcome Run(const Config& config, RowSink& sink);
+/// Audits `config.input`, handing each row to `config.on_row`.
+Outcome Run(const Config& config);
 
 }  // namespace pstate::assets
 

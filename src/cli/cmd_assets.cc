@@ -1,24 +1,24 @@
 // pstate assets FILE...: does every asset and archive in the state still
 // hash to what the state recorded?
 //
-// Flags -> assets::Config -> assets::Run, rendered by report/assets.h;
+// Flags -> AssetsConfig -> pstate::Assets, rendered by report/assets.h;
 // rows stream out in state order as they are hashed.
 #include <cstdint>
 #include <iostream>
 #include <memory>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
-#include "asset_hash/hasher.h"
-#include "asset_hash/run_budget.h"
-#include "assets/run.h"
+#include <pstate/pstate.h>
+
 #include "base/thread_pool.h"
 #include "cli/command.h"
 #include "cli/exit_code.h"
+#include "cli/input_limits.h"
 #include "cli/terminal.h"
 #include "report/assets.h"
-#include "report/output_format.h"
 #include "report/terminal.h"
 
 namespace pstate::cli {
@@ -31,64 +31,53 @@ struct AssetsFlags {
   int jobs = DefaultJobs();
   bool quiet = false;
   bool allow_outside_root = false;
-  std::uint64_t max_total_bytes = asset_hash::kDefaultMaxTotalBytes;
-  std::uint64_t max_total_members = asset_hash::kDefaultMaxTotalMembers;
-  std::uint64_t max_total_expanded_bytes =
-      asset_hash::kDefaultMaxTotalExpandedBytes;
-};
-
-/// Clears the progress line before each row reaches standard output, so a
-/// terminal never shows a row glued to the progress text (the line is drawn
-/// again at the next progress update).
-class ProgressClearingSink : public assets::RowSink {
- public:
-  explicit ProgressClearingSink(assets::RowSink& next) : next_(next) {}
-  void Row(assets::ItemResult&& result) override {
-    EndProgress();
-    next_.Row(std::move(result));
-  }
-  void End(const assets::Tally& tally,
-           const std::optional<diag::Failure>& failure) override {
-    EndProgress();
-    next_.End(tally, failure);
-  }
-
- private:
-  assets::RowSink& next_;
+  AssetTotals totals;
 };
 
 int RunAssets(const AssetsFlags& flags) {
-  asset_hash::Options options;
-  options.root = flags.root;
-  options.outside_root = flags.allow_outside_root
-                             ? asset_hash::OutsideRoot::kReadHashHidden
-                             : asset_hash::OutsideRoot::kRefuse;
-  options.max_total_bytes = flags.max_total_bytes;
-  options.max_total_members = flags.max_total_members;
-  options.max_total_expanded_bytes = flags.max_total_expanded_bytes;
+  AssetsConfig config;
+  config.root = flags.root;
+  config.allow_outside_root = flags.allow_outside_root;
+  config.totals = flags.totals;
+  config.jobs = flags.jobs;
   // One run for all files: the totals bound the whole command.
-  options.run = std::make_shared<asset_hash::RunBudget>(options);
-  report::OutputFormat format = report::ParseOutputFormat(flags.format)
-                                    .value_or(report::OutputFormat::kText);
+  config.run = NewAssetRun(config);
+  const report::AssetsFormat format = flags.format == "json"
+                                          ? report::AssetsFormat::kJson
+                                          : report::AssetsFormat::kText;
   bool unreadable = false, failed = false;
   for (const std::string& path : flags.files) {
     const std::string name = path == "-" ? "<stdin>" : path;
-    assets::Config config;
-    config.input = path;
-    config.options = options;
-    config.jobs = flags.jobs;
-    config.on_progress = MakeProgress(name, flags.quiet);
-    std::unique_ptr<assets::RowSink> renderer =
+    std::unique_ptr<report::AssetsRenderer> renderer =
         report::MakeAssetsRenderer(format, name, std::cout);
-    ProgressClearingSink sink(*renderer);
-    assets::Outcome outcome = assets::Run(config, sink);
+    AssetsResult result;
+    Result<State> state = OpenState(path);
+    if (!state.ok()) {
+      result.failure = ReadFailureOf(name, state.status());
+    } else {
+      config.on_progress = MakeProgress(name, flags.quiet);
+      // The progress line is cleared before each row reaches standard
+      // output, so a terminal never shows a row glued to it (it is drawn
+      // again at the next progress update).
+      config.on_row = [&renderer](AssetRow&& row) {
+        EndProgress();
+        renderer->Row(row);
+      };
+      Result<AssetsResult> run = Assets(*state, config);
+      if (run.ok()) {
+        result = std::move(*run);
+      } else {
+        result.failure = ReadFailureOf(name, run.status());
+      }
+    }
     EndProgress();
+    renderer->End(result.tally, result.failure);
     std::cout.flush();
-    if (outcome.failure) {
-      report::PrintError(std::cerr, *outcome.failure);
+    if (result.failure) {
+      report::PrintError(std::cerr, result.failure->status.message());
       unreadable = true;
     }
-    failed |= outcome.failed();
+    failed |= result.tally.failed();
   }
   if (unreadable) return kExitUnreadable;
   return failed ? kExitFindings : kExitOk;
@@ -117,16 +106,16 @@ std::function<int()> SetupAssets(CLI::App& app) {
                "Also read files outside --root (absolute paths, file: URIs, "
                "../ paths, links leading out); their hashes are compared but "
                "never printed");
-  app.add_option("--max-total-bytes", flags->max_total_bytes,
+  app.add_option("--max-total-bytes", flags->totals.max_bytes,
                  "Stop hashing after N content bytes in this run (each file "
                  "is hashed once per run)")
       ->check(CLI::Range(std::uint64_t{1}, UINT64_MAX))
       ->capture_default_str();
-  app.add_option("--max-total-members", flags->max_total_members,
+  app.add_option("--max-total-members", flags->totals.max_members,
                  "Stop after N archive members in this run")
       ->check(CLI::Range(std::uint64_t{1}, UINT64_MAX))
       ->capture_default_str();
-  app.add_option("--max-total-expanded-bytes", flags->max_total_expanded_bytes,
+  app.add_option("--max-total-expanded-bytes", flags->totals.max_expanded_bytes,
                  "Stop after N bytes read out of tar, tgz and zip files in "
                  "this run")
       ->check(CLI::Range(std::uint64_t{1}, UINT64_MAX))

@@ -1,16 +1,18 @@
 // pstate graph: resources and their references as DOT, Mermaid or JSON
-// (issue 26 §1). The graph is graph::Build's; report/graph.h writes it.
+// (issue 26 §1). The graph is pstate::Graph's; report/graph.h writes it.
 #include <cstdint>
 #include <iostream>
 #include <memory>
 #include <string>
 #include <vector>
 
+#include <pstate/pstate.h>
+
 #include "cli/command.h"
 #include "cli/count_option.h"
 #include "cli/exit_code.h"
+#include "cli/input_limits.h"
 #include "cli/select_options.h"
-#include "graph/graph.h"
 #include "report/graph.h"
 #include "report/terminal.h"
 
@@ -31,15 +33,14 @@ struct GraphFlags {
 int GraphUsage(const std::string& message) { return Fail("graph: " + message); }
 
 int RunGraph(const GraphFlags& f) {
-  graph::Config config;
-  config.path = f.path;
+  GraphConfig config;
   if (!f.edges.empty()) {
     config.edges = 0;
     for (const std::string& name : f.edges) {
       if (name == "all") {
-        config.edges = graph::kEveryEdge;
-      } else if (auto kind = graph::ParseEdgeKind(name)) {
-        config.edges |= graph::EdgeBit(*kind);
+        config.edges = kEveryGraphEdge;
+      } else if (auto kind = GraphEdgeKindNamed(name)) {
+        config.edges |= GraphEdgeBit(*kind);
       } else {
         return GraphUsage("unknown edge kind '" + report::TerminalSafe(name) +
                           "' (parent, dependencies, propertyDependencies, "
@@ -52,13 +53,18 @@ int RunGraph(const GraphFlags& f) {
   }
   SelectFlags select = f.select;
   if (!f.focus.empty()) select.urn = f.focus;
-  static_cast<ResourceFilter&>(config.focus) = ToSelector(select);
+  config.focus = ToSelector(select);
   config.depth = f.depth;
-  config.direction = f.direction == "up"     ? graph::Direction::kUp
-                     : f.direction == "down" ? graph::Direction::kDown
-                                             : graph::Direction::kBoth;
+  config.direction = f.direction == "up"     ? GraphDirection::kUp
+                     : f.direction == "down" ? GraphDirection::kDown
+                                             : GraphDirection::kBoth;
   config.group_by_type = f.group == "type";
-  auto g = graph::Build(config);
+  Result<State> state = OpenState(f.path);
+  if (!state.ok()) {
+    report::PrintError(std::cerr, state.status().message());
+    return kExitUnreadable;
+  }
+  Result<ResourceGraph> g = Graph(*state, config);
   if (!g.ok()) {
     report::PrintError(std::cerr, g.status().message());
     return kExitUnreadable;

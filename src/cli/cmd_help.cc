@@ -10,13 +10,13 @@
 #include <map>
 #include <sstream>
 
+#include <pstate/pstate.h>
+
 #include "base/ascii.h"
 #include "cli/command.h"
 #include "cli/exit_code.h"
 #include "cli/help.h"
 #include "cli/suggest.h"
-#include "diag/code_docs.h"
-#include "diag/codes.h"
 #include "report/terminal.h"
 
 #ifndef PSTATE_VERSION
@@ -270,7 +270,7 @@ std::string Choices(std::string_view value_name) {
   std::size_t close = value_name.rfind('}');
   if (value_name.substr(0, 4) == "CODE") {
     std::string codes;
-    for (const diag::CodeInfo& info : diag::AllCodes()) {
+    for (const FindingCodeInfo& info : FindingCodeInfos()) {
       if (!codes.empty()) codes.push_back(' ');
       codes += info.name;
     }
@@ -491,7 +491,7 @@ std::string CommandFooter(std::string_view command) {
   if (h == nullptr || (!h->findings && !h->passphrase)) {
     out += "  (none read by this command)\n";
   }
-  out += "\nDocumentation: " + std::string(diag::DocsBaseUri()) +
+  out += "\nDocumentation: " + std::string(DocsBaseUri()) +
          "/cli.md; pstate man\n";
   return out;
 }
@@ -506,7 +506,7 @@ std::string RootFooter() {
          "input or bad usage.\n"
          "\nEnvironment:\n" +
          std::string(kColorEnv) + std::string(kPassphraseEnv) +
-         "\nDocumentation: " + std::string(diag::DocsBaseUri()) +
+         "\nDocumentation: " + std::string(DocsBaseUri()) +
          "/cli.md; pstate man\n";
 }
 
@@ -569,7 +569,7 @@ std::string CompletionScript(std::string_view shell) {
     out << "\" -- \"$cur\")); return ;;\n"
            "    explain) COMPREPLY=($(compgen -W \"";
     first = true;
-    for (const diag::CodeInfo& info : diag::AllCodes()) {
+    for (const FindingCodeInfo& info : FindingCodeInfos()) {
       out << (first ? "" : " ") << info.name;
       first = false;
     }
@@ -618,7 +618,7 @@ std::string CompletionScript(std::string_view shell) {
       }
       if (c->get_name() == "explain") {
         out << " \\\n        '1:code:(";
-        for (const diag::CodeInfo& info : diag::AllCodes()) {
+        for (const FindingCodeInfo& info : FindingCodeInfos()) {
           out << info.name << ' ';
         }
         out << ")'";
@@ -664,7 +664,7 @@ std::string CompletionScript(std::string_view shell) {
       }
       if (c->get_name() == "explain") {
         out << "complete -c pstate -n " << cond << " -a '";
-        for (const diag::CodeInfo& info : diag::AllCodes()) {
+        for (const FindingCodeInfo& info : FindingCodeInfos()) {
           out << info.name << ' ';
         }
         out << "'\n";
@@ -720,7 +720,7 @@ std::string CompletionScript(std::string_view shell) {
       names += (names.empty() ? "" : " ") + c->get_name();
     }
     std::string codes;
-    for (const diag::CodeInfo& info : diag::AllCodes()) {
+    for (const FindingCodeInfo& info : FindingCodeInfos()) {
       codes += (codes.empty() ? "" : " ") + std::string(info.name);
     }
     out << "    'help' = " << PowerShellList(names) << "\n"
@@ -818,16 +818,16 @@ std::string ManPage() {
          ".TP\n.B PULUMI_CONFIG_PASSPHRASE_FILE\nA file holding the "
          "passphrase.\n"
          ".SH FINDING CODES\n";
-  for (const diag::CodeInfo& info : diag::AllCodes()) {
+  for (const FindingCodeInfo& info : FindingCodeInfos()) {
     out << ".TP\n.B " << RoffEscape(info.name) << " ("
-        << diag::SeverityName(info.severity) << ")\n"
-        << RoffEscape(diag::CodeDescription(info.code)) << "\n";
+        << SeverityName(info.severity) << ")\n"
+        << RoffEscape(info.description) << "\n";
   }
   out << ".SH SEE ALSO\n"
          "\\fBpstate explain\\fR \\fICODE\\fR, \\fBpstate rules\\fR, "
          "\\fBpstate help\\fR \\fICOMMAND\\fR\n"
          ".PP\n"
-      << RoffEscape(std::string(diag::DocsBaseUri())) << "/cli.md\n";
+      << RoffEscape(std::string(DocsBaseUri())) << "/cli.md\n";
   return out.str();
 }
 

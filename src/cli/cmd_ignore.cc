@@ -1,18 +1,14 @@
 // pstate ignore add FINGERPRINT [--reason TEXT] [--file F]: accept one
 // finding from now on, by writing its fingerprint to the ignore file that
 // verify and scan read (.pstateignore in the current directory).
-#include <cerrno>
-#include <cstring>
-#include <fstream>
 #include <iostream>
 #include <memory>
-#include <sstream>
 #include <string>
+
+#include <pstate/pstate.h>
 
 #include "cli/command.h"
 #include "cli/exit_code.h"
-#include "diag/ignore_file.h"
-#include "io/output.h"
 #include "report/terminal.h"
 
 namespace pstate::cli {
@@ -30,29 +26,17 @@ int RunIgnore(const IgnoreFlags& flags) {
     return Fail("ignore: unknown action \"" +
                 report::TerminalSafe(flags.action) + "\"; expected add");
   }
-  std::string text;
-  {
-    std::ifstream in(flags.file, std::ios::binary);
-    if (in) {
-      std::ostringstream buffer;
-      buffer << in.rdbuf();
-      text = buffer.str();
-    } else if (errno != ENOENT) {
-      return Fail(flags.file + ": cannot open: " + std::strerror(errno));
-    }
-  }
-  Result<diag::IgnoreAddition> added =
-      diag::AddToIgnoreFile(text, flags.file, flags.fingerprint, flags.reason);
+  IgnoreAddConfig config;
+  config.file = flags.file;
+  config.fingerprint = flags.fingerprint;
+  config.reason = flags.reason;
+  Result<IgnoreAddResult> added = IgnoreAdd(config);
   if (!added.ok()) return Fail(added.status().message());
   if (added->already_listed) {
     std::cerr << "pstate ignore: " << report::TerminalSafe(flags.file)
               << " already lists this fingerprint\n";
     return kExitOk;
   }
-  auto out = io::OpenOutput(flags.file);
-  if (!out.ok()) return Fail(out.status().message());
-  (*out)->Write(added->text);
-  if (Status st = (*out)->Commit(); !st.ok()) return Fail(st.message());
   std::cerr << "pstate ignore: added to " << report::TerminalSafe(flags.file)
             << "; verify and scan no longer count that finding\n";
   return kExitOk;

@@ -1,17 +1,17 @@
 // pstate report: a self-contained HTML report of a state, or of two
-// (issue 26 §2). htmlreport::Collect gathers the typed results;
+// (issue 26 §2). pstate::HtmlReport gathers the page's model;
 // report/html.h writes the page to a temporary file renamed into place.
-#include <filesystem>
 #include <iostream>
 #include <memory>
-#include <optional>
 #include <string>
+#include <utility>
+
+#include <pstate/pstate.h>
 
 #include "cli/command.h"
 #include "cli/exit_code.h"
-#include "crypto/passphrase_source.h"
-#include "htmlreport/htmlreport.h"
-#include "io/output.h"
+#include "cli/input_limits.h"
+#include "cli/passphrase.h"
 #include "report/html.h"
 #include "report/terminal.h"
 
@@ -27,19 +27,21 @@ struct ReportFlags {
 };
 
 int RunReport(const ReportFlags& f) {
-  htmlreport::Config config;
-  config.path = f.path;
-  config.after = f.after;
+  Result<State> state = OpenState(f.path);
+  if (!state.ok()) return Fail(state.status());
+  HtmlReportConfig config;
+  if (!f.after.empty()) {
+    Result<State> after = OpenState(f.after);
+    if (!after.ok()) return Fail(after.status());
+    config.after = std::move(*after);
+  }
   config.max_findings = f.max_findings;
-  std::optional<std::filesystem::path> file;
-  if (!f.passphrase_file.empty()) file = f.passphrase_file;
-  config.passphrase = [file] { return crypto::ResolvePassphrase(file); };
-  auto data = htmlreport::Collect(config);
-  if (!data.ok()) return Fail(data.status());
-  auto out = io::OpenOutput(f.output);
-  if (!out.ok()) return Fail(out.status());
-  report::WriteHtmlReport(*data, **out);
-  if (Status s = (*out)->Commit(); !s.ok()) return Fail(s);
+  config.passphrase = PassphraseFromFlags(f.passphrase_file);
+  Result<HtmlReportModel> model = HtmlReport(*state, config);
+  if (!model.ok()) return Fail(model.status());
+  if (Status s = report::WriteHtmlReportFile(*model, f.output); !s.ok()) {
+    return Fail(s);
+  }
   return kExitOk;
 }
 

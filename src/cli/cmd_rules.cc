@@ -5,10 +5,11 @@
 #include <string>
 #include <vector>
 
+#include <pstate/pstate.h>
+
 #include "cli/command.h"
 #include "cli/exit_code.h"
 #include "cli/suggest.h"
-#include "diag/codes.h"
 #include "report/rules.h"
 #include "report/terminal.h"
 
@@ -36,10 +37,10 @@ std::function<int()> SetupExplain(CLI::App& app) {
       ->required()
       ->type_name("CODE");
   return [code] {
-    std::optional<diag::Code> found = diag::FindCode(*code);
-    if (!found) {
+    const FindingCodeInfo* found = FindingCodeInfoNamed(*code);
+    if (found == nullptr) {
       std::vector<std::string> names;
-      for (const diag::CodeInfo& info : diag::AllCodes()) {
+      for (const FindingCodeInfo& info : FindingCodeInfos()) {
         names.emplace_back(info.name);
       }
       report::PrintError(std::cerr, "unknown finding code '" + *code + "'" +

@@ -2,6 +2,11 @@
 
 #include <array>
 #include <cstddef>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
 
 #include "base/utf8.h"
 
@@ -27,8 +32,6 @@ bool StartsWith(std::string_view s, std::string_view prefix) {
 }
 
 }  // namespace
-
-std::string_view DocsBaseUri() { return PSTATE_DOCS_URI; }
 
 bool Documented(Code code) {
   std::string_view name = Info(code).name;
@@ -102,3 +105,38 @@ std::string CodeHelpUri(Code code) {
 }
 
 }  // namespace pstate::diag
+
+namespace pstate {
+
+// Mapping: diag's table (Code enum, name, severity, summary) and the
+// documentation compiled from docs/diagnostics.md -> FindingCodeInfo, built
+// once.
+const std::vector<FindingCodeInfo>& FindingCodeInfos() {
+  static const std::vector<FindingCodeInfo> codes = [] {
+    std::vector<FindingCodeInfo> out;
+    out.reserve(diag::AllCodes().size());
+    for (const diag::CodeInfo& info : diag::AllCodes()) {
+      FindingCodeInfo c;
+      c.name = info.name;
+      c.severity = info.severity;
+      c.fatal = diag::IsFatal(info.code);
+      c.summary = info.summary;
+      c.markdown = diag::CodeMarkdown(info.code);
+      c.description = diag::CodeDescription(info.code);
+      c.help_uri = diag::CodeHelpUri(info.code);
+      out.push_back(std::move(c));
+    }
+    return out;
+  }();
+  return codes;
+}
+
+const FindingCodeInfo* FindingCodeInfoNamed(std::string_view name) {
+  std::optional<diag::Code> code = diag::FindCode(name);
+  if (!code) return nullptr;
+  return &FindingCodeInfos()[static_cast<std::size_t>(*code)];
+}
+
+std::string_view DocsBaseUri() { return PSTATE_DOCS_URI; }
+
+}  // namespace pstate

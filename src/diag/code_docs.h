@@ -15,7 +15,7 @@ namespace pstate::diag {
 /// docs as a file:// URI, or the address a project publishes them at):
 /// SARIF's informationUri and each rule's helpUri
 /// (docs/diagnostics.md#<code>) start with it.
-std::string_view DocsBaseUri();
+using ::pstate::DocsBaseUri;  // the API's, defined in code_docs.cc
 
 /// True when docs/diagnostics.md documents the code (a section or a table
 /// row); a unit test checks every code is.

@@ -37,7 +37,7 @@ bool IsFocused(const Config& config) { return !config.focus.empty(); }
 }  // namespace
 
 std::string_view EdgeKindName(EdgeKind kind) {
-  return state::RefKindName(kind);
+  return state::RefKindName(static_cast<state::RefKind>(kind));
 }
 
 std::optional<EdgeKind> ParseEdgeKind(std::string_view name) {
@@ -49,7 +49,7 @@ std::optional<EdgeKind> ParseEdgeKind(std::string_view name) {
 std::optional<EdgeKind> EdgeKindOf(state::RefKind kind) {
   const state::ReferenceField* f = state::ReferenceFieldOf(kind);
   if (f == nullptr || !f->dependency) return std::nullopt;
-  return kind;
+  return static_cast<EdgeKind>(kind);  // numbered alike (graph.h)
 }
 
 std::uint32_t Builder::Intern(std::string_view urn) {

@@ -29,23 +29,19 @@
 
 namespace pstate::graph {
 
-/// The kinds of edge: the reference kinds whose field Pulumi's dependency
-/// graph follows (state::ReferenceField::dependency): parent,
+/// The kinds of edge (the API's): the reference kinds whose field Pulumi's
+/// dependency graph follows (state::ReferenceField::dependency): parent,
 /// dependencies, propertyDependencies, deletedWith, replaceWith, provider.
-using EdgeKind = state::RefKind;
-inline constexpr EdgeKind kAllEdgeKinds[] = {EdgeKind::kParent,
-                                             EdgeKind::kDependency,
-                                             EdgeKind::kPropertyDependency,
-                                             EdgeKind::kDeletedWith,
-                                             EdgeKind::kReplaceWith,
-                                             EdgeKind::kProvider};
-// Each is a dependency field, and kAllEdgeKinds[i] is RefKind i (the HTML
-// report numbers edge kinds so).
+using EdgeKind = ::pstate::GraphEdgeKind;
+inline constexpr auto& kAllEdgeKinds = ::pstate::kGraphEdgeKinds;
+// Each is a dependency field, and kAllEdgeKinds[i] is EdgeKind i and
+// RefKind i (the HTML report numbers edge kinds so; EdgeKindOf converts).
 static_assert([] {
   std::size_t i = 0;
   for (EdgeKind kind : kAllEdgeKinds) {
     if (static_cast<std::size_t>(kind) != i ||
         i >= state::kReferenceFields.size() ||
+        static_cast<std::size_t>(state::kReferenceFields[i].kind) != i ||
         !state::kReferenceFields[i].dependency) {
       return false;
     }
@@ -55,20 +51,18 @@ static_assert([] {
 }());
 
 /// A set of edge kinds, one bit per EdgeKind.
-using EdgeKinds = std::uint16_t;
+using EdgeKinds = ::pstate::GraphEdgeKinds;
 inline constexpr EdgeKinds EdgeBit(EdgeKind kind) {
-  return static_cast<EdgeKinds>(1U << static_cast<unsigned>(kind));
+  return ::pstate::GraphEdgeBit(kind);
 }
-inline constexpr EdgeKinds kEveryEdge = [] {
+inline constexpr EdgeKinds kEveryEdge = ::pstate::kEveryGraphEdge;
+static_assert(kEveryEdge == [] {
   EdgeKinds all = 0;
   for (EdgeKind kind : kAllEdgeKinds) all |= EdgeBit(kind);
   return all;
-}();
-/// What `pstate graph` draws unless --edges says otherwise: parent is
-/// drawn as clusters, propertyDependencies repeat dependencies.
-inline constexpr EdgeKinds kDefaultEdges =
-    EdgeBit(EdgeKind::kDependency) | EdgeBit(EdgeKind::kDeletedWith) |
-    EdgeBit(EdgeKind::kReplaceWith) | EdgeBit(EdgeKind::kProvider);
+}());
+/// What `pstate graph` draws unless --edges says otherwise.
+inline constexpr EdgeKinds kDefaultEdges = ::pstate::kDefaultGraphEdges;
 
 /// The reference field's name ("parent", "dependencies", ...: the name
 /// --edges takes and the JSON writes): state::RefKindName.
@@ -78,52 +72,13 @@ std::optional<EdgeKind> ParseEdgeKind(std::string_view name);
 /// graph ignores (aliases, viewOf, property values).
 std::optional<EdgeKind> EdgeKindOf(state::RefKind kind);
 
-enum class Direction : std::uint8_t {
-  kUp,    ///< what the focus refers to (its parent, dependencies, provider)
-  kDown,  ///< what refers to the focus (children, dependents)
-  kBoth,
-};
+/// The API's (pstate/pstate.h).
+using Direction = ::pstate::GraphDirection;
+using Node = ::pstate::GraphNode;
+using Edge = ::pstate::GraphEdge;
+using Graph = ::pstate::ResourceGraph;
 
-struct Node {
-  std::string urn;
-  std::string type;  ///< the URN's type (or the type field of a group)
-  std::string name;  ///< the URN's name part (for a group: the type)
-  bool custom = false;
-  bool provider = false;
-  /// A component: a resource that is not custom (and not the stack root)
-  /// with children in the graph; drawn as a cluster.
-  bool component = false;
-  /// Named by a reference but absent from the state.
-  bool missing = false;
-  /// Every resource with this URN is marked for deletion.
-  bool deleted = false;
-  /// Selected by the focus.
-  bool focus = false;
-  state::FlagSet flags = 0;
-  /// The node of its parent (index into Graph::nodes), or kNone: clusters
-  /// are drawn from it whatever edges are chosen.
-  std::uint32_t parent = kNone;
-  /// With --group type: how many resources the node stands for; else 1.
-  std::uint64_t count = 1;
-  static constexpr std::uint32_t kNone = 0xFFFFFFFF;
-};
-
-struct Edge {
-  std::uint32_t from = 0;  ///< the resource holding the reference
-  std::uint32_t to = 0;    ///< the resource it names
-  EdgeKind kind = EdgeKind::kDependency;
-  /// kPropertyDependency: the properties whose lists name `to`, sorted.
-  std::vector<std::string> properties;
-};
-
-struct Graph {
-  std::vector<Node> nodes;  ///< sorted by URN
-  std::vector<Edge> edges;  ///< sorted by (from, to, kind)
-  EdgeKinds kinds = kDefaultEdges;
-  bool grouped = false;
-  /// Resources read (before focus and grouping).
-  std::uint64_t resources = 0;
-};
+static_assert(sizeof(state::FlagSet) == sizeof(Node::flags));
 
 struct Config {
   std::string path;  ///< "-" reads standard input

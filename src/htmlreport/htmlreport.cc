@@ -13,13 +13,14 @@ Result<ReportData> Collect(const Config& config) {
                   "standard input");
   }
   ReportData data;
+  auto detail = std::make_shared<ReportData::Detail>();
   data.file = config.path;
   // Stats first: it reads the whole state, so an unreadable one fails here
   // with its located message before anything else is done.
   inspect::StatsConfig stats_config;
   stats_config.path = config.path;
   stats_config.top = config.top;
-  auto stats = inspect::Stats(stats_config, &data.sizes);
+  auto stats = inspect::Stats(stats_config, &detail->sizes);
   if (!stats.ok()) return stats.status();
   data.stats = std::move(*stats);
 
@@ -45,10 +46,10 @@ Result<ReportData> Collect(const Config& config) {
     }
   }
 
-  data.findings =
+  detail->findings =
       std::make_unique<diag::Report>(config.path, config.max_findings);
-  verify::VerifyInput(config.path, verify::Config{}, *data.findings);
-  data.findings->SortByLocation();
+  verify::VerifyInput(config.path, verify::Config{}, *detail->findings);
+  detail->findings->SortByLocation();
 
   graph::Config g;
   g.path = config.path;
@@ -66,8 +67,9 @@ Result<ReportData> Collect(const Config& config) {
     auto result = diff::Run(d);
     if (!result.ok()) return result.status();
     data.after_file = config.after;
-    data.diff = std::move(*result);
+    detail->diff = std::move(*result);
   }
+  data.detail = std::move(detail);
   return data;
 }
 

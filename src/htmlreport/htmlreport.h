@@ -23,6 +23,17 @@
 #include "graph/graph.h"
 #include "inspect/inspect.h"
 
+namespace pstate {
+
+struct HtmlReportModel::Detail {
+  /// Where the bytes go, by section and type (`stats`' split).
+  inspect::SizeStats sizes;
+  std::unique_ptr<diag::Report> findings;
+  std::optional<diff::DiffResult> diff;
+};
+
+}  // namespace pstate
+
 namespace pstate::htmlreport {
 
 struct Config {
@@ -37,24 +48,10 @@ struct Config {
   std::size_t top = 20;
 };
 
-struct ReportData {
-  std::string file;
-  inspect::StatsResult stats;
-  /// Where the bytes go, by section and type (`stats`' split).
-  inspect::SizeStats sizes;
-  std::unique_ptr<diag::Report> findings;
-  /// Every resource, in state order.
-  std::vector<inspect::ResourceRow> rows;
-  /// Each row's parent row in inspect's tree (kNoParent: a root).
-  std::vector<std::uint32_t> tree_parent;
-  static constexpr std::uint32_t kNoParent = 0xFFFFFFFF;
-  graph::Graph graph;
-  std::string after_file;
-  std::optional<diff::DiffResult> diff;
-};
+/// The page's model (the API's HtmlReportModel, whose Detail holds the
+/// modules' types below).
+using ReportData = ::pstate::HtmlReportModel;
 
-/// Reads the state (and the second one) once per view. A state that cannot
-/// be read fails with the reader's located message.
 Result<ReportData> Collect(const Config& config);
 
 }  // namespace pstate::htmlreport

@@ -7,30 +7,25 @@
 #include <utility>
 #include <vector>
 
-#include "asset_hash/hasher.h"
-#include "diag/codes.h"
 #include "json/writer.h"
 #include "report/terminal.h"
 
 namespace pstate::report {
 namespace {
 
-using assets::ItemResult;
-using assets::RowSink;
-
 constexpr std::size_t kShortHash = 12;
 
-std::string_view KindName(asset_hash::Kind kind) {
-  return kind == asset_hash::Kind::kAsset ? "asset" : "archive";
+std::string_view KindName(AssetKind kind) {
+  return kind == AssetKind::kAsset ? "asset" : "archive";
 }
 
-std::string_view SourceName(asset_hash::Source source) {
+std::string_view SourceName(AssetSource source) {
   switch (source) {
-    case asset_hash::Source::kText: return "text";
-    case asset_hash::Source::kPath: return "path";
-    case asset_hash::Source::kUri: return "uri";
-    case asset_hash::Source::kAssets: return "assets";
-    case asset_hash::Source::kNone: return "none";
+    case AssetSource::kText: return "text";
+    case AssetSource::kPath: return "path";
+    case AssetSource::kUri: return "uri";
+    case AssetSource::kAssets: return "assets";
+    case AssetSource::kNone: return "none";
   }
   return "none";
 }
@@ -41,30 +36,28 @@ std::string ShortHash(const std::optional<std::string>& hash) {
   return TerminalSafe(hash->substr(0, kShortHash));
 }
 
-class TextPrinter : public RowSink {
+class TextPrinter : public AssetsRenderer {
  public:
   TextPrinter(std::string file, std::ostream& out)
       : file_(std::move(file)), out_(out) {}
 
-  void Row(ItemResult&& r) override {
+  void Row(const AssetRow& r) override {
     TableRow row;
-    row.cells = {TerminalSafe(r.item.pointer),
-                 r.item.urn.empty() ? "-" : TerminalSafe(r.item.urn),
-                 std::string(KindName(r.item.spec.kind)),
-                 std::string(SourceName(r.outcome.source)),
-                 ShortHash(r.item.spec.hash),
-                 ShortHash(r.outcome.actual),
-                 std::string(asset_hash::StatusName(r.outcome.status))};
-    if (r.outcome.status != asset_hash::Status::kOk) {
-      row.details.push_back(
-          "    " + std::string(asset_hash::StatusName(r.outcome.status)) +
-          ": " + TerminalSafe(r.outcome.message));
+    row.cells = {TerminalSafe(r.pointer),
+                 r.urn.empty() ? "-" : TerminalSafe(r.urn),
+                 std::string(KindName(r.kind)),
+                 std::string(SourceName(r.source)),
+                 ShortHash(r.recorded),
+                 ShortHash(r.actual),
+                 std::string(AssetStatusName(r.status))};
+    if (r.status != AssetStatus::kOk) {
+      row.details.push_back("    " + std::string(AssetStatusName(r.status)) +
+                            ": " + TerminalSafe(r.message));
     }
-    for (const assets::PlacedNote& n : r.item.notes) {
-      std::string line = "    warning[" +
-                         std::string(asset_hash::NoteCodeName(n.note.code)) +
-                         "]: " + TerminalSafe(n.note.message);
-      if (n.pointer != r.item.pointer)
+    for (const AssetWarning& n : r.warnings) {
+      std::string line = "    warning[" + TerminalSafe(n.code) +
+                         "]: " + TerminalSafe(n.message);
+      if (n.pointer != r.pointer)
         line += " (at " + TerminalSafe(n.pointer) + ")";
       row.details.push_back(std::move(line));
     }
@@ -76,8 +69,8 @@ class TextPrinter : public RowSink {
     }
   }
 
-  void End(const assets::Tally& tally,
-           const std::optional<diag::Failure>& failure) override {
+  void End(const AssetTally& tally,
+           const std::optional<ReadFailure>& failure) override {
     if (tally.total() > 0) Flush();
     if (failure) return;  // the reason is on stderr
     out_ << TerminalSafe(file_) << ": " << tally.total()
@@ -85,10 +78,10 @@ class TextPrinter : public RowSink {
     for (std::size_t i = 0; i < tally.by_status.size(); ++i) {
       if (i > 0) out_ << ", ";
       out_ << tally.by_status[i] << ' '
-           << asset_hash::StatusName(static_cast<asset_hash::Status>(i));
+           << AssetStatusName(static_cast<AssetStatus>(i));
     }
-    out_ << "; " << tally.notes << (tally.notes == 1 ? " warning" : " warnings")
-         << '\n';
+    out_ << "; " << tally.warnings
+         << (tally.warnings == 1 ? " warning" : " warnings") << '\n';
   }
 
  private:
@@ -148,7 +141,7 @@ void StringOrNull(json::Writer& w, const std::optional<std::string>& s) {
   }
 }
 
-class JsonPrinter : public RowSink {
+class JsonPrinter : public AssetsRenderer {
  public:
   JsonPrinter(const std::string& file, std::ostream& out)
       : sink_(&out), w_(sink_, json::Layout::kCompact) {
@@ -159,68 +152,67 @@ class JsonPrinter : public RowSink {
     w_.BeginArray();
   }
 
-  void Row(ItemResult&& r) override {
-    const assets::FoundItem& item = r.item;
+  void Row(const AssetRow& r) override {
     w_.BeginObject();
     w_.Name("pointer");
-    w_.String(item.pointer);
+    w_.String(r.pointer);
     w_.Name("urn");
-    if (item.urn.empty()) {
+    if (r.urn.empty()) {
       w_.Null();
     } else {
-      w_.String(item.urn);
+      w_.String(r.urn);
     }
     w_.Name("kind");
-    w_.String(KindName(item.spec.kind));
+    w_.String(KindName(r.kind));
     w_.Name("source");
-    w_.String(SourceName(r.outcome.source));
+    w_.String(SourceName(r.source));
     w_.Name("recorded");
-    StringOrNull(w_, item.spec.hash);
+    StringOrNull(w_, r.recorded);
     w_.Name("actual");
-    StringOrNull(w_, r.outcome.actual);
+    StringOrNull(w_, r.actual);
     w_.Name("status");
-    w_.String(asset_hash::StatusName(r.outcome.status));
+    w_.String(AssetStatusName(r.status));
     w_.Name("message");
-    w_.String(r.outcome.message);
+    w_.String(r.message);
     w_.Name("line");
-    w_.Uint(r.at.line);
+    w_.Uint(r.line);
     w_.Name("column");
-    w_.Uint(r.at.column);
+    w_.Uint(r.column);
     w_.Name("warnings");
     w_.BeginArray();
-    for (const assets::PlacedNote& n : item.notes) {
+    for (const AssetWarning& n : r.warnings) {
       w_.BeginObject();
       w_.Name("code");
-      w_.String(asset_hash::NoteCodeName(n.note.code));
+      w_.String(n.code);
       w_.Name("pointer");
       w_.String(n.pointer);
       w_.Name("message");
-      w_.String(n.note.message);
+      w_.String(n.message);
       w_.EndObject();
     }
     w_.EndArray();
     w_.EndObject();
   }
 
-  void End(const assets::Tally& tally,
-           const std::optional<diag::Failure>& failure) override {
+  void End(const AssetTally& tally,
+           const std::optional<ReadFailure>& failure) override {
     w_.EndArray();
     w_.Name("summary");
     w_.BeginObject();
     w_.Name("items");
     w_.Uint(tally.total());
     for (std::size_t i = 0; i < tally.by_status.size(); ++i) {
-      w_.Name(asset_hash::StatusName(static_cast<asset_hash::Status>(i)));
+      w_.Name(AssetStatusName(static_cast<AssetStatus>(i)));
       w_.Uint(tally.by_status[i]);
     }
     w_.Name("warnings");
-    w_.Uint(tally.notes);
+    w_.Uint(tally.warnings);
     w_.EndObject();
     if (failure) {
       w_.Name("error");
       w_.BeginObject();
       w_.Name("code");
-      w_.String(diag::Info(failure->code).name);
+      w_.String(failure->code);
       w_.Name("message");
       w_.String(failure->reason);
       w_.Name("line");
@@ -247,10 +239,10 @@ class JsonPrinter : public RowSink {
 
 }  // namespace
 
-std::unique_ptr<RowSink> MakeAssetsRenderer(report::OutputFormat format,
-                                            std::string file,
-                                            std::ostream& out) {
-  if (format == report::OutputFormat::kJson) {
+std::unique_ptr<AssetsRenderer> MakeAssetsRenderer(AssetsFormat format,
+                                                   std::string file,
+                                                   std::ostream& out) {
+  if (format == AssetsFormat::kJson) {
     return std::make_unique<JsonPrinter>(file, out);
   }
   return std::make_unique<TextPrinter>(std::move(file), out);

@@ -1,6 +1,6 @@
-// The renderings of `pstate graph` (graph::Graph): Graphviz DOT, Mermaid
-// flowchart and JSON (schema in docs/graph.md). Each is written as it goes
-// to a stream. Text from the state only ever appears inside quoted labels,
+// The renderings of `pstate graph` (the API's ResourceGraph): Graphviz DOT,
+// Mermaid flowchart and JSON (schema in docs/graph.md). Each is written as it
+// goes to a stream. Text from the state only ever appears inside quoted labels,
 // escaped for the language (a name with quotes, newlines or "<script>"
 // stays text), and is made valid UTF-8 first.
 #ifndef PSTATE_REPORT_GRAPH_H_
@@ -13,12 +13,12 @@
 
 namespace pstate::report {
 
-void WriteGraphDot(const graph::Graph& graph, std::ostream& out);
-void WriteGraphMermaid(const graph::Graph& graph, std::ostream& out);
-void WriteGraphJson(const graph::Graph& graph, std::ostream& out);
+void WriteGraphDot(const ResourceGraph& graph, std::ostream& out);
+void WriteGraphMermaid(const ResourceGraph& graph, std::ostream& out);
+void WriteGraphJson(const ResourceGraph& graph, std::ostream& out);
 /// The graph as one JSON value at the writer's position (the HTML report
 /// embeds it).
-void WriteGraphValue(const graph::Graph& graph, json::Writer& w);
+void WriteGraphValue(const ResourceGraph& graph, json::Writer& w);
 
 }  // namespace pstate::report
 

@@ -129,13 +129,13 @@ void WriteHtmlReportData(const htmlreport::ReportData& d, json::Writer& w) {
   w.Name("summary");
   WriteSummary(d, w);
   w.Name("findings");
-  WriteFindings(d.findings->result(), w);
+  WriteFindings(d.detail->findings->result(), w);
   // Each type's bytes by section, as `stats` splits them: [inputs,
   // outputs, dependencies, propertyDependencies, other] (they add up to
   // the type's bytes).
   w.Name("sectionsByType");
   w.BeginObject();
-  for (const auto& [type, sec] : d.sizes.by_type) {
+  for (const auto& [type, sec] : d.detail->sizes.by_type) {
     w.Name(type);
     w.BeginArray();
     for (std::uint64_t n : {sec.inputs, sec.outputs, sec.dependencies,
@@ -218,7 +218,7 @@ void WriteHtmlReportData(const htmlreport::ReportData& d, json::Writer& w) {
     w.EndArray();
   }
   w.EndArray();
-  if (d.diff) {
+  if (d.detail->diff) {
     w.Name("diff");
     w.BeginObject();
     w.Name("before");
@@ -230,7 +230,7 @@ void WriteHtmlReportData(const htmlreport::ReportData& d, json::Writer& w) {
     // "[secret]"); of the changes outside the resources only which field
     // changed how (their values, pending operations among them, may hold
     // ciphertexts).
-    const diff::DiffResult& r = *d.diff;
+    const diff::DiffResult& r = *d.detail->diff;
     w.Name("resources");
     w.BeginArray();
     for (const diff::ResourceEntry& e : r.resources) {
@@ -310,6 +310,14 @@ void WriteHtmlReport(const htmlreport::ReportData& d, io::Output& out) {
       "\n</script>\n<script id=\"pstate-licenses\" type=\"text/plain\">\n");
   out.Write(html_assets::kLicenses);
   out.Write("</script>\n</body>\n</html>\n");
+}
+
+Status WriteHtmlReportFile(const HtmlReportModel& model,
+                           const std::string& path) {
+  auto out = io::OpenOutput(path);
+  if (!out.ok()) return out.status();
+  WriteHtmlReport(model, **out);
+  return (*out)->Commit();
 }
 
 }  // namespace pstate::report

@@ -9,6 +9,8 @@
 #ifndef PSTATE_REPORT_HTML_H_
 #define PSTATE_REPORT_HTML_H_
 
+#include <string>
+
 #include "base/result.h"
 #include "htmlreport/htmlreport.h"
 #include "io/output.h"
@@ -18,6 +20,11 @@ namespace pstate::report {
 
 /// Writes the page to `out` (the caller commits it).
 void WriteHtmlReport(const htmlreport::ReportData& data, io::Output& out);
+
+/// Writes the page to the file `path`: a temporary file renamed into place
+/// once whole. Fails (naming the file) when it cannot be written.
+Status WriteHtmlReportFile(const HtmlReportModel& model,
+                           const std::string& path);
 
 /// The page's data document alone (tests read it).
 void WriteHtmlReportData(const htmlreport::ReportData& data, json::Writer& w);

@@ -5,7 +5,7 @@
 
 #include <ostream>
 
-#include "diag/codes.h"
+#include "pstate/pstate.h"
 
 namespace pstate::report {
 
@@ -13,7 +13,7 @@ void RenderRulesText(std::ostream& out);
 void RenderRulesJson(std::ostream& out);
 /// `pstate explain CODE`: the code, its severity, its documentation and
 /// its link.
-void RenderExplain(diag::Code code, std::ostream& out);
+void RenderExplain(const FindingCodeInfo& code, std::ostream& out);
 
 }  // namespace pstate::report
 

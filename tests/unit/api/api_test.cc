@@ -716,5 +716,193 @@ TEST(ApiTest, EditProtectsAndRefuses) {
   EXPECT_EQ(memory.status().code(), Errc::kInvalidArgument);
 }
 
+// ---- assets
+// -------------------------------------------------------------------
+
+TEST(ApiTest, AssetsStreamsRowsAndTallies) {
+  State state =
+      OpenOrDie(std::string(PSTATE_FIXTURES_DIR) + "/audit/statuses.json");
+  AssetsConfig config;
+  config.root = std::string(PSTATE_FIXTURES_DIR) + "/audit/files";
+  config.jobs = 3;
+  std::vector<AssetRow> rows;
+  config.on_row = [&rows](AssetRow&& row) { rows.push_back(std::move(row)); };
+  Result<AssetsResult> result = Assets(state, config);
+  ASSERT_TRUE(result.ok()) << result.status().message();
+  EXPECT_FALSE(result->failure);
+  ASSERT_EQ(rows.size(), result->tally.total());
+  ASSERT_GE(rows.size(), 2u);
+  EXPECT_EQ(rows[0].pointer, "/deployment/resources/2/inputs/source");
+  EXPECT_EQ(rows[0].status, AssetStatus::kOk);
+  EXPECT_EQ(rows[0].kind, AssetKind::kAsset);
+  EXPECT_EQ(rows[0].source, AssetSource::kText);
+  EXPECT_EQ(rows[0].recorded, rows[0].actual);
+  EXPECT_EQ(rows[1].status, AssetStatus::kMismatch);
+  EXPECT_EQ(AssetStatusName(rows[1].status), "mismatch");
+  EXPECT_GE(result->tally.count(AssetStatus::kMismatch), 1u);
+  EXPECT_TRUE(result->tally.failed());
+}
+
+TEST(ApiTest, AssetsOfAnUnreadableStateIsAFailure) {
+  State state = OpenOrDie(std::string(PSTATE_FIXTURES_DIR) +
+                          "/audit/truncated-state.json");
+  AssetsConfig config;
+  config.root = std::string(PSTATE_FIXTURES_DIR) + "/audit/files";
+  Result<AssetsResult> result = Assets(state, config);
+  ASSERT_TRUE(result.ok());
+  ASSERT_TRUE(result->failure);
+  EXPECT_EQ(result->failure->line, 106u);
+  EXPECT_EQ(result->failure->pointer, "/deployment/resources/7");
+  EXPECT_NE(result->failure->status.message().find("truncated-state.json:106:"),
+            std::string::npos);
+}
+
+TEST(ApiTest, AssetsRunTotalsAreShared) {
+  State state =
+      OpenOrDie(std::string(PSTATE_FIXTURES_DIR) + "/audit/statuses.json");
+  AssetsConfig config;
+  config.root = std::string(PSTATE_FIXTURES_DIR) + "/audit/files";
+  config.jobs = 1;
+  config.totals.max_bytes = 12;  // a little more than one row's content
+  config.run = NewAssetRun(config);
+  Result<AssetsResult> first = Assets(state, config);
+  Result<AssetsResult> second = Assets(state, config);
+  ASSERT_TRUE(first.ok() && second.ok());
+  // The second call finds the run's budget spent already; a call with no
+  // run is a run of its own, as the first was.
+  EXPECT_GT(first->tally.count(AssetStatus::kOk), 0u);
+  EXPECT_LT(second->tally.count(AssetStatus::kOk),
+            first->tally.count(AssetStatus::kOk));
+  config.run = nullptr;
+  Result<AssetsResult> alone = Assets(state, config);
+  ASSERT_TRUE(alone.ok());
+  EXPECT_EQ(alone->tally.count(AssetStatus::kOk),
+            first->tally.count(AssetStatus::kOk));
+}
+
+TEST(ApiTest, ReadFailureOfAStatus) {
+  ReadFailure f =
+      ReadFailureOf("s.json", Status(Errc::kNotFound, "s.json: no such file"));
+  EXPECT_EQ(f.code, "io-error");
+  EXPECT_EQ(f.reason, "no such file");
+  EXPECT_EQ(f.status.code(), Errc::kNotFound);
+  EXPECT_EQ(f.status.message(), "s.json: no such file");
+}
+
+// ---- finding codes, ignore files
+// ---------------------------------------------
+
+TEST(ApiTest, FindingCodesAreDocumented) {
+  const std::vector<FindingCodeInfo>& codes = FindingCodeInfos();
+  ASSERT_FALSE(codes.empty());
+  const FindingCodeInfo* code = FindingCodeInfoNamed("dependency-missing");
+  ASSERT_NE(code, nullptr);
+  EXPECT_EQ(code->name, "dependency-missing");
+  EXPECT_EQ(code->severity, Severity::kError);
+  EXPECT_FALSE(code->fatal);
+  EXPECT_FALSE(code->summary.empty());
+  EXPECT_FALSE(code->markdown.empty());
+  EXPECT_FALSE(code->description.empty());
+  EXPECT_EQ(code->help_uri,
+            std::string(DocsBaseUri()) + "/diagnostics.md#dependency-missing");
+  const FindingCodeInfo* fatal = FindingCodeInfoNamed("json-syntax");
+  ASSERT_NE(fatal, nullptr);
+  EXPECT_TRUE(fatal->fatal);
+  EXPECT_EQ(FindingCodeInfoNamed("no-such-code"), nullptr);
+  EXPECT_EQ(SeverityName(Severity::kWarning), "warning");
+}
+
+TEST(ApiTest, IgnoreAddWritesOnceAndRefusesBadInput) {
+  testing::TempDir dir;
+  IgnoreAddConfig config;
+  config.file = dir.File(".pstateignore");
+  config.fingerprint = "0123456789ABCDEF0123456789abcdef";
+  config.reason = "accepted";
+  Result<IgnoreAddResult> first = IgnoreAdd(config);
+  ASSERT_TRUE(first.ok()) << first.status().message();
+  EXPECT_FALSE(first->already_listed);
+  EXPECT_EQ(ReadFile(config.file),
+            "0123456789abcdef0123456789abcdef  # accepted\n");
+  Result<IgnoreAddResult> again = IgnoreAdd(config);
+  ASSERT_TRUE(again.ok());
+  EXPECT_TRUE(again->already_listed);
+  config.fingerprint = "xyz";
+  Result<IgnoreAddResult> bad = IgnoreAdd(config);
+  ASSERT_FALSE(bad.ok());
+  EXPECT_EQ(bad.status().code(), Errc::kInvalidArgument);
+}
+
+// ---- graph ------------------------------------------------------------------
+
+TEST(ApiTest, GraphOfAState) {
+  State state = OpenOrDie(std::string(PSTATE_FIXTURES_DIR) + "/graph/web.json");
+  GraphConfig config;
+  config.edges = kEveryGraphEdge;
+  Result<ResourceGraph> g = Graph(state, config);
+  ASSERT_TRUE(g.ok()) << g.status().message();
+  EXPECT_EQ(g->resources, 7u);
+  ASSERT_FALSE(g->nodes.empty());
+  EXPECT_EQ(g->nodes[0].urn,
+            "urn:pulumi:dev::web::pulumi:providers:aws::default_6_0_0");
+  EXPECT_TRUE(g->nodes[0].provider);
+  bool parent_edge = false;
+  for (const GraphEdge& e : g->edges) {
+    ASSERT_LT(e.from, g->nodes.size());
+    ASSERT_LT(e.to, g->nodes.size());
+    parent_edge |= e.kind == GraphEdgeKind::kParent;
+  }
+  EXPECT_TRUE(parent_edge);
+
+  config.edges = kDefaultGraphEdges;
+  config.group_by_type = true;
+  Result<ResourceGraph> grouped = Graph(state, config);
+  ASSERT_TRUE(grouped.ok());
+  EXPECT_TRUE(grouped->grouped);
+  for (const GraphEdge& e : grouped->edges) {
+    EXPECT_NE(e.kind, GraphEdgeKind::kParent);
+  }
+}
+
+TEST(ApiTest, GraphEdgeKindsByName) {
+  for (GraphEdgeKind kind : kGraphEdgeKinds) {
+    EXPECT_EQ(GraphEdgeKindNamed(GraphEdgeKindName(kind)), kind);
+  }
+  EXPECT_EQ(GraphEdgeKindName(GraphEdgeKind::kPropertyDependency),
+            "propertyDependencies");
+  EXPECT_FALSE(GraphEdgeKindNamed("aliases"));  // not a dependency edge
+}
+
+TEST(ApiTest, GraphOfAnUnreadableStateFails) {
+  State state =
+      OpenOrDie(std::string(PSTATE_FIXTURES_DIR) + "/inspect/truncated.json");
+  Result<ResourceGraph> g = Graph(state);
+  ASSERT_FALSE(g.ok());
+  EXPECT_NE(g.status().message().find("truncated.json:12:10"),
+            std::string::npos);
+}
+
+// ---- report (HTML) ----------------------------------------------------------
+
+TEST(ApiTest, HtmlReportModel) {
+  const std::string dir = std::string(PSTATE_FIXTURES_DIR) + "/inspect/";
+  State state = OpenOrDie(dir + "base.json");
+  HtmlReportConfig config;
+  config.after = OpenOrDie(dir + "changed.json");
+  Result<HtmlReportModel> model = HtmlReport(state, config);
+  ASSERT_TRUE(model.ok()) << model.status().message();
+  EXPECT_EQ(model->file, dir + "base.json");
+  EXPECT_EQ(model->after_file, dir + "changed.json");
+  ASSERT_FALSE(model->rows.empty());
+  EXPECT_EQ(model->rows.size(), model->tree_parent.size());
+  EXPECT_EQ(model->graph.kinds, kEveryGraphEdge);
+  ASSERT_NE(model->detail, nullptr);
+
+  Result<State> piped = State::Open("-");
+  ASSERT_TRUE(piped.ok());
+  Result<HtmlReportModel> refused = HtmlReport(*piped);
+  ASSERT_FALSE(refused.ok());
+  EXPECT_EQ(refused.status().code(), Errc::kInvalidArgument);
+}
+
 }  // namespace
 }  // namespace pstate

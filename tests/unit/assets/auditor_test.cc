@@ -71,7 +71,7 @@ TEST(Auditor, StateOrderWhateverTheJobs) {
     Tally tally;
     for (std::size_t i = 0; i < c.results.size(); ++i) {
       const ItemResult& r = c.results[i];
-      tally.Add(r);
+      Count(tally, r);
       ASSERT_EQ(r.item.urn, Urn(static_cast<int>(i)));
       ASSERT_EQ(r.item.pointer,
                 "/deployment/resources/" + std::to_string(i) + "/inputs/f");

@@ -5,7 +5,6 @@
 #include <sstream>
 #include <string>
 
-#include "assets/run.h"
 #include "diag/failure.h"
 #include "report/assets.h"
 #include "report/diff.h"
@@ -147,13 +146,13 @@ TEST(RulesRenderTest, JsonIsOneArrayOfEveryCode) {
 TEST(AssetsRenderTest, JsonWithFailureAndTextEscapes) {
   std::ostringstream json;
   {
-    auto r = MakeAssetsRenderer(report::OutputFormat::kJson, "a.json", json);
-    diag::Failure f;
-    f.code = diag::Code::kJsonSyntax;
+    auto r = MakeAssetsRenderer(AssetsFormat::kJson, "a.json", json);
+    ReadFailure f;
+    f.code = "json-syntax";
     f.line = 1;
     f.column = 2;
     f.reason = "bad";
-    r->End(assets::Tally{}, f);
+    r->End(AssetTally{}, f);
   }
   EXPECT_EQ(json.str(),
             R"({"file":"a.json","assets":[],"summary":{"items":0,"ok":0,)"
@@ -163,9 +162,8 @@ TEST(AssetsRenderTest, JsonWithFailureAndTextEscapes) {
             "\n");
   std::ostringstream text;
   {
-    auto r =
-        MakeAssetsRenderer(report::OutputFormat::kText, "a\x1b.json", text);
-    r->End(assets::Tally{}, std::nullopt);
+    auto r = MakeAssetsRenderer(AssetsFormat::kText, "a\x1b.json", text);
+    r->End(AssetTally{}, std::nullopt);
   }
   EXPECT_EQ(text.str(),
             "a\\033.json: 0 items: 0 ok, 0 mismatch, 0 missing, 0 error, 0 "
