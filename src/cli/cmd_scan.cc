@@ -12,9 +12,9 @@
 #include "cli/exit_code.h"
 #include "cli/findings_output.h"
 #include "cli/jobs.h"
+#include "cli/passphrase.h"
 #include "cli/terminal.h"
 #include "crypto/fingerprint.h"
-#include "crypto/passphrase_source.h"
 #include "diag/report.h"
 #include "report/terminal.h"
 #include "scan/run.h"
@@ -51,12 +51,11 @@ int RunScan(const ScanFlags& flags) {
   scan::DecryptOptions decrypt;
   decrypt.enabled = flags.decrypt || !flags.passphrase_file.empty();
   if (decrypt.enabled) {
-    std::optional<std::filesystem::path> file;
-    if (!flags.passphrase_file.empty()) file = flags.passphrase_file;
-    auto passphrase = crypto::ResolvePassphrase(file);
+    auto passphrase = ResolvePassphrase(flags.passphrase_file);
     if (passphrase.ok()) {
       decrypt.passphrase = std::move(*passphrase);
-    } else if (file || passphrase.status().code() != Errc::kInvalidArgument) {
+    } else if (!flags.passphrase_file.empty() ||
+               passphrase.status().code() != Errc::kInvalidArgument) {
       report::PrintError(std::cerr, passphrase.status().message());
       return kExitUnreadable;
     }

@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstdlib>
 #include <filesystem>
 #include <iostream>
 #include <optional>
@@ -55,11 +56,22 @@ Result<std::string> ReadWithoutEcho(std::string_view prompt) {
 
 }  // namespace
 
+Result<std::string> ResolvePassphrase(const std::string& passphrase_file) {
+  crypto::PassphraseInputs inputs;
+  if (!passphrase_file.empty()) inputs.file = passphrase_file;
+  if (const char* phrase = std::getenv(crypto::kPassphraseEnv)) {
+    inputs.passphrase = phrase;
+  }
+  if (const char* file = std::getenv(crypto::kPassphraseFileEnv);
+      file != nullptr && *file != '\0') {
+    inputs.env_file = file;
+  }
+  return crypto::ResolvePassphrase(inputs);
+}
+
 PassphraseSource PassphraseFromFlags(std::string passphrase_file) {
   return [file = std::move(passphrase_file)]() -> Result<std::string> {
-    std::optional<std::filesystem::path> path;
-    if (!file.empty()) path = file;
-    Result<std::string> given = crypto::ResolvePassphrase(path);
+    Result<std::string> given = ResolvePassphrase(file);
     if (given.ok() || given.status().code() != Errc::kInvalidArgument ||
         !IsTerminal(STDIN_FILENO) || !IsTerminal(STDERR_FILENO)) {
       return given;

@@ -19,9 +19,15 @@ inline constexpr char kPassphraseFileHelp[] =
     "PULUMI_CONFIG_PASSPHRASE, then PULUMI_CONFIG_PASSPHRASE_FILE, then a "
     "prompt when standard input is a terminal";
 
-/// The passphrase, asked only when a state needs one:
-/// crypto::ResolvePassphrase (`passphrase_file` when not empty, then
-/// PULUMI_CONFIG_PASSPHRASE, then PULUMI_CONFIG_PASSPHRASE_FILE); when none
+/// The passphrase from `passphrase_file` when not empty, then
+/// PULUMI_CONFIG_PASSPHRASE (even ""), then PULUMI_CONFIG_PASSPHRASE_FILE
+/// when not empty: the environment is read here, the core takes the values
+/// (crypto::ResolvePassphrase); kInvalidArgument naming the variables when
+/// none is given.
+Result<std::string> ResolvePassphrase(const std::string& passphrase_file);
+
+/// The passphrase, asked only when a state needs one: ResolvePassphrase;
+/// when none
 /// of them is given and standard input and standard error are both
 /// terminals, the prompt on standard error and one line read from
 /// standard input with echo off, as Pulumi's readPassphrase does for an

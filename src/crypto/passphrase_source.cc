@@ -28,12 +28,6 @@ bool IsUnicodeSpace(char32_t r) {
   }
 }
 
-std::optional<std::string> NonEmptyEnv(const char* name) {
-  const char* value = std::getenv(name);
-  if (value == nullptr || *value == '\0') return std::nullopt;
-  return std::string(value);
-}
-
 Result<std::string> ReadTrimmed(const std::filesystem::path& path) {
   Result<std::string> bytes = ReadSecretFile(path);
   if (!bytes.ok()) return bytes;
@@ -59,14 +53,11 @@ std::string_view TrimSpaceLikeGo(std::string_view text) {
   return text;
 }
 
-Result<std::string> ResolvePassphrase(
-    const std::optional<std::filesystem::path>& passphrase_file) {
-  if (passphrase_file.has_value()) return ReadTrimmed(*passphrase_file);
-  if (const char* phrase = std::getenv(kPassphraseEnv); phrase != nullptr) {
-    return std::string(phrase);
-  }
-  if (auto file = NonEmptyEnv(kPassphraseFileEnv)) {
-    Result<std::string> phrase = ReadTrimmed(*file);
+Result<std::string> ResolvePassphrase(const PassphraseInputs& inputs) {
+  if (inputs.file.has_value()) return ReadTrimmed(*inputs.file);
+  if (inputs.passphrase.has_value()) return *inputs.passphrase;
+  if (inputs.env_file.has_value()) {
+    Result<std::string> phrase = ReadTrimmed(*inputs.env_file);
     if (!phrase.ok()) {
       return Result<std::string>(phrase.status().code(),
                                  std::string("unable to read ") +

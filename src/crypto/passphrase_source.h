@@ -1,5 +1,6 @@
-// Where the passphrase comes from. pstate is non-interactive, so where
-// Pulumi would prompt, pstate fails with a message naming the variables.
+// Where the passphrase comes from. The core is non-interactive and reads no
+// environment: the caller gives what it found, and where Pulumi would
+// prompt, resolving fails with a message naming the variables.
 #ifndef PSTATE_CRYPTO_PASSPHRASE_SOURCE_H_
 #define PSTATE_CRYPTO_PASSPHRASE_SOURCE_H_
 
@@ -15,18 +16,28 @@ namespace pstate::crypto {
 inline constexpr char kPassphraseEnv[] = "PULUMI_CONFIG_PASSPHRASE";
 inline constexpr char kPassphraseFileEnv[] = "PULUMI_CONFIG_PASSPHRASE_FILE";
 
+/// Where a passphrase may come from, as the caller found them: the command
+/// line reads the environment, the core takes values.
+struct PassphraseInputs {
+  /// An explicit passphrase file (--passphrase-file): it wins.
+  std::optional<std::filesystem::path> file;
+  /// kPassphraseEnv when it is set, even to "".
+  std::optional<std::string> passphrase;
+  /// kPassphraseFileEnv when it is set and not empty.
+  std::optional<std::filesystem::path> env_file;
+};
+
 /// The passphrase, in this order (Pulumi's readPassphrase in
 /// pkg/secrets/passphrase/manager.go, with the explicit file first):
-///  1. `passphrase_file` when given: its contents, trimmed like (2b);
-///  2a. PULUMI_CONFIG_PASSPHRASE when set, even to "" (used verbatim);
-///  2b. PULUMI_CONFIG_PASSPHRASE_FILE when set and non-empty: the file's
-///      contents with surrounding white space removed as Go's
-///      strings.TrimSpace does (Unicode White_Space, so a trailing newline,
-///      CRLF or no-break space goes; inner spaces stay);
+///  1. `inputs.file`: its contents, trimmed like (2b);
+///  2a. `inputs.passphrase` (used verbatim, "" included);
+///  2b. `inputs.env_file`: the file's contents with surrounding white
+///      space removed as Go's strings.TrimSpace does (Unicode White_Space,
+///      so a trailing newline, CRLF or no-break space goes; inner spaces
+///      stay);
 ///  3. otherwise kInvalidArgument naming both variables.
 /// File errors are those of ReadSecretFile (kNotFound, kIo, kLimit).
-Result<std::string> ResolvePassphrase(
-    const std::optional<std::filesystem::path>& passphrase_file);
+Result<std::string> ResolvePassphrase(const PassphraseInputs& inputs);
 
 /// Go's strings.TrimSpace: strips leading and trailing Unicode White_Space
 /// (ASCII \t \n \v \f \r and space, U+0085, U+00A0, U+1680, U+2000..U+200A,

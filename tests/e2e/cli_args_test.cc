@@ -3,6 +3,7 @@
 // one `pstate: error:` line, exit 2, and nothing on standard output.
 #include <gtest/gtest.h>
 
+#include <cstdlib>
 #include <string>
 
 #include "e2e_util.h"
@@ -31,6 +32,55 @@ TEST(CliArgsTest, EmptyFileNameIsAUsageErrorNotAnIoError) {
     ExpectUsageError(r, "an empty string is not a file name");
     EXPECT_EQ(r.err.find("io-error"), std::string::npos) << r.err;
   }
+}
+
+// The command line reads the passphrase's variables (the core takes the
+// values): PULUMI_CONFIG_PASSPHRASE, even empty, before a non-empty
+// PULUMI_CONFIG_PASSPHRASE_FILE; an empty file variable is unset.
+TEST(CliArgsTest, PassphraseComesFromTheEnvironment) {
+  TempDir tmp("passphrase-env");
+  const std::string fixtures = PSTATE_FIXTURES_DIR;
+  const std::string state =
+      pstate_e2e::ShellQuote(fixtures + "/secrets/passphrase.json");
+  const std::string out =
+      pstate_e2e::ShellQuote((tmp.path() / "plain.json").string());
+  const std::string file = fixtures + "/secrets/passphrase.txt";
+  struct Case {
+    const char* passphrase;  // null: unset
+    std::string file;        // "-": unset
+    int exit;
+    const char* says;
+  };
+  const Case cases[] = {
+      {"pstate fixture passphrase", "-", 0, ""},
+      {nullptr, file, 0, ""},
+      {"pstate fixture passphrase", (tmp.path() / "absent").string(), 0, ""},
+      {"", file, 2, "incorrect passphrase"},
+      {nullptr, "", 2, "PULUMI_CONFIG_PASSPHRASE_FILE"},
+      {nullptr, (tmp.path() / "absent").string(), 2,
+       "unable to read PULUMI_CONFIG_PASSPHRASE_FILE"},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(std::string(c.passphrase ? c.passphrase : "(unset)") + " / " +
+                 c.file);
+    if (c.passphrase) {
+      ::setenv("PULUMI_CONFIG_PASSPHRASE", c.passphrase, 1);
+    } else {
+      ::unsetenv("PULUMI_CONFIG_PASSPHRASE");
+    }
+    if (c.file != "-") {
+      ::setenv("PULUMI_CONFIG_PASSPHRASE_FILE", c.file.c_str(), 1);
+    } else {
+      ::unsetenv("PULUMI_CONFIG_PASSPHRASE_FILE");
+    }
+    pstate_e2e::RunResult r =
+        RunPstate("decrypt -q " + state + " -o " + out, tmp.path());
+    EXPECT_EQ(r.exit_code, c.exit) << r.err;
+    EXPECT_NE(r.err.find(c.says), std::string::npos) << r.err;
+    EXPECT_EQ(r.err.find("pstate fixture passphrase"), std::string::npos);
+  }
+  ::unsetenv("PULUMI_CONFIG_PASSPHRASE");
+  ::unsetenv("PULUMI_CONFIG_PASSPHRASE_FILE");
 }
 
 TEST(CliArgsTest, HelpOfACommandNamesTheProgram) {

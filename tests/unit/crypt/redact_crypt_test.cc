@@ -78,7 +78,14 @@ class SecureTest : public ::testing::Test {
     config.output = out.string();
     config.options.mode = mode;
     config.options.passphrase = [passphrase_file] {
-      return crypto::ResolvePassphrase(passphrase_file);
+      // What the command line gives (cli/passphrase.cc reads the same
+      // variable): the tests set PULUMI_CONFIG_PASSPHRASE.
+      crypto::PassphraseInputs inputs;
+      inputs.file = passphrase_file;
+      if (const char* phrase = std::getenv(crypto::kPassphraseEnv)) {
+        inputs.passphrase = phrase;
+      }
+      return crypto::ResolvePassphrase(inputs);
     };
     config.options.jobs = static_cast<int>(threads);
     Result<crypt::CryptStats> r = crypt::Run(std::move(config));

@@ -11,28 +11,16 @@
 namespace pstate::crypto {
 namespace {
 
-// Saves the two variables, clears them, and restores them afterwards.
+// The inputs as the command line finds them (the core reads no
+// environment: cli/passphrase.cc does, tests/e2e/cli_args_test.cc runs it).
 class ResolvePassphraseTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    for (const char* name : {kPassphraseEnv, kPassphraseFileEnv}) {
-      const char* value = std::getenv(name);
-      saved_.emplace_back(
-          name, value ? std::optional<std::string>(value) : std::nullopt);
-      unsetenv(name);
-    }
     dir_ = std::filesystem::temp_directory_path() /
            ("pstate-passphrase-test-" + std::to_string(getpid()));
     std::filesystem::create_directories(dir_);
   }
   void TearDown() override {
-    for (const auto& [name, value] : saved_) {
-      if (value) {
-        setenv(name, value->c_str(), 1);
-      } else {
-        unsetenv(name);
-      }
-    }
     std::error_code ec;
     std::filesystem::remove_all(dir_, ec);
   }
@@ -43,12 +31,12 @@ class ResolvePassphraseTest : public ::testing::Test {
     return path;
   }
 
-  std::vector<std::pair<const char*, std::optional<std::string>>> saved_;
+  PassphraseInputs in_;
   std::filesystem::path dir_;
 };
 
-TEST_F(ResolvePassphraseTest, NothingSetIsAnErrorNamingTheVariables) {
-  Result<std::string> r = ResolvePassphrase(std::nullopt);
+TEST_F(ResolvePassphraseTest, NothingGivenIsAnErrorNamingTheVariables) {
+  Result<std::string> r = ResolvePassphrase(in_);
   ASSERT_FALSE(r.ok());
   EXPECT_EQ(r.status().code(), Errc::kInvalidArgument);
   EXPECT_NE(r.status().message().find("PULUMI_CONFIG_PASSPHRASE"),
@@ -57,64 +45,56 @@ TEST_F(ResolvePassphraseTest, NothingSetIsAnErrorNamingTheVariables) {
             std::string::npos);
 }
 
-TEST_F(ResolvePassphraseTest, EnvironmentValueIsUsedVerbatim) {
-  setenv(kPassphraseEnv, "  spaced out\n", 1);
-  Result<std::string> r = ResolvePassphrase(std::nullopt);
+TEST_F(ResolvePassphraseTest, PassphraseIsUsedVerbatim) {
+  in_.passphrase = "  spaced out\n";
+  Result<std::string> r = ResolvePassphrase(in_);
   ASSERT_TRUE(r.ok());
   EXPECT_TRUE(*r == "  spaced out\n");
 }
 
-TEST_F(ResolvePassphraseTest, EmptyEnvironmentValueCounts) {
-  setenv(kPassphraseEnv, "", 1);
-  setenv(kPassphraseFileEnv, WriteFile("f", "from-file").c_str(), 1);
-  Result<std::string> r = ResolvePassphrase(std::nullopt);
+TEST_F(ResolvePassphraseTest, EmptyPassphraseCounts) {
+  in_.passphrase = "";
+  in_.env_file = WriteFile("f", "from-file");
+  Result<std::string> r = ResolvePassphrase(in_);
   ASSERT_TRUE(r.ok());
   EXPECT_TRUE(r->empty());
 }
 
-TEST_F(ResolvePassphraseTest, FileVariableIsTrimmed) {
-  setenv(kPassphraseFileEnv, WriteFile("f", " \t in ner \r\n\xC2\xA0").c_str(),
-         1);
-  Result<std::string> r = ResolvePassphrase(std::nullopt);
+TEST_F(ResolvePassphraseTest, FileFromTheVariableIsTrimmed) {
+  in_.env_file = WriteFile("f", " \t in ner \r\n\xC2\xA0");
+  Result<std::string> r = ResolvePassphrase(in_);
   ASSERT_TRUE(r.ok());
   EXPECT_TRUE(*r == "in ner");
 }
 
-TEST_F(ResolvePassphraseTest, EmptyFileVariableIsIgnored) {
-  setenv(kPassphraseFileEnv, "", 1);
-  EXPECT_EQ(ResolvePassphrase(std::nullopt).status().code(),
-            Errc::kInvalidArgument);
-}
-
-TEST_F(ResolvePassphraseTest, MissingFileFromVariableIsNotFound) {
-  setenv(kPassphraseFileEnv, (dir_ / "absent").c_str(), 1);
-  Result<std::string> r = ResolvePassphrase(std::nullopt);
+TEST_F(ResolvePassphraseTest, MissingFileFromTheVariableIsNotFound) {
+  in_.env_file = dir_ / "absent";
+  Result<std::string> r = ResolvePassphrase(in_);
   ASSERT_FALSE(r.ok());
   EXPECT_EQ(r.status().code(), Errc::kNotFound);
   EXPECT_NE(r.status().message().find("PULUMI_CONFIG_PASSPHRASE_FILE"),
             std::string::npos);
 }
 
-TEST_F(ResolvePassphraseTest, ExplicitFileWinsOverEnvironment) {
-  setenv(kPassphraseEnv, "from-env", 1);
-  setenv(kPassphraseFileEnv, WriteFile("env-file", "from-env-file").c_str(), 1);
-  Result<std::string> r =
-      ResolvePassphrase(WriteFile("explicit", "from-explicit\n"));
+TEST_F(ResolvePassphraseTest, ExplicitFileWinsOverTheVariables) {
+  in_.passphrase = "from-env";
+  in_.env_file = WriteFile("env-file", "from-env-file");
+  in_.file = WriteFile("explicit", "from-explicit\n");
+  Result<std::string> r = ResolvePassphrase(in_);
   ASSERT_TRUE(r.ok());
   EXPECT_TRUE(*r == "from-explicit");
 }
 
-TEST_F(ResolvePassphraseTest,
-       MissingExplicitFileIsNotFoundEvenWithEnvironment) {
-  setenv(kPassphraseEnv, "from-env", 1);
-  EXPECT_EQ(ResolvePassphrase(dir_ / "absent").status().code(),
-            Errc::kNotFound);
+TEST_F(ResolvePassphraseTest, MissingExplicitFileIsNotFoundEvenWithAPhrase) {
+  in_.passphrase = "from-env";
+  in_.file = dir_ / "absent";
+  EXPECT_EQ(ResolvePassphrase(in_).status().code(), Errc::kNotFound);
 }
 
-TEST_F(ResolvePassphraseTest, EnvironmentValueWinsOverFileVariable) {
-  setenv(kPassphraseEnv, "from-env", 1);
-  setenv(kPassphraseFileEnv, WriteFile("f", "from-file").c_str(), 1);
-  Result<std::string> r = ResolvePassphrase(std::nullopt);
+TEST_F(ResolvePassphraseTest, PassphraseWinsOverTheFileVariable) {
+  in_.passphrase = "from-env";
+  in_.env_file = WriteFile("f", "from-file");
+  Result<std::string> r = ResolvePassphrase(in_);
   ASSERT_TRUE(r.ok());
   EXPECT_TRUE(*r == "from-env");
 }
