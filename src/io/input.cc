@@ -518,30 +518,26 @@ std::unique_ptr<InputStream> FileRange(const InputStream& file,
 }
 
 RangeReader::RangeReader(const InputStream& file, std::size_t chunk)
-    : file_(file), chunk_(chunk) {}
+    : range_(FileRange(file, 0)), chunk_(chunk) {}
 
 Result<std::string_view> RangeReader::Read(std::uint64_t offset,
                                            std::size_t size) {
   if (offset < base_ || offset + size > base_ + buffer_.size()) {
-    int fd = file_.plain_file_fd();
-    if (fd < 0) {
-      return Status(Errc::kUnsupported,
-                    file_.name() + ": only a plain file can be read again");
-    }
+    // FileRange's pread(2) stream: kUnsupported unless a plain file.
+    if (Status s = range_->SeekTo(offset); !s.ok()) return s;
     buffer_.resize(std::max(chunk_, size));
     std::size_t have = 0;
     while (have < buffer_.size()) {
-      ssize_t got = ::pread(fd, buffer_.data() + have, buffer_.size() - have,
-                            static_cast<off_t>(offset + have));
-      if (got < 0 && errno == EINTR) continue;
-      if (got < 0) return Status(Errc::kIo, ErrnoMessage(file_.name(), errno));
-      if (got == 0) break;
-      have += static_cast<std::size_t>(got);
+      Result<std::size_t> got =
+          range_->Read(buffer_.data() + have, buffer_.size() - have);
+      if (!got.ok()) return got.status();
+      if (*got == 0) break;
+      have += *got;
     }
     buffer_.resize(have);
     base_ = offset;
     if (have < size) {
-      return Status(Errc::kIo, file_.name() +
+      return Status(Errc::kIo, range_->name() +
                                    ": the file is shorter than when it was "
                                    "read (was it rewritten meanwhile?)");
     }

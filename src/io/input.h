@@ -153,7 +153,7 @@ std::unique_ptr<InputStream> FileRange(const InputStream& file,
 /// places seen long before (verify's pending references keep offsets into
 /// the input instead of copies of their texts). pread(2) through a buffer
 /// of `chunk` bytes, so ranges asked in increasing order cost one system
-/// call a chunk. `file` must outlive it.
+/// call a chunk (through FileRange). `file` must outlive it.
 class RangeReader {
  public:
   explicit RangeReader(const InputStream& file,
@@ -164,7 +164,7 @@ class RangeReader {
   Result<std::string_view> Read(std::uint64_t offset, std::size_t size);
 
  private:
-  const InputStream& file_;
+  std::unique_ptr<InputStream> range_;  ///< FileRange of the file
   std::size_t chunk_;
   std::string buffer_;
   std::uint64_t base_ = 0;  ///< file offset of buffer_[0]

@@ -12,14 +12,9 @@ namespace {
 using diag::Code;
 using diag::Severity;
 
-std::string_view SarifLevel(Severity s) {
-  switch (s) {
-    case Severity::kError: return "error";
-    case Severity::kWarning: return "warning";
-    case Severity::kNote: return "note";
-  }
-  return "error";
-}
+/// SARIF's result levels ("error", "warning", "note"; SARIF 2.1.0
+/// §3.27.10) are the severities' own names.
+std::string_view SarifLevel(Severity s) { return SeverityName(s); }
 
 std::string_view ProblemSeverity(Severity s) {
   switch (s) {
