@@ -58,15 +58,17 @@ std::string Quote(std::string_view s) {
 
 void AppendPointerToken(std::string* pointer, std::string_view token) {
   pointer->push_back('/');
-  for (char c : token) {
-    if (c == '~') {
-      pointer->append("~0");
-    } else if (c == '/') {
-      pointer->append("~1");
-    } else {
-      pointer->push_back(c);
-    }
+  // The bytes between the ones to escape are appended whole: most tokens
+  // have none.
+  std::size_t from = 0;
+  for (std::size_t i = 0; i < token.size(); ++i) {
+    char c = token[i];
+    if (c != '~' && c != '/') continue;
+    pointer->append(token.data() + from, i - from);
+    pointer->append(c == '~' ? "~0" : "~1");
+    from = i + 1;
   }
+  pointer->append(token.data() + from, token.size() - from);
 }
 
 void AppendPointerIndex(std::string* pointer, std::size_t index) {

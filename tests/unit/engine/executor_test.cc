@@ -338,5 +338,67 @@ TEST(Executor, UnopenableInputIsOneFatalFinding) {
   EXPECT_TRUE(many.folded.empty());
 }
 
+// CountRange counts as a byte-by-byte reading of the file does, with and
+// without holding the range's bytes (and then holds exactly them), at
+// every alignment of the range against the vector blocks, with element
+// lines, lines only like them (another indentation, or other bytes where
+// the indentation should be) and newlines in runs longer than the
+// block counters' 255.
+TEST(Executor, CountRangeCountsAsAByteByByteReading) {
+  testing::TempDir dir;
+  std::string text;
+  for (int i = 0; i < 400; ++i) {
+    text += "\n    {\"a\": " + std::to_string(i) + "}";
+    if (i % 7 == 0) text += "\n   {";    // one space short
+    if (i % 11 == 0) text += "\n  x {";  // other bytes
+    if (i % 13 == 0) text += std::string(300, '\n');
+    if (i % 17 == 0) text += "\n    {";  // at the very end of a run
+  }
+  std::string path = dir.Write("count.json", text);
+  auto in = io::OpenInput(path);
+  ASSERT_TRUE(in.ok());
+  const std::string indent = "    ";
+  auto expected = [&](std::size_t begin, std::size_t end) {
+    internal::RangeCounts c;
+    for (std::size_t q = begin; q < end; ++q) {
+      if (text[q] != '\n') continue;
+      ++c.newlines;
+    }
+    // Element lines whose '{' is in [begin, end).
+    for (std::size_t q = 0; q + indent.size() + 1 < text.size(); ++q) {
+      std::size_t brace = q + indent.size() + 1;
+      if (text[q] == '\n' && brace >= begin && brace < end &&
+          text.compare(q + 1, indent.size(), indent) == 0 &&
+          text[brace] == '{') {
+        ++c.element_lines;
+      }
+    }
+    return c;
+  };
+  internal::HeldBytes held;
+  for (std::size_t begin :
+       std::vector<std::size_t>{0, 1, 5, 16, 31, 33, 100, 1000}) {
+    for (std::size_t end : {begin, begin + 1, begin + 47, begin + 4099,
+                            text.size() - 3, text.size()}) {
+      if (end > text.size()) continue;
+      internal::RangeCounts want = expected(begin, end);
+      auto plain = internal::CountRange(**in, indent, begin, end);
+      ASSERT_TRUE(plain.has_value());
+      EXPECT_EQ(plain->newlines, want.newlines) << begin << ".." << end;
+      EXPECT_EQ(plain->element_lines, want.element_lines)
+          << begin << ".." << end;
+      auto with = internal::CountRange(**in, indent, begin, end, &held);
+      ASSERT_TRUE(with.has_value());
+      EXPECT_EQ(with->newlines, want.newlines) << begin << ".." << end;
+      EXPECT_EQ(with->element_lines, want.element_lines)
+          << begin << ".." << end;
+      std::size_t start = begin >= 5 ? begin - 5 : 0;
+      EXPECT_EQ(held.at, start);
+      EXPECT_EQ(held.bytes,
+                std::string_view(text).substr(start, end + 5 - start));
+    }
+  }
+}
+
 }  // namespace
 }  // namespace pstate::engine
