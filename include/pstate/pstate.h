@@ -424,6 +424,8 @@ struct VerifyConfig {
   /// Threads hashing assets and checking a plain file's resources (the
   /// output is the same for any value; 1 reads sequentially).
   int jobs = 1;
+  /// Threads hashing assets when not `jobs` (0: `jobs`).
+  int asset_jobs = 0;
   /// Check every resource against its provider's package schema; not
   /// owned, may be null.
   const Schemas* schemas = nullptr;
@@ -438,6 +440,31 @@ struct VerifyConfig {
 /// `pstate verify`: every problem in the state, with its place. Fails only
 /// for a bad config; an unreadable input is a finding (Findings::unreadable).
 Result<Findings> Verify(const State& state, const VerifyConfig& config = {});
+
+/// `pstate verify FILE...` (a backend directory: its stacks' checkpoints,
+/// BackendStacks).
+struct VerifyManyConfig : VerifyConfig {
+  /// With several inputs and `jobs` above 1, `jobs` inputs are read at
+  /// once, each on one thread (its resources and assets sequentially);
+  /// otherwise one after the other, each with `jobs` and `asset_jobs`.
+  /// The findings are the same either way. `on_progress` is not used.
+  ///
+  /// The limits every input is read with (OpenOptions::limits).
+  InputLimits limits;
+  /// Inputs read one at a time: the progress of input i (called on the
+  /// calling thread before it is read; empty: none).
+  std::function<Progress(std::size_t)> progress_of;
+};
+
+/// Verify of each of `inputs` (paths as State::Open takes them, "-" for
+/// standard input, named "<stdin>"), handing `on_findings` each input's
+/// findings (its index and Findings) on the calling thread, in input
+/// order, as soon as it and every input before it are done. An input that
+/// cannot be opened or read is a finding, like any other unreadable input.
+/// Fails only for a bad config, before any input is read.
+Status VerifyMany(
+    const std::vector<std::string>& inputs, const VerifyManyConfig& config,
+    const std::function<void(std::size_t, Findings&&)>& on_findings);
 
 struct ScanConfig {
   /// Findings kept (0 = all), of those `filter` admits; the counts are
@@ -699,6 +726,8 @@ struct ListConfig : ResourceFilter {
   /// Threads that read a plain file's resources; rows still come in state
   /// order, and the same rows.
   int jobs = 1;
+  /// Progress of the read (on the calling thread).
+  Progress on_progress;
 };
 
 /// `pstate ls`: the resources that match, in state order.
@@ -711,6 +740,9 @@ Status List(const State& state, const ListConfig& config,
 /// `pstate ls --pending`: the pending operations that match.
 Result<std::vector<PendingRow>> ListPending(const State& state,
                                             const ListConfig& config = {});
+/// The same, streaming: `on_row` returns false to stop.
+Status ListPending(const State& state, const ListConfig& config,
+                   const std::function<bool(const PendingRow&)>& on_row);
 
 /// Which resource `Show` describes: a URN, or a position in `resources`.
 struct ShowConfig {
@@ -751,6 +783,43 @@ struct Tally {
   std::uint64_t bytes = 0;
 };
 
+/// Where resources' bytes go: each member's span, from its key to the next
+/// member's key (the last one to the closing brace), so the five add up to
+/// the resources' bytes exactly (`other` also holds the braces and every
+/// member not named here).
+struct StatsSections {
+  std::uint64_t inputs = 0, outputs = 0, dependencies = 0,
+                property_dependencies = 0, other = 0;
+  std::uint64_t total() const {
+    return inputs + outputs + dependencies + property_dependencies + other;
+  }
+  StatsSections& operator+=(const StatsSections& o) {
+    inputs += o.inputs;
+    outputs += o.outputs;
+    dependencies += o.dependencies;
+    property_dependencies += o.property_dependencies;
+    other += o.other;
+    return *this;
+  }
+};
+
+/// Why a state is big: `stats`' byte split (StatsConfig::sizes).
+struct StatsSizes {
+  StatsSections sections;  ///< over every resource
+  std::map<std::string, StatsSections> by_type;
+  /// Per type, its largest properties of inputs and outputs
+  /// ("outputs.policy"), by bytes summed over the type's resources (member
+  /// spans, as StatsSections), largest first, at most
+  /// StatsConfig::top_properties each.
+  std::map<std::string, std::vector<std::pair<std::uint64_t, std::string>>>
+      top_properties;
+  /// Inside inputs and outputs: the bytes of secret objects, of assets and
+  /// archives, and of the properties Pulumi's providers keep for themselves
+  /// (names starting "__", such as "__inputs" and "__provider"). Exact
+  /// spans of the input's text.
+  std::uint64_t secret_bytes = 0, asset_bytes = 0, internal_bytes = 0;
+};
+
 struct StatsResult {
   std::string envelope;  ///< "export", "checkpoint", ...
   std::optional<std::int64_t> version;
@@ -765,6 +834,8 @@ struct StatsResult {
   std::uint64_t secrets = 0, assets = 0, archives = 0;
   std::map<std::string, std::uint64_t> pending;  ///< by operation type
   std::uint64_t stacks = 0, projects = 0;
+  /// The byte split, with StatsConfig::sizes.
+  std::optional<StatsSizes> sizes;
 };
 
 /// The parent/child tree of a state.
@@ -795,6 +866,11 @@ struct StatsConfig {
   /// Threads that read a plain file's resources; the result is the same
   /// for any number.
   int jobs = 1;
+  /// Also split the bytes by section and type (StatsResult::sizes).
+  bool sizes = false;
+  /// With `sizes`: how many of each type's largest properties to keep.
+  std::size_t top_properties = 3;
+  Progress on_progress;
 };
 
 /// `pstate stats`: counts and sizes by package, type and provider.
@@ -1282,6 +1358,100 @@ struct HistoryBlameResult {
 /// holding it). kInvalidArgument when `ref` is not a checkpoint inside a
 /// backend.
 Result<HistoryBlameResult> HistoryBlame(const HistoryBlameConfig& config);
+
+// ---- backend directories (ls, stats, verify of a backend)
+// --------------------
+//
+// A DIY backend as one inventory: `ls`, `stats` and `verify` given a
+// backend directory cover the current checkpoint of every stack in it, read
+// `jobs` stacks at once and delivered in stack order (the same result for
+// any number of jobs).
+
+/// True when `dir` is a backend directory: a directory holding a `.pulumi`
+/// directory, or a directory named `.pulumi`. A directory inside a backend
+/// (`.pulumi/stacks/web`) is not one.
+bool IsBackendDirectory(const std::string& dir);
+
+/// The stacks of the backend directory `dir`, by project, then name, each
+/// with its current checkpoint. kNotFound naming `dir` when it has none.
+Result<std::vector<BackendStack>> BackendStacks(const std::string& dir);
+
+/// How `ls` and `stats` name a stack: "<project>/<stack>", or "<stack>" in
+/// the legacy layout (which has no project level).
+std::string BackendStackLabel(const BackendStack& stack);
+
+struct InventoryListConfig : ListConfig {
+  /// List pending operations instead of resources.
+  bool pending = false;
+  /// The limits every checkpoint is read with (OpenOptions::limits).
+  InputLimits limits;
+  // `limit`: rows over all stacks (0: all); `jobs`: stacks read at once;
+  // `on_progress` is not used.
+};
+
+/// One stack's rows, or why it could not be read (`status`, naming its
+/// checkpoint; the rows read before the failure are kept).
+struct InventoryStackRows {
+  BackendStack stack;
+  std::vector<ResourceRow> rows;
+  std::vector<PendingRow> pending;  ///< with InventoryListConfig::pending
+  Status status;
+};
+
+/// `pstate ls BACKEND_DIR`: each stack's rows that match, to `on_stack` in
+/// stack order (on the calling thread; false stops). The stack that reaches
+/// `limit` comes with its rows cut at the limit and is the last. Fails
+/// (before any stack) when `dir` has no stacks.
+Status InventoryList(const std::string& dir, const InventoryListConfig& config,
+                     const std::function<bool(InventoryStackRows&&)>& on_stack);
+
+/// The figures `stats` gives per stack and in total.
+struct InventoryFigures {
+  std::uint64_t resources = 0;
+  std::uint64_t types = 0;             ///< distinct resource types
+  std::uint64_t bytes = 0;             ///< of the resources' JSON text
+  std::uint64_t checkpoint_bytes = 0;  ///< of the file (compressed or not)
+  std::uint64_t secrets = 0;
+  std::uint64_t assets = 0;  ///< assets and archives
+  std::uint64_t pending = 0;
+  std::uint64_t protect = 0;
+};
+
+/// The figures of `stats`, a StatsResult of `state` (checkpoint_bytes: its
+/// file's size; 0 for standard input).
+InventoryFigures InventoryFiguresOf(const State& state,
+                                    const StatsResult& stats);
+
+/// One stack's statistics, or why it could not be read (`status`).
+struct InventoryStackStats {
+  BackendStack stack;
+  Status status;
+  StatsResult stats;
+  InventoryFigures figures;
+};
+
+struct InventoryStatsConfig {
+  int jobs = 1;  ///< stacks read at once
+  /// The limits every checkpoint is read with (OpenOptions::limits).
+  InputLimits limits;
+};
+
+/// The backend's statistics.
+struct InventoryStatsResult {
+  /// The stacks that were read, in stack order.
+  std::vector<InventoryStackStats> stacks;
+  /// The stacks that could not be read, in stack order (`status` says why).
+  std::vector<InventoryStackStats> failed;
+  /// Over `stacks` (types: distinct over every stack).
+  InventoryFigures total;
+  /// Count and bytes of each type, summed over `stacks`.
+  std::map<std::string, Tally> by_type;
+};
+
+/// `pstate stats BACKEND_DIR`: per-stack figures and the totals. Fails when
+/// `dir` has no stacks.
+Result<InventoryStatsResult> InventoryStats(
+    const std::string& dir, const InventoryStatsConfig& config = {});
 
 // ---- typecheck --------------------------------------------------------------
 

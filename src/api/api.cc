@@ -2,9 +2,10 @@
 //
 // Each call maps its config to the module's, runs it, and maps the result
 // back where the module's type is not already the API's own (docs/api.md
-// lists each mapping as a step to remove). Calls are serialized by one
-// mutex: the input limits are process-wide in io (io::DefaultInputLimits),
-// so a call sets its state's limits for its duration.
+// lists each mapping as a step to remove). Calls are serialized
+// (api::Call): the input limits are process-wide in io
+// (io::DefaultInputLimits), so a call sets its state's limits for its
+// duration.
 #include "pstate/pstate.h"
 
 #include <atomic>
@@ -20,6 +21,7 @@
 #include <utility>
 #include <vector>
 
+#include "api/internal.h"
 #include "asset_hash/run_budget.h"
 #include "assets/run.h"
 #include "backend/backend.h"
@@ -52,16 +54,6 @@
 
 namespace pstate {
 
-struct State::Impl {
-  std::string path;  ///< what the modules open: the file, "-", or the copy
-  std::string name;
-  InputLimits limits;
-  /// A state in memory: its private copy (removed with the last handle).
-  std::unique_ptr<io::TempPath> copy;
-  /// Standard input is read by one call only.
-  mutable std::atomic<bool> stdin_taken{false};
-};
-
 struct Schemas::Impl {
   types::SchemaSet set;
 };
@@ -72,26 +64,10 @@ struct FingerprintKey::Impl {
 
 namespace {
 
-std::mutex& CallMutex() {
-  static std::mutex mu;
-  return mu;
-}
-
-// One API call: exclusive, with the state's input limits as io's defaults
-// (restored when the call ends).
-class Call {
+// One API call on `state`: exclusive, with its input limits.
+class Call : public api::Call {
  public:
-  explicit Call(const State& state)
-      : lock_(CallMutex()), saved_(io::DefaultInputLimits()) {
-    io::SetDefaultInputLimits(state.impl().limits);
-  }
-  ~Call() { io::SetDefaultInputLimits(saved_); }
-  Call(const Call&) = delete;
-  Call& operator=(const Call&) = delete;
-
- private:
-  std::lock_guard<std::mutex> lock_;
-  InputLimits saved_;
+  explicit Call(const State& state) : api::Call(state.impl().limits) {}
 };
 
 // The path the modules open, or why there is none.
@@ -135,9 +111,7 @@ Finding Named(const State& state, Finding finding) {
 // those it admits (the report kept every finding), the first max_findings.
 Findings ToFindings(const State& state, diag::Report&& report,
                     const FindingFilter& filter, std::size_t max_findings) {
-  Findings out = filter.empty() ? std::move(report).Take()
-                                : FilterFindings(std::move(report).Take(),
-                                                 filter, max_findings);
+  Findings out = api::TakeFindings(std::move(report), filter, max_findings);
   out.file = state.name();
   if (state.impl().copy) {
     for (Finding& f : out.findings) f = Named(state, std::move(f));
@@ -155,6 +129,31 @@ PassphraseSource PassphraseOf(const PassphraseSource& passphrase) {
 }
 
 }  // namespace
+
+namespace api {
+
+Findings TakeFindings(diag::Report&& report, const FindingFilter& filter,
+                      std::size_t max_findings) {
+  return filter.empty()
+             ? std::move(report).Take()
+             : FilterFindings(std::move(report).Take(), filter, max_findings);
+}
+
+verify::Config ToVerifyConfig(const VerifyConfig& config) {
+  verify::Config c;
+  c.assets = config.assets;
+  c.asset_options.root = config.asset_root;
+  c.asset_options.outside_root = config.allow_outside_root
+                                     ? asset_hash::OutsideRoot::kReadHashHidden
+                                     : asset_hash::OutsideRoot::kRefuse;
+  c.jobs = config.asset_jobs > 0 ? config.asset_jobs : config.jobs;
+  c.check_jobs = config.jobs;
+  if (config.schemas) c.schemas = &config.schemas->impl().set;
+  c.on_progress = config.on_progress;
+  return c;
+}
+
+}  // namespace api
 
 const char* Version() { return PSTATE_VERSION; }
 
@@ -248,16 +247,7 @@ Result<Findings> Verify(const State& state, const VerifyConfig& config) {
   Call call(state);
   Result<std::string> path = PathOf(state);
   if (!path.ok()) return path.status();
-  verify::Config c;
-  c.assets = config.assets;
-  c.asset_options.root = config.asset_root;
-  c.asset_options.outside_root = config.allow_outside_root
-                                     ? asset_hash::OutsideRoot::kReadHashHidden
-                                     : asset_hash::OutsideRoot::kRefuse;
-  c.jobs = config.jobs;
-  c.check_jobs = config.jobs;
-  if (config.schemas) c.schemas = &config.schemas->impl().set;
-  c.on_progress = config.on_progress;
+  verify::Config c = api::ToVerifyConfig(config);
   // With a filter every finding is kept until it is applied: the kept ones
   // are the first max_findings of those it admits.
   diag::Report report(state.name(),
@@ -349,6 +339,7 @@ inspect::ListConfig ToListConfig(const std::string& path,
   c.path = path;
   c.pending = pending;
   c.jobs = config.jobs;
+  c.on_progress = config.on_progress;
   return c;
 }
 
@@ -381,20 +372,30 @@ Result<std::vector<ResourceRow>> List(const State& state,
   return rows;
 }
 
-Result<std::vector<PendingRow>> ListPending(const State& state,
-                                            const ListConfig& config) {
+Status ListPending(const State& state, const ListConfig& config,
+                   const std::function<bool(const PendingRow&)>& on_row) {
   Call call(state);
   Result<std::string> path = PathOf(state);
   if (!path.ok()) return path.status();
-  std::vector<PendingRow> rows;
+  std::size_t rows = 0;
   Status s = inspect::List(
       ToListConfig(*path, config, true),
       [](const ResourceRow&) { return true; },
       [&](const PendingRow& row) {
-        rows.push_back(row);
-        return config.limit == 0 || rows.size() < config.limit;
+        ++rows;
+        return on_row(row) && (config.limit == 0 || rows < config.limit);
       });
-  if (!s.ok()) return Named(state, s);
+  return Named(state, s);
+}
+
+Result<std::vector<PendingRow>> ListPending(const State& state,
+                                            const ListConfig& config) {
+  std::vector<PendingRow> rows;
+  Status s = ListPending(state, config, [&rows](const PendingRow& row) {
+    rows.push_back(row);
+    return true;
+  });
+  if (!s.ok()) return s;
   return rows;
 }
 
@@ -405,9 +406,14 @@ Result<StatsResult> Stats(const State& state, const StatsConfig& config) {
   inspect::StatsConfig stats_config;
   stats_config.path = *path;
   stats_config.top = config.top;
+  stats_config.top_properties = config.top_properties;
   stats_config.jobs = config.jobs;
-  Result<StatsResult> stats = inspect::Stats(stats_config);
+  stats_config.on_progress = config.on_progress;
+  StatsSizes sizes;
+  Result<StatsResult> stats =
+      inspect::Stats(stats_config, config.sizes ? &sizes : nullptr);
   if (!stats.ok()) return Named(state, stats.status());
+  if (config.sizes) stats->sizes = std::move(sizes);
   return stats;
 }
 
@@ -421,19 +427,9 @@ Result<ShowResult> Show(const State& state, const ShowConfig& config) {
   show.index = config.urn.empty() ? config.index : std::nullopt;
   show.show_secrets = config.show_secrets;
   show.passphrase = config.passphrase;
-  Result<inspect::ShowResult> shown = inspect::Show(show);
+  Result<ShowResult> shown = inspect::Show(show);
   if (!shown.ok()) return Named(state, shown.status());
-  ShowResult out;
-  out.row = std::move(shown->row);
-  out.copies = shown->copies;
-  out.dependencies = std::move(shown->dependencies);
-  out.property_dependencies = std::move(shown->property_dependencies);
-  out.deleted_with = std::move(shown->deleted_with);
-  out.replace_with = std::move(shown->replace_with);
-  out.dependents = std::move(shown->dependents);
-  out.inputs = std::move(shown->inputs);
-  out.outputs = std::move(shown->outputs);
-  return out;
+  return shown;
 }
 
 Result<TreeResult> Tree(const State& state) {
@@ -677,23 +673,23 @@ Result<EditResult> Edit(const State& state, const EditConfig& config) {
 // ---- history ----------------------------------------------------------------
 
 Result<std::vector<StackSummary>> HistoryBackend(const std::string& dir) {
-  std::lock_guard<std::mutex> lock(CallMutex());
+  std::lock_guard<std::mutex> lock(api::CallMutex());
   return history::SummarizeBackend(dir);
 }
 
 Result<HistoryTarget> HistoryOpen(const std::string& path) {
-  std::lock_guard<std::mutex> lock(CallMutex());
+  std::lock_guard<std::mutex> lock(api::CallMutex());
   return history::OpenTarget(path);
 }
 
 std::vector<UpdateRow> HistoryList(const HistoryTarget& target, bool verify) {
-  std::lock_guard<std::mutex> lock(CallMutex());
+  std::lock_guard<std::mutex> lock(api::CallMutex());
   return history::ListUpdates(target, verify);
 }
 
 Result<HistoryRestoreResult> HistoryRestore(
     const HistoryRestoreConfig& config) {
-  std::lock_guard<std::mutex> lock(CallMutex());
+  std::lock_guard<std::mutex> lock(api::CallMutex());
   return history::Restore(config);
 }
 
@@ -702,12 +698,12 @@ std::optional<std::int64_t> DurationSeconds(std::string_view text) {
 }
 
 Result<HistoryPruneResult> HistoryPrune(const HistoryPruneConfig& config) {
-  std::lock_guard<std::mutex> lock(CallMutex());
+  std::lock_guard<std::mutex> lock(api::CallMutex());
   return history::Prune(config);
 }
 
 Result<HistoryBlameResult> HistoryBlame(const HistoryBlameConfig& config) {
-  std::lock_guard<std::mutex> lock(CallMutex());
+  std::lock_guard<std::mutex> lock(api::CallMutex());
   return history::Blame(config);
 }
 
@@ -769,7 +765,7 @@ Result<TypeVerdict> CheckInState(const State& state,
 
 Result<TypeVerdict> Typecheck(const std::string& value_json,
                               const TypecheckConfig& config) {
-  std::lock_guard<std::mutex> lock(CallMutex());
+  std::lock_guard<std::mutex> lock(api::CallMutex());
   types::TypecheckConfig c;
   c.source = types::TypecheckConfig::Source::kValue;
   c.value = value_json;

@@ -7,17 +7,18 @@
 #include <string>
 #include <vector>
 
-#include "backend/backend.h"
+#include <pstate/pstate.h>
+
 #include "cli/command.h"
 #include "cli/count_option.h"
 #include "cli/exit_code.h"
+#include "cli/input_limits.h"
 #include "cli/inventory.h"
 #include "cli/jobs.h"
 #include "cli/passphrase.h"
 #include "cli/select_options.h"
 #include "cli/terminal.h"
 #include "inspect/inspect.h"
-#include "inventory/inventory.h"
 #include "report/csv.h"
 #include "report/inspect.h"
 #include "report/inventory.h"
@@ -54,16 +55,22 @@ struct LsFlags {
 };
 
 int RunLs(const LsFlags& f) {
-  inspect::ListConfig config;
-  static_cast<ResourceFilter&>(config) = ToSelector(f.select);
-  config.path = f.path;
-  config.pending = f.pending;
-  config.jobs = PassJobs(f.jobs);
   const bool json = f.format == "json", csv = f.format == "csv";
   const bool color = !json && !csv && UseColor(f.color, STDOUT_FILENO);
-  if (inventory::IsBackendDir(f.path)) {
-    return LsBackend(f.path, config, f.format, f.limit, color, f.jobs);
+  if (IsBackendDirectory(f.path)) {
+    InventoryListConfig config;
+    static_cast<ResourceFilter&>(config) = ToSelector(f.select);
+    config.pending = f.pending;
+    config.limit = f.limit;
+    config.jobs = PassJobs(f.jobs);
+    config.limits = InputLimitFlags();
+    return LsBackend(f.path, config, f.format, color);
   }
+  Result<State> state = OpenState(f.path);
+  if (!state.ok()) return Fail(state.status());
+  ListConfig config;
+  static_cast<ResourceFilter&>(config) = ToSelector(f.select);
+  config.jobs = PassJobs(f.jobs);
   report::CsvWriter writer(std::cout);
   if (csv) report::LsCsvHeader(writer, f.pending, false);
   // Rows stream while the state is read: a progress line only when they
@@ -73,28 +80,26 @@ int RunLs(const LsFlags& f) {
   }
   std::uint64_t printed = 0;
   auto more = [&] { return f.limit == 0 || ++printed < f.limit; };
-  Status status = inspect::List(
-      config,
-      [&](const inspect::ResourceRow& row) {
-        if (csv) {
-          report::RowCsv(writer, row);
-        } else {
-          std::cout << (json ? report::RowJson(row)
-                             : report::RowText(row, color))
-                    << '\n';
-        }
-        return more();
-      },
-      [&](const inspect::PendingRow& row) {
-        if (csv) {
-          report::PendingCsv(writer, row);
-        } else {
-          std::cout << (json ? report::PendingJson(row)
-                             : report::PendingText(row))
-                    << '\n';
-        }
-        return more();
-      });
+  auto on_row = [&](const ResourceRow& row) {
+    if (csv) {
+      report::RowCsv(writer, row);
+    } else {
+      std::cout << (json ? report::RowJson(row) : report::RowText(row, color))
+                << '\n';
+    }
+    return more();
+  };
+  auto on_pending = [&](const PendingRow& row) {
+    if (csv) {
+      report::PendingCsv(writer, row);
+    } else {
+      std::cout << (json ? report::PendingJson(row) : report::PendingText(row))
+                << '\n';
+    }
+    return more();
+  };
+  Status status = f.pending ? ListPending(*state, config, on_pending)
+                            : List(*state, config, on_row);
   EndProgress();
   if (!status.ok()) {
     std::cout.flush();
@@ -118,8 +123,7 @@ struct ShowFlags {
 constexpr std::size_t kShowValueWidth = 200;
 
 int RunShow(const ShowFlags& f) {
-  inspect::ShowConfig config;
-  config.path = f.path;
+  ShowConfig config;
   config.urn = f.urn;
   if (f.index >= 0) config.index = static_cast<std::size_t>(f.index);
   if (f.urn.empty() && !config.index) {
@@ -127,7 +131,9 @@ int RunShow(const ShowFlags& f) {
   }
   config.show_secrets = f.show_secrets;
   config.passphrase = PassphraseFromFlags(f.passphrase_file);
-  auto result = inspect::Show(config);
+  Result<State> state = OpenState(f.path);
+  if (!state.ok()) return Fail(state.status());
+  auto result = Show(*state, config);
   if (!result.ok()) return Fail(result.status());
   if (f.format == "json") {
     std::cout << report::ShowJson(*result);
@@ -233,7 +239,7 @@ std::function<int()> SetupStats(CLI::App& app) {
   return [paths, format, top, exact, quiet, jobs] {
     const bool json = *format == "json";
     for (const std::string& path : *paths) {
-      if (!inventory::IsBackendDir(path)) continue;
+      if (!IsBackendDirectory(path)) continue;
       if (paths->size() == 2) {
         return Fail(Status(Errc::kInvalidArgument,
                            path + ": a backend directory; stats A B compares "
@@ -245,37 +251,38 @@ std::function<int()> SetupStats(CLI::App& app) {
       return Fail(Status(Errc::kInvalidArgument,
                          "--format csv: not for two states (use json)"));
     }
-    inspect::SizeStats sizes[2];
-    std::vector<inspect::StatsResult> results;
-    for (std::size_t i = 0; i < paths->size(); ++i) {
-      inspect::StatsConfig config;
-      config.path = (*paths)[i];
+    std::vector<State> states;
+    std::vector<StatsResult> results;
+    for (const std::string& path : *paths) {
+      Result<State> state = OpenState(path);
+      if (!state.ok()) return Fail(state.status());
+      StatsConfig config;
       config.top = *top;
-      config.on_progress = MakeProgress(Shown(config.path), *quiet);
+      config.sizes = true;
+      config.on_progress = MakeProgress(Shown(path), *quiet);
       config.jobs = PassJobs(*jobs);
-      auto stats = inspect::Stats(config, &sizes[i]);
+      auto stats = Stats(*state, config);
       EndProgress();
       if (!stats.ok()) return Fail(stats.status());
+      states.push_back(std::move(*state));
       results.push_back(std::move(*stats));
     }
     if (results.size() == 2) {
-      report::StatsSide a{&results[0], &sizes[0]}, b{&results[1], &sizes[1]};
+      report::StatsSide a{&results[0], &*results[0].sizes},
+          b{&results[1], &*results[1].sizes};
       std::cout << (json ? report::StatsGrowthJson(a, b)
                          : report::StatsGrowthText(a, b, *exact));
       return static_cast<int>(kExitOk);
     }
     if (*format == "csv") {
-      report::RenderStatsCsv(
-          inventory::FiguresOf(
-              results[0],
-              (*paths)[0] == "-" ? 0 : backend::FileBytes((*paths)[0])),
-          Shown((*paths)[0]), std::cout);
+      report::RenderStatsCsv(InventoryFiguresOf(states[0], results[0]),
+                             Shown((*paths)[0]), std::cout);
       return static_cast<int>(kExitOk);
     }
     report::StatsOptions options;
     options.exact_bytes = *exact;
-    options.sizes = &sizes[0];
-    std::cout << (json ? report::StatsJson(results[0], &sizes[0])
+    options.sizes = &*results[0].sizes;
+    std::cout << (json ? report::StatsJson(results[0], options.sizes)
                        : report::StatsText(results[0], options));
     return static_cast<int>(kExitOk);
   };

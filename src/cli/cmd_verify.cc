@@ -1,24 +1,25 @@
 // pstate verify FILE...: every problem in each state, with its location.
 //
-// Flags → verify::Config → verify::VerifyInput per input → printing and the
-// exit code. The checks themselves live in src/verify/.
+// Flags → pstate::VerifyManyConfig → pstate::VerifyMany over the inputs →
+// printing and the exit code. The checks themselves live in src/verify/.
 #include <cstdlib>
 #include <iostream>
 #include <memory>
+#include <optional>
 #include <string>
+#include <utility>
 #include <vector>
+
+#include <pstate/pstate.h>
 
 #include "base/thread_pool.h"
 #include "cli/command.h"
 #include "cli/exit_code.h"
 #include "cli/findings_output.h"
+#include "cli/input_limits.h"
 #include "cli/jobs.h"
 #include "cli/terminal.h"
-#include "diag/report.h"
-#include "inventory/inventory.h"
 #include "report/terminal.h"
-#include "types/schema_set.h"
-#include "verify/run.h"
 
 namespace pstate::cli {
 namespace {
@@ -35,57 +36,42 @@ struct VerifyFlags : FindingsFlags {
 };
 
 int RunVerify(const VerifyFlags& flags) {
-  types::SchemaSet schemas;
-  verify::Config config;
+  std::optional<Schemas> schemas;
+  VerifyManyConfig config;
   if (!flags.schemas.empty() || !flags.schema_dirs.empty()) {
     // Once per run, before any input: a bad schema is a usage error.
-    Status s = verify::LoadSchemas(flags.schemas, flags.schema_dirs, &schemas);
-    if (!s.ok()) {
-      report::PrintError(std::cerr, s.message());
+    Result<Schemas> loaded = Schemas::Load(flags.schemas, flags.schema_dirs);
+    if (!loaded.ok()) {
+      report::PrintError(std::cerr, loaded.status().message());
       return kExitUnreadable;
     }
-    config.schemas = &schemas;
+    config.schemas = &schemas.emplace(std::move(*loaded));
   }
   config.assets = flags.assets;
-  config.asset_options.root = flags.root;
-  config.asset_options.outside_root =
-      flags.allow_outside_root ? asset_hash::OutsideRoot::kReadHashHidden
-                               : asset_hash::OutsideRoot::kRefuse;
-  config.jobs = flags.jobs > 0 ? flags.jobs : DefaultJobs();
-  config.check_jobs = flags.jobs > 0 ? flags.jobs : DefaultPassJobs();
-  FindingsPrinter printer(flags);
-  auto name_of = [](const std::string& path) {
-    return path == "-" ? std::string("<stdin>") : path;
+  config.asset_root = flags.root;
+  config.allow_outside_root = flags.allow_outside_root;
+  // Several inputs (a backend's stacks) are read N at once, each on one
+  // thread, when --jobs asks for N; one input is checked on --jobs threads
+  // (default one) and hashed on --jobs (default every processor).
+  config.asset_jobs = flags.jobs > 0 ? flags.jobs : DefaultJobs();
+  config.jobs = flags.jobs > 0 ? flags.jobs : DefaultPassJobs();
+  // The printer filters (FilterFindings) and caps the findings.
+  config.max_findings = flags.max_findings;
+  config.limits = InputLimitFlags();
+  config.progress_of = [&flags](std::size_t i) {
+    const std::string& path = flags.files[i];
+    return MakeProgress(path == "-" ? std::string("<stdin>") : path,
+                        flags.quiet);
   };
-  if (config.check_jobs > 1 && flags.files.size() > 1) {
-    // Several inputs (a backend's stacks): N inputs at once, each read on
-    // one thread, printed in input order (the same output for any N).
-    verify::Config one = config;
-    one.jobs = 1;
-    one.check_jobs = 1;
-    using ReportPtr = std::unique_ptr<diag::Report>;
-    inventory::ForEachOrdered<ReportPtr>(
-        flags.files.size(), config.check_jobs,
-        [&](std::size_t i) {
-          const std::string& path = flags.files[i];
-          ReportPtr report =
-              std::make_unique<diag::Report>(name_of(path), flags.max_findings);
-          verify::VerifyInput(path, one, *report);
-          return report;
-        },
-        [&](std::size_t, ReportPtr&& report) {
-          printer.Print(std::move(*report).Take());
-          return true;
-        });
-    return printer.Finish();
-  }
-  for (const std::string& path : flags.files) {
-    std::string name = name_of(path);
-    auto report = std::make_unique<diag::Report>(name, flags.max_findings);
-    config.on_progress = MakeProgress(name, flags.quiet);
-    verify::VerifyInput(path, config, *report);
-    EndProgress();
-    printer.Print(std::move(*report).Take());
+  FindingsPrinter printer(flags);
+  Status s = VerifyMany(flags.files, config,
+                        [&printer](std::size_t, Findings&& findings) {
+                          EndProgress();
+                          printer.Print(std::move(findings));
+                        });
+  if (!s.ok()) {
+    report::PrintError(std::cerr, s.message());
+    return kExitUnreadable;
   }
   return printer.Finish();
 }

@@ -14,7 +14,6 @@
 #include "cli/exit_code.h"
 #include "cli/suggest.h"
 #include "cli/terminal.h"
-#include "inventory/inventory.h"
 
 #ifndef PSTATE_VERSION
 #define PSTATE_VERSION "0.0.0"
@@ -180,14 +179,14 @@ void Resolve(FindingsFlags& flags) {
 std::vector<std::string> FindStateFiles(const std::string& dir,
                                         bool include_backups) {
   std::error_code ec;
-  if (inventory::IsBackendDir(dir)) {
+  if (IsBackendDirectory(dir)) {
     // Each stack's current checkpoint, as Pulumi picks it (not the copies
     // in history/ and backups/, nor a second compression of the same
     // stack).
     std::vector<std::string> found;
-    auto stacks = inventory::Stacks(dir);
+    auto stacks = BackendStacks(dir);
     if (!stacks.ok()) return found;
-    for (const backend::Stack& stack : *stacks) {
+    for (const BackendStack& stack : *stacks) {
       found.push_back(stack.checkpoint);
       if (include_backups &&
           fs::is_regular_file(stack.checkpoint + ".bak", ec)) {

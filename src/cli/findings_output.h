@@ -59,9 +59,9 @@ struct FindingsFlags {
 /// (a bad value is a usage error, exit 2, before any input is read).
 void AddFindingsOptions(CLI::App& app, FindingsFlags& flags);
 
-/// The state files under `dir`. A backend directory (inventory::
-/// IsBackendDir: it holds .pulumi, or is .pulumi): each stack's current
-/// checkpoint, in stack order (and its .bak with `include_backups`). Any
+/// The state files under `dir`. A backend directory (IsBackendDirectory:
+/// it holds .pulumi, or is .pulumi): each stack's current checkpoint, in
+/// stack order (and its .bak with `include_backups`). Any
 /// other directory: searched recursively for *.json, *.json.gz and
 /// *.json.zst (and their .bak backups with `include_backups`), sorted.
 std::vector<std::string> FindStateFiles(const std::string& dir,

@@ -92,4 +92,6 @@ Result<State> OpenState(const std::string& path) {
   return State::Open(path, options);
 }
 
+InputLimits InputLimitFlags() { return FlagLimits(); }
+
 }  // namespace pstate::cli

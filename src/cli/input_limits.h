@@ -30,6 +30,10 @@ void AddInputLimitOptions(CLI::App& app);
 /// the limits the two flags gave (pstate::State::Open).
 Result<State> OpenState(const std::string& path);
 
+/// The limits the two flags gave, for the calls that open their inputs
+/// themselves (VerifyMany, InventoryList, InventoryStats).
+InputLimits InputLimitFlags();
+
 }  // namespace pstate::cli
 
 #endif  // PSTATE_CLI_INPUT_LIMITS_H_

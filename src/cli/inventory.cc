@@ -2,11 +2,10 @@
 
 #include <iostream>
 #include <utility>
-#include <vector>
 
 #include "cli/exit_code.h"
+#include "cli/input_limits.h"
 #include "cli/jobs.h"
-#include "inventory/inventory.h"
 #include "report/csv.h"
 #include "report/inspect.h"
 #include "report/inventory.h"
@@ -24,89 +23,73 @@ void StackFailed(const Status& status) {
 
 }  // namespace
 
-int LsBackend(const std::string& dir, const inspect::ListConfig& config,
-              const std::string& format, std::uint64_t limit, bool color,
-              int jobs) {
-  auto stacks = inventory::Stacks(dir);
-  if (!stacks.ok()) {
-    report::PrintError(std::cerr, stacks.status().message());
-    return kExitUnreadable;
-  }
+int LsBackend(const std::string& dir, const InventoryListConfig& config,
+              const std::string& format, bool color) {
   const bool json = format == "json", csv = format == "csv";
   report::CsvWriter writer(std::cout);
-  if (csv) report::LsCsvHeader(writer, config.pending, true);
-  std::uint64_t printed = 0;
-  bool unreadable = false;
-  inventory::ForEachOrdered<inventory::StackRows>(
-      stacks->size(), PassJobs(jobs),
-      [&](std::size_t i) {
-        return inventory::ListStack((*stacks)[i], config, limit);
-      },
-      [&](std::size_t i, inventory::StackRows&& rows) {
-        const std::string label = inventory::StackLabel((*stacks)[i]);
-        auto full = [&] { return limit != 0 && ++printed >= limit; };
-        for (const inspect::ResourceRow& row : rows.rows) {
-          if (csv) {
-            report::RowCsv(writer, row, &label);
-          } else if (json) {
-            std::cout << report::RowJson(row, label) << '\n';
-          } else {
-            std::cout << report::TerminalSafe(label) << '\t'
-                      << report::RowText(row, color) << '\n';
-          }
-          if (full()) return false;
-        }
-        for (const inspect::PendingRow& row : rows.pending) {
-          if (csv) {
-            report::PendingCsv(writer, row, &label);
-          } else if (json) {
-            std::cout << report::PendingJson(row, label) << '\n';
-          } else {
-            std::cout << report::TerminalSafe(label) << '\t'
-                      << report::PendingText(row) << '\n';
-          }
-          if (full()) return false;
-        }
-        if (!rows.status.ok()) {
-          StackFailed(rows.status);
-          unreadable = true;
-        }
-        return true;
-      });
+  bool unreadable = false, started = false;
+  Status status = InventoryList(dir, config, [&](InventoryStackRows&& rows) {
+    // The first stack comes once the backend's stacks are known (a
+    // backend without stacks fails before it).
+    if (!started && csv) report::LsCsvHeader(writer, config.pending, true);
+    started = true;
+    const std::string label = BackendStackLabel(rows.stack);
+    for (const ResourceRow& row : rows.rows) {
+      if (csv) {
+        report::RowCsv(writer, row, &label);
+      } else if (json) {
+        std::cout << report::RowJson(row, label) << '\n';
+      } else {
+        std::cout << report::TerminalSafe(label) << '\t'
+                  << report::RowText(row, color) << '\n';
+      }
+    }
+    for (const PendingRow& row : rows.pending) {
+      if (csv) {
+        report::PendingCsv(writer, row, &label);
+      } else if (json) {
+        std::cout << report::PendingJson(row, label) << '\n';
+      } else {
+        std::cout << report::TerminalSafe(label) << '\t'
+                  << report::PendingText(row) << '\n';
+      }
+    }
+    if (!rows.status.ok()) {
+      StackFailed(rows.status);
+      unreadable = true;
+    }
+    return true;
+  });
+  if (!status.ok()) {
+    report::PrintError(std::cerr, status.message());
+    return kExitUnreadable;
+  }
   std::cout.flush();
   return unreadable ? kExitUnreadable : kExitOk;
 }
 
 int StatsBackend(const std::string& dir, const std::string& format,
                  bool exact_bytes, int jobs) {
-  auto stacks = inventory::Stacks(dir);
-  if (!stacks.ok()) {
-    report::PrintError(std::cerr, stacks.status().message());
+  InventoryStatsConfig config;
+  config.jobs = PassJobs(jobs);
+  config.limits = InputLimitFlags();
+  Result<InventoryStatsResult> all = InventoryStats(dir, config);
+  if (!all.ok()) {
+    report::PrintError(std::cerr, all.status().message());
     return kExitUnreadable;
   }
-  inventory::BackendStats all;
-  bool unreadable = false;
-  inventory::ForEachOrdered<inventory::StackStats>(
-      stacks->size(), PassJobs(jobs),
-      [&](std::size_t i) { return inventory::StatsOfStack((*stacks)[i]); },
-      [&](std::size_t, inventory::StackStats&& stats) {
-        if (!stats.status.ok()) {
-          StackFailed(stats.status);
-          unreadable = true;
-        } else {
-          all.Add(std::move(stats));
-        }
-        return true;
-      });
+  for (const InventoryStackStats& failed : all->failed) {
+    StackFailed(failed.status);
+  }
   if (format == "json") {
-    report::RenderBackendStatsJson(all, std::cout);
+    report::RenderBackendStatsJson(*all, std::cout);
   } else if (format == "csv") {
-    report::RenderBackendStatsCsv(all, std::cout);
+    report::RenderBackendStatsCsv(*all, std::cout);
   } else {
-    report::RenderBackendStatsText(all, exact_bytes, std::cout);
+    report::RenderBackendStatsText(*all, exact_bytes, std::cout);
   }
   std::cout.flush();
-  return unreadable ? kExitUnreadable : kExitOk;
+  return all->failed.empty() ? kExitOk : kExitUnreadable;
 }
 
 }  // namespace pstate::cli

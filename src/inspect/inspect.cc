@@ -829,15 +829,6 @@ class StatsPass final : public engine::Pass<ResourceCounts> {
 
 }  // namespace
 
-Sections& Sections::operator+=(const Sections& o) {
-  inputs += o.inputs;
-  outputs += o.outputs;
-  dependencies += o.dependencies;
-  property_dependencies += o.property_dependencies;
-  other += o.other;
-  return *this;
-}
-
 Result<StatsResult> Stats(const StatsConfig& config, SizeStats* sizes) {
   engine::Options options;
   options.jobs = config.jobs;

@@ -74,19 +74,9 @@ struct ShowConfig {
 
 using Dependent = ::pstate::Dependent;
 
-struct ShowResult {
-  ResourceRow row;
-  std::size_t copies = 1;  ///< resources with this URN (duplicates)
-  std::vector<std::string> dependencies;
-  std::map<std::string, std::vector<std::string>> property_dependencies;
-  std::string deleted_with;
-  std::vector<std::string> replace_with;
-  std::vector<Dependent> dependents;
-  /// Inputs and outputs for display (diff::DisplayValue: secrets hidden
-  /// or, with show_secrets, shown); nullopt when the resource has none.
-  std::optional<diff::Value> inputs;
-  std::optional<diff::Value> outputs;
-};
+/// The API's (pstate/pstate.h): inputs and outputs for display
+/// (diff::DisplayValue: secrets hidden or, with show_secrets, shown).
+using ShowResult = ::pstate::ShowResult;
 
 /// kNotFound when no resource has the URN (or index).
 Result<ShowResult> Show(const ShowConfig& config);
@@ -154,34 +144,11 @@ using Tally = ::pstate::Tally;
 
 using StatsResult = ::pstate::StatsResult;
 
-/// Where a resource's bytes go: its members' spans, each from the member's
-/// key to the next member's key (the last one to the closing brace), so
-/// the five add up to the resource's bytes exactly (`other` also holds the
-/// braces and every member not named here).
-struct Sections {
-  std::uint64_t inputs = 0, outputs = 0, dependencies = 0,
-                property_dependencies = 0, other = 0;
-  std::uint64_t total() const {
-    return inputs + outputs + dependencies + property_dependencies + other;
-  }
-  Sections& operator+=(const Sections& o);
-};
+/// Where a resource's bytes go (the API's, pstate/pstate.h).
+using Sections = ::pstate::StatsSections;
 
-/// Why a state is big: `stats`' byte split.
-struct SizeStats {
-  Sections sections;  ///< over every resource
-  std::map<std::string, Sections> by_type;
-  /// Per type, its largest properties of inputs and outputs ("outputs.policy"),
-  /// by bytes summed over the type's resources (member spans, as Sections),
-  /// largest first, at most `top_properties` each.
-  std::map<std::string, std::vector<std::pair<std::uint64_t, std::string>>>
-      top_properties;
-  /// Inside inputs and outputs: the bytes of secret objects, of assets and
-  /// archives, and of the properties Pulumi's providers keep for themselves
-  /// (names starting "__", such as "__inputs" and "__provider"). Exact
-  /// spans of the input's text.
-  std::uint64_t secret_bytes = 0, asset_bytes = 0, internal_bytes = 0;
-};
+/// Why a state is big: `stats`' byte split (the API's).
+using SizeStats = ::pstate::StatsSizes;
 
 /// How many of each type's largest properties `stats` lists.
 inline constexpr std::size_t kTopProperties = 3;

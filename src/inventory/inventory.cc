@@ -2,6 +2,8 @@
 
 #include <filesystem>
 #include <system_error>
+#include <utility>
+#include <vector>
 
 namespace pstate::inventory {
 namespace {
@@ -44,6 +46,7 @@ std::string StackLabel(const backend::Stack& stack) {
 StackRows ListStack(const backend::Stack& stack,
                     const inspect::ListConfig& config, std::uint64_t limit) {
   StackRows out;
+  out.stack = stack;
   inspect::ListConfig one = config;
   one.path = stack.checkpoint;
   one.on_progress = {};
@@ -95,8 +98,9 @@ Figures FiguresOf(const inspect::StatsResult& s, std::uint64_t file_bytes) {
   return f;
 }
 
-void BackendStats::Add(StackStats stack) {
+void Add(BackendStats& all, StackStats stack) {
   const Figures& f = stack.figures;
+  Figures& total = all.total;
   total.resources += f.resources;
   total.bytes += f.bytes;
   total.checkpoint_bytes += f.checkpoint_bytes;
@@ -105,12 +109,67 @@ void BackendStats::Add(StackStats stack) {
   total.pending += f.pending;
   total.protect += f.protect;
   for (const auto& [type, tally] : stack.stats.by_type) {
-    inspect::Tally& t = by_type[type];
+    inspect::Tally& t = all.by_type[type];
     t.count += tally.count;
     t.bytes += tally.bytes;
   }
-  total.types = by_type.size();
-  stacks.push_back(std::move(stack));
+  total.types = all.by_type.size();
+  all.stacks.push_back(std::move(stack));
+}
+
+Status List(const std::string& dir, const ::pstate::InventoryListConfig& config,
+            const std::function<bool(StackRows&&)>& on_stack) {
+  Result<std::vector<backend::Stack>> stacks = Stacks(dir);
+  if (!stacks.ok()) return stacks.status();
+  inspect::ListConfig one;
+  static_cast<ResourceFilter&>(one) = config;
+  one.pending = config.pending;
+  const std::uint64_t limit = config.limit;
+  std::uint64_t delivered = 0;
+  ForEachOrdered<StackRows>(
+      stacks->size(), config.jobs,
+      [&](std::size_t i) { return ListStack((*stacks)[i], one, limit); },
+      [&](std::size_t, StackRows&& rows) {
+        if (limit != 0) {
+          // The rows left before the limit; a stack that reaches it is cut
+          // there and is the last, without a status (it was not read on).
+          const std::uint64_t left = limit - delivered;
+          std::vector<ResourceRow>& r = rows.rows;
+          std::vector<PendingRow>& p = rows.pending;
+          if (r.size() + p.size() >= left) {
+            if (r.size() >= left) {
+              r.resize(static_cast<std::size_t>(left));
+              p.clear();
+            } else {
+              p.resize(static_cast<std::size_t>(left - r.size()));
+            }
+            rows.status = Status::Ok();
+            on_stack(std::move(rows));
+            return false;
+          }
+          delivered += r.size() + p.size();
+        }
+        return on_stack(std::move(rows));
+      });
+  return Status::Ok();
+}
+
+Result<BackendStats> Stats(const std::string& dir, int jobs) {
+  Result<std::vector<backend::Stack>> stacks = Stacks(dir);
+  if (!stacks.ok()) return stacks.status();
+  BackendStats all;
+  ForEachOrdered<StackStats>(
+      stacks->size(), jobs,
+      [&](std::size_t i) { return StatsOfStack((*stacks)[i]); },
+      [&](std::size_t, StackStats&& stats) {
+        if (stats.status.ok()) {
+          Add(all, std::move(stats));
+        } else {
+          all.failed.push_back(std::move(stats));
+        }
+        return true;
+      });
+  return all;
 }
 
 }  // namespace pstate::inventory

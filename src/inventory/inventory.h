@@ -3,9 +3,11 @@
 // every stack in it. One loop over the stacks (backend::ListStacks' order)
 // calls, for each stack's current checkpoint, the very function the
 // command calls for one file (inspect::List, inspect::Stats,
-// verify::VerifyInput); with --jobs N the stacks are read on N threads and
-// their results delivered in stack order, so the output is the same for
-// any N. report/inventory.h renders the results.
+// verify::VerifyInput through pstate::VerifyMany); with --jobs N the stacks
+// are read on N threads and their results delivered in stack order, so the
+// output is the same for any N. The results are the API's types
+// (pstate/pstate.h: InventoryList, InventoryStats); report/inventory.h
+// renders them.
 #ifndef PSTATE_INVENTORY_INVENTORY_H_
 #define PSTATE_INVENTORY_INVENTORY_H_
 
@@ -78,59 +80,49 @@ void ForEachOrdered(std::size_t n, int jobs,
 // ---- ls ---------------------------------------------------------------------
 
 /// One stack's rows, as inspect::List streams them, or why it could not be
-/// read (`status`; the rows read before the failure are kept).
-struct StackRows {
-  std::vector<inspect::ResourceRow> rows;
-  std::vector<inspect::PendingRow> pending;
-  Status status;
-};
+/// read (`status`; the rows read before the failure are kept): the API's.
+using StackRows = ::pstate::InventoryStackRows;
 
 /// inspect::List over the stack's checkpoint with `config`'s filters;
 /// stops after `limit` rows (0: all).
 StackRows ListStack(const backend::Stack& stack,
                     const inspect::ListConfig& config, std::uint64_t limit);
 
+/// `ls BACKEND_DIR` (pstate::InventoryList): ListStack over every stack,
+/// `config.jobs` at once, to `on_stack` in stack order; the stack that
+/// reaches `config.limit` (rows over all stacks) comes cut there and is the
+/// last (without its status: it was not read further).
+Status List(const std::string& dir, const ::pstate::InventoryListConfig& config,
+            const std::function<bool(StackRows&&)>& on_stack);
+
 // ---- stats ------------------------------------------------------------------
 
-/// The figures `stats` gives per stack and in total: one list, shared by
-/// the text, JSON and CSV renderings.
-struct Figures {
-  std::uint64_t resources = 0;
-  std::uint64_t types = 0;             ///< distinct resource types
-  std::uint64_t bytes = 0;             ///< of the resources' JSON text
-  std::uint64_t checkpoint_bytes = 0;  ///< of the file (compressed or not)
-  std::uint64_t secrets = 0;
-  std::uint64_t assets = 0;  ///< assets and archives
-  std::uint64_t pending = 0;
-  std::uint64_t protect = 0;
-};
+/// The figures `stats` gives per stack and in total: the API's.
+using Figures = ::pstate::InventoryFigures;
 
 /// The figures of one state, read by inspect::Stats from a file of
 /// `file_bytes` bytes.
 Figures FiguresOf(const inspect::StatsResult& stats, std::uint64_t file_bytes);
 
-/// One stack's statistics (inspect::Stats), or why it could not be read.
-struct StackStats {
-  backend::Stack stack;
-  Status status;
-  inspect::StatsResult stats;
-  Figures figures;
-};
+/// One stack's statistics (inspect::Stats), or why it could not be read:
+/// the API's.
+using StackStats = ::pstate::InventoryStackStats;
 
 /// inspect::Stats over the stack's checkpoint, with its figures.
 StackStats StatsOfStack(const backend::Stack& stack);
 
 /// The backend's statistics: the stacks that could be read, in stack order,
 /// and the totals over them (types: distinct over every stack; by_type:
-/// count and bytes of each type summed over the stacks).
-struct BackendStats {
-  std::vector<StackStats> stacks;
-  Figures total;
-  std::map<std::string, inspect::Tally> by_type;
+/// count and bytes of each type summed over the stacks): the API's.
+using BackendStats = ::pstate::InventoryStatsResult;
 
-  /// Adds a stack that was read (its status ok).
-  void Add(StackStats stack);
-};
+/// Adds a stack that was read (its status ok) to `all` and its totals.
+void Add(BackendStats& all, StackStats stack);
+
+/// `stats BACKEND_DIR` (pstate::InventoryStats): StatsOfStack over every
+/// stack, `jobs` at once, in stack order; a stack that cannot be read goes
+/// to `failed`.
+Result<BackendStats> Stats(const std::string& dir, int jobs);
 
 }  // namespace pstate::inventory
 

@@ -19,16 +19,14 @@ namespace pstate::report {
 
 /// Tab-separated; with `color` the flags yellow and empty columns ("-")
 /// dim.
-std::string RowText(const inspect::ResourceRow& row, bool color = false);
-/// One JSON object; with `stack` (a backend's inventory::StackLabel) a
+std::string RowText(const ResourceRow& row, bool color = false);
+/// One JSON object; with `stack` (a backend's BackendStackLabel) a
 /// first member "stack".
-std::string RowJson(const inspect::ResourceRow& row,
-                    std::string_view stack = {});
-std::string PendingText(const inspect::PendingRow& row);
-std::string PendingJson(const inspect::PendingRow& row,
-                        std::string_view stack = {});
+std::string RowJson(const ResourceRow& row, std::string_view stack = {});
+std::string PendingText(const PendingRow& row);
+std::string PendingJson(const PendingRow& row, std::string_view stack = {});
 /// "protect,taint": the flags' names as ls prints them.
-std::string FlagsText(const std::vector<inspect::Flag>& flags);
+std::string FlagsText(const std::vector<ResourceFlag>& flags);
 
 struct ShowTextOptions {
   /// Labels bold, "[secret]" values yellow.
@@ -37,9 +35,9 @@ struct ShowTextOptions {
   /// prints them whole.
   std::size_t max_value_width = 0;
 };
-std::string ShowText(const inspect::ShowResult& result,
+std::string ShowText(const ShowResult& result,
                      const ShowTextOptions& options = {});
-std::string ShowJson(const inspect::ShowResult& result);
+std::string ShowJson(const ShowResult& result);
 
 /// Write the tree as it goes (iteratively: a deep parent chain needs no
 /// deep stack), so the output is never held whole. A `limit` above 0
@@ -57,27 +55,26 @@ std::string TreeJson(const inspect::TreeResult& tree);
 struct StatsOptions {
   /// Exact byte counts instead of B/KiB/MiB/GiB with one decimal.
   bool exact_bytes = false;
-  /// The byte split (inspect::Stats with `sizes`): sections, shares and
+  /// The byte split (StatsResult::sizes): sections, shares and
   /// each type's largest properties.
-  const inspect::SizeStats* sizes = nullptr;
+  const StatsSizes* sizes = nullptr;
 };
 
 /// "1.5 KiB" (binary units, one decimal; bytes below 1 KiB as "512 B").
 std::string HumanBytes(std::uint64_t bytes);
 
-std::string StatsText(const inspect::StatsResult& stats,
+std::string StatsText(const StatsResult& stats,
                       const StatsOptions& options = {});
-std::string StatsJson(const inspect::StatsResult& stats,
-                      const inspect::SizeStats* sizes = nullptr);
+std::string StatsJson(const StatsResult& stats,
+                      const StatsSizes* sizes = nullptr);
 /// {"NAME": {"count": N, "bytes": B}, ...}.
-void TallyMapJson(const std::map<std::string, inspect::Tally>& m,
-                  json::Writer& w);
+void TallyMapJson(const std::map<std::string, Tally>& m, json::Writer& w);
 
 /// `stats A B`: how each type and section grew from `before` to `after`
 /// (both read with sizes).
 struct StatsSide {
-  const inspect::StatsResult* stats = nullptr;
-  const inspect::SizeStats* sizes = nullptr;
+  const StatsResult* stats = nullptr;
+  const StatsSizes* sizes = nullptr;
 };
 std::string StatsGrowthText(const StatsSide& before, const StatsSide& after,
                             bool exact_bytes);

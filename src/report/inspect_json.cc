@@ -9,8 +9,6 @@
 namespace pstate::report {
 namespace {
 
-using inspect::Flag;
-using inspect::Tally;
 using inspect::TreeResult;
 
 /// One JSON value written to a string: the row and result renderers return
@@ -32,9 +30,9 @@ class JsonText {
   json::Writer w_;
 };
 
-void FlagsJson(const std::vector<Flag>& flags, json::Writer& w) {
+void FlagsJson(const std::vector<ResourceFlag>& flags, json::Writer& w) {
   w.BeginArray();
-  for (Flag f : flags) w.String(inspect::FlagName(f));
+  for (ResourceFlag f : flags) w.String(inspect::FlagName(f));
   w.EndArray();
 }
 
@@ -77,7 +75,7 @@ void TallyMapJson(const std::map<std::string, Tally>& m, json::Writer& w) {
   w.EndObject();
 }
 
-std::string RowJson(const inspect::ResourceRow& row, std::string_view stack) {
+std::string RowJson(const ResourceRow& row, std::string_view stack) {
   JsonText out;
   json::Writer& w = out.w();
   w.BeginObject();
@@ -106,8 +104,7 @@ std::string RowJson(const inspect::ResourceRow& row, std::string_view stack) {
   return out.Take(false);
 }
 
-std::string PendingJson(const inspect::PendingRow& row,
-                        std::string_view stack) {
+std::string PendingJson(const PendingRow& row, std::string_view stack) {
   JsonText out;
   json::Writer& w = out.w();
   w.BeginObject();
@@ -128,7 +125,7 @@ std::string PendingJson(const inspect::PendingRow& row,
   return out.Take(false);
 }
 
-std::string ShowJson(const inspect::ShowResult& r) {
+std::string ShowJson(const ShowResult& r) {
   JsonText out;
   json::Writer& w = out.w();
   w.BeginObject();
@@ -165,7 +162,7 @@ std::string ShowJson(const inspect::ShowResult& r) {
   }
   w.Name("dependents");
   w.BeginArray();
-  for (const inspect::Dependent& d : r.dependents) {
+  for (const Dependent& d : r.dependents) {
     w.BeginObject();
     w.Name("urn");
     w.String(d.urn);
@@ -271,7 +268,7 @@ std::string TreeJson(const TreeResult& tree) {
 
 namespace {
 
-void SectionsJson(const inspect::Sections& s, json::Writer& w) {
+void SectionsJson(const StatsSections& s, json::Writer& w) {
   w.BeginObject();
   w.Name("inputs");
   w.Uint(s.inputs);
@@ -286,7 +283,7 @@ void SectionsJson(const inspect::Sections& s, json::Writer& w) {
   w.EndObject();
 }
 
-void SizesJson(const inspect::SizeStats& z, json::Writer& w) {
+void SizesJson(const StatsSizes& z, json::Writer& w) {
   w.Name("sections");
   SectionsJson(z.sections, w);
   w.Name("secret_bytes");
@@ -320,8 +317,7 @@ void SizesJson(const inspect::SizeStats& z, json::Writer& w) {
   w.EndObject();
 }
 
-void StatsJsonTo(const inspect::StatsResult& s, const inspect::SizeStats* z,
-                 json::Writer& w) {
+void StatsJsonTo(const StatsResult& s, const StatsSizes* z, json::Writer& w) {
   w.BeginObject();
   w.Name("envelope");
   w.String(s.envelope);
@@ -382,8 +378,7 @@ void StatsJsonTo(const inspect::StatsResult& s, const inspect::SizeStats* z,
 
 }  // namespace
 
-std::string StatsJson(const inspect::StatsResult& s,
-                      const inspect::SizeStats* sizes) {
+std::string StatsJson(const StatsResult& s, const StatsSizes* sizes) {
   JsonText out;
   StatsJsonTo(s, sizes, out.w());
   return out.Take(true);

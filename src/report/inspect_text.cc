@@ -13,13 +13,11 @@
 namespace pstate::report {
 namespace {
 
-using inspect::Flag;
-using inspect::Tally;
 using inspect::TreeResult;
 
-std::string Flags(const std::vector<Flag>& flags) {
+std::string Flags(const std::vector<ResourceFlag>& flags) {
   std::string out;
-  for (Flag f : flags) {
+  for (ResourceFlag f : flags) {
     if (!out.empty()) out += ',';
     out += inspect::FlagName(f);
   }
@@ -116,7 +114,7 @@ std::string Percent(std::uint64_t part, std::uint64_t total) {
 }
 
 /// "inputs 1.2 KiB (40.0%), outputs ..." adding up to `s.total()`.
-std::string SectionsLine(const inspect::Sections& s, bool exact) {
+std::string SectionsLine(const StatsSections& s, bool exact) {
   const std::uint64_t total = s.total();
   auto part = [&](std::string_view name, std::uint64_t n) {
     return std::string(name) + " " + Size(n, exact) + " (" + Percent(n, total) +
@@ -169,11 +167,11 @@ std::string Table(std::string_view title, const std::map<std::string, Tally>& m,
 
 // Fields are made terminal-safe one by one (a tab inside one is escaped);
 // the separators are real tabs.
-std::string FlagsText(const std::vector<inspect::Flag>& flags) {
+std::string FlagsText(const std::vector<ResourceFlag>& flags) {
   return Flags(flags);
 }
 
-std::string RowText(const inspect::ResourceRow& row, bool color) {
+std::string RowText(const ResourceRow& row, bool color) {
   auto column = [&](const std::string& s, std::string_view code) {
     return s.empty()
                ? sgr::Paint("-", sgr::kDim, color)
@@ -183,7 +181,7 @@ std::string RowText(const inspect::ResourceRow& row, bool color) {
          column(row.id, {}) + "\t" + column(Flags(row.flags), sgr::kYellow);
 }
 
-std::string PendingText(const inspect::PendingRow& row) {
+std::string PendingText(const PendingRow& row) {
   return TerminalSafe(Dash(row.operation)) + "\t" +
          TerminalSafe(Dash(row.urn)) + "\t" + TerminalSafe(Dash(row.type)) +
          "\t" + TerminalSafe(Dash(row.id));
@@ -191,8 +189,7 @@ std::string PendingText(const inspect::PendingRow& row) {
 
 // ---- show -------------------------------------------------------------------
 
-std::string ShowText(const inspect::ShowResult& r,
-                     const ShowTextOptions& options) {
+std::string ShowText(const ShowResult& r, const ShowTextOptions& options) {
   std::string out;
   // A label and its padding: "URN:       " (the padding is not bold).
   auto label = [&](std::string_view text) {
@@ -236,7 +233,7 @@ std::string ShowText(const inspect::ShowResult& r,
   list("Replace with:", r.replace_with);
   if (!r.dependents.empty()) {
     out += label("Dependents:") + "\n";
-    for (const inspect::Dependent& d : r.dependents) {
+    for (const Dependent& d : r.dependents) {
       out += TerminalSafe("    " + d.urn + " (" + d.via + ")") + "\n";
     }
   }
@@ -336,8 +333,7 @@ std::string HumanBytes(std::uint64_t bytes) {
   return buf;
 }
 
-std::string StatsText(const inspect::StatsResult& s,
-                      const StatsOptions& options) {
+std::string StatsText(const StatsResult& s, const StatsOptions& options) {
   const bool exact = options.exact_bytes;
   std::string out;
   auto line = [&](std::string_view label, const std::string& value) {
@@ -355,7 +351,7 @@ std::string StatsText(const inspect::StatsResult& s,
            (exact ? std::to_string(s.resources.bytes) + " bytes"
                   : HumanBytes(s.resources.bytes)) +
            ")");
-  if (const inspect::SizeStats* z = options.sizes) {
+  if (const StatsSizes* z = options.sizes) {
     line("sections:    ", SectionsLine(z->sections, exact));
     // Shares of the resources' bytes held inside inputs and outputs.
     const std::uint64_t total = s.resources.bytes;
@@ -423,14 +419,14 @@ std::string StatsGrowthText(const StatsSide& before, const StatsSide& after,
     }
     return s + ")";
   };
-  const inspect::StatsResult& a = *before.stats;
-  const inspect::StatsResult& b = *after.stats;
+  const StatsResult& a = *before.stats;
+  const StatsResult& b = *after.stats;
   std::string out = "resources:   " + std::to_string(a.resources.count) +
                     " -> " + std::to_string(b.resources.count) + ", " +
                     change(a.resources.bytes, b.resources.bytes) + "\n";
   if (before.sizes != nullptr && after.sizes != nullptr) {
-    const inspect::Sections& x = before.sizes->sections;
-    const inspect::Sections& y = after.sizes->sections;
+    const StatsSections& x = before.sizes->sections;
+    const StatsSections& y = after.sizes->sections;
     out += "sections:\n";
     out += "  inputs                " + change(x.inputs, y.inputs) + "\n";
     out += "  outputs               " + change(x.outputs, y.outputs) + "\n";

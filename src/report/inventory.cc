@@ -3,7 +3,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "inspect/inspect.h"
+#include "inventory/inventory.h"
 #include "json/writer.h"
 #include "report/inspect.h"
 #include "report/terminal.h"
@@ -11,7 +11,7 @@
 namespace pstate::report {
 namespace {
 
-using inventory::Figures;
+using Figures = InventoryFigures;
 
 /// The one list of stats' per-stack figures: CSV and JSON name, text
 /// heading, member, and whether it counts bytes (HumanBytes in text).
@@ -78,8 +78,7 @@ void LsCsvHeader(CsvWriter& csv, bool pending, bool stack_column) {
   csv.EndRecord();
 }
 
-void RowCsv(CsvWriter& csv, const inspect::ResourceRow& row,
-            const std::string* stack) {
+void RowCsv(CsvWriter& csv, const ResourceRow& row, const std::string* stack) {
   if (stack != nullptr) csv.Field(*stack);
   csv.Field(row.index)
       .Field(row.urn)
@@ -94,7 +93,7 @@ void RowCsv(CsvWriter& csv, const inspect::ResourceRow& row,
   csv.EndRecord();
 }
 
-void PendingCsv(CsvWriter& csv, const inspect::PendingRow& row,
+void PendingCsv(CsvWriter& csv, const PendingRow& row,
                 const std::string* stack) {
   if (stack != nullptr) csv.Field(*stack);
   csv.Field(row.index)
@@ -105,8 +104,8 @@ void PendingCsv(CsvWriter& csv, const inspect::PendingRow& row,
   csv.EndRecord();
 }
 
-void RenderBackendStatsText(const inventory::BackendStats& stats,
-                            bool exact_bytes, std::ostream& out) {
+void RenderBackendStatsText(const InventoryStatsResult& stats, bool exact_bytes,
+                            std::ostream& out) {
   auto cells = [&](std::string label, const Figures& f) {
     std::vector<std::string> row{std::move(label)};
     for (const FigureColumn& c : kFigureColumns) {
@@ -122,7 +121,7 @@ void RenderBackendStatsText(const inventory::BackendStats& stats,
     heading.emplace_back(c.heading);
   }
   rows.push_back(std::move(heading));
-  for (const inventory::StackStats& s : stats.stacks) {
+  for (const InventoryStackStats& s : stats.stacks) {
     rows.push_back(cells(inventory::StackLabel(s.stack), s.figures));
   }
   rows.push_back(cells("total", stats.total));
@@ -133,14 +132,14 @@ void RenderBackendStatsText(const inventory::BackendStats& stats,
       << " types\n";
 }
 
-void RenderBackendStatsJson(const inventory::BackendStats& stats,
+void RenderBackendStatsJson(const InventoryStatsResult& stats,
                             std::ostream& out) {
   json::StringSink sink(&out);
   json::Writer w(sink, json::Layout::kCompact);
   w.BeginObject();
   w.Name("stacks");
   w.BeginArray();
-  for (const inventory::StackStats& s : stats.stacks) {
+  for (const InventoryStackStats& s : stats.stacks) {
     w.BeginObject();
     w.Name("stack");
     w.String(inventory::StackLabel(s.stack));
@@ -163,18 +162,18 @@ void RenderBackendStatsJson(const inventory::BackendStats& stats,
   (void)sink.Commit();
 }
 
-void RenderBackendStatsCsv(const inventory::BackendStats& stats,
+void RenderBackendStatsCsv(const InventoryStatsResult& stats,
                            std::ostream& out) {
   CsvWriter csv(out);
   StatsCsvHeader(csv);
-  for (const inventory::StackStats& s : stats.stacks) {
+  for (const InventoryStackStats& s : stats.stacks) {
     StatsCsvRecord(csv, inventory::StackLabel(s.stack), s.stack.checkpoint,
                    s.figures);
   }
   StatsCsvRecord(csv, "(total)", "", stats.total);
 }
 
-void RenderStatsCsv(const inventory::Figures& figures, std::string_view path,
+void RenderStatsCsv(const InventoryFigures& figures, std::string_view path,
                     std::ostream& out) {
   CsvWriter csv(out);
   StatsCsvHeader(csv);

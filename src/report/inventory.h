@@ -1,6 +1,7 @@
-// The renderings of a backend read as one inventory (inventory/inventory.h)
-// and the CSV form of `ls` and `stats` (docs/history.md, "A backend as one
-// inventory"): text, JSON through json::Writer, CSV through CsvWriter.
+// The renderings of a backend read as one inventory (the API's
+// InventoryStatsResult, InventoryStackRows) and the CSV form of `ls` and
+// `stats` (docs/history.md, "A backend as one inventory"): text, JSON through
+// json::Writer, CSV through CsvWriter.
 #ifndef PSTATE_REPORT_INVENTORY_H_
 #define PSTATE_REPORT_INVENTORY_H_
 
@@ -8,8 +9,7 @@
 #include <string>
 #include <string_view>
 
-#include "inspect/inspect.h"
-#include "inventory/inventory.h"
+#include "pstate/pstate.h"
 #include "report/csv.h"
 
 namespace pstate::report {
@@ -19,28 +19,28 @@ namespace pstate::report {
 /// The header record of `ls --format csv` (of `--pending` with `pending`);
 /// with `stack_column` a first column "stack".
 void LsCsvHeader(CsvWriter& csv, bool pending, bool stack_column);
-/// One row; `stack` (inventory::StackLabel) is the first field when given.
-void RowCsv(CsvWriter& csv, const inspect::ResourceRow& row,
+/// One row; `stack` (BackendStackLabel) is the first field when given.
+void RowCsv(CsvWriter& csv, const ResourceRow& row,
             const std::string* stack = nullptr);
-void PendingCsv(CsvWriter& csv, const inspect::PendingRow& row,
+void PendingCsv(CsvWriter& csv, const PendingRow& row,
                 const std::string* stack = nullptr);
 
 // ---- stats ------------------------------------------------------------------
 
-/// A table of the stacks, one line each with inventory::Figures, then the
+/// A table of the stacks, one line each with InventoryFigures, then the
 /// totals; sizes as HumanBytes unless `exact_bytes`.
-void RenderBackendStatsText(const inventory::BackendStats& stats,
-                            bool exact_bytes, std::ostream& out);
+void RenderBackendStatsText(const InventoryStatsResult& stats, bool exact_bytes,
+                            std::ostream& out);
 /// {"stacks": [{"stack", "file", figures...}], "total": {"stacks",
 /// figures..., "by_type": {TYPE: {"count", "bytes"}}}}.
-void RenderBackendStatsJson(const inventory::BackendStats& stats,
+void RenderBackendStatsJson(const InventoryStatsResult& stats,
                             std::ostream& out);
 /// The header, a record per stack and a last record with stack "(total)".
-void RenderBackendStatsCsv(const inventory::BackendStats& stats,
+void RenderBackendStatsCsv(const InventoryStatsResult& stats,
                            std::ostream& out);
 /// `stats --format csv` of one file: the same header, one record (stack
 /// empty, file `path`).
-void RenderStatsCsv(const inventory::Figures& figures, std::string_view path,
+void RenderStatsCsv(const InventoryFigures& figures, std::string_view path,
                     std::ostream& out);
 
 }  // namespace pstate::report

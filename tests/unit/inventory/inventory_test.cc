@@ -111,7 +111,7 @@ TEST(StatsOfStackTest, FiguresAddUpOverTheBackend) {
     ASSERT_TRUE(one.status.ok()) << one.status.message();
     EXPECT_EQ(one.figures.checkpoint_bytes, backend::FileBytes(s.checkpoint));
     resources += one.figures.resources;
-    all.Add(std::move(one));
+    Add(all, std::move(one));
   }
   EXPECT_EQ(all.stacks.size(), stacks->size());
   EXPECT_EQ(all.total.resources, resources);
