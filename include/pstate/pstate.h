@@ -838,28 +838,62 @@ struct StatsResult {
   std::optional<StatsSizes> sizes;
 };
 
-/// The parent/child tree of a state.
+/// One resource of a TreeResult, as views into it (valid while it lives).
 struct TreeNode {
-  std::string urn;
-  std::string name;  ///< the URN's name part
-  std::string type;
+  std::string_view urn_prefix;  ///< the URN before the name
+  std::string_view name;        ///< the URN's name part
+  std::string_view type;
   bool provider = false;
-  bool deleted = false;  ///< a `delete: true` copy
-  /// Indexes into TreeResult::nodes, in state order.
-  std::vector<std::uint32_t> children;
+  bool deleted = false;     ///< a `delete: true` copy
+  std::string urn() const;  ///< urn_prefix + name
 };
 
-struct TreeResult {
-  std::vector<TreeNode> nodes;  ///< in state order
+/// Node indexes of a TreeResult (a node's children), in state order.
+struct TreeIndexes {
+  const std::uint32_t* first = nullptr;
+  const std::uint32_t* last = nullptr;
+  const std::uint32_t* begin() const { return first; }
+  const std::uint32_t* end() const { return last; }
+  std::size_t size() const { return static_cast<std::size_t>(last - first); }
+  std::uint32_t operator[](std::size_t i) const { return first[i]; }
+};
+
+/// The parent/child tree of a state. A tree cannot be shown before its
+/// last resource is read, so it is held, compactly: about 32 bytes a
+/// resource plus its name (URN prefixes and types are interned, names
+/// share one buffer, children are one array). Cheap to copy (copies share
+/// it); immutable.
+class TreeResult {
+ public:
+  TreeResult();
+  /// Resources, in state order.
+  std::size_t size() const;
+  /// Resource `i` (< size()).
+  TreeNode node(std::size_t i) const;
+  /// The children of resource `i`, in state order.
+  TreeIndexes children(std::size_t i) const;
   /// Resources with no parent in the state, in state order (and one member
   /// of each parent cycle).
-  std::vector<std::uint32_t> roots;
+  const std::vector<std::uint32_t>& roots() const;
+
+  struct Impl;
+  /// For the implementation (src/inspect/).
+  explicit TreeResult(std::shared_ptr<const Impl> impl)
+      : impl_(std::move(impl)) {}
+
+ private:
+  std::shared_ptr<const Impl> impl_;
+};
+
+struct TreeConfig {
+  /// Called as the state is read.
+  Progress on_progress;
 };
 
 /// `pstate tree`: children hang under the first live resource with their
 /// parent's URN; resources whose parent is missing are roots, as `pulumi
 /// stack` shows orphans.
-Result<TreeResult> Tree(const State& state);
+Result<TreeResult> Tree(const State& state, const TreeConfig& config = {});
 
 struct StatsConfig {
   std::size_t top = 10;  ///< the N largest resources

@@ -432,30 +432,13 @@ Result<ShowResult> Show(const State& state, const ShowConfig& config) {
   return shown;
 }
 
-Result<TreeResult> Tree(const State& state) {
+Result<TreeResult> Tree(const State& state, const TreeConfig& config) {
   Call call(state);
   Result<std::string> path = PathOf(state);
   if (!path.ok()) return path.status();
-  Result<inspect::TreeResult> tree = inspect::Tree(*path);
+  Result<TreeResult> tree = inspect::Tree(*path, config.on_progress);
   if (!tree.ok()) return Named(state, tree.status());
-  // Mapping: inspect::TreeResult stores the tree compactly (interned URN
-  // prefixes and types, one child array); the API's holds plain nodes.
-  TreeResult out;
-  out.nodes.reserve(tree->size());
-  for (std::size_t i = 0; i < tree->size(); ++i) {
-    inspect::TreeResult::Node node = tree->node(i);
-    TreeNode n;
-    n.urn = node.urn();
-    n.name = std::string(node.name);
-    n.type = std::string(node.type);
-    n.provider = node.provider;
-    n.deleted = node.deleted;
-    std::span<const std::uint32_t> children = tree->children(i);
-    n.children.assign(children.begin(), children.end());
-    out.nodes.push_back(std::move(n));
-  }
-  out.roots = tree->roots();
-  return out;
+  return tree;
 }
 
 // ---- normalize --------------------------------------------------------------

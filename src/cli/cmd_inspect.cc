@@ -18,7 +18,6 @@
 #include "cli/passphrase.h"
 #include "cli/select_options.h"
 #include "cli/terminal.h"
-#include "inspect/inspect.h"
 #include "report/csv.h"
 #include "report/inspect.h"
 #include "report/inventory.h"
@@ -202,7 +201,11 @@ std::function<int()> SetupTree(CLI::App& app) {
       ->type_name("N")
       ->capture_default_str();
   return [path, format, limit, color, quiet] {
-    auto tree = inspect::Tree(*path, MakeProgress(Shown(*path), *quiet));
+    Result<State> state = OpenState(*path);
+    if (!state.ok()) return Fail(state.status());
+    TreeConfig config;
+    config.on_progress = MakeProgress(Shown(*path), *quiet);
+    auto tree = Tree(*state, config);
     EndProgress();
     if (!tree.ok()) return Fail(tree.status());
     if (*format == "json") {

@@ -333,34 +333,73 @@ Result<ShowResult> Show(const ShowConfig& config) {
 // ---- tree
 // ---------------------------------------------------------------------
 
-std::string TreeResult::Node::urn() const {
+}  // namespace pstate::inspect
+
+namespace pstate {
+
+/// The compact tree (pstate.h says what it holds); inspect::Tree builds it.
+struct TreeResult::Impl {
+  struct Stored {
+    std::uint64_t name_offset = 0;  ///< in names_
+    std::uint32_t name_size = 0;
+    std::uint32_t prefix = 0;  ///< in interned_
+    std::uint32_t type = 0;
+    std::uint8_t flags = 0;  ///< kProviderBit | kDeletedBit
+  };
+  static constexpr std::uint8_t kProviderBit = 1, kDeletedBit = 2;
+
+  std::string_view Interned(std::uint32_t i) const {
+    auto [offset, size] = interned_at_[i];
+    return std::string_view(interned_).substr(static_cast<std::size_t>(offset),
+                                              size);
+  }
+  TreeIndexes children(std::size_t i) const {
+    return {child_list_.data() + child_start_[i],
+            child_list_.data() + child_start_[i + 1]};
+  }
+
+  std::vector<Stored> nodes_;
+  std::string names_;
+  std::string interned_;
+  std::vector<std::pair<std::uint64_t, std::uint32_t>> interned_at_;
+  std::vector<std::uint32_t> child_start_;  ///< size() + 1 entries
+  std::vector<std::uint32_t> child_list_;
+  std::vector<std::uint32_t> roots_;
+};
+
+std::string TreeNode::urn() const {
   std::string out(urn_prefix);
   out += name;
   return out;
 }
 
-std::string_view TreeResult::Interned(std::uint32_t i) const {
-  auto [offset, size] = interned_at_[i];
-  return std::string_view(interned_).substr(static_cast<std::size_t>(offset),
-                                            size);
-}
+TreeResult::TreeResult() : impl_(std::make_shared<const Impl>()) {}
 
-TreeResult::Node TreeResult::node(std::size_t i) const {
-  const Stored& s = nodes_[i];
-  Node n;
-  n.urn_prefix = Interned(s.prefix);
-  n.name = std::string_view(names_).substr(
-      static_cast<std::size_t>(s.name_offset), s.name_size);
-  n.type = Interned(s.type);
-  n.provider = (s.flags & kProviderBit) != 0;
-  n.deleted = (s.flags & kDeletedBit) != 0;
+std::size_t TreeResult::size() const { return impl_->nodes_.size(); }
+
+TreeNode TreeResult::node(std::size_t i) const {
+  const Impl::Stored& s = impl_->nodes_[i];
+  TreeNode n;
+  n.urn_prefix = impl_->Interned(s.prefix);
+  n.name = std::string_view(impl_->names_)
+               .substr(static_cast<std::size_t>(s.name_offset), s.name_size);
+  n.type = impl_->Interned(s.type);
+  n.provider = (s.flags & Impl::kProviderBit) != 0;
+  n.deleted = (s.flags & Impl::kDeletedBit) != 0;
   return n;
 }
 
-std::span<const std::uint32_t> TreeResult::children(std::size_t i) const {
-  return std::span<const std::uint32_t>(child_list_)
-      .subspan(child_start_[i], child_start_[i + 1] - child_start_[i]);
+TreeIndexes TreeResult::children(std::size_t i) const {
+  return impl_->children(i);
 }
+
+const std::vector<std::uint32_t>& TreeResult::roots() const {
+  return impl_->roots_;
+}
+
+}  // namespace pstate
+
+namespace pstate::inspect {
 
 namespace {
 
@@ -390,7 +429,8 @@ class UrnTable {
 }  // namespace
 
 Result<TreeResult> Tree(const std::string& path, const Progress& on_progress) {
-  TreeResult tree;
+  auto impl = std::make_shared<TreeResult::Impl>();
+  TreeResult::Impl& tree = *impl;
   std::unordered_map<std::string, std::uint32_t> interned;
   auto intern = [&](std::string_view s) {
     auto [it, fresh] = interned.try_emplace(
@@ -416,7 +456,7 @@ Result<TreeResult> Tree(const std::string& path, const Progress& on_progress) {
     std::string type = v.Type();
     std::size_t name_size = 0;
     if (auto parsed = state::ParseUrn(urn)) name_size = parsed->name.size();
-    TreeResult::Stored node;
+    TreeResult::Impl::Stored node;
     node.prefix =
         intern(std::string_view(urn).substr(0, urn.size() - name_size));
     node.type = intern(type);
@@ -424,8 +464,9 @@ Result<TreeResult> Tree(const std::string& path, const Progress& on_progress) {
     node.name_size = static_cast<std::uint32_t>(name_size);
     tree.names_.append(urn, urn.size() - name_size, name_size);
     bool deleted = state::ResourceView::Flag(v.del);
-    if (state::IsProviderType(type)) node.flags |= TreeResult::kProviderBit;
-    if (deleted) node.flags |= TreeResult::kDeletedBit;
+    if (state::IsProviderType(type))
+      node.flags |= TreeResult::Impl::kProviderBit;
+    if (deleted) node.flags |= TreeResult::Impl::kDeletedBit;
     auto i = static_cast<std::uint32_t>(tree.nodes_.size());
     tree.nodes_.push_back(node);
     live.push_back(!deleted);
@@ -493,7 +534,7 @@ Result<TreeResult> Tree(const std::string& path, const Progress& on_progress) {
   std::inplace_merge(tree.roots_.begin(),
                      tree.roots_.begin() + static_cast<std::ptrdiff_t>(orphans),
                      tree.roots_.end());
-  return tree;
+  return TreeResult(std::move(impl));
 }
 
 // ---- stats

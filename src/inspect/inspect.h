@@ -83,57 +83,14 @@ Result<ShowResult> Show(const ShowConfig& config);
 
 // ---- tree -------------------------------------------------------------------
 
-/// The parent/child tree of a state, stored compactly: a tree cannot be
-/// printed before its last resource is read, so it is held, but in about
-/// 32 bytes a resource plus its name (the URN's prefix
-/// `urn:pulumi:<stack>::<project>::<qualified type>::` and the type are
-/// interned: a state has few distinct ones; the names share one arena;
-/// children are one array). Building it needs about 64 bytes more a
-/// resource (a URN fingerprint table), freed before it is returned.
-class TreeResult {
- public:
-  struct Node {
-    std::string_view urn_prefix;  ///< the URN before the name
-    std::string_view name;        ///< the URN's name part
-    std::string_view type;
-    bool provider = false;
-    bool deleted = false;
-    std::string urn() const;
-  };
-
-  std::size_t size() const { return nodes_.size(); }
-  Node node(std::size_t i) const;
-  /// Children in state order.
-  std::span<const std::uint32_t> children(std::size_t i) const;
-  /// Resources with no parent in the state, in state order (and one member
-  /// of each parent cycle).
-  const std::vector<std::uint32_t>& roots() const { return roots_; }
-
- private:
-  friend Result<TreeResult> Tree(const std::string& path,
-                                 const Progress& on_progress);
-  struct Stored {
-    std::uint64_t name_offset = 0;  ///< in names_
-    std::uint32_t name_size = 0;
-    std::uint32_t prefix = 0;  ///< in interned_
-    std::uint32_t type = 0;
-    std::uint8_t flags = 0;  ///< kProviderBit | kDeletedBit
-  };
-  static constexpr std::uint8_t kProviderBit = 1, kDeletedBit = 2;
-  std::string_view Interned(std::uint32_t i) const;
-
-  std::vector<Stored> nodes_;
-  std::string names_;
-  std::string interned_;
-  std::vector<std::pair<std::uint64_t, std::uint32_t>> interned_at_;
-  std::vector<std::uint32_t> child_start_;  ///< size() + 1 entries
-  std::vector<std::uint32_t> child_list_;
-  std::vector<std::uint32_t> roots_;
-};
+/// The API's (pstate/pstate.h), built here.
+using TreeResult = ::pstate::TreeResult;
 
 /// Children hang under the first live resource with their parent's URN;
 /// resources whose parent is missing (and members of a parent cycle) are
-/// roots, as `pulumi stack` shows orphans.
+/// roots, as `pulumi stack` shows orphans. Building it needs about 64
+/// bytes more a resource (a URN fingerprint table), freed before it is
+/// returned.
 Result<TreeResult> Tree(const std::string& path,
                         const Progress& on_progress = {});
 

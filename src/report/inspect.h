@@ -45,12 +45,12 @@ std::string ShowJson(const ShowResult& result);
 /// the same order, then says how many were left out: a last line of text,
 /// or "truncated": true and "omitted": N after "resources" in JSON.
 /// With `color` the guides are dim, "[delete]" red and "[provider]" cyan.
-void WriteTreeText(const inspect::TreeResult& tree, std::ostream& stream,
+void WriteTreeText(const TreeResult& tree, std::ostream& stream,
                    std::size_t limit = 0, bool color = false);
-void WriteTreeJson(const inspect::TreeResult& tree, std::ostream& stream,
+void WriteTreeJson(const TreeResult& tree, std::ostream& stream,
                    std::size_t limit = 0);
-std::string TreeText(const inspect::TreeResult& tree);
-std::string TreeJson(const inspect::TreeResult& tree);
+std::string TreeText(const TreeResult& tree);
+std::string TreeJson(const TreeResult& tree);
 
 struct StatsOptions {
   /// Exact byte counts instead of B/KiB/MiB/GiB with one decimal.

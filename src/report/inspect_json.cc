@@ -9,8 +9,6 @@
 namespace pstate::report {
 namespace {
 
-using inspect::TreeResult;
-
 /// One JSON value written to a string: the row and result renderers return
 /// strings.
 class JsonText {
@@ -203,7 +201,7 @@ void WriteTreeJson(const TreeResult& tree, std::ostream& stream,
   auto open = [&](std::uint32_t n) {
     printed[n] = true;
     ++shown;
-    TreeResult::Node node = tree.node(n);
+    TreeNode node = tree.node(n);
     w.BeginObject();
     w.Name("urn");
     w.String(node.urn());

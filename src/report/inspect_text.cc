@@ -13,8 +13,6 @@
 namespace pstate::report {
 namespace {
 
-using inspect::TreeResult;
-
 std::string Flags(const std::vector<ResourceFlag>& flags) {
   std::string out;
   for (ResourceFlag f : flags) {
@@ -72,7 +70,7 @@ void TreeLines(const diff::Value& value, const std::string& indent,
   }
 }
 
-std::string NodeLabel(const TreeResult::Node& n, bool color) {
+std::string NodeLabel(const TreeNode& n, bool color) {
   std::string label = TerminalSafe(n.type);
   label += ' ';
   label += TerminalSafe(n.name);

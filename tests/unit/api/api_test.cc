@@ -287,19 +287,25 @@ TEST(ApiTest, TreeHoldsEveryResourceOnce) {
   ASSERT_TRUE(tree.ok()) << tree.status().message();
   Result<std::vector<ResourceRow>> rows = List(state);
   ASSERT_TRUE(rows.ok());
-  ASSERT_EQ(tree->nodes.size(), rows->size());
-  std::vector<int> seen(tree->nodes.size(), 0);
-  std::vector<std::uint32_t> unvisited = tree->roots;
+  ASSERT_EQ(tree->size(), rows->size());
+  std::vector<int> seen(tree->size(), 0);
+  std::vector<std::uint32_t> unvisited = tree->roots();
   while (!unvisited.empty()) {
     std::uint32_t i = unvisited.back();
     unvisited.pop_back();
     ++seen.at(i);
-    for (std::uint32_t c : tree->nodes[i].children) unvisited.push_back(c);
+    for (std::uint32_t c : tree->children(i)) unvisited.push_back(c);
   }
   for (std::size_t i = 0; i < seen.size(); ++i) {
-    EXPECT_EQ(seen[i], 1) << tree->nodes[i].urn;
-    EXPECT_EQ(tree->nodes[i].urn, (*rows)[i].urn);
+    EXPECT_EQ(seen[i], 1) << tree->node(i).urn();
+    EXPECT_EQ(tree->node(i).urn(), (*rows)[i].urn);
   }
+  // Copies share the tree: nodes stay valid while any copy lives.
+  TreeResult copy = *tree;
+  tree = Status(Errc::kIo, "gone");
+  ASSERT_GT(copy.size(), 0u);
+  EXPECT_EQ(copy.node(0).urn(), (*rows)[0].urn);
+  EXPECT_EQ(TreeResult().size(), 0u);
 }
 
 TEST(ApiTest, ShowDescribesOneResource) {
