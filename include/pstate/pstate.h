@@ -1153,6 +1153,12 @@ struct EditConfig {
   std::string output = "-";
   bool in_place = false;
   bool dry_run = false;
+  /// Fill EditResult's notes and change lists (envelope, resources,
+  /// pending). An edit that moves or rewrites most resources of a large
+  /// state has an entry per resource, which the edit itself holds in a few
+  /// bytes each: false leaves them empty (the command line's -q, when
+  /// nothing would print them).
+  bool list_changes = true;
   Progress on_progress;
 };
 
@@ -1199,6 +1205,75 @@ struct EditResult {
 /// unreadable input (located), bad arguments, or an output that cannot be
 /// written.
 Result<EditResult> Edit(const State& state, const EditConfig& config);
+
+/// Whether `operation` acts on resources named by EditConfig::urns and
+/// EditConfig::select (delete, rename, reparent, the flags, import-pending,
+/// extract); the others take neither.
+bool EditTakesSelection(EditOperation operation);
+
+/// A dependency `edit move` would cut: `resource` (moving or staying) names
+/// `target` (on the other side) in a structural reference field.
+struct MoveBrokenDependency {
+  std::string resource;
+  std::string target;
+  bool moving = false;  ///< `resource` moves and `target` stays
+};
+
+struct EditMoveConfig {
+  /// The resources to move: URNs, or resource names where one resource has
+  /// the name; their descendants move too.
+  std::vector<std::string> urns;
+  /// The resources these filters match move too (none given: only `urns`).
+  ResourceFilter select;
+  /// The selection's ancestors move too (the root stack and providers
+  /// excepted).
+  bool include_parents = false;
+  /// Write results that verify worse than their inputs.
+  bool allow_new_errors = false;
+  /// The destination's stack and project when it has no resources to tell
+  /// them ("": its checkpoint's "stack"); when it has, they must agree.
+  std::string destination_stack, destination_project;
+  /// Plan, splice and verify both files; write nothing (each side's
+  /// EditResult::diff says what would change).
+  bool dry_run = false;
+  /// Fill each side's notes and change lists (EditConfig::list_changes).
+  bool list_changes = true;
+};
+
+/// What `edit move` decided for both files: EditMoveResult but each file's
+/// own changes.
+struct MoveSummary {
+  /// Refused: neither file was written; `refusal` says why.
+  bool refused = false;
+  std::string refusal;
+  /// The dependencies that would cross the two files (a refusal).
+  std::vector<MoveBrokenDependency> broken;
+  /// The URNs that names or filters selected.
+  std::vector<std::string> selected;
+  std::vector<std::string> notes;
+  /// Old URN -> new URN: each resource moved, in source order; each
+  /// provider copied to the destination; each provider the destination
+  /// already had (same URN and ID, or same inputs) and the moved resources
+  /// now use.
+  std::vector<std::pair<std::string, std::string>> moved;
+  std::vector<std::pair<std::string, std::string>> providers_copied;
+  std::vector<std::pair<std::string, std::string>> providers_reused;
+};
+
+struct EditMoveResult : MoveSummary {
+  /// Each file's changes, added errors and .bak; `written` on both or on
+  /// neither.
+  EditResult source, destination;
+};
+
+/// `pstate edit move SOURCE DEST`: Pulumi's `pulumi state move` between two
+/// state files, offline. Both files are written in place, each keeping a
+/// ".bak", or neither is (both results must verify no worse than their
+/// inputs). A refusal is a result; failures are an unreadable input
+/// (located), standard input, a state in memory unless `dry_run`, the same
+/// file twice (kInvalidArgument), or a file that cannot be written.
+Result<EditMoveResult> EditMove(const State& source, const State& destination,
+                                const EditMoveConfig& config);
 
 // ---- history ----------------------------------------------------------------
 //

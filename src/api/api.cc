@@ -571,36 +571,37 @@ Result<CryptResult> Encrypt(const State& state, const CryptConfig& config) {
 
 namespace {
 
-// Mapping: the splice's change marks ('+', '-', '~') -> EditChangeKind.
-EditChangeKind ToChangeKind(char op) {
-  return op == '+'   ? EditChangeKind::kAdded
-         : op == '-' ? EditChangeKind::kRemoved
-                     : EditChangeKind::kChanged;
-}
-
-std::vector<EditFieldChange> ToFieldChanges(
-    std::vector<edit::FieldChange>&& fields) {
-  std::vector<EditFieldChange> out;
-  out.reserve(fields.size());
-  for (edit::FieldChange& f : fields) {
-    out.push_back({ToChangeKind(f.op), std::move(f.field), std::move(f.before),
-                   std::move(f.after)});
+// Mapping: the module's outcome holds its notes and resource changes as
+// typed records bound to the index (edit/records.h); the result holds each
+// rendered (unless `list_changes` is false). Messages naming a state in
+// memory's private copy name the state (`named`).
+EditResult ToEditResult(const State& named, edit::Outcome&& outcome,
+                        bool list_changes) {
+  EditResult out;
+  out.refused = outcome.refused;
+  out.refusal = Named(named, std::move(outcome.refusal));
+  out.selected = std::move(outcome.selected);
+  if (list_changes) {
+    out.notes = outcome.notes.Values();
+    out.envelope = std::move(outcome.changes.envelope);
+    out.resources = outcome.changes.resources.Values();
+    out.pending = std::move(outcome.changes.pending);
   }
-  return out;
-}
-
-std::vector<EditElementChange> ToElementChanges(
-    std::vector<edit::ElementChange>&& elements) {
-  std::vector<EditElementChange> out;
-  out.reserve(elements.size());
-  for (edit::ElementChange& e : elements) {
-    out.push_back({ToChangeKind(e.op), std::move(e.what),
-                   ToFieldChanges(std::move(e.fields))});
+  for (diag::Finding& f : outcome.new_findings) {
+    out.new_errors.push_back(Named(named, std::move(f)));
   }
+  out.written = outcome.written;
+  out.unchanged = outcome.unchanged;
+  out.backup = std::move(outcome.backup);
+  if (outcome.diff) out.diff = ToDiffResult(std::move(*outcome.diff));
   return out;
 }
 
 }  // namespace
+
+bool EditTakesSelection(EditOperation operation) {
+  return edit::TakesSelection(operation);
+}
 
 Result<EditResult> Edit(const State& state, const EditConfig& config) {
   Call call(state);
@@ -635,21 +636,49 @@ Result<EditResult> Edit(const State& state, const EditConfig& config) {
   c.on_progress = config.on_progress;
   Result<edit::Outcome> outcome = edit::Run(c);
   if (!outcome.ok()) return Named(state, outcome.status());
-  EditResult out;
-  out.refused = outcome->refused;
-  out.refusal = Named(state, outcome->refusal);
-  out.selected = std::move(outcome->selected);
-  out.notes = outcome->notes.Values();
-  out.envelope = ToFieldChanges(std::move(outcome->changes.envelope));
-  out.resources = ToElementChanges(outcome->changes.resources.Values());
-  out.pending = ToElementChanges(std::move(outcome->changes.pending));
-  for (const diag::Finding& f : outcome->new_findings) {
-    out.new_errors.push_back(Named(state, f));
+  return ToEditResult(state, std::move(*outcome), config.list_changes);
+}
+
+Result<EditMoveResult> EditMove(const State& source, const State& destination,
+                                const EditMoveConfig& config) {
+  Call call(source);  // both states are read with the source's limits
+  for (const State* state : {&source, &destination}) {
+    if (state->impl().copy && !config.dry_run) {
+      return Status(Errc::kInvalidArgument,
+                    state->name() +
+                        ": edit move writes both states in place, and a "
+                        "state in memory has no place (use dry_run)");
+    }
   }
-  out.written = outcome->written;
-  out.unchanged = outcome->unchanged;
-  out.backup = std::move(outcome->backup);
-  if (outcome->diff) out.diff = ToDiffResult(std::move(*outcome->diff));
+  // Both names at once: the module refuses standard input itself.
+  const std::string& source_path = source.impl().path;
+  const std::string& destination_path = destination.impl().path;
+  auto named = [&](std::string message) {
+    return Named(destination, Named(source, std::move(message)));
+  };
+  edit::MoveConfig c;
+  c.source = source_path;
+  c.destination = destination_path;
+  c.request.urns = config.urns;
+  static_cast<ResourceFilter&>(c.request.select) = config.select;
+  c.request.include_parents = config.include_parents;
+  c.request.allow_new_errors = config.allow_new_errors;
+  c.request.dest_stack = config.destination_stack;
+  c.request.dest_project = config.destination_project;
+  c.dry_run = config.dry_run;
+  Result<edit::MoveOutcome> outcome = edit::Move(c);
+  if (!outcome.ok()) {
+    return Status(outcome.status().code(), named(outcome.status().message()));
+  }
+  EditMoveResult out;
+  static_cast<MoveSummary&>(out) =
+      std::move(static_cast<MoveSummary&>(*outcome));
+  out.refusal = named(std::move(out.refusal));
+  for (std::string& note : out.notes) note = named(std::move(note));
+  out.source =
+      ToEditResult(source, std::move(outcome->source), config.list_changes);
+  out.destination = ToEditResult(destination, std::move(outcome->destination),
+                                 config.list_changes);
   return out;
 }
 

@@ -1,5 +1,6 @@
 // pstate edit OPERATION STATE [ARGS...]: offline state surgery (docs/edit.md).
-// Maps flags to edit::Config and the outcome to output and an exit code.
+// Maps flags to pstate::EditConfig (EditMoveConfig) and the result to output
+// and an exit code.
 #include <unistd.h>
 
 #include <iostream>
@@ -7,12 +8,13 @@
 #include <string>
 #include <vector>
 
+#include <pstate/pstate.h>
+
 #include "cli/command.h"
 #include "cli/exit_code.h"
+#include "cli/input_limits.h"
 #include "cli/select_options.h"
 #include "cli/terminal.h"
-
-#include "edit/edit.h"
 #include "report/diff.h"
 #include "report/edit.h"
 #include "report/terminal.h"
@@ -145,7 +147,7 @@ struct EditFlags {
 };
 
 /// `pstate edit move SOURCE DEST URN...`: both states in place.
-int RunMove(const EditFlags& flags, const state::Selector& select) {
+int RunMove(const EditFlags& flags, const ResourceFilter& select) {
   if (flags.args.empty()) return Fail("edit move takes DEST and URNs");
   if (flags.in_place || flags.output != "-") {
     return Fail(
@@ -162,37 +164,46 @@ int RunMove(const EditFlags& flags, const state::Selector& select) {
     return Fail("--format must be text or json");
   }
   const bool json = flags.format == "json";
-  edit::MoveConfig config;
-  config.source = flags.input;
-  config.destination = flags.args[0];
-  config.request.urns.assign(flags.args.begin() + 1, flags.args.end());
-  config.request.select = select;
-  config.request.include_parents = flags.include_parents;
-  config.request.allow_new_errors = flags.allow_new_errors;
-  config.request.dest_stack = flags.stack;
-  config.request.dest_project = flags.project;
+  const std::string& destination = flags.args[0];
+  EditMoveConfig config;
+  config.urns.assign(flags.args.begin() + 1, flags.args.end());
+  config.select = select;
+  config.include_parents = flags.include_parents;
+  config.allow_new_errors = flags.allow_new_errors;
+  config.destination_stack = flags.stack;
+  config.destination_project = flags.project;
   config.dry_run = flags.dry_run;
-  if (config.request.urns.empty() && select.empty()) {
+  // -q prints no change list (a move of most of a large state's resources
+  // has an entry per resource).
+  config.list_changes = json || flags.dry_run || !flags.quiet;
+  if (config.urns.empty() && select.empty()) {
     return Fail("edit move needs URNs, resource names or filters");
   }
-  auto outcome = edit::Move(config);
+  Result<State> source = OpenState(flags.input);
+  if (!source.ok()) return Fail(source.status().message());
+  Result<State> dest = OpenState(destination);
+  if (!dest.ok()) return Fail(dest.status().message());
+  Result<EditMoveResult> outcome = EditMove(*source, *dest, config);
   if (!outcome.ok()) return Fail(outcome.status().message());
-  const edit::MoveOutcome& o = *outcome;
+  const EditMoveResult& o = *outcome;
   // JSON: one object on stdout (both files are written in place).
-  if (json) report::RenderMoveJson(config, o, std::cout);
+  if (json) {
+    report::RenderMoveJson({flags.input, destination, flags.dry_run}, o,
+                           std::cout);
+  }
   if (!flags.quiet && !json) PrintSelection(std::cerr, "edit move", o.selected);
   if (o.refused) {
     report::PrintError(std::cerr, o.refusal);
-    report::RenderEditFindings(o.source, std::cerr);
-    report::RenderEditFindings(o.destination, std::cerr);
+    report::RenderNewErrors(o.source.new_errors, std::cerr);
+    report::RenderNewErrors(o.destination.new_errors, std::cerr);
     return kExitFindings;
   }
   // --dry-run: what each file would become, exactly as `pstate diff` prints
   // it, on stdout; else the changes on stderr.
   std::ostream& os = flags.dry_run ? std::cout : std::cerr;
   if (!json && (flags.dry_run || !flags.quiet)) {
-    const std::pair<const std::string*, const edit::Outcome*> sides[] = {
-        {&config.source, &o.source}, {&config.destination, &o.destination}};
+    const std::pair<const std::string*, const EditResult*> sides[] = {
+        {&flags.input, &o.source}, {&destination, &o.destination}};
     report::DiffTextOptions text;
     text.color = flags.dry_run && UseColor(flags.color, STDOUT_FILENO);
     for (auto [path, side] : sides) {
@@ -207,18 +218,17 @@ int RunMove(const EditFlags& flags, const state::Selector& select) {
       os << "note: " << report::TerminalSafe(n) << "\n";
     }
   }
-  if (!o.source.new_findings.empty() || !o.destination.new_findings.empty()) {
+  if (!o.source.new_errors.empty() || !o.destination.new_errors.empty()) {
     std::cerr << "pstate: warning: written with --allow-new-errors despite new "
                  "integrity errors:\n";
-    report::RenderEditFindings(o.source, std::cerr);
-    report::RenderEditFindings(o.destination, std::cerr);
+    report::RenderNewErrors(o.source.new_errors, std::cerr);
+    report::RenderNewErrors(o.destination.new_errors, std::cerr);
   }
   return kExitOk;
 }
 
 int RunEdit(const EditFlags& flags) {
-  edit::Config config;
-  edit::Request& req = config.request;
+  EditConfig req;
   const std::string& op = flags.operation;
   const std::vector<std::string>& args = flags.args;
   auto want_args = [&](std::size_t n, const char* what) -> bool {
@@ -227,8 +237,8 @@ int RunEdit(const EditFlags& flags) {
     return false;
   };
   // The `ls` filters (clear-pending's --type and --urn are its own).
-  state::Selector& select = req.select;
-  static_cast<ResourceFilter&>(select) = ToSelector(flags.select);
+  ResourceFilter& select = req.select;
+  select = ToSelector(flags.select);
   if (op != "clear-pending") {
     if (!flags.type.empty()) select.type = flags.type;
     if (!flags.urn.empty()) select.urn = flags.urn;
@@ -245,7 +255,7 @@ int RunEdit(const EditFlags& flags) {
     return want_args(2, filtered ? rest : with_urn);
   };
   if (op == "delete") {
-    req.op = edit::Operation::kDelete;
+    req.operation = EditOperation::kDelete;
     if (flags.all && (!args.empty() || filtered)) {
       return Fail("edit delete: give URNs (or filters) or --all, not both");
     }
@@ -258,19 +268,19 @@ int RunEdit(const EditFlags& flags) {
     req.urns = args;
     req.all = flags.all;
   } else if (op == "rename") {
-    req.op = edit::Operation::kRename;
+    req.operation = EditOperation::kRename;
     if (!one("NEW_NAME (the filters select the resource)", "URN NEW_NAME")) {
       return kExitUnreadable;
     }
     if (args.size() == 2) req.urns = {args[0]};
     req.new_name = args.back();
   } else if (op == "rename-stack") {
-    req.op = edit::Operation::kRenameStack;
+    req.operation = EditOperation::kRenameStack;
     if (!want_args(1, "NEW_STACK")) return kExitUnreadable;
     req.new_name = args[0];
     req.new_project = flags.project;
   } else if (op == "reparent") {
-    req.op = edit::Operation::kReparent;
+    req.operation = EditOperation::kReparent;
     if (!one("NEW_PARENT (the filters select the resource)",
              "URN NEW_PARENT")) {
       return kExitUnreadable;
@@ -279,10 +289,10 @@ int RunEdit(const EditFlags& flags) {
     req.new_parent = args.back();
   } else if (op == "protect" || op == "unprotect" || op == "taint" ||
              op == "untaint") {
-    req.op = op == "protect"     ? edit::Operation::kProtect
-             : op == "unprotect" ? edit::Operation::kUnprotect
-             : op == "taint"     ? edit::Operation::kTaint
-                                 : edit::Operation::kUntaint;
+    req.operation = op == "protect"     ? EditOperation::kProtect
+                    : op == "unprotect" ? EditOperation::kUnprotect
+                    : op == "taint"     ? EditOperation::kTaint
+                                        : EditOperation::kUntaint;
     if (flags.all && (!args.empty() || filtered)) {
       return Fail("edit " + op + ": give URNs (or filters) or --all, not both");
     }
@@ -292,53 +302,53 @@ int RunEdit(const EditFlags& flags) {
     req.urns = args;
     req.all = flags.all;
   } else if (op == "clear-pending") {
-    req.op = edit::Operation::kClearPending;
+    req.operation = EditOperation::kClearPending;
     if (!want_args(0, "no arguments (use --type and --urn)")) {
       return kExitUnreadable;
     }
     req.pending_type = flags.type;
     req.pending_urn = flags.urn;
   } else if (op == "import-pending") {
-    req.op = edit::Operation::kImportPending;
+    req.operation = EditOperation::kImportPending;
     if (!one("ID (the filters select the resource)", "URN ID")) {
       return kExitUnreadable;
     }
     if (args.size() == 2) req.urns = {args[0]};
     req.id = args.back();
   } else if (op == "repair") {
-    req.op = edit::Operation::kRepair;
+    req.operation = EditOperation::kRepair;
     if (!want_args(0, "no arguments")) return kExitUnreadable;
   } else {
     return Fail("unknown edit operation \"" + op + "\" (" +
                 OperationNames(", ") + ")");
   }
-  if (req.op != edit::Operation::kImportPending) req.id = flags.id;
-  if (!flags.id.empty() && req.op != edit::Operation::kDelete) {
+  if (req.operation != EditOperation::kImportPending) req.id = flags.id;
+  if (!flags.id.empty() && req.operation != EditOperation::kDelete) {
     return Fail("--id applies to edit delete only");
   }
-  if (!flags.project.empty() && req.op != edit::Operation::kRenameStack) {
+  if (!flags.project.empty() && req.operation != EditOperation::kRenameStack) {
     return Fail("--project applies to edit rename-stack and move only");
   }
   if (!flags.stack.empty()) return Fail("--stack applies to edit move only");
-  if (filtered && !edit::TakesSelection(req.op)) {
+  if (filtered && !EditTakesSelection(req.operation)) {
     return Fail("edit " + op +
                 " takes no resource filters (--type and --urn of clear-pending "
                 "are the operation's type and resource URN)");
   }
-  if (flags.all && req.op != edit::Operation::kDelete &&
-      req.op != edit::Operation::kProtect &&
-      req.op != edit::Operation::kUnprotect &&
-      req.op != edit::Operation::kTaint &&
-      req.op != edit::Operation::kUntaint) {
+  if (flags.all && req.operation != EditOperation::kDelete &&
+      req.operation != EditOperation::kProtect &&
+      req.operation != EditOperation::kUnprotect &&
+      req.operation != EditOperation::kTaint &&
+      req.operation != EditOperation::kUntaint) {
     return Fail(
         "--all applies to delete, protect, unprotect, taint and untaint");
   }
-  if (flags.force && req.op != edit::Operation::kDelete) {
+  if (flags.force && req.operation != EditOperation::kDelete) {
     return Fail(
         "--force applies to edit delete only (protected resources); "
         "--allow-new-errors writes a result that verifies worse");
   }
-  if (flags.target_dependents && req.op != edit::Operation::kDelete) {
+  if (flags.target_dependents && req.operation != EditOperation::kDelete) {
     return Fail("--target-dependents applies to edit delete only");
   }
   if (flags.format != "text" && flags.format != "json") {
@@ -350,30 +360,34 @@ int RunEdit(const EditFlags& flags) {
   req.target_dependents = flags.target_dependents;
   req.force = flags.force;
   req.allow_new_errors = flags.allow_new_errors;
-  config.input = flags.input;
-  config.output = flags.output;
-  config.in_place = flags.in_place;
-  config.dry_run = flags.dry_run;
+  req.output = flags.output;
+  req.in_place = flags.in_place;
+  req.dry_run = flags.dry_run;
+  // -q prints no change list (a repair of a long chain has an entry per
+  // resource).
+  req.list_changes = flags.format == "json" || flags.dry_run || !flags.quiet;
 
   if (!flags.dry_run &&
       RefuseStateOnTerminal(*flags.output_option, &flags.in_place)) {
     return kExitUnreadable;
   }
-  config.on_progress =
+  Result<State> state = OpenState(flags.input);
+  if (!state.ok()) return Fail(state.status().message());
+  req.on_progress =
       MakeProgress(flags.input == "-" ? "<stdin>" : flags.input, flags.quiet);
-  auto outcome = edit::Run(config);
+  Result<EditResult> outcome = Edit(*state, req);
   EndProgress();
   if (!outcome.ok()) return Fail(outcome.status().message());
-  const edit::Outcome& o = *outcome;
+  const EditResult& o = *outcome;
   bool json = flags.format == "json";
   // What names and filters selected, before anything else is said.
   if (!flags.quiet && !json) {
     PrintSelection(std::cerr, "edit " + op, o.selected);
   }
   if (o.refused) {
-    if (json) report::RenderEditJson(config, o, std::cout);
+    if (json) report::RenderEditJson(flags.input, req.operation, o, std::cout);
     report::PrintError(std::cerr, o.refusal);
-    report::RenderEditFindings(o, std::cerr);
+    report::RenderNewErrors(o.new_errors, std::cerr);
     return kExitFindings;
   }
   if (flags.dry_run) {
@@ -390,15 +404,15 @@ int RunEdit(const EditFlags& flags) {
       }
     }
   } else if (json) {
-    report::RenderEditJson(config, o, std::cerr);
+    report::RenderEditJson(flags.input, req.operation, o, std::cerr);
   } else if (!flags.quiet) {
     report::RenderEditText(o, std::cerr);
     if (o.unchanged) std::cerr << "pstate edit: no change\n";
   }
-  if (!o.new_findings.empty()) {
+  if (!o.new_errors.empty()) {
     std::cerr << "pstate: warning: written with --allow-new-errors despite new "
                  "integrity errors:\n";
-    report::RenderEditFindings(o, std::cerr);
+    report::RenderNewErrors(o.new_errors, std::cerr);
   }
   return kExitOk;
 }

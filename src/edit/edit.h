@@ -174,18 +174,10 @@ struct MoveConfig {
   bool dry_run = false;  ///< plan, splice and verify; write nothing
 };
 
-struct MoveOutcome {
-  bool refused = false;
-  std::string refusal;
-  /// A refusal because dependencies would cross the two files.
-  std::vector<BrokenDependency> broken;
-  std::vector<std::string> selected;
-  std::vector<std::string> notes;
-  /// Old URN -> new URN: the resources moved, the providers copied to the
-  /// destination and those it already had (MovePlan).
-  std::vector<std::pair<std::string, std::string>> moved;
-  std::vector<std::pair<std::string, std::string>> providers_copied;
-  std::vector<std::pair<std::string, std::string>> providers_reused;
+/// The move's decision is the API's MoveSummary (refusal, broken
+/// dependencies, selection, notes, what moved: pstate/pstate.h); each
+/// file's outcome is the module's own (its changes as typed records).
+struct MoveOutcome : ::pstate::MoveSummary {
   /// Each state's changes, added errors, .bak; `written` on both or none.
   Outcome source, destination;
 };

@@ -208,13 +208,8 @@ struct MovePlan {
   std::vector<std::pair<std::string, std::string>> providers_reused;
 };
 
-/// A dependency the move would cut: `resource` (moving or staying) names
-/// `target` (on the other side) in a structural reference field.
-struct BrokenDependency {
-  std::string resource;
-  std::string target;
-  bool moving = false;  ///< `resource` moves and `target` stays
-};
+/// A dependency the move would cut (the API's, pstate/pstate.h).
+using BrokenDependency = ::pstate::MoveBrokenDependency;
 
 struct PlannedMove {
   MovePlan plan;

@@ -39,11 +39,12 @@ ElementChange Render(const ChangeRecord& change, const Index& index,
   std::string urn(index.Urn(change.a));
   switch (change.kind) {
     case ChangeRecord::Kind::kHeld: break;
-    case ChangeRecord::Kind::kRemoved: return {'-', std::move(urn), {}};
+    case ChangeRecord::Kind::kRemoved:
+      return {ChangeKind::kRemoved, std::move(urn), {}};
     case ChangeRecord::Kind::kMoved:
-      return {'~',
+      return {ChangeKind::kChanged,
               std::move(urn),
-              {{'~', "(position)", std::to_string(change.a),
+              {{ChangeKind::kChanged, "(position)", std::to_string(change.a),
                 std::to_string(change.b)}}};
   }
   return {};

@@ -24,25 +24,21 @@
 #include <vector>
 
 #include "edit/index.h"
+#include "pstate/pstate.h"
 
 namespace pstate::edit {
 
 struct Plan;
 
-/// One changed field. `before`/`after` are compact JSON ("" when absent);
-/// property maps (inputs, outputs, ...) are never printed, only said to
-/// have changed, since they may hold secrets.
-struct FieldChange {
-  char op = '~';  ///< '+' added, '-' removed, '~' changed
-  std::string field;
-  std::string before, after;
-};
+/// One changed field, the API's (pstate/pstate.h). `before`/`after` are
+/// compact JSON ("" when absent); property maps (inputs, outputs, ...) are
+/// never printed, only said to have changed, since they may hold secrets.
+using FieldChange = ::pstate::EditFieldChange;
+using ChangeKind = ::pstate::EditChangeKind;
 
-struct ElementChange {
-  char op = '~';     ///< '-' removed, '~' changed
-  std::string what;  ///< the URN, or "pending_operations[i] (<urn>)"
-  std::vector<FieldChange> fields;
-};
+/// A changed or removed resource (`what` is its URN) or pending operation
+/// ("pending_operations[i] (<urn>)"), the API's.
+using ElementChange = ::pstate::EditElementChange;
 
 /// A note of a plan (Plan::notes, Outcome::notes). Positions are the
 /// index's; `NewUrn` is the resource's URN under the plan.

@@ -341,20 +341,22 @@ std::vector<FieldChange> DiffResource(const json::Value& before,
     std::string old_text = Compact(*v);
     bool secret_safe = !IsPropertyField(field_of(key));
     if (w == nullptr) {
-      out.push_back({'-', key, secret_safe ? old_text : "(not shown)", ""});
+      out.push_back({ChangeKind::kRemoved, key,
+                     secret_safe ? old_text : "(not shown)", ""});
       continue;
     }
     std::string new_text = Compact(*w);
     if (old_text == new_text) continue;
     if (secret_safe) {
-      out.push_back({'~', key, old_text, new_text});
+      out.push_back({ChangeKind::kChanged, key, old_text, new_text});
     } else {
-      out.push_back({'~', key, "(resource references rewritten)", ""});
+      out.push_back(
+          {ChangeKind::kChanged, key, "(resource references rewritten)", ""});
     }
   }
   for (const auto& [key, w] : b) {
     if (!done.insert(key).second) continue;
-    out.push_back({'+', key, "", Compact(*w)});
+    out.push_back({ChangeKind::kAdded, key, "", Compact(*w)});
   }
   return out;
 }
@@ -997,8 +999,9 @@ Result<Assembly> Assemble(std::string_view bytes, const Index& index,
         out.notes.push_back(LossyStringNote(index.Urn(i), lossy));
       }
     }
-    out.changes.resources.push_back(ElementChange{
-        '~', std::string(index.Urn(i)), DiffResource(*value, edited)});
+    out.changes.resources.push_back(
+        ElementChange{ChangeKind::kChanged, std::string(index.Urn(i)),
+                      DiffResource(*value, edited)});
   }
   std::vector<std::size_t> order = plan.order;
   if (order.empty()) {
@@ -1028,7 +1031,8 @@ Result<Assembly> Assemble(std::string_view bytes, const Index& index,
   for (const auto* adds : {&plan.prepend, &plan.append}) {
     for (const Addition& a : *adds) {
       features_used |= a.features;
-      out.changes.resources.push_back(ElementChange{'+', a.urn, {}});
+      out.changes.resources.push_back(
+          ElementChange{ChangeKind::kAdded, a.urn, {}});
     }
   }
   if (added && !index.resources.present) {
@@ -1081,7 +1085,7 @@ Result<Assembly> Assemble(std::string_view bytes, const Index& index,
       std::string what = "pending_operations[" + std::to_string(i) + "] (" +
                          p.type + " " + p.urn + ")";
       if (pe.drop) {
-        out.changes.pending.push_back({'-', what, {}});
+        out.changes.pending.push_back({ChangeKind::kRemoved, what, {}});
         touched = true;
         continue;
       }
@@ -1114,8 +1118,8 @@ Result<Assembly> Assemble(std::string_view bytes, const Index& index,
           }
         } else if (state::MatchField(key, state::kOperationFields) == "type" &&
                    pe.type && !m.value.StrEquals(*pe.type)) {
-          fields.push_back(
-              {'~', "type", Compact(m.value), "\"" + *pe.type + "\""});
+          fields.push_back({ChangeKind::kChanged, "type", Compact(m.value),
+                            "\"" + *pe.type + "\""});
           m.value = arena.MakeString(*pe.type, m.value.offset);
           changed = true;
         }
@@ -1126,7 +1130,8 @@ Result<Assembly> Assemble(std::string_view bytes, const Index& index,
       ptexts[i] = Serialize(edited, DetectLayout(bytes, p.range, style_of()),
                             [&](const json::Value&) { ++lossy; });
       if (lossy > 0) out.notes.push_back(LossyStringNote(what, lossy));
-      out.changes.pending.push_back({'~', what, std::move(fields)});
+      out.changes.pending.push_back(
+          {ChangeKind::kChanged, what, std::move(fields)});
       touched = true;
     }
     if (touched) {
@@ -1200,11 +1205,12 @@ Result<Assembly> Assemble(std::string_view bytes, const Index& index,
                            index.features.value.end,
                            {Text(features_text)}});
         out.changes.envelope.push_back(
-            {'~', "features", before_text, after_text});
+            {ChangeKind::kChanged, "features", before_text, after_text});
       } else if (index.features.present) {
         splices.push_back(RemoveMember(bytes, index.features.key_offset,
                                        index.features.value.end));
-        out.changes.envelope.push_back({'-', "features", before_text, ""});
+        out.changes.envelope.push_back(
+            {ChangeKind::kRemoved, "features", before_text, ""});
       } else {
         std::string text = ",";
         text += indented ? "\n" + layout.prefix : std::string();
@@ -1213,14 +1219,16 @@ Result<Assembly> Assemble(std::string_view bytes, const Index& index,
         text += features_text;
         splices.push_back(
             {index.version.value.end, index.version.value.end, {Text(text)}});
-        out.changes.envelope.push_back({'+', "features", "", after_text});
+        out.changes.envelope.push_back(
+            {ChangeKind::kAdded, "features", "", after_text});
       }
     }
     if (new_version != version) {
       splices.push_back({index.version.value.begin,
                          index.version.value.end,
                          {Text(std::to_string(new_version))}});
-      out.changes.envelope.push_back({'~', "version", std::to_string(version),
+      out.changes.envelope.push_back({ChangeKind::kChanged, "version",
+                                      std::to_string(version),
                                       std::to_string(new_version)});
     }
   }

@@ -5,7 +5,7 @@
 #include <utility>
 #include <vector>
 
-#include "diag/codes.h"
+#include "edit/plan.h"
 #include "json/writer.h"
 #include "report/diff.h"
 #include "report/terminal.h"
@@ -13,12 +13,22 @@
 namespace pstate::report {
 namespace {
 
-void FieldsText(const std::vector<edit::FieldChange>& list, std::ostream& os) {
-  for (const edit::FieldChange& f : list) {
-    os << "    " << f.op << " " << TerminalSafe(f.field) << ": ";
-    if (f.op == '+') {
+/// The change's mark: '+' added, '-' removed, '~' changed.
+char Op(EditChangeKind kind) {
+  switch (kind) {
+    case EditChangeKind::kAdded: return '+';
+    case EditChangeKind::kRemoved: return '-';
+    case EditChangeKind::kChanged: break;
+  }
+  return '~';
+}
+
+void FieldsText(const std::vector<EditFieldChange>& list, std::ostream& os) {
+  for (const EditFieldChange& f : list) {
+    os << "    " << Op(f.kind) << " " << TerminalSafe(f.field) << ": ";
+    if (f.kind == EditChangeKind::kAdded) {
       os << TerminalSafe(f.after);
-    } else if (f.op == '-') {
+    } else if (f.kind == EditChangeKind::kRemoved) {
       os << TerminalSafe(f.before);
     } else if (f.after.empty()) {
       os << TerminalSafe(f.before);
@@ -29,12 +39,18 @@ void FieldsText(const std::vector<edit::FieldChange>& list, std::ostream& os) {
   }
 }
 
-void FieldsJson(const std::vector<edit::FieldChange>& list, json::Writer& w) {
+/// The mark as a JSON string.
+void OpJson(EditChangeKind kind, json::Writer& w) {
+  const char op = Op(kind);
+  w.String(std::string_view(&op, 1));
+}
+
+void FieldsJson(const std::vector<EditFieldChange>& list, json::Writer& w) {
   w.BeginArray();
-  for (const edit::FieldChange& f : list) {
+  for (const EditFieldChange& f : list) {
     w.BeginObject();
     w.Name("op");
-    w.String(std::string_view(&f.op, 1));
+    OpJson(f.kind, w);
     w.Name("field");
     w.String(f.field);
     w.Name("before");
@@ -46,15 +62,12 @@ void FieldsJson(const std::vector<edit::FieldChange>& list, json::Writer& w) {
   w.EndArray();
 }
 
-/// `list`: a std::vector<edit::ElementChange> or edit::ElementChanges
-/// (whose typed records are rendered one at a time, as they are written).
-template <typename List>
-void ElementsJson(const List& list, json::Writer& w) {
+void ElementsJson(const std::vector<EditElementChange>& list, json::Writer& w) {
   w.BeginArray();
-  for (const edit::ElementChange& c : list) {
+  for (const EditElementChange& c : list) {
     w.BeginObject();
     w.Name("op");
-    w.String(std::string_view(&c.op, 1));
+    OpJson(c.kind, w);
     w.Name("what");
     w.String(c.what);
     w.Name("fields");
@@ -65,23 +78,23 @@ void ElementsJson(const List& list, json::Writer& w) {
 }
 
 /// "envelope", "resources" and "pending_operations" of one file's change.
-void ChangeMembers(const edit::Outcome& o, json::Writer& w) {
+void ChangeMembers(const EditResult& o, json::Writer& w) {
   w.Name("envelope");
-  FieldsJson(o.changes.envelope, w);
+  FieldsJson(o.envelope, w);
   w.Name("resources");
-  ElementsJson(o.changes.resources, w);
+  ElementsJson(o.resources, w);
   w.Name("pending_operations");
-  ElementsJson(o.changes.pending, w);
+  ElementsJson(o.pending, w);
 }
 
 /// "new_findings": [{"code", "message", "urn"}].
-void NewFindingsMember(const edit::Outcome& o, json::Writer& w) {
+void NewFindingsMember(const EditResult& o, json::Writer& w) {
   w.Name("new_findings");
   w.BeginArray();
-  for (const diag::Finding& f : o.new_findings) {
+  for (const Finding& f : o.new_errors) {
     w.BeginObject();
     w.Name("code");
-    w.String(diag::Info(f.code).name);
+    w.String(f.code_name());
     w.Name("message");
     w.String(f.message);
     w.Name("urn");
@@ -91,9 +104,8 @@ void NewFindingsMember(const edit::Outcome& o, json::Writer& w) {
   w.EndArray();
 }
 
-/// `list`: a std::vector<std::string> or edit::Notes.
-template <typename List>
-void StringsMember(std::string_view name, const List& list, json::Writer& w) {
+void StringsMember(std::string_view name, const std::vector<std::string>& list,
+                   json::Writer& w) {
   w.Name(name);
   w.BeginArray();
   for (const std::string& s : list) w.String(s);
@@ -119,33 +131,31 @@ void RenamesMember(std::string_view name,
 
 }  // namespace
 
-void RenderEditText(const edit::Outcome& o, std::ostream& os) {
-  if (!o.changes.envelope.empty()) {
+void RenderEditText(const EditResult& o, std::ostream& os) {
+  if (!o.envelope.empty()) {
     os << "~ (envelope)\n";
-    FieldsText(o.changes.envelope, os);
+    FieldsText(o.envelope, os);
   }
-  auto elements = [&](const auto& list) {
-    for (const edit::ElementChange& c : list) {
-      os << c.op << " " << TerminalSafe(c.what) << "\n";
+  for (const auto* list : {&o.resources, &o.pending}) {
+    for (const EditElementChange& c : *list) {
+      os << Op(c.kind) << " " << TerminalSafe(c.what) << "\n";
       FieldsText(c.fields, os);
     }
-  };
-  elements(o.changes.resources);
-  elements(o.changes.pending);
+  }
   for (const std::string& n : o.notes) {
     os << "note: " << TerminalSafe(n) << "\n";
   }
 }
 
-void RenderEditJson(const edit::Config& config, const edit::Outcome& o,
-                    std::ostream& os) {
+void RenderEditJson(std::string_view file, EditOperation operation,
+                    const EditResult& o, std::ostream& os) {
   json::StringSink sink(&os);
   json::Writer w(sink, json::Layout::kCompact);
   w.BeginObject();
   w.Name("file");
-  w.String(config.input);
+  w.String(file);
   w.Name("operation");
-  w.String(edit::OperationName(config.request.op));
+  w.String(edit::OperationName(operation));
   w.Name("refused");
   w.Bool(o.refused);
   if (o.refused) {
@@ -159,7 +169,7 @@ void RenderEditJson(const edit::Config& config, const edit::Outcome& o,
   sink.Put('\n');
 }
 
-void RenderMoveJson(const edit::MoveConfig& config, const edit::MoveOutcome& o,
+void RenderMoveJson(const MoveFiles& files, const EditMoveResult& o,
                     std::ostream& os) {
   json::StringSink sink(&os);
   json::Writer w(sink, json::Layout::kCompact);
@@ -167,7 +177,7 @@ void RenderMoveJson(const edit::MoveConfig& config, const edit::MoveOutcome& o,
   w.Name("operation");
   w.String("move");
   w.Name("dry_run");
-  w.Bool(config.dry_run);
+  w.Bool(files.dry_run);
   w.Name("refused");
   w.Bool(o.refused);
   if (o.refused) {
@@ -180,7 +190,7 @@ void RenderMoveJson(const edit::MoveConfig& config, const edit::MoveOutcome& o,
   RenamesMember("providers_reused", o.providers_reused, w);
   w.Name("broken_dependencies");
   w.BeginArray();
-  for (const edit::BrokenDependency& b : o.broken) {
+  for (const MoveBrokenDependency& b : o.broken) {
     w.BeginObject();
     w.Name("resource");
     w.String(b.resource);
@@ -193,12 +203,12 @@ void RenderMoveJson(const edit::MoveConfig& config, const edit::MoveOutcome& o,
   w.EndArray();
   StringsMember("notes", o.notes, w);
   for (auto [role, path, side] :
-       {std::tuple{"source", &config.source, &o.source},
-        std::tuple{"destination", &config.destination, &o.destination}}) {
+       {std::tuple{"source", files.source, &o.source},
+        std::tuple{"destination", files.destination, &o.destination}}) {
     w.Name(role);
     w.BeginObject();
     w.Name("file");
-    w.String(*path);
+    w.String(path);
     w.Name("written");
     w.Bool(side->written);
     if (!side->backup.empty()) {
@@ -220,26 +230,12 @@ void RenderMoveJson(const edit::MoveConfig& config, const edit::MoveOutcome& o,
   sink.Put('\n');
 }
 
-namespace {
-
-void RenderNewError(std::string_view code, const std::string& message,
-                    const std::string& urn, std::ostream& os) {
-  os << "  error[" << code << "] " << TerminalSafe(message);
-  if (!urn.empty()) os << " (" << TerminalSafe(urn) << ")";
-  os << "\n";
-}
-
-}  // namespace
-
-void RenderEditFindings(const edit::Outcome& o, std::ostream& os) {
-  for (const diag::Finding& f : o.new_findings) {
-    RenderNewError(diag::Info(f.code).name, f.message, f.urn, os);
-  }
-}
-
 void RenderNewErrors(const std::vector<Finding>& errors, std::ostream& os) {
-  for (const Finding& f : errors)
-    RenderNewError(f.code_name(), f.message, f.urn, os);
+  for (const Finding& f : errors) {
+    os << "  error[" << f.code_name() << "] " << TerminalSafe(f.message);
+    if (!f.urn.empty()) os << " (" << TerminalSafe(f.urn) << ")";
+    os << "\n";
+  }
 }
 
 }  // namespace pstate::report

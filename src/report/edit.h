@@ -16,25 +16,33 @@
 #define PSTATE_REPORT_EDIT_H_
 
 #include <ostream>
+#include <string_view>
+#include <vector>
 
-#include "edit/edit.h"
+#include "pstate/pstate.h"
 
 namespace pstate::report {
 
-void RenderEditText(const edit::Outcome& outcome, std::ostream& out);
-void RenderEditJson(const edit::Config& config, const edit::Outcome& outcome,
-                    std::ostream& out);
+void RenderEditText(const EditResult& result, std::ostream& out);
+/// `file`: the input as the user named it.
+void RenderEditJson(std::string_view file, EditOperation operation,
+                    const EditResult& result, std::ostream& out);
+/// The two files of `edit move` as the user named them, and whether it was
+/// a dry run.
+struct MoveFiles {
+  std::string_view source, destination;
+  bool dry_run = false;
+};
 /// `edit move --format json`: {"operation": "move", "dry_run", "refused"[,
 /// "reason"], "selected": [urn], "moved", "providers_copied",
 /// "providers_reused": [{"from", "to"}], "broken_dependencies":
 /// [{"resource", "moving", "depends_on"}], "notes": [...], "source" and
 /// "destination": {"file", "written"[, "backup"], "envelope", "resources",
 /// "pending_operations", "new_findings"[, "diff": pstate diff's JSON]}}.
-void RenderMoveJson(const edit::MoveConfig& config, const edit::MoveOutcome& o,
+void RenderMoveJson(const MoveFiles& files, const EditMoveResult& result,
                     std::ostream& out);
-/// "  error[code] message (urn)" per new finding, through TerminalSafe.
-void RenderEditFindings(const edit::Outcome& outcome, std::ostream& out);
-/// The same for the API's EditResult::new_errors.
+/// "  error[code] message (urn)" per new error finding, through
+/// TerminalSafe.
 void RenderNewErrors(const std::vector<Finding>& errors, std::ostream& out);
 
 }  // namespace pstate::report

@@ -394,7 +394,7 @@ TEST_F(EditTest, ARepairOfAReversedChainHoldsRecordsNotText) {
                              "(position " +
                              std::to_string(kN) + " -> 1)");
   ElementChange c = o->changes.resources[0];
-  EXPECT_EQ(c.op, '~');
+  EXPECT_EQ(c.kind, ChangeKind::kChanged);
   EXPECT_EQ(c.what, urn(kN - 1));
   ASSERT_EQ(c.fields.size(), 1U);
   EXPECT_EQ(c.fields[0].field, "(position)");

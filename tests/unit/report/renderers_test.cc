@@ -38,21 +38,17 @@ TEST(PrintErrorTest, FailureHasItsPlaceAndPointer) {
 }
 
 TEST(EditRenderTest, JsonAndTextAndFindings) {
-  edit::Config config;
-  config.input = "in\"put.json";
-  config.request.op = edit::Operation::kProtect;
-  edit::Outcome o;
-  edit::ElementChange c;
-  c.op = '~';
+  EditResult o;
+  EditElementChange c;
+  c.kind = EditChangeKind::kChanged;
   c.what = "urn:pulumi:s::p::t::a\x1b";
-  c.fields.push_back({'~', "protect", "false", "true"});
-  o.changes.resources.push_back(c);
+  c.fields.push_back({EditChangeKind::kChanged, "protect", "false", "true"});
+  o.resources.push_back(c);
   o.notes.push_back("a note");
-  diag::Finding f = diag::MakeFinding(diag::Code::kDependencyMissing,
-                                      "gone\x07", "", "urn:x");
-  o.new_findings.push_back(f);
+  o.new_errors.push_back(diag::MakeFinding(diag::Code::kDependencyMissing,
+                                           "gone\x07", "", "urn:x"));
   std::ostringstream json, text, findings;
-  RenderEditJson(config, o, json);
+  RenderEditJson("in\"put.json", EditOperation::kProtect, o, json);
   EXPECT_EQ(json.str(),
             R"({"file":"in\"put.json","operation":"protect","refused":false,)"
             R"("envelope":[],"resources":[{"op":"~","what":)"
@@ -67,7 +63,7 @@ TEST(EditRenderTest, JsonAndTextAndFindings) {
             "~ urn:pulumi:s::p::t::a\\033\n"
             "    ~ protect: false -> true\n"
             "note: a note\n");
-  RenderEditFindings(o, findings);
+  RenderNewErrors(o.new_errors, findings);
   EXPECT_EQ(findings.str(), "  error[dependency-missing] gone\\a (urn:x)\n");
 }
 
