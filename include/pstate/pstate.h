@@ -179,6 +179,36 @@ using PassphraseSource = std::function<Result<std::string>()>;
 /// A source giving `passphrase`.
 PassphraseSource FixedPassphrase(std::string passphrase);
 
+/// The environment variables Pulumi reads a passphrase from. The library
+/// reads no environment: a caller that honours them reads them and passes
+/// their values (PassphraseInputs).
+inline constexpr char kPassphraseEnv[] = "PULUMI_CONFIG_PASSPHRASE";
+inline constexpr char kPassphraseFileEnv[] = "PULUMI_CONFIG_PASSPHRASE_FILE";
+
+/// Where a passphrase may come from, as the caller found them.
+struct PassphraseInputs {
+  /// An explicit passphrase file (the command line's --passphrase-file):
+  /// it wins.
+  std::optional<std::string> file;
+  /// kPassphraseEnv's value when it is set, even to "".
+  std::optional<std::string> passphrase;
+  /// kPassphraseFileEnv's value when it is set and not empty.
+  std::optional<std::string> env_file;
+};
+
+/// The passphrase, in this order (Pulumi's readPassphrase in
+/// pkg/secrets/passphrase/manager.go, with the explicit file first):
+/// `file`'s contents, trimmed as Go's strings.TrimSpace trims (Unicode
+/// white space around it goes, inner spaces stay); `passphrase` verbatim;
+/// `env_file`'s contents, trimmed so. None given: kInvalidArgument naming
+/// both variables. A file that cannot be read fails (kNotFound, kIo,
+/// kLimit), the message naming it.
+Result<std::string> PassphraseResolve(const PassphraseInputs& inputs);
+
+/// A source resolving `inputs` (PassphraseResolve) each time it is asked:
+/// a file is read only when a state needs a passphrase.
+PassphraseSource PassphraseFromInputs(PassphraseInputs inputs);
+
 /// The key of keyed fingerprints: redact's secret fingerprints and
 /// pseudonyms, scan's finding fingerprints. Equal values get equal
 /// fingerprints under one key; an opaque handle, cheap to copy.
@@ -475,6 +505,12 @@ struct ScanConfig {
   /// A file whose bytes key the findings' fingerprints, so that they match
   /// across runs; empty: a random key per call.
   std::string fingerprint_key_file;
+  /// The key of the findings' fingerprints, shared by the calls given it
+  /// (one run over several states); it wins over fingerprint_key_file.
+  std::optional<FingerprintKey> key;
+  /// Threads scanning a plain file's resources (without `schemas`); the
+  /// findings are the same for any value, 1 reads sequentially.
+  int jobs = 1;
   /// Also decrypt ciphertext secrets (passphrase or b64 provider) so their
   /// plaintexts are searched for.
   bool decrypt = false;
@@ -496,6 +532,12 @@ struct ScanResult {
 /// `pstate scan`: secrets stored in the clear. Fails (kCrypto, kUnsupported,
 /// kInvalidArgument) when decryption was asked for and is impossible.
 Result<ScanResult> Scan(const State& state, const ScanConfig& config = {});
+
+/// What Scan reports for an input that cannot even be opened (`status`
+/// from State::Open, `name` the input's name): its findings are
+/// unreadable, holding one io-error finding whose message is the status's,
+/// so a caller scanning several inputs treats them alike.
+ScanResult ScanUnopened(const std::string& name, const Status& status);
 
 // ---- values (diff, show, history blame) -------------------------------------
 //
@@ -1581,7 +1623,17 @@ struct TypecheckConfig {
   /// Package schemas (.json or .json.gz) pulumi-schema `$ref`s resolve
   /// against.
   std::vector<std::string> schema_files;
+  /// Puppet type aliases, for every puppet type: definitions ("type Name =
+  /// T", or "Name = T"), and files of them (one after another, # comments).
+  std::vector<std::string> puppet_aliases;
+  std::vector<std::string> puppet_alias_files;
 };
+
+/// The language named `name` ("pulumi", "pulumi-schema", "pcl", "cty",
+/// "terraform", "puppet"); nullopt for any other name.
+std::optional<TypeLanguage> TypecheckLanguageNamed(std::string_view name);
+/// "ok", "convert", "error".
+std::string_view TypecheckOutcomeName(TypeOutcome outcome);
 
 struct TypeVerdict {
   TypeOutcome outcome = TypeOutcome::kOk;
@@ -1609,14 +1661,54 @@ Result<TypeVerdict> TypecheckPointer(const State& state,
 Result<TypeVerdict> TypecheckOutput(const State& state,
                                     const std::string& output,
                                     const TypecheckConfig& config);
+/// `pstate typecheck --value-file PATH`: the JSON value in the file ("-"
+/// for standard input; gzip and zstd are read as such).
+Result<TypeVerdict> TypecheckFile(const std::string& path,
+                                  const TypecheckConfig& config);
+
+/// One case of a cases file (`pstate typecheck --cases`).
+struct TypecheckCase {
+  std::uint64_t line = 0;  ///< 1-based line of the case
+  /// Not empty: the line is no case (not JSON, a member missing, an
+  /// unknown system or expectation, a type feature pstate does not
+  /// support), and why, starting "line N"; nothing else is set.
+  std::string invalid;
+  /// The case's verdict (a type that does not parse is a kError verdict);
+  /// a kConvert value has every secret masked (its plaintext is
+  /// "[secret]").
+  TypeVerdict verdict;
+  /// With an "expect" member: whether the verdict is the one expected (and
+  /// for kConvert, the converted value equals "converted" when given).
+  std::optional<bool> pass;
+};
+
+struct TypecheckCasesResult {
+  std::uint64_t cases = 0;    ///< lines holding a case (or an invalid one)
+  std::uint64_t invalid = 0;  ///< TypecheckCase::invalid set
+  std::uint64_t failed = 0;   ///< pass false
+};
+
+/// `pstate typecheck --cases PATH`: every case of a JSON Lines file ("-"
+/// for standard input) of {"system", "type", "value"[, "expect",
+/// "converted"]}, each with its own language and type (`config`'s
+/// language and type are not used; its schemas and aliases serve every
+/// case). The file is read as a stream: each case goes to `on_case` as
+/// soon as it is checked, in file order (memory is bounded by the longest
+/// line); blank lines hold no case. Fails for a schema or alias that cannot
+/// be loaded (before any case) or an input that cannot be read (the cases
+/// delivered before stay valid).
+Result<TypecheckCasesResult> TypecheckCases(
+    const std::string& path, const TypecheckConfig& config,
+    const std::function<void(const TypecheckCase&)>& on_case);
 
 // ---- assets -----------------------------------------------------------------
 
 /// An input that could not be read to its end (or whose work could not
 /// start), with its place: what a renderer needs besides the message.
 struct ReadFailure {
-  std::string code;    ///< the finding code ("json-syntax", "io-error", ...)
-  std::string reason;  ///< why, without the file, place or pointer
+  /// The fatal finding code (kJsonSyntax, kIoError, ...): CodeName names it.
+  FindingCode code = FindingCode::kIoError;
+  std::string reason;      ///< why, without the file, place or pointer
   std::uint64_t line = 0;  ///< 0 when there is no place
   std::uint64_t column = 0;
   std::string pointer;  ///< of the value at fault; "" when there is none
@@ -1626,7 +1718,7 @@ struct ReadFailure {
 };
 
 /// The failure behind `status` (a failed Status naming `name`, the input):
-/// its code is "io-error" and the message stays as it is.
+/// its code is kIoError and the message stays as it is.
 ReadFailure ReadFailureOf(const std::string& name, const Status& status);
 
 enum class AssetKind { kAsset, kArchive };
@@ -1927,11 +2019,16 @@ struct HtmlReportModel {
   /// Every edge kind.
   ResourceGraph graph;
   std::string after_file;  ///< "" without HtmlReportConfig::after
-  /// verify's findings (secrets masked), the split of the bytes by section
-  /// and type, and the diff from `after` (secrets never shown), in the
-  /// modules' types until the API has its own: src/report/ renders them.
-  struct Detail;
-  std::shared_ptr<const Detail> detail;
+  /// verify's findings sorted by place (secrets masked as Verify masks
+  /// them), the first HtmlReportConfig::max_findings kept; the counts are
+  /// whole.
+  Findings findings;
+  /// Each resource type's bytes by section of its resources' JSON text,
+  /// as `pstate stats` splits them (they add up to the type's bytes).
+  std::map<std::string, StatsSections> sections_by_type;
+  /// The diff from `after` (secrets never shown); nullopt without
+  /// HtmlReportConfig::after.
+  std::optional<DiffResult> diff;
 };
 
 /// `pstate report`: the model of the page (src/report/ writes it as HTML).

@@ -261,18 +261,22 @@ Result<ScanResult> Scan(const State& state, const ScanConfig& config) {
   Call call(state);
   Result<std::string> path = PathOf(state);
   if (!path.ok()) return path.status();
-  std::optional<crypto::Fingerprinter> fingerprinter;
-  if (!config.fingerprint_key_file.empty()) {
-    auto fp = crypto::Fingerprinter::FromKeyFile(config.fingerprint_key_file);
-    if (!fp.ok()) return fp.status();
-    fingerprinter.emplace(std::move(*fp));
-  } else {
-    fingerprinter.emplace(crypto::Fingerprinter::WithRandomKey());
+  if (config.jobs < 1) {
+    return Status(Errc::kInvalidArgument, "jobs must be at least 1");
   }
+  std::optional<FingerprintKey> key = config.key;
+  if (!key && !config.fingerprint_key_file.empty()) {
+    Result<FingerprintKey> from_file =
+        FingerprintKey::FromFile(config.fingerprint_key_file);
+    if (!from_file.ok()) return from_file.status();
+    key = std::move(*from_file);
+  }
+  if (!key) key = FingerprintKey::Random();
   scan::Config c;
   c.input = *path;
   c.max_findings = config.filter.empty() ? config.max_findings : 0;
-  c.fingerprinter = &*fingerprinter;
+  c.fingerprinter = &key->impl().fingerprinter;
+  c.jobs = config.jobs;
   c.decrypt.enabled = config.decrypt;
   c.decrypt.passphrase = config.passphrase;
   c.on_progress = config.on_progress;
@@ -723,37 +727,24 @@ Result<HistoryBlameResult> HistoryBlame(const HistoryBlameConfig& config) {
 
 namespace {
 
-// Mapping: TypeLanguage -> the name types::ParseSystem reads.
-std::string SystemNameOf(TypeLanguage language) {
-  switch (language) {
-    case TypeLanguage::kPulumi: return "pulumi";
-    case TypeLanguage::kPulumiSchema: return "pulumi-schema";
-    case TypeLanguage::kPcl: return "pcl";
-    case TypeLanguage::kCty: return "cty";
-    case TypeLanguage::kTerraform: return "terraform";
-    case TypeLanguage::kPuppet: return "puppet";
-  }
-  return "";
+// The module's config of `config` (the language, type, schemas and
+// aliases; the source is the caller's).
+types::TypecheckConfig ModuleConfig(types::TypecheckConfig c,
+                                    const TypecheckConfig& config) {
+  c.system = std::string(types::SystemName(config.language));
+  c.type = config.type;
+  c.schemas = config.schema_files;
+  c.puppet_aliases = config.puppet_aliases;
+  c.puppet_alias_files = config.puppet_alias_files;
+  return c;
 }
 
 Result<TypeVerdict> Check(types::TypecheckConfig c,
                           const TypecheckConfig& config) {
-  c.system = SystemNameOf(config.language);
-  c.type = config.type;
-  c.schemas = config.schema_files;
-  Result<types::Verdict> verdict = types::CheckSingle(c);
+  Result<types::Verdict> verdict =
+      types::CheckSingle(ModuleConfig(std::move(c), config));
   if (!verdict.ok()) return verdict.status();
-  // Mapping: types::Verdict -> TypeVerdict.
-  TypeVerdict out;
-  switch (verdict->outcome) {
-    case types::Outcome::kOk: out.outcome = TypeOutcome::kOk; break;
-    case types::Outcome::kConvert: out.outcome = TypeOutcome::kConvert; break;
-    case types::Outcome::kError: out.outcome = TypeOutcome::kError; break;
-  }
-  out.converted = std::move(verdict->converted);
-  out.pointer = std::move(verdict->pointer);
-  out.message = std::move(verdict->message);
-  return out;
+  return types::ToTypeVerdict(std::move(*verdict));
 }
 
 Result<TypeVerdict> CheckInState(const State& state,
@@ -798,6 +789,28 @@ Result<TypeVerdict> TypecheckOutput(const State& state,
                       output, config);
 }
 
+Result<TypeVerdict> TypecheckFile(const std::string& path,
+                                  const TypecheckConfig& config) {
+  std::lock_guard<std::mutex> lock(CallMutex());
+  types::TypecheckConfig c;
+  c.source = types::TypecheckConfig::Source::kValueFile;
+  c.value = path;
+  return Check(std::move(c), config);
+}
+
+Result<TypecheckCasesResult> TypecheckCases(
+    const std::string& path, const TypecheckConfig& config,
+    const std::function<void(const TypecheckCase&)>& on_case) {
+  std::lock_guard<std::mutex> lock(CallMutex());
+  types::TypecheckConfig c;
+  c.source = types::TypecheckConfig::Source::kCases;
+  c.cases = path;
+  c = ModuleConfig(std::move(c), config);
+  c.system.clear();  // each case names its own
+  c.type.clear();
+  return types::CheckCases(c, on_case);
+}
+
 // ---- assets -----------------------------------------------------------------
 
 class AssetRun {
@@ -826,11 +839,11 @@ asset_hash::Options ToHashOptions(const AssetsConfig& config) {
   return options;
 }
 
-// Mapping: diag::Failure -> ReadFailure (the module's Code enum becomes its
-// stable name).
+// Mapping: diag::Failure -> ReadFailure (the same code; the place and the
+// located message).
 ReadFailure ToReadFailure(const diag::Failure& failure) {
   ReadFailure out;
-  out.code = std::string(diag::Info(failure.code).name);
+  out.code = failure.code;
   out.reason = failure.reason;
   out.line = failure.line;
   out.column = failure.column;

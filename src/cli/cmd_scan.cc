@@ -1,26 +1,19 @@
 // pstate scan FILE...: secrets stored in the clear (docs/scan.md).
 
-#include <filesystem>
 #include <iostream>
 #include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
-#include "base/thread_pool.h"
 #include "cli/command.h"
 #include "cli/exit_code.h"
 #include "cli/findings_output.h"
+#include "cli/input_limits.h"
 #include "cli/jobs.h"
 #include "cli/passphrase.h"
 #include "cli/terminal.h"
-#include "crypto/fingerprint.h"
-#include "diag/report.h"
 #include "report/terminal.h"
-#include "scan/run.h"
-#include "types/schema_set.h"
-#include "verify/run.h"
-#include "verify/schema_checks.h"
 
 namespace pstate::cli {
 namespace {
@@ -37,23 +30,23 @@ struct ScanFlags : FindingsFlags {
 };
 
 int RunScan(const ScanFlags& flags) {
-  std::optional<crypto::Fingerprinter> fingerprinter;
+  // One key and one passphrase for every input.
+  ScanConfig config;
   if (!flags.key_file.empty()) {
-    auto fp = crypto::Fingerprinter::FromKeyFile(flags.key_file);
-    if (!fp.ok()) {
-      report::PrintError(std::cerr, "--key-file: " + fp.status().message());
+    Result<FingerprintKey> key = FingerprintKey::FromFile(flags.key_file);
+    if (!key.ok()) {
+      report::PrintError(std::cerr, "--key-file: " + key.status().message());
       return kExitUnreadable;
     }
-    fingerprinter.emplace(std::move(*fp));
+    config.key = std::move(*key);
   } else {
-    fingerprinter.emplace(crypto::Fingerprinter::WithRandomKey());
+    config.key = FingerprintKey::Random();
   }
-  scan::DecryptOptions decrypt;
-  decrypt.enabled = flags.decrypt || !flags.passphrase_file.empty();
-  if (decrypt.enabled) {
+  config.decrypt = flags.decrypt || !flags.passphrase_file.empty();
+  if (config.decrypt) {
     auto passphrase = ResolvePassphrase(flags.passphrase_file);
     if (passphrase.ok()) {
-      decrypt.passphrase = std::move(*passphrase);
+      config.passphrase = std::move(*passphrase);
     } else if (!flags.passphrase_file.empty() ||
                passphrase.status().code() != Errc::kInvalidArgument) {
       report::PrintError(std::cerr, passphrase.status().message());
@@ -62,47 +55,44 @@ int RunScan(const ScanFlags& flags) {
     // No passphrase anywhere: fine unless a state uses the passphrase provider.
   }
 
-  types::SchemaSet schemas;
-  bool with_schemas = !flags.schemas.empty() || !flags.schema_dirs.empty();
-  if (with_schemas) {
-    Status s = verify::LoadSchemas(flags.schemas, flags.schema_dirs, &schemas);
-    if (!s.ok()) {
-      report::PrintError(std::cerr, s.message());
+  std::optional<Schemas> schemas;
+  if (!flags.schemas.empty() || !flags.schema_dirs.empty()) {
+    Result<Schemas> loaded = Schemas::Load(flags.schemas, flags.schema_dirs);
+    if (!loaded.ok()) {
+      report::PrintError(std::cerr, loaded.status().message());
       return kExitUnreadable;
     }
+    schemas = std::move(*loaded);
+    // --schema: schema-secret-plaintext, checked in scan's findings pass.
+    config.schemas = &*schemas;
   }
+  config.max_findings = flags.max_findings;
+  config.jobs = PassJobs(flags.jobs);
 
   FindingsPrinter printer(flags);
   for (const std::string& path : flags.files) {
-    scan::Config config;
-    config.input = path;
-    config.max_findings = flags.max_findings;
-    config.fingerprinter = &*fingerprinter;
-    config.decrypt = decrypt;
-    config.jobs = PassJobs(flags.jobs);
-    // --schema: schema-secret-plaintext, checked in scan's findings pass.
-    std::optional<verify::SchemaChecks> schema_checks;
-    if (with_schemas) {
-      config.extra_checks = &schema_checks.emplace(
-          schemas, verify::SchemaCheckOptions{.secrets_only = true});
+    const std::string name = path == "-" ? "<stdin>" : path;
+    Result<State> state = OpenState(path);
+    if (!state.ok()) {
+      printer.Print(ScanUnopened(name, state.status()).findings);
+      continue;
     }
-    // scan::Run reads every input twice: known secrets, then leaks.
+    // Scan reads every input twice: known secrets, then leaks.
     config.on_progress =
-        MakeProgress(path == "-" ? "<stdin>" : path, flags.quiet,
-                     {"collecting secrets", "scanning"});
-    scan::Outcome result = scan::Run(config);
+        MakeProgress(name, flags.quiet, {"collecting secrets", "scanning"});
+    Result<ScanResult> result = Scan(*state, config);
     EndProgress();
-    if (!result.status.ok()) {
-      report::PrintError(std::cerr, result.status.message());
+    if (!result.ok()) {
+      report::PrintError(std::cerr, result.status().message());
       printer.MarkUnreadable();
       continue;
     }
-    if (result.undecryptable > 0) {
-      std::cerr << "pstate: warning: " << result.report->file() << ": "
-                << result.undecryptable
+    if (result->undecryptable > 0) {
+      std::cerr << "pstate: warning: " << result->findings.file << ": "
+                << result->undecryptable
                 << " secret(s) could not be decrypted and are not matched\n";
     }
-    printer.Print(std::move(*result.report).Take());
+    printer.Print(std::move(result->findings));
   }
   return printer.Finish();
 }

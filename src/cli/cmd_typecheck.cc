@@ -1,17 +1,17 @@
 // pstate typecheck: check a value against a type in one of six type
 // languages (docs/cli.md, docs/types.md). Flags become a TypecheckConfig;
-// the logic is types::RunTypecheck.
+// the API checks (Typecheck, TypecheckCases, ...), report/typecheck.h
+// writes the verdicts.
 #include <iostream>
 #include <memory>
+#include <optional>
 #include <string>
-#include <string_view>
 #include <vector>
 
 #include "cli/command.h"
 #include "cli/exit_code.h"
-#include "io/output.h"
-#include "report/terminal.h"
-#include "types/typecheck.h"
+#include "cli/input_limits.h"
+#include "report/typecheck.h"
 
 namespace pstate::cli {
 namespace {
@@ -41,24 +41,25 @@ struct TypecheckFlags {
   CLI::Option* type_opt = nullptr;
 };
 
-// RunTypecheck's messages, one a line, each as every command reports why
-// it stopped.
-void PrintErrors(std::string_view errors) {
-  while (!errors.empty()) {
-    std::size_t end = errors.find('\n');
-    if (end == std::string_view::npos) end = errors.size();
-    report::PrintError(std::cerr, errors.substr(0, end));
-    errors.remove_prefix(end < errors.size() ? end + 1 : end);
-  }
+// `--cases`: each case's line as it is checked; exit 2 when a line was no
+// case, 1 when a case missed its expectation.
+int RunCases(const TypecheckConfig& config, const std::string& path) {
+  Result<TypecheckCasesResult> result =
+      TypecheckCases(path, config, [](const TypecheckCase& one) {
+        report::WriteTypecheckCase(one, std::cout);
+      });
+  std::cout.flush();
+  if (!result.ok()) return Fail(result.status());
+  if (result->invalid > 0) return kExitUnreadable;
+  if (result->failed > 0) return kExitFindings;
+  return kExitOk;
 }
 
 int RunTypecheck(const TypecheckFlags& flags) {
-  types::TypecheckConfig config;
-  config.schemas = flags.schemas;
+  TypecheckConfig config;
+  config.schema_files = flags.schemas;
   config.puppet_aliases = flags.aliases;
   config.puppet_alias_files = flags.alias_files;
-  config.json_format = flags.format == "json";
-  config.no_convert = flags.no_convert;
   int sources = (*flags.value_opt ? 1 : 0) + (*flags.value_file_opt ? 1 : 0) +
                 (*flags.state_opt ? 1 : 0) + (*flags.cases_opt ? 1 : 0);
   if (sources != 1) {
@@ -70,50 +71,50 @@ int RunTypecheck(const TypecheckFlags& flags) {
           "--cases takes each case's system and type from its line; "
           "--system, --type and --no-convert apply to a single value");
     }
-    config.source = types::TypecheckConfig::Source::kCases;
-    config.cases = flags.cases;
   } else {
     if (!*flags.system_opt || !*flags.type_opt) {
       return Fail("--system and --type are required (or use --cases)");
     }
-    config.system = flags.system;
-    config.type = flags.type;
-    if (*flags.state_opt) {
-      if (*flags.pointer_opt == *flags.output_opt) {
-        return Fail("--state needs exactly one of --pointer or --output");
-      }
-      config.state = flags.state;
-      if (*flags.pointer_opt) {
-        config.source = types::TypecheckConfig::Source::kStatePointer;
-        config.pointer = flags.pointer;
-      } else {
-        config.source = types::TypecheckConfig::Source::kStateOutput;
-        config.output = flags.output;
-      }
-    } else if (*flags.value_file_opt) {
-      config.source = types::TypecheckConfig::Source::kValueFile;
-      config.value = flags.value_file;
-    } else {
-      config.source = types::TypecheckConfig::Source::kValue;
-      config.value = flags.value;
+    if (*flags.state_opt && *flags.pointer_opt == *flags.output_opt) {
+      return Fail("--state needs exactly one of --pointer or --output");
     }
   }
   if (!*flags.state_opt && (*flags.pointer_opt || *flags.output_opt)) {
     return Fail("--pointer and --output need --state");
   }
-  Result<std::unique_ptr<io::Output>> out = io::OpenOutput("-");
-  if (!out.ok()) return Fail(out.status().message());
-  std::string errors;
-  types::TypecheckStatus status = types::RunTypecheck(config, **out, &errors);
-  Status committed = (*out)->Commit();
-  PrintErrors(errors);
-  if (!committed.ok()) return Fail(committed.message());
-  switch (status) {
-    case types::TypecheckStatus::kPassed: return kExitOk;
-    case types::TypecheckStatus::kFailed: return kExitFindings;
-    case types::TypecheckStatus::kUnusable: return kExitUnreadable;
+  if (*flags.cases_opt) return RunCases(config, flags.cases);
+
+  std::optional<TypeLanguage> language = TypecheckLanguageNamed(flags.system);
+  if (!language) {
+    return Fail("unknown --system '" + flags.system +
+                "' (pulumi, pulumi-schema, pcl, cty, terraform, puppet)");
   }
-  return kExitUnreadable;
+  config.language = *language;
+  config.type = flags.type;
+  Result<TypeVerdict> verdict = Status(Errc::kInvalidArgument, "no value");
+  if (*flags.state_opt) {
+    Result<State> state = OpenState(flags.state);
+    if (!state.ok()) return Fail(state.status());
+    verdict = *flags.pointer_opt
+                  ? TypecheckPointer(*state, flags.pointer, config)
+                  : TypecheckOutput(*state, flags.output, config);
+  } else if (*flags.value_file_opt) {
+    verdict = TypecheckFile(flags.value_file, config);
+  } else {
+    verdict = Typecheck(flags.value, config);
+  }
+  if (!verdict.ok()) return Fail(verdict.status());
+  report::WriteTypeVerdict(*verdict,
+                           flags.format == "json"
+                               ? report::TypecheckFormat::kJson
+                               : report::TypecheckFormat::kText,
+                           std::cout);
+  std::cout.flush();
+  if (verdict->outcome == TypeOutcome::kError ||
+      (verdict->outcome == TypeOutcome::kConvert && flags.no_convert)) {
+    return kExitFindings;
+  }
+  return kExitOk;
 }
 
 }  // namespace

@@ -5,7 +5,6 @@
 
 #include <cerrno>
 #include <cstdlib>
-#include <filesystem>
 #include <iostream>
 #include <optional>
 #include <string_view>
@@ -13,7 +12,6 @@
 
 #include "base/wipe.h"
 #include "cli/terminal.h"
-#include "crypto/passphrase_source.h"
 
 namespace pstate::cli {
 namespace {
@@ -57,16 +55,16 @@ Result<std::string> ReadWithoutEcho(std::string_view prompt) {
 }  // namespace
 
 Result<std::string> ResolvePassphrase(const std::string& passphrase_file) {
-  crypto::PassphraseInputs inputs;
+  PassphraseInputs inputs;
   if (!passphrase_file.empty()) inputs.file = passphrase_file;
-  if (const char* phrase = std::getenv(crypto::kPassphraseEnv)) {
+  if (const char* phrase = std::getenv(kPassphraseEnv)) {
     inputs.passphrase = phrase;
   }
-  if (const char* file = std::getenv(crypto::kPassphraseFileEnv);
+  if (const char* file = std::getenv(kPassphraseFileEnv);
       file != nullptr && *file != '\0') {
     inputs.env_file = file;
   }
-  return crypto::ResolvePassphrase(inputs);
+  return PassphraseResolve(inputs);
 }
 
 PassphraseSource PassphraseFromFlags(std::string passphrase_file) {

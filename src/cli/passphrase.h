@@ -22,7 +22,7 @@ inline constexpr char kPassphraseFileHelp[] =
 /// The passphrase from `passphrase_file` when not empty, then
 /// PULUMI_CONFIG_PASSPHRASE (even ""), then PULUMI_CONFIG_PASSPHRASE_FILE
 /// when not empty: the environment is read here, the core takes the values
-/// (crypto::ResolvePassphrase); kInvalidArgument naming the variables when
+/// (PassphraseResolve); kInvalidArgument naming the variables when
 /// none is given.
 Result<std::string> ResolvePassphrase(const std::string& passphrase_file);
 

@@ -1,6 +1,7 @@
 #include "crypto/passphrase_source.h"
 
 #include <cstdlib>
+#include <filesystem>
 
 #include "base/utf8.h"
 #include "crypto/secret_file.h"

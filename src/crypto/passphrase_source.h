@@ -4,8 +4,6 @@
 #ifndef PSTATE_CRYPTO_PASSPHRASE_SOURCE_H_
 #define PSTATE_CRYPTO_PASSPHRASE_SOURCE_H_
 
-#include <filesystem>
-#include <optional>
 #include <string>
 #include <string_view>
 
@@ -13,19 +11,10 @@
 
 namespace pstate::crypto {
 
-inline constexpr char kPassphraseEnv[] = "PULUMI_CONFIG_PASSPHRASE";
-inline constexpr char kPassphraseFileEnv[] = "PULUMI_CONFIG_PASSPHRASE_FILE";
-
-/// Where a passphrase may come from, as the caller found them: the command
-/// line reads the environment, the core takes values.
-struct PassphraseInputs {
-  /// An explicit passphrase file (--passphrase-file): it wins.
-  std::optional<std::filesystem::path> file;
-  /// kPassphraseEnv when it is set, even to "".
-  std::optional<std::string> passphrase;
-  /// kPassphraseFileEnv when it is set and not empty.
-  std::optional<std::filesystem::path> env_file;
-};
+// The variables' names and the inputs are the API's (pstate.h).
+using ::pstate::kPassphraseEnv;
+using ::pstate::kPassphraseFileEnv;
+using PassphraseInputs = ::pstate::PassphraseInputs;
 
 /// The passphrase, in this order (Pulumi's readPassphrase in
 /// pkg/secrets/passphrase/manager.go, with the explicit file first):

@@ -2,6 +2,10 @@
 
 #include <utility>
 
+#include "diag/report.h"
+#include "diff/differ.h"
+#include "graph/graph.h"
+#include "inspect/inspect.h"
 #include "verify/run.h"
 
 namespace pstate::htmlreport {
@@ -13,16 +17,17 @@ Result<ReportData> Collect(const Config& config) {
                   "standard input");
   }
   ReportData data;
-  auto detail = std::make_shared<ReportData::Detail>();
   data.file = config.path;
   // Stats first: it reads the whole state, so an unreadable one fails here
   // with its located message before anything else is done.
   inspect::StatsConfig stats_config;
   stats_config.path = config.path;
   stats_config.top = config.top;
-  auto stats = inspect::Stats(stats_config, &detail->sizes);
+  inspect::SizeStats sizes;
+  auto stats = inspect::Stats(stats_config, &sizes);
   if (!stats.ok()) return stats.status();
   data.stats = std::move(*stats);
+  data.sections_by_type = std::move(sizes.by_type);
 
   inspect::ListConfig list;
   list.path = config.path;
@@ -46,10 +51,10 @@ Result<ReportData> Collect(const Config& config) {
     }
   }
 
-  detail->findings =
-      std::make_unique<diag::Report>(config.path, config.max_findings);
-  verify::VerifyInput(config.path, verify::Config{}, *detail->findings);
-  detail->findings->SortByLocation();
+  diag::Report findings(config.path, config.max_findings);
+  verify::VerifyInput(config.path, verify::Config{}, findings);
+  findings.SortByLocation();
+  data.findings = std::move(findings).Take();
 
   graph::Config g;
   g.path = config.path;
@@ -67,9 +72,9 @@ Result<ReportData> Collect(const Config& config) {
     auto result = diff::Run(d);
     if (!result.ok()) return result.status();
     data.after_file = config.after;
-    detail->diff = std::move(*result);
+    // Only what was read; how it was read is not the page's.
+    data.diff = std::move(static_cast<DiffResult&>(*result));
   }
-  data.detail = std::move(detail);
   return data;
 }
 

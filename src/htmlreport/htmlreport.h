@@ -18,21 +18,6 @@
 #include <vector>
 
 #include "base/result.h"
-#include "diag/report.h"
-#include "diff/differ.h"
-#include "graph/graph.h"
-#include "inspect/inspect.h"
-
-namespace pstate {
-
-struct HtmlReportModel::Detail {
-  /// Where the bytes go, by section and type (`stats`' split).
-  inspect::SizeStats sizes;
-  std::unique_ptr<diag::Report> findings;
-  std::optional<diff::DiffResult> diff;
-};
-
-}  // namespace pstate
 
 namespace pstate::htmlreport {
 
@@ -48,8 +33,7 @@ struct Config {
   std::size_t top = 20;
 };
 
-/// The page's model (the API's HtmlReportModel, whose Detail holds the
-/// modules' types below).
+/// The page's model: the API's HtmlReportModel (API types only).
 using ReportData = ::pstate::HtmlReportModel;
 
 Result<ReportData> Collect(const Config& config);

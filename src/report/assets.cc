@@ -212,7 +212,7 @@ class JsonPrinter : public AssetsRenderer {
       w_.Name("error");
       w_.BeginObject();
       w_.Name("code");
-      w_.String(failure->code);
+      w_.String(CodeName(failure->code));
       w_.Name("message");
       w_.String(failure->reason);
       w_.Name("line");

@@ -8,6 +8,9 @@
 #include <vector>
 
 #include "diag/codes.h"
+#include "diff/differ.h"
+#include "graph/graph.h"
+#include "inspect/inspect.h"
 #include "report/diff.h"
 #include "report/findings.h"
 #include "report/graph.h"
@@ -129,13 +132,13 @@ void WriteHtmlReportData(const htmlreport::ReportData& d, json::Writer& w) {
   w.Name("summary");
   WriteSummary(d, w);
   w.Name("findings");
-  WriteFindings(d.detail->findings->result(), w);
+  WriteFindings(d.findings, w);
   // Each type's bytes by section, as `stats` splits them: [inputs,
   // outputs, dependencies, propertyDependencies, other] (they add up to
   // the type's bytes).
   w.Name("sectionsByType");
   w.BeginObject();
-  for (const auto& [type, sec] : d.detail->sizes.by_type) {
+  for (const auto& [type, sec] : d.sections_by_type) {
     w.Name(type);
     w.BeginArray();
     for (std::uint64_t n : {sec.inputs, sec.outputs, sec.dependencies,
@@ -218,7 +221,7 @@ void WriteHtmlReportData(const htmlreport::ReportData& d, json::Writer& w) {
     w.EndArray();
   }
   w.EndArray();
-  if (d.detail->diff) {
+  if (d.diff) {
     w.Name("diff");
     w.BeginObject();
     w.Name("before");
@@ -230,7 +233,7 @@ void WriteHtmlReportData(const htmlreport::ReportData& d, json::Writer& w) {
     // "[secret]"); of the changes outside the resources only which field
     // changed how (their values, pending operations among them, may hold
     // ciphertexts).
-    const diff::DiffResult& r = *d.detail->diff;
+    const DiffResult& r = *d.diff;
     w.Name("resources");
     w.BeginArray();
     for (const diff::ResourceEntry& e : r.resources) {

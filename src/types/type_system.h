@@ -27,20 +27,19 @@
 
 namespace pstate::types {
 
-enum class System {
-  kPulumi,        ///< the formal Pulumi type system (§2)
-  kPulumiSchema,  ///< Pulumi package-schema type specs (§3)
-  kPcl,           ///< PCL / HCL2 model types (§4)
-  kCty,           ///< go-cty types, JSON type encoding (§5)
-  kTerraform,     ///< Terraform type constraints over cty (§6)
-  kPuppet,        ///< Puppet 4+ type expressions (§7)
-};
+/// The six languages (the API's TypeLanguage, docs/types.md): the formal
+/// Pulumi type system (§2), Pulumi package-schema type specs (§3), PCL /
+/// HCL2 model types (§4), go-cty types in their JSON type encoding (§5),
+/// Terraform type constraints over cty (§6), Puppet 4+ type expressions
+/// (§7).
+using System = ::pstate::TypeLanguage;
 
 /// "pulumi", "pulumi-schema", "pcl", "cty", "terraform", "puppet".
 std::string_view SystemName(System system);
 std::optional<System> ParseSystem(std::string_view name);
 
-enum class Outcome { kOk, kConvert, kError };
+/// The API's TypeOutcome.
+using Outcome = ::pstate::TypeOutcome;
 
 /// "ok", "convert", "error".
 std::string_view OutcomeName(Outcome outcome);

@@ -76,18 +76,6 @@ Result<puppet::AliasesPtr> LoadAliases(const TypecheckConfig& config) {
   return aliases;
 }
 
-bool LoadSchemas(const std::vector<std::string>& files, SchemaSet* set,
-                 std::string* errors) {
-  for (const std::string& file : files) {
-    Status s = set->LoadFile(file);
-    if (!s.ok()) {
-      errors->append("schema: " + s.message() + "\n");
-      return false;
-    }
-  }
-  return true;
-}
-
 // The "type" member of a command-line case: JSON for the languages whose
 // types are JSON (cty's type encoding, schema type specs), falling back to
 // the text as a string so `--type string` works for cty; a string for the
@@ -102,12 +90,6 @@ json::Value TypeSpecFromText(System system, const std::string& text,
     }
   }
   return arena.MakeString(text);
-}
-
-void AppendQuoted(std::string_view decoded, std::string* out) {
-  out->push_back('"');
-  json::AppendEscaped(decoded, out);
-  out->push_back('"');
 }
 
 // ------------------------------------------------------------- display
@@ -396,90 +378,34 @@ class Single {
   std::shared_ptr<const Type> type_;
 };
 
-// The single form as the command prints it: a verdict line (text or JSON)
-// on `out`, or the reason there is none on `errors`.
-TypecheckStatus RunSingle(const TypecheckConfig& config, io::Output& out,
-                          std::string* errors) {
-  Result<Verdict> verdict = CheckSingle(config);
-  if (!verdict.ok()) {
-    errors->append(verdict.status().message() + "\n");
-    return TypecheckStatus::kUnusable;
-  }
-  const Verdict& v = *verdict;
-  std::string line;
-  if (config.json_format) {
-    line = "{\"result\":";
-    AppendQuoted(OutcomeName(v.outcome), &line);
-    line += ",\"converted\":";
-    line += v.outcome == Outcome::kConvert ? v.converted : "null";
-    line += ",\"message\":";
-    if (v.outcome == Outcome::kError) {
-      AppendQuoted(v.message, &line);
-    } else {
-      line += "null";
-    }
-    line += ",\"pointer\":";
-    if (v.outcome == Outcome::kError) {
-      AppendQuoted(v.pointer, &line);
-    } else {
-      line += "null";
-    }
-    line += "}\n";
-  } else {
-    switch (v.outcome) {
-      case Outcome::kOk: line = "ok\n"; break;
-      case Outcome::kConvert: line = "convert " + v.converted + "\n"; break;
-      case Outcome::kError:
-        line = v.pointer.empty()
-                   ? "error: " + v.message + "\n"
-                   : "error at " + v.pointer + ": " + v.message + "\n";
-        break;
-    }
-  }
-  out.Write(line);
-  if (v.outcome == Outcome::kError) return TypecheckStatus::kFailed;
-  if (v.outcome == Outcome::kConvert && config.no_convert) {
-    return TypecheckStatus::kFailed;
-  }
-  return TypecheckStatus::kPassed;
-}
-
 // ------------------------------------------------------------- cases form
 
 class Cases {
  public:
-  Cases(const TypecheckConfig& config, io::Output& out, std::string* errors)
-      : config_(config), out_(out), errors_(errors), cache_(&schemas_) {}
+  Cases(const TypecheckConfig& config,
+        const std::function<void(const TypecheckCase&)>& on_case)
+      : config_(config), on_case_(on_case), cache_(&schemas_) {}
 
-  TypecheckStatus Run() {
-    if (!LoadSchemas(config_.schemas, &schemas_, errors_)) {
-      return TypecheckStatus::kUnusable;
+  Result<TypecheckCasesResult> Run() {
+    for (const std::string& file : config_.schemas) {
+      Status s = schemas_.LoadFile(file);
+      if (!s.ok()) return Status(s.code(), "schema: " + s.message());
     }
     Result<puppet::AliasesPtr> aliases = LoadAliases(config_);
-    if (!aliases.ok()) {
-      errors_->append(aliases.status().message() + "\n");
-      return TypecheckStatus::kUnusable;
-    }
+    if (!aliases.ok()) return aliases.status();
     cache_.SetPuppetAliases(*aliases);
     // Read as a stream, one line at a time: memory is bounded by the
     // longest case, whatever the number of lines.
     Result<std::unique_ptr<io::InputStream>> input =
         io::OpenInput(config_.cases);
-    if (!input.ok()) {
-      errors_->append(input.status().message() + "\n");
-      return TypecheckStatus::kUnusable;
-    }
+    if (!input.ok()) return input.status();
     std::string line;  // the current line, then the parser's padding
-    std::string line_out;
     std::uint64_t line_no = 0;
     char buf[1 << 16];
     bool more = true;
     while (more) {
       Result<std::size_t> n = (*input)->Read(buf, sizeof buf);
-      if (!n.ok()) {
-        errors_->append(n.status().message() + "\n");
-        return TypecheckStatus::kUnusable;
-      }
+      if (!n.ok()) return n.status();
       more = *n > 0;
       std::string_view chunk(buf, *n);
       while (!chunk.empty() || (!more && !line.empty())) {
@@ -495,15 +421,18 @@ class Cases {
         std::size_t size = line.size();
         // The parser reads ahead; the padding is never part of the line.
         line.append(json::kParserPadding, ' ');
-        line_out.clear();
-        OneLine(line.data(), 0, size, line_no, &line_out);
-        out_.Write(line_out);
+        TypecheckCase one;
+        one.line = line_no;
+        if (OneLine(line.data(), 0, size, &one)) {
+          ++result_.cases;
+          if (!one.invalid.empty()) ++result_.invalid;
+          if (one.pass == false) ++result_.failed;
+          on_case_(one);
+        }
         line.clear();
       }
     }
-    if (invalid_) return TypecheckStatus::kUnusable;
-    if (failed_) return TypecheckStatus::kFailed;
-    return TypecheckStatus::kPassed;
+    return result_;
   }
 
  private:
@@ -511,29 +440,25 @@ class Cases {
     return c == ' ' || c == '\t' || c == '\r' || c == '\n';
   }
 
-  // `detail` follows "line N" in the message: ", column C: ..." or ": ...".
-  void Invalid(std::uint64_t line_no, std::string_view detail,
-               std::string* out) {
-    invalid_ = true;
-    std::string line = std::to_string(line_no);
-    *out = "{\"line\":" + line + ",\"result\":\"invalid\",\"message\":";
-    AppendQuoted("line " + line + std::string(detail), out);
-    out->append("}\n");
+  // `detail` follows "line N" in the reason: ", column C: ..." or ": ...".
+  static bool Invalid(std::string_view detail, TypecheckCase* out) {
+    out->invalid = "line " + std::to_string(out->line) + std::string(detail);
+    return true;
   }
 
-  void OneLine(const char* data, std::size_t begin, std::size_t end,
-               std::uint64_t line_no, std::string* out) {
+  // The case on the line, in `out`; false for a blank line (no case).
+  bool OneLine(const char* data, std::size_t begin, std::size_t end,
+               TypecheckCase* out) {
     std::size_t b = begin;
     while (b < end && IsSpace(data[b])) ++b;
-    if (b == end) return;  // blank lines hold no case
+    if (b == end) return false;  // blank lines hold no case
     arena_.Reset();
     json::Value root;
     const char* stop = nullptr;
     json::ParseStatus st =
         parser_.Parse(data + b, data + end, true, b, arena_, &root, &stop);
     if (st != json::ParseStatus::kOk) {
-      return Invalid(line_no,
-                     ", column " +
+      return Invalid(", column " +
                          std::to_string(parser_.error().offset - begin + 1) +
                          ": not JSON: " + parser_.error().message,
                      out);
@@ -541,16 +466,13 @@ class Cases {
     for (const char* p = stop; p < data + end; ++p) {
       if (!IsSpace(*p)) {
         return Invalid(
-            line_no,
             ", column " +
                 std::to_string(static_cast<std::size_t>(p - data) - begin + 1) +
                 ": unexpected text after the case",
             out);
       }
     }
-    if (!root.is_object()) {
-      return Invalid(line_no, ": a case is a JSON object", out);
-    }
+    if (!root.is_object()) return Invalid(": a case is a JSON object", out);
     const json::Value* system_v = nullptr;
     const json::Value* type_v = nullptr;
     const json::Value* value_v = nullptr;
@@ -570,16 +492,16 @@ class Cases {
         converted_v = &m.value;
       }
     }
-    if (!system_v) return Invalid(line_no, ": missing \"system\"", out);
-    if (!type_v) return Invalid(line_no, ": missing \"type\"", out);
-    if (!value_v) return Invalid(line_no, ": missing \"value\"", out);
+    if (!system_v) return Invalid(": missing \"system\"", out);
+    if (!type_v) return Invalid(": missing \"type\"", out);
+    if (!value_v) return Invalid(": missing \"value\"", out);
     std::optional<System> system;
     if (system_v->is_string()) system = ParseSystem(system_v->raw());
     if (!system) {
-      return Invalid(line_no,
-                     ": \"system\" must be one of pulumi, pulumi-schema, "
-                     "pcl, cty, terraform, puppet",
-                     out);
+      return Invalid(
+          ": \"system\" must be one of pulumi, pulumi-schema, "
+          "pcl, cty, terraform, puppet",
+          out);
     }
     std::optional<Outcome> expect;
     if (expect_v) {
@@ -590,33 +512,18 @@ class Cases {
         if (e == "error") expect = Outcome::kError;
       }
       if (!expect) {
-        return Invalid(line_no, ": \"expect\" must be ok, convert or error",
-                       out);
+        return Invalid(": \"expect\" must be ok, convert or error", out);
       }
     }
     Result<std::shared_ptr<const Type>> type = cache_.Parse(*system, *type_v);
     Verdict verdict;
     if (!type.ok()) {
       if (type.status().code() == Errc::kUnsupported) {
-        return Invalid(line_no, ": " + type.status().message(), out);
+        return Invalid(": " + type.status().message(), out);
       }
       verdict = Verdict::Error("", type.status().message());
     } else {
       verdict = (*cache_.GetSystem(*system))->Check(**type, *value_v);
-    }
-    out->append("{\"line\":");
-    out->append(std::to_string(line_no));
-    out->append(",\"result\":\"");
-    out->append(OutcomeName(verdict.outcome));
-    out->push_back('"');
-    if (verdict.outcome == Outcome::kConvert) {
-      out->append(",\"converted\":");
-      out->append(ForDisplay(verdict.converted));
-    } else if (verdict.outcome == Outcome::kError) {
-      out->append(",\"message\":");
-      AppendQuoted(verdict.message, out);
-      out->append(",\"pointer\":");
-      AppendQuoted(verdict.pointer, out);
     }
     if (expect) {
       bool pass = *expect == verdict.outcome;
@@ -626,21 +533,23 @@ class Cases {
                    json::ParseStatus::kOk &&
                SameResult(got, *converted_v);
       }
-      out->append(pass ? ",\"pass\":true" : ",\"pass\":false");
-      if (!pass) failed_ = true;
+      out->pass = pass;
     }
-    out->append("}\n");
+    // The converted value as it may be shown (ForDisplay), once compared.
+    if (verdict.outcome == Outcome::kConvert) {
+      verdict.converted = ForDisplay(verdict.converted);
+    }
+    out->verdict = ToTypeVerdict(std::move(verdict));
+    return true;
   }
 
   const TypecheckConfig& config_;
-  io::Output& out_;
-  std::string* errors_;
+  const std::function<void(const TypecheckCase&)>& on_case_;
   SchemaSet schemas_;
   TypeCache cache_;
   json::Parser parser_;
   json::Arena arena_;
-  bool invalid_ = false;
-  bool failed_ = false;
+  TypecheckCasesResult result_;
 };
 
 }  // namespace
@@ -652,12 +561,19 @@ bool SameResult(const json::Value& a, const json::Value& b) {
   return same.same();
 }
 
-TypecheckStatus RunTypecheck(const TypecheckConfig& config, io::Output& out,
-                             std::string* errors) {
-  if (config.source == TypecheckConfig::Source::kCases) {
-    return Cases(config, out, errors).Run();
-  }
-  return RunSingle(config, out, errors);
+Result<TypecheckCasesResult> CheckCases(
+    const TypecheckConfig& config,
+    const std::function<void(const TypecheckCase&)>& on_case) {
+  return Cases(config, on_case).Run();
+}
+
+TypeVerdict ToTypeVerdict(Verdict verdict) {
+  TypeVerdict out;
+  out.outcome = verdict.outcome;
+  out.converted = std::move(verdict.converted);
+  out.pointer = std::move(verdict.pointer);
+  out.message = std::move(verdict.message);
+  return out;
 }
 
 Result<Verdict> CheckSingle(const TypecheckConfig& config) {
@@ -665,3 +581,17 @@ Result<Verdict> CheckSingle(const TypecheckConfig& config) {
 }
 
 }  // namespace pstate::types
+
+// The API's (pstate/pstate.h): the names the command line and the
+// renderers use.
+namespace pstate {
+
+std::optional<TypeLanguage> TypecheckLanguageNamed(std::string_view name) {
+  return types::ParseSystem(name);
+}
+
+std::string_view TypecheckOutcomeName(TypeOutcome outcome) {
+  return types::OutcomeName(outcome);
+}
+
+}  // namespace pstate

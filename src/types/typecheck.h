@@ -1,23 +1,19 @@
 // `pstate typecheck`: the command's logic, kept out of the CLI so it can be
 // tested and reused (docs/cli.md, "typecheck"; docs/types.md).
 //
-// Two forms:
+// Two forms, each a typed result (src/report/typecheck.h writes them):
 //   single  one value (JSON text, a file, or a value inside a state) against
-//           one type; prints ok / convert VALUE / error at POINTER: REASON,
-//           or a JSON object with --format json;
+//           one type: a Verdict (CheckSingle);
 //   cases   JSON Lines of {"system", "type", "value"[, "expect",
-//           "converted"]}; one result line per case, in order.
-// RunTypecheck returns what the exit code should say; usage problems,
-// unreadable inputs and a type that cannot be read go to `errors` (one
-// message per line, without the "pstate: error: " the CLI puts before
-// each), results to `out`.
+//           "converted"]}: one TypecheckCase per case, in order, handed to
+//           a callback as the file is read (CheckCases).
 #ifndef PSTATE_TYPES_TYPECHECK_H_
 #define PSTATE_TYPES_TYPECHECK_H_
 
+#include <functional>
 #include <string>
 #include <vector>
 
-#include "io/output.h"
 #include "json/value.h"
 #include "types/type_system.h"
 
@@ -44,28 +40,29 @@ struct TypecheckConfig {
   /// and files of them (.pp style), for every puppet type.
   std::vector<std::string> puppet_aliases;
   std::vector<std::string> puppet_alias_files;
-  bool json_format = false;
-  bool no_convert = false;
 };
-
-enum class TypecheckStatus {
-  kPassed,    ///< ok or convert (every case as expected)  → exit 0
-  kFailed,    ///< error, a refused convert, a failed case → exit 1
-  kUnusable,  ///< bad usage, unreadable input, an invalid case → exit 2
-};
-
-TypecheckStatus RunTypecheck(const TypecheckConfig& config, io::Output& out,
-                             std::string* errors);
 
 /// The single form's verdict, as data (the library API's typecheck): a
 /// kConvert verdict's value has every secret masked (its plaintext is
-/// "[secret]"), as it may be shown. Fails, with the message RunTypecheck
+/// "[secret]"), as it may be shown. Fails, with the message the command
 /// reports, for an unknown system, a schema that cannot be loaded
 /// ("schema: ..."), a type that does not parse ("at offset 6 of the type:
 /// ...") or uses a feature pstate does not support (kUnsupported), a value
 /// that is not JSON (kSyntax), an input that cannot be read, or a value the
 /// state does not have. `source` must not be kCases.
 Result<Verdict> CheckSingle(const TypecheckConfig& config);
+
+/// The cases form (`source` kCases, `cases` the file): every case to
+/// `on_case` as soon as it is checked, the file read as a stream (memory is
+/// bounded by the longest line). Fails, with the message the command
+/// prints, for a schema or alias that cannot be loaded (before any case) or
+/// an input that cannot be read.
+Result<TypecheckCasesResult> CheckCases(
+    const TypecheckConfig& config,
+    const std::function<void(const TypecheckCase&)>& on_case);
+
+/// The API's verdict (the same fields).
+TypeVerdict ToTypeVerdict(Verdict verdict);
 
 /// True when two values in state-JSON encoding are the same result
 /// (type-systems.md §0): numbers by value, strings unescaped, objects

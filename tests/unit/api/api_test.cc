@@ -3,8 +3,10 @@
 #include <gtest/gtest.h>
 
 #include <fstream>
+#include <optional>
 #include <sstream>
 #include <string>
+#include <vector>
 
 #include "unit/testing/temp_dir.h"
 
@@ -237,6 +239,70 @@ TEST(ApiTest, ScanAValidState) {
   EXPECT_FALSE(result->findings.unreadable);
 }
 
+// One key shared by the calls of a run gives equal fingerprints; several
+// threads give the same findings.
+TEST(ApiTest, ScanWithASharedKeyAndThreads) {
+  const std::string leaks =
+      std::string(PSTATE_FIXTURES_DIR) + "/scan/leaks.json";
+  ScanConfig config;
+  config.key = FingerprintKey::Random();
+  Result<ScanResult> one = Scan(OpenOrDie(leaks), config);
+  ASSERT_TRUE(one.ok()) << one.status().message();
+  ASSERT_FALSE(one->findings.findings.empty());
+  config.jobs = 2;
+  Result<ScanResult> two = Scan(OpenOrDie(leaks), config);
+  ASSERT_TRUE(two.ok()) << two.status().message();
+  ASSERT_EQ(one->findings.findings.size(), two->findings.findings.size());
+  for (std::size_t i = 0; i < one->findings.findings.size(); ++i) {
+    EXPECT_EQ(one->findings.findings[i].fingerprint,
+              two->findings.findings[i].fingerprint);
+  }
+  config.jobs = 0;
+  EXPECT_FALSE(Scan(OpenOrDie(leaks), config).ok());
+}
+
+TEST(ApiTest, ScanUnopenedIsAnUnreadableInput) {
+  const std::string path = Fixture("valid/no-such-file.json");
+  Result<State> state = State::Open(path);
+  ASSERT_FALSE(state.ok());
+  ScanResult result = ScanUnopened(path, state.status());
+  EXPECT_TRUE(result.findings.unreadable);
+  EXPECT_EQ(result.findings.file, path);
+  ASSERT_EQ(result.findings.findings.size(), 1U);
+  const Finding& f = result.findings.findings[0];
+  EXPECT_EQ(f.code, FindingCode::kIoError);
+  EXPECT_EQ(f.message, state.status().message());
+  EXPECT_FALSE(f.fingerprint.empty());
+  EXPECT_EQ(result.findings.errors, 1U);
+}
+
+TEST(ApiTest, PassphraseFromInputsTrimsFilesAsGoDoes) {
+  testing::TempDir dir;
+  const std::string file = dir.File("phrase.txt");
+  std::ofstream(file) << "  open sesame \r\n";
+  PassphraseInputs inputs;
+  inputs.env_file = file;
+  Result<std::string> from_env_file = PassphraseResolve(inputs);
+  ASSERT_TRUE(from_env_file.ok()) << from_env_file.status().message();
+  EXPECT_EQ(*from_env_file, "open sesame");
+  inputs.passphrase = " verbatim ";  // the variable wins over its file
+  EXPECT_EQ(*PassphraseResolve(inputs), " verbatim ");
+  inputs.file = file;  // an explicit file wins over both
+  PassphraseSource source = PassphraseFromInputs(inputs);
+  EXPECT_EQ(*source(), "open sesame");
+  Result<std::string> none = PassphraseResolve(PassphraseInputs{});
+  ASSERT_FALSE(none.ok());
+  EXPECT_EQ(none.status().code(), Errc::kInvalidArgument);
+  EXPECT_NE(none.status().message().find(kPassphraseEnv), std::string::npos);
+  EXPECT_NE(none.status().message().find(kPassphraseFileEnv),
+            std::string::npos);
+  PassphraseInputs missing;
+  missing.file = dir.File("absent.txt");
+  Result<std::string> unread = PassphraseFromInputs(missing)();
+  ASSERT_FALSE(unread.ok());
+  EXPECT_NE(unread.status().message().find("absent.txt"), std::string::npos);
+}
+
 TEST(ApiTest, DiffOfAStateWithItselfIsEmpty) {
   State state = OpenOrDie(Fixture("valid/full-export.json"));
   Result<DiffResult> diff = Diff(state, state);
@@ -443,6 +509,53 @@ TEST(ApiTest, TypecheckAValueInAState) {
   EXPECT_EQ(verdict->outcome, TypeOutcome::kOk);
   Result<TypeVerdict> missing = TypecheckOutput(state, "nothing", config);
   ASSERT_FALSE(missing.ok());
+}
+
+TEST(ApiTest, TypecheckNamesAndAValueFile) {
+  EXPECT_EQ(TypecheckLanguageNamed("pulumi-schema"),
+            TypeLanguage::kPulumiSchema);
+  EXPECT_EQ(TypecheckLanguageNamed("java"), std::nullopt);
+  EXPECT_EQ(TypecheckOutcomeName(TypeOutcome::kConvert), "convert");
+  testing::TempDir dir;
+  const std::string file = dir.File("value.json");
+  std::ofstream(file) << "[1, 2]";
+  TypecheckConfig config;
+  config.language = TypeLanguage::kPuppet;
+  config.type = "Pair";
+  config.puppet_aliases = {"Pair = Tuple[Integer, Integer]"};
+  Result<TypeVerdict> verdict = TypecheckFile(file, config);
+  ASSERT_TRUE(verdict.ok()) << verdict.status().message();
+  EXPECT_EQ(verdict->outcome, TypeOutcome::kOk);
+  Result<TypeVerdict> missing = TypecheckFile(dir.File("absent.json"), config);
+  ASSERT_FALSE(missing.ok());
+}
+
+TEST(ApiTest, TypecheckCasesOneAtATime) {
+  testing::TempDir dir;
+  const std::string file = dir.File("cases.jsonl");
+  std::ofstream(file)
+      << R"({"system":"pulumi","type":"Number","value":1,"expect":"ok"})"
+      << "\n\n"
+      << R"({"system":"pulumi","type":"Number","value":"x","expect":"ok"})"
+      << "\n[1]\n";
+  std::vector<TypecheckCase> cases;
+  Result<TypecheckCasesResult> result =
+      TypecheckCases(file, TypecheckConfig{},
+                     [&](const TypecheckCase& one) { cases.push_back(one); });
+  ASSERT_TRUE(result.ok()) << result.status().message();
+  EXPECT_EQ(result->cases, 3U);
+  EXPECT_EQ(result->failed, 1U);
+  EXPECT_EQ(result->invalid, 1U);
+  ASSERT_EQ(cases.size(), 3U);
+  EXPECT_EQ(cases[0].line, 1U);
+  EXPECT_EQ(cases[0].pass, true);
+  EXPECT_EQ(cases[1].line, 3U);
+  EXPECT_EQ(cases[1].verdict.outcome, TypeOutcome::kError);
+  EXPECT_EQ(cases[1].pass, false);
+  EXPECT_EQ(cases[2].invalid, "line 4: a case is a JSON object");
+  Result<TypecheckCasesResult> unreadable = TypecheckCases(
+      dir.File("absent.jsonl"), TypecheckConfig{}, [](const TypecheckCase&) {});
+  ASSERT_FALSE(unreadable.ok());
 }
 
 TEST(ApiTest, LoadSchemasFailsForAMissingFile) {
@@ -789,7 +902,8 @@ TEST(ApiTest, AssetsRunTotalsAreShared) {
 TEST(ApiTest, ReadFailureOfAStatus) {
   ReadFailure f =
       ReadFailureOf("s.json", Status(Errc::kNotFound, "s.json: no such file"));
-  EXPECT_EQ(f.code, "io-error");
+  EXPECT_EQ(f.code, FindingCode::kIoError);
+  EXPECT_EQ(CodeName(f.code), "io-error");
   EXPECT_EQ(f.reason, "no such file");
   EXPECT_EQ(f.status.code(), Errc::kNotFound);
   EXPECT_EQ(f.status.message(), "s.json: no such file");
@@ -901,7 +1015,18 @@ TEST(ApiTest, HtmlReportModel) {
   ASSERT_FALSE(model->rows.empty());
   EXPECT_EQ(model->rows.size(), model->tree_parent.size());
   EXPECT_EQ(model->graph.kinds, kEveryGraphEdge);
-  ASSERT_NE(model->detail, nullptr);
+  // The findings, the split by section and the diff are API types.
+  EXPECT_EQ(model->findings.file, dir + "base.json");
+  EXPECT_FALSE(model->findings.unreadable);
+  ASSERT_FALSE(model->sections_by_type.empty());
+  for (const auto& [type, sections] : model->sections_by_type) {
+    EXPECT_GT(sections.inputs + sections.outputs + sections.dependencies +
+                  sections.property_dependencies + sections.other,
+              0U)
+        << type;
+  }
+  ASSERT_TRUE(model->diff.has_value());
+  EXPECT_FALSE(model->diff->same());
 
   Result<State> piped = State::Open("-");
   ASSERT_TRUE(piped.ok());

@@ -144,7 +144,7 @@ TEST(AssetsRenderTest, JsonWithFailureAndTextEscapes) {
   {
     auto r = MakeAssetsRenderer(AssetsFormat::kJson, "a.json", json);
     ReadFailure f;
-    f.code = "json-syntax";
+    f.code = FindingCode::kJsonSyntax;
     f.line = 1;
     f.column = 2;
     f.reason = "bad";

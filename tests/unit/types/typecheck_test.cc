@@ -5,27 +5,47 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <string>
+#include <vector>
 
 #include "check_helpers.h"
-#include "io/output.h"
 
 namespace pstate::types {
 namespace {
 
 using testing::Checker;
 
+// A single verdict, or the message of the failure that gives none.
 struct RunResult {
-  TypecheckStatus status;
-  std::string out;
-  std::string errors;
+  std::optional<Verdict> verdict;
+  std::string error;
 };
 
 RunResult Typecheck(const TypecheckConfig& config) {
-  io::StringOutput out;
   RunResult r;
-  r.status = RunTypecheck(config, out, &r.errors);
-  r.out = out.str();
+  Result<Verdict> v = CheckSingle(config);
+  if (v.ok()) {
+    r.verdict = std::move(*v);
+  } else {
+    r.error = v.status().message();
+  }
+  return r;
+}
+
+// Every case of a cases file, and the result.
+struct CasesResult {
+  std::vector<TypecheckCase> cases;
+  Result<TypecheckCasesResult> result = TypecheckCasesResult{};
+};
+
+CasesResult Cases(const std::string& path) {
+  TypecheckConfig config;
+  config.source = TypecheckConfig::Source::kCases;
+  config.cases = path;
+  CasesResult r;
+  r.result = CheckCases(
+      config, [&](const TypecheckCase& one) { r.cases.push_back(one); });
   return r;
 }
 
@@ -46,45 +66,39 @@ TypecheckConfig Single(std::string system, std::string type,
   return c;
 }
 
-TEST(TypecheckTest, SingleValueResultsAndStatus) {
+TEST(TypecheckTest, SingleValueVerdicts) {
   RunResult ok = Typecheck(Single("pulumi", "Array<String>", R"(["a"])"));
-  EXPECT_EQ(ok.status, TypecheckStatus::kPassed);
-  EXPECT_EQ(ok.out, "ok\n");
+  ASSERT_TRUE(ok.verdict) << ok.error;
+  EXPECT_EQ(ok.verdict->outcome, Outcome::kOk);
   RunResult conv = Typecheck(Single("pulumi", "Number", "9007199254740993"));
-  EXPECT_EQ(conv.status, TypecheckStatus::kPassed);
-  EXPECT_EQ(conv.out, "convert 9007199254740992\n");
-  TypecheckConfig strict = Single("pulumi", "Number", "9007199254740993");
-  strict.no_convert = true;
-  EXPECT_EQ(Typecheck(strict).status, TypecheckStatus::kFailed);
+  ASSERT_TRUE(conv.verdict) << conv.error;
+  EXPECT_EQ(conv.verdict->outcome, Outcome::kConvert);
+  EXPECT_EQ(conv.verdict->converted, "9007199254740992");
   RunResult err = Typecheck(Single("pulumi", "Map<Number>", R"({"a":"x"})"));
-  EXPECT_EQ(err.status, TypecheckStatus::kFailed);
-  EXPECT_EQ(err.out, "error at /a: expected Number, got a string\n");
-  TypecheckConfig json = Single("pulumi", "Map<Number>", R"({"a":"x"})");
-  json.json_format = true;
-  EXPECT_EQ(Typecheck(json).out,
-            "{\"result\":\"error\",\"converted\":null,\"message\":\"expected "
-            "Number, got a string\",\"pointer\":\"/a\"}\n");
+  ASSERT_TRUE(err.verdict) << err.error;
+  EXPECT_EQ(err.verdict->outcome, Outcome::kError);
+  EXPECT_EQ(err.verdict->pointer, "/a");
+  EXPECT_EQ(err.verdict->message, "expected Number, got a string");
 }
 
 TEST(TypecheckTest, SingleValueUsageProblems) {
   RunResult bad_system = Typecheck(Single("java", "int", "1"));
-  EXPECT_EQ(bad_system.status, TypecheckStatus::kUnusable);
-  EXPECT_NE(bad_system.errors.find("unknown --system 'java'"),
+  EXPECT_FALSE(bad_system.verdict);
+  EXPECT_NE(bad_system.error.find("unknown --system 'java'"),
             std::string::npos);
   RunResult bad_json = Typecheck(Single("pulumi", "Number", "[1,"));
-  EXPECT_EQ(bad_json.status, TypecheckStatus::kUnusable);
-  EXPECT_NE(bad_json.errors.find("not valid JSON: line 1, column 4"),
+  EXPECT_FALSE(bad_json.verdict);
+  EXPECT_NE(bad_json.error.find("not valid JSON: line 1, column 4"),
             std::string::npos);
   // A type that does not parse gives no verdict: it cannot be read (exit
   // 2), reported with its place.
   RunResult bad_type = Typecheck(Single("pulumi", "Array<", "[]"));
-  EXPECT_EQ(bad_type.status, TypecheckStatus::kUnusable);
-  EXPECT_EQ(bad_type.out, "");
-  EXPECT_EQ(bad_type.errors, "at offset 6 of the type: expected a type\n");
+  EXPECT_FALSE(bad_type.verdict);
+  EXPECT_EQ(bad_type.error, "at offset 6 of the type: expected a type");
   TypecheckConfig schema =
       Single("pulumi-schema", R"({"type":"string"})", "\"a\"");
   schema.schemas = {"/nonexistent/x.json"};
-  EXPECT_EQ(Typecheck(schema).status, TypecheckStatus::kUnusable);
+  EXPECT_FALSE(Typecheck(schema).verdict);
 }
 
 TEST(TypecheckTest, StatePointerAndOutput) {
@@ -100,26 +114,30 @@ TEST(TypecheckTest, StatePointerAndOutput) {
   c.source = TypecheckConfig::Source::kStatePointer;
   c.state = state;
   c.pointer = "/deployment/resources/1/outputs/tags";
-  EXPECT_EQ(Typecheck(c).out, "ok\n");
+  ASSERT_TRUE(Typecheck(c).verdict);
+  EXPECT_EQ(Typecheck(c).verdict->outcome, Outcome::kOk);
   c.pointer = "/deployment/resources/1/outputs/nope";
-  EXPECT_EQ(Typecheck(c).status, TypecheckStatus::kUnusable);
+  EXPECT_FALSE(Typecheck(c).verdict);
   c.pointer = "/deployment/resources/1";
   c.type = "Map<String>";
-  EXPECT_EQ(Typecheck(c).status, TypecheckStatus::kFailed);
+  ASSERT_TRUE(Typecheck(c).verdict);
+  EXPECT_EQ(Typecheck(c).verdict->outcome, Outcome::kError);
   c.source = TypecheckConfig::Source::kStateOutput;
   c.type = "Number";
   c.output = "n";
-  EXPECT_EQ(Typecheck(c).out, "ok\n");
+  ASSERT_TRUE(Typecheck(c).verdict);
+  EXPECT_EQ(Typecheck(c).verdict->outcome, Outcome::kOk);
   c.output = "pw";
   RunResult secret = Typecheck(c);
-  EXPECT_EQ(secret.status, TypecheckStatus::kFailed);
-  EXPECT_EQ(secret.out.find("hunter2"), std::string::npos);
+  ASSERT_TRUE(secret.verdict);
+  EXPECT_EQ(secret.verdict->outcome, Outcome::kError);
+  EXPECT_EQ(secret.verdict->message.find("hunter2"), std::string::npos);
   c.output = "missing";
-  EXPECT_EQ(Typecheck(c).status, TypecheckStatus::kUnusable);
+  EXPECT_FALSE(Typecheck(c).verdict);
   std::remove(state.c_str());
 }
 
-TEST(TypecheckTest, CasesLinesInOrder) {
+TEST(TypecheckTest, CasesInOrder) {
   std::string cases = WriteTemp(
       "cases.jsonl",
       R"({"system":"pulumi","type":"Number","value":1,"expect":"ok"})"
@@ -130,19 +148,43 @@ TEST(TypecheckTest, CasesLinesInOrder) {
       "\n"
       R"({"system":"pulumi","type":"Number","value":"1"})"
       "\r\n");
-  TypecheckConfig c;
-  c.source = TypecheckConfig::Source::kCases;
-  c.cases = cases;
-  RunResult r = Typecheck(c);
-  EXPECT_EQ(r.status, TypecheckStatus::kFailed);
-  EXPECT_EQ(r.out,
-            "{\"line\":1,\"result\":\"ok\",\"pass\":true}\n"
-            "{\"line\":2,\"result\":\"convert\",\"converted\":"
-            "9007199254740992,\"pass\":true}\n"
-            "{\"line\":4,\"result\":\"error\",\"message\":\"expected Number, "
-            "got a string\",\"pointer\":\"\",\"pass\":false}\n"
-            "{\"line\":5,\"result\":\"error\",\"message\":\"expected Number, "
-            "got a string\",\"pointer\":\"\"}\n");
+  CasesResult r = Cases(cases);
+  ASSERT_TRUE(r.result.ok()) << r.result.status().message();
+  EXPECT_EQ(r.result->cases, 4U);
+  EXPECT_EQ(r.result->failed, 1U);
+  EXPECT_EQ(r.result->invalid, 0U);
+  ASSERT_EQ(r.cases.size(), 4U);
+  EXPECT_EQ(r.cases[0].line, 1U);
+  EXPECT_EQ(r.cases[0].verdict.outcome, Outcome::kOk);
+  EXPECT_EQ(r.cases[0].pass, true);
+  EXPECT_EQ(r.cases[1].line, 2U);
+  EXPECT_EQ(r.cases[1].verdict.outcome, Outcome::kConvert);
+  EXPECT_EQ(r.cases[1].verdict.converted, "9007199254740992");
+  EXPECT_EQ(r.cases[1].pass, true);
+  EXPECT_EQ(r.cases[2].line, 4U);
+  EXPECT_EQ(r.cases[2].verdict.outcome, Outcome::kError);
+  EXPECT_EQ(r.cases[2].verdict.message, "expected Number, got a string");
+  EXPECT_EQ(r.cases[2].pass, false);
+  EXPECT_EQ(r.cases[3].line, 5U);
+  EXPECT_FALSE(r.cases[3].pass.has_value());
+  std::remove(cases.c_str());
+}
+
+// A converted secret comes out masked: its plaintext is never in a case.
+TEST(TypecheckTest, CasesMaskConvertedSecrets) {
+  std::string cases = WriteTemp(
+      "secret.jsonl",
+      R"({"system":"pulumi-schema","type":{"type":"number"},"value":{"4dabf18193072939515e22adb298388d":"1b47061264138c4ac30d75fd1eb44270","plaintext":"9007199254740993"},"expect":"convert","converted":{"4dabf18193072939515e22adb298388d":"1b47061264138c4ac30d75fd1eb44270","plaintext":"9.007199254740992e15"}})"
+      "\n");
+  CasesResult r = Cases(cases);
+  ASSERT_TRUE(r.result.ok()) << r.result.status().message();
+  ASSERT_EQ(r.cases.size(), 1U);
+  // Compared unmasked (the expectation holds), shown masked.
+  EXPECT_EQ(r.cases[0].pass, true);
+  EXPECT_EQ(r.cases[0].verdict.converted.find("9007199254740992"),
+            std::string::npos)
+      << r.cases[0].verdict.converted;
+  EXPECT_NE(r.cases[0].verdict.converted.find("[secret]"), std::string::npos);
   std::remove(cases.c_str());
 }
 
@@ -157,17 +199,17 @@ TEST(TypecheckTest, CasesAreStreamedLineByLine) {
             long_value + "\",\"expect\":\"ok\"}\n";
   }
   text += "\n{\"system\":\"pulumi\",\"type\":\"Null\",\"value\":1}";
-  TypecheckConfig config;
-  config.source = TypecheckConfig::Source::kCases;
-  config.cases = WriteTemp("stream.jsonl", text);
-  RunResult r = Typecheck(config);
-  EXPECT_EQ(r.status, TypecheckStatus::kPassed) << r.errors;
-  EXPECT_EQ(r.out,
-            "{\"line\":1,\"result\":\"ok\",\"pass\":true}\n"
-            "{\"line\":2,\"result\":\"ok\",\"pass\":true}\n"
-            "{\"line\":3,\"result\":\"ok\",\"pass\":true}\n"
-            "{\"line\":5,\"result\":\"error\",\"message\":"
-            "\"expected Null, got a number\",\"pointer\":\"\"}\n");
+  CasesResult r = Cases(WriteTemp("stream.jsonl", text));
+  ASSERT_TRUE(r.result.ok()) << r.result.status().message();
+  EXPECT_EQ(r.result->failed, 0U);
+  ASSERT_EQ(r.cases.size(), 4U);
+  for (int i = 0; i < 3; ++i) {
+    EXPECT_EQ(r.cases[static_cast<std::size_t>(i)].line,
+              static_cast<std::uint64_t>(i + 1));
+    EXPECT_EQ(r.cases[static_cast<std::size_t>(i)].pass, true);
+  }
+  EXPECT_EQ(r.cases[3].line, 5U);
+  EXPECT_EQ(r.cases[3].verdict.message, "expected Null, got a number");
 }
 
 TEST(TypecheckTest, CasesInvalidLinesAreLocated) {
@@ -178,22 +220,33 @@ TEST(TypecheckTest, CasesInvalidLinesAreLocated) {
       "{\"system\":\"pulumi\",\"type\":\"Null\",\"value\":null,\"expect\":1}\n"
       "{\"type\":\"Null\",\"value\":null}\n"
       "{\"system\":\"pulumi\",\"type\":\"Null\",\"value\":null}\n");
-  TypecheckConfig c;
-  c.source = TypecheckConfig::Source::kCases;
-  c.cases = cases;
-  RunResult r = Typecheck(c);
-  EXPECT_EQ(r.status, TypecheckStatus::kUnusable);
-  EXPECT_EQ(r.out,
-            "{\"line\":1,\"result\":\"invalid\",\"message\":\"line 1, column "
-            "48: unexpected text after the case\"}\n"
-            "{\"line\":2,\"result\":\"invalid\",\"message\":\"line 2: a case "
-            "is a JSON object\"}\n"
-            "{\"line\":3,\"result\":\"invalid\",\"message\":\"line 3: "
-            "\\\"expect\\\" must be ok, convert or error\"}\n"
-            "{\"line\":4,\"result\":\"invalid\",\"message\":\"line 4: missing "
-            "\\\"system\\\"\"}\n"
-            "{\"line\":5,\"result\":\"ok\"}\n");
+  CasesResult r = Cases(cases);
+  ASSERT_TRUE(r.result.ok()) << r.result.status().message();
+  EXPECT_EQ(r.result->invalid, 4U);
+  ASSERT_EQ(r.cases.size(), 5U);
+  EXPECT_EQ(r.cases[0].invalid,
+            "line 1, column 48: unexpected text after the case");
+  EXPECT_EQ(r.cases[1].invalid, "line 2: a case is a JSON object");
+  EXPECT_EQ(r.cases[2].invalid,
+            "line 3: \"expect\" must be ok, convert or error");
+  EXPECT_EQ(r.cases[3].invalid, "line 4: missing \"system\"");
+  EXPECT_EQ(r.cases[4].invalid, "");
+  EXPECT_EQ(r.cases[4].verdict.outcome, Outcome::kOk);
   std::remove(cases.c_str());
+}
+
+TEST(TypecheckTest, CasesFailBeforeAnyCaseOnABadSchemaOrInput) {
+  TypecheckConfig config;
+  config.source = TypecheckConfig::Source::kCases;
+  config.cases = "/nonexistent/cases.jsonl";
+  bool called = false;
+  auto on_case = [&](const TypecheckCase&) { called = true; };
+  EXPECT_FALSE(CheckCases(config, on_case).ok());
+  config.schemas = {"/nonexistent/x.json"};
+  Result<TypecheckCasesResult> bad_schema = CheckCases(config, on_case);
+  ASSERT_FALSE(bad_schema.ok());
+  EXPECT_EQ(bad_schema.status().message().rfind("schema: ", 0), 0U);
+  EXPECT_FALSE(called);
 }
 
 TEST(SameResultTest, ComparisonRules) {
