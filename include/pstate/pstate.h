@@ -1420,6 +1420,8 @@ struct HistoryRestoreConfig {
   std::string ref;     ///< CHECKPOINT@VERSION
   std::string output;  ///< "-" is standard output
   bool in_place = false;
+  /// The limits the version is read with.
+  InputLimits limits;
 };
 
 struct HistoryRestoreResult {
@@ -1477,6 +1479,8 @@ struct HistoryBlameConfig {
   /// "": any change; else a Pulumi property path below "inputs." or
   /// "outputs." (or in either section without that prefix).
   std::string path;
+  /// The limits each version is read with.
+  InputLimits limits;
 };
 
 enum class BlameKind { kPresent, kCreated, kChanged, kRenamed, kDeleted };
@@ -1627,6 +1631,9 @@ struct TypecheckConfig {
   /// T", or "Name = T"), and files of them (one after another, # comments).
   std::vector<std::string> puppet_aliases;
   std::vector<std::string> puppet_alias_files;
+  /// The limits a value file or a cases file is read with (a state brings
+  /// its own).
+  InputLimits limits;
 };
 
 /// The language named `name` ("pulumi", "pulumi-schema", "pcl", "cty",

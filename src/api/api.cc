@@ -189,11 +189,16 @@ std::optional<Layout> LayoutNamed(const std::string& name) {
 
 // ---- State, Schemas ---------------------------------------------------------
 
+// PATH@VERSION names a file of a DIY backend wherever io opens an input:
+// a state, or a path a call takes (VerifyMany, TypecheckCases, ...). io
+// knows nothing of backends, so the library installs the resolver as it
+// is loaded (before main; a function pointer, set once, read after).
+const bool kPathResolverInstalled = [] {
+  io::SetPathResolver(&backend::ResolveInputPath);
+  return true;
+}();
+
 Result<State> State::Open(const std::string& path, const OpenOptions& options) {
-  // PATH@VERSION names a file of a DIY backend, wherever io opens an input.
-  static std::once_flag resolver;
-  std::call_once(resolver,
-                 [] { io::SetPathResolver(&backend::ResolveInputPath); });
   auto impl = std::make_shared<Impl>();
   impl->path = path;
   impl->limits = options.limits;
@@ -705,7 +710,7 @@ std::vector<UpdateRow> HistoryList(const HistoryTarget& target, bool verify) {
 
 Result<HistoryRestoreResult> HistoryRestore(
     const HistoryRestoreConfig& config) {
-  std::lock_guard<std::mutex> lock(api::CallMutex());
+  api::Call call(config.limits);
   return history::Restore(config);
 }
 
@@ -719,7 +724,7 @@ Result<HistoryPruneResult> HistoryPrune(const HistoryPruneConfig& config) {
 }
 
 Result<HistoryBlameResult> HistoryBlame(const HistoryBlameConfig& config) {
-  std::lock_guard<std::mutex> lock(api::CallMutex());
+  api::Call call(config.limits);
   return history::Blame(config);
 }
 
@@ -768,7 +773,7 @@ Result<TypeVerdict> CheckInState(const State& state,
 
 Result<TypeVerdict> Typecheck(const std::string& value_json,
                               const TypecheckConfig& config) {
-  std::lock_guard<std::mutex> lock(api::CallMutex());
+  api::Call call(config.limits);
   types::TypecheckConfig c;
   c.source = types::TypecheckConfig::Source::kValue;
   c.value = value_json;
@@ -791,7 +796,7 @@ Result<TypeVerdict> TypecheckOutput(const State& state,
 
 Result<TypeVerdict> TypecheckFile(const std::string& path,
                                   const TypecheckConfig& config) {
-  std::lock_guard<std::mutex> lock(CallMutex());
+  api::Call call(config.limits);
   types::TypecheckConfig c;
   c.source = types::TypecheckConfig::Source::kValueFile;
   c.value = path;
@@ -801,7 +806,7 @@ Result<TypeVerdict> TypecheckFile(const std::string& path,
 Result<TypecheckCasesResult> TypecheckCases(
     const std::string& path, const TypecheckConfig& config,
     const std::function<void(const TypecheckCase&)>& on_case) {
-  std::lock_guard<std::mutex> lock(CallMutex());
+  api::Call call(config.limits);
   types::TypecheckConfig c;
   c.source = types::TypecheckConfig::Source::kCases;
   c.cases = path;

@@ -15,6 +15,7 @@
 #include "base/rfc3339.h"
 #include "cli/command.h"
 #include "cli/exit_code.h"
+#include "cli/input_limits.h"
 #include "report/history.h"
 #include "report/terminal.h"
 
@@ -57,6 +58,7 @@ int RunRestore(const HistoryFlags& flags) {
   config.ref = flags.args[1];
   config.output = flags.output;
   config.in_place = flags.in_place;
+  config.limits = InputLimitFlags();
   Result<HistoryRestoreResult> result = HistoryRestore(config);
   if (!result.ok()) return Failed(result.status());
   // The summary goes to stderr when the export itself goes to stdout.
@@ -119,6 +121,7 @@ int RunBlame(const HistoryFlags& flags) {
   config.ref = flags.args[1];
   config.urn = flags.args[2];
   if (flags.args.size() == 4) config.path = flags.args[3];
+  config.limits = InputLimitFlags();
   auto result = HistoryBlame(config);
   if (!result.ok()) return Failed(result.status());
   if (flags.format == "json") {

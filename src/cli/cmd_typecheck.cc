@@ -60,6 +60,7 @@ int RunTypecheck(const TypecheckFlags& flags) {
   config.schema_files = flags.schemas;
   config.puppet_aliases = flags.aliases;
   config.puppet_alias_files = flags.alias_files;
+  config.limits = InputLimitFlags();
   int sources = (*flags.value_opt ? 1 : 0) + (*flags.value_file_opt ? 1 : 0) +
                 (*flags.state_opt ? 1 : 0) + (*flags.cases_opt ? 1 : 0);
   if (sources != 1) {

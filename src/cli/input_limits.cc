@@ -2,8 +2,6 @@
 
 #include <string>
 
-#include "io/input.h"
-
 namespace pstate::cli {
 namespace {
 
@@ -64,7 +62,6 @@ void AddInputLimitOptions(CLI::App& app) {
     return [field](const std::string& value) {
       InputLimits& limits = FlagLimits();
       limits.*field = ParseByteSize(value).value_or(limits.*field);
-      io::SetDefaultInputLimits(limits);
     };
   };
   app.add_option_function<std::string>(

@@ -21,9 +21,9 @@ namespace pstate::cli {
 std::optional<std::uint64_t> ParseByteSize(std::string_view text);
 
 /// Registers the two flags on a command that reads states. Their values
-/// are the limits OpenState gives a state, and (for the commands that still
-/// open their inputs through the modules) io::SetDefaultInputLimits, set
-/// when the command line is parsed; a bad value is a usage error (exit 2).
+/// are the limits OpenState gives a state and InputLimitFlags gives the
+/// calls that open their inputs themselves, set when the command line is
+/// parsed; a bad value is a usage error (exit 2).
 void AddInputLimitOptions(CLI::App& app);
 
 /// The state a command reads (`path`, "-" for standard input), opened with
@@ -31,7 +31,8 @@ void AddInputLimitOptions(CLI::App& app);
 Result<State> OpenState(const std::string& path);
 
 /// The limits the two flags gave, for the calls that open their inputs
-/// themselves (VerifyMany, InventoryList, InventoryStats).
+/// themselves (VerifyMany, InventoryList, InventoryStats, the history and
+/// typecheck calls).
 InputLimits InputLimitFlags();
 
 }  // namespace pstate::cli

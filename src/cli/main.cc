@@ -17,14 +17,12 @@
 #include <iostream>
 #include <new>
 
-#include "backend/backend.h"
 #include "cli/command.h"
 #include "cli/exit_code.h"
 #include "cli/help.h"
 #include "cli/input_limits.h"
 #include "cli/stdout_stream.h"
 #include "cli/suggest.h"
-#include "io/input.h"
 #include "report/terminal.h"
 
 #ifndef PSTATE_VERSION
@@ -194,9 +192,6 @@ int main(int argc, char** argv) {
   // that kills the process halfway through an output file.
   std::signal(SIGPIPE, SIG_IGN);
   pstate::cli::InstallStdoutBuffer();
-  // Every input path may be PATH@VERSION, a version of a DIY backend's
-  // stack (docs/history.md), resolved where inputs are opened.
-  pstate::io::SetPathResolver(&pstate::backend::ResolveInputPath);
   CLI::App app{"pstate: fast, safe, offline tooling for Pulumi state files",
                "pstate"};
   pstate::cli::SetRootApp(&app);

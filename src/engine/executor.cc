@@ -396,7 +396,8 @@ bool ReadHeld(int fd, std::uint64_t from, std::uint64_t to, std::size_t tail,
   std::size_t want = static_cast<std::size_t>(to - from) + tail;
   if (held.capacity < want) {
     held.capacity = std::max(want, held.capacity * 2);
-    held.buffer.reset(new char[held.capacity]);
+    // The parse's window borrows the bytes and its padding.
+    held.buffer.reset(new char[held.capacity + io::Window::kPadding]);
   }
   std::size_t got = 0;
   while (got < want) {
@@ -487,10 +488,12 @@ RangeParser::RangeParser(const io::InputStream& file,
                          io::LineColumn at, std::optional<std::uint64_t> bound,
                          std::size_t first_index, std::size_t window_size,
                          json::Parser& parser, json::Arena& arena,
-                         const HeldBytes* held)
-    : input_(held != nullptr ? io::FileRange(file, begin, held->bytes, held->at)
-                             : io::FileRange(file, begin)),
-      window_(*input_, window_size),
+                         HeldBytes* held)
+    : input_(io::FileRange(file, begin)),
+      window_(held != nullptr && !held->bytes.empty()
+                  ? io::Window(*input_, held->buffer.get(), held->bytes.size(),
+                               held->at)
+                  : io::Window(*input_, window_size)),
       pointer_(array_pointer),
       indent_(indent),
       bound_(bound),
@@ -503,7 +506,11 @@ RangeParser::RangeParser(const io::InputStream& file,
 }
 
 bool RangeParser::Fill() {
-  if (window_.eof()) return true;
+  if (window_.eof()) {
+    // A window over held bytes holds them all from the start.
+    if (pos_ == nullptr) pos_ = window_.begin();
+    return true;
+  }
   Status s = window_.Fill(pos_ == nullptr ? window_.begin() : pos_);
   pos_ = window_.begin();
   return s.ok();

@@ -197,10 +197,11 @@ struct RangeCounts {
   std::size_t element_lines = 0;
 };
 /// A worker's buffer for the bytes of the range it counts, so that its
-/// parse copies them from memory (FileRange's `held`) instead of reading
-/// the file a second time: one pass over the bytes in memory instead of
-/// two. Reused from range to range; `bytes` is what the last CountRange
-/// read, from file offset `at` (empty when the range was too large to hold).
+/// parse reads them where they are (a window over them: io::Window's
+/// second constructor), still warm in the cache, instead of reading the
+/// file a second time. Reused from range to range; `bytes` is what the
+/// last CountRange read, from file offset `at` (empty when the range was
+/// too large to hold), followed by io::Window::kPadding bytes of room.
 struct HeldBytes {
   /// A range larger than this is counted by chunks and read again.
   static constexpr std::size_t kMaxHeld = std::size_t{8} << 20;
@@ -242,13 +243,13 @@ class RangePrefix {
 /// (or by the array's ']' when `bound` is nullopt or not reached).
 class RangeParser {
  public:
-  /// `held`: bytes of the file already read (HeldBytes), used instead of
-  /// reading them again.
+  /// `held`: the range's bytes, already read (HeldBytes), parsed where
+  /// they are; the file is read only without them.
   RangeParser(const io::InputStream& file, std::string_view array_pointer,
               std::string_view indent, std::uint64_t begin, io::LineColumn at,
               std::optional<std::uint64_t> bound, std::size_t first_index,
               std::size_t window_size, json::Parser& parser, json::Arena& arena,
-              const HeldBytes* held = nullptr);
+              HeldBytes* held = nullptr);
 
   enum class Step {
     kElement,  ///< `leaf` is the next element (its bytes valid until Next)

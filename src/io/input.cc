@@ -477,33 +477,17 @@ Status InputStream::SeekTo(std::uint64_t offset) {
 
 namespace {
 
-/// FileRange's stream: pread(2) from a shared descriptor, or a copy of the
-/// bytes the caller holds.
+/// FileRange's stream: pread(2) from a shared descriptor.
 class RangeInput final : public InputStream {
  public:
-  RangeInput(const InputStream& file, std::uint64_t offset,
-             std::string_view held, std::uint64_t held_at)
-      : fd_(file.plain_file_fd()),
-        at_(offset),
-        start_(offset),
-        held_(held),
-        held_at_(held_at) {
+  RangeInput(const InputStream& file, std::uint64_t offset)
+      : fd_(file.plain_file_fd()), at_(offset), start_(offset) {
     name_ = file.name();
     source_size_ = file.source_size();
     max_piece_bytes_ = file.max_piece_bytes();
   }
   Result<std::size_t> Read(char* buf, std::size_t n) override {
     if (fd_ < 0) return SeekTo(at_);  // not a plain file: kUnsupported
-    if (at_ >= held_at_ && at_ - held_at_ < held_.size()) {
-      std::size_t from = static_cast<std::size_t>(at_ - held_at_);
-      std::size_t k = std::min(n, held_.size() - from);
-      std::memcpy(buf, held_.data() + from, k);
-      at_ += k;
-      return k;
-    }
-    if (at_ < held_at_ && held_at_ - at_ < n && !held_.empty()) {
-      n = static_cast<std::size_t>(held_at_ - at_);  // stop at the held bytes
-    }
     for (;;) {
       ssize_t got = ::pread(fd_, buf, n, static_cast<off_t>(at_));
       if (got < 0 && errno == EINTR) continue;
@@ -524,17 +508,13 @@ class RangeInput final : public InputStream {
   int fd_;
   std::uint64_t at_;
   std::uint64_t start_;
-  std::string_view held_;
-  std::uint64_t held_at_;
 };
 
 }  // namespace
 
 std::unique_ptr<InputStream> FileRange(const InputStream& file,
-                                       std::uint64_t offset,
-                                       std::string_view held,
-                                       std::uint64_t held_at) {
-  return std::make_unique<RangeInput>(file, offset, held, held_at);
+                                       std::uint64_t offset) {
+  return std::make_unique<RangeInput>(file, offset);
 }
 
 RangeReader::RangeReader(const InputStream& file, std::size_t chunk)

@@ -145,14 +145,8 @@ Result<std::unique_ptr<InputStream>> OpenInput(
 /// >= 0) from decoded offset `offset` on, by pread(2): it shares the
 /// descriptor but not the position, so threads read parts of one file side
 /// by side. Same name, size and limits as `file`, which must outlive it.
-/// `held`, when given, is bytes of the file the caller read already, from
-/// offset `held_at`: reads inside them are copied from there instead of
-/// read again (the parallel executor reads a range once to count it and
-/// parses it from the same bytes); they must outlive the stream.
 std::unique_ptr<InputStream> FileRange(const InputStream& file,
-                                       std::uint64_t offset,
-                                       std::string_view held = {},
-                                       std::uint64_t held_at = 0);
+                                       std::uint64_t offset);
 
 /// Reads byte ranges of a plain file (plain_file_fd() >= 0) again, after
 /// a forward read has passed them: for a result made at the end from

@@ -115,6 +115,19 @@ Window::Window(InputStream& input, std::size_t initial_size,
   std::memset(data_, 0, kPadding);
 }
 
+Window::Window(InputStream& input, char* data, std::size_t size,
+               std::uint64_t base)
+    : input_(input),
+      capacity_(size),
+      max_size_(size),
+      data_(data),
+      size_(size),
+      base_(base),
+      eof_(true),
+      borrowed_(true) {
+  std::memset(data_ + size_, 0, kPadding);
+}
+
 Status Window::Fill(const char* keep) {
   if (eof_) return Status::Ok();
   if (keep < data_ || keep > data_ + size_) keep = data_ + size_;
@@ -202,8 +215,15 @@ Status Window::SkipTo(std::uint64_t offset, LineColumn at) {
   }
   if (offset <= base_ + size_) {
     auto discard = static_cast<std::size_t>(offset - base_);
-    std::memmove(data_, data_ + discard, size_ - discard);
+    if (borrowed_) {
+      data_ += discard;  // the caller's bytes stay where they are
+    } else {
+      std::memmove(data_, data_ + discard, size_ - discard);
+    }
     size_ -= discard;
+  } else if (borrowed_) {
+    return Status(Errc::kInvalidArgument,
+                  input_.name() + ": cannot move past the bytes in memory");
   } else {
     Status s = input_.SeekTo(offset);
     if (!s.ok()) return s;

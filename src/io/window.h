@@ -51,6 +51,13 @@ class Window {
   /// Mappings remain for random access (edit's splice, Replayable::bytes).
   explicit Window(InputStream& input, std::size_t initial_size = 4u << 20,
                   std::size_t max_size = 0);
+  /// A window over `size` bytes of `input` already in memory at `data`
+  /// (its bytes from offset `base` on), with kPadding writable bytes after
+  /// them: they are parsed where they are, nothing is copied or read, and
+  /// the input ends after them (eof()). For a range the parallel executor
+  /// read once to count it, warm in the cache (engine/executor.h). `data`
+  /// must outlive the window.
+  Window(InputStream& input, char* data, std::size_t size, std::uint64_t base);
 
   const char* begin() const { return data_; }
   const char* end() const { return data_ + size_; }
@@ -93,6 +100,8 @@ class Window {
   std::size_t size_ = 0;
   std::uint64_t base_ = 0;  ///< absolute offset of data_[0]
   bool eof_ = false;
+  /// Over the caller's bytes (the second constructor): never filled.
+  bool borrowed_ = false;
 
   // Line bookkeeping for the discarded prefix [0, base_).
   std::uint64_t base_line_ = 1;        ///< line containing offset base_

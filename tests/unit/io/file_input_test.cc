@@ -187,27 +187,5 @@ TEST_F(FileInputTest, RangeReaderReadsRangesAgain) {
   EXPECT_EQ(none.Read(0, 1).status().code(), Errc::kUnsupported);
 }
 
-// A FileRange given bytes the caller holds copies reads inside them from
-// there (the held bytes here differ from the file's, to tell them apart)
-// and reads the file itself before and after them.
-TEST_F(FileInputTest, FileRangeReadsHeldBytesFromMemory) {
-  auto in = OpenInput(path_.string());
-  ASSERT_TRUE(in.ok()) << in.status().message();
-  std::string held(100, '#');
-  auto range = FileRange(**in, 50, held, 100);
-  std::string got;
-  char buf[37];
-  while (got.size() < 300) {
-    auto n = range->Read(buf, sizeof buf);
-    ASSERT_TRUE(n.ok()) << n.status().message();
-    ASSERT_GT(*n, 0u);
-    got.append(buf, *n);
-  }
-  EXPECT_EQ(got.substr(0, 50), text_.substr(50, 50));
-  EXPECT_EQ(got.substr(50, 100), held);
-  EXPECT_EQ(got.substr(150, 150), text_.substr(200, 150));
-  EXPECT_EQ(range->source_consumed(), got.size());
-}
-
 }  // namespace
 }  // namespace pstate::io

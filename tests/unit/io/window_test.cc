@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <random>
 #include <string>
+#include <vector>
 
 #include "io/input.h"
 
@@ -197,6 +198,31 @@ TEST(WindowTest, LocateClampsOffsetsOutsideTheWindow) {
   LineColumn want = NaiveLocate(text, w.bytes_read());
   EXPECT_EQ(lc.line, want.line);
   EXPECT_EQ(lc.column, want.column);
+}
+
+// A window over the caller's bytes parses them where they are: SkipTo
+// moves its start inside them (nothing copied), line:column count from the
+// place given, the padding after them reads as zeros, Fill reads nothing
+// (the input ends with them), and a move past them is refused.
+TEST(WindowTest, BorrowedBytesAreReadWhereTheyAre) {
+  std::string text = "xx\nab\ncd\nef";
+  std::vector<char> bytes(text.begin(), text.end());
+  bytes.resize(text.size() + Window::kPadding, '#');
+  ChunkedInput unused("never read", 4);
+  Window w(unused, bytes.data(), text.size(), 100);
+  EXPECT_TRUE(w.eof());
+  ASSERT_TRUE(w.SkipTo(103, {7, 1, 1}).ok());  // "ab\ncd\nef" at line 7
+  EXPECT_EQ(w.begin(), bytes.data() + 3);
+  EXPECT_EQ(View(w), "ab\ncd\nef");
+  EXPECT_EQ(*w.end(), '\0');
+  EXPECT_EQ(w.OffsetOf(w.begin()), 103u);
+  LineColumn lc = w.Locate(107);  // the 'd' of "cd" (at 106)
+  EXPECT_EQ(lc.line, 8u);
+  EXPECT_EQ(lc.column, 2u);
+  ASSERT_TRUE(w.Fill(w.begin()).ok());
+  EXPECT_EQ(View(w), "ab\ncd\nef");
+  EXPECT_EQ(unused.source_consumed(), 0u);
+  EXPECT_EQ(w.SkipTo(200, {9, 1, 1}).code(), Errc::kInvalidArgument);
 }
 
 std::uint64_t NaiveCount(const std::string& s, std::size_t* after_last) {
