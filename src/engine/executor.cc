@@ -12,6 +12,7 @@
 #endif
 
 #include <algorithm>
+#include <atomic>
 #include <cerrno>
 #include <cstring>
 #include <memory>
@@ -361,6 +362,8 @@ bool HasAvx2() {
 }
 #endif
 
+std::atomic<bool> sse2_only{false};  // CountWithSse2Only
+
 /// CountRange's work on one chunk: newlines at data[q] for q in
 /// [count_from, n), and element lines (ElementLineAt) for q < pattern_to.
 RangeCounts CountChunk(const char* data, std::size_t n, std::size_t readable,
@@ -372,7 +375,9 @@ RangeCounts CountChunk(const char* data, std::size_t n, std::size_t readable,
   std::size_t blocks_end = readable >= lead ? std::min(n, readable - lead) : 0;
   std::size_t i = 0;
 #if defined(PSTATE_EXECUTOR_AVX2)
-  if (HasAvx2()) i = CountBlocks32(c, i, blocks_end, lead);
+  if (HasAvx2() && !sse2_only.load(std::memory_order_relaxed)) {
+    i = CountBlocks32(c, i, blocks_end, lead);
+  }
 #endif
 #if defined(__SSE2__)
   i = CountBlocks16(c, i, blocks_end, lead);
@@ -415,6 +420,8 @@ bool ReadHeld(int fd, std::uint64_t from, std::uint64_t to, std::size_t tail,
 }
 
 }  // namespace
+
+void CountWithSse2Only(bool only) { sse2_only = only; }
 
 std::optional<RangeCounts> CountRange(const io::InputStream& file,
                                       std::string_view indent,

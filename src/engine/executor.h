@@ -210,6 +210,11 @@ struct HeldBytes {
   std::string_view bytes;
   std::uint64_t at = 0;
 };
+/// For tests: count with the 16-byte loop only (true), or with the widest
+/// the processor has (false, the default), so that both are tested on a
+/// machine that has the wider one.
+void CountWithSse2Only(bool only);
+
 /// `held`, when given, receives the range's bytes (from a little before
 /// `begin` to a little after `end`) when they fit HeldBytes::kMaxHeld.
 std::optional<RangeCounts> CountRange(const io::InputStream& file,

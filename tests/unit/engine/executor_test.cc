@@ -343,7 +343,7 @@ TEST(Executor, UnopenableInputIsOneFatalFinding) {
 // every alignment of the range against the vector blocks, with element
 // lines, lines only like them (another indentation, or other bytes where
 // the indentation should be) and newlines in runs longer than the
-// block counters' 255.
+// block counters' 255, with either block loop.
 TEST(Executor, CountRangeCountsAsAByteByByteReading) {
   testing::TempDir dir;
   std::string text;
@@ -376,28 +376,32 @@ TEST(Executor, CountRangeCountsAsAByteByByteReading) {
     return c;
   };
   internal::HeldBytes held;
-  for (std::size_t begin :
-       std::vector<std::size_t>{0, 1, 5, 16, 31, 33, 100, 1000}) {
-    for (std::size_t end : {begin, begin + 1, begin + 47, begin + 4099,
-                            text.size() - 3, text.size()}) {
-      if (end > text.size()) continue;
-      internal::RangeCounts want = expected(begin, end);
-      auto plain = internal::CountRange(**in, indent, begin, end);
-      ASSERT_TRUE(plain.has_value());
-      EXPECT_EQ(plain->newlines, want.newlines) << begin << ".." << end;
-      EXPECT_EQ(plain->element_lines, want.element_lines)
-          << begin << ".." << end;
-      auto with = internal::CountRange(**in, indent, begin, end, &held);
-      ASSERT_TRUE(with.has_value());
-      EXPECT_EQ(with->newlines, want.newlines) << begin << ".." << end;
-      EXPECT_EQ(with->element_lines, want.element_lines)
-          << begin << ".." << end;
-      std::size_t start = begin >= 5 ? begin - 5 : 0;
-      EXPECT_EQ(held.at, start);
-      EXPECT_EQ(held.bytes,
-                std::string_view(text).substr(start, end + 5 - start));
+  for (bool sse2_only : {false, true}) {
+    internal::CountWithSse2Only(sse2_only);
+    for (std::size_t begin :
+         std::vector<std::size_t>{0, 1, 5, 16, 31, 33, 100, 1000}) {
+      for (std::size_t end : {begin, begin + 1, begin + 47, begin + 4099,
+                              text.size() - 3, text.size()}) {
+        if (end > text.size()) continue;
+        internal::RangeCounts want = expected(begin, end);
+        auto plain = internal::CountRange(**in, indent, begin, end);
+        ASSERT_TRUE(plain.has_value());
+        EXPECT_EQ(plain->newlines, want.newlines) << begin << ".." << end;
+        EXPECT_EQ(plain->element_lines, want.element_lines)
+            << begin << ".." << end;
+        auto with = internal::CountRange(**in, indent, begin, end, &held);
+        ASSERT_TRUE(with.has_value());
+        EXPECT_EQ(with->newlines, want.newlines) << begin << ".." << end;
+        EXPECT_EQ(with->element_lines, want.element_lines)
+            << begin << ".." << end;
+        std::size_t start = begin >= 5 ? begin - 5 : 0;
+        EXPECT_EQ(held.at, start);
+        EXPECT_EQ(held.bytes,
+                  std::string_view(text).substr(start, end + 5 - start));
+      }
     }
   }
+  internal::CountWithSse2Only(false);
 }
 
 }  // namespace
