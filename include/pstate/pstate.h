@@ -1222,6 +1222,57 @@ struct EditElementChange {
   std::vector<EditFieldChange> fields;
 };
 
+/// A list an edit reports that may have an entry per resource (its notes,
+/// its resource changes: a repair of a long chain has one of each per
+/// resource). It is held compactly (the edit's typed records, bound to
+/// what they name) and each entry is rendered as it is read, so listing
+/// them costs no more memory than the edit did. Cheap to copy (copies
+/// share it); immutable.
+template <typename T>
+class EditList {
+ public:
+  EditList() = default;
+  /// Values held as they are.
+  explicit EditList(std::vector<T> values) {
+    auto held = std::make_shared<const std::vector<T>>(std::move(values));
+    size_ = held->size();
+    render_ = [held](std::size_t i) { return (*held)[i]; };
+  }
+  /// `size` entries, entry i being render(i) (for the implementation).
+  EditList(std::size_t size, std::function<T(std::size_t)> render)
+      : size_(size), render_(std::move(render)) {}
+
+  std::size_t size() const { return size_; }
+  bool empty() const { return size_ == 0; }
+  /// Entry i (< size()), rendered now.
+  T operator[](std::size_t i) const { return render_(i); }
+
+  /// Reads the entries in order, each rendered as it is reached.
+  class const_iterator {
+   public:
+    using value_type = T;
+    using difference_type = std::ptrdiff_t;
+    const_iterator(const EditList* list, std::size_t i) : list_(list), i_(i) {}
+    T operator*() const { return (*list_)[i_]; }
+    const_iterator& operator++() {
+      ++i_;
+      return *this;
+    }
+    bool operator==(const const_iterator& o) const { return i_ == o.i_; }
+    bool operator!=(const const_iterator& o) const { return i_ != o.i_; }
+
+   private:
+    const EditList* list_;
+    std::size_t i_;
+  };
+  const_iterator begin() const { return {this, 0}; }
+  const_iterator end() const { return {this, size_}; }
+
+ private:
+  std::size_t size_ = 0;
+  std::function<T(std::size_t)> render_;
+};
+
 struct EditResult {
   /// Refused: nothing was written; `refusal` says why (a protected
   /// resource, an empty selection, a result that verifies worse, ...).
@@ -1229,9 +1280,10 @@ struct EditResult {
   std::string refusal;
   /// The URNs that names or filters selected.
   std::vector<std::string> selected;
-  std::vector<std::string> notes;
+  EditList<std::string> notes;
   std::vector<EditFieldChange> envelope;
-  std::vector<EditElementChange> resources, pending;
+  EditList<EditElementChange> resources;
+  std::vector<EditElementChange> pending;
   /// Error findings the result has that the input had not (the reason for
   /// a refusal, or written anyway with allow_new_errors).
   std::vector<Finding> new_errors;

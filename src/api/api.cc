@@ -581,8 +581,9 @@ Result<CryptResult> Encrypt(const State& state, const CryptConfig& config) {
 namespace {
 
 // Mapping: the module's outcome holds its notes and resource changes as
-// typed records bound to the index (edit/records.h); the result holds each
-// rendered (unless `list_changes` is false). Messages naming a state in
+// typed records bound to the index (edit/records.h); the result's lists
+// keep them so and render each entry when it is read (unless
+// `list_changes` is false: empty). Messages naming a state in
 // memory's private copy name the state (`named`).
 EditResult ToEditResult(const State& named, edit::Outcome&& outcome,
                         bool list_changes) {
@@ -591,9 +592,17 @@ EditResult ToEditResult(const State& named, edit::Outcome&& outcome,
   out.refusal = Named(named, std::move(outcome.refusal));
   out.selected = std::move(outcome.selected);
   if (list_changes) {
-    out.notes = outcome.notes.Values();
+    // The records stay bound to the edit's index and plan (shared), and
+    // each entry is rendered as the caller reads it.
+    auto notes = std::make_shared<const edit::Notes>(std::move(outcome.notes));
+    out.notes = EditList<std::string>(
+        notes->size(), [notes](std::size_t i) { return (*notes)[i]; });
+    auto resources = std::make_shared<const edit::ElementChanges>(
+        std::move(outcome.changes.resources));
+    out.resources = EditList<EditElementChange>(
+        resources->size(),
+        [resources](std::size_t i) { return (*resources)[i]; });
     out.envelope = std::move(outcome.changes.envelope);
-    out.resources = outcome.changes.resources.Values();
     out.pending = std::move(outcome.changes.pending);
   }
   for (diag::Finding& f : outcome.new_findings) {

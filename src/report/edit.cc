@@ -62,7 +62,9 @@ void FieldsJson(const std::vector<EditFieldChange>& list, json::Writer& w) {
   w.EndArray();
 }
 
-void ElementsJson(const std::vector<EditElementChange>& list, json::Writer& w) {
+/// `list`: EditResult's resources (an EditList) or pending (a vector).
+template <typename List>
+void ElementsJson(const List& list, json::Writer& w) {
   w.BeginArray();
   for (const EditElementChange& c : list) {
     w.BeginObject();
@@ -104,8 +106,9 @@ void NewFindingsMember(const EditResult& o, json::Writer& w) {
   w.EndArray();
 }
 
-void StringsMember(std::string_view name, const std::vector<std::string>& list,
-                   json::Writer& w) {
+/// `list`: a vector of strings or an EditList of them.
+template <typename List>
+void StringsMember(std::string_view name, const List& list, json::Writer& w) {
   w.Name(name);
   w.BeginArray();
   for (const std::string& s : list) w.String(s);
@@ -136,12 +139,12 @@ void RenderEditText(const EditResult& o, std::ostream& os) {
     os << "~ (envelope)\n";
     FieldsText(o.envelope, os);
   }
-  for (const auto* list : {&o.resources, &o.pending}) {
-    for (const EditElementChange& c : *list) {
-      os << Op(c.kind) << " " << TerminalSafe(c.what) << "\n";
-      FieldsText(c.fields, os);
-    }
-  }
+  auto element = [&os](const EditElementChange& c) {
+    os << Op(c.kind) << " " << TerminalSafe(c.what) << "\n";
+    FieldsText(c.fields, os);
+  };
+  for (const EditElementChange& c : o.resources) element(c);
+  for (const EditElementChange& c : o.pending) element(c);
   for (const std::string& n : o.notes) {
     os << "note: " << TerminalSafe(n) << "\n";
   }

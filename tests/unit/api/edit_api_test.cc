@@ -58,6 +58,18 @@ TEST(EditApiTest, ListChangesFalseLeavesTheListsEmpty) {
   Result<EditResult> listed = Edit(Open(EditFixture("example.json")), config);
   ASSERT_TRUE(listed.ok()) << listed.status().message();
   EXPECT_FALSE(listed->resources.empty());
+  // The lists render their entries as they are read, from what the edit
+  // left bound to them: a copy outlives the result, and reading an entry
+  // twice, or by iteration, gives the same change.
+  EditList<EditElementChange> kept = listed->resources;
+  std::vector<std::string> whats;
+  for (const EditElementChange& c : listed->resources) whats.push_back(c.what);
+  ASSERT_EQ(whats.size(), kept.size());
+  listed = Status(Errc::kIo, "dropped");
+  for (std::size_t i = 0; i < kept.size(); ++i) {
+    EXPECT_EQ(kept[i].what, whats[i]);
+    EXPECT_EQ(kept[i].kind, EditChangeKind::kChanged);
+  }
   config.list_changes = false;
   config.output = dir.File("quiet.json");
   Result<EditResult> quiet = Edit(Open(EditFixture("example.json")), config);

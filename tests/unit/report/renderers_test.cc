@@ -43,8 +43,8 @@ TEST(EditRenderTest, JsonAndTextAndFindings) {
   c.kind = EditChangeKind::kChanged;
   c.what = "urn:pulumi:s::p::t::a\x1b";
   c.fields.push_back({EditChangeKind::kChanged, "protect", "false", "true"});
-  o.resources.push_back(c);
-  o.notes.push_back("a note");
+  o.resources = EditList<EditElementChange>({c});
+  o.notes = EditList<std::string>({"a note"});
   o.new_errors.push_back(diag::MakeFinding(diag::Code::kDependencyMissing,
                                            "gone\x07", "", "urn:x"));
   std::ostringstream json, text, findings;
