@@ -202,9 +202,7 @@ Result<State> State::Open(const std::string& path, const OpenOptions& options) {
   auto impl = std::make_shared<Impl>();
   impl->path = path;
   impl->limits = options.limits;
-  impl->name = !options.name.empty() ? options.name
-               : path == "-"         ? std::string("<stdin>")
-                                     : path;
+  impl->name = !options.name.empty() ? options.name : api::InputName(path);
   if (path != "-") {
     io::InputOptions input;
     input.max_decoded_bytes = options.limits.max_decoded_bytes;

@@ -67,9 +67,6 @@ Status VerifyMany(
   // With a filter every finding is kept until it is applied: the kept ones
   // are the first max_findings of those it admits.
   const std::size_t kept = config.filter.empty() ? config.max_findings : 0;
-  auto name_of = [](const std::string& path) {
-    return path == "-" ? std::string("<stdin>") : path;
-  };
   auto take = [&](diag::Report&& report) {
     return api::TakeFindings(std::move(report), config.filter,
                              config.max_findings);
@@ -84,7 +81,7 @@ Status VerifyMany(
         inputs.size(), config.jobs,
         [&](std::size_t i) {
           auto report =
-              std::make_unique<diag::Report>(name_of(inputs[i]), kept);
+              std::make_unique<diag::Report>(api::InputName(inputs[i]), kept);
           verify::VerifyInput(inputs[i], one, *report);
           return report;
         },
@@ -95,7 +92,7 @@ Status VerifyMany(
     return Status::Ok();
   }
   for (std::size_t i = 0; i < inputs.size(); ++i) {
-    diag::Report report(name_of(inputs[i]), kept);
+    diag::Report report(api::InputName(inputs[i]), kept);
     c.on_progress = config.progress_of ? config.progress_of(i) : Progress();
     verify::VerifyInput(inputs[i], c, report);
     on_findings(i, take(std::move(report)));

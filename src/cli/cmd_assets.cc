@@ -47,7 +47,7 @@ int RunAssets(const AssetsFlags& flags) {
                                           : report::AssetsFormat::kText;
   bool unreadable = false, failed = false;
   for (const std::string& path : flags.files) {
-    const std::string name = path == "-" ? "<stdin>" : path;
+    const std::string name = InputName(path);
     std::unique_ptr<report::AssetsRenderer> renderer =
         report::MakeAssetsRenderer(format, name, std::cout);
     AssetsResult result;

@@ -46,8 +46,7 @@ int RunDiff(const DiffFlags& flags) {
   config.types = flags.types;
   config.urns = flags.urns;
   config.ignore = flags.ignore;
-  config.on_progress =
-      MakeProgress(flags.after == "-" ? "<stdin>" : flags.after, flags.quiet);
+  config.on_progress = MakeProgress(InputName(flags.after), flags.quiet);
   Result<DiffResult> result = [&]() -> Result<DiffResult> {
     Result<State> before = OpenState(flags.before);
     if (!before.ok()) return before.status();

@@ -373,8 +373,7 @@ int RunEdit(const EditFlags& flags) {
   }
   Result<State> state = OpenState(flags.input);
   if (!state.ok()) return Fail(state.status().message());
-  req.on_progress =
-      MakeProgress(flags.input == "-" ? "<stdin>" : flags.input, flags.quiet);
+  req.on_progress = MakeProgress(InputName(flags.input), flags.quiet);
   Result<EditResult> outcome = Edit(*state, req);
   EndProgress();
   if (!outcome.ok()) return Fail(outcome.status().message());

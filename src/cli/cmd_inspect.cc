@@ -26,10 +26,6 @@
 namespace pstate::cli {
 namespace {
 
-std::string Shown(const std::string& path) {
-  return path == "-" ? "<stdin>" : path;
-}
-
 void AddFormat(CLI::App& app, std::string* format, bool csv = false) {
   if (csv) {
     app.add_option("--format", *format, "text, json or csv (RFC 4180)")
@@ -75,7 +71,7 @@ int RunLs(const LsFlags& f) {
   // Rows stream while the state is read: a progress line only when they
   // do not go to the same terminal.
   if (!IsTerminal(STDOUT_FILENO)) {
-    config.on_progress = MakeProgress(Shown(f.path), f.quiet);
+    config.on_progress = MakeProgress(InputName(f.path), f.quiet);
   }
   std::uint64_t printed = 0;
   auto more = [&] { return f.limit == 0 || ++printed < f.limit; };
@@ -204,7 +200,7 @@ std::function<int()> SetupTree(CLI::App& app) {
     Result<State> state = OpenState(*path);
     if (!state.ok()) return Fail(state.status());
     TreeConfig config;
-    config.on_progress = MakeProgress(Shown(*path), *quiet);
+    config.on_progress = MakeProgress(InputName(*path), *quiet);
     auto tree = Tree(*state, config);
     EndProgress();
     if (!tree.ok()) return Fail(tree.status());
@@ -262,7 +258,7 @@ std::function<int()> SetupStats(CLI::App& app) {
       StatsConfig config;
       config.top = *top;
       config.sizes = true;
-      config.on_progress = MakeProgress(Shown(path), *quiet);
+      config.on_progress = MakeProgress(InputName(path), *quiet);
       config.jobs = PassJobs(*jobs);
       auto stats = Stats(*state, config);
       EndProgress();
@@ -279,7 +275,7 @@ std::function<int()> SetupStats(CLI::App& app) {
     }
     if (*format == "csv") {
       report::RenderStatsCsv(InventoryFiguresOf(states[0], results[0]),
-                             Shown((*paths)[0]), std::cout);
+                             InputName((*paths)[0]), std::cout);
       return static_cast<int>(kExitOk);
     }
     report::StatsOptions options;

@@ -71,7 +71,7 @@ int RunScan(const ScanFlags& flags) {
 
   FindingsPrinter printer(flags);
   for (const std::string& path : flags.files) {
-    const std::string name = path == "-" ? "<stdin>" : path;
+    const std::string name = InputName(path);
     Result<State> state = OpenState(path);
     if (!state.ok()) {
       printer.Print(ScanUnopened(name, state.status()).findings);

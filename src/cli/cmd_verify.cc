@@ -60,8 +60,7 @@ int RunVerify(const VerifyFlags& flags) {
   config.limits = InputLimitFlags();
   config.progress_of = [&flags](std::size_t i) {
     const std::string& path = flags.files[i];
-    return MakeProgress(path == "-" ? std::string("<stdin>") : path,
-                        flags.quiet);
+    return MakeProgress(InputName(path), flags.quiet);
   };
   FindingsPrinter printer(flags);
   Status s = VerifyMany(flags.files, config,

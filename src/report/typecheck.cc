@@ -1,6 +1,7 @@
 #include "report/typecheck.h"
 
 #include "json/writer.h"
+#include "report/terminal.h"
 
 namespace pstate::report {
 
@@ -14,11 +15,13 @@ void WriteTypeVerdict(const TypeVerdict& verdict, TypecheckFormat format,
         out << "convert " << verdict.converted << '\n';
         break;
       case TypeOutcome::kError:
+        // The pointer and the message may quote the value's keys: escaped
+        // for the terminal (the converted value above is JSON, escaped).
         if (verdict.pointer.empty()) {
-          out << "error: " << verdict.message << '\n';
+          out << "error: " << TerminalSafe(verdict.message) << '\n';
         } else {
-          out << "error at " << verdict.pointer << ": " << verdict.message
-              << '\n';
+          out << "error at " << TerminalSafe(verdict.pointer) << ": "
+              << TerminalSafe(verdict.message) << '\n';
         }
         break;
     }
