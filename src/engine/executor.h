@@ -89,10 +89,14 @@ bool CanSplit(const io::InputStream& input);
 /// state::Context.
 class ResourceContext final : public state::Context {
  public:
+  /// `input_file`: what the reader's context says of its input (the fold
+  /// then reads offsets a worker kept from the same file).
   ResourceContext(std::uint64_t offset, std::string_view bytes,
                   io::LineColumn at, const state::Envelope& envelope,
-                  std::vector<diag::Finding>* findings)
-      : offset_(offset),
+                  std::vector<diag::Finding>* findings,
+                  const io::InputStream* input_file = nullptr)
+      : input_file_(input_file),
+        offset_(offset),
         bytes_(bytes),
         at_(at),
         envelope_(envelope),
@@ -115,8 +119,10 @@ class ResourceContext final : public state::Context {
   /// and a resource's bytes are counted about once.
   io::LineColumn Locate(std::uint64_t offset) override;
   const state::Envelope& envelope() const override { return envelope_; }
+  const io::InputStream* input_file() const override { return input_file_; }
 
  private:
+  const io::InputStream* input_file_;
   std::uint64_t offset_;
   std::string_view bytes_;
   io::LineColumn at_;
@@ -210,17 +216,27 @@ struct HeldBytes {
   std::string_view bytes;
   std::uint64_t at = 0;
 };
-/// For tests: count with the 16-byte loop only (true), or with the widest
-/// the processor has (false, the default), so that both are tested on a
-/// machine that has the wider one.
-void CountWithSse2Only(bool only);
+/// An element line CountRange found: the offset of its '{' and the
+/// newlines between the range's first byte and it, so that the worker
+/// knows the line of each element it parses without counting again.
+struct ElementLine {
+  std::uint64_t offset = 0;
+  std::uint64_t newlines = 0;
+};
+/// For tests: count with block loops of at most `width` bytes (64: the
+/// widest the processor has, the default; 32; 16), so that each is tested
+/// on a machine that has a wider one.
+void CountWithLoopsUpTo(int width);
 
 /// `held`, when given, receives the range's bytes (from a little before
 /// `begin` to a little after `end`) when they fit HeldBytes::kMaxHeld.
+/// `lines`, when given, receives the element lines counted, in order
+/// (cleared first).
 std::optional<RangeCounts> CountRange(const io::InputStream& file,
                                       std::string_view indent,
                                       std::uint64_t begin, std::uint64_t end,
-                                      HeldBytes* held = nullptr);
+                                      HeldBytes* held = nullptr,
+                                      std::vector<ElementLine>* lines = nullptr);
 
 /// The ranges' counts, posted by the workers in any order and awaited in
 /// range order: range i starts after the lines and elements of ranges
@@ -294,6 +310,18 @@ class RangeParser {
   io::LineColumn at_end_;
 };
 
+/// Makes a partial that Fold had (and may have moved from) ready for
+/// another resource: its own Recycle() when it has one (which keeps what
+/// it allocated), else a fresh value.
+template <typename T>
+void RecyclePartial(T& partial) {
+  if constexpr (requires { partial.Recycle(); }) {
+    partial.Recycle();
+  } else {
+    partial = T{};
+  }
+}
+
 /// The parallel read of one pass; see the file comment.
 template <typename P>
 class ParallelRead final : public state::Handler {
@@ -344,6 +372,7 @@ class ParallelRead final : public state::Handler {
     run.first = std::move(first);
     run.envelope = context.envelope();
     run.context = &context;
+    run.input_file = context.input_file();
     std::vector<std::unique_ptr<Slot>> slots;
     for (int i = 0; i < jobs_; ++i) {
       auto slot = std::make_unique<Slot>();
@@ -417,7 +446,10 @@ class ParallelRead final : public state::Handler {
     std::size_t index = 0;
     std::uint64_t begin = 0;
     std::optional<std::uint64_t> bound;
+    /// The first `count` are this range's resources; the vector and what
+    /// its items allocated are reused from range to range (spare_).
     std::vector<Item> items;
+    std::size_t count = 0;
     RangeParser::Step outcome = RangeParser::Step::kFailed;
     std::uint64_t end = 0;
     io::LineColumn at_end;
@@ -428,6 +460,7 @@ class ParallelRead final : public state::Handler {
     FirstElement first;
     state::Envelope envelope;
     state::Context* context = nullptr;
+    const io::InputStream* input_file = nullptr;  ///< context's
     RangePrefix prefix;
     bool ended = false;
     std::uint64_t end = 0;
@@ -439,6 +472,7 @@ class ParallelRead final : public state::Handler {
     json::Parser parser;
     json::Arena arena;
     HeldBytes held;
+    std::vector<ElementLine> lines;  ///< the range's, as CountRange found them
   };
 
   Status GiveUp() {
@@ -457,6 +491,23 @@ class ParallelRead final : public state::Handler {
     idle_.push_back(slot);
   }
 
+  /// A reused vector of items (their partials recycled), or an empty one.
+  /// Reuse is what keeps a worker from allocating a pass's partial for
+  /// every resource and the folding thread from freeing it: an allocation
+  /// freed on another thread costs glibc's allocator several times one
+  /// made and freed on the same thread.
+  std::vector<Item> TakeSpare() {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (spare_.empty()) return {};
+    std::vector<Item> items = std::move(spare_.back());
+    spare_.pop_back();
+    return items;
+  }
+  void GiveSpare(std::vector<Item> items) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    spare_.push_back(std::move(items));
+  }
+
   void Work(Range& range, Run& run) {
     const std::string& indent = run.first.indent;
     // No more ranges run at once than there are workers, and as many
@@ -471,10 +522,11 @@ class ParallelRead final : public state::Handler {
     // one that never posted would hold every later one.
     std::optional<RangeCounts> counts;
     slot->held.bytes = {};
+    slot->lines.clear();
     try {
       if (range.bound) {
-        counts =
-            CountRange(file_, indent, range.begin, *range.bound, &slot->held);
+        counts = CountRange(file_, indent, range.begin, *range.bound,
+                            &slot->held, &slot->lines);
       }
     } catch (...) {
       run.prefix.Post(range.index, std::nullopt);
@@ -492,6 +544,7 @@ class ParallelRead final : public state::Handler {
     RangeParser parser(file_, run.pointer, indent, range.begin, at, range.bound,
                        base->elements, options_.window_size, slot->parser,
                        slot->arena, &slot->held);
+    range.items = TakeSpare();
     for (;;) {
       state::Leaf leaf;
       RangeParser::Step step = parser.Next(&leaf);
@@ -499,12 +552,22 @@ class ParallelRead final : public state::Handler {
         range.outcome = step;
         break;
       }
-      Item& item = range.items.emplace_back();
+      std::size_t k = range.count++;
+      if (k == range.items.size()) range.items.emplace_back();
+      Item& item = range.items[k];
       item.offset = leaf.value.offset;
       item.size = leaf.bytes.size();
-      item.at = parser.window().Locate(leaf.value.offset);
+      // The count found the element's line: no second count to locate it.
+      if (k < slot->lines.size() && slot->lines[k].offset == item.offset) {
+        item.at = slot->lines[k].newlines == 0
+                      ? at
+                      : io::LineColumn{at.line + slot->lines[k].newlines,
+                                       indent.size() + 1, indent.size() + 1};
+      } else {
+        item.at = parser.window().Locate(leaf.value.offset);
+      }
       ResourceContext context(item.offset, leaf.bytes, item.at, run.envelope,
-                              &item.findings);
+                              &item.findings, run.input_file);
       slot->worker->PerResource(leaf, context, item.partial);
       slot->arena.Reset();
     }
@@ -526,19 +589,22 @@ class ParallelRead final : public state::Handler {
       gave_up_ = true;
       return;
     }
-    for (Item& item : range.items) {
+    for (std::size_t k = 0; k < range.count; ++k) {
+      Item& item = range.items[k];
       for (diag::Finding& f : item.findings) {
         run.context->ReportUnlocated(std::move(f));
       }
+      item.findings.clear();
       FoldContext context(*run.context, file_, item.offset, item.size, item.at);
-      if (pass_.Fold(std::move(item.partial), context) == state::Flow::kStop) {
+      state::Flow flow = pass_.Fold(std::move(item.partial), context);
+      RecyclePartial(item.partial);
+      if (flow == state::Flow::kStop) {
         stopped_ = true;
-        range.items.clear();
         return;
       }
     }
-    run.elements += range.items.size();
-    range.items.clear();
+    run.elements += range.count;
+    GiveSpare(std::move(range.items));
     if (range.outcome == RangeParser::Step::kEnded) {
       run.ended = true;
       run.end = range.end;
@@ -556,6 +622,8 @@ class ParallelRead final : public state::Handler {
   int jobs_;
   std::mutex mutex_;
   std::vector<Slot*> idle_;
+  /// Item vectors of delivered ranges (at most as many as are in flight).
+  std::vector<std::vector<Item>> spare_;
   bool gave_up_ = false;
   bool split_ = false;
   std::atomic<bool> abandoned_ = false;

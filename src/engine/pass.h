@@ -48,6 +48,10 @@ class Pass : public state::Handler {
   /// before each run of consecutive resources, once per thread.
   virtual std::unique_ptr<Worker<Partial>> NewWorker() = 0;
   /// The cross-resource half, on the reader's thread, in file order.
+  /// Fold may move from `partial`; the executor then reuses it for a later
+  /// resource: a Partial with a `void Recycle()` member is recycled by it
+  /// (emptied, keeping its allocations), any other is assigned anew, so
+  /// PerResource always starts from an empty Partial.
   /// `context` locates offsets inside this resource (in parallel by
   /// reading its bytes again: Locate there is for the rare finding made
   /// here, not for every step). kStop ends the read as a handler's kStop

@@ -64,11 +64,23 @@ void IntegrityTracker::AddResource(std::string_view urn, bool deleted) {
     IntegrityEvent e;
     e.kind = IntegrityEvent::Kind::kResource;
     e.text = journal_->AddUrn(urn);
+    // Duplicate took the same URN's fingerprint just before.
+    const std::vector<IntegrityEvent>& events = journal_->events;
+    bool after_duplicate = !events.empty() &&
+                           events.back().kind == IntegrityEvent::Kind::kDuplicate &&
+                           events.back().text.at == e.text.at &&
+                           events.back().text.size == e.text.size;
+    e.fingerprint =
+        after_duplicate ? events.back().fingerprint : FingerprintOf(urn);
     e.deleted = deleted;
     journal_->events.push_back(e);
     return;
   }
-  UrnCount& e = *urns_.Insert(FingerprintOf(urn)).first;
+  AddResource(FingerprintOf(urn), deleted);
+}
+
+void IntegrityTracker::AddResource(const Fingerprint& urn, bool deleted) {
+  UrnCount& e = *urns_.Insert(urn).first;
   ++e.count;
   if (deleted) ++e.deleted;
 }
@@ -78,6 +90,7 @@ void IntegrityTracker::AddProvider(std::string_view reference) {
     IntegrityEvent e;
     e.kind = IntegrityEvent::Kind::kProvider;
     e.text = journal_->Add(reference);
+    e.fingerprint = FingerprintOf(reference);
     journal_->events.push_back(e);
     return;
   }
@@ -93,7 +106,13 @@ void IntegrityTracker::Reference(RefKind kind, std::string_view target,
         Record(IntegrityEvent::Kind::kReference, reporter, offset);
     e.reference = kind;
     e.in_secret = in_secret;
-    e.text = journal_->Add(target);
+    e.fingerprint = FingerprintOf(target);
+    // A target that is in the input byte for byte is read again from
+    // there if it is ever reported (rarely): not copied.
+    e.target_in_input =
+        target_at != 0 && reporter.context().input_file() != nullptr;
+    e.text = e.target_in_input ? JournalText{0, target.size()}
+                               : journal_->Add(target);
     e.extra = journal_->Add(field);
     e.target_at = target_at;
     e.urn_at = reporter.urn_at();
@@ -112,6 +131,13 @@ void IntegrityTracker::Reference(RefKind kind, std::string_view target,
                                  const FindingPlace& place,
                                  std::uint64_t target_at) {
   if (kind == RefKind::kProvider ? SeenProvider(target) : Seen(target)) return;
+  Keep(kind, target, target.size(), field, in_secret, place, target_at);
+}
+
+void IntegrityTracker::Keep(RefKind kind, std::string_view target,
+                            std::size_t target_size, std::string_view field,
+                            bool in_secret, const FindingPlace& place,
+                            std::uint64_t target_at) {
   // Finish makes the finding once it knows whether the target comes later
   // or not at all; until then only its parts are kept (texts that are in
   // the input, as offsets: Finish reads them again).
@@ -122,7 +148,7 @@ void IntegrityTracker::Reference(RefKind kind, std::string_view target,
   ref.field = FieldId(field);
   ref.target_in_input = target_at != 0;
   ref.target = target_at != 0 ? target_at : Store(target);
-  ref.target_size = static_cast<std::uint32_t>(target.size());
+  ref.target_size = static_cast<std::uint32_t>(target_size);
   std::size_t shared = 0;
   while (shared < last_pointer_.size() && shared < place.pointer.size() &&
          last_pointer_[shared] == place.pointer[shared]) {
@@ -181,6 +207,7 @@ void IntegrityTracker::Duplicate(std::string_view urn, Reporter& reporter,
         Record(IntegrityEvent::Kind::kDuplicate, reporter, offset);
     e.text = journal_->AddUrn(urn);
     e.urn = e.text;  // the finding names the repeated URN
+    e.fingerprint = FingerprintOf(urn);
     return;
   }
   if (!Seen(urn) || duplicates_.count(std::string(urn)) != 0) return;
@@ -256,24 +283,30 @@ void IntegrityTracker::Replay(
         break;
       case Kind::kReference: {
         // The usual case, a target seen already, needs no place.
-        if (e.reference == RefKind::kProvider ? SeenProvider(text)
-                                              : Seen(text)) {
+        if (e.reference == RefKind::kProvider
+                ? providers_.Contains(e.fingerprint)
+                : Seen(e.fingerprint)) {
           break;
         }
+        // The worker's context and this one read the same file, so a
+        // target it did not copy can be kept as the offset it is at.
         UseInput(context);
         FindingPlace place = journal.Place(e, context);
         place.urn_at = e.urn_at;
-        Reference(e.reference, text, journal.View(e.extra), e.in_secret, place,
-                  e.target_at);
+        Keep(e.reference, e.target_in_input ? std::string_view() : text,
+             e.text.size, journal.View(e.extra), e.in_secret, place,
+             e.target_at);
         break;
       }
-      case Kind::kProvider: AddProvider(text); break;
+      case Kind::kProvider: providers_.Insert(e.fingerprint); break;
       case Kind::kDuplicate:
-        if (Seen(text) && duplicates_.count(std::string(text)) == 0) {
-          Duplicate(text, journal.Place(e, context));
+        if (Seen(e.fingerprint) && duplicates_.count(std::string(text)) == 0) {
+          duplicates_.emplace(std::string(text),
+                              MakeAt(diag::Code::kUrnDuplicate, "",
+                                     journal.Place(e, context)));
         }
         break;
-      case Kind::kResource: AddResource(text, e.deleted); break;
+      case Kind::kResource: AddResource(e.fingerprint, e.deleted); break;
       case Kind::kStack:
         if (StackMismatch(text, journal.View(e.extra))) {
           context.ReportUnlocated(StackFinding(text, journal.View(e.extra),

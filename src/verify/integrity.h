@@ -98,8 +98,16 @@ struct IntegrityEvent {
   PendingReference::Kind reference = PendingReference::Kind::kDependency;
   bool deleted = false;    ///< kResource
   bool in_secret = false;  ///< kReference: found inside a secret's plaintext
+  /// kReference: the target is not copied into the texts (`text` has only
+  /// its size): it is in the input at target_at, which the fold's context
+  /// can read again.
+  bool target_in_input = false;
   /// The URN, reference, stack or plaintext; the field or the project.
   JournalText text, extra;
+  /// kReference, kProvider, kDuplicate, kResource: the fingerprint of
+  /// `text`, taken on the worker (where the text is still in its cache),
+  /// so the fold's lookups read no text.
+  Fingerprint fingerprint;
   /// The place's pointer and URN, and its offset (located by the fold's
   /// context, only if a finding is made).
   JournalText pointer, urn;
@@ -118,6 +126,13 @@ struct IntegrityJournal {
   /// The last URN added with AddUrn (a resource's steps share it).
   JournalText last_urn;
 
+  /// Empty, keeping the capacity of the vectors and texts.
+  void Clear() {
+    events.clear();
+    findings.clear();
+    texts.clear();
+    last_urn = {};
+  }
   JournalText Add(std::string_view text);
   /// Add, but the same bytes as the last URN are stored once.
   JournalText AddUrn(std::string_view urn);
@@ -229,6 +244,16 @@ class IntegrityTracker {
         .substr(position & 0xffffffffu, size);
   }
   std::uint32_t FieldId(std::string_view field);
+  /// Keeps a reference that is not resolved yet (`target` unseen): its
+  /// text, or (target_at != 0, an input that can be read again) only where
+  /// it is and its size.
+  void Keep(PendingReference::Kind kind, std::string_view target,
+            std::size_t target_size, std::string_view field, bool in_secret,
+            const FindingPlace& place, std::uint64_t target_at);
+  bool Seen(const Fingerprint& urn) const {
+    return journal_ == nullptr && urns_.Contains(urn);
+  }
+  void AddResource(const Fingerprint& urn, bool deleted);
   /// Keeps texts that are in the input as offsets from now on when
   /// `context` can read its input again (one tracker reads one input).
   void UseInput(const state::Context& context);

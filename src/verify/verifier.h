@@ -30,6 +30,12 @@ namespace pstate::verify {
 struct ResourceJournal {
   IntegrityJournal steps;
   std::uint64_t ciphertexts = 0;
+
+  /// Empty again, keeping the journal's allocations (engine::Pass::Fold).
+  void Recycle() {
+    steps.Clear();
+    ciphertexts = 0;
+  }
 };
 
 class Verifier : public engine::Pass<ResourceJournal> {

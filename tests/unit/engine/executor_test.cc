@@ -2,8 +2,10 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "unit/testing/temp_dir.h"
@@ -339,11 +341,12 @@ TEST(Executor, UnopenableInputIsOneFatalFinding) {
 }
 
 // CountRange counts as a byte-by-byte reading of the file does, with and
-// without holding the range's bytes (and then holds exactly them), at
+// without holding the range's bytes (and then holds exactly them), and
+// finds each element line with the newlines before it, at
 // every alignment of the range against the vector blocks, with element
 // lines, lines only like them (another indentation, or other bytes where
 // the indentation should be) and newlines in runs longer than the
-// block counters' 255, with either block loop.
+// block counters' 255, with each block loop.
 TEST(Executor, CountRangeCountsAsAByteByByteReading) {
   testing::TempDir dir;
   std::string text;
@@ -375,25 +378,55 @@ TEST(Executor, CountRangeCountsAsAByteByByteReading) {
     }
     return c;
   };
+  // Element lines whose '{' is in [begin, end), with the newlines of
+  // [begin, '{').
+  auto expected_lines = [&](std::size_t begin, std::size_t end) {
+    std::vector<std::pair<std::uint64_t, std::uint64_t>> lines;
+    for (std::size_t q = 0; q + indent.size() + 1 < text.size(); ++q) {
+      std::size_t brace = q + indent.size() + 1;
+      if (text[q] == '\n' && brace >= begin && brace < end &&
+          text.compare(q + 1, indent.size(), indent) == 0 &&
+          text[brace] == '{') {
+        lines.emplace_back(
+            brace, std::count(text.begin() + static_cast<std::ptrdiff_t>(begin),
+                              text.begin() + static_cast<std::ptrdiff_t>(brace),
+                              '\n'));
+      }
+    }
+    return lines;
+  };
+  auto pairs = [](const std::vector<internal::ElementLine>& lines) {
+    std::vector<std::pair<std::uint64_t, std::uint64_t>> out;
+    for (const internal::ElementLine& l : lines) {
+      out.emplace_back(l.offset, l.newlines);
+    }
+    return out;
+  };
   internal::HeldBytes held;
-  for (bool sse2_only : {false, true}) {
-    internal::CountWithSse2Only(sse2_only);
+  std::vector<internal::ElementLine> lines;
+  for (int width : {64, 32, 16}) {
+    internal::CountWithLoopsUpTo(width);
     for (std::size_t begin :
          std::vector<std::size_t>{0, 1, 5, 16, 31, 33, 100, 1000}) {
       for (std::size_t end : {begin, begin + 1, begin + 47, begin + 4099,
                               text.size() - 3, text.size()}) {
         if (end > text.size()) continue;
         internal::RangeCounts want = expected(begin, end);
-        auto plain = internal::CountRange(**in, indent, begin, end);
+        auto want_lines = expected_lines(begin, end);
+        auto plain =
+            internal::CountRange(**in, indent, begin, end, nullptr, &lines);
         ASSERT_TRUE(plain.has_value());
         EXPECT_EQ(plain->newlines, want.newlines) << begin << ".." << end;
         EXPECT_EQ(plain->element_lines, want.element_lines)
             << begin << ".." << end;
-        auto with = internal::CountRange(**in, indent, begin, end, &held);
+        EXPECT_EQ(pairs(lines), want_lines) << begin << ".." << end;
+        auto with =
+            internal::CountRange(**in, indent, begin, end, &held, &lines);
         ASSERT_TRUE(with.has_value());
         EXPECT_EQ(with->newlines, want.newlines) << begin << ".." << end;
         EXPECT_EQ(with->element_lines, want.element_lines)
             << begin << ".." << end;
+        EXPECT_EQ(pairs(lines), want_lines) << begin << ".." << end;
         std::size_t start = begin >= 5 ? begin - 5 : 0;
         EXPECT_EQ(held.at, start);
         EXPECT_EQ(held.bytes,
@@ -401,7 +434,7 @@ TEST(Executor, CountRangeCountsAsAByteByByteReading) {
       }
     }
   }
-  internal::CountWithSse2Only(false);
+  internal::CountWithLoopsUpTo(64);
 }
 
 }  // namespace
