@@ -74,6 +74,7 @@ void IntegrityTracker::AddResource(std::string_view urn, bool deleted) {
         after_duplicate ? events.back().fingerprint : FingerprintOf(urn);
     e.deleted = deleted;
     journal_->events.push_back(e);
+    Remember(earlier_urns_, e.fingerprint);
     return;
   }
   AddResource(FingerprintOf(urn), deleted);
@@ -92,6 +93,7 @@ void IntegrityTracker::AddProvider(std::string_view reference) {
     e.text = journal_->Add(reference);
     e.fingerprint = FingerprintOf(reference);
     journal_->events.push_back(e);
+    Remember(earlier_providers_, e.fingerprint);
     return;
   }
   providers_.Insert(FingerprintOf(reference));
@@ -102,11 +104,16 @@ void IntegrityTracker::Reference(RefKind kind, std::string_view target,
                                  std::string_view field, bool in_secret,
                                  Reporter& reporter, std::uint64_t offset) {
   if (journal_) {
+    Fingerprint fingerprint = FingerprintOf(target);
+    if ((kind == RefKind::kProvider ? earlier_providers_ : earlier_urns_)
+            .Contains(fingerprint)) {
+      return;  // resolved by an earlier resource, whatever the fold knows
+    }
     IntegrityEvent& e =
         Record(IntegrityEvent::Kind::kReference, reporter, offset);
     e.reference = kind;
     e.in_secret = in_secret;
-    e.fingerprint = FingerprintOf(target);
+    e.fingerprint = fingerprint;
     // A target that is in the input byte for byte is read again from
     // there if it is ever reported (rarely): not copied.
     e.target_in_input =

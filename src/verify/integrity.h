@@ -269,6 +269,21 @@ class IntegrityTracker {
                              const FindingPlace& place) const;
 
   IntegrityJournal* journal_ = nullptr;
+  /// Journal mode: the URNs and provider references of the resources this
+  /// tracker journaled before. A worker's resources come in file order
+  /// (its ranges are handed out in order, one at a time) within one
+  /// "resources" array (a worker serves one), so the fold will have seen
+  /// each of them before the current resource: a reference to one of them
+  /// is resolved, and no step is recorded for it (most references are to
+  /// a resource a little earlier: a parent, a bucket). Cleared at
+  /// kEarlierLimit entries, so the tables stay small.
+  FingerprintSet earlier_urns_;
+  FingerprintSet earlier_providers_;
+  static constexpr std::size_t kEarlierLimit = 4096;
+  static void Remember(FingerprintSet& set, const Fingerprint& fingerprint) {
+    if (set.size() >= kEarlierLimit) set.Clear();
+    set.Insert(fingerprint);
+  }
 };
 
 }  // namespace pstate::verify
