@@ -289,10 +289,9 @@ struct ChunkCounter {
     if (q < pattern_to && ElementLineAt(data, q, readable, indent)) {
       ++counts.element_lines;
       if (lines != nullptr) {
-        lines->push_back(
-            {offset + q + 1 + indent.size(),
-             static_cast<std::uint64_t>(line_base +
-                                        static_cast<std::int64_t>(through))});
+        lines->push_back({offset + q + 1 + indent.size(),
+                          static_cast<std::uint64_t>(
+                              line_base + static_cast<std::int64_t>(through))});
       }
     }
   }
@@ -414,9 +413,9 @@ __attribute__((target("avx512f,avx512bw,popcnt"))) std::size_t CountBlocks64(
       int b = __builtin_ctzll(starts);
       std::uint64_t through =
           b == 63 ? lines : lines & ((std::uint64_t{2} << b) - 1);
-      c.Candidate(i + static_cast<std::size_t>(b),
-                  newlines + static_cast<std::uint64_t>(
-                                 __builtin_popcountll(through)));
+      c.Candidate(
+          i + static_cast<std::size_t>(b),
+          newlines + static_cast<std::uint64_t>(__builtin_popcountll(through)));
       starts &= starts - 1;
     }
     newlines += static_cast<std::uint64_t>(__builtin_popcountll(lines));
@@ -426,8 +425,8 @@ __attribute__((target("avx512f,avx512bw,popcnt"))) std::size_t CountBlocks64(
 }
 
 bool HasAvx512() {
-  static const bool has = __builtin_cpu_supports("avx512f") &&
-                          __builtin_cpu_supports("avx512bw");
+  static const bool has =
+      __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw");
   return has;
 }
 #endif
@@ -447,10 +446,15 @@ RangeCounts CountChunk(const char* data, std::size_t n, std::size_t readable,
   for (std::size_t q = 0; q < std::min(count_from, n); ++q) {
     if (data[q] == '\n') ++before;
   }
-  ChunkCounter c{data,  readable, pattern_to, indent,
-                 {},    lines,    offset,
-                 static_cast<std::int64_t>(line_base) -
-                     static_cast<std::int64_t>(before)};
+  ChunkCounter c{
+      data,
+      readable,
+      pattern_to,
+      indent,
+      {},
+      lines,
+      offset,
+      static_cast<std::int64_t>(line_base) - static_cast<std::int64_t>(before)};
   std::size_t lead = indent.size() + 1;
   // Where a block's '{' test block still ends inside the readable bytes.
   std::size_t blocks_end = readable >= lead ? std::min(n, readable - lead) : 0;

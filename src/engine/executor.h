@@ -232,11 +232,10 @@ void CountWithLoopsUpTo(int width);
 /// `begin` to a little after `end`) when they fit HeldBytes::kMaxHeld.
 /// `lines`, when given, receives the element lines counted, in order
 /// (cleared first).
-std::optional<RangeCounts> CountRange(const io::InputStream& file,
-                                      std::string_view indent,
-                                      std::uint64_t begin, std::uint64_t end,
-                                      HeldBytes* held = nullptr,
-                                      std::vector<ElementLine>* lines = nullptr);
+std::optional<RangeCounts> CountRange(
+    const io::InputStream& file, std::string_view indent, std::uint64_t begin,
+    std::uint64_t end, HeldBytes* held = nullptr,
+    std::vector<ElementLine>* lines = nullptr);
 
 /// The ranges' counts, posted by the workers in any order and awaited in
 /// range order: range i starts after the lines and elements of ranges

@@ -66,10 +66,11 @@ void IntegrityTracker::AddResource(std::string_view urn, bool deleted) {
     e.text = journal_->AddUrn(urn);
     // Duplicate took the same URN's fingerprint just before.
     const std::vector<IntegrityEvent>& events = journal_->events;
-    bool after_duplicate = !events.empty() &&
-                           events.back().kind == IntegrityEvent::Kind::kDuplicate &&
-                           events.back().text.at == e.text.at &&
-                           events.back().text.size == e.text.size;
+    bool after_duplicate =
+        !events.empty() &&
+        events.back().kind == IntegrityEvent::Kind::kDuplicate &&
+        events.back().text.at == e.text.at &&
+        events.back().text.size == e.text.size;
     e.fingerprint =
         after_duplicate ? events.back().fingerprint : FingerprintOf(urn);
     e.deleted = deleted;
@@ -308,9 +309,9 @@ void IntegrityTracker::Replay(
       case Kind::kProvider: providers_.Insert(e.fingerprint); break;
       case Kind::kDuplicate:
         if (Seen(e.fingerprint) && duplicates_.count(std::string(text)) == 0) {
-          duplicates_.emplace(std::string(text),
-                              MakeAt(diag::Code::kUrnDuplicate, "",
-                                     journal.Place(e, context)));
+          duplicates_.emplace(
+              std::string(text),
+              MakeAt(diag::Code::kUrnDuplicate, "", journal.Place(e, context)));
         }
         break;
       case Kind::kResource: AddResource(e.fingerprint, e.deleted); break;

@@ -74,7 +74,8 @@ std::vector<std::string> EngineLines(const std::string& path, int jobs,
   std::function<std::unique_ptr<Verifier>()> make = [] {
     return std::make_unique<Verifier>();
   };
-  engine::Ran<Verifier> ran = engine::Run<Verifier>(path, make, report, options);
+  engine::Ran<Verifier> ran =
+      engine::Run<Verifier>(path, make, report, options);
   report.SortByLocation();
   std::vector<std::string> lines;
   for (const diag::Finding& f : report.findings()) {
