@@ -127,10 +127,14 @@ struct InputLimits {
   std::uint64_t max_piece_bytes = std::uint64_t{512} << 20;
 };
 
+/// The name findings and messages give the input at `path`: "<stdin>" for
+/// "-" (standard input), else the path itself.
+std::string InputName(const std::string& path);
+
 struct OpenOptions {
   InputLimits limits;
-  /// The name findings and messages use; empty: the path, "<stdin>" for
-  /// "-", "<memory>" for bytes.
+  /// The name findings and messages use; empty: InputName(path), "<memory>"
+  /// for bytes.
   std::string name;
 };
 

@@ -198,11 +198,13 @@ const bool kPathResolverInstalled = [] {
   return true;
 }();
 
+std::string InputName(const std::string& path) { return io::InputName(path); }
+
 Result<State> State::Open(const std::string& path, const OpenOptions& options) {
   auto impl = std::make_shared<Impl>();
   impl->path = path;
   impl->limits = options.limits;
-  impl->name = !options.name.empty() ? options.name : api::InputName(path);
+  impl->name = !options.name.empty() ? options.name : io::InputName(path);
   if (path != "-") {
     io::InputOptions input;
     input.max_decoded_bytes = options.limits.max_decoded_bytes;

@@ -12,6 +12,7 @@
 #include "backend/backend.h"
 #include "diag/report.h"
 #include "inventory/inventory.h"
+#include "io/input.h"
 #include "pstate/pstate.h"
 #include "verify/run.h"
 
@@ -81,7 +82,7 @@ Status VerifyMany(
         inputs.size(), config.jobs,
         [&](std::size_t i) {
           auto report =
-              std::make_unique<diag::Report>(api::InputName(inputs[i]), kept);
+              std::make_unique<diag::Report>(io::InputName(inputs[i]), kept);
           verify::VerifyInput(inputs[i], one, *report);
           return report;
         },
@@ -92,7 +93,7 @@ Status VerifyMany(
     return Status::Ok();
   }
   for (std::size_t i = 0; i < inputs.size(); ++i) {
-    diag::Report report(api::InputName(inputs[i]), kept);
+    diag::Report report(io::InputName(inputs[i]), kept);
     c.on_progress = config.progress_of ? config.progress_of(i) : Progress();
     verify::VerifyInput(inputs[i], c, report);
     on_findings(i, take(std::move(report)));

@@ -56,11 +56,6 @@ class Call {
   InputLimits saved_;
 };
 
-/// The name messages give the input at `path`: "<stdin>" for "-".
-inline std::string InputName(const std::string& path) {
-  return path == "-" ? std::string("<stdin>") : path;
-}
-
 /// verify's config for `config` (schemas, assets, threads, progress).
 verify::Config ToVerifyConfig(const VerifyConfig& config);
 

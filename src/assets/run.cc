@@ -11,7 +11,7 @@ namespace pstate::assets {
 
 Outcome Run(const Config& config) {
   Outcome out;
-  const std::string name = config.input == "-" ? "<stdin>" : config.input;
+  const std::string name = io::InputName(config.input);
   diag::Report report(name);  // the reader adds only a fatal finding
   auto fail = [&](const Status& status) {
     out.failure = diag::FailureOf(report, status);

@@ -212,7 +212,7 @@ std::vector<std::string> FindStateFiles(const std::string& dir,
 
 std::shared_ptr<const FindingFilter> FindingsFlags::FilterFor(
     const std::string& file) const {
-  if (file == "<stdin>") return filter;
+  if (file == InputName("-")) return filter;
   std::string dir = fs::path(file).parent_path().string();
   auto it = filters.find(dir.empty() ? "." : dir);
   return it != filters.end() ? it->second : filter;

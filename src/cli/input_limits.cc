@@ -83,10 +83,6 @@ void AddInputLimitOptions(CLI::App& app) {
 
 namespace pstate::cli {
 
-std::string InputName(const std::string& path) {
-  return path == "-" ? "<stdin>" : path;
-}
-
 Result<State> OpenState(const std::string& path) {
   OpenOptions options;
   options.limits = FlagLimits();

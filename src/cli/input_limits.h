@@ -26,10 +26,6 @@ std::optional<std::uint64_t> ParseByteSize(std::string_view text);
 /// parsed; a bad value is a usage error (exit 2).
 void AddInputLimitOptions(CLI::App& app);
 
-/// The name a command shows for the input at `path` (progress, messages
-/// about an input it could not open): "<stdin>" for "-", as State::name().
-std::string InputName(const std::string& path);
-
 /// The state a command reads (`path`, "-" for standard input), opened with
 /// the limits the two flags gave (pstate::State::Open).
 Result<State> OpenState(const std::string& path);

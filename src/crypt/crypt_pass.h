@@ -31,6 +31,7 @@
 #include "base/result.h"
 #include "base/thread_pool.h"
 #include "crypto/provider_crypter.h"
+#include "io/input.h"
 #include "state/provider.h"
 #include "state/reader.h"
 #include "state/state_writer.h"
@@ -50,7 +51,7 @@ struct CryptOptions {
   /// DefaultJobs().
   int jobs = 0;
   /// The input's name, for located messages.
-  std::string input_name = "<stdin>";
+  std::string input_name = std::string(io::kStdinName);
 };
 
 struct CryptStats {

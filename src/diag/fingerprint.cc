@@ -6,6 +6,7 @@
 #include "base/ascii.h"
 #include "base/hex.h"
 #include "base/sha256.h"
+#include "io/input.h"
 #include "json/document.h"
 
 namespace pstate::diag {
@@ -28,7 +29,7 @@ std::string LineName(std::string_view name, std::size_t line) {
 }  // namespace
 
 std::string LogicalIdentity(std::string_view path) {
-  if (path == "<stdin>" || path == "-") return "stdin";
+  if (path == io::kStdinName || path == "-") return "stdin";
   std::size_t slash = path.find_last_of('/');
   std::string_view base =
       slash == std::string_view::npos ? path : path.substr(slash + 1);

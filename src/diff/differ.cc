@@ -21,6 +21,7 @@
 #include "diff/index.h"
 #include "diff/order.h"
 #include "engine/executor.h"
+#include "io/input.h"
 #include "io/spool.h"
 #include "json/document.h"
 #include "json/equal.h"
@@ -868,7 +869,7 @@ Result<DiffResult> Run(const DiffConfig& config) {
   }
   for (auto [side, path] :
        {std::pair{&a, &config.before}, std::pair{&b, &config.after}}) {
-    side->name = *path == "-" ? "<stdin>" : *path;
+    side->name = io::InputName(*path);
     auto input = io::OpenReplayable(*path, spool);
     if (!input.ok()) return input.status();
     side->input.emplace(std::move(input).value());

@@ -327,8 +327,8 @@ Result<Graph> Build(const Config& config) {
   if (!input.ok()) return input.status();
   Builder builder(config);
   Reader reader(builder);
-  if (Status s = engine::ReadOrExplain(
-          **input, config.path == "-" ? "<stdin>" : config.path, reader);
+  if (Status s =
+          engine::ReadOrExplain(**input, io::InputName(config.path), reader);
       !s.ok()) {
     return s;
   }

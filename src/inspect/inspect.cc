@@ -61,11 +61,6 @@ ResourceRow RowOf(const json::Value& resource, std::size_t index,
   return row;
 }
 
-/// The input's name in messages.
-std::string NameOf(const std::string& path) {
-  return path == "-" ? "<stdin>" : path;
-}
-
 /// The row of a resource the filters take, or nothing.
 std::optional<ResourceRow> MatchingRow(const state::Leaf& leaf,
                                        const state::Selector& selector) {
@@ -154,7 +149,8 @@ Status ReadPath(const std::string& path, state::Handler& handler,
                 const Progress& on_progress = {}) {
   auto input = io::OpenInput(path);
   if (!input.ok()) return input.status();
-  return engine::ReadOrExplain(**input, NameOf(path), handler, on_progress);
+  return engine::ReadOrExplain(**input, io::InputName(path), handler,
+                               on_progress);
 }
 
 /// Calls `f` on each leaf, through a Handler.
@@ -196,8 +192,8 @@ Status List(const ListConfig& config,
   std::function<std::unique_ptr<ListPass>()> make = [&] {
     return std::make_unique<ListPass>(config, on_row, on_pending, &delivered);
   };
-  auto pass = engine::RunOrExplain<ListPass>(config.path, NameOf(config.path),
-                                             make, options);
+  auto pass = engine::RunOrExplain<ListPass>(
+      config.path, io::InputName(config.path), make, options);
   return pass.ok() ? Status::Ok() : pass.status();
 }
 
@@ -218,7 +214,7 @@ Result<ShowResult> Show(const ShowConfig& config) {
   // never every resource's. Standard input and compressed files are
   // decoded once into a spool file for the two passes (io/spool.h).
   std::optional<io::Replayable> replay;
-  const std::string name = config.path == "-" ? "<stdin>" : config.path;
+  const std::string name = io::InputName(config.path);
   if (config.index) {
     auto input = io::OpenReplayable(config.path, io::SpoolOptions{});
     if (!input.ok()) return input.status();
@@ -877,8 +873,8 @@ Result<StatsResult> Stats(const StatsConfig& config, SizeStats* sizes) {
   std::function<std::unique_ptr<StatsPass>()> make = [&] {
     return std::make_unique<StatsPass>(config, sizes != nullptr);
   };
-  auto pass = engine::RunOrExplain<StatsPass>(config.path, NameOf(config.path),
-                                              make, options);
+  auto pass = engine::RunOrExplain<StatsPass>(
+      config.path, io::InputName(config.path), make, options);
   if (!pass.ok()) return pass.status();
   return (*pass)->Take(sizes);
 }

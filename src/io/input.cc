@@ -639,6 +639,10 @@ Result<std::string> ResolveInputPath(const std::string& path) {
   return g_path_resolver(path);
 }
 
+std::string InputName(const std::string& path) {
+  return path == "-" ? std::string(kStdinName) : path;
+}
+
 Result<std::unique_ptr<InputStream>> OpenInput(const std::string& given,
                                                const InputOptions& options) {
   Result<std::string> resolved = ResolveInputPath(given);
@@ -646,11 +650,9 @@ Result<std::unique_ptr<InputStream>> OpenInput(const std::string& given,
   const std::string& path = *resolved;
   int fd = 0;
   bool owns = false;
-  std::string name = path;
+  std::string name = InputName(path);
   std::optional<std::uint64_t> size;
-  if (path == "-") {
-    name = "<stdin>";
-  } else {
+  if (path != "-") {
     fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
     if (fd < 0) {
       int err = errno;

@@ -129,6 +129,12 @@ std::string FormatByteLimit(std::uint64_t bytes);
 using PathResolver = Result<std::string> (*)(const std::string& path);
 void SetPathResolver(PathResolver resolver);
 
+/// The name messages give standard input (the path "-").
+inline constexpr std::string_view kStdinName = "<stdin>";
+/// The name messages give the input at `path` (InputStream::name() of what
+/// OpenInput opens): kStdinName for "-", else the path.
+std::string InputName(const std::string& path);
+
 /// `path` as OpenInput and OpenReplayable open it: unchanged when it is
 /// "-", names a file (a real file whose name has an '@' wins), or no
 /// resolver is set; else what the resolver makes of it.

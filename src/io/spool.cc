@@ -473,7 +473,7 @@ Result<Replayable> OpenReplayable(const std::string& given,
   if (!resolved.ok()) return resolved.status();
   const std::string& path = *resolved;
   Replayable r;
-  r.name_ = path == "-" ? "<stdin>" : path;
+  r.name_ = InputName(path);
   r.path_ = path;
   r.input_options_ = options.input;
 

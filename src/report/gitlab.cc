@@ -2,6 +2,7 @@
 #include <string>
 
 #include "diag/codes.h"
+#include "io/input.h"
 #include "json/writer.h"
 #include "report/findings.h"
 
@@ -33,7 +34,7 @@ void RenderGitlab(std::span<const Findings* const> reports, std::ostream& out) {
   // and ignore files name it; the next get "-2", "-3"... in output order.
   std::map<std::string, int> seen;
   for (const Findings* report : reports) {
-    const std::string_view path = report->file == "<stdin>"
+    const std::string_view path = report->file == io::kStdinName
                                       ? std::string_view("stdin")
                                       : RepositoryPath(report->file);
     for (const Finding& f : report->findings) {

@@ -3,6 +3,7 @@
 #include "base/ascii.h"
 #include "diag/code_docs.h"
 #include "diag/codes.h"
+#include "io/input.h"
 #include "json/writer.h"
 #include "report/findings.h"
 
@@ -66,7 +67,7 @@ std::string PathUri(std::string_view path) {
 /// Standard input as "stdin"; an absolute path as a file:// URI; a
 /// relative path as a relative reference (resolved against %SRCROOT%).
 std::string ArtifactUri(std::string_view file) {
-  if (file == "<stdin>") return "stdin";
+  if (file == io::kStdinName) return "stdin";
   if (!file.empty() && file.front() == '/') return "file://" + PathUri(file);
   return PathUri(RepositoryPath(file));
 }

@@ -5,6 +5,7 @@
 
 #include "diag/finding.h"
 #include "engine/executor.h"
+#include "io/input.h"
 #include "scan/known_secrets.h"
 #include "secrets/mask.h"
 #include "state/reader.h"
@@ -13,7 +14,7 @@ namespace pstate::scan {
 
 Outcome Run(const Config& config) {
   Outcome out;
-  std::string name = config.input == "-" ? "<stdin>" : config.input;
+  std::string name = io::InputName(config.input);
   out.report = std::make_unique<diag::Report>(name, config.max_findings);
   auto unreadable = [&](const Status& status) {
     out.report->Add(diag::MakeFinding(diag::Code::kIoError, status.message()));

@@ -11,6 +11,7 @@
 
 #include "diag/failure.h"
 #include "diag/report.h"
+#include "io/input.h"
 #include "io/output.h"
 #include "io/spool.h"
 
@@ -128,7 +129,7 @@ Status RewriteState(const RewriteOptions& options, io::InputStream& input,
   json::Writer writer(*output, options.layout);
   if (options.on_lossy_string) writer.OnLossyString(options.on_lossy_string);
   StateWriter handler(writer, pass);
-  diag::Report report(options.input == "-" ? "<stdin>" : options.input);
+  diag::Report report(io::InputName(options.input));
   ReadOptions read_options;
   read_options.on_progress = options.on_progress;
   Status status = Read(input, handler, report, read_options);

@@ -249,8 +249,7 @@ class Single {
         std::string text;
         Status s = ReadAll(config_.value, &text);
         if (!s.ok()) return s;
-        return CheckText(text, config_.value == "-" ? std::string("<stdin>")
-                                                    : config_.value);
+        return CheckText(text, io::InputName(config_.value));
       }
       case TypecheckConfig::Source::kStatePointer:
       case TypecheckConfig::Source::kStateOutput: return CheckState();
@@ -335,7 +334,7 @@ class Single {
     Result<std::unique_ptr<io::InputStream>> input =
         io::OpenInput(config_.state);
     if (!input.ok()) return input.status();
-    std::string name = config_.state == "-" ? "<stdin>" : config_.state;
+    std::string name = io::InputName(config_.state);
     diag::Report report(name);
     Finder finder(*this);
     Status status = state::Read(**input, finder, report);

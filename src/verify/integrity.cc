@@ -61,20 +61,24 @@ IntegrityEvent& IntegrityTracker::Record(IntegrityEvent::Kind kind,
 
 void IntegrityTracker::AddResource(std::string_view urn, bool deleted) {
   if (journal_) {
+    JournalText text = journal_->AddUrn(urn);
+    std::vector<IntegrityEvent>& events = journal_->events;
+    if (!events.empty() &&
+        events.back().kind == IntegrityEvent::Kind::kDuplicate &&
+        !events.back().adds && events.back().text.at == text.at &&
+        events.back().text.size == text.size) {
+      // Duplicate's step for the same URN, just before: it adds too.
+      events.back().adds = true;
+      events.back().deleted = deleted;
+      Remember(earlier_urns_, events.back().fingerprint);
+      return;
+    }
     IntegrityEvent e;
     e.kind = IntegrityEvent::Kind::kResource;
-    e.text = journal_->AddUrn(urn);
-    // Duplicate took the same URN's fingerprint just before.
-    const std::vector<IntegrityEvent>& events = journal_->events;
-    bool after_duplicate =
-        !events.empty() &&
-        events.back().kind == IntegrityEvent::Kind::kDuplicate &&
-        events.back().text.at == e.text.at &&
-        events.back().text.size == e.text.size;
-    e.fingerprint =
-        after_duplicate ? events.back().fingerprint : FingerprintOf(urn);
+    e.text = text;
+    e.fingerprint = FingerprintOf(urn);
     e.deleted = deleted;
-    journal_->events.push_back(e);
+    events.push_back(e);
     Remember(earlier_urns_, e.fingerprint);
     return;
   }
@@ -260,6 +264,11 @@ std::optional<diag::Finding> IntegrityTracker::NoteStack(
     std::string_view stack, std::string_view project, Reporter& reporter,
     std::uint64_t offset) {
   if (journal_) {
+    if (journaled_stack_ && journaled_stack_->first == stack &&
+        journaled_stack_->second == project) {
+      return std::nullopt;  // settled by an earlier resource's step
+    }
+    journaled_stack_.emplace(std::string(stack), std::string(project));
     IntegrityEvent& e = Record(IntegrityEvent::Kind::kStack, reporter, offset);
     e.text = journal_->Add(stack);
     e.extra = journal_->Add(project);
@@ -313,6 +322,7 @@ void IntegrityTracker::Replay(
               std::string(text),
               MakeAt(diag::Code::kUrnDuplicate, "", journal.Place(e, context)));
         }
+        if (e.adds) AddResource(e.fingerprint, e.deleted);
         break;
       case Kind::kResource: AddResource(e.fingerprint, e.deleted); break;
       case Kind::kStack:

@@ -89,14 +89,17 @@ struct IntegrityEvent {
     kFinding,    ///< a finding of the per-resource checks, located
     kReference,  ///< Reference(reference, text, extra, in_secret, place)
     kProvider,   ///< AddProvider(text)
-    kDuplicate,  ///< Duplicate(text, place)
+    kDuplicate,  ///< Duplicate(text, place), then AddResource when `adds`
     kResource,   ///< AddResource(text, deleted)
     kStack,      ///< NoteStack(text, extra, place)
     kPlaintext,  ///< a secret's plaintext (text), for the mask at the end
   };
   Kind kind = Kind::kFinding;
   PendingReference::Kind reference = PendingReference::Kind::kDependency;
-  bool deleted = false;    ///< kResource
+  bool deleted = false;  ///< kResource, kDuplicate that `adds`
+  /// kDuplicate: the resource is also added (AddResource(text, deleted)):
+  /// one step where the checks take two, one right after the other.
+  bool adds = false;
   bool in_secret = false;  ///< kReference: found inside a secret's plaintext
   /// kReference: the target is not copied into the texts (`text` has only
   /// its size): it is in the input at target_at, which the fold's context
@@ -280,6 +283,12 @@ class IntegrityTracker {
   FingerprintSet earlier_urns_;
   FingerprintSet earlier_providers_;
   static constexpr std::size_t kEarlierLimit = 4096;
+  /// Journal mode: the stack and project of the last resource whose stack
+  /// step was recorded. The fold replays that step before a later one, and
+  /// after it a resource of the same stack and project cannot be the first
+  /// to break the stack rule (it matches the first resource's, or the
+  /// mismatch was reported already): no step is recorded for it.
+  std::optional<std::pair<std::string, std::string>> journaled_stack_;
   static void Remember(FingerprintSet& set, const Fingerprint& fingerprint) {
     if (set.size() >= kEarlierLimit) set.Clear();
     set.Insert(fingerprint);

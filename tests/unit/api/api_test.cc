@@ -34,6 +34,14 @@ TEST(ApiTest, VersionIsTheProjectVersion) {
   EXPECT_EQ(std::string(Version()).find('.') != std::string::npos, true);
 }
 
+TEST(ApiTest, InputNameIsTheNameAStateIsOpenedUnder) {
+  EXPECT_EQ(InputName("-"), "<stdin>");
+  EXPECT_EQ(InputName(Fixture("valid/minimal.json")),
+            Fixture("valid/minimal.json"));
+  EXPECT_EQ(OpenOrDie(Fixture("valid/minimal.json")).name(),
+            InputName(Fixture("valid/minimal.json")));
+}
+
 TEST(ApiTest, OpenFailsForAMissingFile) {
   Result<State> state = State::Open(Fixture("valid/no-such-file.json"));
   ASSERT_FALSE(state.ok());

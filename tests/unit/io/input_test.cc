@@ -74,6 +74,19 @@ TEST(CompressionNameTest, Names) {
   EXPECT_EQ(CompressionName(Compression::kZstd), "zstd");
 }
 
+// The one spelling of standard input's name, and OpenInput's names.
+TEST(InputNameTest, StandardInputAndPaths) {
+  EXPECT_EQ(InputName("-"), "<stdin>");
+  EXPECT_EQ(InputName("-"), std::string(kStdinName));
+  EXPECT_EQ(InputName("./-"), "./-");
+  EXPECT_EQ(InputName("a/b.json"), "a/b.json");
+  testing::TempDir dir;
+  std::string path = dir.Write("named.json", "{}");
+  auto in = OpenInput(path);
+  ASSERT_TRUE(in.ok());
+  EXPECT_EQ((*in)->name(), InputName(path));
+}
+
 TEST(OpenInputTest, PlainFile) {
   TempDir dir;
   std::string text = SampleText();

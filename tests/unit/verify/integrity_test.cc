@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -234,6 +235,94 @@ TEST(IntegrityTrackerTest, PointersSharingPrefixesComeBackWhole) {
   ASSERT_TRUE(findings.ok());
   ASSERT_EQ(findings->size(), 1u);
   EXPECT_EQ((*findings)[0].pointer, "/z");
+}
+
+// A worker's journal records only what the fold may decide: a reference
+// to a resource the same worker journaled before, and a stack step of the
+// stack and project it recorded last, are settled where they are made; the
+// duplicate check and the adding of a resource are one step. Replayed in
+// file order, the journals give the findings of the direct calls.
+TEST(IntegrityTrackerTest, AJournalRecordsOnlyWhatTheFoldDecides) {
+  testing::FakeContext context;
+  IntegrityTracker worker;
+  IntegrityJournal first, second;
+  worker.set_journal(&first);
+  Reporter r0(context, "/resources/0");
+  EXPECT_FALSE(worker.NoteStack("dev", "proj", r0, 1).has_value());
+  worker.Duplicate("urn:a", r0, 1);
+  worker.AddResource("urn:a", false);
+  worker.set_journal(&second);
+  Reporter r1(context, "/resources/1");
+  EXPECT_FALSE(worker.NoteStack("dev", "proj", r1, 2).has_value());
+  worker.Reference(RefKind::kDependency, "urn:a", 0, "parent", false, r1, 3);
+  worker.Reference(RefKind::kDependency, "urn:z", 0, "dependencies", false, r1,
+                   4);
+  EXPECT_FALSE(worker.NoteStack("other", "proj", r1, 5).has_value());
+  worker.Duplicate("urn:a", r1, 2);
+  worker.AddResource("urn:a", true);
+  worker.set_journal(nullptr);
+  // The stack step, then the duplicate check that adds the resource.
+  ASSERT_EQ(first.events.size(), 2u);
+  EXPECT_EQ(first.events[0].kind, IntegrityEvent::Kind::kStack);
+  EXPECT_EQ(first.events[1].kind, IntegrityEvent::Kind::kDuplicate);
+  EXPECT_TRUE(first.events[1].adds);
+  // "dev"/"proj" and the reference to urn:a were settled: the reference to
+  // urn:z, the other stack, and the repeat of urn:a remain.
+  ASSERT_EQ(second.events.size(), 3u);
+  EXPECT_EQ(second.events[0].kind, IntegrityEvent::Kind::kReference);
+  EXPECT_EQ(second.events[1].kind, IntegrityEvent::Kind::kStack);
+  EXPECT_EQ(second.events[2].kind, IntegrityEvent::Kind::kDuplicate);
+  EXPECT_TRUE(second.events[2].adds);
+  EXPECT_TRUE(second.events[2].deleted);
+
+  IntegrityTracker fold;
+  fold.Replay(first, context, {});
+  fold.Replay(second, context, {});
+  EXPECT_TRUE(fold.Seen("urn:a"));
+  auto replayed = fold.Finish();
+  ASSERT_TRUE(replayed.ok());
+  std::vector<std::string> from_journals;
+  for (const diag::Finding& f : context.findings) {
+    from_journals.emplace_back(f.code_name());
+  }
+  for (const diag::Finding& f : *replayed) {
+    from_journals.emplace_back(f.code_name());
+  }
+
+  // The same calls on a tracker that is not journaling.
+  testing::FakeContext direct_context;
+  IntegrityTracker direct;
+  std::vector<std::string> from_calls;
+  auto note = [&](std::string_view stack, Reporter& r, std::uint64_t at) {
+    if (auto f = direct.NoteStack(stack, "proj", r, at)) {
+      from_calls.emplace_back(f->code_name());
+    }
+  };
+  Reporter d0(direct_context, "/resources/0");
+  note("dev", d0, 1);
+  direct.Duplicate("urn:a", d0, 1);
+  direct.AddResource("urn:a", false);
+  Reporter d1(direct_context, "/resources/1");
+  note("dev", d1, 2);
+  direct.Reference(RefKind::kDependency, "urn:a", 0, "parent", false, d1, 3);
+  direct.Reference(RefKind::kDependency, "urn:z", 0, "dependencies", false, d1,
+                   4);
+  note("other", d1, 5);
+  direct.Duplicate("urn:a", d1, 2);
+  direct.AddResource("urn:a", true);
+  auto finished = direct.Finish();
+  ASSERT_TRUE(finished.ok());
+  for (const diag::Finding& f : *finished) {
+    from_calls.emplace_back(f.code_name());
+  }
+  EXPECT_EQ(from_journals, from_calls);
+  // The stack mismatch and the missing target at least.
+  EXPECT_NE(
+      std::find(from_calls.begin(), from_calls.end(), "urn-stack-mismatch"),
+      from_calls.end());
+  EXPECT_NE(
+      std::find(from_calls.begin(), from_calls.end(), "dependency-missing"),
+      from_calls.end());
 }
 
 }  // namespace
