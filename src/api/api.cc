@@ -755,10 +755,7 @@ types::TypecheckConfig ModuleConfig(types::TypecheckConfig c,
 
 Result<TypeVerdict> Check(types::TypecheckConfig c,
                           const TypecheckConfig& config) {
-  Result<types::Verdict> verdict =
-      types::CheckSingle(ModuleConfig(std::move(c), config));
-  if (!verdict.ok()) return verdict.status();
-  return types::ToTypeVerdict(std::move(*verdict));
+  return types::CheckSingle(ModuleConfig(std::move(c), config));
 }
 
 Result<TypeVerdict> CheckInState(const State& state,

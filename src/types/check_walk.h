@@ -217,13 +217,12 @@ class CheckWalk {
   /// The verdict for a finished check of the whole value.
   Verdict Finish(Outcome outcome, const json::Value& converted) const {
     switch (outcome) {
-      case Outcome::kOk: return Verdict::Ok();
+      case Outcome::kOk: return OkVerdict();
       case Outcome::kConvert:
-        return Verdict::Convert(json::ToCompactJson(converted));
-      case Outcome::kError:
-        return Verdict::Error(error_.pointer, error_.message);
+        return ConvertVerdict(json::ToCompactJson(converted));
+      case Outcome::kError: return ErrorVerdict(error_.pointer, error_.message);
     }
-    return Verdict::Ok();
+    return OkVerdict();
   }
 
   /// Ready for another check: no place, no error, an empty arena (values

@@ -15,24 +15,21 @@ Verdict CheckValue(const Type* want, const json::Value& value,
   Failure failure;
   Result<Val> read = FromState(value, arena, &failure);
   if (!read.ok()) {
-    return Verdict::Error(std::move(failure.pointer),
-                          std::move(failure.message));
+    return ErrorVerdict(std::move(failure.pointer), std::move(failure.message));
   }
   Converter conv(arena);
   Val in = *read;
   if (prepare != nullptr && !prepare(prepare_ctx, conv, &in, &failure)) {
-    return Verdict::Error(std::move(failure.pointer),
-                          std::move(failure.message));
+    return ErrorVerdict(std::move(failure.pointer), std::move(failure.message));
   }
   Val out;
   if (!conv.Convert(in, want, &out, &failure)) {
-    return Verdict::Error(std::move(failure.pointer),
-                          std::move(failure.message));
+    return ErrorVerdict(std::move(failure.pointer), std::move(failure.message));
   }
-  if (out.src == &value) return Verdict::Ok();
+  if (out.src == &value) return OkVerdict();
   std::string json;
   WriteStateJson(out, &json);
-  return Verdict::Convert(std::move(json));
+  return ConvertVerdict(std::move(json));
 }
 
 }  // namespace cty

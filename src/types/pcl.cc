@@ -683,11 +683,11 @@ class PclSystem final : public TypeSystem {
     Checker checker(walk);
     R r = checker.Check(t, value, nullptr);
     if (r == R::kFail) return walk.Finish(Outcome::kError, json::Value());
-    if (r == R::kSame) return Verdict::Ok();
+    if (r == R::kSame) return OkVerdict();
     std::string converted;
     Checker writer(walk);
     writer.Check(t, value, &converted);
-    return Verdict::Convert(std::move(converted));
+    return ConvertVerdict(std::move(converted));
   }
 };
 

@@ -1508,8 +1508,8 @@ Verdict SchemaSet::CheckResource(std::string_view token, ResourceSide side,
     def = FindResource(token);
   }
   if (!def) {
-    return Verdict::Error("", "no loaded package schema has resource '" +
-                                  std::string(token) + "'");
+    return ErrorVerdict("", "no loaded package schema has resource '" +
+                                std::string(token) + "'");
   }
   SchemaCache::Impl cache(*this);
   SchemaChecker checker(cache);

@@ -21,6 +21,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 
 #include "base/result.h"
 #include "json/value.h"
@@ -44,24 +45,19 @@ using Outcome = ::pstate::TypeOutcome;
 /// "ok", "convert", "error".
 std::string_view OutcomeName(Outcome outcome);
 
-struct Verdict {
-  Outcome outcome = Outcome::kOk;
-  /// kConvert: the converted value as compact JSON in state-JSON encoding
-  /// (a converted secret is written back as a plaintext secret object).
-  std::string converted;
-  /// kError: RFC 6901 pointer inside the checked value ("" = the value).
-  std::string pointer;
-  /// kError: why. Never quotes secret plaintext.
-  std::string message;
+/// A value checked against a type: the API's TypeVerdict. Inside the
+/// module a kConvert's `converted` is compact state JSON with a converted
+/// secret written back as a plaintext secret object; the command masks
+/// it before the verdict leaves (typecheck.cc, ForDisplay).
+using Verdict = ::pstate::TypeVerdict;
 
-  static Verdict Ok() { return {}; }
-  static Verdict Convert(std::string converted_json) {
-    return {Outcome::kConvert, std::move(converted_json), {}, {}};
-  }
-  static Verdict Error(std::string pointer, std::string message) {
-    return {Outcome::kError, {}, std::move(pointer), std::move(message)};
-  }
-};
+inline Verdict OkVerdict() { return {}; }
+inline Verdict ConvertVerdict(std::string converted_json) {
+  return {Outcome::kConvert, std::move(converted_json), {}, {}};
+}
+inline Verdict ErrorVerdict(std::string pointer, std::string message) {
+  return {Outcome::kError, {}, std::move(pointer), std::move(message)};
+}
 
 /// A parsed type of one language. Immutable and shareable across threads
 /// once parsed; each language defines its own subclass.

@@ -520,7 +520,7 @@ class Cases {
       if (type.status().code() == Errc::kUnsupported) {
         return Invalid(": " + type.status().message(), out);
       }
-      verdict = Verdict::Error("", type.status().message());
+      verdict = ErrorVerdict("", type.status().message());
     } else {
       verdict = (*cache_.GetSystem(*system))->Check(**type, *value_v);
     }
@@ -538,7 +538,7 @@ class Cases {
     if (verdict.outcome == Outcome::kConvert) {
       verdict.converted = ForDisplay(verdict.converted);
     }
-    out->verdict = ToTypeVerdict(std::move(verdict));
+    out->verdict = std::move(verdict);
     return true;
   }
 
@@ -564,15 +564,6 @@ Result<TypecheckCasesResult> CheckCases(
     const TypecheckConfig& config,
     const std::function<void(const TypecheckCase&)>& on_case) {
   return Cases(config, on_case).Run();
-}
-
-TypeVerdict ToTypeVerdict(Verdict verdict) {
-  TypeVerdict out;
-  out.outcome = verdict.outcome;
-  out.converted = std::move(verdict.converted);
-  out.pointer = std::move(verdict.pointer);
-  out.message = std::move(verdict.message);
-  return out;
 }
 
 Result<Verdict> CheckSingle(const TypecheckConfig& config) {

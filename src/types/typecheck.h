@@ -61,9 +61,6 @@ Result<TypecheckCasesResult> CheckCases(
     const TypecheckConfig& config,
     const std::function<void(const TypecheckCase&)>& on_case);
 
-/// The API's verdict (the same fields).
-TypeVerdict ToTypeVerdict(Verdict verdict);
-
 /// True when two values in state-JSON encoding are the same result
 /// (type-systems.md §0): numbers by value, strings unescaped, objects
 /// without regard to key order (the last duplicate wins), arrays in order,

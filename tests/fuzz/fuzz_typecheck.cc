@@ -91,7 +91,7 @@ Run Typecheck(const types::TypecheckConfig& config, bool json_format) {
   }
   r.ok = true;
   std::ostringstream out;
-  pstate::report::WriteTypeVerdict(types::ToTypeVerdict(std::move(*verdict)),
+  pstate::report::WriteTypeVerdict(*verdict,
                                    json_format
                                        ? pstate::report::TypecheckFormat::kJson
                                        : pstate::report::TypecheckFormat::kText,

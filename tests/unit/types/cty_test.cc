@@ -43,7 +43,7 @@ class CtyTest : public ::testing::Test {
   Verdict Check(const std::string& type_json, const std::string& value_json) {
     auto type = ParseType(type_json);
     EXPECT_TRUE(type.ok()) << type.status().message();
-    if (!type.ok()) return Verdict::Error("", "type did not parse");
+    if (!type.ok()) return ErrorVerdict("", "type did not parse");
     return system_->Check(**type, ParseJson(value_json));
   }
 

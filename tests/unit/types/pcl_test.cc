@@ -68,7 +68,7 @@ class PclTest : public ::testing::Test {
     Result<std::shared_ptr<const Type>> t =
         system_->Parse(spec_arena.MakeString(type));
     EXPECT_TRUE(t.ok()) << type << ": " << t.status().message();
-    if (!t.ok()) return Verdict::Error("", "type did not parse");
+    if (!t.ok()) return ErrorVerdict("", "type did not parse");
     return system_->Check(**t, v);
   }
 

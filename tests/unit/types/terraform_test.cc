@@ -40,7 +40,7 @@ class TerraformTest : public ::testing::Test {
   Verdict Check(const std::string& type, const std::string& value_json) {
     auto t = ParseType(type);
     EXPECT_TRUE(t.ok()) << type << ": " << t.status().message();
-    if (!t.ok()) return Verdict::Error("", "type did not parse");
+    if (!t.ok()) return ErrorVerdict("", "type did not parse");
     return system_->Check(**t, ParseJson(value_json));
   }
 
