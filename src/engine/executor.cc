@@ -283,6 +283,22 @@ struct ChunkCounter {
   std::uint64_t offset;
   std::int64_t line_base;
 
+  /// The candidates of the block at data[i] (rare: one element line in
+  /// thousands of bytes): bit b of `starts` is a newline at data[i + b]
+  /// with '{' one indentation later, bit b of `newlines` a newline there;
+  /// `through_block` counts the newlines of data[0..] to the block's end.
+  void Candidates(std::size_t i, std::uint64_t starts, std::uint64_t newlines,
+                  std::uint64_t through_block) {
+    while (starts != 0) {
+      int b = __builtin_ctzll(starts);
+      std::uint64_t after = b == 63 ? 0 : newlines >> (b + 1);
+      Candidate(i + static_cast<std::size_t>(b),
+                through_block -
+                    static_cast<std::uint64_t>(__builtin_popcountll(after)));
+      starts &= starts - 1;
+    }
+  }
+
   /// For a newline at data[q] followed, one indentation later, by '{';
   /// `through`: the newlines of data[0..q], this one included.
   void Candidate(std::size_t q, std::uint64_t through) {
@@ -323,17 +339,8 @@ std::size_t CountBlocks16(ChunkCounter& c, std::size_t i,
       auto starts = static_cast<unsigned>(
           _mm_movemask_epi8(_mm_and_si128(lines, _mm_cmpeq_epi8(w, brace))));
       if (starts != 0) {
-        // Rare: the exact count up to each candidate.
-        std::uint64_t through_block = c.counts.newlines + Sum16(per_lane);
-        auto newlines = static_cast<unsigned>(_mm_movemask_epi8(lines));
-        while (starts != 0) {
-          int b = __builtin_ctz(starts);
-          unsigned after = b == 31 ? 0 : newlines >> (b + 1);
-          c.Candidate(i + static_cast<std::size_t>(b),
-                      through_block - static_cast<std::uint64_t>(
-                                          __builtin_popcount(after)));
-          starts &= starts - 1;
-        }
+        c.Candidates(i, starts, static_cast<unsigned>(_mm_movemask_epi8(lines)),
+                     c.counts.newlines + Sum16(per_lane));
       }
     }
     c.counts.newlines += Sum16(per_lane);
@@ -371,17 +378,9 @@ __attribute__((target("avx2"))) std::size_t CountBlocks32(
       auto starts = static_cast<unsigned>(_mm256_movemask_epi8(
           _mm256_and_si256(lines, _mm256_cmpeq_epi8(w, brace))));
       if (starts != 0) {
-        // Rare: the exact count up to each candidate.
-        std::uint64_t through_block = c.counts.newlines + Sum32(per_lane);
-        auto newlines = static_cast<unsigned>(_mm256_movemask_epi8(lines));
-        while (starts != 0) {
-          int b = __builtin_ctz(starts);
-          unsigned after = b == 31 ? 0 : newlines >> (b + 1);
-          c.Candidate(i + static_cast<std::size_t>(b),
-                      through_block - static_cast<std::uint64_t>(
-                                          __builtin_popcount(after)));
-          starts &= starts - 1;
-        }
+        c.Candidates(i, starts,
+                     static_cast<unsigned>(_mm256_movemask_epi8(lines)),
+                     c.counts.newlines + Sum32(per_lane));
       }
     }
     c.counts.newlines += Sum32(per_lane);
@@ -409,16 +408,10 @@ __attribute__((target("avx512f,avx512bw,popcnt"))) std::size_t CountBlocks64(
     __mmask64 lines = _mm512_cmpeq_epi8_mask(v, nl);
     __m512i w = _mm512_loadu_si512(data + i + lead);
     std::uint64_t starts = _mm512_mask_cmpeq_epi8_mask(lines, w, brace);
-    while (starts != 0) {  // rare: one element line in thousands of bytes
-      int b = __builtin_ctzll(starts);
-      std::uint64_t through =
-          b == 63 ? lines : lines & ((std::uint64_t{2} << b) - 1);
-      c.Candidate(
-          i + static_cast<std::size_t>(b),
-          newlines + static_cast<std::uint64_t>(__builtin_popcountll(through)));
-      starts &= starts - 1;
-    }
-    newlines += static_cast<std::uint64_t>(__builtin_popcountll(lines));
+    std::uint64_t through_block =
+        newlines + static_cast<std::uint64_t>(__builtin_popcountll(lines));
+    if (starts != 0) c.Candidates(i, starts, lines, through_block);
+    newlines = through_block;
   }
   c.counts.newlines = newlines;
   return i;
