@@ -32,8 +32,9 @@
 // finding (a syntax error, an unreadable input, an unsupported version, a
 // piece over the size limit; the first error in file order must win and
 // nothing after it may be reported), or when a range fails its checks.
-// Memory holds at most 2 × N ranges' partials and N windows, whatever the
-// size of the file.
+// Memory holds at most 2 × N ranges' partials (reused from range to range,
+// not made anew for each resource) and N windows, whatever the size of the
+// file.
 #ifndef PSTATE_ENGINE_EXECUTOR_H_
 #define PSTATE_ENGINE_EXECUTOR_H_
 
