@@ -758,6 +758,17 @@ Result<TypeVerdict> Check(types::TypecheckConfig c,
   return types::CheckSingle(ModuleConfig(std::move(c), config));
 }
 
+// A value given as text (kValue) or as a file's path (kValueFile).
+Result<TypeVerdict> CheckValue(types::TypecheckConfig::Source source,
+                               const std::string& value,
+                               const TypecheckConfig& config) {
+  api::Call call(config.limits);
+  types::TypecheckConfig c;
+  c.source = source;
+  c.value = value;
+  return Check(std::move(c), config);
+}
+
 Result<TypeVerdict> CheckInState(const State& state,
                                  types::TypecheckConfig::Source source,
                                  const std::string& where,
@@ -779,11 +790,7 @@ Result<TypeVerdict> CheckInState(const State& state,
 
 Result<TypeVerdict> Typecheck(const std::string& value_json,
                               const TypecheckConfig& config) {
-  api::Call call(config.limits);
-  types::TypecheckConfig c;
-  c.source = types::TypecheckConfig::Source::kValue;
-  c.value = value_json;
-  return Check(std::move(c), config);
+  return CheckValue(types::TypecheckConfig::Source::kValue, value_json, config);
 }
 
 Result<TypeVerdict> TypecheckPointer(const State& state,
@@ -802,11 +809,7 @@ Result<TypeVerdict> TypecheckOutput(const State& state,
 
 Result<TypeVerdict> TypecheckFile(const std::string& path,
                                   const TypecheckConfig& config) {
-  api::Call call(config.limits);
-  types::TypecheckConfig c;
-  c.source = types::TypecheckConfig::Source::kValueFile;
-  c.value = path;
-  return Check(std::move(c), config);
+  return CheckValue(types::TypecheckConfig::Source::kValueFile, path, config);
 }
 
 Result<TypecheckCasesResult> TypecheckCases(

@@ -11,12 +11,13 @@ void WriteTypeVerdict(const TypeVerdict& verdict, TypecheckFormat format,
   if (format == TypecheckFormat::kText) {
     switch (verdict.outcome) {
       case TypeOutcome::kOk: out << "ok\n"; break;
+      // The converted value, the pointer and the message may quote the
+      // value's keys and strings: escaped for the terminal (JSON keeps a
+      // C1 control such as CSI as its raw bytes).
       case TypeOutcome::kConvert:
-        out << "convert " << verdict.converted << '\n';
+        out << "convert " << TerminalSafe(verdict.converted) << '\n';
         break;
       case TypeOutcome::kError:
-        // The pointer and the message may quote the value's keys: escaped
-        // for the terminal (the converted value above is JSON, escaped).
         if (verdict.pointer.empty()) {
           out << "error: " << TerminalSafe(verdict.message) << '\n';
         } else {
@@ -68,7 +69,6 @@ void WriteTypecheckCase(const TypecheckCase& one, std::ostream& out) {
       w.String("invalid");
       w.Name("message");
       w.String(one.invalid);
-      w.EndObject();
     } else {
       const TypeVerdict& v = one.verdict;
       w.String(TypecheckOutcomeName(v.outcome));
@@ -85,8 +85,8 @@ void WriteTypecheckCase(const TypecheckCase& one, std::ostream& out) {
         w.Name("pass");
         w.Bool(*one.pass);
       }
-      w.EndObject();
     }
+    w.EndObject();
   }
   out << '\n';
 }

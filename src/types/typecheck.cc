@@ -138,6 +138,13 @@ std::string ForDisplay(const std::string& converted) {
   return mask.has_secret ? json::ToCompactJson(result) : converted;
 }
 
+/// A verdict as it leaves the module: a converted value as it may be shown
+/// (ForDisplay).
+Verdict Masked(Verdict v) {
+  if (v.outcome == Outcome::kConvert) v.converted = ForDisplay(v.converted);
+  return v;
+}
+
 // ------------------------------------------------------------ comparison
 
 /// The comparison behind SameResult: a visitor of the paired walk. Secrets
@@ -261,12 +268,6 @@ class Single {
  private:
   static Status Usage(const std::string& message) {
     return Status(Errc::kInvalidArgument, message);
-  }
-
-  // A converted value is returned as it may be shown (ForDisplay).
-  static Verdict Masked(Verdict v) {
-    if (v.outcome == Outcome::kConvert) v.converted = ForDisplay(v.converted);
-    return v;
   }
 
   Result<Verdict> CheckText(const std::string& text, const std::string& name) {
@@ -534,11 +535,7 @@ class Cases {
       }
       out->pass = pass;
     }
-    // The converted value as it may be shown (ForDisplay), once compared.
-    if (verdict.outcome == Outcome::kConvert) {
-      verdict.converted = ForDisplay(verdict.converted);
-    }
-    out->verdict = std::move(verdict);
+    out->verdict = Masked(std::move(verdict));  // once compared
     return true;
   }
 
